@@ -1,0 +1,116 @@
+//! `icebound`: the command line of the project. Every subcommand's output is a contract
+//! (see README.md); errors go to stderr with exit status 1.
+
+mod engine_cmds;
+mod rules_cmds;
+mod serve_cmd;
+mod variant_arg;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use variant_arg::VariantName;
+
+#[derive(Parser)]
+#[command(
+    name = "icebound",
+    version,
+    about = "Antarctos and Ice Age Chess: rules, engine, site"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (prints `nodes`, `time_ms`, `nps`).
+    Perft {
+        #[arg(long)]
+        variant: VariantName,
+        /// Position text; the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        /// Print `<move> <count>` for every legal move first.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Print the legal moves in canonical text, one per line, sorted.
+    Moves {
+        #[arg(long)]
+        variant: VariantName,
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Play moves and print the final position text and `result <text>`.
+    Apply {
+        #[arg(long)]
+        variant: VariantName,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in any accepted input form.
+        #[arg(allow_hyphen_values = true)]
+        moves: Vec<String>,
+    },
+    /// Read and replay every game of a PDN file (Antarctos).
+    Pdn {
+        #[arg(long, default_value = "antarctos")]
+        variant: VariantName,
+        file: std::path::PathBuf,
+    },
+    /// Read and replay every game of a PGN file (Ice Age Chess).
+    Pgn {
+        #[arg(long, default_value = "iceage")]
+        variant: VariantName,
+        file: std::path::PathBuf,
+    },
+    /// Search a position and print one line per iteration, then `bestmove`.
+    Analyze(engine_cmds::AnalyzeArgs),
+    /// Prove a forced win or loss within a ply limit.
+    Solve(engine_cmds::SolveArgs),
+    /// Play against the engine in the terminal.
+    Play(engine_cmds::PlayArgs),
+    /// Engine self-play statistics.
+    Selfplay(engine_cmds::SelfplayArgs),
+    /// Paired match between two engine settings, with Elo and SPRT.
+    Match(engine_cmds::MatchArgs),
+    /// Run the web site.
+    Serve(serve_cmd::ServeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft {
+            variant,
+            fen,
+            depth,
+            divide,
+        } => rules_cmds::perft(variant, fen.as_deref(), depth, divide),
+        Command::Moves { variant, fen } => rules_cmds::moves(variant, fen.as_deref()),
+        Command::Apply {
+            variant,
+            fen,
+            moves,
+        } => rules_cmds::apply(variant, fen.as_deref(), &moves),
+        Command::Pdn { variant, file } | Command::Pgn { variant, file } => {
+            rules_cmds::records(variant, &file)
+        }
+        Command::Analyze(args) => engine_cmds::analyze(args),
+        Command::Solve(args) => engine_cmds::solve(args),
+        Command::Play(args) => engine_cmds::play(args),
+        Command::Selfplay(args) => engine_cmds::selfplay(args),
+        Command::Match(args) => engine_cmds::match_(args),
+        Command::Serve(args) => serve_cmd::serve(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The rules commands: `perft`, `moves`, `apply`, `pdn`/`pgn`. Generic over the game.
+
+use std::path::Path;
+use std::time::Instant;
+
+use game::Variant;
+
+use crate::variant_arg::VariantName;
+use crate::with_variant;
+
+/// Reads `--fen`, or the start position when absent.
+pub fn position<V: Variant>(fen: Option<&str>) -> Result<V::Position, String> {
+    match fen {
+        None => Ok(V::start_position()),
+        Some(text) => V::parse_position(text).map_err(|e| format!("bad position '{text}': {e}")),
+    }
+}
+
+pub fn perft(
+    variant: VariantName,
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> Result<(), String> {
+    with_variant!(variant, V => perft_of::<V>(fen, depth, divide))
+}
+
+fn perft_of<V: Variant>(fen: Option<&str>, depth: u32, divide: bool) -> Result<(), String> {
+    let pos = position::<V>(fen)?;
+    let start = Instant::now();
+    let nodes = if divide && depth > 0 {
+        let mut total = 0;
+        let mut lines = game::perft_divide::<V>(&pos, depth);
+        lines.sort();
+        for (mv, count) in lines {
+            println!("{mv} {count}");
+            total += count;
+        }
+        total
+    } else {
+        V::perft(&pos, depth)
+    };
+    let elapsed = start.elapsed();
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    println!("nodes {nodes}");
+    println!("time_ms {}", elapsed.as_millis());
+    println!("nps {nps}");
+    Ok(())
+}
+
+pub fn moves(variant: VariantName, fen: Option<&str>) -> Result<(), String> {
+    with_variant!(variant, V => moves_of::<V>(fen))
+}
+
+fn moves_of<V: Variant>(fen: Option<&str>) -> Result<(), String> {
+    let pos = position::<V>(fen)?;
+    let mut texts: Vec<String> = V::legal_moves(&pos)
+        .iter()
+        .map(|m| V::move_text(&pos, m))
+        .collect();
+    texts.sort();
+    for t in texts {
+        println!("{t}");
+    }
+    Ok(())
+}
+
+pub fn apply(variant: VariantName, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    with_variant!(variant, V => apply_of::<V>(fen, moves))
+}
+
+fn apply_of<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    let mut pos = position::<V>(fen)?;
+    for (i, text) in moves.iter().enumerate() {
+        let number = i + 1;
+        if let Some(outcome) = V::outcome(&pos) {
+            return Err(format!(
+                "move {number} '{text}': the game is over ({outcome})"
+            ));
+        }
+        let mv = V::parse_move(&pos, text).map_err(|e| format!("move {number} '{text}': {e}"))?;
+        pos = V::play(&pos, &mv).map_err(|e| format!("move {number} '{text}': {e}"))?;
+    }
+    println!("{}", V::position_text(&pos));
+    match V::outcome(&pos) {
+        Some(outcome) => println!("result {outcome}"),
+        None => println!("result ongoing"),
+    }
+    Ok(())
+}
+
+pub fn records(variant: VariantName, file: &Path) -> Result<(), String> {
+    with_variant!(variant, V => records_of::<V>(file))
+}
+
+/// One line per game: its number, players, event, moves, the result written in the record
+/// and the result reached on the board; or the first error of the game. Exit status 1 when
+/// any game failed.
+fn records_of<V: Variant>(file: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let games = V::read_records(&text);
+    if games.is_empty() {
+        return Err(format!("{}: no games found", file.display()));
+    }
+    let mut failed = 0;
+    for (i, game) in games.iter().enumerate() {
+        match game {
+            Ok(record) => {
+                let tag = |name: &str| record.tag(name).unwrap_or("?").to_string();
+                let board = match record.final_position() {
+                    Ok(pos) => match V::outcome(&pos) {
+                        Some(o) => o.to_string(),
+                        None => "ongoing".to_string(),
+                    },
+                    Err((ply, e)) => format!("illegal at ply {ply}: {e}"),
+                };
+                println!(
+                    "game {}: {} - {} | {} | {} moves | result {} | board {}",
+                    i + 1,
+                    tag("White"),
+                    tag("Black"),
+                    tag("Event"),
+                    record.moves.len(),
+                    record.result,
+                    board
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                println!("{e}");
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!(
+            "{failed} of {} games could not be replayed",
+            games.len()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,18 @@
+//! The contract every icebound game implements, so that the engine, the site and the
+//! command line can hold a game without knowing which one it is.
+//!
+//! - [`Variant`]: position and move types, legal moves, play, outcome, move text, position
+//!   text, game records, zobrist key.
+//! - [`Color`], [`Outcome`], [`EndReason`]: who is to move, who won and why.
+//! - [`Record`]: one game of a PDN/PGN file, as tags, start position and moves.
+//! - [`perft`]: the generic perft (bulk counted), used to cross-check each game's own.
+
+mod color;
+mod outcome;
+mod record;
+mod variant;
+
+pub use color::Color;
+pub use outcome::{EndReason, Outcome};
+pub use record::{Record, RecordError, RecordResult};
+pub use variant::{Variant, perft, perft_divide};
