@@ -2,6 +2,8 @@
 //! function panics. Replace this whole file.
 #![allow(unused_variables)]
 
+mod pdn;
+
 use game::{Color, Outcome, Record, RecordError, Variant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,9 +63,9 @@ impl Variant for Antarctos {
         unimplemented!()
     }
     fn write_record(record: &Record<Self>) -> String {
-        unimplemented!()
+        pdn::write_record(record)
     }
     fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        unimplemented!()
+        pdn::read_records(text)
     }
 }

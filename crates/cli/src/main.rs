@@ -1,9 +1,13 @@
 //! `icebound`: the command line of the project. Every subcommand's output is a contract
 //! (see README.md); errors go to stderr with exit status 1.
 
-mod engine_cmds;
+mod analyze_cmd;
+mod match_cmd;
+mod play_cmd;
 mod rules_cmds;
+mod selfplay_cmd;
 mod serve_cmd;
+mod solve_cmd;
 mod variant_arg;
 
 use std::process::ExitCode;
@@ -68,15 +72,15 @@ enum Command {
         file: std::path::PathBuf,
     },
     /// Search a position and print one line per iteration, then `bestmove`.
-    Analyze(engine_cmds::AnalyzeArgs),
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Prove a forced win or loss within a ply limit.
-    Solve(engine_cmds::SolveArgs),
+    Solve(solve_cmd::SolveArgs),
     /// Play against the engine in the terminal.
-    Play(engine_cmds::PlayArgs),
+    Play(play_cmd::PlayArgs),
     /// Engine self-play statistics.
-    Selfplay(engine_cmds::SelfplayArgs),
+    Selfplay(selfplay_cmd::SelfplayArgs),
     /// Paired match between two engine settings, with Elo and SPRT.
-    Match(engine_cmds::MatchArgs),
+    Match(match_cmd::MatchArgs),
     /// Run the web site.
     Serve(serve_cmd::ServeArgs),
 }
@@ -99,11 +103,11 @@ fn main() -> ExitCode {
         Command::Pdn { variant, file } | Command::Pgn { variant, file } => {
             rules_cmds::records(variant, &file)
         }
-        Command::Analyze(args) => engine_cmds::analyze(args),
-        Command::Solve(args) => engine_cmds::solve(args),
-        Command::Play(args) => engine_cmds::play(args),
-        Command::Selfplay(args) => engine_cmds::selfplay(args),
-        Command::Match(args) => engine_cmds::match_(args),
+        Command::Analyze(args) => analyze_cmd::analyze(args),
+        Command::Solve(args) => solve_cmd::solve(args),
+        Command::Play(args) => play_cmd::play(args),
+        Command::Selfplay(args) => selfplay_cmd::selfplay(args),
+        Command::Match(args) => match_cmd::match_(args),
         Command::Serve(args) => serve_cmd::serve(args),
     };
     match result {
