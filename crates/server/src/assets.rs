@@ -15,7 +15,9 @@ pub struct Asset {
 pub fn get(path: &str) -> Option<Asset> {
     match path {
         "index.html" => Some(Asset {
-            bytes: Cow::Borrowed(b"<!doctype html><title>icebound</title><p>The page is not built yet."),
+            bytes: Cow::Borrowed(
+                b"<!doctype html><title>icebound</title><p>The page is not built yet.",
+            ),
             mime: "text/html; charset=utf-8",
         }),
         _ => None,
