@@ -42,7 +42,10 @@ fn c1_standard_chess_without_ice() {
     }
     let b = pos("4k3/8/8/8/8/8/1p6/4K3 b - - 0 1");
     assert_eq!(
-        san_moves(&b).iter().filter(|m| m.starts_with("b1=")).count(),
+        san_moves(&b)
+            .iter()
+            .filter(|m| m.starts_with("b1="))
+            .count(),
         4
     );
 }
@@ -70,7 +73,10 @@ fn c2_ice_blocks_sliders_pawns_and_castling_not_knights() {
     assert!(!san_moves(&p).iter().any(|m| m.starts_with("O-O")));
     let p = pos("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     assert_eq!(
-        san_moves(&p).iter().filter(|m| m.starts_with("O-O")).count(),
+        san_moves(&p)
+            .iter()
+            .filter(|m| m.starts_with("O-O"))
+            .count(),
         2
     );
     // Knights jump over ice.
@@ -219,7 +225,10 @@ fn c7_one_frozen_king_loses() {
 fn c7_both_kings_frozen_draw() {
     let p = play(&pos("7k/8/8/8/8/8/8/K7 b - - 0 20"), &["Kg8"]);
     assert_eq!(p.outcome(), draw(EndReason::BothKingsFrozen));
-    assert_eq!(fen::write(&p), "8/8/8/8/8/8/8/8 w - - 0 21".replace('8', "********"));
+    assert_eq!(
+        fen::write(&p),
+        "8/8/8/8/8/8/8/8 w - - 0 21".replace('8', "********")
+    );
     // The final position reads back (C12) and stays finished.
     let back = fen::parse(&fen::write(&p)).expect("final position reads back");
     assert_eq!(back.outcome(), draw(EndReason::BothKingsFrozen));
@@ -268,14 +277,19 @@ fn c8_castling_rights_of_frozen_rook_lost() {
     // The rook a1 is isolated and freezes: Q goes; the rook h1 beside its pawns keeps K.
     let p = pos("r3k3/p7/8/8/8/8/4PPPP/R3K2R b KQq - 0 20");
     let after = play(&p, &["a6"]);
-    assert_eq!(after.castling_rights(), shakmaty::Bitboard::from(shakmaty::Square::H1));
+    assert_eq!(
+        after.castling_rights(),
+        shakmaty::Bitboard::from(shakmaty::Square::H1)
+    );
     assert!(fen::write(&after).contains(" w K - "));
 }
 
 #[test]
 fn c9_ice_age_keeps_fullmove_and_resets_clock_only_on_freeze() {
     // Nothing froze: the clock goes on (a knight taking ice is no reset, C10).
-    let p = pos("rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR b KQkq - 10 20");
+    let p = pos(
+        "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR b KQkq - 10 20",
+    );
     let m = mv(&p, "Nxf6");
     assert_eq!(ice_age_comment(&p, &m).as_deref(), Some("Ice Age"));
     let after = p.play(&m).expect("legal");
@@ -316,7 +330,10 @@ fn c11_no_repetition_or_insufficient_material_draw() {
     for _ in 0..4 {
         p = play(&p, &["Nf3", "Kd8", "Ng1", "Ke8"]);
     }
-    assert_eq!(fen::write(&p).split(' ').next(), fen::write(&start).split(' ').next());
+    assert_eq!(
+        fen::write(&p).split(' ').next(),
+        fen::write(&start).split(' ').next()
+    );
     assert_eq!(p.outcome(), None);
     assert!(!p.legal_moves().is_empty());
     // K vs K is no draw by material: it ends at the Ice Age (both kings frozen, C7).
@@ -328,7 +345,8 @@ fn c11_no_repetition_or_insufficient_material_draw() {
 
 #[test]
 fn c12_fen_round_trip_and_defaults() {
-    let text = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let text =
+        "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     assert_eq!(fen::write(&fen::parse(text).expect("valid")), text);
     assert_eq!(fen::parse(text).expect("valid"), Position::start());
     // Missing counters default to `0 1`; `*` is never merged into a digit.
@@ -342,21 +360,40 @@ fn c12_fen_round_trip_and_defaults() {
 
 #[test]
 fn c12_fen_rejections_say_which() {
-    let cases: [(&str, fn(&FenError) -> bool); 14] = [
+    type Check = fn(&FenError) -> bool;
+    let cases: [(&str, Check); 14] = [
         ("4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", |e| {
             matches!(e, FenError::RankCount(9))
         }),
         ("4k3/8/8/8/*******/8/8/4K3 w - - 0 1", |e| {
-            matches!(e, FenError::RankLength { rank: 4, squares: 7 })
+            matches!(
+                e,
+                FenError::RankLength {
+                    rank: 4,
+                    squares: 7
+                }
+            )
         }),
         ("4k3/8/8/8/9/8/8/4K3 w - - 0 1", |e| {
             matches!(e, FenError::UnknownLetter { letter: '9', .. })
         }),
         ("4k3/8/8/8/3x4/8/8/4K3 w - - 0 1", |e| {
-            matches!(e, FenError::UnknownLetter { letter: 'x', rank: 4 })
+            matches!(
+                e,
+                FenError::UnknownLetter {
+                    letter: 'x',
+                    rank: 4
+                }
+            )
         }),
         ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| {
-            matches!(e, FenError::TooManyKings { color: "white", count: 2 })
+            matches!(
+                e,
+                FenError::TooManyKings {
+                    color: "white",
+                    count: 2
+                }
+            )
         }),
         ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| {
             matches!(e, FenError::PawnOnBackRank { .. })
@@ -379,7 +416,9 @@ fn c12_fen_rejections_say_which() {
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", |e| {
             matches!(e, FenError::FullmoveZero)
         }),
-        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| matches!(e, FenError::BadTurn(_))),
+        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| {
+            matches!(e, FenError::BadTurn(_))
+        }),
         ("4k3/8/8/8/8/8/8/4K3 w - - zero 1", |e| {
             matches!(e, FenError::BadHalfmoves(_))
         }),
@@ -450,8 +489,13 @@ fn c14_ice_age_comment() {
         ice_age_comment(&two, &mv(&two, "d6")).as_deref(),
         Some("Ice Age: Rh8, Ke1 frozen")
     );
-    let none = pos("rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR b KQkq - 0 20");
-    assert_eq!(ice_age_comment(&none, &mv(&none, "Nxf6")).as_deref(), Some("Ice Age"));
+    let none = pos(
+        "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR b KQkq - 0 20",
+    );
+    assert_eq!(
+        ice_age_comment(&none, &mv(&none, "Nxf6")).as_deref(),
+        Some("Ice Age")
+    );
     let not_due = pos(&SEED_EXAMPLE.replace(" 20", " 19"));
     assert_eq!(ice_age_comment(&not_due, &mv(&not_due, "d6")), None);
     let start = Position::start();
