@@ -6,7 +6,7 @@
 import { api, ApiError, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
-import { t } from '../i18n';
+import { resultWords, t } from '../i18n';
 import { navigate } from '../nav';
 
 /** `/join/<invite>`: takes the open seat, then shows the game. */
@@ -169,7 +169,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   }
 
   function statusText(g: GameView): string {
-    if (g.result) return g.result.words;
+    if (g.result) return resultWords(g.result);
     const mine = myColors(g);
     const seat = g[g.turn];
     if (g.engine_thinking || seat.kind === 'engine') return t('turn.engine');
@@ -180,7 +180,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   function drawPlayers(g: GameView): void {
     const bottom: Color = board?.getOrientation() ?? 'white';
     const line = (c: Color) => h('span', h('span.dot', { class: c }), ' ', t(c === 'white' ? 'color.white' : 'color.black'), ': ', seatName(g[c]),
-      g.you === c ? h('em', ' (you)') : null,
+      g.you === c ? h('em', ` (${t('game.you')})`) : null,
       g.status === 'ongoing' && g.turn === c ? h('span.turn-mark', ' ◀') : null);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));
