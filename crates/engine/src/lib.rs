@@ -5,6 +5,11 @@
 //! [`EngineConfig`] and [`choose_move`] are what the CLI, the match runner and the site
 //! call.
 
+pub mod matches;
+pub mod selfplay;
+pub mod sprt;
+pub mod stats;
+
 use std::time::Duration;
 
 use game::Variant;
