@@ -262,7 +262,7 @@ fn match_output_adds_up() {
     let games = nums(&line("games "));
     let (n, pairs) = (games[0], games[1]);
     assert_eq!(pairs * 2.0, n);
-    assert!(n <= 8.0 && n >= 2.0);
+    assert!((2.0..=8.0).contains(&n));
     let wdl = nums(&line("A wins "));
     assert_eq!(wdl[0] + wdl[1] + wdl[2], n, "{out}");
     let score = nums(&line("score A "));
