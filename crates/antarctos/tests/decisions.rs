@@ -284,7 +284,7 @@ fn a17_accepted_input_forms() {
     let start = Position::start();
     let c3d4 = Antarctos::parse_move(&start, "c3-d4").unwrap();
     for text in [
-        "c3d4", "C3-D4", "c3-d4!", "c3-d4?!", "c3-d4+", " c3-d4 ", "cd4",
+        "c3d4", "C3-D4", "c3-d4!", "c3-d4?!", "c3-d4+", " c3-d4 ", "c3 - d4", "cd4", "CD4",
     ] {
         assert_eq!(Antarctos::parse_move(&start, text), Ok(c3d4), "{text}");
     }
