@@ -269,7 +269,7 @@ fn compare(p: &Position, seen: &mut Seen) {
     );
     // The fast perft builds children from the generator's bitboards: check them against
     // play + legal_moves (the generic perft) now and then.
-    if seen.positions % 25 == 0 {
+    if seen.positions.is_multiple_of(25) {
         assert_eq!(
             Antarctos::perft(p, 3),
             game::perft::<Antarctos>(p, 3),
