@@ -1,71 +1,30 @@
-//! PLACEHOLDER until issue 2 lands: the type exists so that the CLI compiles; every
-//! function panics. Replace this whole file.
-#![allow(unused_variables)]
+//! Antarctos, "icebound checkers": Russian checkers in which a captured man turns into
+//! neutral ice that anyone may jump, with no kings; the first man to reach the far row
+//! wins. The rules are decisions A1-A19 of `spec/antarctos.md`.
+//!
+//! - [`Position`]: a value (`play(&self, &Move) -> Result<Position, IllegalMove>`), with
+//!   [`Position::legal_moves`], [`Position::outcome`], [`Position::zobrist`].
+//! - [`Move`]: one whole turn, a simple move or a jump sequence with every landing square.
+//! - [`fen`] (position text, A18), [`notation`] (move text, A16-A17), [`perft()`].
+//! - [`Antarctos`]: the [`game::Variant`] the engine, the site and the CLI use.
+//!
+//! Pure rules: no I/O, no globals.
 
+mod board;
+pub mod fen;
+mod movegen;
+pub mod notation;
 mod pdn;
+mod perft;
+mod position;
+mod turn;
+mod variant;
+mod zobrist;
 
-use game::{Color, Outcome, Record, RecordError, Variant};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Antarctos;
-
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("not implemented")]
-pub struct NotYet;
-
-impl Variant for Antarctos {
-    const NAME: &'static str = "antarctos";
-    const TITLE: &'static str = "Antarctos";
-    const RECORD_EXTENSION: &'static str = "pdn";
-    type Position = ();
-    type Move = ();
-    type IllegalMove = NotYet;
-    type PositionError = NotYet;
-    type MoveTextError = NotYet;
-    fn start_position() {}
-    fn side_to_move(pos: &()) -> Color {
-        unimplemented!()
-    }
-    fn legal_moves_into(pos: &(), out: &mut Vec<()>) {
-        unimplemented!()
-    }
-    fn play(pos: &(), mv: &()) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn play_unchecked(pos: &(), mv: &()) {
-        unimplemented!()
-    }
-    fn outcome(pos: &()) -> Option<Outcome> {
-        unimplemented!()
-    }
-    fn zobrist(pos: &()) -> u64 {
-        unimplemented!()
-    }
-    fn fullmove_number(pos: &()) -> u32 {
-        unimplemented!()
-    }
-    fn is_tactical(pos: &(), mv: &()) -> bool {
-        unimplemented!()
-    }
-    fn move_squares(mv: &()) -> (u8, u8) {
-        unimplemented!()
-    }
-    fn parse_move(pos: &(), text: &str) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn move_text(pos: &(), mv: &()) -> String {
-        unimplemented!()
-    }
-    fn parse_position(text: &str) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn position_text(pos: &()) -> String {
-        unimplemented!()
-    }
-    fn write_record(record: &Record<Self>) -> String {
-        pdn::write_record(record)
-    }
-    fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        pdn::read_records(text)
-    }
-}
+pub use board::{Square, SquareError, SquareSet};
+pub use fen::PositionError;
+pub use notation::MoveTextError;
+pub use perft::perft;
+pub use position::{IllegalMove, Piece, Position};
+pub use turn::{MAX_PATH, Move};
+pub use variant::Antarctos;

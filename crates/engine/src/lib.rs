@@ -1,27 +1,64 @@
 //! The engine: search generic over [`game::Variant`], one evaluation per game, strength
 //! levels, solver, self-play and matches.
 //!
-//! PLACEHOLDER API (issue 4 replaces the body, keeps the names): [`EngineVariant`],
-//! [`EngineConfig`] and [`choose_move`] are what the CLI, the match runner and the site
-//! call.
+//! - [`choose_move`]: the move for a level or for explicit limits (what the CLI, the match
+//!   runner and the site call).
+//! - [`search::Searcher`]: iterative deepening PVS alpha-beta with a transposition table,
+//!   for analysis (one line per iteration) and for callers that keep a table between moves.
+//! - [`solve::solve`]: an exact proof of a forced win or loss within a ply limit.
+//! - [`eval`]: one evaluation per game.
+
+pub mod eval;
+pub mod level;
+pub mod score;
+pub mod search;
+pub mod solve;
+pub mod tt;
+
+#[cfg(test)]
+mod test_games;
 
 use std::time::Duration;
 
 use game::Variant;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
-/// A game the engine can play: the rules plus what the search needs from each game
-/// (its evaluation).
-pub trait EngineVariant: Variant {}
+pub use search::{Iteration, Limits, SearchResult, Searcher, StopFlag};
 
-impl EngineVariant for antarctos::Antarctos {}
-impl EngineVariant for iceage::IceAge {}
+/// A game the engine can play: the rules plus what the search needs from each game.
+pub trait EngineVariant: Variant {
+    /// Static evaluation of a position whose game goes on, in centi-units (a man or a pawn
+    /// is about 100), from the side to move's point of view.
+    fn evaluate(pos: &Self::Position) -> i32;
+
+    /// Whether quiescence may stop on the static evaluation here (`moves`: the legal
+    /// moves). When false every legal move is searched. Default: not while in check.
+    fn may_stand_pat(pos: &Self::Position, moves: &[Self::Move]) -> bool {
+        let _ = moves;
+        !Self::in_check(pos)
+    }
+
+    /// Whether quiescence searches `mv` in a position where it may stand pat. Default:
+    /// every [`Variant::is_tactical`] move.
+    fn is_noisy(pos: &Self::Position, mv: &Self::Move) -> bool {
+        Self::is_tactical(pos, mv)
+    }
+
+    /// Ordering bonus for a tactical move, 0..=100,000 (e.g. most valuable victim, least
+    /// valuable attacker): higher is tried first. Default 0.
+    fn order_hint(pos: &Self::Position, mv: &Self::Move) -> i32 {
+        let _ = (pos, mv);
+        0
+    }
+}
 
 /// How to choose a move: a strength level (1-8) or explicit limits, and a seed for the
-/// levels that randomise.
+/// levels that randomise. Explicit limits (depth, nodes, movetime) override the level's.
+/// With neither a level nor a limit, level 8's budget applies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EngineConfig {
-    /// Strength level 1 (beginner) to 8 (full strength).
+    /// Strength level 1 (beginner) to 8 (full strength), see [`level`].
     pub level: Option<u8>,
     /// Maximum depth in plies.
     pub depth: Option<u32>,
@@ -32,6 +69,8 @@ pub struct EngineConfig {
     /// Seed for any randomness; same seed and limits give the same move (but under a
     /// time limit).
     pub seed: u64,
+    /// Set it from another thread to stop the search; the best move so far is returned.
+    pub stop: Option<StopFlag>,
 }
 
 impl EngineConfig {
@@ -42,15 +81,72 @@ impl EngineConfig {
             ..Default::default()
         }
     }
+
+    /// The search limits this config means (a level's budget unless overridden).
+    pub fn limits(&self) -> Limits {
+        let explicit = self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some();
+        let settings = level::settings(self.level.unwrap_or(level::MAX_LEVEL));
+        if explicit {
+            Limits {
+                depth: self.depth,
+                nodes: self.nodes,
+                movetime: self.movetime,
+                stop: self.stop.clone(),
+            }
+        } else {
+            Limits {
+                depth: None,
+                nodes: Some(settings.nodes),
+                movetime: Some(level::LEVEL_TIME_CAP),
+                stop: self.stop.clone(),
+            }
+        }
+    }
 }
 
-/// The engine's move in `pos`, or `None` when the game is over.
+/// The engine's move in `pos`, or `None` when the game is over. Always a legal move.
 pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
-    // PLACEHOLDER: a seeded random legal move.
-    let moves = V::legal_moves(pos);
-    if moves.is_empty() {
-        return None;
+    let explicit = config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
+    let mut searcher = Searcher::<V>::new(4);
+    if let Some(l) = config.level
+        && !explicit
+    {
+        let settings = level::settings(l);
+        if let Some(depth) = settings.depth {
+            return choose_with_noise::<V>(&mut searcher, pos, depth, config, settings.noise);
+        }
     }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(config.seed);
-    Some(moves[rng.random_range(0..moves.len())].clone())
+    searcher.search(pos, &config.limits(), |_| {}).best
+}
+
+/// Levels 1-4: every move scored at `depth`, then the best of score + noise; proven wins
+/// are taken without noise (shortest first).
+fn choose_with_noise<V: EngineVariant>(
+    searcher: &mut Searcher<V>,
+    pos: &V::Position,
+    depth: u32,
+    config: &EngineConfig,
+    noise: i32,
+) -> Option<V::Move> {
+    let scored = searcher.score_moves(pos, depth, &config.limits());
+    let Some(first) = scored.first() else {
+        // Stopped before one move was scored (or the game is over).
+        return V::legal_moves(pos).into_iter().next();
+    };
+    if first.1 >= score::WIN_BOUND {
+        return Some(first.0.clone());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ V::zobrist(pos));
+    let mut best: Option<(&V::Move, i32)> = None;
+    for (mv, s) in &scored {
+        let blurred = if score::is_decisive(*s) {
+            *s
+        } else {
+            s + rng.random_range(-noise..=noise)
+        };
+        if best.is_none_or(|(_, b)| blurred > b) {
+            best = Some((mv, blurred));
+        }
+    }
+    best.map(|(m, _)| m.clone())
 }

@@ -1,0 +1,185 @@
+//! Position text (A18): `<side>:W<squares>:B<squares>[:I<squares>]`.
+
+use std::fmt::Write as _;
+
+use game::Color;
+
+use crate::board::{Square, SquareError, goal_row};
+use crate::position::Position;
+
+/// Most men of one colour (A3, A18).
+pub const MAX_MEN: usize = 12;
+
+/// Why position text was rejected (A18), naming the field or square at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Nothing but blanks.
+    #[error(
+        "empty position text (expected <side>:W<squares>:B<squares>[:I<squares>], e.g. W:Wb4,e3:Bc7:Ic3)"
+    )]
+    Empty,
+    /// The first field is not `W` or `B`.
+    #[error("side to move must be W or B, found '{0}'")]
+    BadSide(String),
+    /// A field other than `W`, `B` or `I`.
+    #[error("unknown field '{0}' (fields are W<squares>, B<squares> and I<squares>)")]
+    UnknownField(String),
+    /// The `W` or `B` field is absent.
+    #[error("missing field {0}<squares> (write an empty field as ':{0}')")]
+    MissingField(char),
+    /// A field given twice.
+    #[error("field {0} appears twice")]
+    DuplicateField(char),
+    /// A square of a field that cannot be read, is off the board or is light.
+    #[error("field {field}: {error}")]
+    BadSquare {
+        /// `W`, `B` or `I`.
+        field: char,
+        /// What is wrong with it.
+        error: SquareError,
+    },
+    /// A king: Antarctos has none (A2).
+    #[error("field {field}: '{text}' is a king, and Antarctos has no kings (A2)")]
+    King {
+        /// `W` or `B`.
+        field: char,
+        /// The square as written.
+        text: String,
+    },
+    /// A square listed twice, in one field or in two.
+    #[error("square {square} is listed twice (fields {first} and {second})")]
+    DuplicateSquare {
+        /// The square.
+        square: Square,
+        /// Field of its first listing.
+        first: char,
+        /// Field of its second listing.
+        second: char,
+    },
+    /// More than 12 men of one colour.
+    #[error("{count} {color} men: a side has at most 12")]
+    TooManyMen {
+        /// The side.
+        color: Color,
+        /// How many were listed.
+        count: usize,
+    },
+    /// A man of the side to move already on its goal row (it cannot have got there: the
+    /// game would have ended when it did).
+    #[error(
+        "{color} man on {square}, its goal row, with {color} to move: the game would already be over"
+    )]
+    ManOnGoalRow {
+        /// The side to move.
+        color: Color,
+        /// The square.
+        square: Square,
+    },
+}
+
+/// Reads position text (A18). Fields are separated by `:`; squares by `,`, in any order
+/// and any case; a field may be empty (`:W:Bc7`); the `I` field is optional. The
+/// fullmove number is 1.
+pub fn parse(text: &str) -> Result<Position, PositionError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(PositionError::Empty);
+    }
+    let mut fields = text.split(':');
+    let side_text = fields.next().unwrap_or("").trim();
+    let side = match side_text {
+        "W" | "w" => Color::White,
+        "B" | "b" => Color::Black,
+        other => return Err(PositionError::BadSide(other.to_string())),
+    };
+    // Occupant field of every square bit (0 = none), to find squares listed twice.
+    let mut owner = [None::<char>; 36];
+    let mut boards = [None::<u64>; 3];
+    for field in fields {
+        let field = field.trim();
+        let mut chars = field.chars();
+        let name = chars.next().map(|c| c.to_ascii_uppercase());
+        let kind = match name {
+            Some('W') => 0,
+            Some('B') => 1,
+            Some('I') => 2,
+            _ => return Err(PositionError::UnknownField(field.to_string())),
+        };
+        let name = ['W', 'B', 'I'][kind];
+        if boards[kind].is_some() {
+            return Err(PositionError::DuplicateField(name));
+        }
+        let mut bits = 0u64;
+        let list = chars.as_str().trim();
+        if !list.is_empty() {
+            for item in list.split(',') {
+                let item = item.trim();
+                if kind < 2 && item.len() > 1 && item.starts_with(['K', 'k']) {
+                    return Err(PositionError::King {
+                        field: name,
+                        text: item.to_string(),
+                    });
+                }
+                let sq = Square::parse(item)
+                    .map_err(|error| PositionError::BadSquare { field: name, error })?;
+                let slot = &mut owner[sq.bit_index() as usize];
+                if let Some(first) = *slot {
+                    return Err(PositionError::DuplicateSquare {
+                        square: sq,
+                        first,
+                        second: name,
+                    });
+                }
+                *slot = Some(name);
+                bits |= sq.bit();
+            }
+        }
+        boards[kind] = Some(bits);
+    }
+    let white = boards[0].ok_or(PositionError::MissingField('W'))?;
+    let black = boards[1].ok_or(PositionError::MissingField('B'))?;
+    let ice = boards[2].unwrap_or(0);
+    for (color, men) in [(Color::White, white), (Color::Black, black)] {
+        let count = men.count_ones() as usize;
+        if count > MAX_MEN {
+            return Err(PositionError::TooManyMen { color, count });
+        }
+    }
+    let to_move = if side == Color::White { white } else { black };
+    let on_goal = to_move & goal_row(side == Color::White);
+    if on_goal != 0 {
+        let square = Square::from_bit(on_goal.trailing_zeros()).expect("a board square");
+        return Err(PositionError::ManOnGoalRow {
+            color: side,
+            square,
+        });
+    }
+    Ok(Position::from_bits(white, black, ice, side, 1))
+}
+
+/// The canonical text (A18): `W`, `B`, then `I` only when there is ice; squares in
+/// rank-then-file order.
+pub fn format(pos: &Position) -> String {
+    let mut s = String::with_capacity(64);
+    s.push(if pos.side_to_move() == Color::White {
+        'W'
+    } else {
+        'B'
+    });
+    let mut field = |name: char, set: crate::SquareSet| {
+        s.push(':');
+        s.push(name);
+        for (i, sq) in set.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            let _ = write!(s, "{sq}");
+        }
+    };
+    field('W', pos.men(Color::White));
+    field('B', pos.men(Color::Black));
+    if !pos.ice().is_empty() {
+        field('I', pos.ice());
+    }
+    s
+}

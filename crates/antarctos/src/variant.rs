@@ -1,0 +1,98 @@
+//! [`Antarctos`]: the [`game::Variant`] implementation, a thin layer over [`Position`],
+//! [`Move`] and the text modules.
+
+use game::{Color, Outcome, Record, RecordError, Variant};
+
+use crate::fen::{self, PositionError};
+use crate::notation::{self, MoveTextError};
+use crate::position::{IllegalMove, Position};
+use crate::turn::Move;
+use crate::{pdn, perft};
+
+/// The game Antarctos (marker type for [`game::Variant`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Antarctos;
+
+impl Variant for Antarctos {
+    const NAME: &'static str = "antarctos";
+    const TITLE: &'static str = "Antarctos";
+    const RECORD_EXTENSION: &'static str = "pdn";
+
+    type Position = Position;
+    type Move = Move;
+    type IllegalMove = IllegalMove;
+    type PositionError = PositionError;
+    type MoveTextError = MoveTextError;
+
+    fn start_position() -> Position {
+        Position::start()
+    }
+
+    fn side_to_move(pos: &Position) -> Color {
+        pos.side_to_move()
+    }
+
+    fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
+        pos.legal_moves_into(out);
+    }
+
+    fn play(pos: &Position, mv: &Move) -> Result<Position, IllegalMove> {
+        pos.play(mv)
+    }
+
+    fn play_unchecked(pos: &Position, mv: &Move) -> Position {
+        pos.play_unchecked(mv)
+    }
+
+    fn outcome(pos: &Position) -> Option<Outcome> {
+        pos.outcome()
+    }
+
+    fn zobrist(pos: &Position) -> u64 {
+        pos.zobrist()
+    }
+
+    fn fullmove_number(pos: &Position) -> u32 {
+        pos.fullmove_number()
+    }
+
+    fn is_tactical(_pos: &Position, mv: &Move) -> bool {
+        mv.is_jump()
+    }
+
+    fn move_squares(mv: &Move) -> (u8, u8) {
+        (mv.from().index64(), mv.to().index64())
+    }
+
+    fn move_path(mv: &Move) -> Vec<u8> {
+        mv.path().map(|sq| sq.index64()).collect()
+    }
+
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+        notation::parse_move(pos, text)
+    }
+
+    fn move_text(_pos: &Position, mv: &Move) -> String {
+        notation::move_text(mv)
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        fen::parse(text)
+    }
+
+    fn position_text(pos: &Position) -> String {
+        fen::format(pos)
+    }
+
+    fn perft(pos: &Position, depth: u32) -> u64 {
+        perft::perft(pos, depth)
+    }
+
+    fn write_record(record: &Record<Self>) -> String {
+        pdn::write_record(record)
+    }
+
+    fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
+        pdn::read_records(text)
+    }
+}

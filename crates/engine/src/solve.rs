@@ -1,0 +1,245 @@
+//! The solver: an exact proof of a forced win or loss within a ply limit.
+//!
+//! Method: iterative deepening on plies over a depth-first negamax alpha-beta in which the
+//! only scores are exact game ends (win or loss with its distance, draw 0) and 0 for a
+//! position still open at the horizon. No evaluation, no pruning beyond alpha-beta and
+//! mate-distance bounds, so a win found at depth `d` is a proof that the side to move wins
+//! in at most `d` plies against every defence, and a loss that every move loses within `d`.
+//! The first depth that proves a result gives the shortest win (or longest defence). The
+//! solver has its own transposition table ([`crate::tt`], 16 MiB), whose entries are used
+//! only at a remaining depth they cover.
+
+use game::{Color, Variant};
+
+use crate::score::{self, INFINITY};
+use crate::search::terminal_score;
+use crate::tt::{Bound, Table, move_hash};
+
+/// What the solver proved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proof<V: Variant> {
+    /// The side to move wins in `plies` plies; `line` is a main line (the winner's
+    /// fastest win against the longest defence).
+    Win { plies: u32, line: Vec<V::Move> },
+    /// The side to move loses in `plies` plies whatever it does; `line` as above.
+    Loss { plies: u32, line: Vec<V::Move> },
+    /// Neither side forces a result within `max_plies` plies (the game may also be over
+    /// as a draw).
+    Unknown { max_plies: u32 },
+}
+
+/// A proof and the work it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution<V: Variant> {
+    /// The result.
+    pub proof: Proof<V>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+struct Solver<V: Variant> {
+    tt: Table,
+    nodes: u64,
+    moves: Vec<Vec<V::Move>>,
+}
+
+/// Proves a forced result from `pos` within `max_plies` plies (see the module doc).
+pub fn solve<V: Variant>(pos: &V::Position, max_plies: u32) -> Solution<V> {
+    let max_plies = max_plies.min(crate::search::MAX_PLY - 2);
+    let mut s = Solver::<V> {
+        tt: Table::new(16),
+        nodes: 0,
+        moves: (0..=max_plies as usize + 1).map(|_| Vec::new()).collect(),
+    };
+    if V::legal_moves(pos).is_empty() {
+        return Solution {
+            proof: Proof::Unknown { max_plies },
+            nodes: 0,
+        };
+    }
+    for depth in 1..=max_plies {
+        let v = s.search(pos, depth, -INFINITY, INFINITY, 0);
+        if score::is_decisive(v) {
+            let plies = (score::WIN - v.abs()) as u32;
+            let line = s.main_line(pos, v);
+            let proof = if v > 0 {
+                Proof::Win { plies, line }
+            } else {
+                Proof::Loss { plies, line }
+            };
+            return Solution {
+                proof,
+                nodes: s.nodes,
+            };
+        }
+    }
+    Solution {
+        proof: Proof::Unknown { max_plies },
+        nodes: s.nodes,
+    }
+}
+
+impl<V: Variant> Solver<V> {
+    fn search(
+        &mut self,
+        pos: &V::Position,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        V::legal_moves_into(pos, &mut moves);
+        if moves.is_empty() {
+            self.moves[p] = moves;
+            return terminal_score::<V>(pos, ply);
+        }
+        if depth == 0 {
+            self.moves[p] = moves;
+            return 0;
+        }
+        alpha = alpha.max(score::loss_in(ply));
+        beta = beta.min(score::win_in(ply + 1));
+        if alpha >= beta {
+            self.moves[p] = moves;
+            return alpha;
+        }
+        let key = V::zobrist(pos);
+        let mut tt_mv = 0;
+        if let Some(e) = self.tt.probe(key) {
+            tt_mv = e.mv;
+            if e.depth as u32 >= depth {
+                let s = score::from_table(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.moves[p] = moves;
+                    return s;
+                }
+            }
+        }
+        // Table move first, then tactical moves: cutoffs come sooner, the proof is the same.
+        moves.sort_by_key(|m| {
+            if tt_mv != 0 && move_hash(m) == tt_mv {
+                0
+            } else if V::is_tactical(pos, m) {
+                1
+            } else {
+                2
+            }
+        });
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_hash = 0;
+        for mv in &moves {
+            let child = V::play_unchecked(pos, mv);
+            let v = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+            if v > best {
+                best = v;
+                best_hash = move_hash(mv);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_hash,
+            score::to_table(best, ply),
+            depth as i16,
+            bound,
+        );
+        self.moves[p] = moves;
+        best
+    }
+
+    /// The main line of a proven root value `v`: at each step the winner plays a move that
+    /// keeps the shortest win, the loser one that keeps the longest defence (the first such
+    /// move in generation order).
+    fn main_line(&mut self, root: &V::Position, v: i32) -> Vec<V::Move> {
+        let mut line = Vec::new();
+        let mut pos = root.clone();
+        let mut remaining = (score::WIN - v.abs()) as u32;
+        let mut winning = v > 0;
+        while remaining > 0 {
+            let want = if winning {
+                score::loss_in(remaining - 1)
+            } else {
+                score::win_in(remaining - 1)
+            };
+            let mut next = None;
+            for mv in V::legal_moves(&pos) {
+                let child = V::play_unchecked(&pos, &mv);
+                let cv = self.search(&child, remaining - 1, -INFINITY, INFINITY, 0);
+                if cv == want {
+                    next = Some((mv, child));
+                    break;
+                }
+            }
+            let Some((mv, child)) = next else {
+                break;
+            };
+            line.push(mv);
+            pos = child;
+            remaining -= 1;
+            winning = !winning;
+        }
+        line
+    }
+}
+
+/// A line in the game's notation with move numbers: `1... c7-b6 2. a5xc7 a7xc5xe3xc1#`.
+/// The move that ends the game with a win gets a `#` if its text has none.
+pub fn line_text<V: Variant>(start: &V::Position, line: &[V::Move]) -> String {
+    let mut out = Vec::new();
+    let mut pos = start.clone();
+    for (i, mv) in line.iter().enumerate() {
+        let side = V::side_to_move(&pos);
+        let number = V::fullmove_number(&pos);
+        let mut text = V::move_text(&pos, mv);
+        let Ok(next) = V::play(&pos, mv) else {
+            out.push(format!("{text}?"));
+            break;
+        };
+        if let Some(outcome) = V::outcome(&next)
+            && outcome.winner().is_some()
+            && !text.ends_with('#')
+        {
+            text.push('#');
+        }
+        match side {
+            Color::White => out.push(format!("{number}. {text}")),
+            Color::Black if i == 0 => out.push(format!("{number}... {text}")),
+            Color::Black => out.push(text),
+        }
+        pos = next;
+    }
+    out.join(" ")
+}
+
+/// The solver's result as the CLI prints it: `win in <n> plies: <line>`,
+/// `loss in <n> plies: <line>` or `no forced result within <P> plies`.
+pub fn proof_text<V: Variant>(start: &V::Position, proof: &Proof<V>) -> String {
+    match proof {
+        Proof::Win { plies, line } => {
+            format!("win in {plies} plies: {}", line_text::<V>(start, line))
+        }
+        Proof::Loss { plies, line } => {
+            format!("loss in {plies} plies: {}", line_text::<V>(start, line))
+        }
+        Proof::Unknown { max_plies } => format!("no forced result within {max_plies} plies"),
+    }
+}

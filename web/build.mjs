@@ -1,0 +1,54 @@
+// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css.
+// Run by `npm run build` and by crates/server/build.rs. Chess piece images come from
+// chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+const assets = join(dist, 'assets');
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(assets, { recursive: true });
+
+await esbuild.build({
+  entryPoints: [join(here, 'src/main.ts')],
+  bundle: true,
+  minify: true,
+  sourcemap: false,
+  format: 'iife',
+  target: ['es2020'],
+  outfile: join(assets, 'main.js'),
+  logLevel: 'warning',
+});
+
+const cburnett = readFileSync(
+  join(here, 'node_modules/chessgroundx/assets/chessground.cburnett.css'),
+  'utf8',
+);
+const roles = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
+const pieces = cburnett.replace(
+  /\.cg-wrap piece\.(pawn|knight|bishop|rook|queen|king)\./g,
+  (_, name) => `.cg-wrap.chess piece.${roles[name]}-piece.`,
+);
+// style.css imports `virtual:pieces.css`: the renamed set, made here without touching src/.
+const virtualPieces = {
+  name: 'virtual-pieces',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:pieces\.css$/ }, () => ({ path: 'pieces', namespace: 'virtual' }));
+    build.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: pieces, loader: 'css' }));
+  },
+};
+
+await esbuild.build({
+  entryPoints: [join(here, 'src/style.css')],
+  bundle: true,
+  minify: true,
+  outfile: join(assets, 'main.css'),
+  plugins: [virtualPieces],
+  logLevel: 'warning',
+});
+
+copyFileSync(join(here, 'src/index.html'), join(dist, 'index.html'));
+console.log('built', dist);

@@ -1,0 +1,252 @@
+// The board: chessgroundx showing an Antarctos or Ice Age Chess position, and move entry that
+// offers only the server's legal moves (`legal` of the GameView; the page computes no rules).
+// Antarctos jump sequences are entered hop by hop: each hop offers only the squares that keep the
+// squares entered so far a prefix of some legal `path`; the final square of a sequence may also
+// be clicked at once when exactly one legal sequence from that man ends there.
+
+import { Chessground } from 'chessgroundx';
+import type { Api } from 'chessgroundx/api';
+import type * as cg from 'chessgroundx/types';
+import type { Color, LegalMove, Variant } from './api';
+
+/** What stands on a square of an Antarctos position. */
+export type Occupant = 'white' | 'black' | 'ice';
+
+/** Reads Antarctos position text (A18: `W:Wb4,e3:Bc7:Ic3`) into square -> occupant and side. */
+export function parseAntarctosFen(fen: string): { turn: Color; squares: Map<string, Occupant> } {
+  const fields = fen.trim().split(':');
+  const turn: Color = fields[0]?.trim().toUpperCase() === 'B' ? 'black' : 'white';
+  const squares = new Map<string, Occupant>();
+  for (const field of fields.slice(1)) {
+    const kind = field.trim().charAt(0).toUpperCase();
+    const occupant: Occupant | undefined = kind === 'W' ? 'white' : kind === 'B' ? 'black' : kind === 'I' ? 'ice' : undefined;
+    if (!occupant) continue;
+    for (const sq of field.trim().slice(1).split(',')) {
+      const s = sq.trim().toLowerCase().replace(/^k/, '');
+      if (/^[a-h][1-8]$/.test(s)) squares.set(s, occupant);
+    }
+  }
+  return { turn, squares };
+}
+
+/** The side to move of Ice Age Chess FEN (second field). */
+export function chessTurn(fen: string): Color {
+  return fen.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
+}
+
+export function turnOf(variant: Variant, fen: string): Color {
+  return variant === 'antarctos' ? parseAntarctosFen(fen).turn : chessTurn(fen);
+}
+
+/**
+ * The chessgroundx board text for a position. Ice is the role `i-piece` given the colour of the
+ * side *not* to move, so that chessgroundx never lets the mover pick it up; a man is `m-piece`.
+ */
+export function boardFen(variant: Variant, fen: string): string {
+  if (variant === 'iceage') {
+    const turn = chessTurn(fen);
+    const ice = turn === 'white' ? 'i' : 'I';
+    return fen.trim().split(/\s+/)[0].replace(/\*/g, ice);
+  }
+  const { turn, squares } = parseAntarctosFen(fen);
+  const ice = turn === 'white' ? 'i' : 'I';
+  const rows: string[] = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = '';
+    let empty = 0;
+    for (const file of 'abcdefgh') {
+      const o = squares.get(`${file}${rank}`);
+      if (!o) {
+        empty++;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      row += o === 'white' ? 'M' : o === 'black' ? 'm' : ice;
+    }
+    if (empty) row += String(empty);
+    rows.push(row);
+  }
+  return rows.join('/');
+}
+
+/** The square between two squares a jump apart (`c3`,`e5` -> `d4`), or null when not a jump. */
+export function jumpedSquare(from: string, to: string): string | null {
+  const f1 = from.charCodeAt(0), r1 = Number(from[1]);
+  const f2 = to.charCodeAt(0), r2 = Number(to[1]);
+  if (Math.abs(f1 - f2) !== 2 || Math.abs(r1 - r2) !== 2) return null;
+  return `${String.fromCharCode((f1 + f2) / 2)}${(r1 + r2) / 2}`;
+}
+
+function startsWith(path: string[], prefix: string[]): boolean {
+  return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
+}
+
+export interface ShowOptions {
+  /** Legal moves to offer; an empty list or `movable: null` makes the board view-only. */
+  legal: LegalMove[];
+  /** Which colour the user may move now (`both` on a shared screen), or null to watch. */
+  movable: Color | 'both' | null;
+  /** Squares of the last move (its `path`), highlighted. */
+  lastMove?: string[];
+  /** Whether the side to move is in check (chess: the last SAN ends with + or #). */
+  check?: boolean;
+}
+
+export interface BoardEvents {
+  /** A complete legal move was entered. */
+  move: (m: LegalMove) => void;
+  /** An Antarctos jump sequence is in progress (squares entered so far) or was reset (`[]`). */
+  partial?: (squares: string[]) => void;
+  /** Several legal moves share the squares entered (a chess promotion): let the user pick one. */
+  choose?: (candidates: LegalMove[]) => Promise<LegalMove | null>;
+}
+
+export class Board {
+  readonly cg: Api;
+  private legal: LegalMove[] = [];
+  private partial: string[] = [];
+  private fen = '';
+  private opts: ShowOptions = { legal: [], movable: null };
+  private orientation: Color = 'white';
+
+  constructor(
+    readonly el: HTMLElement,
+    readonly variant: Variant,
+    private events: BoardEvents,
+  ) {
+    el.classList.add('board', variant === 'antarctos' ? 'antarctos' : 'chess');
+    this.cg = Chessground(el, {
+      coordinates: true,
+      autoCastle: variant === 'iceage',
+      animation: { enabled: true, duration: 180 },
+      highlight: { lastMove: true, check: true },
+      movable: { free: false, showDests: true, events: { after: (o, d) => this.after(o, d) } },
+      draggable: { enabled: true, showGhost: true },
+      premovable: { enabled: false },
+      drawable: { enabled: true },
+      kingRoles: variant === 'iceage' ? ['k-piece'] : [],
+    });
+  }
+
+  /** Shows a position (its text in the game's notation) and what may be moved from it. */
+  show(fen: string, opts: ShowOptions): void {
+    this.fen = fen;
+    this.opts = opts;
+    this.legal = opts.movable ? opts.legal : [];
+    this.partial = [];
+    this.events.partial?.([]);
+    const turn = turnOf(this.variant, fen);
+    this.cg.set({
+      fen: boardFen(this.variant, fen),
+      orientation: this.orientation,
+      turnColor: turn,
+      lastMove: opts.lastMove && opts.lastMove.length >= 2
+        ? [opts.lastMove[0] as cg.Key, opts.lastMove[opts.lastMove.length - 1] as cg.Key]
+        : undefined,
+      check: this.variant === 'iceage' && opts.check ? turn : false,
+      movable: {
+        color: this.legal.length ? (opts.movable ?? undefined) : undefined,
+        dests: this.dests(),
+      },
+    });
+    this.cg.selectSquare(null);
+  }
+
+  /** Forgets a half-entered jump sequence and shows the position again. */
+  reset(): void {
+    this.show(this.fen, this.opts);
+  }
+
+  flip(): void {
+    this.orientation = this.orientation === 'white' ? 'black' : 'white';
+    this.cg.set({ orientation: this.orientation });
+  }
+
+  setOrientation(c: Color): void {
+    this.orientation = c;
+    this.cg.set({ orientation: c });
+  }
+
+  getOrientation(): Color {
+    return this.orientation;
+  }
+
+  /** The legal moves that start with the squares entered so far. */
+  private candidates(): LegalMove[] {
+    return this.legal.filter(m => startsWith(m.path, this.partial));
+  }
+
+  /** Destinations per origin for chessgroundx, from the legal list and the squares entered. */
+  private dests(): cg.Dests {
+    const dests: cg.Dests = new Map();
+    const add = (from: string, to: string) => {
+      const list = dests.get(from as cg.Key) ?? [];
+      if (!list.includes(to as cg.Key)) list.push(to as cg.Key);
+      dests.set(from as cg.Key, list);
+    };
+    if (this.variant === 'iceage') {
+      for (const m of this.legal) add(m.path[0], m.path[m.path.length - 1]);
+      return dests;
+    }
+    const cands = this.candidates();
+    const depth = Math.max(this.partial.length, 1);
+    // Next hops: the square after the entered prefix (or the first landing square).
+    for (const m of cands) if (m.path.length > depth) add(m.path[depth - 1], m.path[depth]);
+    // Final squares reached by exactly one sequence from this man: one click enters it all.
+    const finals = new Map<string, LegalMove[]>();
+    for (const m of cands) {
+      const k = `${m.path[depth - 1]}>${m.path[m.path.length - 1]}`;
+      finals.set(k, [...(finals.get(k) ?? []), m]);
+    }
+    for (const [k, ms] of finals) if (ms.length === 1) add(...(k.split('>') as [string, string]));
+    return dests;
+  }
+
+  private async after(orig: string, dest: string): Promise<void> {
+    if (this.variant === 'iceage') {
+      const cands = this.legal.filter(m => m.path[0] === orig && m.path[m.path.length - 1] === dest);
+      if (cands.length === 1) return this.events.move(cands[0]);
+      if (cands.length > 1 && this.events.choose) {
+        const picked = await this.events.choose(cands);
+        if (picked) return this.events.move(picked);
+      }
+      return this.reset();
+    }
+    const prefix = this.partial.length ? this.partial : [orig];
+    const cands = this.legal.filter(m => startsWith(m.path, prefix));
+    const viaHop = cands.filter(m => m.path[prefix.length] === dest);
+    if (viaHop.length) {
+      const entered = [...prefix, dest];
+      const complete = viaHop.find(m => m.path.length === entered.length);
+      if (complete) return this.events.move(complete);
+      this.partial = entered;
+      this.showHop(prefix[prefix.length - 1], dest);
+      return;
+    }
+    const viaFinal = cands.filter(m => m.path[m.path.length - 1] === dest);
+    if (viaFinal.length === 1) return this.events.move(viaFinal[0]);
+    this.reset();
+  }
+
+  /** After one hop of a sequence: jumped ice melts at once (A7), a jumped man is shown captured
+   * until the turn ends (A8), and the next hops are offered from the landing square. */
+  private showHop(from: string, to: string): void {
+    const over = jumpedSquare(from, to);
+    if (over) {
+      const piece = this.cg.state.boardState.pieces.get(over as cg.Key);
+      const diff: cg.PiecesDiff = new Map();
+      if (piece && piece.role === 'm-piece') diff.set(over as cg.Key, { role: 'x-piece' as cg.Role, color: piece.color });
+      else if (piece && piece.role === 'i-piece') diff.set(over as cg.Key, undefined);
+      if (diff.size) this.cg.setPieces(diff);
+    }
+    const turn = turnOf(this.variant, this.fen);
+    this.cg.set({ turnColor: turn, lastMove: [this.partial[0] as cg.Key, to as cg.Key], movable: { dests: this.dests() } });
+    this.cg.selectSquare(to as cg.Key);
+    this.events.partial?.([...this.partial]);
+  }
+
+  destroy(): void {
+    this.cg.destroy();
+  }
+}

@@ -1,0 +1,65 @@
+// A small element builder: h('button.primary', {onclick}, 'Play') instead of hand-written DOM calls.
+
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, unknown>;
+
+/** `tag` is an element name, optionally followed by `#id` and `.class` parts in any order
+ * (`div.board#main`). */
+export function h(tag: string, attrs?: Attrs | Child | Child[], ...children: (Child | Child[])[]): HTMLElement {
+  const name = /^[a-z0-9-]*/i.exec(tag)?.[0] || 'div';
+  const el = document.createElement(name);
+  const classes: string[] = [];
+  for (const [, sign, word] of tag.slice(name.length).matchAll(/([#.])([\w-]+)/g)) {
+    if (sign === '#') el.id = word;
+    else classes.push(word);
+  }
+  if (classes.length) el.className = classes.join(' ');
+  if (attrs !== undefined && (attrs === null || typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs as Child | Child[]);
+  } else if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on') && typeof v === 'function') {
+        el.addEventListener(k.slice(2), v as EventListener);
+      } else if (k === 'class') {
+        el.className = [el.className, String(v)].filter(Boolean).join(' ');
+      } else if (k === 'dataset') {
+        Object.assign(el.dataset, v);
+      } else if (k === 'value' || k === 'checked' || k === 'selected') {
+        (el as unknown as Record<string, unknown>)[k] = v;
+      } else {
+        el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function mount(el: HTMLElement, ...children: (Child | Child[])[]): void {
+  el.replaceChildren();
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+}
+
+/** Copies text to the clipboard; falls back to a selected textarea where the API is missing. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = h('textarea', { style: 'position:fixed;left:-9999px' }) as HTMLTextAreaElement;
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    const ok = document.execCommand('copy');
+    ta.remove();
+    return ok;
+  }
+}

@@ -1,0 +1,63 @@
+// Entry point of the single page: the header, and the route -> page table.
+
+import { h, mount } from './dom';
+import { lang, setLang, t, type Lang } from './i18n';
+import { linkHandler } from './nav';
+import { homePage } from './pages/home';
+import { gamePage, joinPage } from './pages/game';
+import { myGamesPage } from './pages/my';
+import { rulesPage } from './pages/rules';
+import { statsPage } from './pages/stats';
+
+/** A page draws itself into `root` and may return a function that tears it down. */
+export type Page = (root: HTMLElement, ...params: string[]) => void | (() => void);
+
+const routes: [RegExp, Page][] = [
+  [/^\/$/, homePage],
+  [/^\/game\/([\w-]+)$/, gamePage],
+  [/^\/join\/([\w-]+)$/, joinPage],
+  [/^\/my$/, myGamesPage],
+  [/^\/rules(?:\/(antarctos|iceage))?$/, rulesPage],
+  [/^\/stats$/, statsPage],
+];
+
+let cleanup: void | (() => void);
+
+function header(): HTMLElement {
+  const path = location.pathname;
+  const link = (href: string, label: string) =>
+    h('a', { href, class: path === href || (href !== '/' && path.startsWith(href)) ? 'active' : undefined }, label);
+  const select = h(
+    'select.lang',
+    { 'aria-label': 'Language', onchange: (e: Event) => { setLang((e.target as HTMLSelectElement).value as Lang); render(); } },
+    ...(['en', 'ru', 'tr'] as Lang[]).map(l => h('option', { value: l, selected: l === lang() }, l.toUpperCase())),
+  );
+  return h('header.top',
+    h('a.brand', { href: '/' }, h('span.logo', '❄'), ' icebound'),
+    h('nav', link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats'))),
+    select,
+  );
+}
+
+function render(): void {
+  if (typeof cleanup === 'function') cleanup();
+  cleanup = undefined;
+  const app = document.getElementById('app')!;
+  const main = h('main');
+  mount(app, header(), main);
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  for (const [re, page] of routes) {
+    const m = re.exec(path);
+    if (m) {
+      cleanup = page(main, ...m.slice(1).filter((x): x is string => x !== undefined));
+      return;
+    }
+  }
+  mount(main, h('section.card', h('h1', 'Not found'), h('p', h('a', { href: '/' }, t('nav.play')))));
+}
+
+document.documentElement.lang = lang();
+document.addEventListener('click', linkHandler);
+window.addEventListener('popstate', render);
+window.addEventListener('icebound:navigate', render);
+render();
