@@ -48,12 +48,18 @@ pub struct ApiClient {
 }
 
 /// A WebSocket connection to one game.
-pub type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+pub type WsStream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 impl ApiClient {
     /// A client without a token yet (it gets one from the first answer's cookie).
     pub fn new(addr: SocketAddr) -> ApiClient {
         ApiClient { addr, token: None }
+    }
+
+    /// Points the client at another server (same token: the same browser after a restart).
+    pub fn set_addr(&mut self, addr: SocketAddr) {
+        self.addr = addr;
     }
 
     /// The player token, once issued.

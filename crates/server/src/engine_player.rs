@@ -20,7 +20,9 @@ pub const LEVEL_BUDGET_MS: [u64; 8] = [50, 100, 200, 400, 700, 1000, 1500, 2500]
 pub fn config(level: i64, seed: u64) -> EngineConfig {
     let level = level.clamp(1, 8) as u8;
     let mut config = EngineConfig::level(level);
-    config.movetime = Some(Duration::from_millis(LEVEL_BUDGET_MS[usize::from(level) - 1]));
+    config.movetime = Some(Duration::from_millis(
+        LEVEL_BUDGET_MS[usize::from(level) - 1],
+    ));
     config.seed = seed;
     config
 }

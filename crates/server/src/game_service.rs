@@ -572,7 +572,10 @@ impl GameService {
             ));
         }
         let you = seat_of(&row, token).ok_or_else(|| {
-            ApiError::new(ErrorCode::NotAPlayer, "only a player can offer or answer a draw")
+            ApiError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can offer or answer a draw",
+            )
         })?;
         if row.status != "ongoing" {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));

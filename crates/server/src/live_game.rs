@@ -206,7 +206,10 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         if text.len() > MAX_MOVE_TEXT {
             return Err(ApiError::new(
                 ErrorCode::TooLarge,
-                format!("move text of {} bytes (at most {MAX_MOVE_TEXT})", text.len()),
+                format!(
+                    "move text of {} bytes (at most {MAX_MOVE_TEXT})",
+                    text.len()
+                ),
             ));
         }
         let pos = self.current();
@@ -258,9 +261,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 
     fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send> {
         let pos = self.current().clone();
-        Box::new(move || {
-            engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv))
-        })
+        Box::new(move || engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv)))
     }
 
     fn record(&self) -> String {

@@ -24,8 +24,7 @@ pub struct Player(pub String);
 /// `[A-Za-z0-9_-]{16,64}`.
 pub fn valid_token(t: &str) -> bool {
     (16..=64).contains(&t.len())
-        && t
-            .bytes()
+        && t.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
@@ -55,9 +54,8 @@ pub async fn middleware(mut req: Request, next: Next) -> Response {
     req.extensions_mut().insert(Player(token.clone()));
     let mut res = next.run(req).await;
     if fresh {
-        let cookie = format!(
-            "{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"
-        );
+        let cookie =
+            format!("{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
         if let Ok(v) = HeaderValue::from_str(&cookie) {
             res.headers_mut().append(SET_COOKIE, v);
         }
@@ -70,7 +68,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         parts.extensions.get::<Player>().cloned().ok_or_else(|| {
-            ApiError::new(ErrorCode::Internal, "player middleware missing on this route")
+            ApiError::new(
+                ErrorCode::Internal,
+                "player middleware missing on this route",
+            )
         })
     }
 }
@@ -87,12 +88,18 @@ mod tests {
             HeaderValue::from_static("a=b; icebound_player=abcdefghijklmnop1234; c=d"),
         );
         assert_eq!(token_of(&h).as_deref(), Some("abcdefghijklmnop1234"));
-        h.insert(HEADER_NAME, HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"));
+        h.insert(
+            HEADER_NAME,
+            HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"),
+        );
         assert_eq!(token_of(&h).as_deref(), Some("ZZZZZZZZZZZZZZZZZZZZ"));
         let mut bad = HeaderMap::new();
         bad.insert(COOKIE, HeaderValue::from_static("icebound_player=short"));
         assert_eq!(token_of(&bad), None);
-        bad.insert(COOKIE, HeaderValue::from_static("icebound_player=has space in it!!!!"));
+        bad.insert(
+            COOKIE,
+            HeaderValue::from_static("icebound_player=has space in it!!!!"),
+        );
         assert_eq!(token_of(&bad), None);
     }
 }

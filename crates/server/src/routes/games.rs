@@ -57,7 +57,10 @@ pub async fn record(
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
-            (CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
         ],
         text,
     ))

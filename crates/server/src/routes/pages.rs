@@ -10,7 +10,10 @@ use crate::error::{ApiError, ErrorCode};
 
 /// Unknown path under `/api/`.
 pub async fn api_not_found(uri: Uri) -> ApiError {
-    ApiError::new(ErrorCode::NotFound, format!("no API endpoint {}", uri.path()))
+    ApiError::new(
+        ErrorCode::NotFound,
+        format!("no API endpoint {}", uri.path()),
+    )
 }
 
 /// Known API path, wrong method.

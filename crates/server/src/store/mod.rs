@@ -55,9 +55,21 @@ impl Store {
             .await?;
         if sqlite {
             // WAL: readers do not block the writer; survives a kill like the default journal.
-            sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await?;
         }
-        schema::migrate(&pool).await?;
+        // Several processes (or tests) may start on one PostgreSQL database at once: a losing
+        // concurrent CREATE or version insert rolls back, and the next attempt sees it done.
+        let mut attempt = 0;
+        while let Err(e) = schema::migrate(&pool).await {
+            attempt += 1;
+            if attempt >= 5 {
+                return Err(e);
+            }
+            tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
+            tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+        }
         Ok(Store { pool })
     }
 

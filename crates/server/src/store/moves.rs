@@ -41,7 +41,10 @@ impl MoveRow {
         Ok(())
     }
 
-    pub(super) async fn load_all(pool: &AnyPool, game_id: &str) -> Result<Vec<MoveRow>, sqlx::Error> {
+    pub(super) async fn load_all(
+        pool: &AnyPool,
+        game_id: &str,
+    ) -> Result<Vec<MoveRow>, sqlx::Error> {
         let rows = sqlx::query(
             "SELECT ply, move_id, move_text, fen, event, created_at FROM moves \
              WHERE game_id = $1 ORDER BY ply",
