@@ -54,6 +54,7 @@ const en = {
   'game.watching': 'You are watching this game',
   'game.you_play': 'You play {color}',
   'game.you_both': 'You play both sides',
+  'game.you': 'you',
   'game.result': 'Result',
   'game.ice_age': 'Ice Age',
   'game.promote': 'Promote to',
@@ -137,6 +138,7 @@ const ru: Partial<Record<Key, string>> = {
   'game.watching': 'Вы наблюдаете за партией',
   'game.you_play': 'Вы играете: {color}',
   'game.you_both': 'Вы играете за обе стороны',
+  'game.you': 'вы',
   'game.result': 'Результат',
   'game.ice_age': 'Ледниковый период',
   'game.promote': 'Превратить в',
@@ -206,6 +208,7 @@ const tr: Partial<Record<Key, string>> = {
   'game.copy': 'Kopyala',
   'game.copied': 'Kopyalandı',
   'game.watching': 'Bu oyunu izliyorsunuz',
+  'game.you': 'siz',
   'game.ice_age': 'Buz Çağı',
   'my.title': 'Oyunlarım',
   'my.return': 'Oyuna geri dön',
@@ -246,4 +249,25 @@ export function setLang(l: Lang): void {
 export function t(key: Key, vars: Record<string, string | number> = {}): string {
   const text = dictionaries[current][key] ?? en[key];
   return text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
+}
+
+/** A game result in words: the server's English sentence, or one built from its reason. */
+export function resultWords(r: { winner: 'white' | 'black' | null; reason: string; words: string }): string {
+  if (current === 'en') return r.words;
+  const ruReasons: Record<string, string> = {
+    breakthrough: 'прорывом', 'total freeze': 'тотальным замерзанием', 'no moves': 'у соперника нет ходов',
+    checkmate: 'матом', 'frozen king': 'король соперника замёрз', resignation: 'соперник сдался',
+    'both kings frozen': 'оба короля замёрзли', stalemate: 'пат', 'fifty-move rule': 'правило 50 ходов', agreement: 'по соглашению',
+  };
+  const trReasons: Record<string, string> = {
+    breakthrough: 'son sıraya ulaşarak', 'total freeze': 'rakibin tüm taşları dondu', 'no moves': 'rakibin hamlesi yok',
+    checkmate: 'şah mat', 'frozen king': 'rakibin şahı dondu', resignation: 'rakip terk etti',
+    'both kings frozen': 'iki şah da dondu', stalemate: 'pat', 'fifty-move rule': '50 hamle kuralı', agreement: 'anlaşma',
+  };
+  const reasons = current === 'ru' ? ruReasons : trReasons;
+  const why = reasons[r.reason];
+  if (!why) return r.words;
+  if (r.winner === null) return current === 'ru' ? `Ничья: ${why}` : `Berabere: ${why}`;
+  const side = t(r.winner === 'white' ? 'color.white' : 'color.black');
+  return current === 'ru' ? `${side} выиграли (${why})` : `${side} kazandı (${why})`;
 }

@@ -165,8 +165,9 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
             line: Some(token.line),
             message,
         };
+        // `shown` prefixes the rules' message, which quotes the algebraic text itself.
         let (text, shown) = if token.numeric.is_empty() {
-            (token.text.clone(), format!("'{}'", token.text))
+            (token.text.clone(), String::new())
         } else {
             let squares = token
                 .numeric
@@ -175,16 +176,21 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| move_error(format!("'{}': {m}", token.text)))?;
             let text = squares.join(if token.capture { "x" } else { "-" });
-            let shown = format!("'{}' ({text} on the 8x8 board)", token.text);
+            let shown = format!("'{}' ({text} on the 8x8 board): ", token.text);
             (text, shown)
         };
         if let Some(outcome) = V::outcome(&pos) {
+            let shown = if shown.is_empty() {
+                format!("'{}': ", token.text)
+            } else {
+                shown
+            };
             return Err(move_error(format!(
-                "{shown}: the game is already over ({outcome})"
+                "{shown}the game is already over ({outcome})"
             )));
         }
-        let mv = V::parse_move(&pos, &text).map_err(|e| move_error(format!("{shown}: {e}")))?;
-        pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}: {e}")))?;
+        let mv = V::parse_move(&pos, &text).map_err(|e| move_error(format!("{shown}{e}")))?;
+        pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}{e}")))?;
         moves.push(mv);
     }
     Ok(Record {

@@ -1,25 +1,91 @@
-//! `icebound analyze`: Search a position: one line per iteration, then `bestmove`.
+//! `icebound analyze`: search a position and print one line per iteration,
+//! `depth <d> score <s> nodes <n> nps <r> pv <moves>`, then `bestmove <move>`. Scores are
+//! from the side to move, in centi-units, or `win <n>` / `loss <n>` (plies to the end).
+
+use std::time::Duration;
 
 use clap::Args;
+use engine::score::ScoreText;
+use engine::{EngineVariant, Limits, Searcher};
+use game::Variant;
 
+use crate::rules_cmds::position;
 use crate::variant_arg::VariantName;
+use crate::with_variant;
+
+/// Node budget when no limit is given.
+const DEFAULT_NODES: u64 = 1_000_000;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[arg(long)]
     pub variant: VariantName,
+    /// Position text; the start position when absent.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Deepest iteration, in plies.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Node budget (1,000,000 when no limit is given).
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
 }
 
 pub fn analyze(args: AnalyzeArgs) -> Result<(), String> {
-    let _ = args.variant;
-    Err("the engine is not built yet (issue 4)".into())
+    with_variant!(args.variant, V => run::<V>(&args))
+}
+
+fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
+    let pos = position::<V>(args.fen.as_deref())?;
+    if let Some(outcome) = V::outcome(&pos) {
+        return Err(format!("the game is over in this position: {outcome}"));
+    }
+    if args.depth == Some(0) {
+        return Err("--depth must be at least 1".into());
+    }
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        stop: None,
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.nodes = Some(DEFAULT_NODES);
+    }
+    let mut searcher = Searcher::<V>::new(args.hash.clamp(1, 4096));
+    let result = searcher.search(&pos, &limits, |it| {
+        println!(
+            "depth {} score {} nodes {} nps {} pv {}",
+            it.depth,
+            ScoreText(it.score),
+            it.nodes,
+            it.nps(),
+            line_text::<V>(&pos, &it.pv)
+        );
+    });
+    let best = result
+        .best
+        .ok_or_else(|| "no legal move in this position".to_string())?;
+    println!("bestmove {}", V::move_text(&pos, &best));
+    Ok(())
+}
+
+/// Moves in canonical text, separated by spaces, each in the position it is played in.
+fn line_text<V: Variant>(start: &V::Position, line: &[V::Move]) -> String {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        out.push(V::move_text(&pos, mv));
+        match V::play(&pos, mv) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    out.join(" ")
 }

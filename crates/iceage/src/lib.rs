@@ -1,71 +1,45 @@
-//! PLACEHOLDER until issue 3 lands: the type exists so that the CLI compiles; every
-//! function panics. Replace this whole file.
-#![allow(unused_variables)]
+//! Ice Age Chess (the rules in `spec/iceage.md`, decisions C1-C14): chess on a board with
+//! neutral, capturable ice cubes, refilled by an Ice Age inside every 20th Black move.
+//!
+//! - [`Position`]: a position as a value; [`Position::play`] returns the next one.
+//! - [`Move`]: a move (UCI text by `Display`); [`san`] reads and writes SAN/UCI (C13).
+//! - [`fen`]: FEN with `*` for ice (C12).
+//! - [`ice_age`]: the Ice Age (C5-C9); [`ice_age_comment`] its PGN comment (C13).
+//! - [`IceAge`]: the `game::Variant` implementation the engine, site and CLI use.
+//!
+//! Built on shakmaty's squares, bitboards and attack tables, with ice in the occupancy.
 
+pub mod board;
+pub mod fen;
+pub mod ice_age;
+mod movegen;
+pub mod moves;
+pub mod perft;
 mod pgn;
+pub mod position;
+pub mod san;
+mod variant;
+pub mod zobrist;
 
-use game::{Color, Outcome, Record, RecordError, Variant};
+pub use board::Board;
+pub use fen::FenError;
+pub use ice_age::IceAgeReport;
+pub use moves::{Capture, Move, MoveKind};
+pub use position::{IllegalMove, Position};
+pub use san::MoveTextError;
 
+/// Marker type of the game, for `game::Variant`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IceAge;
 
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("not implemented")]
-pub struct NotYet;
-
-impl Variant for IceAge {
-    const NAME: &'static str = "iceage";
-    const TITLE: &'static str = "Ice Age Chess";
-    const RECORD_EXTENSION: &'static str = "pgn";
-    type Position = ();
-    type Move = ();
-    type IllegalMove = NotYet;
-    type PositionError = NotYet;
-    type MoveTextError = NotYet;
-    fn start_position() {}
-    fn side_to_move(pos: &()) -> Color {
-        unimplemented!()
+/// The PGN comment for the Ice Age that `mv` (legal in `pos`) brings (C13): `None` when the
+/// move brings no Ice Age (C5); otherwise `"Ice Age: Rh8 frozen"`, `"Ice Age: Rh8, Ke1
+/// frozen"` (frozen pieces in FEN reading order, rank 8 first, named as in SAN, a pawn by
+/// its square alone), or `"Ice Age"` when nothing froze.
+pub fn ice_age_comment(pos: &Position, mv: &Move) -> Option<String> {
+    if !pos.ice_age_due() {
+        return None;
     }
-    fn legal_moves_into(pos: &(), out: &mut Vec<()>) {
-        unimplemented!()
-    }
-    fn play(pos: &(), mv: &()) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn play_unchecked(pos: &(), mv: &()) {
-        unimplemented!()
-    }
-    fn outcome(pos: &()) -> Option<Outcome> {
-        unimplemented!()
-    }
-    fn zobrist(pos: &()) -> u64 {
-        unimplemented!()
-    }
-    fn fullmove_number(pos: &()) -> u32 {
-        unimplemented!()
-    }
-    fn is_tactical(pos: &(), mv: &()) -> bool {
-        unimplemented!()
-    }
-    fn move_squares(mv: &()) -> (u8, u8) {
-        unimplemented!()
-    }
-    fn parse_move(pos: &(), text: &str) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn move_text(pos: &(), mv: &()) -> String {
-        unimplemented!()
-    }
-    fn parse_position(text: &str) -> Result<(), NotYet> {
-        Err(NotYet)
-    }
-    fn position_text(pos: &()) -> String {
-        unimplemented!()
-    }
-    fn write_record(record: &Record<Self>) -> String {
-        pgn::write_record(record)
-    }
-    fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        pgn::read_records(text)
-    }
+    let (_, report) = pos.play_with_report(mv);
+    report.map(|r| r.comment())
 }

@@ -6,7 +6,7 @@
 import { api, ApiError, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
-import { t } from '../i18n';
+import { resultWords, t } from '../i18n';
 import { navigate } from '../nav';
 
 /** `/join/<invite>`: takes the open seat, then shows the game. */
@@ -43,6 +43,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const eventBanner = h('div.event-banner', { hidden: true });
   const jumpBox = h('div.jump', { hidden: true });
   const moveList = h('div.moves#moves');
+  const browseBar = h('div.browse');
   const actions = h('div.actions.game-actions');
   const invite = h('div.invite', { hidden: true });
   const message = h('p.error#message', { role: 'alert' });
@@ -72,7 +73,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       update(await api.move(game.id, m.id, ply));
     } catch (err) {
       message.textContent = err instanceof ApiError ? err.message : String(err);
-      if (game) drawBoard(game);
+      if (game) drawBoard(game, true);
     } finally {
       busy = false;
     }
@@ -89,7 +90,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   const myColors = (g: GameView): Color[] => (g.you === 'both' ? ['white', 'black'] : g.you ? [g.you] : []);
 
-  function drawBoard(g: GameView): void {
+  let shownKey = '';
+
+  function drawBoard(g: GameView, force = false): void {
     if (!board) {
       board = new Board(boardEl, g.variant, {
         move: m => void sendMove(m),
@@ -108,6 +111,11 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const fen = browsing !== null ? (browsing === 0 ? g.start_fen : shown?.fen ?? g.fen) : g.fen;
     const mine = myColors(g);
     const canMove = browsing === null && g.status === 'ongoing' && mine.includes(g.turn);
+    // Redraw only when what the board shows changed, so that a state message that changes
+    // nothing on the board (a draw offer, a repeated broadcast) keeps a half-entered sequence.
+    const key = JSON.stringify([fen, canMove ? g.legal.map(m => m.id) : [], browsing, g.you, g.ply]);
+    if (key === shownKey && !force) return;
+    shownKey = key;
     board.show(fen, {
       legal: canMove ? g.legal : [],
       movable: canMove ? (g.you === 'both' ? 'both' : g.turn) : null,
@@ -133,7 +141,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         type: 'button',
         class: (browsing ?? g.ply) === m.ply ? 'current' : undefined,
         'data-ply': m.ply,
-        onclick: () => { browsing = m.ply === g.ply ? null : m.ply; render(); },
+        onclick: () => browse(m.ply),
       }, m.text);
     for (const m of g.moves) {
       if (!row || m.number !== rowNumber || m.color === 'white') {
@@ -150,11 +158,18 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
     if (g.result) rows.push(h('div.move-result', g.result.result));
     mount(moveList, ...rows);
+    const at = browsing ?? g.ply;
+    mount(browseBar,
+      h('button', { type: 'button', title: 'Start position', disabled: at === 0, onclick: () => browse(0) }, '«'),
+      h('button', { type: 'button', title: 'Previous move', disabled: at === 0, onclick: () => browse(at - 1) }, '◀'),
+      h('button', { type: 'button', title: 'Next move', disabled: at >= g.ply, onclick: () => browse(at + 1) }, '▶'),
+      h('button', { type: 'button', title: 'Current position', disabled: at >= g.ply, onclick: () => browse(g.ply) }, '»'),
+    );
     moveList.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   }
 
   function statusText(g: GameView): string {
-    if (g.result) return g.result.words;
+    if (g.result) return resultWords(g.result);
     const mine = myColors(g);
     const seat = g[g.turn];
     if (g.engine_thinking || seat.kind === 'engine') return t('turn.engine');
@@ -165,7 +180,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   function drawPlayers(g: GameView): void {
     const bottom: Color = board?.getOrientation() ?? 'white';
     const line = (c: Color) => h('span', h('span.dot', { class: c }), ' ', t(c === 'white' ? 'color.white' : 'color.black'), ': ', seatName(g[c]),
-      g.you === c ? h('em', ' (you)') : null,
+      g.you === c ? h('em', ` (${t('game.you')})`) : null,
       g.status === 'ongoing' && g.turn === c ? h('span.turn-mark', ' ◀') : null);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));
@@ -279,8 +294,18 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     };
   }
 
+  function browse(ply: number): void {
+    if (!game) return;
+    const p = Math.max(0, Math.min(game.ply, ply));
+    browsing = p === game.ply ? null : p;
+    render();
+  }
+
   const keys = (e: KeyboardEvent) => {
+    if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
     if (e.key === 'Escape') board?.reset();
+    else if (e.key === 'ArrowLeft' && game) browse((browsing ?? game.ply) - 1);
+    else if (e.key === 'ArrowRight' && game) browse((browsing ?? game.ply) + 1);
   };
   document.addEventListener('keydown', keys);
 
@@ -292,6 +317,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         status, eventBanner, jumpBox,
         h('h2', t('game.moves')),
         moveList,
+        browseBar,
         actions,
         invite,
         message,

@@ -2,7 +2,7 @@
 
 import { api, ApiError, type GameSummary, type Seat } from '../api';
 import { h, mount } from '../dom';
-import { t } from '../i18n';
+import { resultWords, t } from '../i18n';
 
 function opponent(g: GameSummary): string {
   const seat: Seat | undefined = g.you === 'white' ? g.black : g.you === 'black' ? g.white : undefined;
@@ -22,7 +22,7 @@ export function myGamesPage(root: HTMLElement): void {
           h('td', t(`game.${g.variant}` as 'game.antarctos')),
           h('td', g.you === 'both' ? t('game.you_both') : g.you ? t(g.you === 'white' ? 'color.white' : 'color.black') : ''),
           h('td', opponent(g)),
-          h('td', g.result ? g.result.words : `${t('my.ongoing')}${g.your_turn ? ` · ${t('turn.you')}` : ''}`),
+          h('td', g.result ? resultWords(g.result) : `${t('my.ongoing')}${g.your_turn ? ` · ${t('turn.you')}` : ''}`),
           h('td.muted', new Date(g.updated_at).toLocaleString()),
           h('td', h('a.button', { href: `/game/${g.id}`, class: g.status === 'ongoing' ? 'primary' : undefined },
             g.status === 'ongoing' ? t('my.return') : t('my.view'))),

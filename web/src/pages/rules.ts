@@ -19,7 +19,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
   const boardEl = h('div.cg-wrap');
   const note = h('p.example-note');
   const counter = h('span.muted');
-  const moves = h('ol.example-moves');
+  const moves = h('ul.example-moves');
   const prev = h('button', { type: 'button', 'data-action': 'prev', onclick: () => go(step - 1) }, t('rules.prev')) as HTMLButtonElement;
   const next = h('button.primary', { type: 'button', 'data-action': 'next', onclick: () => go(step + 1) }, t('rules.next')) as HTMLButtonElement;
   const error = h('p.error');

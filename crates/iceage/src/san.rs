@@ -1,0 +1,299 @@
+//! Move text (C13): SAN out (disambiguation, `x` for ice captures too, `+`/`#` judged after
+//! the Ice Age, C8), SAN and UCI in.
+
+use shakmaty::{Role, Square};
+
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+
+/// Move text that names no legal move, or several.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    /// Empty text.
+    #[error("empty move text")]
+    Empty,
+    /// The text is neither SAN nor UCI.
+    #[error("'{text}' is not a move in SAN or UCI: {why}")]
+    Syntax {
+        /// The text read.
+        text: String,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// No legal move matches.
+    #[error("no legal move matches '{text}'{}", if *.game_over { " (the game is over)" } else { "" })]
+    NoMatch {
+        /// The text read.
+        text: String,
+        /// True when there is no legal move at all.
+        game_over: bool,
+    },
+    /// Several legal moves match.
+    #[error("'{text}' is ambiguous: {}", candidates.join(", "))]
+    Ambiguous {
+        /// The text read.
+        text: String,
+        /// The matching moves in SAN.
+        candidates: Vec<String>,
+    },
+}
+
+/// SAN of a legal `mv` in `pos` (C13): `Nxf3` for an ice capture too, `=Q` for promotion,
+/// `O-O`/`O-O-O`, `+`/`#` judged on the position after the move and its Ice Age (C8).
+pub fn write(pos: &Position, mv: &Move) -> String {
+    let mut s = String::with_capacity(8);
+    let mut moves = Vec::with_capacity(64);
+    pos.board_moves(&mut moves);
+    write_body(&moves, mv, &mut s);
+    let after = pos.play_unchecked(mv);
+    if after.is_check() {
+        let mut replies = Vec::with_capacity(64);
+        after.board_moves(&mut replies);
+        s.push(if replies.is_empty() { '#' } else { '+' });
+    }
+    s
+}
+
+fn write_body(moves: &[Move], mv: &Move, s: &mut String) {
+    if mv.kind == MoveKind::Castle {
+        s.push_str(if mv.to.file() > mv.from.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+        return;
+    }
+    if mv.role == Role::Pawn {
+        if mv.is_capture() {
+            s.push(mv.from.file().char());
+            s.push('x');
+        }
+        s.push_str(&mv.to.to_string());
+        if let Some(p) = mv.promotion {
+            s.push('=');
+            s.push(p.upper_char());
+        }
+        return;
+    }
+    s.push(mv.role.upper_char());
+    let rivals: Vec<Square> = moves
+        .iter()
+        .filter(|m| m.role == mv.role && m.to == mv.to && m.from != mv.from)
+        .map(|m| m.from)
+        .collect();
+    if !rivals.is_empty() {
+        let same_file = rivals.iter().any(|r| r.file() == mv.from.file());
+        let same_rank = rivals.iter().any(|r| r.rank() == mv.from.rank());
+        if !same_file {
+            s.push(mv.from.file().char());
+        } else if !same_rank {
+            s.push(mv.from.rank().char());
+        } else {
+            s.push_str(&mv.from.to_string());
+        }
+    }
+    if mv.is_capture() {
+        s.push('x');
+    }
+    s.push_str(&mv.to.to_string());
+}
+
+/// UCI text of a move (`e2e4`, `e7e8q`, castling `e1g1`).
+pub fn uci(mv: &Move) -> String {
+    mv.uci()
+}
+
+fn promotion_role(ch: char) -> Option<Role> {
+    match ch.to_ascii_lowercase() {
+        'q' => Some(Role::Queen),
+        'r' => Some(Role::Rook),
+        'b' => Some(Role::Bishop),
+        'n' => Some(Role::Knight),
+        _ => None,
+    }
+}
+
+/// What a move text asks for.
+struct Pattern {
+    role: Option<Role>,
+    from_file: Option<u32>,
+    from_rank: Option<u32>,
+    to: Option<Square>,
+    promotion: Option<Role>,
+    capture: bool,
+    castle: Option<bool>,
+}
+
+fn parse_uci(text: &str) -> Option<Pattern> {
+    let b = text.as_bytes();
+    if !(b.len() == 4 || b.len() == 5) {
+        return None;
+    }
+    let from = Square::from_ascii(&b[0..2]).ok()?;
+    let to = Square::from_ascii(&b[2..4]).ok()?;
+    let promotion = match b.get(4) {
+        None => None,
+        Some(&c) => Some(promotion_role(char::from(c))?),
+    };
+    Some(Pattern {
+        role: None,
+        from_file: Some(from.file().to_u32()),
+        from_rank: Some(from.rank().to_u32()),
+        to: Some(to),
+        promotion,
+        capture: false,
+        castle: None,
+    })
+}
+
+fn parse_san(text: &str) -> Result<Pattern, &'static str> {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    match t {
+        "O-O" | "0-0" => {
+            return Ok(Pattern {
+                role: Some(Role::King),
+                from_file: None,
+                from_rank: None,
+                to: None,
+                promotion: None,
+                capture: false,
+                castle: Some(true),
+            });
+        }
+        "O-O-O" | "0-0-0" => {
+            return Ok(Pattern {
+                role: Some(Role::King),
+                from_file: None,
+                from_rank: None,
+                to: None,
+                promotion: None,
+                capture: false,
+                castle: Some(false),
+            });
+        }
+        _ => {}
+    }
+    let mut chars: Vec<char> = t.chars().collect();
+    let role = match chars.first() {
+        Some('N') => Some(Role::Knight),
+        Some('B') => Some(Role::Bishop),
+        Some('R') => Some(Role::Rook),
+        Some('Q') => Some(Role::Queen),
+        Some('K') => Some(Role::King),
+        Some('a'..='h') => None,
+        _ => return Err("it must start with a piece letter (NBRQK) or a file (a-h)"),
+    };
+    if role.is_some() {
+        chars.remove(0);
+    }
+    // Promotion suffix: `=Q` or `Q` after the destination.
+    let mut promotion = None;
+    if let Some(&last) = chars.last()
+        && last.is_ascii_alphabetic()
+        && !('a'..='h').contains(&last)
+    {
+        promotion = Some(promotion_role(last).ok_or("unknown promotion piece")?);
+        chars.pop();
+        if chars.last() == Some(&'=') {
+            chars.pop();
+        }
+    } else if let Some(&last) = chars.last()
+        && (last == 'q' || last == 'n' || last == 'r')
+    {
+        promotion = promotion_role(last);
+        chars.pop();
+    }
+    if chars.len() < 2 {
+        return Err("no destination square");
+    }
+    let dest: String = chars[chars.len() - 2..].iter().collect();
+    let to = dest
+        .parse::<Square>()
+        .map_err(|_| "the destination is not a square")?;
+    chars.truncate(chars.len() - 2);
+    let mut capture = false;
+    if matches!(chars.last(), Some('x') | Some(':')) {
+        capture = true;
+        chars.pop();
+    }
+    let mut from_file = None;
+    let mut from_rank = None;
+    for c in chars {
+        match c {
+            'a'..='h' if from_file.is_none() && from_rank.is_none() => {
+                from_file = Some(c as u32 - 'a' as u32)
+            }
+            '1'..='8' if from_rank.is_none() => from_rank = Some(c as u32 - '1' as u32),
+            '-' => {}
+            _ => return Err("unexpected letters before the destination"),
+        }
+    }
+    if promotion.is_some() && role.is_some() {
+        return Err("only pawns promote");
+    }
+    Ok(Pattern {
+        role: Some(role.unwrap_or(Role::Pawn)),
+        from_file,
+        from_rank,
+        to: Some(to),
+        promotion,
+        capture,
+        castle: None,
+    })
+}
+
+fn matches(p: &Pattern, m: &Move) -> bool {
+    if let Some(kingside) = p.castle {
+        return m.kind == MoveKind::Castle && (m.to.file() > m.from.file()) == kingside;
+    }
+    // SAN names castling only as O-O / O-O-O; UCI (no role) names it by the king's move.
+    if p.role.is_some() && m.kind == MoveKind::Castle {
+        return false;
+    }
+    p.role.is_none_or(|r| r == m.role)
+        && p.from_file.is_none_or(|f| f == m.from.file().to_u32())
+        && p.from_rank.is_none_or(|r| r == m.from.rank().to_u32())
+        && p.to.is_none_or(|t| t == m.to)
+        && p.promotion == m.promotion
+        && (!p.capture || m.is_capture())
+}
+
+/// Reads a move in SAN (`Nxf3`, `exd8=Q+`, `O-O`) or UCI (`g1f3`, `e7e8q`, castling as the
+/// king's move `e1g1`) and finds the legal move it names (C13).
+///
+/// # Errors
+/// [`MoveTextError`]: bad syntax, no legal move matching, or several (listed in SAN).
+pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(MoveTextError::Empty);
+    }
+    let moves = pos.legal_moves();
+    let pattern = match parse_uci(text) {
+        Some(p) if moves.iter().any(|m| matches(&p, m)) => p,
+        uci => match parse_san(text) {
+            Ok(p) => p,
+            Err(why) => match uci {
+                Some(p) => p,
+                None => {
+                    return Err(MoveTextError::Syntax {
+                        text: text.to_string(),
+                        why,
+                    });
+                }
+            },
+        },
+    };
+    let found: Vec<&Move> = moves.iter().filter(|m| matches(&pattern, m)).collect();
+    match found.as_slice() {
+        [] => Err(MoveTextError::NoMatch {
+            text: text.to_string(),
+            game_over: moves.is_empty(),
+        }),
+        [one] => Ok(**one),
+        many => Err(MoveTextError::Ambiguous {
+            text: text.to_string(),
+            candidates: many.iter().map(|m| write(pos, m)).collect(),
+        }),
+    }
+}
