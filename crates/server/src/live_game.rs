@@ -30,7 +30,12 @@ pub trait SiteVariant: EngineVariant {
 }
 
 impl SiteVariant for Antarctos {}
-impl SiteVariant for IceAge {}
+
+impl SiteVariant for IceAge {
+    fn event(pos: &iceage::Position, mv: &iceage::Move) -> Option<String> {
+        iceage::ice_age_comment(pos, mv)
+    }
+}
 
 /// A checked move, not yet stored: [`LiveGame::commit_move`] applies it once the store has it.
 pub struct PreparedMove {
