@@ -1,7 +1,9 @@
 //! Load script: plays many friend games at once against a running `icebound serve` and prints
 //! how long a move takes from its submission (`POST .../moves`) to the opponent's WebSocket
 //! receiving the new state (median, 99th percentile, max). Bounded: at most `--moves` moves
-//! per game and `--seconds` of wall time, then it stops by itself.
+//! per game and `--seconds` of wall time, then it stops by itself. `--think-ms` waits that long
+//! before each move (a player thinking); 0, the default, submits each move as soon as the last
+//! one arrived, which saturates the server and measures its queueing.
 //!
 //! ```sh
 //! cargo run --release -- serve --database /tmp/load.db &
@@ -20,6 +22,7 @@ struct Options {
     games: usize,
     moves: usize,
     seconds: u64,
+    think_ms: u64,
 }
 
 fn options() -> Result<Options, String> {
@@ -28,17 +31,25 @@ fn options() -> Result<Options, String> {
         games: 100,
         moves: 40,
         seconds: 60,
+        think_ms: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
-        let value = args.get(i + 1).ok_or(format!("{} needs a value", args[i]))?;
+        let value = args
+            .get(i + 1)
+            .ok_or(format!("{} needs a value", args[i]))?;
         match args[i].as_str() {
             "--addr" => o.addr = value.parse().map_err(|e| format!("--addr: {e}"))?,
             "--games" => o.games = value.parse().map_err(|e| format!("--games: {e}"))?,
             "--moves" => o.moves = value.parse().map_err(|e| format!("--moves: {e}"))?,
             "--seconds" => o.seconds = value.parse().map_err(|e| format!("--seconds: {e}"))?,
-            other => return Err(format!("unknown option {other} (--addr --games --moves --seconds)")),
+            "--think-ms" => o.think_ms = value.parse().map_err(|e| format!("--think-ms: {e}"))?,
+            other => {
+                return Err(format!(
+                    "unknown option {other} (--addr --games --moves --seconds --think-ms)"
+                ));
+            }
         }
         i += 2;
     }
@@ -63,8 +74,13 @@ async fn one_game(
     index: usize,
     max_moves: usize,
     deadline: Instant,
+    think: Duration,
 ) -> Result<Vec<Duration>, String> {
-    let variant = if index % 2 == 0 { "antarctos" } else { "iceage" };
+    let variant = if index % 2 == 0 {
+        "antarctos"
+    } else {
+        "iceage"
+    };
     let mut white = ApiClient::new(addr);
     let mut black = ApiClient::new(addr);
     let g = white
@@ -78,7 +94,10 @@ async fn one_game(
         return Err(format!("create: {}", g.text));
     }
     let id = g.body["id"].as_str().ok_or("no id")?.to_string();
-    let invite = g.body["invite_url"].as_str().ok_or("no invite")?.to_string();
+    let invite = g.body["invite_url"]
+        .as_str()
+        .ok_or("no invite")?
+        .to_string();
     let j = black
         .post(&format!("/api{invite}"), json!({}))
         .await
@@ -93,8 +112,9 @@ async fn one_game(
     let mut rng = rand::rngs::StdRng::seed_from_u64(index as u64);
     let mut latencies = Vec::new();
     let path = format!("/api/games/{id}/moves");
-    while latencies.len() < max_moves && view["status"] == "ongoing" && Instant::now() < deadline
-    {
+    while latencies.len() < max_moves && view["status"] == "ongoing" && Instant::now() < deadline {
+        // A player's thinking time before each move (0: as fast as the server answers).
+        tokio::time::sleep(think).await;
         let legal = view["legal"].as_array().ok_or("no legal list")?;
         if legal.is_empty() {
             break;
@@ -153,7 +173,10 @@ async fn main() {
     let started = Instant::now();
     let deadline = started + Duration::from_secs(o.seconds);
     let tasks: Vec<_> = (0..o.games)
-        .map(|i| tokio::spawn(one_game(o.addr, i, o.moves, deadline)))
+        .map(|i| {
+            let think = Duration::from_millis(o.think_ms);
+            tokio::spawn(one_game(o.addr, i, o.moves, deadline, think))
+        })
         .collect();
     let mut all = Vec::new();
     let mut failed = 0;
