@@ -16,7 +16,7 @@
 mod squares;
 mod syntax;
 
-use game::{Record, RecordError, RecordResult, Variant};
+use game::{Color, Record, RecordError, RecordResult, Variant};
 
 use crate::Antarctos;
 
@@ -114,15 +114,38 @@ pub fn read_records(text: &str) -> Vec<Result<Record<Antarctos>, RecordError>> {
         .enumerate()
         .map(|(i, parsed)| match parsed {
             Ok(g) => replay::<Antarctos>(i + 1, g),
-            Err(e) => Err(RecordError {
-                game: i + 1,
-                move_number: None,
-                side: None,
-                line: Some(e.line),
-                message: e.message,
-            }),
+            Err(e) => Err(syntax_error::<Antarctos>(i + 1, e)),
         })
         .collect()
+}
+
+/// A syntax error as a [`RecordError`]. A syntax error rejects its game whatever the
+/// moves before it; its move number and side are counted from the game's start (A3, or
+/// the `FEN` tag: an Antarctos position read from text is at move 1).
+fn syntax_error<V: Variant>(game: usize, e: syntax::SyntaxError) -> RecordError {
+    let start = e
+        .fen
+        .as_deref()
+        .and_then(|f| squares::fen_to_position_text(f).ok())
+        .and_then(|t| V::parse_position(&t).ok())
+        .unwrap_or_else(V::start_position);
+    let location = e.plies.map(|plies| {
+        let index = plies + usize::from(V::side_to_move(&start) == Color::Black);
+        let number = V::fullmove_number(&start) + (index / 2) as u32;
+        let side = if index % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (number, side)
+    });
+    RecordError {
+        game,
+        move_number: location.map(|l| l.0),
+        side: location.map(|l| l.1),
+        line: Some(e.line),
+        message: e.message,
+    }
 }
 
 /// Replays one game under the Antarctos rules.
@@ -165,8 +188,9 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
             line: Some(token.line),
             message,
         };
+        // `shown` prefixes the rules' message, which quotes the algebraic text itself.
         let (text, shown) = if token.numeric.is_empty() {
-            (token.text.clone(), format!("'{}'", token.text))
+            (token.text.clone(), String::new())
         } else {
             let squares = token
                 .numeric
@@ -175,16 +199,21 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| move_error(format!("'{}': {m}", token.text)))?;
             let text = squares.join(if token.capture { "x" } else { "-" });
-            let shown = format!("'{}' ({text} on the 8x8 board)", token.text);
+            let shown = format!("'{}' ({text} on the 8x8 board): ", token.text);
             (text, shown)
         };
         if let Some(outcome) = V::outcome(&pos) {
+            let shown = if shown.is_empty() {
+                format!("'{}': ", token.text)
+            } else {
+                shown
+            };
             return Err(move_error(format!(
-                "{shown}: the game is already over ({outcome})"
+                "{shown}the game is already over ({outcome})"
             )));
         }
-        let mv = V::parse_move(&pos, &text).map_err(|e| move_error(format!("{shown}: {e}")))?;
-        pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}: {e}")))?;
+        let mv = V::parse_move(&pos, &text).map_err(|e| move_error(format!("{shown}{e}")))?;
+        pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}{e}")))?;
         moves.push(mv);
     }
     Ok(Record {

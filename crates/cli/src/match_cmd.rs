@@ -1,29 +1,173 @@
-//! `icebound match`: Paired engine match with Elo and SPRT.
+//! `icebound match`: a paired match between two engine settings (each opening played with
+//! both colours), with A's score, the Elo difference of A over B with a 95 % error bar,
+//! and an optional SPRT that stops the match when it decides.
+
+use std::path::PathBuf;
 
 use clap::Args;
+use engine::EngineVariant;
+use engine::matches::{MatchOptions, MatchReport, PlayedPair, parse_setting, run_match};
+use engine::selfplay::{DEFAULT_MAX_PLIES, setting_name};
+use engine::sprt::SprtParams;
 
+use crate::selfplay_cmd::{RecordFile, progress_bar};
 use crate::variant_arg::VariantName;
+use crate::with_variant;
 
 #[derive(Args)]
 pub struct MatchArgs {
     #[arg(long)]
     pub variant: VariantName,
+    /// Engine A, e.g. `level=5`, `nodes=20000`, `level=3,seed=7`.
     #[arg(long)]
     pub engine_a: String,
+    /// Engine B, same form.
     #[arg(long)]
     pub engine_b: String,
+    /// Maximum number of games (even: openings are played in pairs).
     #[arg(long)]
     pub games: u32,
-    /// `elo0=0,elo1=10`
+    /// `elo0=0,elo1=10` (optionally `alpha=..,beta=..`, default 0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Worker threads (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Random legal plies of each opening (seeded; both games of a pair share them).
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Safety cap on plies per game; capped games score as draws and are counted.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Write every game to this file (PDN / PGN).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 pub fn match_(args: MatchArgs) -> Result<(), String> {
-    let _ = args.variant;
-    Err("the engine is not built yet (issue 4)".into())
+    with_variant!(args.variant, V => run::<V>(&args))
+}
+
+fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
+    let a = parse_setting(&args.engine_a).map_err(|e| format!("--engine-a: {e}"))?;
+    let b = parse_setting(&args.engine_b).map_err(|e| format!("--engine-b: {e}"))?;
+    let sprt = match &args.sprt {
+        Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
+        None => None,
+    };
+    let threads = args.threads.unwrap_or(1);
+    if threads == 0 {
+        return Err("--threads 0: must be at least 1".into());
+    }
+    if args.max_plies == 0 {
+        return Err("--max-plies 0: must be at least 1".into());
+    }
+    let opts = MatchOptions {
+        a,
+        b,
+        games: args.games,
+        threads,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        sprt,
+    };
+    if opts.games < 2 || !opts.games.is_multiple_of(2) {
+        return Err(engine::matches::MatchError::OddGames(opts.games).to_string());
+    }
+    let mut out = match &args.out {
+        Some(path) => Some(RecordFile::create(path)?),
+        None => None,
+    };
+    println!(
+        "match {}: A {} vs B {}, up to {} games ({} pairs), {} random plies, seed {}, ply cap {}, threads {}",
+        V::TITLE,
+        setting_name(&opts.a),
+        setting_name(&opts.b),
+        opts.games,
+        opts.games / 2,
+        opts.random_plies,
+        opts.seed,
+        opts.max_plies,
+        opts.threads
+    );
+    let bar = progress_bar(u64::from(opts.games));
+    let (_, report) = run_match::<V>(&opts, |i, pair: &PlayedPair<V>, report: &MatchReport| {
+        if let Some(file) = out.as_mut() {
+            for g in &pair.games {
+                file.write(&V::write_record(&g.record));
+            }
+        }
+        bar.inc(2);
+        if bar.is_hidden() && (i + 1).is_multiple_of(25) {
+            let llr = report
+                .sprt
+                .map(|s| format!(" llr {:.3}", s.llr))
+                .unwrap_or_default();
+            eprintln!(
+                "pairs {}: A +{} ={} -{}{llr}",
+                i + 1,
+                report.games.wins,
+                report.games.draws,
+                report.games.losses
+            );
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    print_report(&report, opts.games);
+    if let (Some(file), Some(path)) = (out, &args.out) {
+        let written = file.finish()?;
+        println!("records {written} games written to {}", path.display());
+    }
+    Ok(())
+}
+
+fn print_report(report: &MatchReport, max_games: u32) {
+    let g = &report.games;
+    let n = g.games();
+    println!("games {n} ({} pairs)", report.pairs.pairs());
+    println!(
+        "A wins {} draws {} losses {} (capped {}, scored as draws)",
+        g.wins, g.draws, g.losses, report.capped
+    );
+    if let Some(score) = g.score() {
+        println!("score A {score:.4} ({:.1}/{n})", g.points());
+    }
+    if let Some(elo) = report.pairs.elo() {
+        println!(
+            "elo A-B {} (95 %, pentanomial; 95 % interval {:.1} to {:.1})",
+            elo.display(),
+            elo.lower,
+            elo.upper
+        );
+    }
+    let c = report.pairs.counts;
+    println!(
+        "pairs by A's points 0:{} 0.5:{} 1:{} 1.5:{} 2:{}",
+        c[0], c[1], c[2], c[3], c[4]
+    );
+    let w = &report.white;
+    if let Some(ws) = w.score() {
+        println!(
+            "white wins {} draws {} losses {} (white score {ws:.4})",
+            w.wins, w.draws, w.losses
+        );
+    }
+    if let Some(s) = &report.sprt {
+        let stopped = if n < u64::from(max_games) {
+            format!(", stopped after {n} games")
+        } else {
+            String::new()
+        };
+        println!(
+            "sprt llr {:.3} bounds {:.3} {:.3} verdict {}{stopped}",
+            s.llr,
+            s.lower,
+            s.upper,
+            s.verdict.as_str()
+        );
+    }
 }

@@ -1,30 +1,218 @@
-//! `icebound selfplay`: Engine self-play statistics.
+//! `icebound selfplay`: engine self-play statistics (results by colour with percentages,
+//! White's score with a 95 % interval, end reasons, game lengths), records optionally
+//! written to a PDN/PGN file.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
+use engine::selfplay::{DEFAULT_MAX_PLIES, PlayedGame, SelfplayOptions, setting_name};
+use engine::stats::SelfplayStats;
+use engine::{EngineConfig, EngineVariant};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::variant_arg::VariantName;
+use crate::with_variant;
 
 #[derive(Args)]
 pub struct SelfplayArgs {
     #[arg(long)]
     pub variant: VariantName,
+    /// Number of games.
     #[arg(long)]
     pub games: u32,
-    #[arg(long)]
+    /// Engine strength level (1-8) for both sides.
+    #[arg(long, conflicts_with = "nodes")]
     pub level: Option<u8>,
+    /// Node limit per move for both sides.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Worker threads (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Run seed: game i uses a seed derived from it and i, so a run reproduces.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Random legal plies at the start of each game (seeded).
     #[arg(long, default_value_t = 0)]
     pub random_plies: u32,
+    /// Safety cap on plies per game; a game that reaches it is reported as capped.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Write every game to this file (PDN for Antarctos, PGN for Ice Age Chess).
     #[arg(long)]
-    pub out: Option<std::path::PathBuf>,
+    pub out: Option<PathBuf>,
 }
 
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
-    let _ = args.variant;
-    Err("the engine is not built yet (issue 4)".into())
+    with_variant!(args.variant, V => run::<V>(&args))
+}
+
+fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {
+    match (args.level, args.nodes) {
+        (Some(l), _) if !(1..=8).contains(&l) => Err(format!("--level {l}: levels go from 1 to 8")),
+        (Some(l), _) => Ok(EngineConfig::level(l)),
+        (None, Some(0)) => Err("--nodes 0: must be at least 1".into()),
+        (None, Some(n)) => Ok(EngineConfig {
+            nodes: Some(n),
+            ..Default::default()
+        }),
+        (None, None) => Err("give the engine setting: --level L or --nodes N".into()),
+    }
+}
+
+fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
+    if args.games == 0 {
+        return Err("--games 0: nothing to play".into());
+    }
+    if args.max_plies == 0 {
+        return Err("--max-plies 0: must be at least 1".into());
+    }
+    let engine = engine_config(args)?;
+    let threads = args.threads.unwrap_or(1);
+    if threads == 0 {
+        return Err("--threads 0: must be at least 1".into());
+    }
+    let opts = SelfplayOptions {
+        games: args.games,
+        threads,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        engine,
+    };
+    let mut out = match &args.out {
+        Some(path) => Some(RecordFile::create(path)?),
+        None => None,
+    };
+    println!(
+        "selfplay {}: {} games, engine {}, {} random plies, seed {}, ply cap {}, threads {}",
+        V::TITLE,
+        opts.games,
+        setting_name(&opts.engine),
+        opts.random_plies,
+        opts.seed,
+        opts.max_plies,
+        opts.threads
+    );
+    let bar = progress_bar(u64::from(opts.games));
+    let mut running = SelfplayStats::default();
+    let (_, stats) = engine::selfplay::selfplay::<V>(&opts, |i, game: &PlayedGame<V>| {
+        if let Some(file) = out.as_mut() {
+            file.write(&V::write_record(&game.record));
+        }
+        running.add(game.end, u64::from(game.plies));
+        bar.inc(1);
+        if bar.is_hidden() && (i + 1).is_multiple_of(50) {
+            // No terminal (e.g. a nohup log): a line now and then instead of the bar.
+            eprintln!(
+                "games {}/{}: white {} black {} draws {} capped {}",
+                i + 1,
+                opts.games,
+                running.white_wins,
+                running.black_wins,
+                running.draws,
+                running.capped
+            );
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    print_stats(&stats);
+    if let (Some(file), Some(path)) = (out, &args.out) {
+        let written = file.finish()?;
+        println!("records {written} games written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Records appended one game at a time, so a run stopped early keeps its finished games.
+pub struct RecordFile {
+    writer: BufWriter<File>,
+    path: PathBuf,
+    games: u64,
+    error: Option<String>,
+}
+
+impl RecordFile {
+    /// Creates (truncates) `path`.
+    pub fn create(path: &Path) -> Result<Self, String> {
+        let file = File::create(path)
+            .map_err(|e| format!("cannot create --out file {}: {e}", path.display()))?;
+        Ok(RecordFile {
+            writer: BufWriter::new(file),
+            path: path.to_path_buf(),
+            games: 0,
+            error: None,
+        })
+    }
+
+    /// Appends one record; the first error is kept for [`RecordFile::finish`].
+    pub fn write(&mut self, text: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let sep = if self.games > 0 { "\n" } else { "" };
+        match write!(self.writer, "{sep}{text}").and_then(|_| self.writer.flush()) {
+            Ok(()) => self.games += 1,
+            Err(e) => self.error = Some(format!("writing {}: {e}", self.path.display())),
+        }
+    }
+
+    /// Flushes; the number of games written, or the first write error.
+    pub fn finish(mut self) -> Result<u64, String> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.writer
+            .flush()
+            .map_err(|e| format!("writing {}: {e}", self.path.display()))?;
+        Ok(self.games)
+    }
+}
+
+fn print_stats(stats: &SelfplayStats) {
+    let n = stats.games();
+    println!("games {n}");
+    for (label, count) in [
+        ("white wins", stats.white_wins),
+        ("black wins", stats.black_wins),
+        ("draws", stats.draws),
+        ("capped", stats.capped),
+    ] {
+        println!("{label:<11}{count:>8}  ({:.2} %)", stats.percent(count));
+    }
+    let white = stats.white();
+    match (white.score(), white.wilson(), white.elo()) {
+        (Some(score), Some(interval), Some(elo)) => println!(
+            "white score {score:.4} (95 % Wilson interval {:.4} to {:.4}) over {} finished games, Elo {}",
+            interval.lower,
+            interval.upper,
+            white.games(),
+            elo.display()
+        ),
+        _ => println!("white score n/a (no finished games)"),
+    }
+    println!("end reasons");
+    for (reason, count) in &stats.reasons {
+        println!("  {reason:<18}{count:>8}  ({:.2} %)", stats.percent(*count));
+    }
+    if let Some(mean) = stats.mean_plies() {
+        println!(
+            "length mean {mean:.1} plies, longest {} plies",
+            stats.longest
+        );
+    }
 }

@@ -18,6 +18,11 @@ pub mod tt;
 #[cfg(test)]
 mod test_games;
 
+pub mod matches;
+pub mod selfplay;
+pub mod sprt;
+pub mod stats;
+
 use std::time::Duration;
 
 use game::Variant;

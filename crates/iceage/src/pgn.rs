@@ -44,12 +44,8 @@ const MAX_LINE: usize = 79;
 type IceAgeNote<V> = fn(&<V as Variant>::Position, &<V as Variant>::Move) -> Option<String>;
 
 /// The Ice Age comment of `mv` in `pos` (C13), from the rules crate.
-fn ice_age_note(
-    pos: &<IceAge as Variant>::Position,
-    mv: &<IceAge as Variant>::Move,
-) -> Option<String> {
-    let _ = (pos, mv);
-    None
+fn ice_age_note(pos: &crate::Position, mv: &crate::Move) -> Option<String> {
+    crate::ice_age_comment(pos, mv)
 }
 
 /// Writes one game as PGN (C14), ending with a newline.
@@ -305,7 +301,22 @@ fn replay<V: Variant>(
         .iter()
         .find(|(k, _)| k == "Result")
         .and_then(|(_, v)| RecordResult::parse(v));
-    let problem = scan.and_then(|s| s.problem.clone());
+    // What pgn-reader passed over in silence rejects the game, whatever the moves before
+    // it; its move number and side are counted from the start.
+    if let Some(p) = scan.and_then(|s| s.problem.clone()) {
+        let index = p.after_moves + usize::from(V::side_to_move(&start) == Color::Black);
+        return Err(RecordError {
+            game,
+            move_number: Some(V::fullmove_number(&start) + (index / 2) as u32),
+            side: Some(if index % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }),
+            line: Some(p.line),
+            message: p.message,
+        });
+    }
 
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(raw.moves.len());
@@ -319,9 +330,6 @@ fn replay<V: Variant>(
             line,
             message,
         };
-        if let Some(p) = problem.as_ref().filter(|p| p.after_moves == i) {
-            return Err(error(Some(p.line), p.message.clone()));
-        }
         let line = scan.and_then(|s| s.moves.get(i).copied());
         if let Some(outcome) = V::outcome(&pos) {
             return Err(error(
@@ -329,7 +337,8 @@ fn replay<V: Variant>(
                 format!("'{san}': the game is already over ({outcome})"),
             ));
         }
-        let mv = V::parse_move(&pos, san).map_err(|e| error(line, format!("'{san}': {e}")))?;
+        // The rules' message quotes the move text itself.
+        let mv = V::parse_move(&pos, san).map_err(|e| error(line, e.to_string()))?;
         let brought = note(&pos, &mv);
         if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
             && brought.is_none()
@@ -341,15 +350,6 @@ fn replay<V: Variant>(
         }
         pos = V::play(&pos, &mv).map_err(|e| error(line, format!("'{san}': {e}")))?;
         moves.push(mv);
-    }
-    if let Some(p) = problem.filter(|p| p.after_moves >= raw.moves.len()) {
-        return Err(RecordError {
-            game,
-            move_number: Some(V::fullmove_number(&pos)),
-            side: Some(V::side_to_move(&pos)),
-            line: Some(p.line),
-            message: p.message,
-        });
     }
     Ok(Record {
         tags,

@@ -1,0 +1,127 @@
+//! Matches on a toy game: pairing, scoring from A's side, Elo sign, SPRT early stop.
+
+mod lab_toy;
+
+use engine::matches::{MatchError, MatchOptions, parse_setting, run_match_with};
+use engine::sprt::{SprtParams, Verdict};
+use game::Color;
+use lab_toy::{Pile, toy_chooser};
+
+fn options(a: &str, b: &str, games: u32) -> MatchOptions {
+    MatchOptions {
+        a: parse_setting(a).unwrap(),
+        b: parse_setting(b).unwrap(),
+        games,
+        threads: 2,
+        seed: 3,
+        random_plies: 1,
+        max_plies: 100,
+        sprt: None,
+    }
+}
+
+#[test]
+fn pairs_swap_colours_and_share_the_opening() {
+    let (pairs, report) = run_match_with::<Pile, _>(
+        &options("level=8", "nodes=5", 20),
+        &toy_chooser,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!(pairs.len(), 10);
+    for p in &pairs {
+        assert_eq!(p.games[0].record.moves[0], p.games[1].record.moves[0]);
+        assert_eq!(p.games[0].record.tag("White"), Some("A level=8"));
+        assert_eq!(p.games[1].record.tag("White"), Some("B nodes=5"));
+    }
+    assert_eq!(report.games.games(), 20);
+    assert_eq!(report.pairs.pairs(), 10);
+    assert_eq!(report.white.games(), 20);
+    // The perfect player never loses with this pile (it moves first as White, or wins as
+    // Black after any random first take it can answer) except where the draw rule bites.
+    assert!(report.games.score().unwrap() > 0.7, "{report:?}");
+    let elo = report.pairs.elo().unwrap();
+    assert!(elo.elo > 100.0, "{elo:?}");
+    // Points agree between the per-game and per-pair views.
+    let pair_points: u64 = report
+        .pairs
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| k as u64 * c)
+        .sum();
+    assert_eq!(pair_points as f64 / 2.0, report.games.points());
+}
+
+#[test]
+fn a_scores_from_its_own_side() {
+    let (pairs, report) = run_match_with::<Pile, _>(
+        &options("nodes=5", "level=8", 20),
+        &toy_chooser,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert!(report.games.score().unwrap() < 0.3, "{report:?}");
+    let mut a_wins = 0;
+    for p in &pairs {
+        if p.games[0].end.winner() == Some(Color::White) {
+            a_wins += 1;
+        }
+        if p.games[1].end.winner() == Some(Color::Black) {
+            a_wins += 1;
+        }
+    }
+    assert_eq!(report.games.wins, a_wins);
+}
+
+#[test]
+fn sprt_stops_early_on_a_clear_difference() {
+    let mut opts = options("level=8", "nodes=5", 1000);
+    opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
+    let mut verdicts = Vec::new();
+    let (pairs, report) = run_match_with::<Pile, _>(&opts, &toy_chooser, |i, _, r| {
+        assert_eq!(i, verdicts.len());
+        verdicts.push(r.sprt.unwrap().verdict);
+    })
+    .unwrap();
+    // The match stops at the first verdict: every earlier pair said "continue".
+    let (last, before) = verdicts.split_last().unwrap();
+    assert_eq!(*last, Verdict::H1);
+    assert!(before.iter().all(|v| *v == Verdict::Continue));
+    let st = report.sprt.unwrap();
+    assert_eq!(st.verdict, Verdict::H1, "{st:?}");
+    assert!(st.llr >= st.upper);
+    assert!(pairs.len() < 500, "stopped after {} pairs", pairs.len());
+    assert_eq!(report.pairs.pairs() as usize, pairs.len());
+    assert_eq!(verdicts.len(), pairs.len());
+}
+
+#[test]
+fn sprt_stop_does_not_depend_on_threads() {
+    let mut opts = options("level=8", "nodes=5", 1000);
+    opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
+    opts.threads = 1;
+    let (_, one) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    opts.threads = 3;
+    let (_, three) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    assert_eq!(one, three);
+}
+
+#[test]
+fn odd_game_count_is_refused() {
+    let err = run_match_with::<Pile, _>(
+        &options("level=8", "nodes=5", 7),
+        &toy_chooser,
+        |_, _, _| {},
+    )
+    .unwrap_err();
+    assert_eq!(err, MatchError::OddGames(7));
+    assert!(err.to_string().contains("must be even"));
+    let err = run_match_with::<Pile, _>(
+        &options("level=8", "nodes=5", 0),
+        &toy_chooser,
+        |_, _, _| {},
+    )
+    .unwrap_err();
+    assert_eq!(err, MatchError::OddGames(0));
+}
