@@ -301,7 +301,22 @@ fn replay<V: Variant>(
         .iter()
         .find(|(k, _)| k == "Result")
         .and_then(|(_, v)| RecordResult::parse(v));
-    let problem = scan.and_then(|s| s.problem.clone());
+    // What pgn-reader passed over in silence rejects the game, whatever the moves before
+    // it; its move number and side are counted from the start.
+    if let Some(p) = scan.and_then(|s| s.problem.clone()) {
+        let index = p.after_moves + usize::from(V::side_to_move(&start) == Color::Black);
+        return Err(RecordError {
+            game,
+            move_number: Some(V::fullmove_number(&start) + (index / 2) as u32),
+            side: Some(if index % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }),
+            line: Some(p.line),
+            message: p.message,
+        });
+    }
 
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(raw.moves.len());
@@ -315,9 +330,6 @@ fn replay<V: Variant>(
             line,
             message,
         };
-        if let Some(p) = problem.as_ref().filter(|p| p.after_moves == i) {
-            return Err(error(Some(p.line), p.message.clone()));
-        }
         let line = scan.and_then(|s| s.moves.get(i).copied());
         if let Some(outcome) = V::outcome(&pos) {
             return Err(error(
@@ -338,15 +350,6 @@ fn replay<V: Variant>(
         }
         pos = V::play(&pos, &mv).map_err(|e| error(line, format!("'{san}': {e}")))?;
         moves.push(mv);
-    }
-    if let Some(p) = problem.filter(|p| p.after_moves >= raw.moves.len()) {
-        return Err(RecordError {
-            game,
-            move_number: Some(V::fullmove_number(&pos)),
-            side: Some(V::side_to_move(&pos)),
-            line: Some(p.line),
-            message: p.message,
-        });
     }
     Ok(Record {
         tags,
