@@ -338,7 +338,8 @@ fn replay<V: Variant>(
             ));
         }
         // The rules' message quotes the move text itself.
-        let mv = V::parse_move(&pos, san).map_err(|e| error(line, e.to_string()))?;
+        let mv = V::parse_move(&pos, san)
+            .map_err(|e| error(line, format!("{e} ({})", legal_here::<V>(&pos))))?;
         let brought = note(&pos, &mv);
         if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
             && brought.is_none()
@@ -357,6 +358,23 @@ fn replay<V: Variant>(
         moves,
         result: raw.result.or(tag_result).unwrap_or(RecordResult::Unknown),
     })
+}
+
+/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
+/// matched nothing.
+fn legal_here<V: Variant>(pos: &V::Position) -> String {
+    let mut texts: Vec<String> = V::legal_moves(pos)
+        .iter()
+        .map(|m| V::move_text(pos, m))
+        .collect();
+    texts.sort();
+    let more = texts.len().saturating_sub(10);
+    texts.truncate(10);
+    let mut s = format!("legal here: {}", texts.join(", "));
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    s
 }
 
 #[cfg(test)]
