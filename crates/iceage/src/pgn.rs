@@ -44,12 +44,8 @@ const MAX_LINE: usize = 79;
 type IceAgeNote<V> = fn(&<V as Variant>::Position, &<V as Variant>::Move) -> Option<String>;
 
 /// The Ice Age comment of `mv` in `pos` (C13), from the rules crate.
-fn ice_age_note(
-    pos: &<IceAge as Variant>::Position,
-    mv: &<IceAge as Variant>::Move,
-) -> Option<String> {
-    let _ = (pos, mv);
-    None
+fn ice_age_note(pos: &crate::Position, mv: &crate::Move) -> Option<String> {
+    crate::ice_age_comment(pos, mv)
 }
 
 /// Writes one game as PGN (C14), ending with a newline.
@@ -329,7 +325,8 @@ fn replay<V: Variant>(
                 format!("'{san}': the game is already over ({outcome})"),
             ));
         }
-        let mv = V::parse_move(&pos, san).map_err(|e| error(line, format!("'{san}': {e}")))?;
+        // The rules' message quotes the move text itself.
+        let mv = V::parse_move(&pos, san).map_err(|e| error(line, e.to_string()))?;
         let brought = note(&pos, &mv);
         if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
             && brought.is_none()

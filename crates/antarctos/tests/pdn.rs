@@ -1,0 +1,302 @@
+//! PDN records (A19): real files, the FMJD PDN 3.0 edge files, hand-made errors, the
+//! writer's form, and a round trip over random games.
+
+use std::path::PathBuf;
+
+use antarctos::Antarctos;
+use game::{Color, Record, RecordError, RecordResult, Variant};
+use proptest::prelude::*;
+
+type Pos = <Antarctos as Variant>::Position;
+
+/// `shared/data/pdn` beside the checkout (`../../../shared/data/pdn` from this crate on
+/// main and in CI; found by walking up, so a worktree one level deeper works too).
+fn data_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared/data/pdn"))
+        .find(|p| p.is_dir())
+        .expect("shared/data/pdn beside the checkout")
+}
+
+fn read_file(rel: &str) -> Vec<Result<Record<Antarctos>, RecordError>> {
+    let path = data_dir().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    Antarctos::read_records(&text)
+}
+
+fn err(entry: &Result<Record<Antarctos>, RecordError>) -> &RecordError {
+    match entry {
+        Ok(r) => panic!("expected an error, got a game of {} moves", r.moves.len()),
+        Err(e) => e,
+    }
+}
+
+fn ok(entry: &Result<Record<Antarctos>, RecordError>) -> &Record<Antarctos> {
+    match entry {
+        Ok(r) => r,
+        Err(e) => panic!("expected a game, got: {e}"),
+    }
+}
+
+fn assert_error(e: &RecordError, game: usize, number: u32, side: Color, line: usize, text: &str) {
+    assert_eq!(
+        (e.game, e.move_number, e.side, e.line),
+        (game, Some(number), Some(side), Some(line)),
+        "{e}"
+    );
+    assert!(e.message.contains(text), "{e}");
+}
+
+/// Russian championship 1950: the PDN reads (Cyrillic, CRLF, numeric FEN out of order with
+/// a trailing `.`, start:end captures with `:`), and each game stops at its first move
+/// that Antarctos forbids.
+#[test]
+fn a19_russian_games_stop_at_first_illegal_move() {
+    let games = read_file("ussr1950-x-ussr-ch-first5.pdn");
+    assert_eq!(games.len(), 5);
+    // Game 1: 7... e5:c3 takes d4, which turns to ice (A8); 8. b2:d4 would land on that
+    // ice. (Russian draughts removes d4, so the move is legal there.)
+    assert_error(err(&games[0]), 1, 8, Color::White, 10, "b2:d4");
+    // Game 2: 3... a5:c3 leaves ice on b4, so 5. a3-b4 steps onto ice.
+    assert_error(err(&games[1]), 2, 5, Color::White, 25, "a3-b4");
+    for (i, g) in games.iter().enumerate() {
+        let e = err(g);
+        assert_eq!(e.game, i + 1);
+        assert!(
+            e.move_number.is_some() && e.side.is_some() && e.line.is_some(),
+            "{e}"
+        );
+    }
+}
+
+/// Czech championship 2006: full capture paths with `x`.
+#[test]
+fn a19_czech_games_stop_at_first_illegal_move() {
+    let games = read_file("mrcd2006-czech-first3.pdn");
+    assert_eq!(games.len(), 3);
+    // Game 1: 4... d6xb4 takes c5, which turns to ice, so 5. a3xc5 lands on ice.
+    assert_error(err(&games[0]), 1, 5, Color::White, 13, "a3xc5");
+    // Game 3: Czech men capture only forward, so 2... g5xe3 stops on e3; Antarctos men
+    // capture backwards too (A6), and e3 must go on over d4 to c5 (A10).
+    assert_error(err(&games[2]), 3, 2, Color::Black, 53, "g5xe3xc5");
+    for (i, g) in games.iter().enumerate() {
+        let e = err(g);
+        assert_eq!(e.game, i + 1);
+        assert!(e.move_number.is_some() && e.line.is_some(), "{e}");
+    }
+}
+
+/// FMJD PDN 3.0 edge files: all read; 10x10 games then fail on the 8x8 board.
+#[test]
+fn a19_fmjd_edge_files_succeed() {
+    // `1.a3b4`: an algebraic move without separator (A17), legal from A3.
+    let games = read_file("fmjd-pdn3-edge/succeed/alphanumeric.pdn");
+    assert_eq!(games.len(), 1);
+    let g = ok(&games[0]);
+    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.result, RecordResult::Unknown);
+    assert_eq!(Antarctos::move_text(&g.start, &g.moves[0]), "a3-b4");
+
+    let games = read_file("fmjd-pdn3-edge/succeed/fen.pdn");
+    assert_eq!(games.len(), 3);
+    for (i, (line, text)) in [(1, "'?'"), (4, "king"), (7, "not of an 8x8 board")]
+        .iter()
+        .enumerate()
+    {
+        let e = err(&games[i]);
+        assert_eq!(
+            (e.game, e.line, e.move_number),
+            (i + 1, Some(*line), None),
+            "{e}"
+        );
+        assert!(e.message.contains("FEN") && e.message.contains(text), "{e}");
+    }
+
+    // 10x10 games whose first move `32-28` is g1-h2 in 8x8 numbering: h2 is taken.
+    for (file, line) in [
+        ("gameterminator.pdn", 1),
+        ("linecomment.pdn", 3),
+        ("movestrength.pdn", 1),
+        ("string.pdn", 1),
+        ("unicode.pdn", 3),
+        ("variation.pdn", 1),
+    ] {
+        let games = read_file(&format!("fmjd-pdn3-edge/succeed/{file}"));
+        assert_eq!(games.len(), 1, "{file}");
+        let e = err(&games[0]);
+        assert_error(
+            e,
+            1,
+            1,
+            Color::White,
+            line,
+            "'32-28' (g1-h2 on the 8x8 board)",
+        );
+    }
+}
+
+#[test]
+fn a19_nested_comment_is_rejected() {
+    let games = read_file("fmjd-pdn3-edge/fail/nested_comment.pdn");
+    assert_eq!(games.len(), 1);
+    let e = err(&games[0]);
+    assert_eq!((e.game, e.line), (1, Some(1)));
+    assert!(e.message.contains("nested comment"), "{e}");
+}
+
+#[test]
+fn a19_numeric_squares_over_32_are_not_8x8() {
+    let games = Antarctos::read_records("1. 22-18 11-15 2. 35-30 *");
+    let e = err(&games[0]);
+    assert_error(e, 1, 2, Color::White, 1, "not of an 8x8 board");
+}
+
+#[test]
+fn a19_numeric_moves_replay() {
+    // 22-18 = c3-d4, 11-15 = f6-e5 (A3 numbering 1 = b8 ... 32 = g1).
+    let games = Antarctos::read_records("[Event \"n\"]\n1. 22-18 11-15 2. 18x11 *\n");
+    let g = ok(&games[0]);
+    let texts: Vec<String> = texts(g);
+    assert_eq!(texts, ["c3-d4", "f6-e5", "d4xf6"]);
+}
+
+fn texts(r: &Record<Antarctos>) -> Vec<String> {
+    let mut pos = r.start.clone();
+    r.moves
+        .iter()
+        .map(|m| {
+            let t = Antarctos::move_text(&pos, m);
+            pos = Antarctos::play(&pos, m).expect("legal");
+            t
+        })
+        .collect()
+}
+
+#[test]
+fn a19_errors_name_game_move_side_and_line() {
+    let text = "[Event \"one\"]\n1. c3-d4 f6-e5\n2. d4-c5 *\n\n\
+                [Event \"two\"]\n1. c3-d4 zz9 *\n\n\
+                [Event \"three\"]\n[FEN \"B:Wa5,d2,d4:Ba7,c7\"]\n1... c7-b6 2. a5xc7 a7xc5xe3xc1 3. d2-e3 1-0\n\n\
+                [Event \"four\"]\n[FEN \"W:Wc3:Bb4,d4:Ie5\"]\n1. c3xe5 *\n\n\
+                [Event \"five\"]\n[FEN \"W:Wc3,e3:Bd4\"]\n1. c3xe5 *\n";
+    let games = Antarctos::read_records(text);
+    assert_eq!(games.len(), 5);
+    // A capture is compulsory (A9): d4 must take e5.
+    assert_error(err(&games[0]), 1, 2, Color::White, 3, "d4-c5");
+    let e = err(&games[1]);
+    assert_eq!((e.game, e.line), (2, Some(6)));
+    assert!(e.message.contains("unknown token 'zz9'"), "{e}");
+    // Seed example 1 is over after a7xc5xe3xc1 (A12).
+    assert_error(err(&games[2]), 3, 3, Color::White, 10, "already over");
+    // The ice on e5 blocks the capture of d4 (only c3xa5 over b4 is legal).
+    assert_error(err(&games[3]), 4, 1, Color::White, 14, "c3xe5");
+    // Start and end only (A17): c3xe5 over d4.
+    let g = ok(&games[4]);
+    assert_eq!(texts(g), ["c3xe5"]);
+}
+
+#[test]
+fn a19_black_first_game_writes_ellipsis_and_fen() {
+    let start = Antarctos::parse_position("B:Wa5,d2,d4:Ba7,c7").expect("seed example 1");
+    let mut record = Record::<Antarctos>::new(start.clone());
+    let mut pos = start;
+    for t in ["c7-b6", "a5xc7", "a7xc5xe3xc1"] {
+        let mv = Antarctos::parse_move(&pos, t).expect(t);
+        pos = Antarctos::play(&pos, &mv).expect(t);
+        record.moves.push(mv);
+    }
+    record.result = RecordResult::BlackWins;
+    record.set_tag("Event", "Seed \"example\" 1");
+    let text = Antarctos::write_record(&record);
+    assert_eq!(
+        text,
+        "[Event \"Seed \\\"example\\\" 1\"]\n[Site \"?\"]\n[Date \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"0-1\"]\n[GameType \"Antarctos\"]\n[FEN \"B:Wd2,d4,a5:Ba7,c7\"]\n\n\
+         1... c7-b6 2. a5xc7 a7xc5xe3xc1 0-1\n"
+    );
+    let back = Antarctos::read_records(&text);
+    assert_eq!(back.len(), 1);
+    let back = ok(&back[0]);
+    assert_eq!(back.start, record.start);
+    assert_eq!(back.moves, record.moves);
+    assert_eq!(back.result, RecordResult::BlackWins);
+    assert_eq!(back.tag("Event"), Some("Seed \"example\" 1"));
+}
+
+#[test]
+fn a19_start_position_has_no_fen_tag() {
+    let mut record = Record::<Antarctos>::new(Antarctos::start_position());
+    let pos = Antarctos::start_position();
+    record
+        .moves
+        .push(Antarctos::parse_move(&pos, "c3-d4").expect("legal"));
+    let text = Antarctos::write_record(&record);
+    assert!(!text.contains("[FEN"), "{text}");
+    assert!(text.ends_with("\n\n1. c3-d4 *\n"), "{text}");
+}
+
+/// A random game: a walk of `pre` plies from A3 gives the start (read back through its
+/// A18 text, since that text carries no move number), then up to `len` plies are played.
+fn random_record(pre: usize, choices: &[u16], tags: &[String; 5], result: u8) -> Record<Antarctos> {
+    let mut pos: Pos = Antarctos::start_position();
+    let mut it = choices.iter();
+    for _ in 0..pre {
+        let moves = Antarctos::legal_moves(&pos);
+        let Some(c) = it.next() else { break };
+        if moves.is_empty() {
+            break;
+        }
+        pos = Antarctos::play(&pos, &moves[*c as usize % moves.len()]).expect("legal");
+    }
+    if pre > 0 {
+        pos = Antarctos::parse_position(&Antarctos::position_text(&pos)).expect("own text");
+    }
+    let mut record = Record::<Antarctos>::new(pos.clone());
+    for c in it {
+        let moves = Antarctos::legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[*c as usize % moves.len()];
+        pos = Antarctos::play(&pos, &mv).expect("legal");
+        record.moves.push(mv);
+    }
+    record.result = [
+        RecordResult::WhiteWins,
+        RecordResult::BlackWins,
+        RecordResult::Draw,
+        RecordResult::Unknown,
+    ][result as usize % 4];
+    for (name, value) in ["Event", "Site", "Date", "White", "Black"].iter().zip(tags) {
+        record.set_tag(name, value.clone());
+    }
+    record.set_tag("Result", record.result.as_str());
+    record.set_tag("GameType", "Antarctos");
+    record
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A19: what the writer writes reads back identically (tags, start, moves, result), and
+    /// every line stays under 80 columns.
+    #[test]
+    fn a19_round_trip(
+        pre in prop_oneof![Just(0usize), 1usize..40],
+        choices in proptest::collection::vec(any::<u16>(), 0..120),
+        tags in proptest::array::uniform5("[ -~а-яё\\\\\"]{0,20}"),
+        result in any::<u8>(),
+    ) {
+        let record = random_record(pre, &choices, &tags, result);
+        let text = Antarctos::write_record(&record);
+        prop_assert!(text.lines().all(|l| l.starts_with('[') || l.chars().count() < 80), "{}", text);
+        let back = Antarctos::read_records(&text);
+        prop_assert_eq!(back.len(), 1);
+        let back = back.into_iter().next().expect("one game");
+        prop_assert_eq!(back.as_ref().map_err(|e| e.to_string()), Ok(&record), "{}", text);
+        // Several written games in one file read back one by one.
+        let twice = format!("{text}\n{text}");
+        prop_assert_eq!(Antarctos::read_records(&twice).len(), 2);
+    }
+}
