@@ -10,6 +10,8 @@ const RANK_1: Bitboard = Bitboard(0x0000_0000_0000_00ff);
 const RANK_3: Bitboard = Bitboard(0x0000_0000_00ff_0000);
 const RANK_6: Bitboard = Bitboard(0x0000_ff00_0000_0000);
 const RANK_8: Bitboard = Bitboard(0xff00_0000_0000_0000);
+const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
@@ -76,6 +78,15 @@ pub(crate) trait MoveSink {
     );
     /// A pawn move (four when `to` is on the last rank).
     fn pawn(&mut self, board: &Board, their: Bitboard, from: Square, to: Square, last: Bitboard);
+    /// Pawn moves to every square of `targets`, each from `delta` squares back.
+    fn pawn_set(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        targets: Bitboard,
+        delta: i32,
+        last: Bitboard,
+    );
     /// Any single move.
     fn push(&mut self, mv: Move);
 }
@@ -129,6 +140,20 @@ impl MoveSink for Vec<Move> {
     }
 
     #[inline]
+    fn pawn_set(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        targets: Bitboard,
+        delta: i32,
+        last: Bitboard,
+    ) {
+        for to in targets {
+            self.pawn(board, their, offset(to, -delta), to, last);
+        }
+    }
+
+    #[inline]
     fn push(&mut self, mv: Move) {
         Vec::push(self, mv);
     }
@@ -147,6 +172,11 @@ impl MoveSink for Counter {
     #[inline]
     fn pawn(&mut self, _: &Board, _: Bitboard, _: Square, to: Square, last: Bitboard) {
         self.0 += if last.contains(to) { 4 } else { 1 };
+    }
+
+    #[inline]
+    fn pawn_set(&mut self, _: &Board, _: Bitboard, targets: Bitboard, _: i32, last: Bitboard) {
+        self.0 += targets.count() + 3 * (targets & last).count();
     }
 
     #[inline]
@@ -230,24 +260,32 @@ pub(crate) fn generate<S: MoveSink>(input: &GenInput<'_>, out: &mut S) {
         Color::White => (8, RANK_3, RANK_8),
         Color::Black => (-8, RANK_6, RANK_1),
     };
-    let single = pawns.shift(up) & empty;
+    // Unpinned pawns in bulk, by shifting the whole set; pinned ones one by one.
+    let free = pawns & !pins;
+    let single = free.shift(up) & empty;
     let double = (single & third).shift(up) & empty & target;
-    for to in single & target {
-        let from = offset(to, -up);
-        if !pins.contains(from) || attacks::aligned(king, from, to) {
-            out.pawn(board, their, from, to, last);
-        }
-    }
-    for to in double {
-        let from = offset(to, -2 * up);
-        if !pins.contains(from) || attacks::aligned(king, from, to) {
-            out.pawn(board, their, from, to, last);
-        }
-    }
+    out.pawn_set(board, their, single & target, up, last);
+    out.pawn_set(board, their, double, 2 * up, last);
     let capturable = (their | board.ice()) & target;
-    for from in pawns {
-        let t = line(from, attacks::pawn_attacks(us, from) & capturable);
-        for to in t {
+    let west = (free & !FILE_A).shift(up - 1) & capturable;
+    let east = (free & !FILE_H).shift(up + 1) & capturable;
+    out.pawn_set(board, their, west, up - 1, last);
+    out.pawn_set(board, their, east, up + 1, last);
+    for from in pawns & pins {
+        let ray = attacks::ray(king, from);
+        let one = offset(from, up);
+        if !occ.contains(one) {
+            if target.contains(one) && ray.contains(one) {
+                out.pawn(board, their, from, one, last);
+            }
+            if third.contains(one) {
+                let two = offset(one, up);
+                if !occ.contains(two) && target.contains(two) && ray.contains(two) {
+                    out.pawn(board, their, from, two, last);
+                }
+            }
+        }
+        for to in attacks::pawn_attacks(us, from) & capturable & ray {
             out.pawn(board, their, from, to, last);
         }
     }
