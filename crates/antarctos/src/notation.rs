@@ -67,14 +67,17 @@ pub fn move_text(mv: &Move) -> String {
 /// Reads a turn in any A17 form: `c3-d4`, `c3d4`, `C3-D4`, `d6xb4xd2xf4`, `d6:b4:d2:f4`,
 /// the short simple move `cb6` (the man on file c that steps to b6), a jump sequence by
 /// its start and end only (`a7xc1`) when exactly one legal turn matches, with any trailing
-/// `#`, `+`, `!`, `?`. A full square list that equals a legal turn's always wins; a list of
+/// `#`, `+`, `!`, `?` (blanks inside are ignored). A full square list that equals a legal turn's always wins; a list of
 /// three or more squares must list every landing square.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let original = text.trim();
     let given = || original.to_string();
-    let body = original
+    // Blanks inside (`c3 - d4`) are ignored.
+    let body: String = original
         .trim_end_matches(['#', '+', '!', '?'])
-        .trim()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
         .to_ascii_lowercase();
     if body.is_empty() {
         return Err(MoveTextError::Syntax {

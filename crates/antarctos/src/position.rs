@@ -96,7 +96,8 @@ impl Position {
         self.fullmove
     }
 
-    /// The same position with another fullmove number (for records that start later).
+    /// The same position with another fullmove number (for records that start later);
+    /// 0 is read as 1.
     pub fn with_fullmove_number(&self, fullmove: u32) -> Position {
         Position {
             fullmove: fullmove.max(1),

@@ -160,6 +160,8 @@ fn a8_captured_men_stay_until_the_end_then_freeze() {
 fn a9_priority_of_the_living_at_the_start() {
     // c3 can take d4: the ice jump e1xg3 and every simple move are illegal.
     assert_eq!(turns(&pos("W:Wc3,e1:Bd4,h8:If2")), ["c3xe5"]);
+    let e = Antarctos::parse_move(&pos("W:Wc3,e1:Bd4,h8:If2"), "e1xg3").unwrap_err();
+    assert!(e.to_string().contains("capture is compulsory"), "{e}");
     // Without a capture, starting on ice is allowed but not compulsory.
     assert_eq!(turns(&pos("W:We1:Bh8:If2")), ["e1-d2", "e1xg3"]);
 }
@@ -282,7 +284,7 @@ fn a17_accepted_input_forms() {
     let start = Position::start();
     let c3d4 = Antarctos::parse_move(&start, "c3-d4").unwrap();
     for text in [
-        "c3d4", "C3-D4", "c3-d4!", "c3-d4?!", "c3-d4+", " c3-d4 ", "cd4",
+        "c3d4", "C3-D4", "c3-d4!", "c3-d4?!", "c3-d4+", " c3-d4 ", "c3 - d4", "cd4", "CD4",
     ] {
         assert_eq!(Antarctos::parse_move(&start, text), Ok(c3d4), "{text}");
     }
