@@ -301,7 +301,22 @@ fn replay<V: Variant>(
         .iter()
         .find(|(k, _)| k == "Result")
         .and_then(|(_, v)| RecordResult::parse(v));
-    let problem = scan.and_then(|s| s.problem.clone());
+    // What pgn-reader passed over in silence rejects the game, whatever the moves before
+    // it; its move number and side are counted from the start.
+    if let Some(p) = scan.and_then(|s| s.problem.clone()) {
+        let index = p.after_moves + usize::from(V::side_to_move(&start) == Color::Black);
+        return Err(RecordError {
+            game,
+            move_number: Some(V::fullmove_number(&start) + (index / 2) as u32),
+            side: Some(if index % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }),
+            line: Some(p.line),
+            message: p.message,
+        });
+    }
 
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(raw.moves.len());
@@ -315,9 +330,6 @@ fn replay<V: Variant>(
             line,
             message,
         };
-        if let Some(p) = problem.as_ref().filter(|p| p.after_moves == i) {
-            return Err(error(Some(p.line), p.message.clone()));
-        }
         let line = scan.and_then(|s| s.moves.get(i).copied());
         if let Some(outcome) = V::outcome(&pos) {
             return Err(error(
@@ -326,7 +338,8 @@ fn replay<V: Variant>(
             ));
         }
         // The rules' message quotes the move text itself.
-        let mv = V::parse_move(&pos, san).map_err(|e| error(line, e.to_string()))?;
+        let mv = V::parse_move(&pos, san)
+            .map_err(|e| error(line, format!("{e} ({})", legal_here::<V>(&pos))))?;
         let brought = note(&pos, &mv);
         if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
             && brought.is_none()
@@ -339,21 +352,29 @@ fn replay<V: Variant>(
         pos = V::play(&pos, &mv).map_err(|e| error(line, format!("'{san}': {e}")))?;
         moves.push(mv);
     }
-    if let Some(p) = problem.filter(|p| p.after_moves >= raw.moves.len()) {
-        return Err(RecordError {
-            game,
-            move_number: Some(V::fullmove_number(&pos)),
-            side: Some(V::side_to_move(&pos)),
-            line: Some(p.line),
-            message: p.message,
-        });
-    }
     Ok(Record {
         tags,
         start,
         moves,
         result: raw.result.or(tag_result).unwrap_or(RecordResult::Unknown),
     })
+}
+
+/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
+/// matched nothing.
+fn legal_here<V: Variant>(pos: &V::Position) -> String {
+    let mut texts: Vec<String> = V::legal_moves(pos)
+        .iter()
+        .map(|m| V::move_text(pos, m))
+        .collect();
+    texts.sort();
+    let more = texts.len().saturating_sub(10);
+    texts.truncate(10);
+    let mut s = format!("legal here: {}", texts.join(", "));
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    s
 }
 
 #[cfg(test)]

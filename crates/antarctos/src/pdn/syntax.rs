@@ -46,6 +46,12 @@ pub(crate) struct SyntaxError {
     /// 1-based line.
     pub line: usize,
     pub message: String,
+    /// Main-line moves of the game before the error; `None` when it came before the move
+    /// text (in the tags).
+    pub plies: Option<usize>,
+    /// The game's `FEN` tag value read before the error, if any (it fixes the side that
+    /// made the first move, so the move number of the error can be told).
+    pub fen: Option<String>,
 }
 
 /// Splits a PDN text into games. Each entry is a game or the first syntax error in it;
@@ -85,7 +91,15 @@ pub(crate) fn parse_games(text: &str) -> Vec<Result<Game, SyntaxError>> {
                 }
             },
             Err(e) => {
-                out.push(Err(e));
+                out.push(Err(SyntaxError {
+                    plies: game.has_movetext.then_some(game.moves.len()),
+                    fen: game
+                        .tags
+                        .iter()
+                        .rfind(|t| t.name == "FEN")
+                        .map(|t| t.value.clone()),
+                    ..e
+                }));
                 game = GameBuilder::default();
                 lexer.skip_to_next_tag_line();
             }
@@ -176,6 +190,8 @@ impl<'a> Lexer<'a> {
         SyntaxError {
             line,
             message: message.into(),
+            plies: None,
+            fen: None,
         }
     }
 
