@@ -406,6 +406,66 @@ mod tests {
         assert_eq!(g.result, Some(RecordResult::BlackWins));
     }
 
+    /// The scan must split games where pgn-reader does, or lines would be left out.
+    #[test]
+    fn c14_scan_splits_games_like_pgn_reader() {
+        for text in [
+            "",
+            "1. Nxf3 *",
+            "[A \"1\"]\n\n1. Nxf3 {a\n\nb} Nxf6 *\n\n[A \"2\"]\n1. Nxh3 *",
+            "[A \"1\"]\r\n\r\n1. Nxf3\r\n\r\n1. Nxh3 *\r\n",
+            "% top\n[A \"1\"]\n% mid\n\n1. Nxf3 (1. Nxh3\n\n[B \"2\"]\n1. exd3 ; c [x]\n*\n",
+            "\u{feff}1. Nxf3 1-0 1. Nxh3 0-1\n[C \"3\"] 1. e4\n\n\n\n",
+            "[A \"x\"][B \"y\"]\n1. O-O 0-0-0 ½-½ $12 !? Zz9\n\n; end",
+        ] {
+            let mut reader = Reader::new(Cursor::new(text.as_bytes()));
+            let mut count = 0;
+            while let Ok(Some(_)) = reader.read_game(&mut Collector) {
+                count += 1;
+            }
+            assert_eq!(scan::scan(text).len(), count, "{text:?}");
+        }
+    }
+
+    /// The main-line move count of each game pgn-reader reads (`None` for an error).
+    fn pgn_reader_games(text: &str) -> Vec<Option<usize>> {
+        let mut reader = Reader::new(Cursor::new(text.as_bytes()));
+        let mut games = Vec::new();
+        for _ in 0..=text.len() {
+            match reader.read_game(&mut Collector) {
+                Ok(None) => break,
+                Ok(Some(g)) => games.push(Some(g.moves.len())),
+                Err(_) => games.push(None),
+            }
+        }
+        games
+    }
+
+    proptest::proptest! {
+        /// The same on random texts made of PGN pieces (tags, comments, variations, line
+        /// comments, escapes, blank lines, CRLF, junk).
+        #[test]
+        fn c14_scan_and_pgn_reader_agree_on_random_text(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "[A \"x\"]", "[B \"a\\\"b\"]", "\n", "\r\n", " ", "\n\n", "{c}", "{", "}",
+                "(", ")", "1.", "12...", "Nxf3", "exd3+", "O-O", "0-0", "Zz9", "*", "1-0",
+                "1/2-1/2", "%x", ";y", "$3", "!?", "[", "]", "\"", "0-1", "½-½", "\t", "--",
+                "e8=Q#", "Nxf3Zz9", "1Nxf3", "$", "ж",
+            ]), 0..40),
+        ) {
+            let text: String = pieces.concat();
+            let scans = scan::scan(&text);
+            let games = pgn_reader_games(&text);
+            proptest::prop_assert_eq!(scans.len(), games.len(), "{:?}", text);
+            // Where the scan found nothing amiss, it saw the same moves (so lines match).
+            for (scan, game) in scans.iter().zip(&games) {
+                if let (None, Some(moves)) = (&scan.problem, game) {
+                    proptest::prop_assert_eq!(scan.moves.len(), *moves, "{:?}", text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn c14_unescape_round_trips_the_writer() {
         for value in ["plain", "a\"b", "a\\b", "\\\"", "end\\", "Ну и \"что\""] {

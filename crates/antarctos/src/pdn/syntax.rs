@@ -3,7 +3,7 @@
 //! pairs with escaped quotes, move numbers `1.` / `1...`, moves with `-`, `x` or `:` and
 //! numeric or algebraic squares, comments `{...}` (a `{` inside a comment is an error),
 //! `%` line comments, move strength `(!?)`, `!`/`?` suffixes, NAGs `$n`, nested
-//! variations (skipped), the results `1-0 0-1 1/2-1/2 * 2-0 0-2 1-1`, CRLF, a BOM, UTF-8.
+//! variations (skipped), the results `1-0 0-1 1/2-1/2 * 2-0 0-2 1-1 0-0`, CRLF, a BOM, UTF-8.
 
 use game::RecordResult;
 
@@ -445,9 +445,11 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The PDN results; `0-0` (both lose, a double forfeit) has no winner to record: `*`.
 fn parse_result(word: &str) -> Option<RecordResult> {
     match word {
         "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" => RecordResult::parse(word),
+        "0-0" => Some(RecordResult::Unknown),
         _ => None,
     }
 }
@@ -547,6 +549,7 @@ mod tests {
             ("1/2-1/2", RecordResult::Draw),
             ("1-1", RecordResult::Draw),
             ("*", RecordResult::Unknown),
+            ("0-0", RecordResult::Unknown),
         ] {
             let g = games(&format!("1. c3-d4 {text}"));
             assert_eq!(g[0].result, Some(r), "{text}");
