@@ -9,6 +9,8 @@
 //!
 //! Built on shakmaty's squares, bitboards and attack tables, with ice in the occupancy.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod fen;
 pub mod ice_age;

@@ -1,6 +1,8 @@
 //! Zobrist keys: pieces, ice, side to move, castling rights, en-passant file and the
 //! Ice Age phase (full-move number modulo 20, C5), so that positions that differ only in how
-//! many plies remain until the next Ice Age get different keys.
+//! many plies remain until the next Ice Age get different keys. The half-move clock is left
+//! out, as in chess engines: it changes the outcome only at 100 (C10), and keying it would
+//! stop transpositions from meeting in the engine's table.
 
 use shakmaty::{Bitboard, Color, Piece, Square};
 
