@@ -82,7 +82,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         None => None,
     };
     println!(
-        "match {}: A {} vs B {}, up to {} games ({} pairs), {} random plies, seed {}, ply cap {}, {} threads",
+        "match {}: A {} vs B {}, up to {} games ({} pairs), {} random plies, seed {}, ply cap {}, threads {}",
         V::TITLE,
         setting_name(&opts.a),
         setting_name(&opts.b),

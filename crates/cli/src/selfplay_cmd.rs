@@ -87,7 +87,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         None => None,
     };
     println!(
-        "selfplay {}: {} games, engine {}, {} random plies, seed {}, ply cap {}, {} threads",
+        "selfplay {}: {} games, engine {}, {} random plies, seed {}, ply cap {}, threads {}",
         V::TITLE,
         opts.games,
         setting_name(&opts.engine),

@@ -131,3 +131,163 @@ fn selfplay_rejects_bad_settings() {
         "cannot create --out file",
     );
 }
+
+/// The number after `key` in a line starting with `key`, e.g. `white wins 3 (50.00 %)`.
+fn field(out: &str, key: &str) -> (u64, f64) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no line '{key}' in\n{out}"));
+    let rest = line[key.len()..].trim();
+    let (count, pct) = rest.split_once('(').expect("count (pct %)");
+    let pct = pct.trim_end_matches(')').trim_end_matches('%').trim();
+    (count.trim().parse().unwrap(), pct.parse().unwrap())
+}
+
+#[test]
+fn selfplay_output_adds_up_and_records_replay() {
+    for (variant, ext) in [("antarctos", "pdn"), ("iceage", "pgn")] {
+        let dir = std::env::temp_dir().join(format!("icebound-lab-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("selfplay.{ext}"));
+        let args = [
+            "selfplay",
+            "--variant",
+            variant,
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--random-plies",
+            "2",
+            "--threads",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            file.to_str().unwrap(),
+        ];
+        let (ok, out, err) = icebound(&args);
+        assert!(ok, "{err}");
+        let counts: Vec<(u64, f64)> = ["white wins", "black wins", "draws", "capped"]
+            .iter()
+            .map(|k| field(&out, k))
+            .collect();
+        assert_eq!(counts.iter().map(|c| c.0).sum::<u64>(), 6, "{out}");
+        for (count, pct) in &counts {
+            assert!((*count as f64 * 100.0 / 6.0 - pct).abs() < 0.006, "{out}");
+        }
+        // End reasons: indented lines after "end reasons", adding up to the games.
+        let reasons: u64 = out
+            .lines()
+            .skip_while(|l| *l != "end reasons")
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| {
+                let before = l.split('(').next().unwrap();
+                before
+                    .split_whitespace()
+                    .last()
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum();
+        assert_eq!(reasons, 6, "{out}");
+        assert!(out.contains("white score "), "{out}");
+        assert!(out.contains("length mean "), "{out}");
+        assert!(out.contains(&format!("records 6 games written to {}", file.display())));
+        // The file reads back: 6 legal games whose results match the table.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let results: Vec<String> = if variant == "antarctos" {
+            use game::Variant;
+            antarctos::Antarctos::read_records(&text)
+                .into_iter()
+                .map(|r| r.expect("record replays").result.as_str().to_string())
+                .collect()
+        } else {
+            use game::Variant;
+            iceage::IceAge::read_records(&text)
+                .into_iter()
+                .map(|r| r.expect("record replays").result.as_str().to_string())
+                .collect()
+        };
+        assert_eq!(results.len(), 6);
+        let white = results.iter().filter(|r| *r == "1-0").count() as u64;
+        assert_eq!(white, counts[0].0);
+        // Same seed, same games: the report is identical on one thread.
+        let mut one = args.to_vec();
+        one[10] = "1";
+        let (_, again, _) = icebound(&one);
+        let strip = |s: &str| -> String {
+            s.lines()
+                .filter(|l| !l.starts_with("selfplay "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(strip(&out), strip(&again));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn match_output_adds_up() {
+    let (ok, out, err) = icebound(&[
+        "match",
+        "--variant",
+        "antarctos",
+        "--engine-a",
+        "nodes=300",
+        "--engine-b",
+        "nodes=50",
+        "--games",
+        "8",
+        "--random-plies",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10",
+    ]);
+    assert!(ok, "{err}");
+    let line = |key: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no '{key}' in\n{out}"))
+            .to_string()
+    };
+    let nums = |l: &str| -> Vec<f64> {
+        l.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect()
+    };
+    let games = nums(&line("games "));
+    let (n, pairs) = (games[0], games[1]);
+    assert_eq!(pairs * 2.0, n);
+    assert!((2.0..=8.0).contains(&n));
+    let wdl = nums(&line("A wins "));
+    assert_eq!(wdl[0] + wdl[1] + wdl[2], n, "{out}");
+    let score = nums(&line("score A "));
+    assert!(
+        (score[0] - (wdl[0] + wdl[1] / 2.0) / n).abs() < 5e-5,
+        "{out}"
+    );
+    assert_eq!(score[1], wdl[0] + wdl[1] / 2.0);
+    let by_pair = nums(&line("pairs by A's points "));
+    // "0:a 0.5:b 1:c 1.5:d 2:e" -> labels and counts alternate.
+    let counts: Vec<f64> = by_pair.iter().skip(1).step_by(2).copied().collect();
+    assert_eq!(counts.iter().sum::<f64>(), pairs, "{out}");
+    let points: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| k as f64 / 2.0 * c)
+        .sum();
+    assert_eq!(points, score[1], "{out}");
+    assert!(line("elo A-B ").contains("±"));
+    let sprt = line("sprt llr ");
+    assert!(sprt.contains("bounds -2.944 2.944"), "{sprt}");
+    assert!(
+        ["verdict H0", "verdict H1", "verdict continue"]
+            .iter()
+            .any(|v| sprt.contains(v)),
+        "{sprt}"
+    );
+}

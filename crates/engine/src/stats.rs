@@ -79,7 +79,8 @@ fn signed(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{x:+.1}")
+        // `+ 0.0` turns -0.0 into 0.0, so an even score prints as +0.0.
+        format!("{:+.1}", x + 0.0)
     }
 }
 
