@@ -155,6 +155,17 @@ impl Position {
         self.board_moves(out);
     }
 
+    /// The number of legal moves (as [`Position::legal_moves_into`] would give), without
+    /// building them: perft's bulk count.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut counter = movegen::Counter::default();
+        movegen::generate(&self.gen_input(), &mut counter);
+        if counter.0 > 0 && self.fifty_moves() {
+            return 0;
+        }
+        counter.0
+    }
+
     /// The legal moves (see [`Position::legal_moves_into`]).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::with_capacity(64);

@@ -19,7 +19,7 @@ const N_EP: usize = 8;
 const N_PHASE: usize = 20;
 const TOTAL: usize = N_PIECES + N_ICE + N_CASTLE + N_EP + N_PHASE + 1;
 
-const KEYS: [u64; TOTAL] = {
+static KEYS: [u64; TOTAL] = {
     let mut keys = [0u64; TOTAL];
     let mut state = 0x01ce_b00d_u64;
     let mut i = 0;
