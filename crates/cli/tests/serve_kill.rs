@@ -67,7 +67,10 @@ async fn keep_playing(mut c: ApiClient, id: String, acked: Acked, count: Arc<Ato
         };
         let ply = view["ply"].clone();
         let Ok(a) = c
-            .post(&format!("/api/games/{id}/moves"), json!({"move": mv, "ply": ply}))
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "ply": ply}),
+            )
             .await
         else {
             return; // killed
@@ -80,7 +83,12 @@ async fn keep_playing(mut c: ApiClient, id: String, acked: Acked, count: Arc<Ato
             .as_str()
             .unwrap_or_default()
             .to_string();
-        acked.lock().expect("lock").entry(id.clone()).or_default().push(text);
+        acked
+            .lock()
+            .expect("lock")
+            .entry(id.clone())
+            .or_default()
+            .push(text);
         count.fetch_add(1, Ordering::SeqCst);
     }
 }
@@ -99,7 +107,10 @@ async fn sigkill_loses_no_acknowledged_move() {
     for i in 0..6 {
         let variant = if i % 2 == 0 { "antarctos" } else { "iceage" };
         let g = me
-            .post("/api/games", json!({"variant": variant, "opponent": "local"}))
+            .post(
+                "/api/games",
+                json!({"variant": variant, "opponent": "local"}),
+            )
             .await
             .expect("create");
         assert_eq!(g.status, 201, "{}", g.text);
@@ -124,7 +135,10 @@ async fn sigkill_loses_no_acknowledged_move() {
     }
     let acked = acked.lock().expect("lock").clone();
     let total: usize = acked.values().map(Vec::len).sum();
-    assert!(total >= 40, "only {total} moves acknowledged before the kill");
+    assert!(
+        total >= 40,
+        "only {total} moves acknowledged before the kill"
+    );
 
     let mut child = start(&db, addr);
     wait_ready(addr).await;
