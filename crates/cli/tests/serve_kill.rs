@@ -104,8 +104,12 @@ async fn sigkill_loses_no_acknowledged_move() {
     let acked: Acked = Arc::default();
     let count = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();
-    for i in 0..6 {
-        let variant = if i % 2 == 0 { "antarctos" } else { "iceage" };
+    for i in 0..6u32 {
+        let variant = if i.is_multiple_of(2) {
+            "antarctos"
+        } else {
+            "iceage"
+        };
         let g = me
             .post(
                 "/api/games",

@@ -76,7 +76,7 @@ async fn one_game(
     deadline: Instant,
     think: Duration,
 ) -> Result<Vec<Duration>, String> {
-    let variant = if index % 2 == 0 {
+    let variant = if index.is_multiple_of(2) {
         "antarctos"
     } else {
         "iceage"
