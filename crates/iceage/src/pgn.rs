@@ -93,7 +93,9 @@ fn write_game<V: Variant>(record: &Record<V>, note: IceAgeNote<V>) -> String {
             Ok(next) => pos = next,
             Err(e) => {
                 units.pop();
-                units.push(format!("{{move {} is not legal here: {e}}}", i + 1));
+                // Braces would open or close the comment early.
+                let why = e.to_string().replace(['{', '}'], "");
+                units.push(format!("{{move {} is not legal here: {why}}}", i + 1));
                 legal = false;
                 break;
             }
