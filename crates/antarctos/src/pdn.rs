@@ -16,7 +16,7 @@
 mod squares;
 mod syntax;
 
-use game::{Record, RecordError, RecordResult, Variant};
+use game::{Color, Record, RecordError, RecordResult, Variant};
 
 use crate::Antarctos;
 
@@ -69,7 +69,9 @@ fn write_game<V: Variant>(record: &Record<V>) -> String {
                 pos = next;
             }
             Err(e) => {
-                units.push(format!("{{move {} is not legal here: {e}}}", i + 1));
+                // Braces would open or close the comment early.
+                let why = e.to_string().replace(['{', '}'], "");
+                units.push(format!("{{move {} is not legal here: {why}}}", i + 1));
                 break;
             }
         }
@@ -114,15 +116,38 @@ pub fn read_records(text: &str) -> Vec<Result<Record<Antarctos>, RecordError>> {
         .enumerate()
         .map(|(i, parsed)| match parsed {
             Ok(g) => replay::<Antarctos>(i + 1, g),
-            Err(e) => Err(RecordError {
-                game: i + 1,
-                move_number: None,
-                side: None,
-                line: Some(e.line),
-                message: e.message,
-            }),
+            Err(e) => Err(syntax_error::<Antarctos>(i + 1, e)),
         })
         .collect()
+}
+
+/// A syntax error as a [`RecordError`]. A syntax error rejects its game whatever the
+/// moves before it; its move number and side are counted from the game's start (A3, or
+/// the `FEN` tag: an Antarctos position read from text is at move 1).
+fn syntax_error<V: Variant>(game: usize, e: syntax::SyntaxError) -> RecordError {
+    let start = e
+        .fen
+        .as_deref()
+        .and_then(|f| squares::fen_to_position_text(f).ok())
+        .and_then(|t| V::parse_position(&t).ok())
+        .unwrap_or_else(V::start_position);
+    let location = e.plies.map(|plies| {
+        let index = plies + usize::from(V::side_to_move(&start) == Color::Black);
+        let number = V::fullmove_number(&start) + (index / 2) as u32;
+        let side = if index % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (number, side)
+    });
+    RecordError {
+        game,
+        move_number: location.map(|l| l.0),
+        side: location.map(|l| l.1),
+        line: Some(e.line),
+        message: e.message,
+    }
 }
 
 /// Replays one game under the Antarctos rules.
@@ -189,7 +214,8 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
                 "{shown}the game is already over ({outcome})"
             )));
         }
-        let mv = V::parse_move(&pos, &text).map_err(|e| move_error(format!("{shown}{e}")))?;
+        let mv = V::parse_move(&pos, &text)
+            .map_err(|e| move_error(format!("{shown}{e} ({})", legal_here::<V>(&pos))))?;
         pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}{e}")))?;
         moves.push(mv);
     }
@@ -202,6 +228,23 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
             .or(tag_result)
             .unwrap_or(RecordResult::Unknown),
     })
+}
+
+/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
+/// matched nothing.
+fn legal_here<V: Variant>(pos: &V::Position) -> String {
+    let mut texts: Vec<String> = V::legal_moves(pos)
+        .iter()
+        .map(|m| V::move_text(pos, m))
+        .collect();
+    texts.sort();
+    let more = texts.len().saturating_sub(10);
+    texts.truncate(10);
+    let mut s = format!("legal here: {}", texts.join(", "));
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -140,9 +140,9 @@ fn a19_fmjd_edge_files_succeed() {
 fn a19_nested_comment_is_rejected() {
     let games = read_file("fmjd-pdn3-edge/fail/nested_comment.pdn");
     assert_eq!(games.len(), 1);
-    let e = err(&games[0]);
-    assert_eq!((e.game, e.line), (1, Some(1)));
-    assert!(e.message.contains("nested comment"), "{e}");
+    // `1. 33-29 19-23 2. 35-30 { nested { comment } }`: the syntax error wins over the
+    // 10x10 squares before it.
+    assert_error(err(&games[0]), 1, 2, Color::Black, 1, "nested comment");
 }
 
 #[test]
@@ -184,9 +184,8 @@ fn a19_errors_name_game_move_side_and_line() {
     assert_eq!(games.len(), 5);
     // A capture is compulsory (A9): d4 must take e5.
     assert_error(err(&games[0]), 1, 2, Color::White, 3, "d4-c5");
-    let e = err(&games[1]);
-    assert_eq!((e.game, e.line), (2, Some(6)));
-    assert!(e.message.contains("unknown token 'zz9'"), "{e}");
+    // A syntax error rejects the game; its place is counted from the start.
+    assert_error(err(&games[1]), 2, 1, Color::Black, 6, "unknown token 'zz9'");
     // Seed example 1 is over after a7xc5xe3xc1 (A12).
     assert_error(err(&games[2]), 3, 3, Color::White, 10, "already over");
     // The ice on e5 blocks the capture of d4 (only c3xa5 over b4 is legal).
@@ -194,6 +193,35 @@ fn a19_errors_name_game_move_side_and_line() {
     // Start and end only (A17): c3xe5 over d4.
     let g = ok(&games[4]);
     assert_eq!(texts(g), ["c3xe5"]);
+}
+
+#[test]
+fn a19_syntax_errors_count_moves_from_the_fen_start() {
+    let text = "[FEN \"B:Wa5,d2,d4:Ba7,c7\"]\n1... c7-b6 2. a5xc7 {open {nested} a7xc5xe3xc1 0-1\n\n\
+                [Event \"tags\"]\n[Site \"unclosed]\n1. c3-d4 *\n";
+    let games = Antarctos::read_records(text);
+    assert_eq!(games.len(), 2);
+    assert_error(err(&games[0]), 1, 2, Color::Black, 2, "nested comment");
+    let e = err(&games[1]);
+    assert_eq!(
+        (e.game, e.move_number, e.side, e.line),
+        (2, None, None, Some(5)),
+        "{e}"
+    );
+    assert!(e.message.contains("not closed"), "{e}");
+}
+
+/// A17: start and end only, when two jump sequences join them, is ambiguous; the error
+/// lists both. (Round trip over four men: the square it leaves is free again, A11.)
+#[test]
+fn a19_ambiguous_start_end_lists_candidates() {
+    let games = Antarctos::read_records("[FEN \"W:Wc3:Bb4,d4,b6,d6\"]\n1. c3xc3 *\n");
+    assert_error(err(&games[0]), 1, 1, Color::White, 2, "ambiguous");
+    let e = err(&games[0]);
+    assert!(
+        e.message.contains("c3xa5xc7xe5xc3") && e.message.contains("c3xe5xc7xa5xc3"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -222,6 +250,21 @@ fn a19_black_first_game_writes_ellipsis_and_fen() {
     assert_eq!(back.moves, record.moves);
     assert_eq!(back.result, RecordResult::BlackWins);
     assert_eq!(back.tag("Event"), Some("Seed \"example\" 1"));
+}
+
+/// A record built by hand with a move that is not legal in turn: the writer does not
+/// panic, it ends the move text with a comment, and the text still reads.
+#[test]
+fn a19_writer_notes_an_illegal_move() {
+    let elsewhere = Antarctos::parse_position("W:Wb4,e3,f2:Bc7,d6:Ic3").expect("seed example 2");
+    let mut record = Record::<Antarctos>::new(Antarctos::start_position());
+    record
+        .moves
+        .push(Antarctos::parse_move(&elsewhere, "b4-c5").expect("legal there"));
+    let text = Antarctos::write_record(&record);
+    assert!(text.contains("{move 1 is not legal here: "), "{text}");
+    let back = Antarctos::read_records(&text);
+    assert_eq!(ok(&back[0]).moves.len(), 0);
 }
 
 #[test]

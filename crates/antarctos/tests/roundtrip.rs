@@ -70,6 +70,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Bad input gets an error, never a panic (position text and move text alike).
+    #[test]
+    fn arbitrary_text_is_rejected_without_panic(
+        text in "[WBIwbiKk:,a-j0-9x#+!? .-]{0,30}|\\PC{0,20}",
+        seed in any::<u64>(),
+    ) {
+        let parsed = Antarctos::parse_position(&text);
+        if let Ok(p) = &parsed {
+            // Whatever reads must write back canonically and read back the same.
+            let again = Antarctos::parse_position(&Antarctos::position_text(p));
+            prop_assert_eq!(again.as_ref(), Ok(p));
+        }
+        let p = walk(seed, 20);
+        if let Ok(mv) = Antarctos::parse_move(&p, &text) {
+            prop_assert!(Antarctos::legal_moves(&p).contains(&mv));
+        }
+    }
+}
+
 #[test]
 fn fen_module_format_is_variant_position_text() {
     let p = walk(7, 30);

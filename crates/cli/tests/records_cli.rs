@@ -108,7 +108,10 @@ fn a19_pdn_nested_comment_file() {
     let path = data_dir().join("fmjd-pdn3-edge/fail/nested_comment.pdn");
     let (code, out, _) = icebound(&["pdn", path.to_str().expect("utf-8")]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("game 1 (line 1): nested comment"), "{out}");
+    assert!(
+        out.starts_with("game 1, move 2... (line 1): nested comment"),
+        "{out}"
+    );
 }
 
 #[test]

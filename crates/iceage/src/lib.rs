@@ -9,6 +9,8 @@
 //!
 //! Built on shakmaty's squares, bitboards and attack tables, with ice in the occupancy.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod fen;
 pub mod ice_age;
@@ -33,11 +35,11 @@ pub use san::MoveTextError;
 pub struct IceAge;
 
 /// The PGN comment for the Ice Age that `mv` (legal in `pos`) brings (C13): `None` when the
-/// move brings no Ice Age (C5); otherwise `"Ice Age: Rh8 frozen"`, `"Ice Age: Rh8, Ke1
+/// move brings no Ice Age (C5) or is not legal; otherwise `"Ice Age: Rh8 frozen"`, `"Ice Age: Rh8, Ke1
 /// frozen"` (frozen pieces in FEN reading order, rank 8 first, named as in SAN, a pawn by
 /// its square alone), or `"Ice Age"` when nothing froze.
 pub fn ice_age_comment(pos: &Position, mv: &Move) -> Option<String> {
-    if !pos.ice_age_due() {
+    if !pos.ice_age_due() || !pos.legal_moves().contains(mv) {
         return None;
     }
     let (_, report) = pos.play_with_report(mv);

@@ -10,6 +10,8 @@ const RANK_1: Bitboard = Bitboard(0x0000_0000_0000_00ff);
 const RANK_3: Bitboard = Bitboard(0x0000_0000_00ff_0000);
 const RANK_6: Bitboard = Bitboard(0x0000_ff00_0000_0000);
 const RANK_8: Bitboard = Bitboard(0xff00_0000_0000_0000);
+const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
@@ -62,55 +64,130 @@ fn capture_on(board: &Board, their: Bitboard, sq: Square) -> Capture {
     }
 }
 
-#[inline]
-fn push_targets(
-    out: &mut Vec<Move>,
-    board: &Board,
-    their: Bitboard,
-    role: Role,
-    from: Square,
-    targets: Bitboard,
-) {
-    for to in targets {
-        out.push(Move {
-            role,
-            from,
-            to,
-            capture: capture_on(board, their, to),
-            promotion: None,
-            kind: MoveKind::Normal,
-        });
-    }
+/// Where generated moves go: a list, or a counter (perft's bulk counting at the last ply,
+/// which never builds the moves).
+pub(crate) trait MoveSink {
+    /// A non-pawn piece on `from` may go to every square of `targets`.
+    fn targets(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+    );
+    /// A pawn move (four when `to` is on the last rank).
+    fn pawn(&mut self, board: &Board, their: Bitboard, from: Square, to: Square, last: Bitboard);
+    /// Pawn moves to every square of `targets`, each from `delta` squares back.
+    fn pawn_set(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        targets: Bitboard,
+        delta: i32,
+        last: Bitboard,
+    );
+    /// Any single move.
+    fn push(&mut self, mv: Move);
 }
 
-#[inline]
-fn push_pawn(out: &mut Vec<Move>, from: Square, to: Square, capture: Capture, last: Bitboard) {
-    if last.contains(to) {
-        for p in PROMOTIONS {
-            out.push(Move {
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn targets(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+    ) {
+        for to in targets {
+            self.push(Move {
+                role,
+                from,
+                to,
+                capture: capture_on(board, their, to),
+                promotion: None,
+                kind: MoveKind::Normal,
+            });
+        }
+    }
+
+    #[inline]
+    fn pawn(&mut self, board: &Board, their: Bitboard, from: Square, to: Square, last: Bitboard) {
+        let capture = capture_on(board, their, to);
+        if last.contains(to) {
+            for p in PROMOTIONS {
+                self.push(Move {
+                    role: Role::Pawn,
+                    from,
+                    to,
+                    capture,
+                    promotion: Some(p),
+                    kind: MoveKind::Normal,
+                });
+            }
+        } else {
+            self.push(Move {
                 role: Role::Pawn,
                 from,
                 to,
                 capture,
-                promotion: Some(p),
+                promotion: None,
                 kind: MoveKind::Normal,
             });
         }
-    } else {
-        out.push(Move {
-            role: Role::Pawn,
-            from,
-            to,
-            capture,
-            promotion: None,
-            kind: MoveKind::Normal,
-        });
+    }
+
+    #[inline]
+    fn pawn_set(
+        &mut self,
+        board: &Board,
+        their: Bitboard,
+        targets: Bitboard,
+        delta: i32,
+        last: Bitboard,
+    ) {
+        for to in targets {
+            self.pawn(board, their, offset(to, -delta), to, last);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+}
+
+/// Counts moves without building them.
+#[derive(Default)]
+pub(crate) struct Counter(pub usize);
+
+impl MoveSink for Counter {
+    #[inline]
+    fn targets(&mut self, _: &Board, _: Bitboard, _: Role, _: Square, targets: Bitboard) {
+        self.0 += targets.count();
+    }
+
+    #[inline]
+    fn pawn(&mut self, _: &Board, _: Bitboard, _: Square, to: Square, last: Bitboard) {
+        self.0 += if last.contains(to) { 4 } else { 1 };
+    }
+
+    #[inline]
+    fn pawn_set(&mut self, _: &Board, _: Bitboard, targets: Bitboard, _: i32, last: Bitboard) {
+        self.0 += targets.count() + 3 * (targets & last).count();
+    }
+
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
     }
 }
 
 /// Appends every legal move of the side to move to `out` (which is not cleared). Nothing
 /// when either king is missing (a finished game, C7). The fifty-move rule is not looked at.
-pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
+pub(crate) fn generate<S: MoveSink>(input: &GenInput<'_>, out: &mut S) {
     let board = input.board;
     let us = input.turn;
     let them = !us;
@@ -125,18 +202,13 @@ pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
     // King steps: onto any square not attacked once the king has left its square.
     let occ_no_king = occ ^ Bitboard::from(king);
     let king_targets = attacks::king_attacks(king) & !our & !Bitboard::from(their_king);
+    let mut safe = Bitboard::EMPTY;
     for to in king_targets {
         if board.attackers(to, them, occ_no_king).is_empty() {
-            out.push(Move {
-                role: Role::King,
-                from: king,
-                to,
-                capture: capture_on(board, their, to),
-                promotion: None,
-                kind: MoveKind::Normal,
-            });
+            safe.add(to);
         }
     }
+    out.targets(board, their, Role::King, king, safe);
 
     if checkers.more_than_one() {
         return;
@@ -159,8 +231,7 @@ pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
     };
 
     for from in our & board.by_role(Role::Knight) & !pins {
-        push_targets(
-            out,
+        out.targets(
             board,
             their,
             Role::Knight,
@@ -170,15 +241,15 @@ pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
     }
     for from in our & board.by_role(Role::Bishop) {
         let t = line(from, attacks::bishop_attacks(from, occ) & target);
-        push_targets(out, board, their, Role::Bishop, from, t);
+        out.targets(board, their, Role::Bishop, from, t);
     }
     for from in our & board.by_role(Role::Rook) {
         let t = line(from, attacks::rook_attacks(from, occ) & target);
-        push_targets(out, board, their, Role::Rook, from, t);
+        out.targets(board, their, Role::Rook, from, t);
     }
     for from in our & board.by_role(Role::Queen) {
         let t = line(from, attacks::queen_attacks(from, occ) & target);
-        push_targets(out, board, their, Role::Queen, from, t);
+        out.targets(board, their, Role::Queen, from, t);
     }
 
     // Pawns: pushes onto empty squares only (never onto or through ice, C2); captures of
@@ -189,25 +260,33 @@ pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
         Color::White => (8, RANK_3, RANK_8),
         Color::Black => (-8, RANK_6, RANK_1),
     };
-    let single = pawns.shift(up) & empty;
+    // Unpinned pawns in bulk, by shifting the whole set; pinned ones one by one.
+    let free = pawns & !pins;
+    let single = free.shift(up) & empty;
     let double = (single & third).shift(up) & empty & target;
-    for to in single & target {
-        let from = offset(to, -up);
-        if !pins.contains(from) || attacks::aligned(king, from, to) {
-            push_pawn(out, from, to, Capture::None, last);
-        }
-    }
-    for to in double {
-        let from = offset(to, -2 * up);
-        if !pins.contains(from) || attacks::aligned(king, from, to) {
-            push_pawn(out, from, to, Capture::None, last);
-        }
-    }
+    out.pawn_set(board, their, single & target, up, last);
+    out.pawn_set(board, their, double, 2 * up, last);
     let capturable = (their | board.ice()) & target;
-    for from in pawns {
-        let t = line(from, attacks::pawn_attacks(us, from) & capturable);
-        for to in t {
-            push_pawn(out, from, to, capture_on(board, their, to), last);
+    let west = (free & !FILE_A).shift(up - 1) & capturable;
+    let east = (free & !FILE_H).shift(up + 1) & capturable;
+    out.pawn_set(board, their, west, up - 1, last);
+    out.pawn_set(board, their, east, up + 1, last);
+    for from in pawns & pins {
+        let ray = attacks::ray(king, from);
+        let one = offset(from, up);
+        if !occ.contains(one) {
+            if target.contains(one) && ray.contains(one) {
+                out.pawn(board, their, from, one, last);
+            }
+            if third.contains(one) {
+                let two = offset(one, up);
+                if !occ.contains(two) && target.contains(two) && ray.contains(two) {
+                    out.pawn(board, their, from, two, last);
+                }
+            }
+        }
+        for to in attacks::pawn_attacks(us, from) & capturable & ray {
+            out.pawn(board, their, from, to, last);
         }
     }
 
@@ -238,7 +317,7 @@ pub(crate) fn generate(input: &GenInput<'_>, out: &mut Vec<Move>) {
 
 /// Castling (C1, C2): the king not in check (the caller checks), no piece and no ice between
 /// king and rook, and no square the king crosses or lands on attacked.
-fn castling(input: &GenInput<'_>, king: Square, occ: Bitboard, out: &mut Vec<Move>) {
+fn castling<S: MoveSink>(input: &GenInput<'_>, king: Square, occ: Bitboard, out: &mut S) {
     let board = input.board;
     let us = input.turn;
     let rooks = input.castling & board.by_piece(Role::Rook.of(us));

@@ -18,10 +18,10 @@ fn perft_inner(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     let Some((moves, rest)) = buffers.split_first_mut() else {
         return 1;
     };
-    pos.legal_moves_into(moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal_moves() as u64;
     }
+    pos.legal_moves_into(moves);
     let mut total = 0;
     for mv in moves.iter() {
         total += perft_inner(&pos.play_unchecked(mv), depth - 1, rest);

@@ -5,8 +5,8 @@
 //! line numbers and for the tokens pgn-reader passes over in silence. Each game is then
 //! replayed through [`Variant::parse_move`] (which reads `x` onto ice, C13) and
 //! [`Variant::play`], so each entry is a legal game or its first error (game, move number,
-//! side, line, why). An `{Ice Age ...}` comment is informative; a move that carries one
-//! but brings no Ice Age (C5) is an error.
+//! side, line, why). An `{Ice Age ...}` comment is informative, and checked: a move that
+//! carries one must bring that very Ice Age (C5-C6).
 //!
 //! Writing (C14): the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result),
 //! then `Variant "Ice Age"`, `SetUp "1"`, `FEN` (always: the start is never the standard
@@ -93,7 +93,9 @@ fn write_game<V: Variant>(record: &Record<V>, note: IceAgeNote<V>) -> String {
             Ok(next) => pos = next,
             Err(e) => {
                 units.pop();
-                units.push(format!("{{move {} is not legal here: {e}}}", i + 1));
+                // Braces would open or close the comment early.
+                let why = e.to_string().replace(['{', '}'], "");
+                units.push(format!("{{move {} is not legal here: {why}}}", i + 1));
                 legal = false;
                 break;
             }
@@ -301,7 +303,22 @@ fn replay<V: Variant>(
         .iter()
         .find(|(k, _)| k == "Result")
         .and_then(|(_, v)| RecordResult::parse(v));
-    let problem = scan.and_then(|s| s.problem.clone());
+    // What pgn-reader passed over in silence rejects the game, whatever the moves before
+    // it; its move number and side are counted from the start.
+    if let Some(p) = scan.and_then(|s| s.problem.clone()) {
+        let index = p.after_moves + usize::from(V::side_to_move(&start) == Color::Black);
+        return Err(RecordError {
+            game,
+            move_number: Some(V::fullmove_number(&start) + (index / 2) as u32),
+            side: Some(if index % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }),
+            line: Some(p.line),
+            message: p.message,
+        });
+    }
 
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(raw.moves.len());
@@ -315,9 +332,6 @@ fn replay<V: Variant>(
             line,
             message,
         };
-        if let Some(p) = problem.as_ref().filter(|p| p.after_moves == i) {
-            return Err(error(Some(p.line), p.message.clone()));
-        }
         let line = scan.and_then(|s| s.moves.get(i).copied());
         if let Some(outcome) = V::outcome(&pos) {
             return Err(error(
@@ -326,27 +340,32 @@ fn replay<V: Variant>(
             ));
         }
         // The rules' message quotes the move text itself.
-        let mv = V::parse_move(&pos, san).map_err(|e| error(line, e.to_string()))?;
-        let brought = note(&pos, &mv);
-        if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
-            && brought.is_none()
-        {
-            return Err(error(
-                line,
-                format!("'{san}' is followed by {{{claim}}}, but this move brings no Ice Age (C5)"),
-            ));
+        let mv = V::parse_move(&pos, san)
+            .map_err(|e| error(line, format!("{e} ({})", legal_here::<V>(&pos))))?;
+        // An `{Ice Age ...}` comment must tell what the replay does (C13).
+        if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age")) {
+            match note(&pos, &mv) {
+                None => {
+                    return Err(error(
+                        line,
+                        format!(
+                            "'{san}' is followed by {{{claim}}}, but this move brings no Ice Age (C5)"
+                        ),
+                    ));
+                }
+                Some(brought) if brought != *claim => {
+                    return Err(error(
+                        line,
+                        format!(
+                            "'{san}' is followed by {{{claim}}}, but the Ice Age it brings is {{{brought}}} (C6)"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         pos = V::play(&pos, &mv).map_err(|e| error(line, format!("'{san}': {e}")))?;
         moves.push(mv);
-    }
-    if let Some(p) = problem.filter(|p| p.after_moves >= raw.moves.len()) {
-        return Err(RecordError {
-            game,
-            move_number: Some(V::fullmove_number(&pos)),
-            side: Some(V::side_to_move(&pos)),
-            line: Some(p.line),
-            message: p.message,
-        });
     }
     Ok(Record {
         tags,
@@ -354,6 +373,23 @@ fn replay<V: Variant>(
         moves,
         result: raw.result.or(tag_result).unwrap_or(RecordResult::Unknown),
     })
+}
+
+/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
+/// matched nothing.
+fn legal_here<V: Variant>(pos: &V::Position) -> String {
+    let mut texts: Vec<String> = V::legal_moves(pos)
+        .iter()
+        .map(|m| V::move_text(pos, m))
+        .collect();
+    texts.sort();
+    let more = texts.len().saturating_sub(10);
+    texts.truncate(10);
+    let mut s = format!("legal here: {}", texts.join(", "));
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    s
 }
 
 #[cfg(test)]
@@ -383,6 +419,66 @@ mod tests {
         assert_eq!(g.moves[0].1, ["first"]);
         assert_eq!(g.moves[3].1, ["Ice Age: Ke7 frozen"]);
         assert_eq!(g.result, Some(RecordResult::BlackWins));
+    }
+
+    /// The scan must split games where pgn-reader does, or lines would be left out.
+    #[test]
+    fn c14_scan_splits_games_like_pgn_reader() {
+        for text in [
+            "",
+            "1. Nxf3 *",
+            "[A \"1\"]\n\n1. Nxf3 {a\n\nb} Nxf6 *\n\n[A \"2\"]\n1. Nxh3 *",
+            "[A \"1\"]\r\n\r\n1. Nxf3\r\n\r\n1. Nxh3 *\r\n",
+            "% top\n[A \"1\"]\n% mid\n\n1. Nxf3 (1. Nxh3\n\n[B \"2\"]\n1. exd3 ; c [x]\n*\n",
+            "\u{feff}1. Nxf3 1-0 1. Nxh3 0-1\n[C \"3\"] 1. e4\n\n\n\n",
+            "[A \"x\"][B \"y\"]\n1. O-O 0-0-0 ½-½ $12 !? Zz9\n\n; end",
+        ] {
+            let mut reader = Reader::new(Cursor::new(text.as_bytes()));
+            let mut count = 0;
+            while let Ok(Some(_)) = reader.read_game(&mut Collector) {
+                count += 1;
+            }
+            assert_eq!(scan::scan(text).len(), count, "{text:?}");
+        }
+    }
+
+    /// The main-line move count of each game pgn-reader reads (`None` for an error).
+    fn pgn_reader_games(text: &str) -> Vec<Option<usize>> {
+        let mut reader = Reader::new(Cursor::new(text.as_bytes()));
+        let mut games = Vec::new();
+        for _ in 0..=text.len() {
+            match reader.read_game(&mut Collector) {
+                Ok(None) => break,
+                Ok(Some(g)) => games.push(Some(g.moves.len())),
+                Err(_) => games.push(None),
+            }
+        }
+        games
+    }
+
+    proptest::proptest! {
+        /// The same on random texts made of PGN pieces (tags, comments, variations, line
+        /// comments, escapes, blank lines, CRLF, junk).
+        #[test]
+        fn c14_scan_and_pgn_reader_agree_on_random_text(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "[A \"x\"]", "[B \"a\\\"b\"]", "\n", "\r\n", " ", "\n\n", "{c}", "{", "}",
+                "(", ")", "1.", "12...", "Nxf3", "exd3+", "O-O", "0-0", "Zz9", "*", "1-0",
+                "1/2-1/2", "%x", ";y", "$3", "!?", "[", "]", "\"", "0-1", "½-½", "\t", "--",
+                "e8=Q#", "Nxf3Zz9", "1Nxf3", "$", "ж",
+            ]), 0..40),
+        ) {
+            let text: String = pieces.concat();
+            let scans = scan::scan(&text);
+            let games = pgn_reader_games(&text);
+            proptest::prop_assert_eq!(scans.len(), games.len(), "{:?}", text);
+            // Where the scan found nothing amiss, it saw the same moves (so lines match).
+            for (scan, game) in scans.iter().zip(&games) {
+                if let (None, Some(moves)) = (&scan.problem, game) {
+                    proptest::prop_assert_eq!(scan.moves.len(), *moves, "{:?}", text);
+                }
+            }
+        }
     }
 
     #[test]

@@ -149,10 +149,21 @@ impl Position {
     /// frozen, checkmate, stalemate, or the fifty-move rule, C7/C10).
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
-        if self.fifty_moves() && !self.is_checkmate() {
+        // At 100 half-moves the game is over: drawn, or lost if mated (no moves either way).
+        if self.fifty_moves() {
             return;
         }
         self.board_moves(out);
+    }
+
+    /// The number of legal moves (as [`Position::legal_moves_into`] would give), without
+    /// building them: perft's bulk count.
+    pub fn count_legal_moves(&self) -> usize {
+        let n = self.count_board_moves();
+        if n > 0 && self.fifty_moves() {
+            return 0;
+        }
+        n
     }
 
     /// The legal moves (see [`Position::legal_moves_into`]).
@@ -167,9 +178,14 @@ impl Position {
         if !self.is_check() {
             return false;
         }
-        let mut v = Vec::with_capacity(64);
-        self.board_moves(&mut v);
-        v.is_empty()
+        self.count_board_moves() == 0
+    }
+
+    /// The number of legal moves by the board alone (the fifty-move rule not applied).
+    fn count_board_moves(&self) -> usize {
+        let mut counter = movegen::Counter::default();
+        movegen::generate(&self.gen_input(), &mut counter);
+        counter.0
     }
 
     /// Plays `mv` if it is legal.
@@ -359,9 +375,7 @@ impl Position {
             }
             (true, true) => {}
         }
-        let mut v = Vec::with_capacity(64);
-        self.board_moves(&mut v);
-        if v.is_empty() {
+        if self.count_board_moves() == 0 {
             if self.is_check() {
                 return Some(Outcome::Win {
                     winner: to_game_color(!self.turn),

@@ -47,9 +47,7 @@ pub fn write(pos: &Position, mv: &Move) -> String {
     write_body(&moves, mv, &mut s);
     let after = pos.play_unchecked(mv);
     if after.is_check() {
-        let mut replies = Vec::with_capacity(64);
-        after.board_moves(&mut replies);
-        s.push(if replies.is_empty() { '#' } else { '+' });
+        s.push(if after.is_checkmate() { '#' } else { '+' });
     }
     s
 }

@@ -1,6 +1,8 @@
 //! Zobrist keys: pieces, ice, side to move, castling rights, en-passant file and the
 //! Ice Age phase (full-move number modulo 20, C5), so that positions that differ only in how
-//! many plies remain until the next Ice Age get different keys.
+//! many plies remain until the next Ice Age get different keys. The half-move clock is left
+//! out, as in chess engines: it changes the outcome only at 100 (C10), and keying it would
+//! stop transpositions from meeting in the engine's table.
 
 use shakmaty::{Bitboard, Color, Piece, Square};
 
@@ -19,7 +21,7 @@ const N_EP: usize = 8;
 const N_PHASE: usize = 20;
 const TOTAL: usize = N_PIECES + N_ICE + N_CASTLE + N_EP + N_PHASE + 1;
 
-const KEYS: [u64; TOTAL] = {
+static KEYS: [u64; TOTAL] = {
     let mut keys = [0u64; TOTAL];
     let mut state = 0x01ce_b00d_u64;
     let mut i = 0;

@@ -36,6 +36,7 @@ fn compare(pos: &Position) -> usize {
         .into_iter()
         .map(|(m, s)| (m.uci(), s.to_fen()))
         .collect();
+    assert_eq!(pos.count_legal_moves(), ours.len(), "bulk count in {text}");
     ours.sort();
     theirs.sort();
     assert_eq!(ours, theirs, "moves differ in {text}");

@@ -48,3 +48,22 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Any text: an error or a position, never a panic (C12).
+    #[test]
+    fn fen_never_panics(text in "[rnbqkpRNBQKP1-9*/ wbKQkq-]{0,80}") {
+        let _ = fen::parse(&text);
+    }
+
+    /// Any text: an error or a legal move, never a panic (C13).
+    #[test]
+    fn move_text_never_panics(text in "[a-hx1-9NBRQKO=+#0-]{0,8}", start in 0usize..4, seed in any::<u64>()) {
+        let pos = walk(start, seed, 20);
+        if let Ok(mv) = san::parse(&pos, &text) {
+            prop_assert!(pos.legal_moves().contains(&mv));
+        }
+    }
+}

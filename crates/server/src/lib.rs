@@ -1,3 +1,99 @@
-//! The site: axum HTTP + WebSocket, storage through sqlx. Work in progress (issue 5).
+//! The icebound site: the JSON API and WebSocket of `docs/api.md` (axum), storage through sqlx
+//! (a SQLite file or PostgreSQL), engine opponents, and the page's embedded assets.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), server::ServerError> {
+//! let site = server::Site::open("sqlite://icebound.db?mode=rwc").await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! site.serve(listener, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
 
 pub mod assets;
+pub mod client;
+pub mod engine_player;
+pub mod error;
+pub mod game_service;
+pub mod live_game;
+pub mod player;
+pub mod routes;
+pub mod store;
+pub mod view;
+pub mod words;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+
+pub use game_service::GameService;
+pub use store::{Store, StoreError};
+
+/// Why the site could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened or migrated.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The listener failed.
+    #[error("network error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A site ready to serve: its games and storage.
+#[derive(Clone)]
+pub struct Site {
+    service: Arc<GameService>,
+}
+
+impl Site {
+    /// Opens (creating and migrating if needed) the database at `url`: `sqlite://FILE?mode=rwc`,
+    /// a bare file path, or `postgres://...`.
+    pub async fn open(url: &str) -> Result<Site, ServerError> {
+        let store = Store::open(url).await?;
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        Ok(Site {
+            service: GameService::new(store, threads),
+        })
+    }
+
+    /// The game service (for tests and tools in-process).
+    pub fn service(&self) -> &Arc<GameService> {
+        &self.service
+    }
+
+    /// The axum router of the whole site.
+    pub fn router(&self) -> axum::Router {
+        routes::router(self.service.clone())
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then closes live connections and waits
+    /// for requests in flight. Engine moves due from before a restart are started first.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        match self.service.resume_engines().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(games = n, "engines resumed"),
+            Err(e) => tracing::error!(error = %e, "cannot resume engine games"),
+        }
+        if let Ok(addr) = listener.local_addr() {
+            tracing::info!("icebound serving on http://{addr}");
+        }
+        let service = self.service.clone();
+        let app = self.router();
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                tracing::info!("shutting down");
+                service.begin_shutdown();
+            })
+            .await?;
+        self.service.store().close().await;
+        Ok(())
+    }
+}

@@ -22,7 +22,7 @@ const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
 function seatName(seat: Seat): string {
   if (seat.kind === 'engine') return t('game.engine_level', { level: seat.level ?? '?' });
-  if (seat.kind === 'open') return '…';
+  if (seat.kind === 'open') return t('game.open_seat');
   return t('game.human');
 }
 

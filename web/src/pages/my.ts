@@ -23,7 +23,7 @@ export function myGamesPage(root: HTMLElement): void {
           h('td', g.you === 'both' ? t('game.you_both') : g.you ? t(g.you === 'white' ? 'color.white' : 'color.black') : ''),
           h('td', opponent(g)),
           h('td', g.result ? resultWords(g.result) : `${t('my.ongoing')}${g.your_turn ? ` · ${t('turn.you')}` : ''}`),
-          h('td.muted', new Date(g.updated_at).toLocaleString()),
+          h('td.muted', new Date(g.updated_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })),
           h('td', h('a.button', { href: `/game/${g.id}`, class: g.status === 'ongoing' ? 'primary' : undefined },
             g.status === 'ongoing' ? t('my.return') : t('my.view'))),
         ));

@@ -3,7 +3,7 @@
 //! pairs with escaped quotes, move numbers `1.` / `1...`, moves with `-`, `x` or `:` and
 //! numeric or algebraic squares, comments `{...}` (a `{` inside a comment is an error),
 //! `%` line comments, move strength `(!?)`, `!`/`?` suffixes, NAGs `$n`, nested
-//! variations (skipped), the results `1-0 0-1 1/2-1/2 * 2-0 0-2 1-1`, CRLF, a BOM, UTF-8.
+//! variations (skipped), the results `1-0 0-1 1/2-1/2 * 2-0 0-2 1-1 0-0`, CRLF, a BOM, UTF-8.
 
 use game::RecordResult;
 
@@ -46,6 +46,12 @@ pub(crate) struct SyntaxError {
     /// 1-based line.
     pub line: usize,
     pub message: String,
+    /// Main-line moves of the game before the error; `None` when it came before the move
+    /// text (in the tags).
+    pub plies: Option<usize>,
+    /// The game's `FEN` tag value read before the error, if any (it fixes the side that
+    /// made the first move, so the move number of the error can be told).
+    pub fen: Option<String>,
 }
 
 /// Splits a PDN text into games. Each entry is a game or the first syntax error in it;
@@ -85,7 +91,15 @@ pub(crate) fn parse_games(text: &str) -> Vec<Result<Game, SyntaxError>> {
                 }
             },
             Err(e) => {
-                out.push(Err(e));
+                out.push(Err(SyntaxError {
+                    plies: game.has_movetext.then_some(game.moves.len()),
+                    fen: game
+                        .tags
+                        .iter()
+                        .rfind(|t| t.name == "FEN")
+                        .map(|t| t.value.clone()),
+                    ..e
+                }));
                 game = GameBuilder::default();
                 lexer.skip_to_next_tag_line();
             }
@@ -176,6 +190,8 @@ impl<'a> Lexer<'a> {
         SyntaxError {
             line,
             message: message.into(),
+            plies: None,
+            fen: None,
         }
     }
 
@@ -429,9 +445,11 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The PDN results; `0-0` (both lose, a double forfeit) has no winner to record: `*`.
 fn parse_result(word: &str) -> Option<RecordResult> {
     match word {
         "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" => RecordResult::parse(word),
+        "0-0" => Some(RecordResult::Unknown),
         _ => None,
     }
 }
@@ -531,6 +549,7 @@ mod tests {
             ("1/2-1/2", RecordResult::Draw),
             ("1-1", RecordResult::Draw),
             ("*", RecordResult::Unknown),
+            ("0-0", RecordResult::Unknown),
         ] {
             let g = games(&format!("1. c3-d4 {text}"));
             assert_eq!(g[0].result, Some(r), "{text}");

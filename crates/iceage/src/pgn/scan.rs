@@ -49,7 +49,6 @@ pub(crate) fn scan(text: &str) -> Vec<GameScan> {
             let line = s.line;
             let name = s.tag();
             game.tags.push((name, line));
-            s.skip_whitespace(false);
         }
         s.movetext(&mut game);
         games.push(game);
@@ -120,36 +119,69 @@ impl Scanner<'_> {
         }
     }
 
-    /// `[Name "value"]` (escapes in the value); returns the name.
+    /// A tag pair, read as pgn-reader reads it (its `read_tags` and `skip_ket`): after
+    /// `[`, a line without a `"` before `]` or the line end is skipped; otherwise the name
+    /// runs to the first `"` and the value to the next unescaped `"` or the line end.
+    /// Returns the name (empty for a skipped line).
     fn tag(&mut self) -> String {
         self.bump();
-        let start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| !c.is_ascii_whitespace() && c != b'"' && c != b']')
-        {
-            self.bump();
-        }
-        let name = String::from_utf8_lossy(&self.bytes[start..self.pos]).into_owned();
-        let mut in_string = false;
-        while let Some(c) = self.peek() {
-            match c {
-                b'\n' => break,
-                b'\\' if in_string => {
+        let rest = &self.bytes[self.pos..];
+        let stop = rest.iter().position(|&c| matches!(c, b'"' | b'\n' | b']'));
+        let name = match stop {
+            Some(q) if rest[q] == b'"' => {
+                let name_end = if q > 0 && rest[q - 1] == b' ' {
+                    q - 1
+                } else {
+                    q
+                };
+                let name = String::from_utf8_lossy(&rest[..name_end]).into_owned();
+                for _ in 0..=q {
                     self.bump();
-                    if self.peek() != Some(b'\n') {
-                        self.bump();
+                }
+                while let Some(c) = self.peek() {
+                    match c {
+                        b'"' => {
+                            self.bump();
+                            break;
+                        }
+                        b'\n' => break,
+                        b'\\' => {
+                            self.bump();
+                            if self.peek().is_some_and(|c| c != b'\n') {
+                                self.bump();
+                            }
+                        }
+                        _ => self.bump(),
                     }
                 }
-                b'"' => {
-                    in_string = !in_string;
+                name
+            }
+            Some(q) => {
+                for _ in 0..=q {
                     self.bump();
                 }
-                b']' if !in_string => {
+                String::new()
+            }
+            None => {
+                self.pos = self.bytes.len();
+                String::new()
+            }
+        };
+        // skip_ket
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' | b'\t' | b'\r' => self.bump(),
+                b']' => {
                     self.bump();
+                    self.skip_whitespace(false);
                     break;
                 }
-                _ => self.bump(),
+                b'\n' => {
+                    self.bump();
+                    self.skip_whitespace(true);
+                    break;
+                }
+                _ => break,
             }
         }
         name
@@ -203,6 +235,14 @@ impl Scanner<'_> {
                     self.bump();
                 }
                 b';' => self.skip_line(),
+                b'}' => {
+                    // pgn-reader drops a stray `}` with the word glued to it.
+                    self.problem(game, line, "'}' without a comment to close".into());
+                    self.bump();
+                    while self.peek().is_some_and(|c| !is_token_end(c)) {
+                        self.bump();
+                    }
+                }
                 b'(' => {
                     if depth == 0 {
                         depth_line = line;

@@ -1,0 +1,149 @@
+//! The browser test: starts the real `icebound serve` on a free port with a temporary SQLite
+//! file, then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
+//! page in Debian's headless chromium (playwright-core; no browser is downloaded).
+//!
+//! Without node or `/usr/bin/chromium` the test is skipped with a message, except under CI
+//! (`CI=true`), where it fails. `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies a few screenshots into
+//! `docs/screenshots/`.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn have(cmd: &str, arg: &str) -> bool {
+    Command::new(cmd)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free local port");
+    listener.local_addr().expect("local address").port()
+}
+
+/// A fresh temporary directory under the system's temp dir.
+fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("icebound-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    dir
+}
+
+#[test]
+fn browser_plays_both_games() {
+    let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
+    let chromium = Path::new("/usr/bin/chromium");
+    let missing: Vec<&str> = [
+        (!have("node", "--version")).then_some("node"),
+        (!chromium.exists()).then_some("/usr/bin/chromium"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !missing.is_empty() {
+        let msg = format!(
+            "browser test needs {} (install Node.js and Debian's chromium; .ci/setup-web.sh does)",
+            missing.join(" and ")
+        );
+        assert!(!ci, "{msg}");
+        eprintln!("SKIPPED: {msg}");
+        return;
+    }
+
+    let root = repo_root();
+    let web = root.join("web");
+    if !web.join("node_modules/playwright-core").exists() {
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&web)
+            .status()
+            .expect("run npm ci in web/");
+        assert!(status.success(), "npm ci in web/ failed");
+    }
+
+    let dir = temp_dir("browser");
+    let db = dir.join("test.db");
+    let shots = dir.join("screenshots");
+    let log_path = dir.join("server.log");
+    let log = std::fs::File::create(&log_path).expect("server log file");
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--database",
+            &format!("sqlite://{}?mode=rwc", db.display()),
+        ])
+        .stdout(log.try_clone().expect("log handle"))
+        .stderr(log)
+        .spawn()
+        .expect("start icebound serve");
+    let _server = Server(server);
+
+    let mut node = Command::new("node")
+        .arg(web.join("e2e/play.mjs"))
+        .args(["--url", &format!("http://{addr}"), "--out"])
+        .arg(&shots)
+        .current_dir(&root)
+        .spawn()
+        .expect("start node web/e2e/play.mjs");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let status = loop {
+        if let Some(status) = node.try_wait().expect("wait for node") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = node.kill();
+            let _ = node.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let ok = status.map(|s| s.success()).unwrap_or(false);
+    if !ok {
+        let mut text = String::new();
+        if let Ok(mut f) = std::fs::File::open(&log_path) {
+            let _ = f.read_to_string(&mut text);
+        }
+        let tail: String = text
+            .lines()
+            .rev()
+            .take(60)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n");
+        panic!(
+            "the browser test failed ({}); screenshots in {}; server log tail:\n{tail}",
+            status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
+            shots.display()
+        );
+    }
+    let _ = std::fs::remove_file(&db);
+}

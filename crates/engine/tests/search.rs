@@ -1,0 +1,285 @@
+//! The search on the real games: known mates in ice-free Ice Age Chess positions (FEN
+//! without `*`), wins by freezing (C6-C7), saving a piece before the Ice Age, Antarctos
+//! wins, legality of every returned move, and determinism.
+
+use antarctos::Antarctos;
+use engine::score::{WIN, win_in};
+use engine::solve::{Proof, solve};
+use engine::{EngineConfig, EngineVariant, Limits, Searcher, choose_move};
+use game::Variant;
+use iceage::IceAge;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn analyse<V: EngineVariant>(fen: &str, depth: u32) -> (i32, Vec<String>) {
+    let pos = V::parse_position(fen).expect("valid position");
+    let mut s = Searcher::<V>::new(8);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = s.search(&pos, &limits, |_| {});
+    let mut p = pos.clone();
+    let mut pv = Vec::new();
+    for mv in &r.pv {
+        pv.push(V::move_text(&p, mv));
+        p = V::play(&p, mv).expect("pv legal");
+    }
+    (r.score, pv)
+}
+
+fn solver_plies<V: Variant>(fen: &str, max: u32) -> Option<u32> {
+    let pos = V::parse_position(fen).expect("valid position");
+    match solve::<V>(&pos, max).proof {
+        Proof::Win { plies, .. } => Some(plies),
+        _ => None,
+    }
+}
+
+#[test]
+fn mate_in_one_back_rank() {
+    let (score, pv) = analyse::<IceAge>("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 4);
+    assert_eq!(score, win_in(1));
+    assert_eq!(pv, vec!["Ra8#"]);
+}
+
+#[test]
+fn mate_in_two_rook_ladder() {
+    // 1. Rb7 (cuts off the seventh rank) Kg8 2. Ra8#.
+    let fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
+    let (score, pv) = analyse::<IceAge>(fen, 6);
+    assert_eq!(score, win_in(3));
+    assert_eq!(pv.last().map(String::as_str), Some("Ra8#"));
+    assert_eq!(solver_plies::<IceAge>(fen, 5), Some(3));
+}
+
+#[test]
+fn mate_in_two_with_black_to_move() {
+    // The mirror image: 1... Ra2 Kg1 2... Rb1#.
+    let fen = "1r4k1/r7/8/8/8/8/8/7K b - - 0 1";
+    let (score, pv) = analyse::<IceAge>(fen, 6);
+    assert_eq!(score, win_in(3));
+    assert_eq!(pv.last().map(String::as_str), Some("Rb1#"));
+}
+
+#[test]
+fn mate_in_three_found_and_agrees_with_solver() {
+    // The rook ladder one rank further out: 1. Ra6 Kg7 2. Rb7+ Kf8 3. Ra8# (no mate in
+    // two: after 1. Ra6 Kg8 2. Rb8+ the king steps back to the seventh rank). The solver
+    // (exact, no evaluation) and the search must agree.
+    let fen = "8/7k/8/8/8/8/8/RR4K1 w - - 0 1";
+    assert_eq!(solver_plies::<IceAge>(fen, 5), Some(5));
+    let (score, pv) = analyse::<IceAge>(fen, 8);
+    assert_eq!(score, win_in(5));
+    assert_eq!(pv.len(), 5);
+    assert!(pv[4].ends_with('#'));
+}
+
+#[test]
+fn c7_win_by_freezing_a_lone_king() {
+    // Black's 20th move comes next and brings the Ice Age: the lone black king on h1 can
+    // reach no piece, so it freezes (C6) and White wins (C7). White must keep its king and
+    // queen together (if both froze, both kings... White's would freeze too).
+    let fen = "8/8/8/8/8/8/1QK5/7k w - - 0 20";
+    let (score, pv) = analyse::<IceAge>(fen, 4);
+    assert_eq!(score, win_in(2));
+    let pos = IceAge::parse_position(fen).expect("valid");
+    let mv = choose_move::<IceAge>(&pos, &EngineConfig::level(8)).expect("a move");
+    let after = IceAge::play(&pos, &mv).expect("legal");
+    let reply = IceAge::legal_moves(&after)[0];
+    let end = IceAge::play(&after, &reply).expect("legal");
+    let outcome = IceAge::outcome(&end).expect("game over after the Ice Age");
+    assert_eq!(outcome.winner(), Some(game::Color::White), "pv {pv:?}");
+}
+
+#[test]
+fn c6_engine_saves_an_isolated_rook_before_the_ice_age() {
+    // Black to move, 20th move: the rook on c3 is alone and freezes unless it moves next
+    // to the pawn on d7 (c6, c7 or c8). The engine must save it.
+    let fen = "4k3/3p4/8/8/8/2r5/5P2/4K3 b - - 0 20";
+    let pos = IceAge::parse_position(fen).expect("valid");
+    let before = pos.board().by_color(shakmaty::Color::Black).count();
+    for config in [
+        EngineConfig::level(3),
+        EngineConfig::level(5),
+        EngineConfig::level(8),
+        EngineConfig {
+            depth: Some(3),
+            ..EngineConfig::default()
+        },
+    ] {
+        let mv = choose_move::<IceAge>(&pos, &config).expect("a move");
+        let after = IceAge::play(&pos, &mv).expect("legal");
+        let left = after.board().by_color(shakmaty::Color::Black).count();
+        assert_eq!(
+            left,
+            before,
+            "{config:?} played {} and let a piece freeze",
+            IceAge::move_text(&pos, &mv)
+        );
+    }
+}
+
+#[test]
+fn antarctos_worked_example_found_by_search() {
+    let (score, pv) = analyse::<Antarctos>("W:Wb4,e3,f2:Bc7,d6:Ic3", 5);
+    assert_eq!(score, win_in(3));
+    assert_eq!(pv, vec!["b4-c5", "d6xb4xd2xf4", "f2xd4xb6xd8"]);
+}
+
+#[test]
+fn antarctos_one_move_win_at_every_level() {
+    // White's man on c7 steps to the goal row (A12); every level takes it.
+    let pos = Antarctos::parse_position("W:Wc7,a1:Bh6,f8").expect("valid");
+    for level in 1..=8 {
+        for seed in 0..3 {
+            let c = EngineConfig {
+                seed,
+                ..EngineConfig::level(level)
+            };
+            let mv = choose_move::<Antarctos>(&pos, &c).expect("a move");
+            let after = Antarctos::play(&pos, &mv).expect("legal");
+            assert_eq!(
+                Antarctos::outcome(&after).and_then(|o| o.winner()),
+                Some(game::Color::White),
+                "level {level} seed {seed}"
+            );
+        }
+    }
+}
+
+/// A position reached by `plies` random legal moves from the start (stops early at the
+/// end of a game).
+fn random_position<V: Variant>(seed: u64, plies: usize) -> V::Position {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = V::start_position();
+    for _ in 0..plies {
+        let moves = V::legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = &moves[rng.random_range(0..moves.len())];
+        pos = V::play_unchecked(&pos, mv);
+    }
+    pos
+}
+
+fn check_legal<V: EngineVariant>(seed: u64, plies: usize, level: u8) {
+    let pos = random_position::<V>(seed, plies);
+    let legal = V::legal_moves(&pos);
+    let configs = [
+        EngineConfig {
+            nodes: Some(400),
+            seed,
+            ..EngineConfig::default()
+        },
+        EngineConfig {
+            seed,
+            ..EngineConfig::level(level)
+        },
+    ];
+    for c in configs {
+        match choose_move::<V>(&pos, &c) {
+            None => assert!(legal.is_empty(), "no move in a game that goes on"),
+            Some(mv) => {
+                assert!(legal.contains(&mv), "illegal move {mv:?}");
+                assert!(V::play(&pos, &mv).is_ok());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn antarctos_engine_moves_are_legal(seed in any::<u64>(), plies in 0usize..60, level in 1u8..=4) {
+        check_legal::<Antarctos>(seed, plies, level);
+    }
+
+    #[test]
+    fn iceage_engine_moves_are_legal(seed in any::<u64>(), plies in 0usize..80, level in 1u8..=4) {
+        check_legal::<IceAge>(seed, plies, level);
+    }
+}
+
+/// One searcher with a tiny table kept across many unrelated positions: every table move
+/// offered must be checked against the position asked.
+fn table_stays_legal<V: EngineVariant>() {
+    let mut s = Searcher::<V>::new(1);
+    for seed in 0..30 {
+        let pos = random_position::<V>(seed, (seed as usize * 7) % 50);
+        let legal = V::legal_moves(&pos);
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &limits, |_| {});
+        match r.best {
+            None => assert!(legal.is_empty()),
+            Some(mv) => assert!(legal.contains(&mv)),
+        }
+        // The whole principal variation is a legal line.
+        let mut p = pos.clone();
+        for mv in &r.pv {
+            p = V::play(&p, mv).expect("pv move legal");
+        }
+    }
+}
+
+#[test]
+fn antarctos_table_never_returns_an_illegal_move() {
+    table_stays_legal::<Antarctos>();
+}
+
+#[test]
+fn iceage_table_never_returns_an_illegal_move() {
+    table_stays_legal::<IceAge>();
+}
+
+fn deterministic<V: EngineVariant>() {
+    for seed in 0..6 {
+        let pos = random_position::<V>(seed + 100, 10 + seed as usize * 5);
+        for c in [
+            EngineConfig {
+                nodes: Some(5_000),
+                seed,
+                ..EngineConfig::default()
+            },
+            EngineConfig {
+                depth: Some(3),
+                ..EngineConfig::default()
+            },
+            EngineConfig {
+                seed,
+                ..EngineConfig::level(2)
+            },
+            EngineConfig {
+                seed,
+                ..EngineConfig::level(6)
+            },
+        ] {
+            assert_eq!(
+                choose_move::<V>(&pos, &c),
+                choose_move::<V>(&pos, &c),
+                "{c:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn antarctos_same_seed_and_limits_same_move() {
+    deterministic::<Antarctos>();
+}
+
+#[test]
+fn iceage_same_seed_and_limits_same_move() {
+    deterministic::<IceAge>();
+}
+
+#[test]
+fn decisive_scores_stay_in_range() {
+    assert!(win_in(0) == WIN);
+}

@@ -1,0 +1,188 @@
+//! A small client of the site's API over plain HTTP/1.1 and WebSocket, for bots, the tests and
+//! the load script. It keeps the player token like a browser keeps its cookie.
+
+use std::net::SocketAddr;
+
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::header::{CONTENT_TYPE, COOKIE, HOST, SET_COOKIE};
+use hyper::{Method, Request};
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::player::COOKIE_NAME;
+
+/// A client failure (not an API error: those come back as a status and a body).
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// Connecting, sending or reading failed.
+    #[error("http: {0}")]
+    Http(String),
+    /// The WebSocket failed.
+    #[error("websocket: {0}")]
+    Ws(String),
+}
+
+/// An answer: status and body (JSON when it parses, else a string value).
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// HTTP status.
+    pub status: u16,
+    /// Parsed body.
+    pub body: Value,
+    /// Raw `content-disposition`, if any.
+    pub disposition: Option<String>,
+    /// Raw body text.
+    pub text: String,
+}
+
+/// One player (or watcher) of the site at `addr`.
+#[derive(Debug, Clone)]
+pub struct ApiClient {
+    addr: SocketAddr,
+    token: Option<String>,
+}
+
+/// A WebSocket connection to one game.
+pub type WsStream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+impl ApiClient {
+    /// A client without a token yet (it gets one from the first answer's cookie).
+    pub fn new(addr: SocketAddr) -> ApiClient {
+        ApiClient { addr, token: None }
+    }
+
+    /// Points the client at another server (same token: the same browser after a restart).
+    pub fn set_addr(&mut self, addr: SocketAddr) {
+        self.addr = addr;
+    }
+
+    /// The player token, once issued.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// Sends a request; `body` is sent as JSON, or `raw` as is (with a JSON content type).
+    pub async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Answer, ClientError> {
+        let raw = body.map(|b| b.to_string().into_bytes());
+        self.send_raw(method, path, raw).await
+    }
+
+    /// Sends bytes as the body (for malformed-input tests).
+    pub async fn send_raw(
+        &mut self,
+        method: &str,
+        path: &str,
+        raw: Option<Vec<u8>>,
+    ) -> Result<Answer, ClientError> {
+        let err = |e: &dyn std::fmt::Display| ClientError::Http(e.to_string());
+        let stream = TcpStream::connect(self.addr).await.map_err(|e| err(&e))?;
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| err(&e))?;
+        tokio::spawn(conn);
+        let method = Method::from_bytes(method.as_bytes()).map_err(|e| err(&e))?;
+        let mut req = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(HOST, self.addr.to_string());
+        if raw.is_some() {
+            req = req.header(CONTENT_TYPE, "application/json");
+        }
+        if let Some(t) = &self.token {
+            req = req.header(COOKIE, format!("{COOKIE_NAME}={t}"));
+        }
+        let req = req
+            .body(Full::new(Bytes::from(raw.unwrap_or_default())))
+            .map_err(|e| err(&e))?;
+        let res = sender.send_request(req).await.map_err(|e| err(&e))?;
+        if self.token.is_none() {
+            self.token = res
+                .headers()
+                .get_all(SET_COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .filter_map(|v| v.split(';').next())
+                .filter_map(|kv| kv.split_once('='))
+                .find(|(k, _)| *k == COOKIE_NAME)
+                .map(|(_, v)| v.to_string());
+        }
+        let status = res.status().as_u16();
+        let disposition = res
+            .headers()
+            .get("content-disposition")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let bytes = res
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| err(&e))?
+            .to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text.clone()));
+        Ok(Answer {
+            status,
+            body,
+            disposition,
+            text,
+        })
+    }
+
+    /// `GET path`.
+    pub async fn get(&mut self, path: &str) -> Result<Answer, ClientError> {
+        self.send("GET", path, None).await
+    }
+
+    /// `POST path` with a JSON body.
+    pub async fn post(&mut self, path: &str, body: Value) -> Result<Answer, ClientError> {
+        self.send("POST", path, Some(&body)).await
+    }
+
+    /// Opens the game's WebSocket with this client's token.
+    pub async fn ws(&self, game_id: &str) -> Result<WsStream, ClientError> {
+        let url = format!("ws://{}/api/games/{game_id}/ws", self.addr);
+        let mut req = url
+            .into_client_request()
+            .map_err(|e| ClientError::Ws(e.to_string()))?;
+        if let Some(t) = &self.token {
+            let v = format!("{COOKIE_NAME}={t}")
+                .parse()
+                .map_err(|_| ClientError::Ws("token is not a header value".into()))?;
+            req.headers_mut().insert(COOKIE, v);
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(req)
+            .await
+            .map_err(|e| ClientError::Ws(e.to_string()))?;
+        Ok(ws)
+    }
+}
+
+/// The next JSON text message of a WebSocket (pings skipped); `None` when it closed.
+pub async fn next_json(ws: &mut WsStream) -> Option<Value> {
+    while let Some(msg) = ws.next().await {
+        match msg {
+            Ok(Message::Text(t)) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => continue,
+        }
+    }
+    None
+}
+
+/// Sends a JSON text message.
+pub async fn send_json(ws: &mut WsStream, v: &Value) -> Result<(), ClientError> {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .map_err(|e| ClientError::Ws(e.to_string()))
+}

@@ -1,0 +1,776 @@
+//! The site's game logic: games in memory (one [`GameSlot`] per game, with a lock and a
+//! `broadcast` channel of its states), seats, turns, moves, resignation, draw offers, rematch,
+//! records, "my games" and statistics. Every change is stored before it is acknowledged or
+//! broadcast.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+
+use game::{Color, EndReason, Variant};
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use serde::Deserialize;
+use tokio::sync::{Mutex, MutexGuard, Semaphore, broadcast, watch};
+
+use crate::engine_player;
+use crate::error::{ApiError, ErrorCode};
+use crate::live_game::{self, LiveGame, PreparedMove};
+use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
+use crate::view::{GameSummary, GameView, SeatView, VariantStats, seat_of};
+
+/// Most WebSocket connections the server holds at once.
+pub const MAX_WS_TOTAL: usize = 10_000;
+/// Most WebSocket connections on one game.
+pub const MAX_WS_PER_GAME: usize = 500;
+/// Games kept in memory before idle ones are dropped (they reload from the store).
+const MAX_CACHED_GAMES: usize = 5_000;
+
+/// A game state as broadcast to watchers: the watcher's view plus the stored row, from which
+/// each connection fills its own `you` (the row's tokens never leave the server).
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The view with `you` and `invite_url` unset.
+    pub view: GameView,
+    /// The stored row.
+    pub row: GameRow,
+}
+
+impl Snapshot {
+    /// The view as `token` sees it.
+    pub fn view_for(&self, token: &str) -> GameView {
+        self.view.clone().personalize(&self.row, token)
+    }
+}
+
+/// One game in memory.
+pub struct GameSlot {
+    pub(crate) game: Mutex<Box<dyn LiveGame>>,
+    pub(crate) tx: broadcast::Sender<Arc<Snapshot>>,
+    pub(crate) engine_running: AtomicBool,
+}
+
+/// The body of `POST /api/games`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// `engine`, `friend` or `local`.
+    pub opponent: String,
+    /// Engine level 1-8 (engine only).
+    #[serde(default)]
+    pub level: Option<i64>,
+    /// `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Start position text.
+    #[serde(default)]
+    pub fen: Option<String>,
+}
+
+/// A draw action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Offer a draw.
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+}
+
+impl DrawAction {
+    /// Reads `offer`, `accept`, `decline`.
+    pub fn parse(text: &str) -> Result<DrawAction, ApiError> {
+        match text {
+            "offer" => Ok(DrawAction::Offer),
+            "accept" => Ok(DrawAction::Accept),
+            "decline" => Ok(DrawAction::Decline),
+            other => Err(ApiError::bad_request(format!(
+                "unknown draw action '{other}' (offer, accept or decline)"
+            ))),
+        }
+    }
+}
+
+/// The games of the site.
+pub struct GameService {
+    pub(crate) store: Store,
+    slots: StdMutex<HashMap<String, Arc<GameSlot>>>,
+    pub(crate) engine_permits: Arc<Semaphore>,
+    ws_connections: AtomicUsize,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Counts one WebSocket connection while alive.
+pub struct WsGuard {
+    service: Arc<GameService>,
+}
+
+impl Drop for WsGuard {
+    fn drop(&mut self) {
+        self.service.ws_connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn random_token(len: usize) -> String {
+    rand::rng()
+        .sample_iter(&Alphanumeric)
+        .take(len)
+        .map(char::from)
+        .collect()
+}
+
+/// A new player token (32 letters and digits).
+pub fn new_player_token() -> String {
+    random_token(32)
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+fn color_of(name: &str) -> Color {
+    Color::parse(name).unwrap_or(Color::White)
+}
+
+fn seat(row: &GameRow, c: Color) -> &SeatRow {
+    match c {
+        Color::White => &row.white,
+        Color::Black => &row.black,
+    }
+}
+
+fn holds(row: &GameRow, c: Color, token: &str) -> bool {
+    seat(row, c).token.as_deref() == Some(token)
+}
+
+fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
+    row.status = "finished".into();
+    row.winner = winner.map(|c| c.name().to_string());
+    row.result = Some(
+        match winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+        .to_string(),
+    );
+    row.reason = Some(reason.as_str().to_string());
+    row.draw_offer = None;
+}
+
+fn bump(row: &mut GameRow) {
+    row.version += 1;
+    row.updated_at = now_ms();
+}
+
+impl GameService {
+    /// A service on `store`; engines run at most `engine_threads` searches at once.
+    pub fn new(store: Store, engine_threads: usize) -> Arc<GameService> {
+        Arc::new(GameService {
+            store,
+            slots: StdMutex::new(HashMap::new()),
+            engine_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
+            ws_connections: AtomicUsize::new(0),
+            shutdown: watch::channel(false).0,
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Tells every WebSocket session to close (graceful shutdown).
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// A receiver that changes to `true` at shutdown.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Gives the engine its move in every stored game where it is to move (after a restart).
+    pub async fn resume_engines(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let ids = self.store.engine_turn_games().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.slot(&id).await {
+                Ok(slot) => {
+                    let g = slot.game.lock().await;
+                    engine_player::maybe_start(self, &slot, g.row());
+                    n += 1;
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "cannot resume engine"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The game `id` in memory, loading it from the store when needed.
+    pub(crate) async fn slot(&self, id: &str) -> Result<Arc<GameSlot>, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::no_game(id));
+        }
+        if let Some(slot) = self.lock_slots().get(id) {
+            return Ok(slot.clone());
+        }
+        let (row, moves) = self
+            .store
+            .load_game(id)
+            .await?
+            .ok_or_else(|| ApiError::no_game(id))?;
+        let game = live_game::load(row, &moves).map_err(|e| {
+            tracing::error!(game = %id, error = %e, "stored game does not replay");
+            ApiError::new(ErrorCode::Internal, "the stored game cannot be replayed")
+        })?;
+        Ok(self.insert_slot(id, game))
+    }
+
+    fn lock_slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
+        // A poisoned map is still a valid map (inserts and removes are single calls).
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn insert_slot(&self, id: &str, game: Box<dyn LiveGame>) -> Arc<GameSlot> {
+        let mut slots = self.lock_slots();
+        if slots.len() >= MAX_CACHED_GAMES {
+            // Drop games nobody holds or watches; they reload from the store on demand.
+            slots.retain(|_, s| Arc::strong_count(s) > 1 || s.tx.receiver_count() > 0);
+        }
+        slots
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                Arc::new(GameSlot {
+                    game: Mutex::new(game),
+                    tx: broadcast::channel(64).0,
+                    engine_running: AtomicBool::new(false),
+                })
+            })
+            .clone()
+    }
+
+    /// Sends the game's state to every watcher.
+    pub(crate) fn broadcast(slot: &GameSlot, g: &dyn LiveGame) {
+        let _ = slot.tx.send(Arc::new(Snapshot {
+            view: g.view(),
+            row: g.row().clone(),
+        }));
+    }
+
+    /// Reloads a game from the store after a write found it changed by someone else.
+    async fn reload(&self, slot: &GameSlot, g: &mut MutexGuard<'_, Box<dyn LiveGame>>) {
+        let id = g.row().id.clone();
+        match self.store.load_game(&id).await {
+            Ok(Some((row, moves))) => match live_game::load(row, &moves) {
+                Ok(fresh) => {
+                    **g = fresh;
+                    Self::broadcast(slot, g.as_ref());
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+            },
+            Ok(None) => tracing::error!(game = %id, "game vanished from the store"),
+            Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+        }
+    }
+
+    /// Saves a non-move change of the row, then applies and broadcasts it.
+    async fn save_state(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        mut row: GameRow,
+    ) -> Result<(), ApiError> {
+        bump(&mut row);
+        if let Err(e) = self.store.save_state(&row).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(slot, g).await;
+            }
+            return Err(e.into());
+        }
+        g.set_row(row);
+        Self::broadcast(slot, g.as_ref());
+        Ok(())
+    }
+
+    /// Stores a prepared move with the state after it, then applies and broadcasts it.
+    pub(crate) async fn store_move(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        prepared: PreparedMove,
+    ) -> Result<(), ApiError> {
+        let mut row = g.row().clone();
+        row.ply += 1;
+        row.turn = prepared.turn.name().to_string();
+        if row.draw_offer.as_deref() == Some((!prepared.mover).name()) {
+            // Moving answers the opponent's standing offer: declined.
+            row.draw_offer = None;
+        }
+        if let Some(outcome) = prepared.outcome {
+            finish(&mut row, outcome.winner(), outcome.reason());
+        }
+        bump(&mut row);
+        if let Err(e) = self.store.save_move(&row, &prepared.row).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(slot, g).await;
+            }
+            return Err(e.into());
+        }
+        g.commit_move(prepared, row);
+        Self::broadcast(slot, g.as_ref());
+        Ok(())
+    }
+
+    /// `POST /api/games`.
+    pub async fn create(self: &Arc<Self>, token: &str, req: NewGame) -> Result<GameView, ApiError> {
+        let title = live_game::variant_title(&req.variant).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown variant '{}' (antarctos or iceage)",
+                req.variant
+            ))
+        })?;
+        let (start_fen, turn) = live_game::start_of(&req.variant, req.fen.as_deref())?;
+        let me = match req.color.as_deref().unwrap_or("random") {
+            "white" => Color::White,
+            "black" => Color::Black,
+            "random" => Color::from_white(rand::rng().random_bool(0.5)),
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown color '{other}' (white, black or random)"
+                )));
+            }
+        };
+        let human = SeatRow {
+            kind: "human".into(),
+            level: None,
+            token: Some(token.to_string()),
+        };
+        let (other, invite) = match req.opponent.as_str() {
+            "engine" => {
+                let level = req
+                    .level
+                    .ok_or_else(|| ApiError::bad_request("an engine game needs a level (1-8)"))?;
+                if !(1..=8).contains(&level) {
+                    return Err(ApiError::bad_request(format!(
+                        "engine level {level} is out of range (1-8)"
+                    )));
+                }
+                let engine = SeatRow {
+                    kind: "engine".into(),
+                    level: Some(level),
+                    token: None,
+                };
+                (engine, None)
+            }
+            "friend" | "local" if req.level.is_some() => {
+                return Err(ApiError::bad_request("a level is only for engine games"));
+            }
+            "friend" => {
+                let open = SeatRow {
+                    kind: "open".into(),
+                    level: None,
+                    token: None,
+                };
+                (open, Some(random_token(24)))
+            }
+            "local" => (human.clone(), None),
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown opponent '{other}' (engine, friend or local)"
+                )));
+            }
+        };
+        let (white, black) = match me {
+            Color::White => (human, other),
+            Color::Black => (other, human),
+        };
+        let now = now_ms();
+        let row = GameRow {
+            id: random_token(8),
+            variant: req.variant.clone(),
+            start_fen,
+            white,
+            black,
+            invite,
+            status: "ongoing".into(),
+            result: None,
+            winner: None,
+            reason: None,
+            draw_offer: None,
+            rematch_of: None,
+            rematch: None,
+            ply: 0,
+            turn: turn.name().to_string(),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        self.store.insert_game(&row).await?;
+        tracing::info!(game = %row.id, variant = title, opponent = %req.opponent, "game created");
+        let id = row.id.clone();
+        let game = live_game::load(row, &[]).map_err(|e| {
+            ApiError::new(ErrorCode::Internal, format!("new game does not load: {e}"))
+        })?;
+        let slot = self.insert_slot(&id, game);
+        let g = slot.game.lock().await;
+        engine_player::maybe_start(self, &slot, g.row());
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `GET /api/games/{id}`.
+    pub async fn get(&self, id: &str, token: &str) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let g = slot.game.lock().await;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// The current state, for a new watcher.
+    pub async fn snapshot(&self, slot: &GameSlot) -> Snapshot {
+        let g = slot.game.lock().await;
+        Snapshot {
+            view: g.view(),
+            row: g.row().clone(),
+        }
+    }
+
+    /// `POST /api/join/{invite}`.
+    pub async fn join(&self, invite: &str, token: &str) -> Result<GameView, ApiError> {
+        let not_found = || ApiError::new(ErrorCode::NotFound, "no game has this invitation");
+        if !valid_id(invite) {
+            return Err(not_found());
+        }
+        let id = self
+            .store
+            .game_id_by_invite(invite)
+            .await?
+            .ok_or_else(not_found)?;
+        let slot = self.slot(&id).await?;
+        let mut g = slot.game.lock().await;
+        let mut row = g.row().clone();
+        if seat_of(&row, token).is_some() {
+            if row.white.kind == "open" || row.black.kind == "open" {
+                return Err(ApiError::new(
+                    ErrorCode::Conflict,
+                    "you already hold the other seat: send the invitation to a friend",
+                ));
+            }
+            return Ok(g.view().personalize(&row, token));
+        }
+        let open = if row.white.kind == "open" {
+            &mut row.white
+        } else if row.black.kind == "open" {
+            &mut row.black
+        } else {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "the invitation was already used: both seats are taken",
+            ));
+        };
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        *open = SeatRow {
+            kind: "human".into(),
+            level: None,
+            token: Some(token.to_string()),
+        };
+        self.save_state(&slot, &mut g, row).await?;
+        tracing::info!(game = %id, "friend joined");
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/moves`.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: Option<i64>,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = slot.game.lock().await;
+        let row = g.row();
+        let you = seat_of(row, token).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotAPlayer,
+                "you hold no seat in this game: watchers can only watch",
+            )
+        })?;
+        if let Some(expected) = ply
+            && expected != row.ply
+        {
+            // A retry of the move just stored (same seat, same text) is answered, not refused.
+            let view = g.view();
+            if let Some(last) = view.moves.last()
+                && expected + 1 == row.ply
+                && holds(row, color_of(&last.color), token)
+                && (last.id == text.trim() || last.text == text.trim())
+            {
+                return Ok(view.personalize(row, token));
+            }
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "the move was sent for ply {expected}, but the game is at ply {}",
+                    row.ply
+                ),
+            ));
+        }
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let turn = color_of(&row.turn);
+        if !holds(row, turn, token) {
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                format!("it is {turn}'s turn and you play {you}"),
+            ));
+        }
+        let prepared = g.prepare_move(text)?;
+        self.store_move(&slot, &mut g, prepared).await?;
+        engine_player::maybe_start(self, &slot, g.row());
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to
+    /// move).
+    pub async fn resign(&self, id: &str, token: &str) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = slot.game.lock().await;
+        let mut row = g.row().clone();
+        let you = seat_of(&row, token)
+            .ok_or_else(|| ApiError::new(ErrorCode::NotAPlayer, "only a player can resign"))?;
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let loser = match you {
+            "both" => color_of(&row.turn),
+            name => color_of(name),
+        };
+        finish(&mut row, Some(!loser), EndReason::Resignation);
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/draw` (Ice Age Chess only: Antarctos has no draws, A15).
+    pub async fn draw(
+        &self,
+        id: &str,
+        token: &str,
+        action: DrawAction,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = slot.game.lock().await;
+        let mut row = g.row().clone();
+        if row.variant != iceage::IceAge::NAME {
+            return Err(ApiError::bad_request(
+                "Antarctos has no draws (A15): there is nothing to offer",
+            ));
+        }
+        let you = seat_of(&row, token).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can offer or answer a draw",
+            )
+        })?;
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let offer = row.draw_offer.as_deref().map(color_of);
+        // The side this caller speaks for: its colour, or in a local game the side to move
+        // (offer) / the side that did not offer (answer).
+        let side = match (you, action) {
+            ("both", DrawAction::Offer) => color_of(&row.turn),
+            ("both", _) => offer.map(|o| !o).unwrap_or(color_of(&row.turn)),
+            (name, _) => color_of(name),
+        };
+        match action {
+            DrawAction::Offer => {
+                if offer == Some(side) {
+                    return Ok(g.view().personalize(&row, token));
+                }
+                if offer == Some(!side) {
+                    // Offering while the opponent's offer stands is accepting it.
+                    finish(&mut row, None, EndReason::Agreement);
+                } else if seat(&row, !side).kind == "engine" {
+                    // The engine declines at once (docs/api.md); nothing changes.
+                    return Ok(g.view().personalize(&row, token));
+                } else {
+                    row.draw_offer = Some(side.name().to_string());
+                }
+            }
+            DrawAction::Accept | DrawAction::Decline => {
+                if offer != Some(!side) {
+                    return Err(ApiError::new(
+                        ErrorCode::Conflict,
+                        "there is no draw offer from your opponent to answer",
+                    ));
+                }
+                if action == DrawAction::Accept {
+                    finish(&mut row, None, EndReason::Agreement);
+                } else {
+                    row.draw_offer = None;
+                }
+            }
+        }
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/rematch`: the new game's view and whether it was created now.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Result<(GameView, bool), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = slot.game.lock().await;
+        let old = g.row().clone();
+        if seat_of(&old, token).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can ask for a rematch",
+            ));
+        }
+        if let Some(existing) = &old.rematch {
+            let existing = existing.clone();
+            drop(g);
+            return Ok((self.get(&existing, token).await?, false));
+        }
+        if old.status != "finished" {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "the game is not over yet: finish it before a rematch",
+            ));
+        }
+        let (_, turn) = live_game::start_of(&old.variant, Some(&old.start_fen))?;
+        let open = old.white.kind == "open" || old.black.kind == "open";
+        let now = now_ms();
+        let new = GameRow {
+            id: random_token(8),
+            variant: old.variant.clone(),
+            start_fen: old.start_fen.clone(),
+            white: old.black.clone(),
+            black: old.white.clone(),
+            invite: open.then(|| random_token(24)),
+            status: "ongoing".into(),
+            result: None,
+            winner: None,
+            reason: None,
+            draw_offer: None,
+            rematch_of: Some(old.id.clone()),
+            rematch: None,
+            ply: 0,
+            turn: turn.name().to_string(),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let mut updated = old.clone();
+        updated.rematch = Some(new.id.clone());
+        bump(&mut updated);
+        if let Err(e) = self.store.insert_rematch(&updated, &new).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(&slot, &mut g).await;
+            }
+            return Err(e.into());
+        }
+        g.set_row(updated);
+        Self::broadcast(&slot, g.as_ref());
+        drop(g);
+        let new_id = new.id.clone();
+        let game = live_game::load(new, &[]).map_err(|e| {
+            ApiError::new(ErrorCode::Internal, format!("rematch does not load: {e}"))
+        })?;
+        let new_slot = self.insert_slot(&new_id, game);
+        let ng = new_slot.game.lock().await;
+        engine_player::maybe_start(self, &new_slot, ng.row());
+        Ok((ng.view().personalize(ng.row(), token), true))
+    }
+
+    /// `GET /api/games/{id}/record`: file name and text.
+    pub async fn record(&self, id: &str) -> Result<(String, String), ApiError> {
+        let slot = self.slot(id).await?;
+        let g = slot.game.lock().await;
+        let ext = if g.row().variant == iceage::IceAge::NAME {
+            "pgn"
+        } else {
+            "pdn"
+        };
+        Ok((format!("icebound-{id}.{ext}"), g.record()))
+    }
+
+    /// `GET /api/my-games`.
+    pub async fn my_games(&self, token: &str) -> Result<Vec<GameSummary>, ApiError> {
+        let rows = self.store.games_of(token, 100).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let you = seat_of(&r, token).map(str::to_string);
+                let your_turn = r.status == "ongoing" && holds(&r, color_of(&r.turn), token);
+                GameSummary {
+                    title: live_game::variant_title(&r.variant)
+                        .unwrap_or("?")
+                        .to_string(),
+                    you,
+                    white: SeatView::from(&r.white),
+                    black: SeatView::from(&r.black),
+                    result: live_game::result_view(&r),
+                    your_turn,
+                    id: r.id,
+                    variant: r.variant,
+                    status: r.status,
+                    turn: r.turn,
+                    ply: r.ply,
+                    created_at: r.created_at,
+                    updated_at: r.updated_at,
+                }
+            })
+            .collect())
+    }
+
+    /// `GET /api/stats`: finished games per variant.
+    pub async fn stats(&self) -> Result<serde_json::Value, ApiError> {
+        let rows = self.store.stats().await?;
+        let mut out = serde_json::Map::new();
+        for variant in [antarctos::Antarctos::NAME, iceage::IceAge::NAME] {
+            let count = |w: Option<&str>| {
+                rows.iter()
+                    .filter(|r| r.variant == variant && r.winner.as_deref() == w)
+                    .map(|r| r.count)
+                    .sum::<i64>()
+            };
+            let s = VariantStats::new(count(Some("white")), count(Some("black")), count(None));
+            out.insert(
+                variant.to_string(),
+                serde_json::to_value(s).unwrap_or_default(),
+            );
+        }
+        Ok(serde_json::Value::Object(out))
+    }
+
+    /// Registers a WebSocket connection on `slot`, refusing past the limits.
+    pub fn ws_guard(self: &Arc<Self>, slot: &GameSlot) -> Result<WsGuard, ApiError> {
+        if slot.tx.receiver_count() >= MAX_WS_PER_GAME {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                format!("this game has {MAX_WS_PER_GAME} watchers already"),
+            ));
+        }
+        let before = self.ws_connections.fetch_add(1, Ordering::SeqCst);
+        let guard = WsGuard {
+            service: self.clone(),
+        };
+        if before >= MAX_WS_TOTAL {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                "the server holds too many live connections; try again later",
+            ));
+        }
+        Ok(guard)
+    }
+}

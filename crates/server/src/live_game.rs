@@ -1,0 +1,405 @@
+//! One game in memory, generic over [`game::Variant`]: the positions, the moves and the rules
+//! that check them, behind the object-safe [`LiveGame`] so the site holds both games alike.
+//! The server never takes a position from a client: every move is parsed and checked here,
+//! against the positions replayed from the stored moves.
+
+use std::any::Any;
+
+use antarctos::Antarctos;
+use engine::{EngineConfig, EngineVariant};
+use game::{Color, Outcome, Record, RecordResult, Variant};
+use iceage::IceAge;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::store::{GameRow, MoveRow, now_ms};
+use crate::view::{GameView, LegalView, MoveView, ResultView, SeatView};
+use crate::words::result_words;
+
+/// Longest move text accepted (bytes).
+pub const MAX_MOVE_TEXT: usize = 128;
+/// Longest position text accepted (bytes).
+pub const MAX_FEN_TEXT: usize = 256;
+
+/// What the site needs of a game beyond the rules and the engine.
+pub trait SiteVariant: EngineVariant {
+    /// A note on what happened besides the move itself, shown in the move list (Ice Age
+    /// Chess: the Ice Age after Black's 20th, 40th ... move, C5-C9).
+    fn event(_pos: &Self::Position, _mv: &Self::Move) -> Option<String> {
+        None
+    }
+}
+
+impl SiteVariant for Antarctos {}
+
+impl SiteVariant for IceAge {
+    fn event(pos: &iceage::Position, mv: &iceage::Move) -> Option<String> {
+        iceage::ice_age_comment(pos, mv)
+    }
+}
+
+/// A checked move, not yet stored: [`LiveGame::commit_move`] applies it once the store has it.
+pub struct PreparedMove {
+    /// The row to store.
+    pub row: MoveRow,
+    /// The side that moved.
+    pub mover: Color,
+    /// The side to move after it.
+    pub turn: Color,
+    /// The rules' outcome after it, if the game is over.
+    pub outcome: Option<Outcome>,
+    mv: Box<dyn Any + Send>,
+    pos: Box<dyn Any + Send>,
+}
+
+/// A game in memory, whatever the variant.
+pub trait LiveGame: Send + Sync {
+    /// The stored state.
+    fn row(&self) -> &GameRow;
+    /// Replaces the stored state (after the store accepted it).
+    fn set_row(&mut self, row: GameRow);
+    /// The game as a watcher sees it (`you` and `invite_url` unset).
+    fn view(&self) -> GameView;
+    /// Parses `text` against the current position and checks it is legal.
+    fn prepare_move(&self, text: &str) -> Result<PreparedMove, ApiError>;
+    /// Applies a move prepared on this very position, with the row as stored after it.
+    fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
+    /// A search of the current position for an engine: returns the move id.
+    fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send>;
+    /// The PDN/PGN record.
+    fn record(&self) -> String;
+}
+
+struct Game<V: SiteVariant> {
+    row: GameRow,
+    positions: Vec<V::Position>,
+    moves: Vec<V::Move>,
+    views: Vec<MoveView>,
+    legal: Vec<LegalView>,
+}
+
+/// Square index 0..64 (a1 = 0) to its name.
+pub fn square_name(sq: u8) -> String {
+    let file = (b'a' + sq % 8) as char;
+    let rank = sq / 8 + 1;
+    format!("{file}{rank}")
+}
+
+fn path_of<V: Variant>(mv: &V::Move) -> Vec<String> {
+    V::move_path(mv).into_iter().map(square_name).collect()
+}
+
+/// Maps a rules error on move text to `illegal_move` or `ambiguous_move` (the rules crates
+/// say "ambiguous" when several moves match, A17 / C13).
+fn move_error(text: &str, message: String) -> ApiError {
+    let code = if message.to_ascii_lowercase().contains("ambiguous") {
+        ErrorCode::AmbiguousMove
+    } else {
+        ErrorCode::IllegalMove
+    };
+    let message = if message.contains(text) {
+        message
+    } else {
+        format!("'{text}': {message}")
+    };
+    ApiError::new(code, message)
+}
+
+impl<V: SiteVariant> Game<V> {
+    fn load(row: GameRow, stored: &[MoveRow]) -> Result<Self, String> {
+        let start = V::parse_position(&row.start_fen)
+            .map_err(|e| format!("game {}: stored start position: {e}", row.id))?;
+        let mut game = Game::<V> {
+            row,
+            positions: vec![start],
+            moves: Vec::new(),
+            views: Vec::new(),
+            legal: Vec::new(),
+        };
+        for m in stored {
+            let pos = game.current().clone();
+            let mv = V::parse_move(&pos, &m.move_id)
+                .map_err(|e| format!("game {} ply {}: stored move: {e}", game.row.id, m.ply))?;
+            let next = V::play(&pos, &mv)
+                .map_err(|e| format!("game {} ply {}: stored move: {e}", game.row.id, m.ply))?;
+            game.views.push(MoveView {
+                ply: m.ply,
+                number: V::fullmove_number(&pos),
+                color: V::side_to_move(&pos).name().to_string(),
+                text: m.move_text.clone(),
+                id: m.move_id.clone(),
+                path: path_of::<V>(&mv),
+                fen: m.fen.clone(),
+                event: m.event.clone(),
+            });
+            game.moves.push(mv);
+            game.positions.push(next);
+        }
+        game.refresh_legal();
+        Ok(game)
+    }
+
+    fn current(&self) -> &V::Position {
+        // Never empty: the start position is pushed first.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    fn refresh_legal(&mut self) {
+        let pos = self.current();
+        self.legal = if self.row.status == "ongoing" {
+            V::legal_moves(pos)
+                .iter()
+                .map(|mv| LegalView {
+                    id: V::move_id(pos, mv),
+                    text: V::move_text(pos, mv),
+                    path: path_of::<V>(mv),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+    }
+}
+
+impl<V: SiteVariant> LiveGame for Game<V> {
+    fn row(&self) -> &GameRow {
+        &self.row
+    }
+
+    fn set_row(&mut self, row: GameRow) {
+        let status_changed = row.status != self.row.status;
+        self.row = row;
+        if status_changed {
+            self.refresh_legal();
+        }
+    }
+
+    fn view(&self) -> GameView {
+        let r = &self.row;
+        let engine_thinking = r.status == "ongoing"
+            && match r.turn.as_str() {
+                "white" => r.white.kind == "engine",
+                _ => r.black.kind == "engine",
+            };
+        GameView {
+            id: r.id.clone(),
+            variant: r.variant.clone(),
+            title: V::TITLE.to_string(),
+            you: None,
+            white: SeatView::from(&r.white),
+            black: SeatView::from(&r.black),
+            status: r.status.clone(),
+            fen: V::position_text(self.current()),
+            start_fen: r.start_fen.clone(),
+            turn: r.turn.clone(),
+            ply: r.ply,
+            moves: self.views.clone(),
+            legal: self.legal.clone(),
+            draw_offer: r.draw_offer.clone(),
+            result: result_view(r),
+            invite_url: None,
+            rematch_of: r.rematch_of.clone(),
+            rematch: r.rematch.clone(),
+            engine_thinking,
+        }
+    }
+
+    fn prepare_move(&self, text: &str) -> Result<PreparedMove, ApiError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(ApiError::bad_request("the move text is empty"));
+        }
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(ApiError::new(
+                ErrorCode::TooLarge,
+                format!(
+                    "move text of {} bytes (at most {MAX_MOVE_TEXT})",
+                    text.len()
+                ),
+            ));
+        }
+        let pos = self.current();
+        let mv = V::parse_move(pos, text).map_err(|e| move_error(text, e.to_string()))?;
+        let next = V::play(pos, &mv).map_err(|e| move_error(text, e.to_string()))?;
+        let row = MoveRow {
+            ply: self.row.ply + 1,
+            move_id: V::move_id(pos, &mv),
+            move_text: V::move_text(pos, &mv),
+            fen: V::position_text(&next),
+            event: V::event(pos, &mv),
+            created_at: now_ms(),
+        };
+        Ok(PreparedMove {
+            row,
+            mover: V::side_to_move(pos),
+            turn: V::side_to_move(&next),
+            outcome: V::outcome(&next),
+            mv: Box::new(mv),
+            pos: Box::new(next),
+        })
+    }
+
+    fn commit_move(&mut self, prepared: PreparedMove, row: GameRow) {
+        let (Ok(mv), Ok(next)) = (
+            prepared.mv.downcast::<V::Move>(),
+            prepared.pos.downcast::<V::Position>(),
+        ) else {
+            // A move prepared by another variant's game: a programming error; keep the game.
+            tracing::error!(game = %row.id, "prepared move of the wrong variant ignored");
+            return;
+        };
+        let pos = self.current();
+        self.views.push(MoveView {
+            ply: prepared.row.ply,
+            number: V::fullmove_number(pos),
+            color: V::side_to_move(pos).name().to_string(),
+            text: prepared.row.move_text,
+            id: prepared.row.move_id,
+            path: path_of::<V>(&mv),
+            fen: prepared.row.fen,
+            event: prepared.row.event,
+        });
+        self.moves.push(*mv);
+        self.positions.push(*next);
+        self.row = row;
+        self.refresh_legal();
+    }
+
+    fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send> {
+        let pos = self.current().clone();
+        Box::new(move || engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv)))
+    }
+
+    fn record(&self) -> String {
+        let r = &self.row;
+        let mut rec = Record::<V>::new(self.positions[0].clone());
+        rec.set_tag("Event", format!("icebound game {}", r.id));
+        rec.set_tag("Site", "icebound");
+        rec.set_tag("Date", pgn_date(r.created_at));
+        rec.set_tag("White", player_name(&r.white));
+        rec.set_tag("Black", player_name(&r.black));
+        rec.result = match (r.status.as_str(), r.winner.as_deref()) {
+            ("finished", Some("white")) => RecordResult::WhiteWins,
+            ("finished", Some("black")) => RecordResult::BlackWins,
+            ("finished", _) => RecordResult::Draw,
+            _ => RecordResult::Unknown,
+        };
+        rec.set_tag("Result", rec.result.as_str());
+        // C14: [Termination] names the way it ended.
+        if V::NAME == IceAge::NAME
+            && let Some(reason) = &r.reason
+        {
+            rec.set_tag("Termination", reason.clone());
+        }
+        rec.moves = self.moves.clone();
+        V::write_record(&rec)
+    }
+}
+
+fn player_name(seat: &crate::store::SeatRow) -> String {
+    match (seat.kind.as_str(), seat.level) {
+        ("engine", Some(level)) => format!("icebound engine level {level}"),
+        ("open", _) => "?".into(),
+        _ => "Human".into(),
+    }
+}
+
+/// `YYYY.MM.DD` (PGN/PDN `[Date]`) of Unix milliseconds, in UTC.
+pub fn pgn_date(ms: i64) -> String {
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The result of a finished game row.
+pub fn result_view(r: &GameRow) -> Option<ResultView> {
+    if r.status != "finished" {
+        return None;
+    }
+    let reason = game::EndReason::parse(r.reason.as_deref()?)?;
+    let winner = r.winner.as_deref().and_then(Color::parse);
+    Some(ResultView {
+        result: r.result.clone().unwrap_or_else(|| "*".into()),
+        winner: winner.map(|c| c.name().to_string()),
+        reason: reason.as_str().to_string(),
+        words: result_words(winner, reason),
+    })
+}
+
+/// Rebuilds a stored game in memory, replaying its moves.
+pub fn load(row: GameRow, moves: &[MoveRow]) -> Result<Box<dyn LiveGame>, String> {
+    match row.variant.as_str() {
+        Antarctos::NAME => Ok(Box::new(Game::<Antarctos>::load(row, moves)?)),
+        IceAge::NAME => Ok(Box::new(Game::<IceAge>::load(row, moves)?)),
+        other => Err(format!("game {}: unknown variant '{other}'", row.id)),
+    }
+}
+
+/// Title of a variant name, or `None` when it is not a game of the site.
+pub fn variant_title(name: &str) -> Option<&'static str> {
+    match name {
+        Antarctos::NAME => Some(Antarctos::TITLE),
+        IceAge::NAME => Some(IceAge::TITLE),
+        _ => None,
+    }
+}
+
+fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), ApiError> {
+    let pos = match fen {
+        None => V::start_position(),
+        Some(text) => {
+            if text.len() > MAX_FEN_TEXT {
+                return Err(ApiError::new(
+                    ErrorCode::TooLarge,
+                    format!("fen of {} bytes (at most {MAX_FEN_TEXT})", text.len()),
+                ));
+            }
+            V::parse_position(text.trim())
+                .map_err(|e| ApiError::bad_request(format!("fen '{text}': {e}")))?
+        }
+    };
+    if let Some(outcome) = V::outcome(&pos) {
+        return Err(ApiError::bad_request(format!(
+            "the start position is already finished ({outcome})"
+        )));
+    }
+    Ok((V::position_text(&pos), V::side_to_move(&pos)))
+}
+
+/// Validates a new game's start: the canonical position text and the side to move.
+pub fn start_of(variant: &str, fen: Option<&str>) -> Result<(String, Color), ApiError> {
+    match variant {
+        Antarctos::NAME => check_start::<Antarctos>(fen),
+        IceAge::NAME => check_start::<IceAge>(fen),
+        other => Err(ApiError::bad_request(format!(
+            "unknown variant '{other}' (antarctos or iceage)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_are_named_from_a1() {
+        assert_eq!(square_name(0), "a1");
+        assert_eq!(square_name(7), "h1");
+        assert_eq!(square_name(63), "h8");
+        assert_eq!(square_name(27), "d4");
+    }
+
+    #[test]
+    fn dates_in_pgn_form() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_796_083_200_000), "2026.12.01");
+    }
+}

@@ -1,0 +1,67 @@
+//! Creating, reading and joining games; "my games"; the record download.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::IntoResponse;
+
+use super::{ApiJson, AppState};
+use crate::error::ApiError;
+use crate::game_service::NewGame;
+use crate::player::Player;
+use crate::view::{GameSummary, GameView};
+
+/// `POST /api/games` -> 201 GameView.
+pub async fn create(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(req): ApiJson<NewGame>,
+) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let view = svc.create(&token, req).await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// `GET /api/games/{id}`.
+pub async fn get_game(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(svc.get(&id, &token).await?))
+}
+
+/// `POST /api/join/{invite}`.
+pub async fn join(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(invite): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(svc.join(&invite, &token).await?))
+}
+
+/// `GET /api/my-games`.
+pub async fn my_games(
+    State(svc): State<AppState>,
+    Player(token): Player,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    Ok(Json(svc.my_games(&token).await?))
+}
+
+/// `GET /api/games/{id}/record`: PDN or PGN as an attachment.
+pub async fn record(
+    State(svc): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
+    let (name, text) = svc.record(&id).await?;
+    Ok((
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    ))
+}

@@ -1,0 +1,52 @@
+//! The single page: every non-API `GET` serves `index.html`; `/assets/<file>` serves the
+//! embedded bundle; unknown `/api/` paths answer JSON errors.
+
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use crate::assets;
+use crate::error::{ApiError, ErrorCode};
+
+/// Unknown path under `/api/`.
+pub async fn api_not_found(uri: Uri) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        format!("no API endpoint {}", uri.path()),
+    )
+}
+
+/// Known API path, wrong method.
+pub async fn api_method_not_allowed(method: Method, uri: Uri) -> Response {
+    let e = ApiError::bad_request(format!("{method} is not allowed on {}", uri.path()));
+    (StatusCode::METHOD_NOT_ALLOWED, axum::Json(e.body())).into_response()
+}
+
+/// Everything outside `/api/`.
+pub async fn page(method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "only GET is served here").into_response();
+    }
+    let path = uri.path().trim_start_matches('/');
+    if path.starts_with("assets/") {
+        return match assets::get(path) {
+            Some(a) => (
+                [
+                    (CONTENT_TYPE, a.mime),
+                    (CACHE_CONTROL, "public, max-age=300"),
+                ],
+                a.bytes.into_owned(),
+            )
+                .into_response(),
+            None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+        };
+    }
+    match assets::get("index.html") {
+        Some(a) => (
+            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, "no-cache")],
+            a.bytes.into_owned(),
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
+    }
+}

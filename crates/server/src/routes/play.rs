@@ -1,0 +1,77 @@
+//! Moves, resignation, draw offers and rematches.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+
+use super::{ApiJson, AppState};
+use crate::error::ApiError;
+use crate::game_service::DrawAction;
+use crate::player::Player;
+use crate::view::GameView;
+
+/// Body of `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    /// Move text in any accepted form.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The game's ply the client saw.
+    #[serde(default)]
+    pub ply: Option<i64>,
+}
+
+/// Body of `POST /api/games/{id}/draw`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawBody {
+    /// `offer`, `accept` or `decline`.
+    pub action: String,
+}
+
+/// `POST /api/games/{id}/moves`.
+pub async fn moves(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<MoveBody>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(svc.play(&id, &token, &body.mv, body.ply).await?))
+}
+
+/// `POST /api/games/{id}/resign` (any body is ignored).
+pub async fn resign(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(svc.resign(&id, &token).await?))
+}
+
+/// `POST /api/games/{id}/draw`.
+pub async fn draw(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<DrawBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let action = DrawAction::parse(&body.action)?;
+    Ok(Json(svc.draw(&id, &token, action).await?))
+}
+
+/// `POST /api/games/{id}/rematch` -> 201 (new) or 200 (existing).
+pub async fn rematch(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let (view, created) = svc.rematch(&id, &token).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(view)))
+}

@@ -1,0 +1,121 @@
+//! Storage through sqlx's `Any` driver: a SQLite file (`sqlite://icebound.db?mode=rwc`, the
+//! default) or PostgreSQL (`postgres://user:pass@host/db`), with the same SQL (`$1` parameters,
+//! `TEXT`/`BIGINT` columns). Tables: `games` (one row per game: seats, state, result) and `moves`
+//! (one row per move, keyed by game and ply).
+//!
+//! Durability: a move is acknowledged only after [`Store::save_move`] committed; it checks the
+//! expected ply and version in the same transaction, so two writers can never both append ply n.
+
+mod games;
+mod moves;
+mod schema;
+
+use std::time::Duration;
+
+use sqlx::AnyPool;
+use sqlx::any::AnyPoolOptions;
+
+pub use games::{GameRow, SeatRow, StatsRow};
+pub use moves::MoveRow;
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed (connection, SQL, constraint).
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The game changed since it was read (another request or process wrote first).
+    #[error("the game changed meanwhile (expected version {expected})")]
+    Stale {
+        /// The version the writer expected.
+        expected: i64,
+    },
+    /// The database URL is neither `sqlite:` nor `postgres:`.
+    #[error("unsupported database URL '{0}' (use sqlite://FILE or postgres://...)")]
+    BadUrl(String),
+}
+
+/// The database: a connection pool plus the queries of the site.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+impl Store {
+    /// Connects to `url` and migrates the schema. A SQLite file is created if missing (give
+    /// `?mode=rwc`, or a bare path which gets it) and put in WAL mode.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = normalize_url(url)?;
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 8 } else { 16 })
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&url)
+            .await?;
+        if sqlite {
+            // WAL: readers do not block the writer; survives a kill like the default journal.
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await?;
+        }
+        // Several processes (or tests) may start on one PostgreSQL database at once: a losing
+        // concurrent CREATE or version insert rolls back, and the next attempt sees it done.
+        let mut attempt = 0;
+        while let Err(e) = schema::migrate(&pool).await {
+            attempt += 1;
+            if attempt >= 5 {
+                return Err(e);
+            }
+            tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
+            tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+        }
+        Ok(Store { pool })
+    }
+
+    /// Closes every connection (pending queries finish first).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// `postgres://`, `postgresql://` and `sqlite:` URLs pass; a bare path becomes a SQLite file
+/// that is created if missing.
+fn normalize_url(url: &str) -> Result<String, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(url.to_string());
+    }
+    if url.starts_with("sqlite:") {
+        return Ok(url.to_string());
+    }
+    if url.contains("://") || url.is_empty() {
+        return Err(StoreError::BadUrl(url.to_string()));
+    }
+    Ok(format!("sqlite://{url}?mode=rwc"))
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_normalize() {
+        assert_eq!(
+            normalize_url("icebound.db").unwrap(),
+            "sqlite://icebound.db?mode=rwc"
+        );
+        assert!(normalize_url("postgres://u:p@h/db").is_ok());
+        assert!(matches!(
+            normalize_url("mysql://x"),
+            Err(StoreError::BadUrl(_))
+        ));
+    }
+}

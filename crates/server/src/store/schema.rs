@@ -1,0 +1,70 @@
+//! The database schema, as ordered migrations run at start (embedded SQL, the same text for
+//! SQLite and PostgreSQL: only `TEXT` and `BIGINT` columns).
+
+use sqlx::{AnyPool, Row};
+
+use super::StoreError;
+
+/// `(version, statements)`: each migration runs once, in order, in one transaction.
+const MIGRATIONS: &[(i64, &[&str])] = &[(
+    1,
+    &[
+        "CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            start_fen TEXT NOT NULL,
+            white_kind TEXT NOT NULL, white_level BIGINT, white_token TEXT,
+            black_kind TEXT NOT NULL, black_level BIGINT, black_token TEXT,
+            invite TEXT UNIQUE,
+            status TEXT NOT NULL,
+            result TEXT, winner TEXT, reason TEXT,
+            draw_offer TEXT,
+            rematch_of TEXT, rematch TEXT,
+            ply BIGINT NOT NULL,
+            turn TEXT NOT NULL,
+            version BIGINT NOT NULL,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL
+        )",
+        "CREATE INDEX IF NOT EXISTS games_white_token ON games (white_token)",
+        "CREATE INDEX IF NOT EXISTS games_black_token ON games (black_token)",
+        "CREATE INDEX IF NOT EXISTS games_status ON games (status, variant)",
+        "CREATE TABLE IF NOT EXISTS moves (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            ply BIGINT NOT NULL,
+            move_id TEXT NOT NULL,
+            move_text TEXT NOT NULL,
+            fen TEXT NOT NULL,
+            event TEXT,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        )",
+    ],
+)];
+
+/// Brings the schema up to date.
+pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS icebound_schema (version BIGINT PRIMARY KEY)")
+        .execute(pool)
+        .await?;
+    let current: i64 = sqlx::query("SELECT COALESCE(MAX(version), 0) AS v FROM icebound_schema")
+        .fetch_one(pool)
+        .await?
+        .try_get("v")?;
+    for (version, statements) in MIGRATIONS {
+        if *version <= current {
+            continue;
+        }
+        let mut tx = pool.begin().await?;
+        for statement in *statements {
+            sqlx::query(statement).execute(&mut *tx).await?;
+        }
+        sqlx::query("INSERT INTO icebound_schema (version) VALUES ($1)")
+            .bind(*version)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(version, "database schema migrated");
+    }
+    Ok(())
+}

@@ -1,0 +1,283 @@
+//! Bad input over HTTP and WebSocket: clear JSON errors with their codes, no panic, and the game
+//! unchanged afterwards.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use server::client::send_json;
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test]
+async fn malformed_requests_get_json_errors() {
+    let srv = TestServer::start(&sqlite_url("bad")).await;
+    let mut c = srv.client();
+    let cases: Vec<(Option<Vec<u8>>, u16, &str)> = vec![
+        (Some(b"{not json".to_vec()), 400, "bad_request"),
+        (Some(b"[]".to_vec()), 400, "bad_request"),
+        (
+            Some(br#"{"variant":"antarctos"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"go","opponent":"local"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"cat"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"engine"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"engine","level":9}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"friend","level":2}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"local","color":"green"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        (
+            Some(br#"{"variant":"antarctos","opponent":"local","extra":1}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        // A18: a man on a light square.
+        (
+            Some(br#"{"variant":"antarctos","opponent":"local","fen":"W:Wa2:Bc7"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+        // A18: `W:W:B` is already over (total freeze).
+        (
+            Some(br#"{"variant":"antarctos","opponent":"local","fen":"W:W:Bc7"}"#.to_vec()),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let shown = String::from_utf8_lossy(body.as_deref().unwrap_or_default()).into_owned();
+        let a = c
+            .send_raw("POST", "/api/games", body)
+            .await
+            .expect("request");
+        assert_eq!(a.status, status, "{shown}: {}", a.text);
+        assert_eq!(a.body["error"]["code"], code, "{shown}: {}", a.text);
+    }
+    let long_fen = format!("W:W{}:Bc7", "a1,".repeat(200));
+    let a = c
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "local", "fen": long_fen}),
+        )
+        .await
+        .expect("request");
+    assert_error(&a, 413, "too_large");
+    let huge = vec![b' '; 100_000];
+    let a = c
+        .send_raw("POST", "/api/games", Some(huge))
+        .await
+        .expect("request");
+    assert_error(&a, 413, "too_large");
+    let a = c.get("/api/games/nosuchgame").await.expect("request");
+    assert_error(&a, 404, "not_found");
+    let a = c.get("/api/games/..%2F..%2Fetc").await.expect("request");
+    assert_error(&a, 404, "not_found");
+    let a = c.get("/api/nothing/here").await.expect("request");
+    assert_error(&a, 404, "not_found");
+    let a = c.send("DELETE", "/api/games", None).await.expect("request");
+    assert_eq!(a.status, 405);
+    let a = c.get("/api/games/nosuchgame/ws").await.expect("request");
+    assert!(a.status == 400 || a.status == 404, "{}", a.text);
+    // Pages: any non-API path is the single page.
+    let p = c.get("/game/abc").await.expect("page");
+    assert_eq!(p.status, 200);
+    assert!(p.text.to_ascii_lowercase().contains("<!doctype html"));
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn bad_moves_leave_the_game_unchanged() {
+    let srv = TestServer::start(&sqlite_url("badmoves")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let path = format!("/api/games/{id}/moves");
+    let a = c.post(&path, json!({"move": "c3-e5"})).await.expect("move");
+    assert_error(&a, 422, "illegal_move");
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("c3-e5")
+    );
+    let a = c.post(&path, json!({"move": "zz9"})).await.expect("move");
+    assert_error(&a, 422, "illegal_move");
+    let a = c.post(&path, json!({"move": ""})).await.expect("move");
+    assert_error(&a, 400, "bad_request");
+    let a = c
+        .post(&path, json!({"move": "x".repeat(500)}))
+        .await
+        .expect("move");
+    assert_error(&a, 413, "too_large");
+    let a = c.post(&path, json!({"move": 42})).await.expect("move");
+    assert_error(&a, 400, "bad_request");
+    let a = c
+        .post(&path, json!({"move": "c3-d4", "ply": 5}))
+        .await
+        .expect("move");
+    assert_error(&a, 409, "conflict");
+    // Idempotent retry: the same move for the same ply is answered with the game.
+    let ok = c
+        .post(&path, json!({"move": "c3-d4", "ply": 0}))
+        .await
+        .expect("move");
+    assert_eq!(ok.status, 200);
+    let retry = c
+        .post(&path, json!({"move": "c3-d4", "ply": 0}))
+        .await
+        .expect("move");
+    assert_eq!(retry.status, 200, "{}", retry.text);
+    assert_eq!(retry.body["ply"], 1);
+    let other = c
+        .post(&path, json!({"move": "e3-f4", "ply": 0}))
+        .await
+        .expect("move");
+    assert_error(&other, 409, "conflict");
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["ply"], 1);
+    assert_eq!(view.body["moves"].as_array().map(Vec::len), Some(1));
+
+    // A17: start and end of a jump that two sequences share is ambiguous (a loop around four
+    // ice cubes, either way round).
+    let g = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "local", "fen": "W:Wc1:Bh8:Ib2,b4,d2,d4"}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let a = c
+        .post(&format!("/api/games/{id}/moves"), json!({"move": "c1xc1"}))
+        .await
+        .expect("move");
+    assert_error(&a, 422, "ambiguous_move");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
+    let srv = TestServer::start(&sqlite_url("badws")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut ws = c.ws(&id).await.expect("ws");
+    wait_state(&mut ws, |_| true).await;
+    ws.send(Message::Text("{oops".into())).await.expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
+    send_json(&mut ws, &json!({"type": "fly"}))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
+    send_json(&mut ws, &json!({"type": "move", "move": "c3-e5"}))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "illegal_move");
+    send_json(&mut ws, &json!({"type": "draw", "action": "offer"}))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
+    ws.send(Message::Binary(vec![1u8, 2, 3].into()))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
+    send_json(&mut ws, &json!({"type": "ping"}))
+        .await
+        .expect("send");
+    let pong = tokio::time::timeout(Duration::from_secs(5), server::client::next_json(&mut ws))
+        .await
+        .expect("pong in time");
+    assert_eq!(pong.expect("open")["type"], "pong");
+    // A move over the socket is stored and broadcast.
+    send_json(&mut ws, &json!({"type": "move", "move": "c3-d4", "ply": 0}))
+        .await
+        .expect("send");
+    let s = wait_state(&mut ws, |g| g["ply"] == 1).await;
+    assert_eq!(s["moves"][0]["text"], "c3-d4");
+
+    // A watcher's socket cannot move.
+    let mut eve = srv.client();
+    eve.get("/api/stats").await.expect("token");
+    let mut ews = eve.ws(&id).await.expect("ws");
+    wait_state(&mut ews, |_| true).await;
+    send_json(&mut ews, &json!({"type": "move", "move": "f6-e5"}))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ews).await["code"], "not_a_player");
+    send_json(&mut ews, &json!({"type": "resign"}))
+        .await
+        .expect("send");
+    assert_eq!(wait_error(&mut ews).await["code"], "not_a_player");
+
+    // Over 4 KiB: the server closes the connection.
+    let big = format!("{{\"type\":\"move\",\"move\":\"{}\"}}", "a".repeat(10_000));
+    let _ = ews.send(Message::Text(big.into())).await;
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ews.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return true,
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("closed in time");
+    assert!(closed);
+    // The game is unharmed and still served.
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["ply"], 1);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn many_connections_at_once_are_served() {
+    let srv = TestServer::start(&sqlite_url("many")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut sockets = Vec::new();
+    for _ in 0..200 {
+        sockets.push(srv.client().ws(&id).await.expect("ws"));
+    }
+    let mut gets = Vec::new();
+    for _ in 0..100 {
+        let mut w = srv.client();
+        let path = format!("/api/games/{id}");
+        gets.push(tokio::spawn(
+            async move { w.get(&path).await.map(|a| a.status) },
+        ));
+    }
+    for h in gets {
+        assert_eq!(h.await.expect("task").expect("request"), 200);
+    }
+    play(&mut c, &id, "c3-d4").await;
+    for ws in &mut sockets {
+        wait_state(ws, |g| g["ply"] == 1).await;
+    }
+    srv.stop().await;
+}

@@ -1,0 +1,163 @@
+//! Shared test harness: a real server on a loopback port (in-process), fresh databases, and
+//! helpers to read WebSocket states.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use server::Site;
+use server::client::{ApiClient, WsStream, next_json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A server running in this process.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub site: Site,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<()>,
+}
+
+impl TestServer {
+    /// Starts a server on `url` at a free loopback port.
+    pub async fn start(url: &str) -> TestServer {
+        let site = Site::open(url).await.expect("database opens");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        let serving = site.clone();
+        let task = tokio::spawn(async move {
+            let _ = serving
+                .serve(listener, async move {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        TestServer {
+            addr,
+            site,
+            stop: Some(tx),
+            task,
+        }
+    }
+
+    /// A new browser (no token yet).
+    pub fn client(&self) -> ApiClient {
+        ApiClient::new(self.addr)
+    }
+
+    /// Drops the server abruptly, as a crash would (no graceful shutdown).
+    pub async fn crash(mut self) {
+        self.stop.take();
+        self.task.abort();
+        let _ = self.task.await;
+    }
+
+    /// Graceful stop.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh, empty directory under the system's temp dir.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir =
+        std::env::temp_dir().join(format!("icebound-{tag}-{}-{n}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A fresh SQLite database file URL.
+pub fn sqlite_url(tag: &str) -> String {
+    let dir = temp_dir(tag);
+    format!("sqlite://{}?mode=rwc", dir.join("test.db").display())
+}
+
+/// The PostgreSQL URL of `.ci/setup-postgres.sh`; under `CI=true` its absence is a failure.
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("ICEBOUND_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI=true but ICEBOUND_TEST_POSTGRES_URL is not set: .ci/setup-postgres.sh must run first"
+            );
+            eprintln!("ICEBOUND_TEST_POSTGRES_URL not set: PostgreSQL part not run");
+            None
+        }
+    }
+}
+
+/// Reads WebSocket messages until a state with `pred` true arrives (10 s at most).
+pub async fn wait_state(ws: &mut WsStream, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Duration::from_secs(10);
+    tokio::time::timeout(deadline, async {
+        loop {
+            let msg = next_json(ws).await.expect("websocket open");
+            if msg["type"] == "state" && pred(&msg["game"]) {
+                return msg["game"].clone();
+            }
+        }
+    })
+    .await
+    .expect("state arrives within 10 s")
+}
+
+/// Reads WebSocket messages until an error arrives.
+pub async fn wait_error(ws: &mut WsStream) -> Value {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let msg = next_json(ws).await.expect("websocket open");
+            if msg["type"] == "error" {
+                return msg["error"].clone();
+            }
+        }
+    })
+    .await
+    .expect("error arrives within 10 s")
+}
+
+/// Creates a game; asserts 201.
+pub async fn create(c: &mut ApiClient, body: Value) -> Value {
+    let a = c.post("/api/games", body).await.expect("request");
+    assert_eq!(a.status, 201, "create: {}", a.text);
+    a.body
+}
+
+/// Plays `mv` in game `id`; asserts 200 and returns the view.
+pub async fn play(c: &mut ApiClient, id: &str, mv: &str) -> Value {
+    let a = c
+        .post(&format!("/api/games/{id}/moves"), json!({ "move": mv }))
+        .await
+        .expect("request");
+    assert_eq!(a.status, 200, "move {mv}: {}", a.text);
+    a.body
+}
+
+/// Asserts an API error answer.
+pub fn assert_error(a: &server::client::Answer, status: u16, code: &str) {
+    assert_eq!(a.status, status, "{}", a.text);
+    assert_eq!(a.body["error"]["code"], code, "{}", a.text);
+    assert!(
+        a.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "error has a message: {}",
+        a.text
+    );
+}

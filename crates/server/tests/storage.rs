@@ -1,0 +1,221 @@
+//! Storage: games survive a crash and a restart (SQLite always, PostgreSQL when
+//! ICEBOUND_TEST_POSTGRES_URL is set, and required under CI=true); a move is stored once per
+//! ply; engine games where the engine is to move get their move after a restart.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
+
+/// Plays up to `n` moves (the first legal one each time) in a local game; returns the
+/// acknowledged move texts.
+async fn play_some(
+    srv: &TestServer,
+    c: &mut server::client::ApiClient,
+    id: &str,
+    n: usize,
+) -> Vec<String> {
+    let _ = srv;
+    let mut acked = Vec::new();
+    let mut view = c.get(&format!("/api/games/{id}")).await.expect("get").body;
+    for _ in 0..n {
+        let Some(mv) = view["legal"]
+            .get(0)
+            .and_then(|m| m["id"].as_str())
+            .map(str::to_string)
+        else {
+            break;
+        };
+        view = play(c, id, &mv).await;
+        acked.push(
+            view["moves"]
+                .as_array()
+                .expect("moves")
+                .last()
+                .expect("move")["text"]
+                .as_str()
+                .expect("text")
+                .to_string(),
+        );
+    }
+    acked
+}
+
+fn texts(view: &Value) -> Vec<String> {
+    view["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["text"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+async fn crash_and_restart(url: &str) {
+    let srv = TestServer::start(url).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let friend = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
+    )
+    .await;
+    let fid = friend["id"].as_str().expect("id").to_string();
+    let acked = play_some(&srv, &mut c, &id, 12).await;
+    assert!(acked.len() >= 4, "some moves were played");
+    srv.crash().await;
+
+    let srv = TestServer::start(url).await;
+    c.set_addr(srv.addr);
+    let mut same = srv.client();
+    // The same browser (same cookie) still holds its seats.
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.status, 200, "{}", view.text);
+    assert_eq!(
+        texts(&view.body),
+        acked,
+        "every acknowledged move is there, in order"
+    );
+    assert_eq!(view.body["you"], "both");
+    assert_eq!(view.body["ply"], acked.len());
+    let fv = c.get(&format!("/api/games/{fid}")).await.expect("get");
+    assert!(
+        fv.body["invite_url"].as_str().is_some(),
+        "the invitation survives"
+    );
+    // Play goes on from the stored position.
+    let more = play_some(&srv, &mut c, &id, 2).await;
+    let after = same.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(texts(&after.body).len(), acked.len() + more.len());
+    assert_eq!(after.body["you"], Value::Null, "a new browser is a watcher");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_games_survive_a_crash() {
+    crash_and_restart(&sqlite_url("crash")).await;
+}
+
+#[tokio::test]
+async fn postgres_games_survive_a_crash() {
+    if let Some(url) = postgres_url() {
+        crash_and_restart(&url).await;
+    }
+}
+
+fn engine_white_row(id: &str) -> GameRow {
+    GameRow {
+        id: id.to_string(),
+        variant: "antarctos".into(),
+        start_fen: "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+            .into(),
+        white: SeatRow {
+            kind: "engine".into(),
+            level: Some(1),
+            token: None,
+        },
+        black: SeatRow {
+            kind: "human".into(),
+            level: None,
+            token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
+        },
+        invite: None,
+        status: "ongoing".into(),
+        result: None,
+        winner: None,
+        reason: None,
+        draw_offer: None,
+        rematch_of: None,
+        rematch: None,
+        ply: 0,
+        turn: "white".into(),
+        version: 1,
+        created_at: 1,
+        updated_at: 1,
+    }
+}
+
+async fn store_checks_ply_and_version(url: &str) {
+    let store = Store::open(url).await.expect("open");
+    let id = format!("st{}", std::process::id() % 100_000);
+    let id = format!("{id}{}", rand_suffix());
+    let row = engine_white_row(&id);
+    store.insert_game(&row).await.expect("insert");
+    let mv = |ply: i64, text: &str| MoveRow {
+        ply,
+        move_id: text.into(),
+        move_text: text.into(),
+        fen: "x".into(),
+        event: None,
+        created_at: 2,
+    };
+    let mut next = row.clone();
+    next.ply = 1;
+    next.turn = "black".into();
+    next.version = 2;
+    store
+        .save_move(&next, &mv(1, "c3-d4"))
+        .await
+        .expect("first write");
+    // A second writer that read the same row (ply 0, version 1) loses.
+    let stale = store.save_move(&next, &mv(1, "e3-f4")).await;
+    assert!(matches!(stale, Err(StoreError::Stale { .. })), "{stale:?}");
+    let (back, moves) = store.load_game(&id).await.expect("load").expect("exists");
+    assert_eq!(back.ply, 1);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].move_text, "c3-d4");
+    store.close().await;
+}
+
+fn rand_suffix() -> String {
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() % 1_000_000_000)
+        .unwrap_or(0);
+    format!("{n}")
+}
+
+#[tokio::test]
+async fn sqlite_store_refuses_a_second_write_of_a_ply() {
+    store_checks_ply_and_version(&sqlite_url("stale")).await;
+}
+
+#[tokio::test]
+async fn postgres_store_refuses_a_second_write_of_a_ply() {
+    if let Some(url) = postgres_url() {
+        store_checks_ply_and_version(&url).await;
+    }
+}
+
+async fn engine_resumes(url: &str) {
+    let store = Store::open(url).await.expect("open");
+    let id = format!("er{}", rand_suffix());
+    store
+        .insert_game(&engine_white_row(&id))
+        .await
+        .expect("insert");
+    store.close().await;
+    // A server that starts on this database gives the engine its move.
+    let srv = TestServer::start(url).await;
+    let mut w = srv.client();
+    let mut ws = w.ws(&id).await.expect("ws");
+    let moved = wait_state(&mut ws, |g| g["ply"] == 1).await;
+    assert_eq!(moved["moves"][0]["color"], "white");
+    assert_eq!(moved["turn"], "black");
+    let v = w.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(v.body["ply"], 1);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_engine_moves_after_restart() {
+    engine_resumes(&sqlite_url("resume")).await;
+}
+
+#[tokio::test]
+async fn postgres_engine_moves_after_restart() {
+    if let Some(url) = postgres_url() {
+        engine_resumes(&url).await;
+    }
+}
