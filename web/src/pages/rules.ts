@@ -34,11 +34,13 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
     counter.textContent = t('rules.step', { n: step, total: ex.steps.length });
     prev.disabled = step === 0;
     next.disabled = step === ex.steps.length;
+    // The Antarctos examples end the game: there is nothing to play from their last position.
+    playFrom.disabled = ex.variant === 'antarctos' && step === ex.steps.length;
     mount(moves, ...ex.steps.map((st, i) => h('li', { class: i < step ? 'done' : undefined }, st.move)));
     boardEl.parentElement?.classList.toggle('ice-age', ex.variant === 'iceage' && step > 0);
   }
 
-  const playFrom = h('button', {
+  const playFrom: HTMLButtonElement = h('button', {
     type: 'button',
     onclick: async () => {
       const s = step > 0 ? ex.steps[step - 1] : null;
@@ -49,7 +51,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
         error.textContent = err instanceof ApiError ? err.message : String(err);
       }
     },
-  }, t('rules.play_from'));
+  }, t('rules.play_from')) as HTMLButtonElement;
 
   const view = h('div.example', { id: `example-${index + 1}`, 'data-variant': ex.variant },
     h('div.board-box.small', boardEl),
