@@ -69,7 +69,9 @@ fn write_game<V: Variant>(record: &Record<V>) -> String {
                 pos = next;
             }
             Err(e) => {
-                units.push(format!("{{move {} is not legal here: {e}}}", i + 1));
+                // Braces would open or close the comment early.
+                let why = e.to_string().replace(['{', '}'], "");
+                units.push(format!("{{move {} is not legal here: {why}}}", i + 1));
                 break;
             }
         }

@@ -252,6 +252,21 @@ fn a19_black_first_game_writes_ellipsis_and_fen() {
     assert_eq!(back.tag("Event"), Some("Seed \"example\" 1"));
 }
 
+/// A record built by hand with a move that is not legal in turn: the writer does not
+/// panic, it ends the move text with a comment, and the text still reads.
+#[test]
+fn a19_writer_notes_an_illegal_move() {
+    let elsewhere = Antarctos::parse_position("W:Wb4,e3,f2:Bc7,d6:Ic3").expect("seed example 2");
+    let mut record = Record::<Antarctos>::new(Antarctos::start_position());
+    record
+        .moves
+        .push(Antarctos::parse_move(&elsewhere, "b4-c5").expect("legal there"));
+    let text = Antarctos::write_record(&record);
+    assert!(text.contains("{move 1 is not legal here: "), "{text}");
+    let back = Antarctos::read_records(&text);
+    assert_eq!(ok(&back[0]).moves.len(), 0);
+}
+
 #[test]
 fn a19_start_position_has_no_fen_tag() {
     let mut record = Record::<Antarctos>::new(Antarctos::start_position());

@@ -5,8 +5,8 @@
 //! line numbers and for the tokens pgn-reader passes over in silence. Each game is then
 //! replayed through [`Variant::parse_move`] (which reads `x` onto ice, C13) and
 //! [`Variant::play`], so each entry is a legal game or its first error (game, move number,
-//! side, line, why). An `{Ice Age ...}` comment is informative; a move that carries one
-//! but brings no Ice Age (C5) is an error.
+//! side, line, why). An `{Ice Age ...}` comment is informative, and checked: a move that
+//! carries one must bring that very Ice Age (C5-C6).
 //!
 //! Writing (C14): the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result),
 //! then `Variant "Ice Age"`, `SetUp "1"`, `FEN` (always: the start is never the standard
@@ -93,7 +93,9 @@ fn write_game<V: Variant>(record: &Record<V>, note: IceAgeNote<V>) -> String {
             Ok(next) => pos = next,
             Err(e) => {
                 units.pop();
-                units.push(format!("{{move {} is not legal here: {e}}}", i + 1));
+                // Braces would open or close the comment early.
+                let why = e.to_string().replace(['{', '}'], "");
+                units.push(format!("{{move {} is not legal here: {why}}}", i + 1));
                 legal = false;
                 break;
             }
@@ -340,14 +342,27 @@ fn replay<V: Variant>(
         // The rules' message quotes the move text itself.
         let mv = V::parse_move(&pos, san)
             .map_err(|e| error(line, format!("{e} ({})", legal_here::<V>(&pos))))?;
-        let brought = note(&pos, &mv);
-        if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age"))
-            && brought.is_none()
-        {
-            return Err(error(
-                line,
-                format!("'{san}' is followed by {{{claim}}}, but this move brings no Ice Age (C5)"),
-            ));
+        // An `{Ice Age ...}` comment must tell what the replay does (C13).
+        if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age")) {
+            match note(&pos, &mv) {
+                None => {
+                    return Err(error(
+                        line,
+                        format!(
+                            "'{san}' is followed by {{{claim}}}, but this move brings no Ice Age (C5)"
+                        ),
+                    ));
+                }
+                Some(brought) if brought != *claim => {
+                    return Err(error(
+                        line,
+                        format!(
+                            "'{san}' is followed by {{{claim}}}, but the Ice Age it brings is {{{brought}}} (C6)"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         pos = V::play(&pos, &mv).map_err(|e| error(line, format!("'{san}': {e}")))?;
         moves.push(mv);

@@ -146,6 +146,11 @@ fn parse_uci(text: &str) -> Option<Pattern> {
 
 fn parse_san(text: &str) -> Result<Pattern, &'static str> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
+    // FIDE's optional en-passant mark: `exd6 e.p.`, `exd6ep`.
+    let t = t
+        .strip_suffix("e.p.")
+        .or_else(|| t.strip_suffix("ep"))
+        .map_or(t, str::trim_end);
     match t {
         "O-O" | "0-0" => {
             return Ok(Pattern {
@@ -190,9 +195,14 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
         && last.is_ascii_alphabetic()
         && !('a'..='h').contains(&last)
     {
-        promotion = Some(promotion_role(last).ok_or("unknown promotion piece")?);
         chars.pop();
-        if chars.last() == Some(&'=') {
+        let marked = chars.last() == Some(&'=');
+        promotion = Some(promotion_role(last).ok_or(if marked {
+            "unknown promotion piece (Q, R, B or N)"
+        } else {
+            "unexpected letter after the destination"
+        })?);
+        if marked {
             chars.pop();
         }
     } else if let Some(&last) = chars.last()
@@ -228,6 +238,12 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
     }
     if promotion.is_some() && role.is_some() {
         return Err("only pawns promote");
+    }
+    // A pawn move written without a file (`e4`) is a push along the destination's file:
+    // a pawn capture always names its file (`dxe4`), ice captures included (C13). Without
+    // this, `a3` at the start would play `bxa3` (a2-a3 is blocked by ice, C2).
+    if role.is_none() && from_file.is_none() {
+        from_file = Some(to.file().to_u32());
     }
     Ok(Pattern {
         role: Some(role.unwrap_or(Role::Pawn)),

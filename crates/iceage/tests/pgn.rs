@@ -142,6 +142,23 @@ fn c14_bad_input_names_game_and_move() {
     assert_eq!(sans(ok(&games[4])), ["Nxh3"]);
 }
 
+/// C13: an Ice Age comment that does not tell what the replay does is an error.
+#[test]
+fn c13_ice_age_comment_is_checked() {
+    let text = "[FEN \"3rk3/8/8/8/8/8/8/3QK2R b K - 0 20\"]\n\n20... Rd7 {Ice Age: Qd1 frozen} *\n\n\
+                [FEN \"3rk3/8/8/8/8/8/8/3QK2R b K - 0 20\"]\n\n20... Rd7 {Ice Age: Rh1 frozen} *\n";
+    let games = IceAge::read_records(text);
+    assert_error(
+        err(&games[0]),
+        1,
+        20,
+        Color::Black,
+        3,
+        "{Ice Age: Rh1 frozen} (C6)",
+    );
+    assert_eq!(ok(&games[1]).moves.len(), 1);
+}
+
 /// A token pgn-reader would skip rejects the game even after an illegal move; its move
 /// number counts from the FEN's full-move number and side.
 #[test]
