@@ -71,7 +71,7 @@ pub fn move_text(mv: &Move) -> String {
 /// three or more squares must list every landing square.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let original = text.trim();
-    let given = || original.to_string();
+    let given = || game::excerpt(original);
     // Blanks inside (`c3 - d4`) are ignored.
     let body: String = original
         .trim_end_matches(['#', '+', '!', '?'])
@@ -169,11 +169,11 @@ fn pick(text: &str, found: Vec<&Move>, hint: &str) -> Result<Move, MoveTextError
     match found.as_slice() {
         [one] => Ok(**one),
         [] => Err(MoveTextError::NoMatch {
-            text: text.to_string(),
+            text: game::excerpt(text),
             hint: hint.to_string(),
         }),
         many => Err(MoveTextError::Ambiguous {
-            text: text.to_string(),
+            text: game::excerpt(text),
             candidates: many.iter().map(|m| m.to_string()).collect(),
         }),
     }

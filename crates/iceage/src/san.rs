@@ -291,7 +291,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
                 Some(p) => p,
                 None => {
                     return Err(MoveTextError::Syntax {
-                        text: text.to_string(),
+                        text: game::excerpt(text),
                         why,
                     });
                 }
@@ -301,12 +301,12 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let found: Vec<&Move> = moves.iter().filter(|m| matches(&pattern, m)).collect();
     match found.as_slice() {
         [] => Err(MoveTextError::NoMatch {
-            text: text.to_string(),
+            text: game::excerpt(text),
             game_over: moves.is_empty(),
         }),
         [one] => Ok(**one),
         many => Err(MoveTextError::Ambiguous {
-            text: text.to_string(),
+            text: game::excerpt(text),
             candidates: many.iter().map(|m| write(pos, m)).collect(),
         }),
     }
