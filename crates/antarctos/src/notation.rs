@@ -116,7 +116,17 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             .iter()
             .filter(|m| !m.is_jump() && m.from().file() == file && m.to() == to)
             .collect();
-        return pick(original, found, "");
+        // A9: the short form names a simple move, never legal while a capture exists.
+        let compulsory = legal.first().is_some_and(|m| !m.captured().is_empty());
+        return pick(
+            original,
+            found,
+            if compulsory {
+                ": a capture is compulsory (A9)"
+            } else {
+                ""
+            },
+        );
     }
     let squares = split_squares(&body).map_err(|e| match e {
         Split::Square(error) => MoveTextError::BadSquare {

@@ -21,12 +21,15 @@ pub enum MoveTextError {
         why: &'static str,
     },
     /// No legal move matches.
-    #[error("no legal move matches '{text}'{}", if *.game_over { " (the game is over)" } else { "" })]
+    #[error("no legal move matches '{text}'{}{hint}", if *.game_over { " (the game is over)" } else { "" })]
     NoMatch {
         /// The text read.
         text: String,
         /// True when there is no legal move at all.
         game_over: bool,
+        /// Empty, or why a likely reading is not legal (starts with `: `): a pawn push onto
+        /// or through ice (C2), or the side to move being in check.
+        hint: String,
     },
     /// Several legal moves match.
     #[error("'{text}' is ambiguous: {}", candidates.join(", "))]
@@ -303,6 +306,11 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         [] => Err(MoveTextError::NoMatch {
             text: game::excerpt(text),
             game_over: moves.is_empty(),
+            hint: if moves.is_empty() {
+                String::new()
+            } else {
+                hint(pos, &pattern)
+            },
         }),
         [one] => Ok(**one),
         many => Err(MoveTextError::Ambiguous {
@@ -310,4 +318,36 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             candidates: many.iter().map(|m| write(pos, m)).collect(),
         }),
     }
+}
+
+/// Why a move text that names no legal move failed, when it can be told simply: a pawn
+/// push onto or through ice (C2: a pawn takes ice only diagonally, C3), or a check.
+fn hint(pos: &Position, p: &Pattern) -> String {
+    let board = pos.board();
+    if let Some(to) = p.to
+        && p.role == Some(Role::Pawn)
+        && !p.capture
+        && p.from_file == Some(to.file().to_u32())
+    {
+        if board.is_ice(to) {
+            return format!(": {to} holds ice, and a pawn takes ice only diagonally (C2, C3)");
+        }
+        let back = match pos.turn() {
+            shakmaty::Color::White => to.to_u32().checked_sub(8),
+            shakmaty::Color::Black => Some(to.to_u32() + 8).filter(|&i| i < 64),
+        };
+        if let Some(sq) = back.map(Square::new)
+            && board.is_ice(sq)
+        {
+            return format!(": ice on {sq} blocks the pawn's way to {to} (C2)");
+        }
+    }
+    if pos.is_check() {
+        let side = match pos.turn() {
+            shakmaty::Color::White => "white",
+            shakmaty::Color::Black => "black",
+        };
+        return format!(": {side} is in check");
+    }
+    String::new()
 }

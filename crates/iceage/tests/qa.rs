@@ -154,3 +154,19 @@ fn c12_fen_rejections_name_the_problem() {
         FenError::FullmoveZero
     ));
 }
+
+#[test]
+fn c2_no_match_says_when_ice_blocks_a_pawn_push_or_a_check_is_on() {
+    let start = Position::start();
+    let e3 = san::parse(&start, "e3").expect_err("e3 is ice").to_string();
+    assert!(e3.contains("e3 holds ice"), "{e3}");
+    let p = pos("4k3/8/8/8/8/4*3/4P3/4K3 w - - 0 1");
+    let e4 = san::parse(&p, "e4").expect_err("e3 blocks").to_string();
+    assert!(e4.contains("ice on e3 blocks"), "{e4}");
+    let b = pos("4k3/4p3/4*3/8/8/8/8/4K3 b - - 0 1");
+    let e5 = san::parse(&b, "e5").expect_err("e6 blocks").to_string();
+    assert!(e5.contains("ice on e6 blocks"), "{e5}");
+    let chk = pos("4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1");
+    let d3 = san::parse(&chk, "d3").expect_err("in check").to_string();
+    assert!(d3.contains("white is in check"), "{d3}");
+}
