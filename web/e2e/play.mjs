@@ -345,7 +345,7 @@ async function friendGame(browser, page) {
   await startFromHome(page, { variant: 'iceage', opponent: 'friend', color: 'white' });
   const url = await page.inputValue('#invite-url');
   check(url.startsWith(base) && url.includes('/join/'), `invitation link shown, got "${url}"`);
-  const friendContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const friendContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const friend = await friendContext.newPage();
   watchErrors(friend);
   await friend.goto(url);
@@ -452,7 +452,7 @@ let ok = false;
 try {
   await waitForServer();
   const examples = await loadExamples();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
   watchErrors(page);

@@ -3,9 +3,10 @@
 import { api, ApiError } from '../api';
 import { Board } from '../board';
 import { h, mount } from '../dom';
-import { t } from '../i18n';
+import { lang, t } from '../i18n';
 import { navigate } from '../nav';
 import { antarctosRules, examples, iceageRules, type Example, type RuleSection } from '../rules_content';
+import { antarctosRulesRu, iceageRulesRu } from '../rules_ru';
 
 function sections(list: RuleSection[]): HTMLElement[] {
   return list.map(s => h('section.rules-section', h('h3', s.heading), h('ul', ...s.items.map(i => {
@@ -74,15 +75,20 @@ export function rulesPage(root: HTMLElement, which?: string): () => void {
   const tab = (v: 'antarctos' | 'iceage') =>
     h('a.tab', { href: `/rules/${v}`, class: (which ?? 'antarctos') === v ? 'active' : undefined }, t(`game.${v}` as 'game.antarctos'));
   const variant = which === 'iceage' ? 'iceage' : 'antarctos';
-  const list = variant === 'antarctos' ? antarctosRules : iceageRules;
+  const ru = lang() === 'ru';
+  const list = variant === 'antarctos' ? (ru ? antarctosRulesRu : antarctosRules) : ru ? iceageRulesRu : iceageRules;
   const exs = examples.map((e, i) => [e, i] as const).filter(([e]) => e.variant === variant);
   mount(root,
     h('section.card.rules',
       h('h1', t('rules.title')),
       h('div.tabs', tab('antarctos'), tab('iceage')),
       h('p.muted', variant === 'antarctos'
-        ? 'Antarctos: Icebound Checkers, a variant of Russian checkers. Numbers (A1 ...) are the project\'s decisions, where the seed text is silent or vague.'
-        : 'Ice Age Chess, a variant by Köksal Karakus. Numbers (C1 ...) are the project\'s decisions, where the seed text is silent or vague.'),
+        ? ru
+          ? 'Антарктос — шашки вечных льдов, вариант русских шашек. Номера (A1 ...) — решения проекта там, где исходный текст молчит или неясен.'
+          : 'Antarctos: Icebound Checkers, a variant of Russian checkers. Numbers (A1 ...) are the project\'s decisions, where the seed text is silent or vague.'
+        : ru
+          ? 'Шахматы ледникового периода (Ice Age Chess), вариант Кёксала Каракуша. Номера (C1 ...) — решения проекта там, где исходный текст молчит или неясен.'
+          : 'Ice Age Chess, a variant by Köksal Karakus. Numbers (C1 ...) are the project\'s decisions, where the seed text is silent or vague.'),
       ...sections(list),
       h('h2', t('rules.examples')),
       ...exs.map(([e, i]) => exampleView(e, i, boards)),
