@@ -139,7 +139,7 @@ impl Square {
     pub fn parse(text: &str) -> Result<Square, SquareError> {
         let lower = text.trim().to_ascii_lowercase();
         let mut chars = lower.chars();
-        let malformed = || SquareError::Malformed(text.trim().to_string());
+        let malformed = || SquareError::Malformed(game::excerpt(text.trim()));
         let file = chars.next().ok_or_else(malformed)?;
         if !file.is_ascii_lowercase() {
             return Err(malformed());

@@ -90,7 +90,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     let side = match side_text {
         "W" | "w" => Color::White,
         "B" | "b" => Color::Black,
-        other => return Err(PositionError::BadSide(other.to_string())),
+        other => return Err(PositionError::BadSide(game::excerpt(other))),
     };
     // Occupant field of every square bit (0 = none), to find squares listed twice.
     let mut owner = [None::<char>; 36];
@@ -103,7 +103,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
             Some('W') => 0,
             Some('B') => 1,
             Some('I') => 2,
-            _ => return Err(PositionError::UnknownField(field.to_string())),
+            _ => return Err(PositionError::UnknownField(game::excerpt(field))),
         };
         let name = ['W', 'B', 'I'][kind];
         if boards[kind].is_some() {
@@ -117,7 +117,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
                 if kind < 2 && item.len() > 1 && item.starts_with(['K', 'k']) {
                     return Err(PositionError::King {
                         field: name,
-                        text: item.to_string(),
+                        text: game::excerpt(item),
                     });
                 }
                 let sq = Square::parse(item)

@@ -71,7 +71,7 @@ pub fn move_text(mv: &Move) -> String {
 /// three or more squares must list every landing square.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let original = text.trim();
-    let given = || original.to_string();
+    let given = || game::excerpt(original);
     // Blanks inside (`c3 - d4`) are ignored.
     let body: String = original
         .trim_end_matches(['#', '+', '!', '?'])
@@ -116,7 +116,17 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             .iter()
             .filter(|m| !m.is_jump() && m.from().file() == file && m.to() == to)
             .collect();
-        return pick(original, found, "");
+        // A9: the short form names a simple move, never legal while a capture exists.
+        let compulsory = legal.first().is_some_and(|m| !m.captured().is_empty());
+        return pick(
+            original,
+            found,
+            if compulsory {
+                ": a capture is compulsory (A9)"
+            } else {
+                ""
+            },
+        );
     }
     let squares = split_squares(&body).map_err(|e| match e {
         Split::Square(error) => MoveTextError::BadSquare {
@@ -169,11 +179,11 @@ fn pick(text: &str, found: Vec<&Move>, hint: &str) -> Result<Move, MoveTextError
     match found.as_slice() {
         [one] => Ok(**one),
         [] => Err(MoveTextError::NoMatch {
-            text: text.to_string(),
+            text: game::excerpt(text),
             hint: hint.to_string(),
         }),
         many => Err(MoveTextError::Ambiguous {
-            text: text.to_string(),
+            text: game::excerpt(text),
             candidates: many.iter().map(|m| m.to_string()).collect(),
         }),
     }

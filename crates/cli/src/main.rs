@@ -86,7 +86,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // README: errors go to stderr with exit status 1, usage errors included (clap's own
+    // default is 2); `--help` and `--version` print to stdout and succeed.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     let result = match cli.command {
         Command::Perft {
             variant,

@@ -12,7 +12,8 @@ use crate::with_variant;
 pub fn position<V: Variant>(fen: Option<&str>) -> Result<V::Position, String> {
     match fen {
         None => Ok(V::start_position()),
-        Some(text) => V::parse_position(text).map_err(|e| format!("bad position '{text}': {e}")),
+        Some(text) => V::parse_position(text)
+            .map_err(|e| format!("bad position '{}': {e}", game::excerpt(text))),
     }
 }
 
@@ -71,14 +72,15 @@ pub fn apply(variant: VariantName, fen: Option<&str>, moves: &[String]) -> Resul
 
 fn apply_of<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<(), String> {
     let mut pos = position::<V>(fen)?;
-    for (i, text) in moves.iter().enumerate() {
+    for (i, full) in moves.iter().enumerate() {
         let number = i + 1;
+        let text = game::excerpt(full);
         if let Some(outcome) = V::outcome(&pos) {
             return Err(format!(
                 "move {number} '{text}': the game is over ({outcome})"
             ));
         }
-        let mv = V::parse_move(&pos, text).map_err(|e| format!("move {number} '{text}': {e}"))?;
+        let mv = V::parse_move(&pos, full).map_err(|e| format!("move {number} '{text}': {e}"))?;
         pos = V::play(&pos, &mv).map_err(|e| format!("move {number} '{text}': {e}"))?;
     }
     println!("{}", V::position_text(&pos));

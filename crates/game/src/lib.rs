@@ -8,11 +8,13 @@
 //! - [`perft`]: the generic perft (bulk counted), used to cross-check each game's own.
 
 mod color;
+mod excerpt;
 mod outcome;
 mod record;
 mod variant;
 
 pub use color::Color;
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
 pub use record::{Record, RecordError, RecordResult};
 pub use variant::{Variant, perft, perft_divide};

@@ -159,7 +159,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     let turn = match fields[1] {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(FenError::BadTurn(other.to_string())),
+        other => return Err(FenError::BadTurn(game::excerpt(other))),
     };
     let castling_text = fields.get(2).copied().unwrap_or("-");
     let ep_text = fields.get(3).copied().unwrap_or("-");
@@ -167,13 +167,13 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
         None => 0,
         Some(t) => t
             .parse::<u32>()
-            .map_err(|_| FenError::BadHalfmoves(t.to_string()))?,
+            .map_err(|_| FenError::BadHalfmoves(game::excerpt(t)))?,
     };
     let fullmoves = match fields.get(5) {
         None => 1,
         Some(t) => t
             .parse::<u32>()
-            .map_err(|_| FenError::BadFullmoves(t.to_string()))?,
+            .map_err(|_| FenError::BadFullmoves(game::excerpt(t)))?,
     };
     if fullmoves == 0 {
         return Err(FenError::FullmoveZero);
@@ -228,10 +228,10 @@ fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, FenError> {
             'Q' => (Color::White, Square::E1, Square::A1, "e1", "a1"),
             'k' => (Color::Black, Square::E8, Square::H8, "e8", "h8"),
             'q' => (Color::Black, Square::E8, Square::A8, "e8", "a8"),
-            _ => return Err(FenError::BadCastling(text.to_string())),
+            _ => return Err(FenError::BadCastling(game::excerpt(text))),
         };
         if rights.contains(rook) {
-            return Err(FenError::BadCastling(text.to_string()));
+            return Err(FenError::BadCastling(game::excerpt(text)));
         }
         if board.piece_at(king) != Some(Role::King.of(color))
             || board.piece_at(rook) != Some(Role::Rook.of(color))
@@ -256,7 +256,7 @@ fn parse_en_passant(text: &str, board: &Board, turn: Color) -> Result<Option<Squ
     }
     let sq: Square = text
         .parse()
-        .map_err(|_| FenError::BadEnPassant(text.to_string()))?;
+        .map_err(|_| FenError::BadEnPassant(game::excerpt(text)))?;
     let impossible = |why| FenError::ImpossibleEnPassant {
         square: text.to_string(),
         why,

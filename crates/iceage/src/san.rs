@@ -21,12 +21,15 @@ pub enum MoveTextError {
         why: &'static str,
     },
     /// No legal move matches.
-    #[error("no legal move matches '{text}'{}", if *.game_over { " (the game is over)" } else { "" })]
+    #[error("no legal move matches '{text}'{}{hint}", if *.game_over { " (the game is over)" } else { "" })]
     NoMatch {
         /// The text read.
         text: String,
         /// True when there is no legal move at all.
         game_over: bool,
+        /// Empty, or why a likely reading is not legal (starts with `: `): a pawn push onto
+        /// or through ice (C2), or the side to move being in check.
+        hint: String,
     },
     /// Several legal moves match.
     #[error("'{text}' is ambiguous: {}", candidates.join(", "))]
@@ -146,6 +149,11 @@ fn parse_uci(text: &str) -> Option<Pattern> {
 
 fn parse_san(text: &str) -> Result<Pattern, &'static str> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
+    // FIDE's optional en-passant mark: `exd6 e.p.`, `exd6ep`.
+    let t = t
+        .strip_suffix("e.p.")
+        .or_else(|| t.strip_suffix("ep"))
+        .map_or(t, str::trim_end);
     match t {
         "O-O" | "0-0" => {
             return Ok(Pattern {
@@ -190,9 +198,14 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
         && last.is_ascii_alphabetic()
         && !('a'..='h').contains(&last)
     {
-        promotion = Some(promotion_role(last).ok_or("unknown promotion piece")?);
         chars.pop();
-        if chars.last() == Some(&'=') {
+        let marked = chars.last() == Some(&'=');
+        promotion = Some(promotion_role(last).ok_or(if marked {
+            "unknown promotion piece (Q, R, B or N)"
+        } else {
+            "unexpected letter after the destination"
+        })?);
+        if marked {
             chars.pop();
         }
     } else if let Some(&last) = chars.last()
@@ -228,6 +241,12 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
     }
     if promotion.is_some() && role.is_some() {
         return Err("only pawns promote");
+    }
+    // A pawn move written without a file (`e4`) is a push along the destination's file:
+    // a pawn capture always names its file (`dxe4`), ice captures included (C13). Without
+    // this, `a3` at the start would play `bxa3` (a2-a3 is blocked by ice, C2).
+    if role.is_none() && from_file.is_none() {
+        from_file = Some(to.file().to_u32());
     }
     Ok(Pattern {
         role: Some(role.unwrap_or(Role::Pawn)),
@@ -275,7 +294,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
                 Some(p) => p,
                 None => {
                     return Err(MoveTextError::Syntax {
-                        text: text.to_string(),
+                        text: game::excerpt(text),
                         why,
                     });
                 }
@@ -285,13 +304,50 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let found: Vec<&Move> = moves.iter().filter(|m| matches(&pattern, m)).collect();
     match found.as_slice() {
         [] => Err(MoveTextError::NoMatch {
-            text: text.to_string(),
+            text: game::excerpt(text),
             game_over: moves.is_empty(),
+            hint: if moves.is_empty() {
+                String::new()
+            } else {
+                hint(pos, &pattern)
+            },
         }),
         [one] => Ok(**one),
         many => Err(MoveTextError::Ambiguous {
-            text: text.to_string(),
+            text: game::excerpt(text),
             candidates: many.iter().map(|m| write(pos, m)).collect(),
         }),
     }
+}
+
+/// Why a move text that names no legal move failed, when it can be told simply: a pawn
+/// push onto or through ice (C2: a pawn takes ice only diagonally, C3), or a check.
+fn hint(pos: &Position, p: &Pattern) -> String {
+    let board = pos.board();
+    if let Some(to) = p.to
+        && p.role == Some(Role::Pawn)
+        && !p.capture
+        && p.from_file == Some(to.file().to_u32())
+    {
+        if board.is_ice(to) {
+            return format!(": {to} holds ice, and a pawn takes ice only diagonally (C2, C3)");
+        }
+        let back = match pos.turn() {
+            shakmaty::Color::White => to.to_u32().checked_sub(8),
+            shakmaty::Color::Black => Some(to.to_u32() + 8).filter(|&i| i < 64),
+        };
+        if let Some(sq) = back.map(Square::new)
+            && board.is_ice(sq)
+        {
+            return format!(": ice on {sq} blocks the pawn's way to {to} (C2)");
+        }
+    }
+    if pos.is_check() {
+        let side = match pos.turn() {
+            shakmaty::Color::White => "white",
+            shakmaty::Color::Black => "black",
+        };
+        return format!(": {side} is in check");
+    }
+    String::new()
 }

@@ -1,13 +1,15 @@
 //! Engine opponents: when an engine seat is to move, one task per game searches the position
-//! on a blocking thread (`engine::choose_move` at the seat's level with a per-level time budget),
-//! then stores the move and broadcasts it like a player's. A semaphore bounds the searches
-//! running at once, so the server stays responsive while engines think.
+//! on a blocking thread (`engine::choose_move` at the seat's level), then stores the move and
+//! broadcasts it like a player's. The per-level time budget is enforced with the config's stop
+//! flag, not `movetime`: an explicit `movetime` would replace the level's own limits (its fixed
+//! depth, noise and node budget, `engine::level`) and so change its strength. A semaphore
+//! bounds the searches running at once, so the server stays responsive while engines think.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use engine::EngineConfig;
+use engine::{EngineConfig, StopFlag};
 
 use crate::game_service::{GameService, GameSlot};
 use crate::store::GameRow;
@@ -15,15 +17,17 @@ use crate::store::GameRow;
 /// Thinking time of each level (1-8), in milliseconds.
 pub const LEVEL_BUDGET_MS: [u64; 8] = [50, 100, 200, 400, 700, 1000, 1500, 2500];
 
-/// The engine settings of `level` (1-8, clamped) with its time budget; `seed` varies the
-/// levels that randomise.
+/// The time budget of `level` (1-8, clamped).
+pub fn budget(level: i64) -> Duration {
+    Duration::from_millis(LEVEL_BUDGET_MS[level.clamp(1, 8) as usize - 1])
+}
+
+/// The engine settings of `level` (1-8, clamped), with a stop flag the budget's timer sets;
+/// `seed` varies the levels that randomise.
 pub fn config(level: i64, seed: u64) -> EngineConfig {
-    let level = level.clamp(1, 8) as u8;
-    let mut config = EngineConfig::level(level);
-    config.movetime = Some(Duration::from_millis(
-        LEVEL_BUDGET_MS[usize::from(level) - 1],
-    ));
+    let mut config = EngineConfig::level(level.clamp(1, 8) as u8);
     config.seed = seed;
+    config.stop = Some(StopFlag::new());
     config
 }
 
@@ -87,7 +91,7 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
     let Ok(permit) = service.engine_permits.clone().acquire_owned().await else {
         return Step::Done;
     };
-    let (job, ply, id) = {
+    let (job, ply, id, stop, budget) = {
         let g = slot.game.lock().await;
         let Some(level) = engine_to_move(g.row()) else {
             // Cleared under the lock: a move that makes it the engine's turn again sees it.
@@ -96,9 +100,26 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
         };
         let row = g.row();
         let config = config(level, seed_of(&row.id, row.ply));
-        (g.engine_job(config), row.ply, row.id.clone())
+        let stop = config.stop.clone();
+        (
+            g.engine_job(config),
+            row.ply,
+            row.id.clone(),
+            stop,
+            budget(level),
+        )
     };
-    let found = tokio::task::spawn_blocking(job).await;
+    let mut search = tokio::task::spawn_blocking(job);
+    let found = match tokio::time::timeout(budget, &mut search).await {
+        Ok(done) => done,
+        Err(_) => {
+            // Over budget: the search returns its best move so far within ~1,000 nodes.
+            if let Some(stop) = &stop {
+                stop.stop();
+            }
+            search.await
+        }
+    };
     drop(permit);
     let mut g = slot.game.lock().await;
     if g.row().ply != ply || engine_to_move(g.row()).is_none() {
@@ -148,7 +169,12 @@ mod tests {
         assert!(LEVEL_BUDGET_MS.windows(2).all(|w| w[0] < w[1]));
         let c = config(3, 7);
         assert_eq!(c.level, Some(3));
-        assert_eq!(c.movetime, Some(Duration::from_millis(200)));
+        assert_eq!(c.seed, 7);
+        // No explicit limit: the level keeps its own depth, noise and node budget.
+        assert_eq!(c.movetime, None);
+        assert!(c.stop.is_some());
+        assert_eq!(budget(3), Duration::from_millis(200));
+        assert_eq!(budget(99), Duration::from_millis(2500));
         assert_eq!(config(99, 0).level, Some(8));
         assert_ne!(seed_of("abc", 1), seed_of("abc", 2));
     }

@@ -277,6 +277,22 @@ impl GameService {
         }
     }
 
+    /// Locks the game, first reloading it if another process changed it in the store (several
+    /// servers may share one database).
+    pub(crate) async fn lock_fresh<'a>(
+        &self,
+        slot: &'a GameSlot,
+    ) -> Result<MutexGuard<'a, Box<dyn LiveGame>>, ApiError> {
+        let mut g = slot.game.lock().await;
+        let id = g.row().id.clone();
+        if let Some(v) = self.store.version_of(&id).await?
+            && v != g.row().version
+        {
+            self.reload(slot, &mut g).await;
+        }
+        Ok(g)
+    }
+
     /// Saves a non-move change of the row, then applies and broadcasts it.
     async fn save_state(
         &self,
@@ -424,7 +440,7 @@ impl GameService {
     /// `GET /api/games/{id}`.
     pub async fn get(&self, id: &str, token: &str) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let g = slot.game.lock().await;
+        let g = self.lock_fresh(&slot).await?;
         Ok(g.view().personalize(g.row(), token))
     }
 
@@ -449,7 +465,7 @@ impl GameService {
             .await?
             .ok_or_else(not_found)?;
         let slot = self.slot(&id).await?;
-        let mut g = slot.game.lock().await;
+        let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
         if seat_of(&row, token).is_some() {
             if row.white.kind == "open" || row.black.kind == "open" {
@@ -492,7 +508,7 @@ impl GameService {
         ply: Option<i64>,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut g = slot.game.lock().await;
+        let mut g = self.lock_fresh(&slot).await?;
         let row = g.row();
         let you = seat_of(row, token).ok_or_else(|| {
             ApiError::new(
@@ -540,7 +556,7 @@ impl GameService {
     /// move).
     pub async fn resign(&self, id: &str, token: &str) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut g = slot.game.lock().await;
+        let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
         let you = seat_of(&row, token)
             .ok_or_else(|| ApiError::new(ErrorCode::NotAPlayer, "only a player can resign"))?;
@@ -564,7 +580,7 @@ impl GameService {
         action: DrawAction,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut g = slot.game.lock().await;
+        let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
         if row.variant != iceage::IceAge::NAME {
             return Err(ApiError::bad_request(
@@ -628,7 +644,7 @@ impl GameService {
         token: &str,
     ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
-        let mut g = slot.game.lock().await;
+        let mut g = self.lock_fresh(&slot).await?;
         let old = g.row().clone();
         if seat_of(&old, token).is_none() {
             return Err(ApiError::new(
@@ -695,7 +711,7 @@ impl GameService {
     /// `GET /api/games/{id}/record`: file name and text.
     pub async fn record(&self, id: &str) -> Result<(String, String), ApiError> {
         let slot = self.slot(id).await?;
-        let g = slot.game.lock().await;
+        let g = self.lock_fresh(&slot).await?;
         let ext = if g.row().variant == iceage::IceAge::NAME {
             "pgn"
         } else {

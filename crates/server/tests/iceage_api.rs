@@ -154,6 +154,11 @@ async fn c7_ice_age_event_and_frozen_king_result() {
         .await
         .expect("record");
     assert!(
+        rec.text.contains("{Ice Age"),
+        "C13: the Ice Age comment: {}",
+        rec.text
+    );
+    assert!(
         rec.text.contains("[Termination \"frozen king\"]"),
         "{}",
         rec.text

@@ -219,3 +219,80 @@ async fn postgres_engine_moves_after_restart() {
         engine_resumes(&url).await;
     }
 }
+
+async fn two_processes_on_one_database(url: &str) {
+    // Two servers on one database, as behind a load balancer: each checks the stored version
+    // before acting, so a server whose copy of a game is stale reloads it first.
+    let a = TestServer::start(url).await;
+    let b = TestServer::start(url).await;
+    let mut ca = a.client();
+    let g = create(
+        &mut ca,
+        json!({"variant": "antarctos", "opponent": "local"}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut cb = ca.clone();
+    cb.set_addr(b.addr);
+    assert_eq!(
+        cb.get(&format!("/api/games/{id}")).await.expect("get").body["ply"],
+        0
+    );
+    play(&mut ca, &id, "c3-d4").await;
+    let ok = play(&mut cb, &id, "f6-e5").await;
+    assert_eq!(texts(&ok), ["c3-d4", "f6-e5"]);
+    let ok = play(&mut ca, &id, "d4xf6").await;
+    assert_eq!(texts(&ok), ["c3-d4", "f6-e5", "d4xf6"]);
+    let back = ca.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(back.status, 200);
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_two_processes_on_one_database() {
+    two_processes_on_one_database(&sqlite_url("two")).await;
+}
+
+#[tokio::test]
+async fn postgres_two_processes_on_one_database() {
+    if let Some(url) = postgres_url() {
+        two_processes_on_one_database(&url).await;
+    }
+}
+
+#[tokio::test]
+async fn racing_moves_for_one_ply_store_exactly_one() {
+    let srv = TestServer::start(&sqlite_url("race")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut tasks = Vec::new();
+    for mv in [
+        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4",
+    ] {
+        let mut cc = c.clone();
+        let path = format!("/api/games/{id}/moves");
+        tasks.push(tokio::spawn(async move {
+            cc.post(&path, json!({"move": mv, "ply": 0}))
+                .await
+                .map(|a| a.status)
+        }));
+    }
+    let mut statuses = Vec::new();
+    for t in tasks {
+        statuses.push(t.await.expect("task").expect("request"));
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 409),
+        "{statuses:?}"
+    );
+    let v = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(v.body["ply"], 1);
+    srv.stop().await;
+}

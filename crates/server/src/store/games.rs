@@ -230,6 +230,18 @@ impl Store {
         Ok(Some((game, moves)))
     }
 
+    /// The stored version of game `id` (a cheap freshness check for a copy in memory).
+    pub async fn version_of(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("version")?),
+            None => None,
+        })
+    }
+
     /// The id of the game whose invitation token is `invite`.
     pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT id FROM games WHERE invite = $1")

@@ -1,0 +1,125 @@
+//! QA of the rules commands as a newcomer uses them (README's contract): bad arguments and
+//! bad input exit with status 1 and a short message on stderr, never a panic.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args(args)
+        .output()
+        .expect("the icebound binary runs")
+}
+
+/// Runs a command that must fail as README says: status 1, nothing on stdout, a message on
+/// stderr that is no panic. Returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn readme_cli_usage_errors_exit_1() {
+    // clap's default status for usage errors is 2; README promises 1 for every error.
+    let err = fails(&["perft", "--variant", "antarctos", "--depth", "-1"]);
+    assert!(err.contains("-1"), "{err}");
+    let err = fails(&["perft", "--variant", "chess", "--depth", "1"]);
+    assert!(err.contains("antarctos") && err.contains("iceage"), "{err}");
+    let err = fails(&["perft", "--variant", "iceage", "--depth", "99999999999"]);
+    assert!(err.contains("--depth"), "{err}");
+    let err = fails(&["moves", "--fen", "W:W:B"]);
+    assert!(err.contains("--variant"), "{err}");
+    fails(&["no-such-command"]);
+    // Help and version still succeed.
+    assert_eq!(run(&["--help"]).status.code(), Some(0));
+    assert_eq!(run(&["--version"]).status.code(), Some(0));
+    assert_eq!(run(&["perft", "--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn a18_c12_huge_position_text_gives_a_short_error() {
+    let huge = format!("W:W{}:B", vec!["a1"; 20_000].join(","));
+    let err = fails(&["moves", "--variant", "antarctos", "--fen", &huge]);
+    assert!(err.contains("listed twice"), "{err}");
+    assert!(err.len() < 400, "{} bytes: {}", err.len(), &err[..200]);
+    let junk = format!("W:Wa1:B:I{}", "x".repeat(50_000));
+    let err = fails(&["moves", "--variant", "antarctos", "--fen", &junk]);
+    assert!(err.contains("not a square name"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+    let fen = format!("4k3/8/8/8/8/8/8/4K3 {} - - 0 1", "w".repeat(50_000));
+    let err = fails(&["moves", "--variant", "iceage", "--fen", &fen]);
+    assert!(err.contains("side to move"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+}
+
+#[test]
+fn a17_c13_huge_move_text_gives_a_short_error() {
+    let long = format!("c3-d4{}", "-e5".repeat(20_000));
+    let err = fails(&["apply", "--variant", "antarctos", &long]);
+    assert!(err.contains("move 1"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+    let long = format!("N{}f3", "g".repeat(50_000));
+    let err = fails(&["apply", "--variant", "iceage", &long]);
+    assert!(err.contains("move 1"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+}
+
+#[test]
+fn a18_c12_malformed_positions_say_what_is_wrong() {
+    for (fen, says) in [
+        ("", "empty"),
+        ("W:", "unknown field"),
+        ("W:Wb1:B", "light square"),
+        ("W:Wj10:B", "off the board"),
+        ("W:Wä1:B", "not a square name"),
+        ("W:Wa1:Ba1", "listed twice"),
+        ("Ω:W:B", "side to move"),
+        ("W:Wb8:Bc7", "goal row"),
+    ] {
+        let err = fails(&["moves", "--variant", "antarctos", "--fen", fen]);
+        assert!(err.contains(says), "{fen:?}: {err}");
+    }
+    for (fen, says) in [
+        ("", "empty"),
+        ("8/8/8/8/8/8/8/8", "fields"),
+        ("4k3/8/8/8/8/8/8/4K3/8 w", "9 ranks"),
+        ("**********/8/8/8/8/8/8/4K3 w", "rank 8 covers 10"),
+        ("4k3/8/8/8/8/8/8/4Kä3 w", "unknown letter 'ä'"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "full-move number is 0"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999", "full-move"),
+    ] {
+        let err = fails(&["moves", "--variant", "iceage", "--fen", fen]);
+        assert!(err.contains(says), "{fen:?}: {err}");
+    }
+}
+
+#[test]
+fn perft_depth_0_counts_the_root_and_a_finished_game_has_no_children() {
+    let out = run(&[
+        "perft",
+        "--variant",
+        "antarctos",
+        "--depth",
+        "0",
+        "--divide",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("nodes 1\ntime_ms "), "{text}");
+    // A18: `W:W:B` is already won by Black; even an absurd depth returns at once.
+    let out = run(&[
+        "perft",
+        "--variant",
+        "antarctos",
+        "--fen",
+        "W:W:B",
+        "--depth",
+        "4294967295",
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("nodes 0\n"));
+}
