@@ -173,7 +173,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const mine = myColors(g);
     const seat = g[g.turn];
     if (g.engine_thinking || seat.kind === 'engine') return t('turn.engine');
-    if (g.you === 'both' || g.you === null) return t(g.turn === 'white' ? 'turn.white' : 'turn.black');
+    if (g.you === null) return `${t(g.turn === 'white' ? 'turn.white' : 'turn.black')} · ${t('game.watching')}`;
+    if (g.you === 'both') return t(g.turn === 'white' ? 'turn.white' : 'turn.black');
     return mine.includes(g.turn) ? t('turn.you') : t('turn.waiting');
   }
 

@@ -3,9 +3,10 @@
 import { api, ApiError } from '../api';
 import { Board } from '../board';
 import { h, mount } from '../dom';
-import { t } from '../i18n';
+import { lang, t } from '../i18n';
 import { navigate } from '../nav';
 import { antarctosRules, examples, iceageRules, type Example, type RuleSection } from '../rules_content';
+import { antarctosRulesRu, iceageRulesRu } from '../rules_ru';
 
 function sections(list: RuleSection[]): HTMLElement[] {
   return list.map(s => h('section.rules-section', h('h3', s.heading), h('ul', ...s.items.map(i => {
@@ -34,11 +35,13 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
     counter.textContent = t('rules.step', { n: step, total: ex.steps.length });
     prev.disabled = step === 0;
     next.disabled = step === ex.steps.length;
+    // The Antarctos examples end the game: there is nothing to play from their last position.
+    playFrom.disabled = ex.variant === 'antarctos' && step === ex.steps.length;
     mount(moves, ...ex.steps.map((st, i) => h('li', { class: i < step ? 'done' : undefined }, st.move)));
     boardEl.parentElement?.classList.toggle('ice-age', ex.variant === 'iceage' && step > 0);
   }
 
-  const playFrom = h('button', {
+  const playFrom: HTMLButtonElement = h('button', {
     type: 'button',
     onclick: async () => {
       const s = step > 0 ? ex.steps[step - 1] : null;
@@ -49,7 +52,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
         error.textContent = err instanceof ApiError ? err.message : String(err);
       }
     },
-  }, t('rules.play_from'));
+  }, t('rules.play_from')) as HTMLButtonElement;
 
   const view = h('div.example', { id: `example-${index + 1}`, 'data-variant': ex.variant },
     h('div.board-box.small', boardEl),
@@ -72,15 +75,20 @@ export function rulesPage(root: HTMLElement, which?: string): () => void {
   const tab = (v: 'antarctos' | 'iceage') =>
     h('a.tab', { href: `/rules/${v}`, class: (which ?? 'antarctos') === v ? 'active' : undefined }, t(`game.${v}` as 'game.antarctos'));
   const variant = which === 'iceage' ? 'iceage' : 'antarctos';
-  const list = variant === 'antarctos' ? antarctosRules : iceageRules;
+  const ru = lang() === 'ru';
+  const list = variant === 'antarctos' ? (ru ? antarctosRulesRu : antarctosRules) : ru ? iceageRulesRu : iceageRules;
   const exs = examples.map((e, i) => [e, i] as const).filter(([e]) => e.variant === variant);
   mount(root,
     h('section.card.rules',
       h('h1', t('rules.title')),
       h('div.tabs', tab('antarctos'), tab('iceage')),
       h('p.muted', variant === 'antarctos'
-        ? 'Antarctos: Icebound Checkers, a variant of Russian checkers. Numbers (A1 ...) are the project\'s decisions, where the seed text is silent or vague.'
-        : 'Ice Age Chess, a variant by Köksal Karakus. Numbers (C1 ...) are the project\'s decisions, where the seed text is silent or vague.'),
+        ? ru
+          ? 'Антарктос — шашки вечных льдов, вариант русских шашек. Номера (A1 ...) — решения проекта там, где исходный текст молчит или неясен.'
+          : 'Antarctos: Icebound Checkers, a variant of Russian checkers. Numbers (A1 ...) are the project\'s decisions, where the seed text is silent or vague.'
+        : ru
+          ? 'Шахматы ледникового периода (Ice Age Chess), вариант Кёксала Каракуша. Номера (C1 ...) — решения проекта там, где исходный текст молчит или неясен.'
+          : 'Ice Age Chess, a variant by Köksal Karakus. Numbers (C1 ...) are the project\'s decisions, where the seed text is silent or vague.'),
       ...sections(list),
       h('h2', t('rules.examples')),
       ...exs.map(([e, i]) => exampleView(e, i, boards)),
