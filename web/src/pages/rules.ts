@@ -1,6 +1,6 @@
 // Rules of both games, with the seeds' worked examples playable step by step on a board.
 
-import { api, ApiError } from '../api';
+import { api, errorText } from '../api';
 import { Board } from '../board';
 import { h, mount } from '../dom';
 import { lang, t } from '../i18n';
@@ -50,7 +50,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
         const game = await api.createGame({ variant: ex.variant, opponent: 'local', color: 'white', fen: s ? s.fen : ex.fen });
         navigate(`/game/${game.id}`);
       } catch (err) {
-        error.textContent = err instanceof ApiError ? err.message : String(err);
+        error.textContent = errorText(err);
       }
     },
   }, t('rules.play_from')) as HTMLButtonElement;
