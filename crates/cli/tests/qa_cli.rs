@@ -123,3 +123,33 @@ fn perft_depth_0_counts_the_root_and_a_finished_game_has_no_children() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("nodes 0\n"));
 }
+
+#[test]
+fn closed_stdout_is_no_panic() {
+    // `icebound perft ... | head -1`: println! panicked with "failed printing to stdout:
+    // Broken pipe" once the reader had gone.
+    use std::io::Read;
+    use std::process::Stdio;
+    for args in [
+        &["perft", "--variant", "iceage", "--depth", "3", "--divide"][..],
+        &["moves", "--variant", "iceage"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the icebound binary runs");
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err)
+            .expect("stderr is text");
+        let status = child.wait().expect("it ends");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(status.code().is_some_and(|c| c <= 1), "{args:?}: {status}");
+    }
+}
