@@ -72,7 +72,7 @@ fn a17_c13_huge_move_text_gives_a_short_error() {
 fn a18_c12_malformed_positions_say_what_is_wrong() {
     for (fen, says) in [
         ("", "empty"),
-        ("W:", "unknown field"),
+        ("W:", "field 2 is empty"),
         ("W:Wb1:B", "light square"),
         ("W:Wj10:B", "off the board"),
         ("W:Wä1:B", "not a square name"),
