@@ -86,6 +86,19 @@ fn browser_plays_both_games() {
         assert!(status.success(), "npm ci in web/ failed");
     }
 
+    // The page's TypeScript must type-check (esbuild, which bundles it, does not).
+    let tsc = Command::new("node")
+        .arg(web.join("node_modules/typescript/bin/tsc"))
+        .args(["--noEmit", "-p"])
+        .arg(&web)
+        .output()
+        .expect("run tsc");
+    assert!(
+        tsc.status.success(),
+        "tsc --noEmit -p web failed:\n{}",
+        String::from_utf8_lossy(&tsc.stdout)
+    );
+
     let dir = temp_dir("browser");
     let db = dir.join("test.db");
     let shots = dir.join("screenshots");
