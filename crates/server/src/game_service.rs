@@ -88,7 +88,8 @@ impl DrawAction {
             "accept" => Ok(DrawAction::Accept),
             "decline" => Ok(DrawAction::Decline),
             other => Err(ApiError::bad_request(format!(
-                "unknown draw action '{other}' (offer, accept or decline)"
+                "unknown draw action '{}' (offer, accept or decline)",
+                game::excerpt(other)
             ))),
         }
     }
@@ -346,7 +347,7 @@ impl GameService {
         let title = live_game::variant_title(&req.variant).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "unknown variant '{}' (antarctos or iceage)",
-                req.variant
+                game::excerpt(&req.variant)
             ))
         })?;
         let (start_fen, turn) = live_game::start_of(&req.variant, req.fen.as_deref())?;
@@ -356,7 +357,8 @@ impl GameService {
             "random" => Color::from_white(rand::rng().random_bool(0.5)),
             other => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown color '{other}' (white, black or random)"
+                    "unknown color '{}' (white, black or random)",
+                    game::excerpt(other)
                 )));
             }
         };
@@ -396,7 +398,8 @@ impl GameService {
             "local" => (human.clone(), None),
             other => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown opponent '{other}' (engine, friend or local)"
+                    "unknown opponent '{}' (engine, friend or local)",
+                    game::excerpt(other)
                 )));
             }
         };
@@ -519,12 +522,13 @@ impl GameService {
         if let Some(expected) = ply
             && expected != row.ply
         {
-            // A retry of the move just stored (same seat, same text) is answered, not refused.
+            // A retry of the move just stored (same seat, the same move in any accepted form)
+            // is answered, not refused.
             let view = g.view();
             if let Some(last) = view.moves.last()
                 && expected + 1 == row.ply
                 && holds(row, color_of(&last.color), token)
-                && (last.id == text.trim() || last.text == text.trim())
+                && g.is_last_move(text)
             {
                 return Ok(view.personalize(row, token));
             }
