@@ -169,6 +169,7 @@ let shot = 0;
 const shots = [];
 async function screenshot(page, name) {
   shot++;
+  await page.waitForTimeout(400); // let chessgroundx finish its move animation
   const file = join(out, `${String(shot).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file });
   shots.push(file);
@@ -224,6 +225,11 @@ async function antarctosLocal(page) {
   eq(start, { white: ['b4', 'e3', 'f2'], black: ['c7', 'd6'], ice: ['c3'], captured: [] }, 'Antarctos start board');
   check((await statusText(page)).includes('White'), 'White to move at the start');
   await screenshot(page, 'antarctos-start');
+  await page.click('#flip');
+  check(await page.$eval('.game .cg-wrap', w => w.classList.contains('orientation-black')), 'flip shows the board from Black');
+  await page.click('#flip');
+  await page.click('#copy-fen');
+  eq(await page.evaluate(() => navigator.clipboard.readText()), 'W:Wf2,e3,b4:Bd6,c7:Ic3', 'copy position text puts the position on the clipboard');
 
   // 1. b4-c5 by clicking the man, then its square.
   await clickSquare(page, 'b4');
@@ -306,6 +312,12 @@ async function iceAgeLocal(page, examples) {
   const status = await statusText(page);
   check(/[Dd]raw/.test(status) && /agreement/.test(status), `draw by agreement in words, got "${status}"`);
   await screenshot(page, 'iceage-draw');
+  await page.click('#rematch');
+  await page.waitForURL(u => !u.pathname.endsWith(id), { timeout: 15000 });
+  const rematch = await gameId(page);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  eq(sortObj(await chessBoard(page)), sortObj(chessSquares(ex.fen)), 'the rematch starts from the same position');
+  eq((await api(page, 'GET', `/api/games/${rematch}`)).json.rematch_of, id, 'the rematch points back to the game');
   return id;
 }
 
@@ -321,6 +333,11 @@ async function engineGame(page) {
   check(/^[a-h][1-8][-x]/.test(moves[1]), `the engine's reply is in the list, got "${moves[1]}"`);
   check((await statusText(page)).includes('Your move'), 'our move again after the engine replied');
   await screenshot(page, 'antarctos-engine');
+  page.once('dialog', d => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => document.querySelector('#status')?.dataset.status === 'finished', null, { timeout: 10000 });
+  const status = await statusText(page);
+  check(/White resigned/.test(status), `resignation in words, got "${status}"`);
 }
 
 async function friendGame(browser, page) {
@@ -328,7 +345,7 @@ async function friendGame(browser, page) {
   await startFromHome(page, { variant: 'iceage', opponent: 'friend', color: 'white' });
   const url = await page.inputValue('#invite-url');
   check(url.startsWith(base) && url.includes('/join/'), `invitation link shown, got "${url}"`);
-  const friendContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const friendContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const friend = await friendContext.newPage();
   watchErrors(friend);
   await friend.goto(url);
@@ -351,7 +368,7 @@ async function otherPages(page) {
   await page.goto(`${base}/my`);
   await page.waitForSelector('#my-games');
   const rows = await page.$$eval('#my-games tbody tr', trs => trs.map(tr => tr.className));
-  check(rows.length >= 4, `my games lists this browser's games, got ${rows.length}`);
+  check(rows.length >= 5, `my games lists this browser's games, got ${rows.length}`);
   const firstFinished = rows.indexOf('finished');
   check(firstFinished === -1 || rows.slice(firstFinished).every(c => c === 'finished'), 'unfinished games come first');
   check(await page.isVisible('text=Return to game'), '"Return to game" is offered');
@@ -435,7 +452,8 @@ let ok = false;
 try {
   await waitForServer();
   const examples = await loadExamples();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
   watchErrors(page);
   await examplesAgree(page, examples);

@@ -146,3 +146,8 @@ export const api = {
     return `${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws`;
   },
 };
+
+/** The message to show for a failed call. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

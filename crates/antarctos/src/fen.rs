@@ -24,6 +24,9 @@ pub enum PositionError {
     /// A field other than `W`, `B` or `I`.
     #[error("unknown field '{0}' (fields are W<squares>, B<squares> and I<squares>)")]
     UnknownField(String),
+    /// Nothing between two `:` or after the last one (`W:W:B:`).
+    #[error("field {0} is empty: each field after the side starts with W, B or I (a stray ':'?)")]
+    EmptyField(usize),
     /// The `W` or `B` field is absent.
     #[error("missing field {0}<squares> (write an empty field as ':{0}')")]
     MissingField(char),
@@ -95,8 +98,12 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     // Occupant field of every square bit (0 = none), to find squares listed twice.
     let mut owner = [None::<char>; 36];
     let mut boards = [None::<u64>; 3];
-    for field in fields {
+    for (index, field) in fields.enumerate() {
         let field = field.trim();
+        if field.is_empty() {
+            // Field 1 is the side; the first square field is field 2.
+            return Err(PositionError::EmptyField(index + 2));
+        }
         let mut chars = field.chars();
         let name = chars.next().map(|c| c.to_ascii_uppercase());
         let kind = match name {

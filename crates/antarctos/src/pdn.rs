@@ -251,14 +251,9 @@ fn legal_here<V: Variant>(pos: &V::Position) -> String {
 mod tests {
     use super::*;
 
-    /// `shared/data/pdn` beside the checkout (found by walking up from the crate, so it works
-    /// from a worktree too).
+    /// `testdata/pdn`: copies of the published PDN files of `shared/data/pdn`.
     fn data_dir() -> std::path::PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .map(|a| a.join("shared/data/pdn"))
-            .find(|p| p.is_dir())
-            .expect("shared/data/pdn beside the checkout")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pdn")
     }
 
     /// Every FMJD PDN 3.0 edge file that must succeed is read without a syntax error; the

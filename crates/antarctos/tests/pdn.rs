@@ -9,14 +9,9 @@ use proptest::prelude::*;
 
 type Pos = <Antarctos as Variant>::Position;
 
-/// `shared/data/pdn` beside the checkout (`../../../shared/data/pdn` from this crate on
-/// main and in CI; found by walking up, so a worktree one level deeper works too).
+/// `testdata/pdn`: copies of the published PDN files of `shared/data/pdn`.
 fn data_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/data/pdn"))
-        .find(|p| p.is_dir())
-        .expect("shared/data/pdn beside the checkout")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pdn")
 }
 
 fn read_file(rel: &str) -> Vec<Result<Record<Antarctos>, RecordError>> {

@@ -102,7 +102,9 @@ fn a13_a14_total_freeze_and_no_moves_blocked_by_ice() {
 #[test]
 fn a18_rejections_name_field_and_square() {
     for (text, says) in [
-        ("W:", "unknown field ''"),
+        ("W:", "field 2 is empty"),
+        ("W:W:B:", "field 4 is empty"),
+        ("W::W:B", "field 2 is empty"),
         ("W:Wa1", "missing field B"),
         ("W:Wb1:B", "b1 is a light square"),
         ("W:Wa1,a1:B", "a1 is listed twice (fields W and W)"),

@@ -2,8 +2,8 @@
 //! file, then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
 //! page in Debian's headless chromium (playwright-core; no browser is downloaded).
 //!
-//! Without node or `/usr/bin/chromium` the test is skipped with a message, except under CI
-//! (`CI=true`), where it fails. `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies a few screenshots into
+//! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
+//! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies a few screenshots into
 //! `docs/screenshots/`.
 
 use std::io::Read;
@@ -55,10 +55,12 @@ fn temp_dir(tag: &str) -> PathBuf {
 #[test]
 fn browser_plays_both_games() {
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
-    let chromium = Path::new("/usr/bin/chromium");
+    let chromium =
+        PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
+    let chromium_name = chromium.display().to_string();
     let missing: Vec<&str> = [
         (!have("node", "--version")).then_some("node"),
-        (!chromium.exists()).then_some("/usr/bin/chromium"),
+        (!chromium.exists()).then_some(chromium_name.as_str()),
     ]
     .into_iter()
     .flatten()
@@ -83,6 +85,19 @@ fn browser_plays_both_games() {
             .expect("run npm ci in web/");
         assert!(status.success(), "npm ci in web/ failed");
     }
+
+    // The page's TypeScript must type-check (esbuild, which bundles it, does not).
+    let tsc = Command::new("node")
+        .arg(web.join("node_modules/typescript/bin/tsc"))
+        .args(["--noEmit", "-p"])
+        .arg(&web)
+        .output()
+        .expect("run tsc");
+    assert!(
+        tsc.status.success(),
+        "tsc --noEmit -p web failed:\n{}",
+        String::from_utf8_lossy(&tsc.stdout)
+    );
 
     let dir = temp_dir("browser");
     let db = dir.join("test.db");
@@ -109,6 +124,7 @@ fn browser_plays_both_games() {
         .arg(web.join("e2e/play.mjs"))
         .args(["--url", &format!("http://{addr}"), "--out"])
         .arg(&shots)
+        .env("CHROMIUM", &chromium)
         .current_dir(&root)
         .spawn()
         .expect("start node web/e2e/play.mjs");

@@ -72,7 +72,7 @@ fn a17_c13_huge_move_text_gives_a_short_error() {
 fn a18_c12_malformed_positions_say_what_is_wrong() {
     for (fen, says) in [
         ("", "empty"),
-        ("W:", "unknown field"),
+        ("W:", "field 2 is empty"),
         ("W:Wb1:B", "light square"),
         ("W:Wj10:B", "off the board"),
         ("W:Wä1:B", "not a square name"),
@@ -122,4 +122,34 @@ fn perft_depth_0_counts_the_root_and_a_finished_game_has_no_children() {
     ]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("nodes 0\n"));
+}
+
+#[test]
+fn closed_stdout_is_no_panic() {
+    // `icebound perft ... | head -1`: println! panicked with "failed printing to stdout:
+    // Broken pipe" once the reader had gone.
+    use std::io::Read;
+    use std::process::Stdio;
+    for args in [
+        &["perft", "--variant", "iceage", "--depth", "3", "--divide"][..],
+        &["moves", "--variant", "iceage"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the icebound binary runs");
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err)
+            .expect("stderr is text");
+        let status = child.wait().expect("it ends");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(status.code().is_some_and(|c| c <= 1), "{args:?}: {status}");
+    }
 }

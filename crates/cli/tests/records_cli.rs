@@ -43,11 +43,7 @@ fn temp_file(name: &str, text: &str) -> TempFile {
 }
 
 fn data_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/data/pdn"))
-        .find(|p| p.is_dir())
-        .expect("shared/data/pdn beside the checkout")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pdn")
 }
 
 const SEEDS_PDN: &str = "[Event \"Seed 1\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\

@@ -112,7 +112,14 @@ impl EngineConfig {
 /// The engine's move in `pos`, or `None` when the game is over. Always a legal move.
 pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
     let explicit = config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
-    let mut searcher = Searcher::<V>::new(4);
+    // A fresh table per call (reproducible), sized to the work: about 1 MiB per 50,000
+    // nodes, so the thousands of cheap moves of self-play do not spend their time zeroing
+    // memory.
+    let limits = config.limits();
+    let tt_mib = limits
+        .nodes
+        .map_or(16, |n| (n / 50_000).clamp(1, 16) as usize);
+    let mut searcher = Searcher::<V>::new(tt_mib);
     if let Some(l) = config.level
         && !explicit
     {
@@ -121,7 +128,7 @@ pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -
             return choose_with_noise::<V>(&mut searcher, pos, depth, config, settings.noise);
         }
     }
-    searcher.search(pos, &config.limits(), |_| {}).best
+    searcher.search(pos, &limits, |_| {}).best
 }
 
 /// Levels 1-4: every move scored at `depth`, then the best of score + noise; proven wins

@@ -170,3 +170,124 @@ fn c2_no_match_says_when_ice_blocks_a_pawn_push_or_a_check_is_on() {
     let d3 = san::parse(&chk, "d3").expect_err("in check").to_string();
     assert!(d3.contains("white is in check"), "{d3}");
 }
+
+/// The 64 squares of a FEN board field, rank 8 first: `.` empty, `*` ice, else the piece.
+fn squares(board: &str) -> Vec<char> {
+    let mut out = Vec::with_capacity(64);
+    for c in board.chars().filter(|&c| c != '/') {
+        match c.to_digit(10) {
+            Some(n) => out.extend(std::iter::repeat_n('.', n as usize)),
+            None => out.push(c),
+        }
+    }
+    assert_eq!(out.len(), 64, "{board}");
+    out
+}
+
+/// The Ice Age written again from the words of C6, on the 8x8 array of `squares`: the
+/// isolated pieces freeze, and every empty square fills unless all its orthogonal
+/// neighbours on the board hold pieces (ice never counts, the edge counts as closed).
+fn ice_age_by_the_text(before: &[char]) -> Vec<char> {
+    let piece = |r: i32, f: i32| -> bool {
+        (0..8).contains(&r)
+            && (0..8).contains(&f)
+            && !matches!(before[(r * 8 + f) as usize], '.' | '*')
+    };
+    let mut after = before.to_vec();
+    for r in 0..8 {
+        for f in 0..8 {
+            let i = (r * 8 + f) as usize;
+            if piece(r, f) {
+                let alone = (-1..=1)
+                    .flat_map(|dr| (-1..=1).map(move |df| (dr, df)))
+                    .filter(|&d| d != (0, 0))
+                    .all(|(dr, df)| !piece(r + dr, f + df));
+                if alone {
+                    after[i] = '*';
+                }
+            } else if before[i] == '.' {
+                let closed = [(-1, 0), (1, 0), (0, -1), (0, 1)].iter().all(|&(dr, df)| {
+                    let (nr, nf) = (r + dr, f + df);
+                    !(0..8).contains(&nr) || !(0..8).contains(&nf) || piece(nr, nf)
+                });
+                if !closed {
+                    after[i] = '*';
+                }
+            }
+        }
+    }
+    after
+}
+
+#[test]
+fn c5_c6_c9_ice_age_matches_an_independent_reading_of_c6() {
+    use rand::{Rng, SeedableRng};
+    let mut checked = 0;
+    let mut froze = 0;
+    for seed in 0..300u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut p = Position::start();
+        // Random legal moves up to Black's 20th move (39 plies).
+        while !(p.turn() == shakmaty::Color::Black && p.fullmoves() == 20) {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p = p
+                .play(&moves[rng.random_range(0..moves.len())])
+                .expect("legal");
+        }
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let after = p.play(&mv).expect("legal");
+        // The same move at full-move 19 brings no Ice Age: the board right after the move.
+        let text = fen::write(&p);
+        let fields: Vec<&str> = text.split(' ').collect();
+        let at19 = format!(
+            "{} {} {} {} {} 19",
+            fields[0], fields[1], fields[2], fields[3], fields[4]
+        );
+        let plain = pos(&at19).play(&mv).expect("the same move is legal at 19");
+        let plain_text = fen::write(&plain);
+        let before = squares(plain_text.split(' ').next().expect("board"));
+        let want = ice_age_by_the_text(&before);
+        let after_text = fen::write(&after);
+        let got = squares(after_text.split(' ').next().expect("board"));
+        assert_eq!(got, want, "seed {seed}: {text} then {mv}");
+        let frozen = before
+            .iter()
+            .zip(&want)
+            .filter(|(b, w)| !matches!(b, '.' | '*') && **w == '*')
+            .count();
+        // C9: the clock resets when something froze, else goes on as after the move.
+        if frozen > 0 {
+            froze += 1;
+            assert_eq!(after.halfmoves(), 0, "seed {seed}");
+        } else {
+            assert_eq!(after.halfmoves(), plain.halfmoves(), "seed {seed}");
+        }
+        // C9: the full-move number is not changed by the Ice Age.
+        assert_eq!(after.fullmoves(), 21);
+        // C8: no en-passant square survives; castling rights only with king and rook.
+        assert_eq!(after.ep_square(), None, "seed {seed}");
+        for (rook, king) in [("h1", "e1"), ("a1", "e1"), ("h8", "e8"), ("a8", "e8")] {
+            let sq: shakmaty::Square = rook.parse().expect("square");
+            if after.castling_rights().contains(sq) {
+                let k: shakmaty::Square = king.parse().expect("square");
+                let idx = |s: shakmaty::Square| (7 - s.rank() as usize) * 8 + s.file() as usize;
+                assert!(
+                    matches!(got[idx(sq)], 'R' | 'r') && matches!(got[idx(k)], 'K' | 'k'),
+                    "seed {seed}: right {rook} kept in {after_text}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 250 && froze > 50,
+        "{checked} Ice Ages, {froze} with a freeze"
+    );
+}

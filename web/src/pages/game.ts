@@ -3,7 +3,7 @@
 // The server is the only judge of moves: the board offers `legal`, and every change arrives
 // as a GameView (HTTP answer or WebSocket `state` message).
 
-import { api, ApiError, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
+import { api, ApiError, errorText, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { resultWords, t } from '../i18n';
@@ -14,7 +14,7 @@ export function joinPage(root: HTMLElement, invite: string): void {
   mount(root, h('section.card', h('p', '…')));
   api.join(invite).then(
     game => navigate(`/game/${game.id}`, true),
-    err => mount(root, h('section.card', h('p.error', err instanceof ApiError ? err.message : String(err)))),
+    err => mount(root, h('section.card', h('p.error', errorText(err)))),
   );
 }
 
@@ -72,7 +72,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     try {
       update(await api.move(game.id, m.id, ply));
     } catch (err) {
-      message.textContent = err instanceof ApiError ? err.message : String(err);
+      message.textContent = errorText(err);
       if (game) drawBoard(game, true);
     } finally {
       busy = false;
@@ -84,7 +84,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     try {
       update(await f());
     } catch (err) {
-      message.textContent = err instanceof ApiError ? err.message : String(err);
+      message.textContent = errorText(err);
     }
   };
 
@@ -173,7 +173,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const mine = myColors(g);
     const seat = g[g.turn];
     if (g.engine_thinking || seat.kind === 'engine') return t('turn.engine');
-    if (g.you === 'both' || g.you === null) return t(g.turn === 'white' ? 'turn.white' : 'turn.black');
+    if (g.you === null) return `${t(g.turn === 'white' ? 'turn.white' : 'turn.black')} · ${t('game.watching')}`;
+    if (g.you === 'both') return t(g.turn === 'white' ? 'turn.white' : 'turn.black');
     return mine.includes(g.turn) ? t('turn.you') : t('turn.waiting');
   }
 
@@ -218,7 +219,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
             const next = await api.rematch(g.id);
             navigate(`/game/${next.id}`);
           } catch (err) {
-            message.textContent = err instanceof ApiError ? err.message : String(err);
+            message.textContent = errorText(err);
           }
         },
       }, t('game.rematch')));

@@ -1,6 +1,6 @@
 // Home: pick a game, an opponent (engine level / friend by link / same screen) and a side.
 
-import { api, ApiError, type NewGame, type Variant } from '../api';
+import { api, errorText, type NewGame, type Variant } from '../api';
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 import { navigate } from '../nav';
@@ -56,7 +56,7 @@ export function homePage(root: HTMLElement): void {
       const game = await api.createGame(body);
       navigate(`/game/${game.id}`);
     } catch (err) {
-      error.textContent = err instanceof ApiError ? err.message : String(err);
+      error.textContent = errorText(err);
       submit.disabled = false;
     }
   };

@@ -1,6 +1,6 @@
 // My games: the games of this browser's player token, unfinished first (the server's order).
 
-import { api, ApiError, type GameSummary, type Seat } from '../api';
+import { api, errorText, type GameSummary, type Seat } from '../api';
 import { h, mount } from '../dom';
 import { resultWords, t } from '../i18n';
 
@@ -33,6 +33,6 @@ export function myGamesPage(root: HTMLElement): void {
           ? h('table.list#my-games', h('thead', h('tr', h('th', t('home.game')), h('th', t('home.side')), h('th', t('home.opponent')), h('th', ''), h('th', ''), h('th', ''))), h('tbody', rows))
           : h('p.muted', t('my.empty'))));
     },
-    err => mount(root, h('section.card', h('p.error', err instanceof ApiError ? err.message : String(err)))),
+    err => mount(root, h('section.card', h('p.error', errorText(err)))),
   );
 }

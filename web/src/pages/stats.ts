@@ -1,6 +1,6 @@
 // Statistics per game, like the seed's page: games won by White, by Black, drawn, with percentages.
 
-import { api, ApiError, type VariantStats } from '../api';
+import { api, errorText, type VariantStats } from '../api';
 import { h, mount } from '../dom';
 import { t } from '../i18n';
 
@@ -25,6 +25,6 @@ export function statsPage(root: HTMLElement): void {
   mount(root, h('section.card', h('h1', t('stats.title')), h('p.muted', '…')));
   api.stats().then(
     stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), table('antarctos', stats.antarctos), table('iceage', stats.iceage))),
-    err => mount(root, h('section.card', h('p.error', err instanceof ApiError ? err.message : String(err)))),
+    err => mount(root, h('section.card', h('p.error', errorText(err)))),
   );
 }
