@@ -526,7 +526,7 @@ impl GameService {
             // is answered, not refused.
             let view = g.view();
             if let Some(last) = view.moves.last()
-                && expected + 1 == row.ply
+                && expected.checked_add(1) == Some(row.ply)
                 && holds(row, color_of(&last.color), token)
                 && g.is_last_move(text)
             {

@@ -114,3 +114,25 @@ async fn long_unknown_words_are_quoted_short() {
     assert!(a.text.len() < 300, "error of {} bytes", a.text.len());
     srv.stop().await;
 }
+
+/// A `ply` of `i64::MAX` sent after a move (the retry check computes the ply after it) is a
+/// `conflict`, not an overflow panic that drops the connection.
+#[tokio::test]
+async fn extreme_ply_is_a_conflict_not_a_panic() {
+    let srv = TestServer::start(&sqlite_url("qa-ply")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    play(&mut c, &id, "c3-d4").await;
+    let path = format!("/api/games/{id}/moves");
+    for ply in [i64::MAX, i64::MIN, -1] {
+        let a = c
+            .post(&path, json!({"move": "b6-a5", "ply": ply}))
+            .await
+            .expect("answer, not a dropped connection");
+        assert_error(&a, 409, "conflict");
+    }
+    let a = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(a.body["ply"], 1);
+    srv.stop().await;
+}
