@@ -510,6 +510,20 @@ impl GameService {
         text: &str,
         ply: Option<i64>,
     ) -> Result<GameView, ApiError> {
+        self.play_or_retry(id, token, text, ply)
+            .await
+            .map(|(view, _)| view)
+    }
+
+    /// [`GameService::play`], also saying whether the move was a retry of the move just stored
+    /// (`true`: nothing changed, so no state is broadcast; the WebSocket answers the sender).
+    pub async fn play_or_retry(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: Option<i64>,
+    ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let row = g.row();
@@ -530,7 +544,7 @@ impl GameService {
                 && holds(row, color_of(&last.color), token)
                 && g.is_last_move(text)
             {
-                return Ok(view.personalize(row, token));
+                return Ok((view.personalize(row, token), true));
             }
             return Err(ApiError::new(
                 ErrorCode::Conflict,
@@ -553,7 +567,7 @@ impl GameService {
         let prepared = g.prepare_move(text)?;
         self.store_move(&slot, &mut g, prepared).await?;
         engine_player::maybe_start(self, &slot, g.row());
-        Ok(g.view().personalize(g.row(), token))
+        Ok((g.view().personalize(g.row(), token), false))
     }
 
     /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to

@@ -136,3 +136,31 @@ async fn extreme_ply_is_a_conflict_not_a_panic() {
     assert_eq!(a.body["ply"], 1);
     srv.stop().await;
 }
+
+/// A move retried over the WebSocket (same `ply`, the move already stored) is answered with the
+/// state, as over HTTP, instead of silence (nothing changed, so no broadcast would come).
+#[tokio::test]
+async fn ws_retry_of_a_stored_move_gets_the_state() {
+    let srv = TestServer::start(&sqlite_url("qa-ws-retry")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut ws = c.ws(&id).await.expect("ws");
+    wait_state(&mut ws, |g| g["ply"] == 0).await;
+    let mv = json!({"type": "move", "move": "c3-d4", "ply": 0});
+    server::client::send_json(&mut ws, &mv).await.expect("send");
+    wait_state(&mut ws, |g| g["ply"] == 1).await;
+    server::client::send_json(&mut ws, &mv)
+        .await
+        .expect("resend");
+    let again = wait_state(&mut ws, |g| g["ply"] == 1).await;
+    assert_eq!(again["you"], "both");
+    assert_eq!(again["moves"][0]["text"], "c3-d4");
+    // A stale move that is not the stored one is still an error.
+    let stale = json!({"type": "move", "move": "a3-b4", "ply": 0});
+    server::client::send_json(&mut ws, &stale)
+        .await
+        .expect("send stale");
+    assert_eq!(wait_error(&mut ws).await["code"], "conflict");
+    srv.stop().await;
+}
