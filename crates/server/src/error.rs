@@ -80,7 +80,10 @@ impl ApiError {
 
     /// 404 `not_found` for game `id`.
     pub fn no_game(id: &str) -> Self {
-        Self::new(ErrorCode::NotFound, format!("no game with id '{id}'"))
+        Self::new(
+            ErrorCode::NotFound,
+            format!("no game with id '{}'", game::excerpt(id)),
+        )
     }
 
     /// The JSON body `{"error": {...}}`.

@@ -88,7 +88,8 @@ impl DrawAction {
             "accept" => Ok(DrawAction::Accept),
             "decline" => Ok(DrawAction::Decline),
             other => Err(ApiError::bad_request(format!(
-                "unknown draw action '{other}' (offer, accept or decline)"
+                "unknown draw action '{}' (offer, accept or decline)",
+                game::excerpt(other)
             ))),
         }
     }
@@ -346,7 +347,7 @@ impl GameService {
         let title = live_game::variant_title(&req.variant).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "unknown variant '{}' (antarctos or iceage)",
-                req.variant
+                game::excerpt(&req.variant)
             ))
         })?;
         let (start_fen, turn) = live_game::start_of(&req.variant, req.fen.as_deref())?;
@@ -356,7 +357,8 @@ impl GameService {
             "random" => Color::from_white(rand::rng().random_bool(0.5)),
             other => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown color '{other}' (white, black or random)"
+                    "unknown color '{}' (white, black or random)",
+                    game::excerpt(other)
                 )));
             }
         };
@@ -396,7 +398,8 @@ impl GameService {
             "local" => (human.clone(), None),
             other => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown opponent '{other}' (engine, friend or local)"
+                    "unknown opponent '{}' (engine, friend or local)",
+                    game::excerpt(other)
                 )));
             }
         };
@@ -507,6 +510,20 @@ impl GameService {
         text: &str,
         ply: Option<i64>,
     ) -> Result<GameView, ApiError> {
+        self.play_or_retry(id, token, text, ply)
+            .await
+            .map(|(view, _)| view)
+    }
+
+    /// [`GameService::play`], also saying whether the move was a retry of the move just stored
+    /// (`true`: nothing changed, so no state is broadcast; the WebSocket answers the sender).
+    pub async fn play_or_retry(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: Option<i64>,
+    ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let row = g.row();
@@ -519,14 +536,15 @@ impl GameService {
         if let Some(expected) = ply
             && expected != row.ply
         {
-            // A retry of the move just stored (same seat, same text) is answered, not refused.
+            // A retry of the move just stored (same seat, the same move in any accepted form)
+            // is answered, not refused.
             let view = g.view();
             if let Some(last) = view.moves.last()
-                && expected + 1 == row.ply
+                && expected.checked_add(1) == Some(row.ply)
                 && holds(row, color_of(&last.color), token)
-                && (last.id == text.trim() || last.text == text.trim())
+                && g.is_last_move(text)
             {
-                return Ok(view.personalize(row, token));
+                return Ok((view.personalize(row, token), true));
             }
             return Err(ApiError::new(
                 ErrorCode::Conflict,
@@ -549,7 +567,7 @@ impl GameService {
         let prepared = g.prepare_move(text)?;
         self.store_move(&slot, &mut g, prepared).await?;
         engine_player::maybe_start(self, &slot, g.row());
-        Ok(g.view().personalize(g.row(), token))
+        Ok((g.view().personalize(g.row(), token), false))
     }
 
     /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to

@@ -61,6 +61,9 @@ pub trait LiveGame: Send + Sync {
     fn view(&self) -> GameView;
     /// Parses `text` against the current position and checks it is legal.
     fn prepare_move(&self, text: &str) -> Result<PreparedMove, ApiError>;
+    /// Whether `text` (in any accepted form) is the last move played, read in the position it
+    /// was played from: a client's retry of a stored move (docs/api.md, moves).
+    fn is_last_move(&self, text: &str) -> bool;
     /// Applies a move prepared on this very position, with the row as stored after it.
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
     /// A search of the current position for an engine: returns the move id.
@@ -236,6 +239,22 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             mv: Box::new(mv),
             pos: Box::new(next),
         })
+    }
+
+    fn is_last_move(&self, text: &str) -> bool {
+        let text = text.trim();
+        let (Some(last), Some(before)) = (
+            self.moves.last(),
+            self.positions
+                .len()
+                .checked_sub(2)
+                .map(|i| &self.positions[i]),
+        ) else {
+            return false;
+        };
+        text.len() <= MAX_MOVE_TEXT
+            && V::parse_move(before, text)
+                .is_ok_and(|mv| V::move_id(before, &mv) == V::move_id(before, last))
     }
 
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow) {

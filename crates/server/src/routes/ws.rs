@@ -85,7 +85,14 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
     };
     let result = match msg {
         ClientMessage::Ping => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
-        ClientMessage::Move { mv, ply } => svc.play(id, token, &mv, ply).await.map(|_| ()),
+        ClientMessage::Move { mv, ply } => match svc.play_or_retry(id, token, &mv, ply).await {
+            // A retry changes nothing, so no broadcast follows: answer the sender alone.
+            Ok((view, true)) => {
+                let body = serde_json::json!({"type": "state", "game": view});
+                return Some(Message::Text(body.to_string().into()));
+            }
+            other => other.map(|_| ()),
+        },
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
