@@ -5,12 +5,12 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
 use crate::board::Board;
 use crate::position::Position;
 
-/// Why a FEN text could not be read (C12). Ranks are named as on the board (8 is the first
-/// rank written).
 /// The largest full-move number a FEN may give (C12): far beyond any game, and low enough
 /// that move numbers never overflow while a game goes on.
 pub const MAX_FULLMOVES: u32 = 1_000_000;
 
+/// Why a FEN text could not be read (C12). Ranks are named as on the board (8 is the first
+/// rank written).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The text is empty.
