@@ -86,6 +86,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_exit_on_closed_stdout();
     // README: errors go to stderr with exit status 1, usage errors included (clap's own
     // default is 2); `--help` and `--version` print to stdout and succeed.
     let cli = match Cli::try_parse() {
@@ -129,4 +130,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A reader that goes away (`icebound analyze ... | head -3`) ends the command quietly with
+/// status 1. Rust ignores SIGPIPE, so the next `println!` panics with "failed printing to stdout:
+/// Broken pipe"; this hook turns exactly that panic into a quiet exit and leaves every other
+/// panic to the default hook.
+fn quiet_exit_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(1);
+        }
+        default(info);
+    }));
 }

@@ -133,6 +133,14 @@ fn closed_stdout_is_no_panic() {
     for args in [
         &["perft", "--variant", "iceage", "--depth", "3", "--divide"][..],
         &["moves", "--variant", "iceage"][..],
+        &["analyze", "--variant", "antarctos", "--depth", "12"][..],
+        &[
+            "solve",
+            "--variant",
+            "antarctos",
+            "--fen",
+            "W:Wb4,e3,f2:Bc7,d6:Ic3",
+        ][..],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_icebound"))
             .args(args)

@@ -5,6 +5,10 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
 use crate::board::Board;
 use crate::position::Position;
 
+/// The largest full-move number a FEN may give (C12): far beyond any game, and low enough
+/// that move numbers never overflow while a game goes on.
+pub const MAX_FULLMOVES: u32 = 1_000_000;
+
 /// Why a FEN text could not be read (C12). Ranks are named as on the board (8 is the first
 /// rank written).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +90,10 @@ pub enum FenError {
     /// The full-move number is not a number.
     #[error("bad full-move number '{0}'")]
     BadFullmoves(String),
+    /// The full-move number is above [`MAX_FULLMOVES`]: no game gets there, and the count
+    /// must be able to go on.
+    #[error("full-move number {0} is too large (at most {MAX_FULLMOVES})")]
+    FullmoveTooLarge(u32),
     /// The full-move number is 0.
     #[error("the full-move number is 0, it starts at 1")]
     FullmoveZero,
@@ -177,6 +185,9 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     };
     if fullmoves == 0 {
         return Err(FenError::FullmoveZero);
+    }
+    if fullmoves > MAX_FULLMOVES {
+        return Err(FenError::FullmoveTooLarge(fullmoves));
     }
 
     for color in [Color::White, Color::Black] {

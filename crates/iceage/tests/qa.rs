@@ -291,3 +291,12 @@ fn c5_c6_c9_ice_age_matches_an_independent_reading_of_c6() {
         "{checked} Ice Ages, {froze} with a freeze"
     );
 }
+
+/// C12: a full-move number no game can reach is rejected instead of saturating later.
+#[test]
+fn c12_absurd_fullmove_number_is_rejected() {
+    let err = IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295")
+        .expect_err("an absurd full-move number must be rejected");
+    assert!(err.to_string().contains("too large"), "{err}");
+    assert!(IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 1000000").is_ok());
+}
