@@ -16,7 +16,7 @@
 mod squares;
 mod syntax;
 
-use game::{Color, Record, RecordError, RecordResult, Variant};
+use game::{Color, Record, RecordError, RecordResult, Variant, write_tag, write_wrapped};
 
 use crate::Antarctos;
 
@@ -77,33 +77,8 @@ fn write_game<V: Variant>(record: &Record<V>) -> String {
         }
     }
     units.push(record.result.as_str().to_string());
-    write_wrapped(&mut out, &units);
+    write_wrapped(&mut out, &units, MAX_LINE);
     out
-}
-
-/// `[Name "value"]` with `\` and `"` escaped.
-fn write_tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
-}
-
-/// Joins `units` with spaces into lines of at most [`MAX_LINE`] characters (a unit longer
-/// than that gets a line of its own).
-fn write_wrapped(out: &mut String, units: &[String]) {
-    let mut line = String::new();
-    for unit in units {
-        if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > MAX_LINE {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(unit);
-    }
-    out.push_str(&line);
-    out.push('\n');
 }
 
 /// Reads every game of a PDN text; each entry is a replayed game or its first error.
@@ -312,7 +287,7 @@ mod tests {
     fn a19_wrapping_stays_under_80_columns() {
         let units: Vec<String> = (1..60).map(|i| format!("{i}. c3-d4xf6xd8")).collect();
         let mut out = String::new();
-        write_wrapped(&mut out, &units);
+        write_wrapped(&mut out, &units, MAX_LINE);
         assert!(out.lines().all(|l| l.chars().count() < 80));
         assert_eq!(out.split_whitespace().count(), 2 * units.len());
     }

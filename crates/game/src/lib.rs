@@ -16,5 +16,5 @@ mod variant;
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
-pub use record::{Record, RecordError, RecordResult};
+pub use record::{Record, RecordError, RecordResult, write_tag, write_wrapped};
 pub use variant::{Variant, perft, perft_divide};

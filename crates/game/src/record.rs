@@ -138,6 +138,32 @@ fn location(move_number: Option<u32>, side: Option<Color>, line: Option<usize>) 
     s
 }
 
+/// Writes a PGN/PDN tag pair `[Name "value"]` and a newline, with `\\` and `"` escaped as
+/// both standards require.
+pub fn write_tag(out: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+}
+
+/// Appends `units` (move numbers, moves, comments, the result) joined by spaces, in lines of
+/// at most `max_line` characters (a longer unit gets a line of its own), ending with a newline.
+pub fn write_wrapped(out: &mut String, units: &[String], max_line: usize) {
+    let mut line = String::new();
+    for unit in units {
+        if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > max_line {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(unit);
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +181,17 @@ mod tests {
             e.to_string(),
             "game 3, move 12... (line 40): no legal turn matches 'e5xc3'"
         );
+    }
+
+    #[test]
+    fn tags_are_escaped_and_moves_wrapped() {
+        let mut out = String::new();
+        write_tag(&mut out, "White", r#"a "b" \c"#);
+        assert_eq!(out, "[White \"a \\\"b\\\" \\\\c\"]\n");
+        let mut out = String::new();
+        let units: Vec<String> = ["1.", "e4", "e5", "2.", "Nf3"].map(String::from).into();
+        write_wrapped(&mut out, &units, 8);
+        assert_eq!(out, "1. e4 e5\n2. Nf3\n");
     }
 
     #[test]

@@ -249,3 +249,25 @@ proptest! {
         prop_assert_eq!(IceAge::read_records(&twice).len(), 2);
     }
 }
+
+/// C13: an Ice Age comment names the frozen pieces; the order it lists them in does not
+/// matter, but a wrong list is still an error.
+#[test]
+fn c13_ice_age_comment_order_does_not_matter() {
+    let fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 20";
+    let pos = IceAge::parse_position(fen).expect("FEN");
+    let mv = IceAge::parse_move(&pos, "Kd7").expect("Kd7");
+    let brought = iceage::ice_age_comment(&pos, &mv).expect("Black's 20th move brings an Ice Age");
+    assert_eq!(brought, "Ice Age: Kd7, Ra1, Ke1 frozen");
+    let game = |comment: &str| {
+        format!("[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n20... Kd7 {{{comment}}} 1/2-1/2\n")
+    };
+    let reordered = IceAge::read_records(&game("Ice Age: Ke1, Ra1, Kd7 frozen"));
+    assert_eq!(ok(&reordered[0]).moves.len(), 1);
+    let wrong = IceAge::read_records(&game("Ice Age: Ke1 frozen"));
+    assert!(
+        err(&wrong[0]).message.contains("the Ice Age it brings is"),
+        "{:?}",
+        wrong[0]
+    );
+}
