@@ -189,8 +189,12 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
                 "{shown}the game is already over ({outcome})"
             )));
         }
-        let mv = V::parse_move(&pos, &text)
-            .map_err(|e| move_error(format!("{shown}{e} ({})", legal_here::<V>(&pos))))?;
+        let mv = V::parse_move(&pos, &text).map_err(|e| {
+            move_error(format!(
+                "{shown}{e} ({})",
+                game::legal_moves_hint::<V>(&pos)
+            ))
+        })?;
         pos = V::play(&pos, &mv).map_err(|e| move_error(format!("{shown}{e}")))?;
         moves.push(mv);
     }
@@ -203,23 +207,6 @@ fn replay<V: Variant>(game: usize, parsed: syntax::Game) -> Result<Record<V>, Re
             .or(tag_result)
             .unwrap_or(RecordResult::Unknown),
     })
-}
-
-/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
-/// matched nothing.
-fn legal_here<V: Variant>(pos: &V::Position) -> String {
-    let mut texts: Vec<String> = V::legal_moves(pos)
-        .iter()
-        .map(|m| V::move_text(pos, m))
-        .collect();
-    texts.sort();
-    let more = texts.len().saturating_sub(10);
-    texts.truncate(10);
-    let mut s = format!("legal here: {}", texts.join(", "));
-    if more > 0 {
-        s.push_str(&format!(" and {more} more"));
-    }
-    s
 }
 
 #[cfg(test)]

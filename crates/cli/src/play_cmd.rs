@@ -111,11 +111,7 @@ fn run<V: EngineVariant>(
                     continue;
                 }
                 "moves" => {
-                    let mut texts: Vec<String> = V::legal_moves(&pos)
-                        .iter()
-                        .map(|m| V::move_text(&pos, m))
-                        .collect();
-                    texts.sort();
+                    let texts = game::sorted_move_texts::<V>(&pos);
                     writeln!(out, "legal moves: {}", texts.join(" ")).map_err(io)?;
                     continue;
                 }

@@ -88,13 +88,8 @@ pub fn moves(variant: VariantName, fen: Option<&str>) -> Result<(), String> {
 
 fn moves_of<V: Variant>(fen: Option<&str>) -> Result<(), Failure> {
     let pos = position::<V>(fen)?;
-    let mut texts: Vec<String> = V::legal_moves(&pos)
-        .iter()
-        .map(|m| V::move_text(&pos, m))
-        .collect();
-    texts.sort();
     let mut out = io::stdout().lock();
-    for t in texts {
+    for t in game::sorted_move_texts::<V>(&pos) {
         writeln!(out, "{t}")?;
     }
     out.flush()?;

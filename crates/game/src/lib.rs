@@ -17,4 +17,4 @@ pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
 pub use record::{Record, RecordError, RecordResult, write_tag, write_wrapped};
-pub use variant::{Variant, perft, perft_divide};
+pub use variant::{Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts};

@@ -148,3 +148,27 @@ pub fn perft_divide<V: Variant>(pos: &V::Position, depth: u32) -> Vec<(String, u
         })
         .collect()
 }
+
+/// Every legal move of `pos` in the game's canonical text, sorted (what `icebound moves`
+/// prints); empty when the game is over.
+pub fn sorted_move_texts<V: Variant>(pos: &V::Position) -> Vec<String> {
+    let mut texts: Vec<String> = V::legal_moves(pos)
+        .iter()
+        .map(|m| V::move_text(pos, m))
+        .collect();
+    texts.sort();
+    texts
+}
+
+/// `legal here: a, b, c` (sorted; the first ten, then how many more): the hint that follows
+/// an error about a move that matched nothing.
+pub fn legal_moves_hint<V: Variant>(pos: &V::Position) -> String {
+    let mut texts = sorted_move_texts::<V>(pos);
+    let more = texts.len().saturating_sub(10);
+    texts.truncate(10);
+    let mut hint = format!("legal here: {}", texts.join(", "));
+    if more > 0 {
+        hint.push_str(&format!(" and {more} more"));
+    }
+    hint
+}

@@ -338,7 +338,7 @@ fn replay<V: Variant>(
         }
         // The rules' message quotes the move text itself.
         let mv = V::parse_move(&pos, san)
-            .map_err(|e| error(line, format!("{e} ({})", legal_here::<V>(&pos))))?;
+            .map_err(|e| error(line, format!("{e} ({})", game::legal_moves_hint::<V>(&pos))))?;
         // An `{Ice Age ...}` comment must tell what the replay does (C13).
         if let Some(claim) = comments.iter().find(|c| c.starts_with("Ice Age")) {
             match note(&pos, &mv) {
@@ -370,23 +370,6 @@ fn replay<V: Variant>(
         moves,
         result: raw.result.or(tag_result).unwrap_or(RecordResult::Unknown),
     })
-}
-
-/// `legal here: a, b, c` (sorted; the first ten and how many more), to follow a move that
-/// matched nothing.
-fn legal_here<V: Variant>(pos: &V::Position) -> String {
-    let mut texts: Vec<String> = V::legal_moves(pos)
-        .iter()
-        .map(|m| V::move_text(pos, m))
-        .collect();
-    texts.sort();
-    let more = texts.len().saturating_sub(10);
-    texts.truncate(10);
-    let mut s = format!("legal here: {}", texts.join(", "));
-    if more > 0 {
-        s.push_str(&format!(" and {more} more"));
-    }
-    s
 }
 
 #[cfg(test)]
