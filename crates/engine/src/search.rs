@@ -397,12 +397,7 @@ impl<V: EngineVariant> Searcher<V> {
             tt_mv = e.mv;
             if !is_pv && i32::from(e.depth) >= depth {
                 let s = score::from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.cuts(s, alpha, beta) {
                     self.move_stack[p] = moves;
                     return s;
                 }
@@ -474,13 +469,7 @@ impl<V: EngineVariant> Searcher<V> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt.store(
             key,
             best_hash,

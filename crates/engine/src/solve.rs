@@ -112,12 +112,7 @@ impl<V: Variant> Solver<V> {
             tt_mv = e.mv;
             if e.depth as u32 >= depth {
                 let s = score::from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.cuts(s, alpha, beta) {
                     self.moves[p] = moves;
                     return s;
                 }
@@ -148,13 +143,7 @@ impl<V: Variant> Solver<V> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt.store(
             key,
             best_hash,

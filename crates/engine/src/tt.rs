@@ -26,6 +26,31 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What the best score of a node searched in the window (`alpha`, `beta`) is: a lower
+    /// bound when it reached `beta`, exact inside the window, an upper bound at or below
+    /// `alpha` (the window's lower edge before the node raised it).
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// True when a stored `score` with this bound settles a node searched in (`alpha`,
+    /// `beta`) without searching it.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One table entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
