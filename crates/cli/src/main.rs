@@ -2,6 +2,7 @@
 //! (see README.md); errors go to stderr with exit status 1.
 
 mod analyze_cmd;
+mod lab_db;
 mod match_cmd;
 mod play_cmd;
 mod rules_cmds;

@@ -1,15 +1,19 @@
 //! `icebound match`: a paired match between two engine settings (each opening played with
 //! both colours), with A's score, the Elo difference of A over B with a 95 % error bar,
-//! and an optional SPRT that stops the match when it decides.
+//! and an optional SPRT that stops the match when it decides; a summary row optionally goes to
+//! the database (`--database`).
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Args;
 use engine::EngineVariant;
 use engine::matches::{MatchOptions, MatchReport, PlayedPair, parse_setting, run_match};
 use engine::selfplay::{DEFAULT_MAX_PLIES, setting_name};
 use engine::sprt::SprtParams;
+use engine::stats::SelfplayStats;
 
+use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::selfplay_cmd::{RecordFile, progress_bar};
 use crate::variant_arg::VariantName;
 use crate::with_variant;
@@ -44,6 +48,8 @@ pub struct MatchArgs {
     /// Write every game to this file (PDN / PGN).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DatabaseArg,
 }
 
 pub fn match_(args: MatchArgs) -> Result<(), String> {
@@ -81,6 +87,10 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         Some(path) => Some(RecordFile::create(path)?),
         None => None,
     };
+    let db = LabDatabase::open(&args.db)?;
+    let started = Instant::now();
+    // Every game by colour, for the stored end reasons and lengths.
+    let mut tally = SelfplayStats::default();
     println!(
         "match {}: A {} vs B {}, up to {} games ({} pairs), {} random plies, seed {}, ply cap {}, threads {}",
         V::TITLE,
@@ -100,6 +110,9 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
                 file.write(&V::write_record(&g.record));
             }
         }
+        for g in &pair.games {
+            tally.add(g.end, u64::from(g.plies));
+        }
         bar.inc(2);
         if bar.is_hidden() && (i + 1).is_multiple_of(25) {
             let llr = report
@@ -118,11 +131,35 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_report(&report, opts.games);
-    if let (Some(file), Some(path)) = (out, &args.out) {
-        let written = file.finish()?;
-        println!("records {written} games written to {}", path.display());
-    }
-    Ok(())
+    let records = match (out, &args.out) {
+        (Some(file), Some(path)) => file
+            .finish()
+            .map(|written| println!("records {written} games written to {}", path.display())),
+        _ => Ok(()),
+    };
+    let stored = match db {
+        Some(db) => {
+            let setup = server::lab::RunSetup {
+                variant: V::NAME.to_string(),
+                setting: setting_name(&opts.a),
+                seed: opts.seed,
+                random_plies: opts.random_plies,
+                max_plies: opts.max_plies,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                version: crate::lab_db::version(),
+            };
+            let b = setting_name(&opts.b);
+            db.save(&server::lab::match_run(
+                &setup,
+                &b,
+                &tally,
+                &report,
+                opts.sprt.as_ref(),
+            ))
+        }
+        None => Ok(()),
+    };
+    crate::lab_db::both(records, stored)
 }
 
 fn print_report(report: &MatchReport, max_games: u32) {

@@ -1,10 +1,11 @@
 //! `icebound selfplay`: engine self-play statistics (results by colour with percentages,
 //! White's score with a 95 % interval, end reasons, game lengths), records optionally
-//! written to a PDN/PGN file.
+//! written to a PDN/PGN file and a summary row to the database (`--database`).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::Args;
 use engine::selfplay::{DEFAULT_MAX_PLIES, PlayedGame, SelfplayOptions, setting_name};
@@ -12,6 +13,7 @@ use engine::stats::SelfplayStats;
 use engine::{EngineConfig, EngineVariant};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::variant_arg::VariantName;
 use crate::with_variant;
 
@@ -43,6 +45,8 @@ pub struct SelfplayArgs {
     /// Write every game to this file (PDN for Antarctos, PGN for Ice Age Chess).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DatabaseArg,
 }
 
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
@@ -86,6 +90,8 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         Some(path) => Some(RecordFile::create(path)?),
         None => None,
     };
+    let db = LabDatabase::open(&args.db)?;
+    let started = Instant::now();
     println!(
         "selfplay {}: {} games, engine {}, {} random plies, seed {}, ply cap {}, threads {}",
         V::TITLE,
@@ -120,11 +126,28 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_stats(&stats);
-    if let (Some(file), Some(path)) = (out, &args.out) {
-        let written = file.finish()?;
-        println!("records {written} games written to {}", path.display());
-    }
-    Ok(())
+    let records = match (out, &args.out) {
+        (Some(file), Some(path)) => file
+            .finish()
+            .map(|written| println!("records {written} games written to {}", path.display())),
+        _ => Ok(()),
+    };
+    let stored = match db {
+        Some(db) => {
+            let setup = server::lab::RunSetup {
+                variant: V::NAME.to_string(),
+                setting: setting_name(&opts.engine),
+                seed: opts.seed,
+                random_plies: opts.random_plies,
+                max_plies: opts.max_plies,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                version: crate::lab_db::version(),
+            };
+            db.save(&server::lab::selfplay_run(&setup, &stats))
+        }
+        None => Ok(()),
+    };
+    crate::lab_db::both(records, stored)
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).

@@ -767,7 +767,8 @@ impl GameService {
             .collect())
     }
 
-    /// `GET /api/stats`: finished games per variant.
+    /// `GET /api/stats`: finished games per variant, with the newest stored engine self-play
+    /// runs (`selfplay`) and matches (`matches`) of that variant.
     pub async fn stats(&self) -> Result<serde_json::Value, ApiError> {
         let rows = self.store.stats().await?;
         let mut out = serde_json::Map::new();
@@ -779,10 +780,11 @@ impl GameService {
                     .sum::<i64>()
             };
             let s = VariantStats::new(count(Some("white")), count(Some("black")), count(None));
-            out.insert(
-                variant.to_string(),
-                serde_json::to_value(s).unwrap_or_default(),
-            );
+            let mut value = serde_json::to_value(s).unwrap_or_default();
+            if let Some(map) = value.as_object_mut() {
+                crate::lab::add_shown_runs(&self.store, variant, map).await?;
+            }
+            out.insert(variant.to_string(), value);
         }
         Ok(serde_json::Value::Object(out))
     }

@@ -14,6 +14,7 @@ pub mod client;
 pub mod engine_player;
 pub mod error;
 pub mod game_service;
+pub mod lab;
 pub mod live_game;
 pub mod player;
 pub mod routes;

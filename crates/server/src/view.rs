@@ -154,14 +154,7 @@ impl VariantStats {
     /// Counts with their percentages of the total, truncated to two decimals.
     pub fn new(white: i64, black: i64, draws: i64) -> VariantStats {
         let total = white + black + draws;
-        let pct = |n: i64| {
-            if total == 0 {
-                0.0
-            } else {
-                // Truncated, not rounded: the seed's page shows 50.06 % for 4,095 of 8,179.
-                (n * 10_000 / total) as f64 / 100.0
-            }
-        };
+        let pct = |n: i64| truncated_percent(n, total);
         VariantStats {
             white,
             black,
@@ -171,6 +164,16 @@ impl VariantStats {
             black_pct: pct(black),
             draws_pct: pct(draws),
         }
+    }
+}
+
+/// `n` in % of `total`, truncated (not rounded) to two decimals: the seed's page shows
+/// 50.06 % for 4,095 of 8,179. 0 when `total` is 0.
+pub fn truncated_percent(n: i64, total: i64) -> f64 {
+    if total <= 0 {
+        0.0
+    } else {
+        (n.saturating_mul(10_000) / total) as f64 / 100.0
     }
 }
 

@@ -310,7 +310,8 @@ async fn local_game_both_seats_on_one_screen() {
     assert_eq!(
         stats.body["antarctos"],
         json!({"white": 2, "black": 0, "draws": 0, "total": 2,
-               "white_pct": 100.0, "black_pct": 0.0, "draws_pct": 0.0})
+               "white_pct": 100.0, "black_pct": 0.0, "draws_pct": 0.0,
+               "selfplay": [], "matches": []})
     );
     srv.stop().await;
 }

@@ -1,12 +1,14 @@
 //! Storage through sqlx's `Any` driver: a SQLite file (`sqlite://icebound.db?mode=rwc`, the
 //! default) or PostgreSQL (`postgres://user:pass@host/db`), with the same SQL (`$1` parameters,
-//! `TEXT`/`BIGINT` columns). Tables: `games` (one row per game: seats, state, result) and `moves`
-//! (one row per move, keyed by game and ply).
+//! `TEXT`/`BIGINT` columns). Tables: `games` (one row per game: seats, state, result), `moves`
+//! (one row per move, keyed by game and ply) and `lab_runs` (one row per finished engine
+//! self-play or match run of the CLI).
 //!
 //! Durability: a move is acknowledged only after [`Store::save_move`] committed; it checks the
 //! expected ply and version in the same transaction, so two writers can never both append ply n.
 
 mod games;
+mod lab_runs;
 mod moves;
 mod schema;
 
@@ -16,6 +18,7 @@ use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
 pub use games::{GameRow, SeatRow, StatsRow};
+pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
 
 /// A storage failure.
@@ -33,6 +36,9 @@ pub enum StoreError {
     /// The database URL is neither `sqlite:` nor `postgres:`.
     #[error("unsupported database URL '{0}' (use sqlite://FILE or postgres://...)")]
     BadUrl(String),
+    /// A value could not be turned into its stored text (e.g. JSON).
+    #[error("cannot encode {0}")]
+    Encode(String),
 }
 
 /// The database: a connection pool plus the queries of the site.

@@ -1,15 +1,17 @@
 //! The database schema, as ordered migrations run at start (embedded SQL, the same text for
-//! SQLite and PostgreSQL: only `TEXT` and `BIGINT` columns).
+//! SQLite and PostgreSQL: only `TEXT`, `BIGINT` and, for the lab's fractional figures,
+//! `DOUBLE PRECISION` columns).
 
 use sqlx::{AnyPool, Row};
 
 use super::StoreError;
 
 /// `(version, statements)`: each migration runs once, in order, in one transaction.
-const MIGRATIONS: &[(i64, &[&str])] = &[(
-    1,
-    &[
-        "CREATE TABLE IF NOT EXISTS games (
+const MIGRATIONS: &[(i64, &[&str])] = &[
+    (
+        1,
+        &[
+            "CREATE TABLE IF NOT EXISTS games (
             id TEXT PRIMARY KEY,
             variant TEXT NOT NULL,
             start_fen TEXT NOT NULL,
@@ -26,10 +28,10 @@ const MIGRATIONS: &[(i64, &[&str])] = &[(
             created_at BIGINT NOT NULL,
             updated_at BIGINT NOT NULL
         )",
-        "CREATE INDEX IF NOT EXISTS games_white_token ON games (white_token)",
-        "CREATE INDEX IF NOT EXISTS games_black_token ON games (black_token)",
-        "CREATE INDEX IF NOT EXISTS games_status ON games (status, variant)",
-        "CREATE TABLE IF NOT EXISTS moves (
+            "CREATE INDEX IF NOT EXISTS games_white_token ON games (white_token)",
+            "CREATE INDEX IF NOT EXISTS games_black_token ON games (black_token)",
+            "CREATE INDEX IF NOT EXISTS games_status ON games (status, variant)",
+            "CREATE TABLE IF NOT EXISTS moves (
             game_id TEXT NOT NULL REFERENCES games (id),
             ply BIGINT NOT NULL,
             move_id TEXT NOT NULL,
@@ -39,8 +41,39 @@ const MIGRATIONS: &[(i64, &[&str])] = &[(
             created_at BIGINT NOT NULL,
             PRIMARY KEY (game_id, ply)
         )",
-    ],
-)];
+        ],
+    ),
+    (
+        2,
+        &[
+            // One row per finished `icebound selfplay` / `icebound match` run (store/lab_runs.rs).
+            "CREATE TABLE IF NOT EXISTS lab_runs (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            setting TEXT NOT NULL,
+            setting_b TEXT,
+            seed TEXT NOT NULL,
+            random_plies BIGINT NOT NULL,
+            max_plies BIGINT NOT NULL,
+            games BIGINT NOT NULL,
+            white_wins BIGINT NOT NULL, black_wins BIGINT NOT NULL, draws BIGINT NOT NULL,
+            capped BIGINT NOT NULL,
+            end_reasons TEXT NOT NULL,
+            mean_plies DOUBLE PRECISION, longest_plies BIGINT NOT NULL,
+            white_score DOUBLE PRECISION, white_lower DOUBLE PRECISION,
+            white_upper DOUBLE PRECISION,
+            a_wins BIGINT, a_draws BIGINT, a_losses BIGINT,
+            elo DOUBLE PRECISION, elo_error DOUBLE PRECISION,
+            sprt TEXT, sprt_verdict TEXT, sprt_llr DOUBLE PRECISION,
+            duration_ms BIGINT NOT NULL,
+            version TEXT NOT NULL,
+            finished_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS lab_runs_newest ON lab_runs (variant, kind, finished_at)",
+        ],
+    ),
+];
 
 /// Brings the schema up to date.
 pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {

@@ -1,0 +1,83 @@
+//! `--database` of `icebound selfplay` and `icebound match`: the run's summary row goes to
+//! the site's database (server::store, table `lab_runs`), where `GET /api/stats` and the
+//! statistics page show it. The database is opened before the run, so a bad URL fails at
+//! once instead of after hours of games.
+
+use clap::Args;
+use server::Store;
+use server::store::LabRun;
+
+/// The `--database` flag shared by the lab commands.
+#[derive(Args, Debug, Clone)]
+pub struct DatabaseArg {
+    /// Store the run's summary in this database, as `icebound serve --database` takes it:
+    /// sqlite://icebound.db?mode=rwc (the default when the flag has no value), a bare file
+    /// path, or postgres://user:password@host/database. Nothing is stored without the flag.
+    #[arg(long, num_args = 0..=1, default_missing_value = "sqlite://icebound.db?mode=rwc")]
+    pub database: Option<String>,
+}
+
+/// An open lab database: its URL, a small runtime for sqlx, and the store.
+pub struct LabDatabase {
+    url: String,
+    runtime: tokio::runtime::Runtime,
+    store: Store,
+}
+
+impl LabDatabase {
+    /// Opens (creating and migrating if needed) the database of `arg`; `None` without the flag.
+    pub fn open(arg: &DatabaseArg) -> Result<Option<LabDatabase>, String> {
+        let Some(url) = &arg.database else {
+            return Ok(None);
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("tokio runtime: {e}"))?;
+        let store = runtime
+            .block_on(Store::open(url))
+            .map_err(|e| format!("--database {url}: {e}"))?;
+        Ok(Some(LabDatabase {
+            url: url.clone(),
+            runtime,
+            store,
+        }))
+    }
+
+    /// Stores `run` and prints where; the error names the database and says the run is lost
+    /// there (its report is already printed).
+    pub fn save(self, run: &LabRun) -> Result<(), String> {
+        let LabDatabase {
+            url,
+            runtime,
+            store,
+        } = self;
+        let saved = runtime.block_on(async {
+            let saved = store.insert_lab_run(run).await;
+            store.close().await;
+            saved
+        });
+        match saved {
+            Ok(()) => {
+                println!("stored run {} in {url}", run.id);
+                Ok(())
+            }
+            Err(e) => Err(format!(
+                "--database {url}: the run was not stored ({e}); its report is above"
+            )),
+        }
+    }
+}
+
+/// The binary that ran a lab run, as stored with it.
+pub fn version() -> String {
+    concat!("icebound ", env!("CARGO_PKG_VERSION")).to_string()
+}
+
+/// Both steps after a run ran; every error is kept.
+pub fn both(records: Result<(), String>, stored: Result<(), String>) -> Result<(), String> {
+    match (records, stored) {
+        (Err(a), Err(b)) => Err(format!("{a}; {b}")),
+        (a, b) => a.and(b),
+    }
+}

@@ -1,0 +1,194 @@
+//! `icebound selfplay --database` and `icebound match --database`: a tiny run stores one
+//! summary row that reads back through the store; a bad URL fails before any game; a run that
+//! cannot be stored prints its report, then a clear error, and fails.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use server::Store;
+use server::store::{LabKind, LabRun};
+
+fn icebound(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args(args)
+        .output()
+        .expect("run icebound");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir =
+        std::env::temp_dir().join(format!("icebound-cli-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The runs of `variant` and `kind` stored at `url`.
+fn stored(url: &str, variant: &str, kind: LabKind) -> Vec<LabRun> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let store = Store::open(url).await.expect("open the database");
+        let runs = store.lab_runs(variant, kind, 20).await.expect("read runs");
+        store.close().await;
+        runs
+    })
+}
+
+/// The count printed on the report line starting with `label`.
+fn reported(stdout: &str, label: &str) -> i64 {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(label))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no '{label}' line in {stdout}"))
+}
+
+#[test]
+fn selfplay_and_match_store_their_runs() {
+    let dir = temp_dir("lab-db");
+    let url = format!("sqlite://{}?mode=rwc", dir.join("lab.db").display());
+    let (ok, out, err) = icebound(&[
+        "selfplay",
+        "--variant",
+        "antarctos",
+        "--games",
+        "4",
+        "--level",
+        "1",
+        "--seed",
+        "5",
+        "--database",
+        &url,
+    ]);
+    assert!(ok, "selfplay failed: {err}");
+    assert!(out.contains("stored run "), "{out}");
+
+    let runs = stored(&url, "antarctos", LabKind::Selfplay);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let r = &runs[0];
+    assert_eq!((r.setting.as_str(), r.seed, r.games), ("level=1", 5, 4));
+    // The row holds what the report printed.
+    assert_eq!(r.white_wins, reported(&out, "white wins"));
+    assert_eq!(r.black_wins, reported(&out, "black wins"));
+    assert_eq!(r.draws, reported(&out, "draws"));
+    assert_eq!(r.capped, reported(&out, "capped"));
+    assert_eq!(r.end_reasons.values().sum::<i64>(), 4);
+    assert!(
+        r.mean_plies
+            .is_some_and(|m| m > 0.0 && m <= r.longest_plies as f64)
+    );
+    assert!(r.version.starts_with("icebound "), "{}", r.version);
+    assert!(r.match_figures.is_none());
+    assert!(stored(&url, "antarctos", LabKind::Match).is_empty());
+
+    let (ok, out, err) = icebound(&[
+        "match",
+        "--variant",
+        "iceage",
+        "--engine-a",
+        "level=1",
+        "--engine-b",
+        "nodes=50",
+        "--games",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--database",
+        &url,
+    ]);
+    assert!(ok, "match failed: {err}");
+    assert!(out.contains("stored run "), "{out}");
+    let runs = stored(&url, "iceage", LabKind::Match);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let r = &runs[0];
+    let m = r.match_figures.as_ref().expect("match figures");
+    assert_eq!(
+        (r.setting.as_str(), m.setting_b.as_str()),
+        ("level=1", "nodes=50")
+    );
+    assert_eq!(r.games, 2);
+    assert_eq!(m.a_wins + m.a_draws + m.a_losses, 2);
+    assert_eq!(r.white_wins + r.black_wins + r.draws + r.capped, 2);
+    let sprt = m.sprt.as_ref().expect("the SPRT asked for");
+    assert!(sprt.params.starts_with("elo0=0,elo1=10"), "{}", sprt.params);
+    assert!(out.contains(&format!("verdict {}", sprt.verdict)), "{out}");
+    // The self-play run is still the only one of its kind.
+    assert_eq!(stored(&url, "antarctos", LabKind::Selfplay).len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_database_url_fails_before_any_game() {
+    for cmd in [
+        &[
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--level",
+            "1",
+        ][..],
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--engine-a",
+            "level=1",
+            "--engine-b",
+            "level=1",
+        ][..],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend(["--database", "mysql://x/db"]);
+        let (ok, out, err) = icebound(&args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(
+            err.contains("--database mysql://x/db: unsupported database URL"),
+            "{err}"
+        );
+        assert!(!out.contains("games "), "no game is played: {out}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn a_run_that_cannot_be_stored_prints_its_report_then_fails() {
+    let dir = temp_dir("lab-db-ro");
+    let file = dir.join("lab.db");
+    let base = ["selfplay", "--variant", "antarctos", "--games", "2"];
+    let rwc = format!("sqlite://{}?mode=rwc", file.display());
+    let mut args = base.to_vec();
+    args.extend(["--level", "1", "--database", &rwc]);
+    let (ok, _, err) = icebound(&args);
+    assert!(ok, "{err}");
+    // Read-only: the database opens, the insert at the end fails.
+    let ro = format!("sqlite://{}?mode=ro", file.display());
+    let mut args = base.to_vec();
+    args.extend(["--level", "1", "--database", &ro]);
+    let (ok, out, err) = icebound(&args);
+    assert!(!ok, "storing into a read-only database should fail");
+    assert!(out.contains("games 2"), "the report comes first: {out}");
+    assert!(out.contains("end reasons"), "{out}");
+    assert!(
+        err.contains(&format!("--database {ro}: the run was not stored")),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(stored(&rwc, "antarctos", LabKind::Selfplay).len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
