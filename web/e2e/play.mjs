@@ -380,6 +380,24 @@ async function otherPages(page) {
   check(/White\s*\d+\s*\(\d+\.\d\d %\)/.test(antarctos), `Antarctos statistics with percentages, got "${antarctos}"`);
   const iceage = await page.textContent('#stats [data-variant=iceage]');
   check(/Draws\s*[1-9]\d*\s*\(/.test(iceage), `Ice Age Chess statistics count the drawn game, got "${iceage}"`);
+  // The engine's runs stored before the server started (crates/cli/tests/browser.rs): a 4-game
+  // self-play run and a 2-game match of Antarctos; none of Ice Age Chess.
+  const selfplayRows = await page.$$eval('#stats [data-variant=antarctos] .lab-selfplay tbody tr',
+    trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim())));
+  check(selfplayRows.length === 1, `one Antarctos self-play run shown, got ${JSON.stringify(selfplayRows)}`);
+  const [setting, games, whiteWins, blackWins, draws, score] = selfplayRows[0];
+  eq([setting, games], ['level=1', '4'], 'self-play run setting and games');
+  const counted = [whiteWins, blackWins, draws].map(text => {
+    check(/^\d+ \(\d+\.\d\d %\)$/.test(text), `self-play count with a percentage, got "${text}"`);
+    return Number(text.split(' ')[0]);
+  });
+  check(counted[0] + counted[1] + counted[2] === 4, `self-play results add up to 4 games, got ${counted}`);
+  check(/^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/.test(score), `White's score with its interval, got "${score}"`);
+  const matchRow = await page.textContent('#stats [data-variant=antarctos] .lab-matches tbody tr');
+  check(/level=1\s*vs\s*level=2/.test(matchRow), `the match A vs B is shown, got "${matchRow}"`);
+  const icePlay = await page.textContent('#stats [data-variant=iceage] .lab-selfplay');
+  check(icePlay.includes('icebound selfplay --variant iceage --games 1000 --level 2 --database'),
+    `no Ice Age Chess runs: the page gives the command, got "${icePlay}"`);
   await screenshot(page, 'statistics');
 
   await page.goto(`${base}/rules/antarctos`);

@@ -81,6 +81,48 @@ export interface VariantStats {
   white_pct: number;
   black_pct: number;
   draws_pct: number;
+  /** Stored `icebound selfplay` runs, newest first (docs/api.md). */
+  selfplay?: LabRun[];
+  /** Stored `icebound match` runs, newest first. */
+  matches?: LabRun[];
+}
+
+/** One stored engine lab run (docs/api.md, `GET /api/stats`). */
+export interface LabRun {
+  id: string;
+  variant: string;
+  kind: 'selfplay' | 'match';
+  setting: string;
+  seed: number;
+  random_plies: number;
+  max_plies: number;
+  games: number;
+  white_wins: number;
+  black_wins: number;
+  draws: number;
+  capped: number;
+  end_reasons: Record<string, number>;
+  mean_plies: number | null;
+  longest_plies: number;
+  white_score: number | null;
+  white_lower: number | null;
+  white_upper: number | null;
+  match: {
+    setting_b: string;
+    a_wins: number;
+    a_draws: number;
+    a_losses: number;
+    elo: number | null;
+    elo_error: number | null;
+    sprt: { params: string; verdict: string; llr: number } | null;
+  } | null;
+  duration_ms: number;
+  version: string;
+  finished_at: number;
+  white_pct: number;
+  black_pct: number;
+  draws_pct: number;
+  capped_pct: number;
 }
 
 export interface NewGame {

@@ -1,5 +1,6 @@
 //! The browser test: starts the real `icebound serve` on a free port with a temporary SQLite
-//! file, then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
+//! file (holding a tiny self-play run and match stored by `icebound selfplay|match --database`),
+//! then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
 //! page in Debian's headless chromium (playwright-core; no browser is downloaded).
 //!
 //! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
@@ -104,6 +105,34 @@ fn browser_plays_both_games() {
     let shots = dir.join("screenshots");
     let log_path = dir.join("server.log");
     let log = std::fs::File::create(&log_path).expect("server log file");
+    let db_url = format!("sqlite://{}?mode=rwc", db.display());
+    // Engine runs stored by the lab commands, for the statistics page's self-play and match
+    // tables (Antarctos only: the Ice Age block shows the "none yet" text and command).
+    for lab in [
+        &["selfplay", "--variant", "antarctos", "--games", "4", "--level", "1"][..],
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--engine-a",
+            "level=1",
+            "--engine-b",
+            "level=2",
+        ][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(lab)
+            .args(["--database", &db_url])
+            .output()
+            .expect("run icebound selfplay/match");
+        assert!(
+            out.status.success(),
+            "{lab:?} --database failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
@@ -112,7 +141,7 @@ fn browser_plays_both_games() {
             "--addr",
             &addr,
             "--database",
-            &format!("sqlite://{}?mode=rwc", db.display()),
+            &db_url,
         ])
         .stdout(log.try_clone().expect("log handle"))
         .stderr(log)
