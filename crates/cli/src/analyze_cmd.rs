@@ -16,6 +16,9 @@ use crate::with_variant;
 /// Node budget when no limit is given.
 const DEFAULT_NODES: u64 = 1_000_000;
 
+/// Largest transposition table `--hash` may ask for, in MiB.
+const MAX_HASH_MIB: usize = 4096;
+
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[arg(long)]
@@ -29,10 +32,10 @@ pub struct AnalyzeArgs {
     /// Node budget (1,000,000 when no limit is given).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Milliseconds.
+    /// Time budget in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (1 to 4096).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
 }
@@ -49,6 +52,18 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if args.depth == Some(0) {
         return Err("--depth must be at least 1".into());
     }
+    if args.nodes == Some(0) {
+        return Err("--nodes must be at least 1".into());
+    }
+    if args.movetime == Some(0) {
+        return Err("--movetime must be at least 1 (milliseconds)".into());
+    }
+    if !(1..=MAX_HASH_MIB).contains(&args.hash) {
+        return Err(format!(
+            "--hash must be 1 to {MAX_HASH_MIB} (MiB), not {}",
+            args.hash
+        ));
+    }
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -58,7 +73,7 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.nodes = Some(DEFAULT_NODES);
     }
-    let mut searcher = Searcher::<V>::new(args.hash.clamp(1, 4096));
+    let mut searcher = Searcher::<V>::new(args.hash);
     let result = searcher.search(&pos, &limits, |it| {
         println!(
             "depth {} score {} nodes {} nps {} pv {}",

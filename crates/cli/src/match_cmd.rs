@@ -10,7 +10,7 @@ use engine::matches::{MatchOptions, MatchReport, PlayedPair, parse_setting, run_
 use engine::selfplay::{DEFAULT_MAX_PLIES, setting_name};
 use engine::sprt::SprtParams;
 
-use crate::selfplay_cmd::{RecordFile, progress_bar};
+use crate::selfplay_cmd::{RecordFile, progress_bar, thread_count};
 use crate::variant_arg::VariantName;
 use crate::with_variant;
 
@@ -30,9 +30,10 @@ pub struct MatchArgs {
     /// `elo0=0,elo1=10` (optionally `alpha=..,beta=..`, default 0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
-    /// Worker threads (default 1).
+    /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Run seed: the openings and the engines' choices derive from it, so a match reproduces.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random legal plies of each opening (seeded; both games of a pair share them).
@@ -57,10 +58,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
         None => None,
     };
-    let threads = args.threads.unwrap_or(1);
-    if threads == 0 {
-        return Err("--threads 0: must be at least 1".into());
-    }
+    let threads = thread_count(args.threads)?;
     if args.max_plies == 0 {
         return Err("--max-plies 0: must be at least 1".into());
     }
@@ -140,8 +138,9 @@ fn print_report(report: &MatchReport, max_games: u32) {
         println!(
             "elo A-B {} (95 %, pentanomial; 95 % interval {:.1} to {:.1})",
             elo.display(),
-            elo.lower,
-            elo.upper
+            // `+ 0.0` turns a -0.0 (an all-even match) into 0.0.
+            elo.lower + 0.0,
+            elo.upper + 0.0
         );
     }
     let c = report.pairs.counts;

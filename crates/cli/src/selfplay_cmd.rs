@@ -28,7 +28,7 @@ pub struct SelfplayArgs {
     /// Node limit per move for both sides.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Worker threads (default 1).
+    /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Run seed: game i uses a seed derived from it and i, so a run reproduces.
@@ -70,10 +70,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         return Err("--max-plies 0: must be at least 1".into());
     }
     let engine = engine_config(args)?;
-    let threads = args.threads.unwrap_or(1);
-    if threads == 0 {
-        return Err("--threads 0: must be at least 1".into());
-    }
+    let threads = thread_count(args.threads)?;
     let opts = SelfplayOptions {
         games: args.games,
         threads,
@@ -125,6 +122,19 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         println!("records {written} games written to {}", path.display());
     }
     Ok(())
+}
+
+/// Most worker threads `--threads` may ask for: every thread holds an engine with its own
+/// transposition table (up to 16 MiB), so a mistyped count must not exhaust the memory.
+pub const MAX_THREADS: usize = 256;
+
+/// The `--threads` value (1 when absent), checked to be 1 to [`MAX_THREADS`].
+pub fn thread_count(threads: Option<usize>) -> Result<usize, String> {
+    match threads.unwrap_or(1) {
+        0 => Err("--threads 0: must be at least 1".into()),
+        t if t > MAX_THREADS => Err(format!("--threads {t}: at most {MAX_THREADS}")),
+        t => Ok(t),
+    }
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
