@@ -132,8 +132,10 @@ fn run<V: EngineVariant>(
                     }
                     Err(e) => writeln!(out, "illegal move '{text}': {e}").map_err(io)?,
                 },
-                // The parse error quotes the text, shortened when it is long.
-                Err(e) => writeln!(out, "not a legal move: {e}").map_err(io)?,
+                // Quoted as an excerpt: a huge line is not echoed back whole.
+                Err(e) => {
+                    writeln!(out, "not a legal move: '{}': {e}", game::excerpt(text)).map_err(io)?
+                }
             }
         }
     }

@@ -157,28 +157,6 @@ fn play_answers_a_huge_move_text_with_a_short_message() {
 }
 
 #[test]
-fn play_names_a_rejected_move_once() {
-    let out = run(
-        &[
-            "play",
-            "--variant",
-            "antarctos",
-            "--level",
-            "1",
-            "--seed",
-            "1",
-        ],
-        b"a1-b2\nquit\n",
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    let error = text
-        .lines()
-        .find(|l| l.contains("not a legal move"))
-        .expect("an error line");
-    assert_eq!(error.matches("a1-b2").count(), 1, "{error}");
-}
-
-#[test]
 fn solve_stops_at_its_time_limit_with_an_honest_result() {
     // Twenty plies of Ice Age Chess from the start would take hours: the time limit ends the
     // search and the result covers only the plies searched in full.
