@@ -10,7 +10,7 @@ use engine::matches::{MatchOptions, MatchReport, PlayedPair, parse_setting, run_
 use engine::selfplay::{DEFAULT_MAX_PLIES, setting_name};
 use engine::sprt::SprtParams;
 
-use crate::selfplay_cmd::{RecordFile, progress_bar, thread_count};
+use crate::selfplay_cmd::{RecordFile, check_games, check_plies, progress_bar, thread_count};
 use crate::variant_arg::VariantName;
 use crate::with_variant;
 
@@ -24,7 +24,7 @@ pub struct MatchArgs {
     /// Engine B, same form.
     #[arg(long)]
     pub engine_b: String,
-    /// Maximum number of games (even: openings are played in pairs).
+    /// Maximum number of games (even, at most 1,000,000: openings are played in pairs).
     #[arg(long)]
     pub games: u32,
     /// `elo0=0,elo1=10` (optionally `alpha=..,beta=..`, default 0.05): stop when decided.
@@ -59,9 +59,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         None => None,
     };
     let threads = thread_count(args.threads)?;
-    if args.max_plies == 0 {
-        return Err("--max-plies 0: must be at least 1".into());
-    }
+    check_plies(args.random_plies, args.max_plies)?;
     let opts = MatchOptions {
         a,
         b,
@@ -75,6 +73,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     if opts.games < 2 || !opts.games.is_multiple_of(2) {
         return Err(engine::matches::MatchError::OddGames(opts.games).to_string());
     }
+    check_games(opts.games)?;
     let mut out = match &args.out {
         Some(path) => Some(RecordFile::create(path)?),
         None => None,

@@ -231,6 +231,8 @@ fn match_prints_no_negative_zero() {
             "nodes=10",
             "--games",
             "2",
+            "--random-plies",
+            "2",
             "--max-plies",
             "5",
         ],
@@ -263,4 +265,75 @@ fn engine_command_help_describes_every_option() {
             );
         }
     }
+}
+
+#[test]
+fn selfplay_and_match_reject_a_huge_game_count() {
+    // It used to abort ("memory allocation of 446676598680 bytes failed", signal 6) while
+    // making room for the results of four billion games.
+    let err = fails(
+        &[
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "4294967295",
+            "--nodes",
+            "1",
+        ],
+        "--games",
+    );
+    assert!(err.contains("4294967295"), "{err}");
+    fails(
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--engine-a",
+            "nodes=1",
+            "--engine-b",
+            "nodes=1",
+            "--games",
+            "4294967294",
+        ],
+        "--games",
+    );
+}
+
+#[test]
+fn selfplay_and_match_reject_random_plies_that_reach_the_ply_cap() {
+    // A "capped" game of 50 random plies under a cap of 10 is no engine game at all.
+    let err = fails(
+        &[
+            "selfplay",
+            "--variant",
+            "iceage",
+            "--games",
+            "2",
+            "--nodes",
+            "10",
+            "--random-plies",
+            "50",
+            "--max-plies",
+            "10",
+        ],
+        "--random-plies",
+    );
+    assert!(err.contains("--max-plies"), "{err}");
+    fails(
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--engine-a",
+            "nodes=10",
+            "--engine-b",
+            "nodes=10",
+            "--games",
+            "2",
+            "--max-plies",
+            "8",
+        ],
+        "--random-plies",
+    );
 }
