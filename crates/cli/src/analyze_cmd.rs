@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use engine::score::ScoreText;
+use engine::search::MAX_PLY;
 use engine::{EngineVariant, Limits, Searcher};
 use game::Variant;
 
@@ -26,7 +27,7 @@ pub struct AnalyzeArgs {
     /// Position text; the start position when absent.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Deepest iteration, in plies.
+    /// Deepest iteration, in plies (1 to 127).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Node budget (1,000,000 when no limit is given).
@@ -49,8 +50,10 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if let Some(outcome) = V::outcome(&pos) {
         return Err(format!("the game is over in this position: {outcome}"));
     }
-    if args.depth == Some(0) {
-        return Err("--depth must be at least 1".into());
+    if let Some(depth) = args.depth
+        && !(1..MAX_PLY).contains(&depth)
+    {
+        return Err(format!("--depth must be 1 to {}, not {depth}", MAX_PLY - 1));
     }
     if args.nodes == Some(0) {
         return Err("--nodes must be at least 1".into());

@@ -45,6 +45,16 @@ fn analyze_rejects_a_zero_node_or_time_limit() {
 }
 
 #[test]
+fn analyze_rejects_a_depth_beyond_the_search_limit() {
+    // It used to stop at depth 127 without a word.
+    let err = fails(
+        &["analyze", "--variant", "iceage", "--depth", "1000"],
+        "--depth",
+    );
+    assert!(err.contains("127"), "{err}");
+}
+
+#[test]
 fn analyze_rejects_a_hash_size_out_of_range() {
     // It used to clamp silently: 0 became 1 MiB and a huge size a 4 GiB table.
     let args = [
