@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use engine::score::ScoreText;
+use engine::search::MAX_PLY;
 use engine::{EngineVariant, Limits, Searcher};
 use game::Variant;
 
@@ -16,6 +17,9 @@ use crate::with_variant;
 /// Node budget when no limit is given.
 const DEFAULT_NODES: u64 = 1_000_000;
 
+/// Largest transposition table `--hash` may ask for, in MiB.
+const MAX_HASH_MIB: usize = 4096;
+
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[arg(long)]
@@ -23,16 +27,16 @@ pub struct AnalyzeArgs {
     /// Position text; the start position when absent.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Deepest iteration, in plies.
+    /// Deepest iteration, in plies (1 to 127).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Node budget (1,000,000 when no limit is given).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Milliseconds.
+    /// Time budget in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (1 to 4096).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
 }
@@ -46,8 +50,22 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if let Some(outcome) = V::outcome(&pos) {
         return Err(format!("the game is over in this position: {outcome}"));
     }
-    if args.depth == Some(0) {
-        return Err("--depth must be at least 1".into());
+    if let Some(depth) = args.depth
+        && !(1..MAX_PLY).contains(&depth)
+    {
+        return Err(format!("--depth must be 1 to {}, not {depth}", MAX_PLY - 1));
+    }
+    if args.nodes == Some(0) {
+        return Err("--nodes must be at least 1".into());
+    }
+    if args.movetime == Some(0) {
+        return Err("--movetime must be at least 1 (milliseconds)".into());
+    }
+    if !(1..=MAX_HASH_MIB).contains(&args.hash) {
+        return Err(format!(
+            "--hash must be 1 to {MAX_HASH_MIB} (MiB), not {}",
+            args.hash
+        ));
     }
     let mut limits = Limits {
         depth: args.depth,
@@ -58,7 +76,7 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.nodes = Some(DEFAULT_NODES);
     }
-    let mut searcher = Searcher::<V>::new(args.hash.clamp(1, 4096));
+    let mut searcher = Searcher::<V>::new(args.hash);
     let result = searcher.search(&pos, &limits, |it| {
         println!(
             "depth {} score {} nodes {} nps {} pv {}",

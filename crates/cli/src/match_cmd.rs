@@ -14,7 +14,7 @@ use engine::sprt::SprtParams;
 use engine::stats::SelfplayStats;
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
-use crate::selfplay_cmd::{RecordFile, progress_bar};
+use crate::selfplay_cmd::{RecordFile, check_games, check_plies, progress_bar, thread_count};
 use crate::variant_arg::VariantName;
 use crate::with_variant;
 
@@ -28,15 +28,16 @@ pub struct MatchArgs {
     /// Engine B, same form.
     #[arg(long)]
     pub engine_b: String,
-    /// Maximum number of games (even: openings are played in pairs).
+    /// Maximum number of games (even, at most 1,000,000: openings are played in pairs).
     #[arg(long)]
     pub games: u32,
     /// `elo0=0,elo1=10` (optionally `alpha=..,beta=..`, default 0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
-    /// Worker threads (default 1).
+    /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Run seed: the openings and the engines' choices derive from it, so a match reproduces.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random legal plies of each opening (seeded; both games of a pair share them).
@@ -63,13 +64,8 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
         None => None,
     };
-    let threads = args.threads.unwrap_or(1);
-    if threads == 0 {
-        return Err("--threads 0: must be at least 1".into());
-    }
-    if args.max_plies == 0 {
-        return Err("--max-plies 0: must be at least 1".into());
-    }
+    let threads = thread_count(args.threads)?;
+    check_plies(args.random_plies, args.max_plies)?;
     let opts = MatchOptions {
         a,
         b,
@@ -83,6 +79,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     if opts.games < 2 || !opts.games.is_multiple_of(2) {
         return Err(engine::matches::MatchError::OddGames(opts.games).to_string());
     }
+    check_games(opts.games)?;
     let mut out = match &args.out {
         Some(path) => Some(RecordFile::create(path)?),
         None => None,
@@ -177,8 +174,9 @@ fn print_report(report: &MatchReport, max_games: u32) {
         println!(
             "elo A-B {} (95 %, pentanomial; 95 % interval {:.1} to {:.1})",
             elo.display(),
-            elo.lower,
-            elo.upper
+            // `+ 0.0` turns a -0.0 (an all-even match) into 0.0.
+            elo.lower + 0.0,
+            elo.upper + 0.0
         );
     }
     let c = report.pairs.counts;

@@ -51,6 +51,9 @@ fn run<V: EngineVariant>(
 ) -> Result<(), String> {
     let io = |e: std::io::Error| format!("cannot write to the terminal: {e}");
     let mut pos = position::<V>(args.fen.as_deref())?;
+    if let Some(outcome) = V::outcome(&pos) {
+        return Err(format!("the game is over in this position: {outcome}"));
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     writeln!(
         out,
@@ -60,7 +63,7 @@ fn run<V: EngineVariant>(
         human
     )
     .map_err(io)?;
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     loop {
         for row in board_lines::<V>(&pos, human) {
             writeln!(out, "{row}").map_err(io)?;
@@ -91,14 +94,16 @@ fn run<V: EngineVariant>(
         loop {
             write!(out, "{number}{dots} your move ({side})> ").map_err(io)?;
             out.flush().map_err(io)?;
-            line.clear();
+            bytes.clear();
+            // Bytes, not `read_line`: a line that is no UTF-8 is a bad move, not the end.
             let read = input
-                .read_line(&mut line)
+                .read_until(b'\n', &mut bytes)
                 .map_err(|e| format!("cannot read the terminal: {e}"))?;
             if read == 0 {
                 writeln!(out, "\nend of input: game left unfinished").map_err(io)?;
                 return Ok(());
             }
+            let line = String::from_utf8_lossy(&bytes);
             let text = line.trim();
             match text {
                 "" => continue,
@@ -127,7 +132,10 @@ fn run<V: EngineVariant>(
                     }
                     Err(e) => writeln!(out, "illegal move '{text}': {e}").map_err(io)?,
                 },
-                Err(e) => writeln!(out, "not a legal move: '{text}': {e}").map_err(io)?,
+                // Quoted as an excerpt: a huge line is not echoed back whole.
+                Err(e) => {
+                    writeln!(out, "not a legal move: '{}': {e}", game::excerpt(text)).map_err(io)?
+                }
             }
         }
     }

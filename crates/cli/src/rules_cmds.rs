@@ -152,12 +152,17 @@ fn records_of<V: Variant>(file: &Path) -> Result<(), Failure> {
                 };
                 writeln!(
                     out,
-                    "game {}: {} - {} | {} | {} moves | result {} | board {}",
+                    "game {}: {} - {} | {} | {} {} | result {} | board {}",
                     i + 1,
                     tag("White"),
                     tag("Black"),
                     tag("Event"),
                     record.moves.len(),
+                    if record.moves.len() == 1 {
+                        "ply"
+                    } else {
+                        "plies"
+                    },
                     record.result,
                     board
                 )?;

@@ -21,7 +21,7 @@ use crate::with_variant;
 pub struct SelfplayArgs {
     #[arg(long)]
     pub variant: VariantName,
-    /// Number of games.
+    /// Number of games (1 to 1,000,000).
     #[arg(long)]
     pub games: u32,
     /// Engine strength level (1-8) for both sides.
@@ -30,7 +30,7 @@ pub struct SelfplayArgs {
     /// Node limit per move for both sides.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Worker threads (default 1).
+    /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Run seed: game i uses a seed derived from it and i, so a run reproduces.
@@ -70,14 +70,10 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games 0: nothing to play".into());
     }
-    if args.max_plies == 0 {
-        return Err("--max-plies 0: must be at least 1".into());
-    }
+    check_games(args.games)?;
+    check_plies(args.random_plies, args.max_plies)?;
     let engine = engine_config(args)?;
-    let threads = args.threads.unwrap_or(1);
-    if threads == 0 {
-        return Err("--threads 0: must be at least 1".into());
-    }
+    let threads = thread_count(args.threads)?;
     let opts = SelfplayOptions {
         games: args.games,
         threads,
@@ -148,6 +144,43 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         None => Ok(()),
     };
     crate::lab_db::both(records, stored)
+}
+
+/// Most worker threads `--threads` may ask for: every thread holds an engine with its own
+/// transposition table (up to 16 MiB), so a mistyped count must not exhaust the memory.
+pub const MAX_THREADS: usize = 256;
+
+/// Most games one run may ask for: every game's record is kept until the run ends.
+pub const MAX_GAMES: u32 = 1_000_000;
+
+/// `--games` at most [`MAX_GAMES`] (a mistyped count used to abort on a failed allocation).
+pub fn check_games(games: u32) -> Result<(), String> {
+    if games > MAX_GAMES {
+        return Err(format!("--games {games}: at most {MAX_GAMES}"));
+    }
+    Ok(())
+}
+
+/// `--max-plies` at least 1 and above `--random-plies`, so that the engine plays each game.
+pub fn check_plies(random_plies: u32, max_plies: u32) -> Result<(), String> {
+    if max_plies == 0 {
+        return Err("--max-plies 0: must be at least 1".into());
+    }
+    if random_plies >= max_plies {
+        return Err(format!(
+            "--random-plies {random_plies} must be less than --max-plies {max_plies}"
+        ));
+    }
+    Ok(())
+}
+
+/// The `--threads` value (1 when absent), checked to be 1 to [`MAX_THREADS`].
+pub fn thread_count(threads: Option<usize>) -> Result<usize, String> {
+    match threads.unwrap_or(1) {
+        0 => Err("--threads 0: must be at least 1".into()),
+        t if t > MAX_THREADS => Err(format!("--threads {t}: at most {MAX_THREADS}")),
+        t => Ok(t),
+    }
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).

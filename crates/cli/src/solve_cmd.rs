@@ -1,6 +1,10 @@
 //! `icebound solve`: prove a forced win or loss within a ply limit; prints
 //! `win in <n> plies: <line>`, `loss in <n> plies: <line>` or
-//! `no forced result within <P> plies` (see `engine::solve`).
+//! `no forced result within <P> plies` (see `engine::solve`). A time limit keeps a hopeless
+//! request (twenty plies of chess from the start) from running for hours: when it ends the
+//! search, `<P>` is the deepest ply count searched in full, and a note on stderr says so.
+
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use game::Variant;
@@ -16,11 +20,16 @@ const MAX_PLIES: u32 = 100;
 pub struct SolveArgs {
     #[arg(long)]
     pub variant: VariantName,
+    /// Position text of the position to prove.
     #[arg(long)]
     pub fen: String,
-    /// Longest line searched, in plies.
+    /// Longest line searched, in plies (1 to 100).
     #[arg(long, default_value_t = 20)]
     pub max_plies: u32,
+    /// Time limit in milliseconds; when it runs out, the result covers the plies searched
+    /// in full.
+    #[arg(long, default_value_t = 60_000)]
+    pub movetime: u64,
 }
 
 pub fn solve(args: SolveArgs) -> Result<(), String> {
@@ -34,11 +43,22 @@ fn run<V: Variant>(args: &SolveArgs) -> Result<(), String> {
             args.max_plies
         ));
     }
+    if args.movetime == 0 {
+        return Err("--movetime must be at least 1 (milliseconds)".into());
+    }
     let pos = position::<V>(Some(&args.fen))?;
     if let Some(outcome) = V::outcome(&pos) {
         return Err(format!("the game is over in this position: {outcome}"));
     }
-    let solution = engine::solve::solve::<V>(&pos, args.max_plies);
+    let deadline = Instant::now().checked_add(Duration::from_millis(args.movetime));
+    let solution = engine::solve::solve_until::<V>(&pos, args.max_plies, deadline);
     println!("{}", engine::solve::proof_text::<V>(&pos, &solution.proof));
+    if solution.stopped {
+        eprintln!(
+            "note: the time limit of {} ms ended the search before --max-plies {}; the result \
+             covers the plies searched in full (a longer --movetime searches deeper)",
+            args.movetime, args.max_plies
+        );
+    }
     Ok(())
 }

@@ -58,8 +58,8 @@ fn a19_pdn_good_file_one_line_per_game() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         out,
-        "game 1: Ann - Bob | Seed 1 | 3 moves | result 0-1 | board 0-1 black wins (breakthrough)\n\
-         game 2: Cy - Di | Seed 2 | 3 moves | result 1-0 | board 1-0 white wins (breakthrough)\n"
+        "game 1: Ann - Bob | Seed 1 | 3 plies | result 0-1 | board 0-1 black wins (breakthrough)\n\
+         game 2: Cy - Di | Seed 2 | 3 plies | result 1-0 | board 1-0 white wins (breakthrough)\n"
     );
 }
 
@@ -132,7 +132,7 @@ fn c14_pgn_good_and_bad_games() {
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(
         lines[0],
-        "game 1: W - B | Open | 4 moves | result * | board ongoing"
+        "game 1: W - B | Open | 4 plies | result * | board ongoing"
     );
     assert!(lines[1].starts_with("game 2, move 2 (line 11): "), "{out}");
     assert!(lines[1].contains("e4"), "{out}");
@@ -149,6 +149,6 @@ fn c14_pgn_frozen_king_game() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         out,
-        "game 1: W - B | Freeze | 1 moves | result 1-0 | board 1-0 white wins (frozen king)\n"
+        "game 1: W - B | Freeze | 1 ply | result 1-0 | board 1-0 white wins (frozen king)\n"
     );
 }

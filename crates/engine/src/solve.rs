@@ -9,6 +9,8 @@
 //! solver has its own transposition table ([`crate::tt`], 16 MiB), whose entries are used
 //! only at a remaining depth they cover.
 
+use std::time::Instant;
+
 use game::{Color, Variant};
 
 use crate::score::{self, INFINITY};
@@ -35,31 +37,61 @@ pub struct Solution<V: Variant> {
     pub proof: Proof<V>,
     /// Positions visited.
     pub nodes: u64,
+    /// The deadline of [`solve_until`] ended the search before `max_plies`; an `Unknown`
+    /// proof then covers only the plies searched in full.
+    pub stopped: bool,
 }
 
 struct Solver<V: Variant> {
     tt: Table,
     nodes: u64,
     moves: Vec<Vec<V::Move>>,
+    deadline: Option<Instant>,
+    stopped: bool,
 }
 
 /// Proves a forced result from `pos` within `max_plies` plies (see the module doc).
 pub fn solve<V: Variant>(pos: &V::Position, max_plies: u32) -> Solution<V> {
+    solve_until::<V>(pos, max_plies, None)
+}
+
+/// [`solve`] that gives up at `deadline`: the iteration then running is dropped, and the
+/// result is `Unknown` with `max_plies` the deepest iteration searched in full (0 when
+/// none) and `stopped` set. A result proven before the deadline is the same as [`solve`]'s.
+pub fn solve_until<V: Variant>(
+    pos: &V::Position,
+    max_plies: u32,
+    deadline: Option<Instant>,
+) -> Solution<V> {
     let max_plies = max_plies.min(crate::search::MAX_PLY - 2);
     let mut s = Solver::<V> {
         tt: Table::new(16),
         nodes: 0,
         moves: (0..=max_plies as usize + 1).map(|_| Vec::new()).collect(),
+        deadline,
+        stopped: false,
     };
     if V::legal_moves(pos).is_empty() {
         return Solution {
             proof: Proof::Unknown { max_plies },
             nodes: 0,
+            stopped: false,
         };
     }
     for depth in 1..=max_plies {
         let v = s.search(pos, depth, -INFINITY, INFINITY, 0);
+        if s.stopped {
+            return Solution {
+                proof: Proof::Unknown {
+                    max_plies: depth - 1,
+                },
+                nodes: s.nodes,
+                stopped: true,
+            };
+        }
         if score::is_decisive(v) {
+            // The proof is complete; its main line is read off the table without a deadline.
+            s.deadline = None;
             let plies = (score::WIN - v.abs()) as u32;
             let line = s.main_line(pos, v);
             let proof = if v > 0 {
@@ -70,12 +102,14 @@ pub fn solve<V: Variant>(pos: &V::Position, max_plies: u32) -> Solution<V> {
             return Solution {
                 proof,
                 nodes: s.nodes,
+                stopped: false,
             };
         }
     }
     Solution {
         proof: Proof::Unknown { max_plies },
         nodes: s.nodes,
+        stopped: false,
     }
 }
 
@@ -89,6 +123,13 @@ impl<V: Variant> Solver<V> {
         ply: u32,
     ) -> i32 {
         self.nodes += 1;
+        if self.stopped
+            || (self.nodes.is_multiple_of(4096)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+            return 0;
+        }
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.moves[p]);
         V::legal_moves_into(pos, &mut moves);
@@ -134,6 +175,11 @@ impl<V: Variant> Solver<V> {
         for mv in &moves {
             let child = V::play_unchecked(pos, mv);
             let v = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+            if self.stopped {
+                // An unfinished value: neither a result nor worth a table entry.
+                self.moves[p] = moves;
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_hash = move_hash(mv);

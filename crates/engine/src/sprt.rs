@@ -46,10 +46,17 @@ pub enum SprtError {
     /// `elo0 >= elo1`.
     #[error("SPRT needs elo0 < elo1 (got elo0={0}, elo1={1})")]
     EloOrder(f64, f64),
+    /// `elo0` or `elo1` outside `[-MAX_SPRT_ELO, MAX_SPRT_ELO]`.
+    #[error("SPRT {0}={1} is out of range: Elo bounds must lie within ±{MAX_SPRT_ELO}")]
+    EloRange(&'static str, f64),
     /// `alpha` or `beta` outside `(0, 0.5)`.
     #[error("SPRT {0}={1} must be between 0 and 0.5 (exclusive)")]
     BadErrorRate(&'static str, f64),
 }
+
+/// Largest Elo bound accepted: beyond it the expected score is 0 or 1 to machine
+/// precision and the likelihood ratio is meaningless (a verdict after one pair).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 /// The test: hypotheses `elo0 < elo1` and error rates `alpha` (false H1) and `beta`
 /// (false H0).
@@ -113,6 +120,11 @@ impl SprtParams {
         alpha: f64,
         beta: f64,
     ) -> Result<Self, SprtError> {
+        for (name, v) in [("elo0", elo0), ("elo1", elo1)] {
+            if !(-MAX_SPRT_ELO..=MAX_SPRT_ELO).contains(&v) {
+                return Err(SprtError::EloRange(name, v));
+            }
+        }
         if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(SprtError::EloOrder(elo0, elo1));
         }
@@ -242,6 +254,19 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn elo_bounds_beyond_the_range_are_refused() {
+        assert_eq!(
+            SprtParams::parse("elo0=0,elo1=1e308"),
+            Err(SprtError::EloRange("elo1", 1e308))
+        );
+        assert_eq!(
+            SprtParams::new(-1000.5, 0.0),
+            Err(SprtError::EloRange("elo0", -1000.5))
+        );
+        assert!(SprtParams::new(-1000.0, 1000.0).is_ok());
     }
 
     #[test]

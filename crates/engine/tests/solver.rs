@@ -70,3 +70,25 @@ fn no_claim_beyond_the_limit() {
     let sol = solve::<Antarctos>(&start, 4);
     assert_eq!(sol.proof, Proof::Unknown { max_plies: 4 });
 }
+
+#[test]
+fn solve_until_a_passed_deadline_claims_only_the_plies_searched_in_full() {
+    use engine::solve::solve_until;
+    let start = Antarctos::start_position();
+    let sol = solve_until::<Antarctos>(&start, 20, Some(std::time::Instant::now()));
+    assert!(sol.stopped);
+    let Proof::Unknown { max_plies } = sol.proof else {
+        panic!("a stopped search proved {:?}", sol.proof);
+    };
+    assert!(max_plies < 20, "{max_plies}");
+    // What it claims is what the full solver finds at that depth.
+    let full = solve::<Antarctos>(&start, max_plies);
+    assert_eq!(full.proof, Proof::Unknown { max_plies });
+    assert!(!full.stopped);
+    // A proof found before the deadline is the full solver's.
+    let pos = Antarctos::parse_position("B:Wa5,d2,d4:Ba7,c7").expect("valid position");
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let sol = solve_until::<Antarctos>(&pos, 20, Some(far));
+    assert!(!sol.stopped);
+    assert_eq!(sol.proof, solve::<Antarctos>(&pos, 20).proof);
+}

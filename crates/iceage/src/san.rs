@@ -115,6 +115,7 @@ fn promotion_role(ch: char) -> Option<Role> {
 }
 
 /// What a move text asks for.
+#[derive(Clone, Copy)]
 struct Pattern {
     role: Option<Role>,
     from_file: Option<u32>,
@@ -309,7 +310,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             hint: if moves.is_empty() {
                 String::new()
             } else {
-                hint(pos, &pattern)
+                hint(pos, &pattern, &moves)
             },
         }),
         [one] => Ok(**one),
@@ -321,9 +322,28 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
 }
 
 /// Why a move text that names no legal move failed, when it can be told simply: a pawn
-/// push onto or through ice (C2: a pawn takes ice only diagonally, C3), or a check.
-fn hint(pos: &Position, p: &Pattern) -> String {
+/// push onto or through ice (C2: a pawn takes ice only diagonally, C3), a promotion
+/// written without its piece, or a check.
+fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
     let board = pos.board();
+    if p.promotion.is_none()
+        && let Some(m) = moves.iter().find(|m| {
+            m.promotion.is_some()
+                && matches(
+                    &Pattern {
+                        promotion: m.promotion,
+                        ..*p
+                    },
+                    m,
+                )
+        })
+    {
+        let san = write(pos, m);
+        let base = san.split('=').next().unwrap_or(&san);
+        return format!(
+            ": a pawn reaching the last rank must promote: add =Q, =R, =B or =N (e.g. {base}=Q)"
+        );
+    }
     if let Some(to) = p.to
         && p.role == Some(Role::Pawn)
         && !p.capture

@@ -171,6 +171,18 @@ fn c2_no_match_says_when_ice_blocks_a_pawn_push_or_a_check_is_on() {
     assert!(d3.contains("white is in check"), "{d3}");
 }
 
+#[test]
+fn c13_promotion_without_its_piece_asks_for_one() {
+    let p = pos("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1");
+    let e8 = san::parse(&p, "e8").expect_err("needs a piece").to_string();
+    assert!(e8.contains("must promote") && e8.contains("e8=Q"), "{e8}");
+    let uci = san::parse(&p, "e7e8")
+        .expect_err("needs a piece")
+        .to_string();
+    assert!(uci.contains("e8=Q"), "{uci}");
+    assert!(san::parse(&p, "e8=N").is_ok());
+}
+
 /// The 64 squares of a FEN board field, rank 8 first: `.` empty, `*` ice, else the piece.
 fn squares(board: &str) -> Vec<char> {
     let mut out = Vec::with_capacity(64);
