@@ -109,7 +109,15 @@ fn browser_plays_both_games() {
     // Engine runs stored by the lab commands, for the statistics page's self-play and match
     // tables (Antarctos only: the Ice Age block shows the "none yet" text and command).
     for lab in [
-        &["selfplay", "--variant", "antarctos", "--games", "4", "--level", "1"][..],
+        &[
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "4",
+            "--level",
+            "1",
+        ][..],
         &[
             "match",
             "--variant",
@@ -136,13 +144,7 @@ fn browser_plays_both_games() {
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args([
-            "serve",
-            "--addr",
-            &addr,
-            "--database",
-            &db_url,
-        ])
+        .args(["serve", "--addr", &addr, "--database", &db_url])
         .stdout(log.try_clone().expect("log handle"))
         .stderr(log)
         .spawn()
