@@ -143,6 +143,12 @@ async fn bad_moves_leave_the_game_unchanged() {
         .await
         .expect("move");
     assert_error(&a, 409, "conflict");
+    let a = c
+        .post(&path, json!({"move": "c3-d4", "ply": -1}))
+        .await
+        .expect("move");
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("ply"), "{}", a.text);
     // Idempotent retry: the same move for the same ply is answered with the game.
     let ok = c
         .post(&path, json!({"move": "c3-d4", "ply": 0}))
@@ -198,6 +204,13 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ws).await["code"], "illegal_move");
+    send_json(
+        &mut ws,
+        &json!({"type": "move", "move": "c3-d4", "ply": -3}),
+    )
+    .await
+    .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
     send_json(&mut ws, &json!({"type": "draw", "action": "offer"}))
         .await
         .expect("send");

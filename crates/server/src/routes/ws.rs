@@ -27,7 +27,7 @@ enum ClientMessage {
         #[serde(rename = "move")]
         mv: String,
         #[serde(default)]
-        ply: Option<i64>,
+        ply: Option<u32>,
     },
     Resign,
     Draw {
@@ -85,14 +85,16 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
     };
     let result = match msg {
         ClientMessage::Ping => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
-        ClientMessage::Move { mv, ply } => match svc.play_or_retry(id, token, &mv, ply).await {
-            // A retry changes nothing, so no broadcast follows: answer the sender alone.
-            Ok((view, true)) => {
-                let body = serde_json::json!({"type": "state", "game": view});
-                return Some(Message::Text(body.to_string().into()));
+        ClientMessage::Move { mv, ply } => {
+            match svc.play_or_retry(id, token, &mv, ply.map(i64::from)).await {
+                // A retry changes nothing, so no broadcast follows: answer the sender alone.
+                Ok((view, true)) => {
+                    let body = serde_json::json!({"type": "state", "game": view});
+                    return Some(Message::Text(body.to_string().into()));
+                }
+                other => other.map(|_| ()),
             }
-            other => other.map(|_| ()),
-        },
+        }
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
