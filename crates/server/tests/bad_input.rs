@@ -143,6 +143,12 @@ async fn bad_moves_leave_the_game_unchanged() {
         .await
         .expect("move");
     assert_error(&a, 409, "conflict");
+    let a = c
+        .post(&path, json!({"move": "c3-d4", "ply": -1}))
+        .await
+        .expect("move");
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("ply"), "{}", a.text);
     // Idempotent retry: the same move for the same ply is answered with the game.
     let ok = c
         .post(&path, json!({"move": "c3-d4", "ply": 0}))
@@ -198,6 +204,13 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ws).await["code"], "illegal_move");
+    send_json(
+        &mut ws,
+        &json!({"type": "move", "move": "c3-d4", "ply": -3}),
+    )
+    .await
+    .expect("send");
+    assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
     send_json(&mut ws, &json!({"type": "draw", "action": "offer"}))
         .await
         .expect("send");
@@ -234,12 +247,30 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .expect("send");
     assert_eq!(wait_error(&mut ews).await["code"], "not_a_player");
 
-    // Over 4 KiB: the server closes the connection.
+    // Over 4 KiB: the server closes the connection with 1009 (message too big).
     let big = format!("{{\"type\":\"move\",\"move\":\"{}\"}}", "a".repeat(10_000));
     let _ = ews.send(Message::Text(big.into())).await;
-    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+    let close = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             match ews.next().await {
+                Some(Ok(Message::Close(frame))) => return frame,
+                None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("closed in time")
+    .expect("a close frame");
+    assert_eq!(u16::from(close.code), 1009, "{close:?}");
+    assert!(close.reason.contains("4096"), "{close:?}");
+    // Far over the limit (beyond what the transport reads): still closed, game unharmed.
+    let mut ws2 = c.ws(&id).await.expect("ws");
+    wait_state(&mut ws2, |_| true).await;
+    let _ = ws2.send(Message::Text("x".repeat(200_000).into())).await;
+    let gone = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws2.next().await {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return true,
                 Some(Ok(_)) => continue,
             }
@@ -247,7 +278,7 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
     })
     .await
     .expect("closed in time");
-    assert!(closed);
+    assert!(gone);
     // The game is unharmed and still served.
     let view = c.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(view.body["ply"], 1);

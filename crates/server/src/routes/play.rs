@@ -18,9 +18,9 @@ pub struct MoveBody {
     /// Move text in any accepted form.
     #[serde(rename = "move")]
     pub mv: String,
-    /// The game's ply the client saw.
+    /// The game's ply the client saw (a negative number is refused as malformed).
     #[serde(default)]
-    pub ply: Option<i64>,
+    pub ply: Option<u32>,
 }
 
 /// Body of `POST /api/games/{id}/draw`.
@@ -38,7 +38,10 @@ pub async fn moves(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(svc.play(&id, &token, &body.mv, body.ply).await?))
+    Ok(Json(
+        svc.play(&id, &token, &body.mv, body.ply.map(i64::from))
+            .await?,
+    ))
 }
 
 /// `POST /api/games/{id}/resign` (any body is ignored).

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -16,8 +16,14 @@ use crate::error::ApiError;
 use crate::game_service::{DrawAction, GameService, GameSlot, Snapshot, WsGuard};
 use crate::player::Player;
 
-/// Largest WebSocket message accepted from a client (bytes).
+/// Largest WebSocket message accepted from a client (bytes). A longer one closes the
+/// connection with status 1009 ("message too big", RFC 6455 section 7.4.1).
 pub const WS_MESSAGE_LIMIT: usize = 4096;
+
+/// What the transport itself reads before giving up on a client (bytes): above the
+/// message limit, so an oversized message is read whole and answered with a 1009 close
+/// instead of a dropped connection.
+const WS_TRANSPORT_LIMIT: usize = 64 * 1024;
 
 /// A message from the client.
 #[derive(Debug, Deserialize)]
@@ -27,7 +33,7 @@ enum ClientMessage {
         #[serde(rename = "move")]
         mv: String,
         #[serde(default)]
-        ply: Option<i64>,
+        ply: Option<u32>,
     },
     Resign,
     Draw {
@@ -59,14 +65,22 @@ pub async fn upgrade(
         Err(e) => return e.into_response(),
     };
     upgrade
-        .max_message_size(WS_MESSAGE_LIMIT)
-        .max_frame_size(WS_MESSAGE_LIMIT)
+        .max_message_size(WS_TRANSPORT_LIMIT)
+        .max_frame_size(WS_TRANSPORT_LIMIT)
         .on_upgrade(move |socket| session(svc, slot, id, token, socket, guard))
 }
 
 fn state_message(snap: &Snapshot, token: &str) -> Message {
     let body = serde_json::json!({"type": "state", "game": snap.view_for(token)});
     Message::Text(body.to_string().into())
+}
+
+/// The close frame for a message over [`WS_MESSAGE_LIMIT`].
+fn too_big() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::SIZE,
+        reason: format!("message over {WS_MESSAGE_LIMIT} bytes").into(),
+    }))
 }
 
 fn error_message(e: &ApiError) -> Message {
@@ -85,14 +99,16 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
     };
     let result = match msg {
         ClientMessage::Ping => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
-        ClientMessage::Move { mv, ply } => match svc.play_or_retry(id, token, &mv, ply).await {
-            // A retry changes nothing, so no broadcast follows: answer the sender alone.
-            Ok((view, true)) => {
-                let body = serde_json::json!({"type": "state", "game": view});
-                return Some(Message::Text(body.to_string().into()));
+        ClientMessage::Move { mv, ply } => {
+            match svc.play_or_retry(id, token, &mv, ply.map(i64::from)).await {
+                // A retry changes nothing, so no broadcast follows: answer the sender alone.
+                Ok((view, true)) => {
+                    let body = serde_json::json!({"type": "state", "game": view});
+                    return Some(Message::Text(body.to_string().into()));
+                }
+                other => other.map(|_| ()),
             }
-            other => other.map(|_| ()),
-        },
+        }
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
@@ -122,12 +138,20 @@ async fn session(
         tokio::select! {
             incoming = stream.next() => {
                 let reply = match incoming {
+                    Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
+                        let _ = sink.send(too_big()).await;
+                        break;
+                    }
+                    Some(Ok(Message::Binary(b))) if b.len() > WS_MESSAGE_LIMIT => {
+                        let _ = sink.send(too_big()).await;
+                        break;
+                    }
                     Some(Ok(Message::Text(text))) => handle(&svc, &id, &token, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Some(error_message(&ApiError::bad_request(
                         "binary messages are not understood: send JSON text",
                     ))),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                    // Closed, or a protocol error such as a message over the size limit.
+                    // Closed, or a protocol error (such as a message over the transport limit).
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 };
                 if let Some(reply) = reply
