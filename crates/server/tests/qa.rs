@@ -115,10 +115,11 @@ async fn long_unknown_words_are_quoted_short() {
     srv.stop().await;
 }
 
-/// A `ply` of `i64::MAX` sent after a move (the retry check computes the ply after it) is a
-/// `conflict`, not an overflow panic that drops the connection.
+/// A `ply` of `i64::MAX` sent after a move (the retry check computes the ply after it), or a
+/// negative one, is a malformed request (`bad_request`, naming the ply), not an overflow panic
+/// that drops the connection.
 #[tokio::test]
-async fn extreme_ply_is_a_conflict_not_a_panic() {
+async fn extreme_ply_is_a_bad_request_not_a_panic() {
     let srv = TestServer::start(&sqlite_url("qa-ply")).await;
     let mut c = srv.client();
     let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
@@ -130,7 +131,8 @@ async fn extreme_ply_is_a_conflict_not_a_panic() {
             .post(&path, json!({"move": "b6-a5", "ply": ply}))
             .await
             .expect("answer, not a dropped connection");
-        assert_error(&a, 409, "conflict");
+        assert_error(&a, 400, "bad_request");
+        assert!(a.text.contains("ply"), "{}", a.text);
     }
     let a = c.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(a.body["ply"], 1);
