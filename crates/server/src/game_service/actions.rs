@@ -1,0 +1,239 @@
+//! What a seat does to its game: moves (with retries), resignation, draw offers and
+//! rematches. Each change is stored before it is answered or broadcast.
+
+use std::sync::Arc;
+
+use game::{EndReason, Variant};
+
+use super::{DrawAction, GameService, bump, color_of, finish, holds, random_token, seat};
+use crate::engine_player;
+use crate::error::{ApiError, ErrorCode};
+use crate::live_game;
+use crate::store::{GameRow, StoreError, now_ms};
+use crate::view::{GameView, seat_of};
+
+impl GameService {
+    /// `POST /api/games/{id}/moves`.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: Option<i64>,
+    ) -> Result<GameView, ApiError> {
+        self.play_or_retry(id, token, text, ply)
+            .await
+            .map(|(view, _)| view)
+    }
+
+    /// [`GameService::play`], also saying whether the move was a retry of the move just stored
+    /// (`true`: nothing changed, so no state is broadcast; the WebSocket answers the sender).
+    pub async fn play_or_retry(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: Option<i64>,
+    ) -> Result<(GameView, bool), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let row = g.row();
+        let you = seat_of(row, token).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotAPlayer,
+                "you hold no seat in this game: watchers can only watch",
+            )
+        })?;
+        if let Some(expected) = ply
+            && expected != row.ply
+        {
+            // A retry of the move just stored (same seat, the same move in any accepted form)
+            // is answered, not refused.
+            let view = g.view();
+            if let Some(last) = view.moves.last()
+                && expected.checked_add(1) == Some(row.ply)
+                && holds(row, color_of(&last.color), token)
+                && g.is_last_move(text)
+            {
+                return Ok((view.personalize(row, token), true));
+            }
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "the move was sent for ply {expected}, but the game is at ply {}",
+                    row.ply
+                ),
+            ));
+        }
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let turn = color_of(&row.turn);
+        if !holds(row, turn, token) {
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                format!("it is {turn}'s turn and you play {you}"),
+            ));
+        }
+        let prepared = g.prepare_move(text)?;
+        self.store_move(&slot, &mut g, prepared).await?;
+        engine_player::maybe_start(self, &slot, g.row());
+        Ok((g.view().personalize(g.row(), token), false))
+    }
+
+    /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to
+    /// move).
+    pub async fn resign(&self, id: &str, token: &str) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        let you = seat_of(&row, token)
+            .ok_or_else(|| ApiError::new(ErrorCode::NotAPlayer, "only a player can resign"))?;
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let loser = match you {
+            "both" => color_of(&row.turn),
+            name => color_of(name),
+        };
+        finish(&mut row, Some(!loser), EndReason::Resignation);
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/draw` (Ice Age Chess only: Antarctos has no draws, A15).
+    pub async fn draw(
+        &self,
+        id: &str,
+        token: &str,
+        action: DrawAction,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        if row.variant != iceage::IceAge::NAME {
+            return Err(ApiError::bad_request(
+                "Antarctos has no draws (A15): there is nothing to offer",
+            ));
+        }
+        let you = seat_of(&row, token).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can offer or answer a draw",
+            )
+        })?;
+        if row.status != "ongoing" {
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let offer = row.draw_offer.as_deref().map(color_of);
+        // The side this caller speaks for: its colour, or in a local game the side to move
+        // (offer) / the side that did not offer (answer).
+        let side = match (you, action) {
+            ("both", DrawAction::Offer) => color_of(&row.turn),
+            ("both", _) => offer.map(|o| !o).unwrap_or(color_of(&row.turn)),
+            (name, _) => color_of(name),
+        };
+        match action {
+            DrawAction::Offer => {
+                if offer == Some(side) {
+                    return Ok(g.view().personalize(&row, token));
+                }
+                if offer == Some(!side) {
+                    // Offering while the opponent's offer stands is accepting it.
+                    finish(&mut row, None, EndReason::Agreement);
+                } else if seat(&row, !side).kind == "engine" {
+                    // The engine declines at once (docs/api.md); nothing changes.
+                    return Ok(g.view().personalize(&row, token));
+                } else {
+                    row.draw_offer = Some(side.name().to_string());
+                }
+            }
+            DrawAction::Accept | DrawAction::Decline => {
+                if offer != Some(!side) {
+                    return Err(ApiError::new(
+                        ErrorCode::Conflict,
+                        "there is no draw offer from your opponent to answer",
+                    ));
+                }
+                if action == DrawAction::Accept {
+                    finish(&mut row, None, EndReason::Agreement);
+                } else {
+                    row.draw_offer = None;
+                }
+            }
+        }
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/rematch`: the new game's view and whether it was created now.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Result<(GameView, bool), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let old = g.row().clone();
+        if seat_of(&old, token).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can ask for a rematch",
+            ));
+        }
+        if let Some(existing) = &old.rematch {
+            let existing = existing.clone();
+            drop(g);
+            return Ok((self.get(&existing, token).await?, false));
+        }
+        if old.status != "finished" {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "the game is not over yet: finish it before a rematch",
+            ));
+        }
+        let (_, turn) = live_game::start_of(&old.variant, Some(&old.start_fen))?;
+        let open = old.white.kind == "open" || old.black.kind == "open";
+        let now = now_ms();
+        let new = GameRow {
+            id: random_token(8),
+            variant: old.variant.clone(),
+            start_fen: old.start_fen.clone(),
+            white: old.black.clone(),
+            black: old.white.clone(),
+            invite: open.then(|| random_token(24)),
+            status: "ongoing".into(),
+            result: None,
+            winner: None,
+            reason: None,
+            draw_offer: None,
+            rematch_of: Some(old.id.clone()),
+            rematch: None,
+            ply: 0,
+            turn: turn.name().to_string(),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let mut updated = old.clone();
+        updated.rematch = Some(new.id.clone());
+        bump(&mut updated);
+        if let Err(e) = self.store.insert_rematch(&updated, &new).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(&slot, &mut g).await;
+            }
+            return Err(e.into());
+        }
+        g.set_row(updated);
+        Self::broadcast(&slot, g.as_ref());
+        drop(g);
+        let new_id = new.id.clone();
+        let game = live_game::load(new, &[]).map_err(|e| {
+            ApiError::new(ErrorCode::Internal, format!("rematch does not load: {e}"))
+        })?;
+        let new_slot = self.insert_slot(&new_id, game);
+        let ng = new_slot.game.lock().await;
+        engine_player::maybe_start(self, &new_slot, ng.row());
+        Ok((ng.view().personalize(ng.row(), token), true))
+    }
+}

@@ -1,0 +1,98 @@
+//! What the site reads about games: records, "my games", statistics, and the count of
+//! live WebSocket connections.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use game::Variant;
+
+use super::{GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WsGuard, color_of, holds};
+use crate::error::{ApiError, ErrorCode};
+use crate::live_game;
+use crate::view::{GameSummary, SeatView, VariantStats, seat_of};
+
+impl GameService {
+    /// `GET /api/games/{id}/record`: file name and text.
+    pub async fn record(&self, id: &str) -> Result<(String, String), ApiError> {
+        let slot = self.slot(id).await?;
+        let g = self.lock_fresh(&slot).await?;
+        let ext = if g.row().variant == iceage::IceAge::NAME {
+            "pgn"
+        } else {
+            "pdn"
+        };
+        Ok((format!("icebound-{id}.{ext}"), g.record()))
+    }
+
+    /// `GET /api/my-games`.
+    pub async fn my_games(&self, token: &str) -> Result<Vec<GameSummary>, ApiError> {
+        let rows = self.store.games_of(token, 100).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let you = seat_of(&r, token).map(str::to_string);
+                let your_turn = r.status == "ongoing" && holds(&r, color_of(&r.turn), token);
+                GameSummary {
+                    title: live_game::variant_title(&r.variant)
+                        .unwrap_or("?")
+                        .to_string(),
+                    you,
+                    white: SeatView::from(&r.white),
+                    black: SeatView::from(&r.black),
+                    result: live_game::result_view(&r),
+                    your_turn,
+                    id: r.id,
+                    variant: r.variant,
+                    status: r.status,
+                    turn: r.turn,
+                    ply: r.ply,
+                    created_at: r.created_at,
+                    updated_at: r.updated_at,
+                }
+            })
+            .collect())
+    }
+
+    /// `GET /api/stats`: finished games per variant, with the newest stored engine self-play
+    /// runs (`selfplay`) and matches (`matches`) of that variant.
+    pub async fn stats(&self) -> Result<serde_json::Value, ApiError> {
+        let rows = self.store.stats().await?;
+        let mut out = serde_json::Map::new();
+        for variant in [antarctos::Antarctos::NAME, iceage::IceAge::NAME] {
+            let count = |w: Option<&str>| {
+                rows.iter()
+                    .filter(|r| r.variant == variant && r.winner.as_deref() == w)
+                    .map(|r| r.count)
+                    .sum::<i64>()
+            };
+            let s = VariantStats::new(count(Some("white")), count(Some("black")), count(None));
+            let mut value = serde_json::to_value(s).unwrap_or_default();
+            if let Some(map) = value.as_object_mut() {
+                crate::lab::add_shown_runs(&self.store, variant, map).await?;
+            }
+            out.insert(variant.to_string(), value);
+        }
+        Ok(serde_json::Value::Object(out))
+    }
+
+    /// Registers a WebSocket connection on `slot`, refusing past the limits.
+    pub fn ws_guard(self: &Arc<Self>, slot: &GameSlot) -> Result<WsGuard, ApiError> {
+        if slot.tx.receiver_count() >= MAX_WS_PER_GAME {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                format!("this game has {MAX_WS_PER_GAME} watchers already"),
+            ));
+        }
+        let before = self.ws_connections.fetch_add(1, Ordering::SeqCst);
+        let guard = WsGuard {
+            service: self.clone(),
+        };
+        if before >= MAX_WS_TOTAL {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                "the server holds too many live connections; try again later",
+            ));
+        }
+        Ok(guard)
+    }
+}
