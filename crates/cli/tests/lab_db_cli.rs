@@ -166,6 +166,34 @@ fn bad_database_url_fails_before_any_game() {
     }
 }
 
+/// Nothing listens on the port: sqlx's pool retries a refused connection until its 10 s acquire
+/// timeout and then says only "pool timed out"; the user must learn at once that the
+/// connection was refused.
+#[test]
+fn postgres_server_not_there_fails_at_once_with_the_cause() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let url = format!("postgres://icebound:secret@127.0.0.1:{port}/icebound");
+    let (ok, out, err) = icebound(&[
+        "selfplay",
+        "--variant",
+        "antarctos",
+        "--games",
+        "2",
+        "--level",
+        "1",
+        "--database",
+        &url,
+    ]);
+    assert!(!ok, "selfplay should fail");
+    assert!(err.contains(&format!("--database {url}")), "{err}");
+    assert!(err.to_lowercase().contains("refused"), "the cause: {err}");
+    assert!(!err.contains("pool timed out"), "{err}");
+    assert!(!out.contains("games "), "no game is played: {out}");
+}
+
 #[test]
 fn a_run_that_cannot_be_stored_prints_its_report_then_fails() {
     let dir = temp_dir("lab-db-ro");

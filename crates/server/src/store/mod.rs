@@ -14,8 +14,8 @@ mod schema;
 
 use std::time::Duration;
 
-use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
@@ -39,7 +39,14 @@ pub enum StoreError {
     /// A value could not be turned into its stored text (e.g. JSON).
     #[error("cannot encode {0}")]
     Encode(String),
+    /// No connection to a PostgreSQL server within [`CONNECT_TIMEOUT`] (host down or dropping
+    /// packets).
+    #[error("no connection to the database server within {} s", CONNECT_TIMEOUT.as_secs())]
+    ConnectTimeout,
 }
+
+/// How long opening a database waits for its first connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The database: a connection pool plus the queries of the site.
 #[derive(Clone, Debug)]
@@ -54,9 +61,17 @@ impl Store {
         sqlx::any::install_default_drivers();
         let url = normalize_url(url)?;
         let sqlite = url.starts_with("sqlite:");
+        if !sqlite {
+            // The pool retries a refused connection until its acquire timeout, then reports
+            // only "pool timed out": one direct attempt first fails at once with the cause.
+            let conn = tokio::time::timeout(CONNECT_TIMEOUT, AnyConnection::connect(&url))
+                .await
+                .map_err(|_| StoreError::ConnectTimeout)??;
+            conn.close().await?;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 8 } else { 16 })
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(CONNECT_TIMEOUT)
             .connect(&url)
             .await?;
         if sqlite {
