@@ -399,6 +399,33 @@ async function otherPages(page) {
   check(icePlay.includes('icebound selfplay --variant iceage --games 1000 --level 2 --database'),
     `no Ice Age Chess runs: the page gives the command, got "${icePlay}"`);
   await screenshot(page, 'statistics');
+  // A phone-sized window: the wide run tables scroll inside the card, the page itself does not
+  // scroll sideways, and a count with its percentage stays on one line.
+  await page.setViewportSize({ width: 400, height: 800 });
+  const narrow = await page.evaluate(() => {
+    const lines = td => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+    };
+    const counts = [...document.querySelectorAll('#stats .lab-selfplay tbody td.num')];
+    return {
+      page: document.documentElement.scrollWidth,
+      window: window.innerWidth,
+      wrapped: counts.filter(td => lines(td) > 1).map(td => td.textContent),
+    };
+  });
+  check(narrow.page <= narrow.window, `at 400 px the page does not scroll sideways (${narrow.page} px wide)`);
+  eq(narrow.wrapped, [], 'at 400 px no self-play figure breaks across lines');
+  await screenshot(page, 'statistics-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // In Russian the match row says "против", not the English "vs".
+  await page.selectOption('header.top select', 'ru');
+  await page.waitForSelector('#stats .lab-matches');
+  const ruMatch = await page.textContent('#stats [data-variant=antarctos] .lab-matches tbody tr');
+  check(/level=1\s*против\s*level=2/.test(ruMatch), `the Russian match row is translated, got "${ruMatch}"`);
+  await page.selectOption('header.top select', 'en');
+  await page.waitForSelector('#stats .lab-matches');
 
   await page.goto(`${base}/rules/antarctos`);
   await page.waitForSelector('#example-1 cg-board piece');

@@ -54,7 +54,7 @@ function selfplayTable(variant: VariantName, runs: LabRun[]): HTMLElement {
       h('td.num', r.mean_plies === null ? '—' : t('stats.plies', { n: r.mean_plies.toFixed(1) })),
       h('td.num', day(r.finished_at)));
   });
-  return h('div.lab-selfplay', title, h('table.stats.lab', h('thead', head), h('tbody', rows)));
+  return h('div.lab-selfplay', title, h('div.table-scroll', h('table.stats.lab', h('thead', head), h('tbody', rows))));
 }
 
 function matchTable(runs: LabRun[]): HTMLElement | null {
@@ -71,7 +71,7 @@ function matchTable(runs: LabRun[]): HTMLElement | null {
     const elo = m.elo === null ? '—' : `${m.elo >= 0 ? '+' : ''}${m.elo.toFixed(1)} ± ${fixed(m.elo_error, 1)}`;
     const sprt = m.sprt ? `${m.sprt.verdict} (${m.sprt.params}, LLR ${m.sprt.llr.toFixed(2)})` : '—';
     return h('tr', { 'data-run': r.id },
-      h('td', h('code', r.setting), ' vs ', h('code', m.setting_b)),
+      h('td', h('code', r.setting), ` ${t('stats.vs')} `, h('code', m.setting_b)),
       h('td.num', String(r.games)),
       h('td.num', `${m.a_wins} / ${m.a_draws} / ${m.a_losses}`),
       h('td.num', score),
@@ -79,7 +79,7 @@ function matchTable(runs: LabRun[]): HTMLElement | null {
       h('td', sprt),
       h('td.num', day(r.finished_at)));
   });
-  return h('div.lab-matches', h('h3', t('stats.matches')), h('table.stats.lab', h('thead', head), h('tbody', rows)));
+  return h('div.lab-matches', h('h3', t('stats.matches')), h('div.table-scroll', h('table.stats.lab', h('thead', head), h('tbody', rows))));
 }
 
 function block(variant: VariantName, s: VariantStats | undefined): HTMLElement {
