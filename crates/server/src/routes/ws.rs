@@ -83,6 +83,15 @@ fn too_big() -> Message {
     }))
 }
 
+/// Whether the transport refused a frame or message over [`WS_TRANSPORT_LIMIT`] (tungstenite's
+/// capacity error); the connection can still send its close frame then.
+fn over_transport_limit(e: axum::Error) -> bool {
+    matches!(
+        e.into_inner().downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
+        Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
+    )
+}
+
 fn error_message(e: &ApiError) -> Message {
     let body = serde_json::json!({"type": "error", "error": e});
     Message::Text(body.to_string().into())
@@ -151,8 +160,15 @@ async fn session(
                         "binary messages are not understood: send JSON text",
                     ))),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                    // Closed, or a protocol error (such as a message over the transport limit).
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    // A message over the transport limit is refused by the transport before it
+                    // is read whole: it still gets the 1009 close, not a dropped connection.
+                    Some(Err(e)) => {
+                        if over_transport_limit(e) {
+                            let _ = sink.send(too_big()).await;
+                        }
+                        break;
+                    }
+                    Some(Ok(Message::Close(_))) | None => break,
                 };
                 if let Some(reply) = reply
                     && sink.send(reply).await.is_err()
