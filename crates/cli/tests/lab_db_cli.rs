@@ -194,6 +194,37 @@ fn postgres_server_not_there_fails_at_once_with_the_cause() {
     assert!(!out.contains("games "), "no game is played: {out}");
 }
 
+/// An in-memory SQLite database (no file) would keep nothing, and sqlx's `Any` pool gives each
+/// connection its own: it used to fail after retries with "no such table: icebound_schema".
+#[test]
+fn in_memory_sqlite_is_refused_with_what_to_give() {
+    for url in [
+        "sqlite::memory:",
+        "sqlite://",
+        "sqlite:",
+        "sqlite://?mode=rwc",
+    ] {
+        let (ok, out, err) = icebound(&[
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--database",
+            url,
+        ]);
+        assert!(!ok, "{url} should fail");
+        assert!(
+            err.contains(&format!("--database {url}: unsupported database URL")),
+            "{url}: {err}"
+        );
+        assert!(err.contains("sqlite://FILE"), "{url}: {err}");
+        assert!(!out.contains("games "), "no game is played: {out}");
+    }
+}
+
 #[test]
 fn a_run_that_cannot_be_stored_prints_its_report_then_fails() {
     let dir = temp_dir("lab-db-ro");

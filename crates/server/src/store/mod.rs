@@ -101,12 +101,19 @@ impl Store {
 }
 
 /// `postgres://`, `postgresql://` and `sqlite:` URLs pass; a bare path becomes a SQLite file
-/// that is created if missing.
+/// that is created if missing. An in-memory SQLite database (no file name, `:memory:`,
+/// `mode=memory`) does not: it keeps nothing, and sqlx's `Any` pool gives each of its
+/// connections a database of its own.
 fn normalize_url(url: &str) -> Result<String, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         return Ok(url.to_string());
     }
-    if url.starts_with("sqlite:") {
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        let rest = rest.strip_prefix("//").unwrap_or(rest);
+        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        if path.is_empty() || path == ":memory:" || query.split('&').any(|p| p == "mode=memory") {
+            return Err(StoreError::BadUrl(url.to_string()));
+        }
         return Ok(url.to_string());
     }
     if url.contains("://") || url.is_empty() {
@@ -138,5 +145,17 @@ mod tests {
             normalize_url("mysql://x"),
             Err(StoreError::BadUrl(_))
         ));
+        for memory in [
+            "sqlite::memory:",
+            "sqlite://",
+            "sqlite:",
+            "sqlite://x.db?mode=memory",
+        ] {
+            assert!(
+                matches!(normalize_url(memory), Err(StoreError::BadUrl(_))),
+                "{memory}"
+            );
+        }
+        assert!(normalize_url("sqlite:///tmp/x.db?mode=rwc").is_ok());
     }
 }
