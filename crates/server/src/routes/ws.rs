@@ -87,7 +87,8 @@ fn too_big() -> Message {
 /// capacity error); the connection can still send its close frame then.
 fn over_transport_limit(e: axum::Error) -> bool {
     matches!(
-        e.into_inner().downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
+        e.into_inner()
+            .downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
         Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
     )
 }
