@@ -419,11 +419,13 @@ async function otherPages(page) {
   eq(narrow.wrapped, [], 'at 400 px no self-play figure breaks across lines');
   await screenshot(page, 'statistics-narrow');
   await page.setViewportSize({ width: 1280, height: 800 });
-  // In Russian the match row says "против", not the English "vs".
+  check(/continue \(elo0=0,elo1=10,/.test(matchRow), `the undecided SPRT is shown, got "${matchRow}"`);
+  // In Russian the match row says "против", not the English "vs", and the SPRT is "не решено".
   await page.selectOption('header.top select', 'ru');
   await page.waitForSelector('#stats .lab-matches');
   const ruMatch = await page.textContent('#stats [data-variant=antarctos] .lab-matches tbody tr');
   check(/level=1\s*против\s*level=2/.test(ruMatch), `the Russian match row is translated, got "${ruMatch}"`);
+  check(ruMatch.includes('не решено (elo0=0,elo1=10,'), `the Russian SPRT verdict is translated, got "${ruMatch}"`);
   await page.selectOption('header.top select', 'en');
   await page.waitForSelector('#stats .lab-matches');
 

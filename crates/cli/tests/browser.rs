@@ -128,6 +128,8 @@ fn browser_plays_both_games() {
             "level=1",
             "--engine-b",
             "level=2",
+            "--sprt",
+            "elo0=0,elo1=10",
         ][..],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_icebound"))

@@ -69,7 +69,9 @@ function matchTable(runs: LabRun[]): HTMLElement | null {
     const points = m.a_wins + m.a_draws / 2;
     const score = r.games > 0 ? (points / r.games).toFixed(3) : '—';
     const elo = m.elo === null ? '—' : `${m.elo >= 0 ? '+' : ''}${m.elo.toFixed(1)} ± ${fixed(m.elo_error, 1)}`;
-    const sprt = m.sprt ? `${m.sprt.verdict} (${m.sprt.params}, LLR ${m.sprt.llr.toFixed(2)})` : '—';
+    // H0 and H1 are the test's own terms; "continue" (no verdict yet) is a word.
+    const verdict = m.sprt?.verdict === 'continue' ? t('stats.sprt_continue') : m.sprt?.verdict;
+    const sprt = m.sprt ? `${verdict} (${m.sprt.params}, LLR ${m.sprt.llr.toFixed(2)})` : '—';
     return h('tr', { 'data-run': r.id },
       h('td', h('code', r.setting), ` ${t('stats.vs')} `, h('code', m.setting_b)),
       h('td.num', String(r.games)),
