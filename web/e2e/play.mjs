@@ -398,6 +398,9 @@ async function otherPages(page) {
   const icePlay = await page.textContent('#stats [data-variant=iceage] .lab-selfplay');
   check(icePlay.includes('icebound selfplay --variant iceage --games 1000 --level 2 --database'),
     `no Ice Age Chess runs: the page gives the command, got "${icePlay}"`);
+  // Pasted into a shell as it is: a '?' would be a glob (zsh stops with "no matches found").
+  const command = await page.textContent('#stats [data-variant=iceage] .lab-command');
+  check(!/[?*[\]]/.test(command), `the suggested command has no shell glob characters, got "${command}"`);
   await screenshot(page, 'statistics');
   // A phone-sized window: the wide run tables scroll inside the card, the page itself does not
   // scroll sideways, and a count with its percentage stays on one line.
