@@ -17,7 +17,8 @@ pub struct DatabaseArg {
     pub database: Option<String>,
 }
 
-/// An open lab database: its URL, a small runtime for sqlx, and the store.
+/// An open lab database: its URL (as printed: without a password), a small runtime for sqlx,
+/// and the store.
 pub struct LabDatabase {
     url: String,
     runtime: tokio::runtime::Runtime,
@@ -30,15 +31,16 @@ impl LabDatabase {
         let Some(url) = &arg.database else {
             return Ok(None);
         };
+        let shown = server::store::redacted_url(url);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| format!("tokio runtime: {e}"))?;
         let store = runtime
             .block_on(Store::open(url))
-            .map_err(|e| format!("--database {url}: {e}"))?;
+            .map_err(|e| format!("--database {shown}: {e}"))?;
         Ok(Some(LabDatabase {
-            url: url.clone(),
+            url: shown,
             runtime,
             store,
         }))

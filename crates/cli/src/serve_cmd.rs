@@ -45,9 +45,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
     let result = runtime.block_on(async {
-        let site = server::Site::open(&args.database)
-            .await
-            .map_err(|e| format!("database {}: {e}", args.database))?;
+        let site = server::Site::open(&args.database).await.map_err(|e| {
+            format!(
+                "database {}: {e}",
+                server::store::redacted_url(&args.database)
+            )
+        })?;
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;

@@ -117,9 +117,27 @@ fn normalize_url(url: &str) -> Result<String, StoreError> {
         return Ok(url.to_string());
     }
     if url.contains("://") || url.is_empty() {
-        return Err(StoreError::BadUrl(url.to_string()));
+        return Err(StoreError::BadUrl(redacted_url(url)));
     }
     Ok(format!("sqlite://{url}?mode=rwc"))
+}
+
+/// `url` fit to print: a password (`postgres://user:password@host/db`) shows as `***`.
+pub fn redacted_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+    match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _password)) => {
+                let path = &rest[authority.len()..];
+                format!("{scheme}://{user}:***@{host}{path}")
+            }
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -157,5 +175,22 @@ mod tests {
             );
         }
         assert!(normalize_url("sqlite:///tmp/x.db?mode=rwc").is_ok());
+    }
+
+    #[test]
+    fn passwords_are_not_printed() {
+        assert_eq!(
+            redacted_url("postgres://icebound:s3cr:et@db.example:5433/icebound?sslmode=disable"),
+            "postgres://icebound:***@db.example:5433/icebound?sslmode=disable"
+        );
+        assert_eq!(
+            redacted_url("postgres://icebound@localhost/icebound"),
+            "postgres://icebound@localhost/icebound"
+        );
+        assert_eq!(
+            redacted_url("sqlite://icebound.db?mode=rwc"),
+            "sqlite://icebound.db?mode=rwc"
+        );
+        assert_eq!(redacted_url("games.db"), "games.db");
     }
 }
