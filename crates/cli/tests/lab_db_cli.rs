@@ -228,6 +228,45 @@ fn in_memory_sqlite_is_refused_with_what_to_give() {
     }
 }
 
+/// SQLite's own word for all of these is "unable to open database file": the user must learn
+/// which file and what is wrong with it.
+#[test]
+fn sqlite_file_that_cannot_be_opened_says_why() {
+    let dir = temp_dir("lab-db-open");
+    let missing = dir.join("missing.db");
+    let no_dir = dir.join("no/such/dir/x.db");
+    for (url, why) in [
+        (
+            format!("sqlite://{}", missing.display()),
+            "no such file (add ?mode=rwc to create it)".to_string(),
+        ),
+        (dir.display().to_string(), "it is a directory".to_string()),
+        (
+            format!("sqlite://{}?mode=rwc", no_dir.display()),
+            format!(
+                "no such directory {}",
+                no_dir.parent().expect("parent").display()
+            ),
+        ),
+    ] {
+        let (ok, out, err) = icebound(&[
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--level",
+            "1",
+            "--database",
+            &url,
+        ]);
+        assert!(!ok, "{url} should fail");
+        assert!(err.contains(&why), "{url}: {err}");
+        assert!(!out.contains("games "), "no game is played: {out}");
+    }
+    assert!(!missing.exists(), "nothing is created without mode=rwc");
+}
+
 #[test]
 fn a_run_that_cannot_be_stored_prints_its_report_then_fails() {
     let dir = temp_dir("lab-db-ro");

@@ -43,6 +43,15 @@ pub enum StoreError {
     /// packets).
     #[error("no connection to the database server within {} s", CONNECT_TIMEOUT.as_secs())]
     ConnectTimeout,
+    /// A SQLite file that cannot be opened, and why (SQLite itself says only "unable to open
+    /// database file").
+    #[error("cannot open the SQLite file '{path}': {reason}")]
+    SqliteFile {
+        /// The file as the URL names it.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// How long opening a database waits for its first connection.
@@ -73,7 +82,13 @@ impl Store {
             .max_connections(if sqlite { 8 } else { 16 })
             .acquire_timeout(CONNECT_TIMEOUT)
             .connect(&url)
-            .await?;
+            .await
+            .map_err(
+                |e| match sqlite.then(|| sqlite_open_problem(&url)).flatten() {
+                    Some(problem) => problem,
+                    None => e.into(),
+                },
+            )?;
         if sqlite {
             // WAL: readers do not block the writer; survives a kill like the default journal.
             sqlx::query("PRAGMA journal_mode=WAL")
@@ -120,6 +135,33 @@ fn normalize_url(url: &str) -> Result<String, StoreError> {
         return Err(StoreError::BadUrl(redacted_url(url)));
     }
     Ok(format!("sqlite://{url}?mode=rwc"))
+}
+
+/// What keeps the SQLite file of `url` (a `sqlite:` URL) from opening, when it is plain: a
+/// directory, a missing directory, or a missing file without `mode=rwc`.
+fn sqlite_open_problem(url: &str) -> Option<StoreError> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let file = std::path::Path::new(path);
+    let reason = if file.is_dir() {
+        "it is a directory".to_string()
+    } else if file.exists() {
+        return None;
+    } else if let Some(dir) = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+    {
+        format!("no such directory {}", dir.display())
+    } else if !query.split('&').any(|p| p == "mode=rwc") {
+        "no such file (add ?mode=rwc to create it)".to_string()
+    } else {
+        return None;
+    };
+    Some(StoreError::SqliteFile {
+        path: path.to_string(),
+        reason,
+    })
 }
 
 /// `url` fit to print: a password (`postgres://user:password@host/db`) shows as `***`.
