@@ -93,7 +93,7 @@ export interface LabRun {
   variant: string;
   kind: 'selfplay' | 'match';
   setting: string;
-  seed: number;
+  seed: string;
   random_plies: number;
   max_plies: number;
   games: number;

@@ -196,7 +196,7 @@ async fn stats_api_shows_stored_lab_runs_next_to_site_figures() {
     assert_eq!(r["end_reasons"]["ply cap"], 3);
     assert_eq!(r["mean_plies"], 41.375);
     assert_eq!(r["white_lower"], 0.489);
-    assert_eq!(r["seed"], u64::MAX - 7);
+    assert_eq!(r["seed"], (u64::MAX - 7).to_string());
     assert_eq!(r["match"], serde_json::Value::Null);
     assert_eq!(stats["antarctos"]["matches"], serde_json::json!([]));
     assert_eq!(stats["iceage"]["selfplay"], serde_json::json!([]));
@@ -208,4 +208,35 @@ async fn stats_api_shows_stored_lab_runs_next_to_site_figures() {
     assert_eq!(mr["match"]["elo_error"], 88.25);
     assert_eq!(mr["match"]["sprt"]["verdict"], "H1");
     srv.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreadable_row_is_left_out_not_fatal() {
+    let url = sqlite_url("lab-bad-row");
+    let store = Store::open(&url).await.expect("open");
+    store
+        .insert_lab_run(&selfplay_row("good", "antarctos", 1_000))
+        .await
+        .expect("insert");
+    store
+        .insert_lab_run(&selfplay_row("bad", "antarctos", 2_000))
+        .await
+        .expect("insert");
+    store.close().await;
+    // Damage one row by hand, as an editor or a newer version might.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.expect("raw pool");
+    sqlx::query("UPDATE lab_runs SET end_reasons = 'not json' WHERE id = 'bad'")
+        .execute(&pool)
+        .await
+        .expect("damage");
+    pool.close().await;
+    let store = Store::open(&url).await.expect("reopen");
+    let runs = store
+        .lab_runs("antarctos", LabKind::Selfplay, 20)
+        .await
+        .expect("the readable rows");
+    let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["good"]);
+    store.close().await;
 }

@@ -80,7 +80,9 @@ pub struct LabRun {
     pub kind: LabKind,
     /// The engine setting (`level=2`, `nodes=2000`); engine A's in a match.
     pub setting: String,
-    /// Run seed.
+    /// Run seed. In JSON a decimal string: a seed can exceed 2^53, past which JavaScript
+    /// numbers lose digits.
+    #[serde(with = "seed_text")]
     pub seed: u64,
     /// Random legal plies at the start of each game.
     pub random_plies: i64,
@@ -125,6 +127,21 @@ const COLUMNS: &str = "id, variant, kind, setting, setting_b, seed, random_plies
      sprt_verdict, sprt_llr, duration_ms, version, finished_at";
 
 /// A value the database holds that this code cannot read back.
+/// A `u64` written as a decimal string in JSON (and read back from one).
+mod seed_text {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&seed.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse()
+            .map_err(|e| D::Error::custom(format!("seed '{text}': {e}")))
+    }
+}
+
 fn corrupt(column: &str, message: String) -> sqlx::Error {
     sqlx::Error::ColumnDecode {
         index: column.to_string(),
@@ -254,7 +271,9 @@ impl Store {
         Ok(())
     }
 
-    /// The runs of `variant` made by `kind`, newest first, at most `limit`.
+    /// The runs of `variant` made by `kind`, newest first, at most `limit`. A row that
+    /// cannot be read (edited by hand, written by a newer version) is left out with a
+    /// warning in the log, so one bad row does not hide the others or the site's figures.
     pub async fn lab_runs(
         &self,
         variant: &str,
@@ -270,6 +289,15 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+        Ok(rows
+            .iter()
+            .filter_map(|row| match from_row(row) {
+                Ok(run) => Some(run),
+                Err(e) => {
+                    tracing::warn!(error = %e, "lab_runs: unreadable row left out");
+                    None
+                }
+            })
+            .collect())
     }
 }
