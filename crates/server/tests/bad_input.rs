@@ -101,8 +101,20 @@ async fn malformed_requests_get_json_errors() {
     assert_error(&a, 404, "not_found");
     let a = c.get("/api/nothing/here").await.expect("request");
     assert_error(&a, 404, "not_found");
+    // The message names the path as sent, `/api` prefix included.
+    assert_eq!(
+        a.body["error"]["message"], "no API endpoint /api/nothing/here",
+        "{}",
+        a.text
+    );
     let a = c.send("DELETE", "/api/games", None).await.expect("request");
     assert_eq!(a.status, 405);
+    assert_eq!(a.body["error"]["code"], "bad_request", "{}", a.text);
+    assert_eq!(
+        a.body["error"]["message"], "DELETE is not allowed on /api/games",
+        "{}",
+        a.text
+    );
     let a = c.get("/api/games/nosuchgame/ws").await.expect("request");
     assert!(a.status == 400 || a.status == 404, "{}", a.text);
     // Pages: any non-API path is the single page.

@@ -1,6 +1,7 @@
 //! The single page: every non-API `GET` serves `index.html`; `/assets/<file>` serves the
 //! embedded bundle; unknown `/api/` paths answer JSON errors.
 
+use axum::extract::OriginalUri;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -8,16 +9,17 @@ use axum::response::{IntoResponse, Response};
 use crate::assets;
 use crate::error::{ApiError, ErrorCode};
 
-/// Unknown path under `/api/`.
-pub async fn api_not_found(uri: Uri) -> ApiError {
+/// Unknown path under `/api/`. The message names the path as the client sent it
+/// (`OriginalUri`: inside the nested router `Uri` has lost its `/api` prefix).
+pub async fn api_not_found(OriginalUri(uri): OriginalUri) -> ApiError {
     ApiError::new(
         ErrorCode::NotFound,
         format!("no API endpoint {}", uri.path()),
     )
 }
 
-/// Known API path, wrong method.
-pub async fn api_method_not_allowed(method: Method, uri: Uri) -> Response {
+/// Known API path, wrong method; the message names the full path, as above.
+pub async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> Response {
     let e = ApiError::bad_request(format!("{method} is not allowed on {}", uri.path()));
     (StatusCode::METHOD_NOT_ALLOWED, axum::Json(e.body())).into_response()
 }
