@@ -124,7 +124,35 @@ fn apply_of<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<(), Failu
 }
 
 pub fn records(variant: VariantName, file: &Path) -> Result<(), String> {
-    finish(with_variant!(variant, V => records_of::<V>(file)))
+    finish(with_variant!(variant, V => records_of::<V>(file))).map_err(
+        |e| match other_variant_hint(variant, file) {
+            Some(hint) => format!("{e}; {hint}"),
+            None => e,
+        },
+    )
+}
+
+/// When a file that failed to replay is tagged as the other game (`[Variant "Ice Age"]`,
+/// C14; `[GameType "Antarctos"]`, A19), says which command reads it: otherwise the user
+/// only sees "unknown token 'Nxa3'" for every game.
+fn other_variant_hint(variant: VariantName, file: &Path) -> Option<String> {
+    let text = String::from_utf8_lossy(&std::fs::read(file).ok()?).to_ascii_lowercase();
+    let tagged = |tag: &str, value: &str| {
+        text.lines().any(|l| {
+            let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            l.starts_with(&format!("[{tag}\"{value}\""))
+        })
+    };
+    match variant {
+        VariantName::Antarctos if tagged("variant", "iceage") => Some(
+            "the file's tags say Ice Age Chess: read it with `icebound pgn --variant iceage`"
+                .into(),
+        ),
+        VariantName::Iceage if tagged("gametype", "antarctos") => Some(
+            "the file's tags say Antarctos: read it with `icebound pdn --variant antarctos`".into(),
+        ),
+        _ => None,
+    }
 }
 
 /// One line per game: its number, players, event, moves, the result written in the record

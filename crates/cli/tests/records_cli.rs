@@ -152,3 +152,48 @@ fn c14_pgn_frozen_king_game() {
         "game 1: W - B | Freeze | 1 ply | result 1-0 | board 1-0 white wins (frozen king)\n"
     );
 }
+
+/// C14 / A19: a record of the other game, read with the wrong command, fails game by game
+/// and the final error says which command reads it (the tags name the game).
+#[test]
+fn c14_pgn_read_as_pdn_names_the_right_command() {
+    let pgn = temp_file(
+        "iceage-as-pdn.pgn",
+        "[Event \"e\"]\n[Variant \"Ice Age\"]\n[Result \"*\"]\n\n1. Nxc3 *\n",
+    );
+    let (code, out, err) = icebound(&["pdn", "--variant", "antarctos", pgn.path()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("game 1, move 1"), "{out}");
+    assert!(
+        err.contains(
+            "the file's tags say Ice Age Chess: read it with `icebound pgn --variant iceage`"
+        ),
+        "{err}"
+    );
+    // The same file read with the right command replays.
+    let (code, out, err) = icebound(&["pgn", "--variant", "iceage", pgn.path()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("tags say"), "{err}");
+
+    let pdn = temp_file(
+        "antarctos-as-pgn.pdn",
+        "[Event \"e\"]\n[GameType \"Antarctos\"]\n[Result \"*\"]\n\n1. c3-d4 *\n",
+    );
+    let (code, out, err) = icebound(&["pgn", "--variant", "iceage", pdn.path()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(
+            "the file's tags say Antarctos: read it with `icebound pdn --variant antarctos`"
+        ),
+        "{err}"
+    );
+    // An untagged file that fails gets no hint.
+    let (_, _, err) = icebound(&[
+        "pdn",
+        data_dir()
+            .join("ussr1950-x-ussr-ch-first5.pdn")
+            .to_str()
+            .expect("utf-8"),
+    ]);
+    assert!(!err.contains("tags say"), "{err}");
+}
