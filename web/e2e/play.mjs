@@ -472,6 +472,34 @@ function watchErrors(page) {
   });
 }
 
+// A phone-sized window: the move list sits below the board; a new move scrolls the list
+// (to its last move), never the page, so the board stays where the player left it.
+async function phoneGamePage(browser) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  const page = await context.newPage();
+  watchErrors(page);
+  const created = await api(page, 'POST', '/api/games', { variant: 'iceage', opponent: 'local' });
+  eq(created.status, 201, 'phone: a local Ice Age Chess game is created');
+  const id = created.json.id;
+  let g = created.json;
+  for (let i = 0; i < 30 && g.status === 'ongoing'; i++) {
+    g = (await api(page, 'POST', `/api/games/${id}/moves`, { move: g.legal[i % g.legal.length].id, ply: g.ply })).json;
+  }
+  await page.goto(`${base}/game/${id}`);
+  await waitForMoves(page, 30);
+  eq(await page.evaluate(() => window.scrollY), 0, 'phone: opening a game with 30 moves leaves the page at its top');
+  const list = await page.evaluate(() => {
+    const box = document.querySelector('#moves');
+    return { scrolled: box.scrollTop, overflows: box.scrollHeight > box.clientHeight };
+  });
+  check(!list.overflows || list.scrolled > 0, 'phone: the move list itself scrolls to the last move');
+  g = (await api(page, 'POST', `/api/games/${id}/moves`, { move: g.legal[0].id, ply: g.ply })).json;
+  await waitForMoves(page, 31);
+  eq(await page.evaluate(() => window.scrollY), 0, 'phone: a new move does not scroll the page');
+  await screenshot(page, 'phone-game');
+  await context.close();
+}
+
 async function loadExamples() {
   const src = readFileSync(join(repo, 'web/src/rules_content.ts'), 'utf8');
   const js = esbuild.transformSync(src, { loader: 'ts', format: 'esm' }).code;
@@ -512,6 +540,7 @@ try {
   await engineGame(page);
   await friendGame(browser, page);
   await otherPages(page);
+  await phoneGamePage(browser);
   eq(pageErrors, [], 'no errors in the page');
   ok = failures === 0;
 } catch (e) {

@@ -165,7 +165,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       h('button', { type: 'button', title: 'Next move', disabled: at >= g.ply, onclick: () => browse(at + 1) }, '▶'),
       h('button', { type: 'button', title: 'Current position', disabled: at >= g.ply, onclick: () => browse(g.ply) }, '»'),
     );
-    moveList.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    const current = moveList.querySelector<HTMLElement>('.current');
+    if (current) scrollWithin(moveList, current);
   }
 
   function statusText(g: GameView): string {
@@ -341,4 +342,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     document.removeEventListener('keydown', keys);
     board?.destroy();
   };
+}
+
+/** Scrolls `box` (the move list) so that `el` shows, moving nothing else: `scrollIntoView`
+ * would also scroll the window, which on a phone (list below the board) pulled the board
+ * off the screen at every move. */
+function scrollWithin(box: HTMLElement, el: HTMLElement): void {
+  const b = box.getBoundingClientRect();
+  const e = el.getBoundingClientRect();
+  if (e.top < b.top) box.scrollTop -= b.top - e.top;
+  else if (e.bottom > b.bottom) box.scrollTop += e.bottom - b.bottom;
 }
