@@ -360,6 +360,12 @@ async function friendGame(browser, page) {
   eq(await moveTexts(friend), ['hxg3'], 'the friend sees the move live (WebSocket)');
   check((await statusText(friend)).includes('Your move'), 'the friend is to move');
   await screenshot(friend, 'iceage-friend');
+  // A link that leads nowhere says so in words (not the API's raw message).
+  const stray = await friendContext.newPage();
+  await stray.goto(`${base}/join/nosuchinvitation`);
+  await stray.waitForSelector('p.error', { timeout: 10000 });
+  const strayText = await stray.textContent('p.error');
+  check(strayText === 'This invitation link does not lead to any game.', `a bad invitation link explained, got "${strayText}"`);
   await friendContext.close();
 }
 
@@ -396,7 +402,7 @@ async function otherPages(page) {
   const matchRow = await page.textContent('#stats [data-variant=antarctos] .lab-matches tbody tr');
   check(/level=1\s*vs\s*level=2/.test(matchRow), `the match A vs B is shown, got "${matchRow}"`);
   const icePlay = await page.textContent('#stats [data-variant=iceage] .lab-selfplay');
-  check(icePlay.includes('icebound selfplay --variant iceage --games 1000 --level 2 --database'),
+  check(icePlay.includes('cargo run --release -- selfplay --variant iceage --games 1000 --level 2 --database'),
     `no Ice Age Chess runs: the page gives the command, got "${icePlay}"`);
   // Pasted into a shell as it is: a '?' would be a glob (zsh stops with "no matches found").
   const command = await page.textContent('#stats [data-variant=iceage] .lab-command');

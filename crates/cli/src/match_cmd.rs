@@ -170,7 +170,16 @@ fn print_report(report: &MatchReport, max_games: u32) {
     if let Some(score) = g.score() {
         println!("score A {score:.4} ({:.1}/{n})", g.points());
     }
-    if let Some(elo) = report.pairs.elo() {
+    if let Some(elo) = report.pairs.elo()
+        && !elo.elo.is_finite()
+    {
+        // A score of exactly 0 or 1 has no finite logistic Elo, nor an error bar.
+        let side = if elo.elo > 0.0 { "every" } else { "no" };
+        println!(
+            "elo A-B {} (A scored {side} point: no finite estimate; play more games)",
+            if elo.elo > 0.0 { "+inf" } else { "-inf" }
+        );
+    } else if let Some(elo) = report.pairs.elo() {
         println!(
             "elo A-B {} (95 %, pentanomial; 95 % interval {:.1} to {:.1})",
             elo.display(),

@@ -347,3 +347,34 @@ fn selfplay_and_match_reject_random_plies_that_reach_the_ply_cap() {
         "--random-plies",
     );
 }
+
+#[test]
+fn match_with_a_perfect_score_says_it_has_no_finite_elo() {
+    // Level 5 against a one-node search: A wins both games (deterministic for this seed).
+    let out = run(
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--engine-a",
+            "level=5",
+            "--engine-b",
+            "nodes=1",
+            "--games",
+            "2",
+            "--random-plies",
+            "2",
+            "--seed",
+            "1",
+        ],
+        b"",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("score A 1.0000"), "{text}");
+    assert!(
+        text.contains("elo A-B +inf (A scored every point: no finite estimate"),
+        "{text}"
+    );
+    assert!(!text.contains("inf to inf"), "{text}");
+}

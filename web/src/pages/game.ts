@@ -14,7 +14,8 @@ export function joinPage(root: HTMLElement, invite: string): void {
   mount(root, h('section.card', h('p', '…')));
   api.join(invite).then(
     game => navigate(`/game/${game.id}`, true),
-    err => mount(root, h('section.card', h('p.error', errorText(err)))),
+    err => mount(root, h('section.card', h('p.error',
+      err instanceof ApiError && err.status === 404 ? t('game.invite_not_found') : errorText(err)))),
   );
 }
 

@@ -34,7 +34,7 @@ function settingCell(r: LabRun): HTMLElement {
 function selfplayTable(variant: VariantName, runs: LabRun[]): HTMLElement {
   const title = h('h3', t('stats.selfplay'));
   if (runs.length === 0) {
-    const command = `icebound selfplay --variant ${variant} --games 1000 --level 2 --database icebound.db`;
+    const command = `cargo run --release -- selfplay --variant ${variant} --games 1000 --level 2 --database icebound.db`;
     return h('div.lab-selfplay', title, h('p.muted', t('stats.selfplay_none')), h('pre.lab-command', h('code', command)));
   }
   const head = h('tr',
