@@ -3,6 +3,8 @@
 //! statistics page show it. The database is opened before the run, so a bad URL fails at
 //! once instead of after hours of games.
 
+use std::time::Instant;
+
 use clap::Args;
 use server::Store;
 use server::store::LabRun;
@@ -68,6 +70,27 @@ impl LabDatabase {
                 "--database {url}: the run was not stored ({e}); its report is above"
             )),
         }
+    }
+}
+
+/// What every stored run records besides its results: the game, engine A's setting, the
+/// seed, the opening plies and ply cap, the wall time since `started` (ms) and the binary.
+pub fn run_setup(
+    variant: &str,
+    setting: String,
+    seed: u64,
+    random_plies: u32,
+    max_plies: u32,
+    started: Instant,
+) -> server::lab::RunSetup {
+    server::lab::RunSetup {
+        variant: variant.to_string(),
+        setting,
+        seed,
+        random_plies,
+        max_plies,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        version: version(),
     }
 }
 

@@ -130,15 +130,14 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     };
     let stored = match db {
         Some(db) => {
-            let setup = server::lab::RunSetup {
-                variant: V::NAME.to_string(),
-                setting: setting_name(&opts.engine),
-                seed: opts.seed,
-                random_plies: opts.random_plies,
-                max_plies: opts.max_plies,
-                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                version: crate::lab_db::version(),
-            };
+            let setup = crate::lab_db::run_setup(
+                V::NAME,
+                setting_name(&opts.engine),
+                opts.seed,
+                opts.random_plies,
+                opts.max_plies,
+                started,
+            );
             db.save(&server::lab::selfplay_run(&setup, &stats))
         }
         None => Ok(()),
