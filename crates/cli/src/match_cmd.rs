@@ -128,12 +128,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_report(&report, opts.games);
-    let records = match (out, &args.out) {
-        (Some(file), Some(path)) => file
-            .finish()
-            .map(|written| println!("records {written} games written to {}", path.display())),
-        _ => Ok(()),
-    };
+    let records = RecordFile::finish_reported(out);
     let stored = match db {
         Some(db) => {
             let setup = crate::lab_db::run_setup(

@@ -122,12 +122,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_stats(&stats);
-    let records = match (out, &args.out) {
-        (Some(file), Some(path)) => file
-            .finish()
-            .map(|written| println!("records {written} games written to {}", path.display())),
-        _ => Ok(()),
-    };
+    let records = RecordFile::finish_reported(out);
     let stored = match db {
         Some(db) => {
             let setup = crate::lab_db::run_setup(
@@ -224,6 +219,18 @@ impl RecordFile {
             Ok(()) => self.games += 1,
             Err(e) => self.error = Some(format!("writing {}: {e}", self.path.display())),
         }
+    }
+
+    /// Finishes `out` if the run has one and says how many games it holds (the line that
+    /// `selfplay` and `match` print after their report).
+    pub fn finish_reported(out: Option<RecordFile>) -> Result<(), String> {
+        let Some(file) = out else {
+            return Ok(());
+        };
+        let path = file.path.clone();
+        let written = file.finish()?;
+        println!("records {written} games written to {}", path.display());
+        Ok(())
     }
 
     /// Flushes; the number of games written, or the first write error.

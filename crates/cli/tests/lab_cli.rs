@@ -1,19 +1,9 @@
 //! `icebound selfplay` and `icebound match`: output structure and arithmetic on tiny runs,
 //! and clear errors for bad settings.
 
-use std::process::Command;
+mod common;
 
-fn icebound(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args(args)
-        .output()
-        .expect("run icebound");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::icebound;
 
 fn fails_with(args: &[&str], needle: &str) {
     let (ok, _, err) = icebound(args);

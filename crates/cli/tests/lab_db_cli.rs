@@ -3,22 +3,13 @@
 //! cannot be stored prints its report, then a clear error, and fails.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use server::Store;
 use server::store::{LabKind, LabRun};
 
-fn icebound(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args(args)
-        .output()
-        .expect("run icebound");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::icebound;
 
 fn temp_dir(tag: &str) -> PathBuf {
     let nanos = std::time::SystemTime::now()
