@@ -227,13 +227,6 @@ impl GameService {
         g.set_row(updated);
         Self::broadcast(&slot, g.as_ref());
         drop(g);
-        let new_id = new.id.clone();
-        let game = live_game::load(new, &[]).map_err(|e| {
-            ApiError::new(ErrorCode::Internal, format!("rematch does not load: {e}"))
-        })?;
-        let new_slot = self.insert_slot(&new_id, game);
-        let ng = new_slot.game.lock().await;
-        engine_player::maybe_start(self, &new_slot, ng.row());
-        Ok((ng.view().personalize(ng.row(), token), true))
+        Ok((self.open_new(new, token, "rematch").await?, true))
     }
 }

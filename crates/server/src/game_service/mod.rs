@@ -434,9 +434,20 @@ impl GameService {
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, variant = title, opponent = %req.opponent, "game created");
+        self.open_new(row, token, "new game").await
+    }
+
+    /// Puts a just-stored game without moves (`what`: "new game", "rematch") in memory,
+    /// starts its engine if the engine moves first, and returns `token`'s view of it.
+    async fn open_new(
+        self: &Arc<Self>,
+        row: GameRow,
+        token: &str,
+        what: &str,
+    ) -> Result<GameView, ApiError> {
         let id = row.id.clone();
         let game = live_game::load(row, &[]).map_err(|e| {
-            ApiError::new(ErrorCode::Internal, format!("new game does not load: {e}"))
+            ApiError::new(ErrorCode::Internal, format!("{what} does not load: {e}"))
         })?;
         let slot = self.insert_slot(&id, game);
         let g = slot.game.lock().await;
