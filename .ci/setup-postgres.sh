@@ -1,7 +1,8 @@
 # Sourced by .ci/run (owned by the server work), as root on a fresh Debian machine: installs
 # Debian's PostgreSQL if missing, starts a cluster, creates the test database and exports
-# ICEBOUND_TEST_POSTGRES_URL for the server's storage tests (which fail, not skip, under CI=true
-# when it is missing). Safe under `set -euo pipefail` and when run twice.
+# ICEBOUND_TEST_POSTGRES_URL for the server's storage tests and the backup test (which fail,
+# not skip, under CI=true when it is missing; pg_dump, pg_restore and psql come with the
+# package). Safe under `set -euo pipefail` and when run twice.
 
 icebound_pg_setup() {
     if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v pg_lsclusters >/dev/null 2>&1; then
@@ -29,6 +30,8 @@ DO \$\$ BEGIN
     CREATE ROLE icebound LOGIN PASSWORD 'icebound';
   END IF;
 END \$\$;
+-- The backup test restores a pg_dump into a database of its own (crates/cli/tests/backup_cli.rs).
+ALTER ROLE icebound CREATEDB;
 SQL
     local exists
     exists=$(su postgres -c "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'icebound_test'\"")

@@ -2,6 +2,7 @@
 //! (see README.md); errors go to stderr with exit status 1.
 
 mod analyze_cmd;
+mod backup_cmd;
 mod lab_db;
 mod match_cmd;
 mod play_cmd;
@@ -84,6 +85,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the web site.
     Serve(serve_cmd::ServeArgs),
+    /// Write a consistent copy of the site's database while it runs.
+    Backup(backup_cmd::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -123,6 +126,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay_cmd::selfplay(args),
         Command::Match(args) => match_cmd::match_(args),
         Command::Serve(args) => serve_cmd::serve(args),
+        Command::Backup(args) => backup_cmd::backup(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! (a SQLite file created if missing, or PostgreSQL). Logs with tracing (`RUST_LOG` filters);
 //! Ctrl-C or SIGTERM stops it gracefully.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -16,6 +17,16 @@ pub struct ServeArgs {
     /// a bare file path, or postgres://user:password@host/database.
     #[arg(long, default_value = "sqlite://icebound.db?mode=rwc")]
     pub database: String,
+    /// Take a backup at start and then every interval (`1h`, `30m`, `1d`; at least `1s`),
+    /// into --backup-dir.
+    #[arg(long, value_parser = humantime::parse_duration, requires = "backup_dir")]
+    pub backup_every: Option<Duration>,
+    /// Folder of the scheduled backups (`icebound-<UTC time>.db` or `.pgdump`).
+    #[arg(long, requires = "backup_every")]
+    pub backup_dir: Option<PathBuf>,
+    /// How many scheduled backups to keep (the newest; older ones are removed).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..))]
+    pub backup_keep: u32,
 }
 
 async fn shutdown_signal() {
@@ -54,9 +65,28 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-        site.serve(listener, shutdown_signal())
+        let backups = match (args.backup_every, args.backup_dir) {
+            (Some(every), Some(dir)) => {
+                tracing::info!(every = %humantime::format_duration(every), dir = %dir.display(), keep = args.backup_keep, "scheduled backups");
+                Some(tokio::spawn(server::backup::run_schedule(
+                    site.service().store().clone(),
+                    server::backup::BackupSchedule {
+                        every,
+                        dir,
+                        keep: args.backup_keep as usize,
+                    },
+                )))
+            }
+            _ => None,
+        };
+        let served = site
+            .serve(listener, shutdown_signal())
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string());
+        if let Some(task) = backups {
+            task.abort();
+        }
+        served
     });
     // Engine searches run on blocking threads with a time budget; do not wait for them long.
     runtime.shutdown_timeout(Duration::from_secs(3));

@@ -99,6 +99,14 @@ impl From<StoreError> for ApiError {
                 ErrorCode::Conflict,
                 "the game changed meanwhile; reload it and try again",
             ),
+            StoreError::Commit(e) => {
+                tracing::error!(error = %e, "storage failure at commit");
+                ApiError::new(
+                    ErrorCode::Internal,
+                    "storage failure: the change was not acknowledged; reload the game to see \
+                     whether it was stored",
+                )
+            }
             other => {
                 tracing::error!(error = %other, "storage failure");
                 ApiError::new(ErrorCode::Internal, "storage failure; nothing was changed")

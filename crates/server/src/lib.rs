@@ -10,6 +10,7 @@
 //! ```
 
 pub mod assets;
+pub mod backup;
 pub mod client;
 pub mod engine_player;
 pub mod error;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 pub use game_service::GameService;
-pub use store::{Store, StoreError};
+pub use store::{Store, StoreError, StoreOptions};
 
 /// Why the site could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +52,12 @@ impl Site {
     /// Opens (creating and migrating if needed) the database at `url`: `sqlite://FILE?mode=rwc`,
     /// a bare file path, or `postgres://...`.
     pub async fn open(url: &str) -> Result<Site, ServerError> {
-        let store = Store::open(url).await?;
+        Self::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Site::open`] with storage settings (a SQLite size cap, for one).
+    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Site, ServerError> {
+        let store = Store::open_with(url, options).await?;
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);

@@ -131,7 +131,10 @@ async fn bad_moves_leave_the_game_unchanged() {
     let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
     let id = g["id"].as_str().expect("id").to_string();
     let path = format!("/api/games/{id}/moves");
-    let a = c.post(&path, json!({"move": "c3-e5"})).await.expect("move");
+    let a = c
+        .post(&path, json!({"move": "c3-e5", "ply": 0}))
+        .await
+        .expect("move");
     assert_error(&a, 422, "illegal_move");
     assert!(
         a.body["error"]["message"]
@@ -139,17 +142,27 @@ async fn bad_moves_leave_the_game_unchanged() {
             .unwrap_or("")
             .contains("c3-e5")
     );
-    let a = c.post(&path, json!({"move": "zz9"})).await.expect("move");
+    let a = c
+        .post(&path, json!({"move": "zz9", "ply": 0}))
+        .await
+        .expect("move");
     assert_error(&a, 422, "illegal_move");
-    let a = c.post(&path, json!({"move": ""})).await.expect("move");
+    let a = c
+        .post(&path, json!({"move": "", "ply": 0}))
+        .await
+        .expect("move");
     assert_error(&a, 400, "bad_request");
     let a = c
-        .post(&path, json!({"move": "x".repeat(500)}))
+        .post(&path, json!({"move": "x".repeat(500), "ply": 0}))
         .await
         .expect("move");
     assert_error(&a, 413, "too_large");
     let a = c.post(&path, json!({"move": 42})).await.expect("move");
     assert_error(&a, 400, "bad_request");
+    // Issue 9: `ply` is required, so that a resent move is never played twice.
+    let a = c.post(&path, json!({"move": "c3-d4"})).await.expect("move");
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("ply"), "{}", a.text);
     let a = c
         .post(&path, json!({"move": "c3-d4", "ply": 5}))
         .await
@@ -191,7 +204,7 @@ async fn bad_moves_leave_the_game_unchanged() {
     .await;
     let id = g["id"].as_str().expect("id").to_string();
     let a = c
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "c1xc1"}))
+        .post(&format!("/api/games/{id}/moves"), json!({"move": "c1xc1", "ply": 0}))
         .await
         .expect("move");
     assert_error(&a, 422, "ambiguous_move");
@@ -212,10 +225,16 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
-    send_json(&mut ws, &json!({"type": "move", "move": "c3-e5"}))
+    send_json(&mut ws, &json!({"type": "move", "move": "c3-e5", "ply": 0}))
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ws).await["code"], "illegal_move");
+    send_json(&mut ws, &json!({"type": "move", "move": "c3-d4"}))
+        .await
+        .expect("send");
+    let missing = wait_error(&mut ws).await;
+    assert_eq!(missing["code"], "bad_request");
+    assert!(missing["message"].as_str().is_some_and(|m| m.contains("ply")));
     send_json(
         &mut ws,
         &json!({"type": "move", "move": "c3-d4", "ply": -3}),
@@ -250,7 +269,7 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
     eve.get("/api/stats").await.expect("token");
     let mut ews = eve.ws(&id).await.expect("ws");
     wait_state(&mut ews, |_| true).await;
-    send_json(&mut ews, &json!({"type": "move", "move": "f6-e5"}))
+    send_json(&mut ews, &json!({"type": "move", "move": "f6-e5", "ply": 1}))
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ews).await["code"], "not_a_player");

@@ -296,3 +296,88 @@ async fn racing_moves_for_one_ply_store_exactly_one() {
     assert_eq!(v.body["ply"], 1);
     srv.stop().await;
 }
+
+/// Issue 9, section 5: a game's row and its moves come from one snapshot, even while another
+/// process appends moves. Two stores (two pools, as two servers) on one database: one appends
+/// moves as fast as it can, the other loads the game again and again. For comparison, the same
+/// reader also reads row and moves in two statements without a transaction (the old way) and
+/// prints how often those disagree.
+async fn loads_are_consistent_while_another_store_writes(url: &str) {
+    use sqlx::{AnyConnection, Connection, Row};
+    let writer = Store::open(url).await.expect("writer");
+    let reader = Store::open(url).await.expect("reader");
+    let id = format!("cr{}", rand_suffix());
+    let mut row = engine_white_row(&id);
+    row.white.kind = "human".into();
+    row.white.level = None;
+    writer.insert_game(&row).await.expect("insert");
+    let plies = 400i64;
+    let write = tokio::spawn(async move {
+        for ply in 1..=plies {
+            row.ply = ply;
+            row.version += 1;
+            row.turn = if ply % 2 == 1 { "black" } else { "white" }.into();
+            let mv = MoveRow {
+                ply,
+                move_id: format!("m{ply}"),
+                move_text: format!("m{ply}"),
+                fen: format!("f{ply}"),
+                event: None,
+                created_at: ply,
+            };
+            writer.save_move(&row, &mv).await.expect("write");
+        }
+        writer.close().await;
+    });
+    let mut naive = AnyConnection::connect(url).await.expect("naive reader");
+    let (mut loads, mut naive_reads, mut naive_torn) = (0, 0, 0);
+    loop {
+        let (game, moves) = reader.load_game(&id).await.expect("load").expect("game");
+        loads += 1;
+        assert_eq!(
+            moves.len() as i64,
+            game.ply,
+            "load {loads}: the row says ply {} but {} moves were read",
+            game.ply,
+            moves.len()
+        );
+        assert!(moves.iter().enumerate().all(|(i, m)| m.ply == i as i64 + 1));
+        let ply: i64 = sqlx::query("SELECT ply FROM games WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&mut naive)
+            .await
+            .expect("naive row")
+            .try_get("ply")
+            .expect("ply");
+        let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
+            .bind(&id)
+            .fetch_one(&mut naive)
+            .await
+            .expect("naive moves")
+            .try_get("n")
+            .expect("n");
+        naive_reads += 1;
+        naive_torn += usize::from(n != ply);
+        if game.ply == plies {
+            break;
+        }
+    }
+    write.await.expect("writer");
+    eprintln!(
+        "{loads} snapshot loads, none torn; {naive_torn} of {naive_reads} two-statement reads \
+         disagreed"
+    );
+    reader.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_loads_are_consistent_while_another_store_writes() {
+    loads_are_consistent_while_another_store_writes(&sqlite_url("snapshot")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_loads_are_consistent_while_another_store_writes() {
+    if let Some(url) = postgres_url() {
+        loads_are_consistent_while_another_store_writes(&url).await;
+    }
+}

@@ -19,7 +19,7 @@ impl GameService {
         id: &str,
         token: &str,
         text: &str,
-        ply: Option<i64>,
+        ply: i64,
     ) -> Result<GameView, ApiError> {
         self.play_or_retry(id, token, text, ply)
             .await
@@ -27,13 +27,15 @@ impl GameService {
     }
 
     /// [`GameService::play`], also saying whether the move was a retry of the move just stored
-    /// (`true`: nothing changed, so no state is broadcast; the WebSocket answers the sender).
+    /// (`true`: nothing changed, so no state is broadcast). `ply` is the game's ply the client
+    /// saw: a move for another ply is a retry of the last move (answered, not played) or a
+    /// `conflict`, never the next side's move.
     pub async fn play_or_retry(
         self: &Arc<Self>,
         id: &str,
         token: &str,
         text: &str,
-        ply: Option<i64>,
+        ply: i64,
     ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
@@ -44,9 +46,8 @@ impl GameService {
                 "you hold no seat in this game: watchers can only watch",
             )
         })?;
-        if let Some(expected) = ply
-            && expected != row.ply
-        {
+        if ply != row.ply {
+            let expected = ply;
             // A retry of the move just stored (same seat, the same move in any accepted form)
             // is answered, not refused.
             let view = g.view();

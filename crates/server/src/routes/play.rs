@@ -18,9 +18,21 @@ pub struct MoveBody {
     /// Move text in any accepted form.
     #[serde(rename = "move")]
     pub mv: String,
-    /// The game's ply the client saw (a negative number is refused as malformed).
+    /// The game's ply the client saw: required, so that a resent move (a double click, a
+    /// retry after a timeout) is answered once and never played as the next side's move. A
+    /// negative number is refused as malformed.
     #[serde(default)]
     pub ply: Option<u32>,
+}
+
+/// The required `ply` of a move, or the `bad_request` that explains it.
+pub(crate) fn required_ply(ply: Option<u32>) -> Result<i64, ApiError> {
+    ply.map(i64::from).ok_or_else(|| {
+        ApiError::bad_request(
+            "a move needs \"ply\": the number of moves the game had when you chose it (so a \
+             resent move is never played twice)",
+        )
+    })
 }
 
 /// Body of `POST /api/games/{id}/draw`.
@@ -38,10 +50,8 @@ pub async fn moves(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(
-        svc.play(&id, &token, &body.mv, body.ply.map(i64::from))
-            .await?,
-    ))
+    let ply = required_ply(body.ply)?;
+    Ok(Json(svc.play(&id, &token, &body.mv, ply).await?))
 }
 
 /// `POST /api/games/{id}/resign` (any body is ignored).

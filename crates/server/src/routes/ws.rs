@@ -1,6 +1,13 @@
 //! `GET /api/games/{id}/ws`: live updates. The server sends `{"type":"state","game":GameView}`
-//! on connect and after every change (from the game's `broadcast` channel); the client may send
-//! moves, resignation and draw actions; errors come back as `{"type":"error",...}`.
+//! on connect and after every change; the client may send moves, resignation and draw actions;
+//! errors come back as `{"type":"error",...}`.
+//!
+//! Delivery: each socket remembers the game version it has sent ([`Delivered`]) and sends a
+//! state only when it is newer, so every client gets each ply once and in order, whatever
+//! the order in which its first snapshot and the game's broadcasts arrive (a watcher that
+//! connects while a move is being stored got that ply twice, issue 9). A socket that fell
+//! behind (a lagging receiver; later, an update from another process) catches up from the
+//! game's current state: "send what comes after what this socket has".
 
 use std::sync::Arc;
 
@@ -98,6 +105,22 @@ fn error_message(e: &ApiError) -> Message {
     Message::Text(body.to_string().into())
 }
 
+/// What one socket has sent: the newest game version (a state is sent only when newer).
+struct Delivered {
+    version: i64,
+}
+
+impl Delivered {
+    /// The state message of `snap` if this socket has not sent it (or a newer one) yet.
+    fn next(&mut self, snap: &Snapshot, token: &str) -> Option<Message> {
+        if snap.row.version <= self.version {
+            return None;
+        }
+        self.version = snap.row.version;
+        Some(state_message(snap, token))
+    }
+}
+
 async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Option<Message> {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
@@ -110,14 +133,13 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
     let result = match msg {
         ClientMessage::Ping => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
         ClientMessage::Move { mv, ply } => {
-            match svc.play_or_retry(id, token, &mv, ply.map(i64::from)).await {
-                // A retry changes nothing, so no broadcast follows: answer the sender alone.
-                Ok((view, true)) => {
-                    let body = serde_json::json!({"type": "state", "game": view});
-                    return Some(Message::Text(body.to_string().into()));
-                }
-                other => other.map(|_| ()),
-            }
+            let ply = match super::play::required_ply(ply) {
+                Ok(p) => p,
+                Err(e) => return Some(error_message(&e)),
+            };
+            // A retry changes nothing: the state that carries the move was sent on this
+            // socket already, or the catch-up after this message sends it.
+            svc.play_or_retry(id, token, &mv, ply).await.map(|_| ())
         }
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
@@ -141,6 +163,9 @@ async fn session(
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = svc.snapshot(&slot).await;
+    let mut delivered = Delivered {
+        version: first.row.version,
+    };
     if sink.send(state_message(&first, &token)).await.is_err() {
         return;
     }
@@ -176,14 +201,22 @@ async fn session(
                 {
                     break;
                 }
+                // The sender sees its own change (or its retry's) at once.
+                if let Some(msg) = delivered.next(&svc.snapshot(&slot).await, &token)
+                    && sink.send(msg).await.is_err()
+                {
+                    break;
+                }
             }
             event = rx.recv() => {
                 let msg = match event {
-                    Ok(snap) => state_message(&snap, &token),
-                    Err(RecvError::Lagged(_)) => state_message(&svc.snapshot(&slot).await, &token),
+                    Ok(snap) => delivered.next(&snap, &token),
+                    Err(RecvError::Lagged(_)) => delivered.next(&svc.snapshot(&slot).await, &token),
                     Err(RecvError::Closed) => break,
                 };
-                if sink.send(msg).await.is_err() {
+                if let Some(msg) = msg
+                    && sink.send(msg).await.is_err()
+                {
                     break;
                 }
             }

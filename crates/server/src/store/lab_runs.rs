@@ -227,7 +227,8 @@ impl Store {
             .map_err(|e| StoreError::Encode(format!("end reasons: {e}")))?;
         let m = run.match_figures.as_ref();
         let sprt = m.and_then(|m| m.sprt.as_ref());
-        sqlx::query(&format!(
+        let mut conn = self.conn().await?;
+        let result = sqlx::query(&format!(
             "INSERT INTO lab_runs ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
              $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, \
              $27, $28, $29, $30)"
@@ -266,9 +267,11 @@ impl Store {
         // a cached statement first run with a NULL would then refuse a later `double`. An
         // unprepared statement takes each run's parameter types afresh.
         .persistent(false)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        .execute(conn.raw())
+        .await
+        .map(|_| ())
+        .map_err(StoreError::from);
+        conn.settle(result)
     }
 
     /// The runs of `variant` made by `kind`, newest first, at most `limit`. A row that
@@ -280,6 +283,7 @@ impl Store {
         kind: LabKind,
         limit: i64,
     ) -> Result<Vec<LabRun>, StoreError> {
+        let mut conn = self.conn().await?;
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM lab_runs WHERE variant = $1 AND kind = $2 \
              ORDER BY finished_at DESC, id DESC LIMIT $3"
@@ -287,8 +291,10 @@ impl Store {
         .bind(variant)
         .bind(kind.as_str())
         .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        .fetch_all(conn.raw())
+        .await
+        .map_err(StoreError::from);
+        let rows = conn.settle(rows)?;
         Ok(rows
             .iter()
             .filter_map(|row| match from_row(row) {

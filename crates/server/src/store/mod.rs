@@ -4,9 +4,14 @@
 //! (one row per move, keyed by game and ply) and `lab_runs` (one row per finished engine
 //! self-play or match run of the CLI).
 //!
-//! Durability: a move is acknowledged only after [`Store::save_move`] committed; it checks the
-//! expected ply and version in the same transaction, so two writers can never both append ply n.
+//! Durability: a move is acknowledged only after [`Store::save_move`]'s commit returned OK; it
+//! checks the expected ply and version in the same transaction, so two writers can never both
+//! append ply n. A connection that saw a storage error is closed, never reused (`conn.rs`), so
+//! the store recovers by itself once the disk has room again or the database server is back.
+//! Related rows (a game and its moves) are read from one snapshot.
 
+mod backup;
+mod conn;
 mod games;
 mod lab_runs;
 mod moves;
@@ -17,6 +22,7 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 
+pub use backup::BackupSummary;
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
@@ -24,9 +30,14 @@ pub use moves::MoveRow;
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database refused or failed (connection, SQL, constraint).
+    /// The database refused or failed (connection, SQL, constraint, full disk, I/O).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The commit itself failed: the change was not acknowledged. (A PostgreSQL connection
+    /// lost during its `COMMIT` leaves unknown whether the server committed; whoever reads
+    /// the game next sees which.)
+    #[error("commit failed: {0}")]
+    Commit(sqlx::Error),
     /// The game changed since it was read (another request or process wrote first).
     #[error("the game changed meanwhile (expected version {expected})")]
     Stale {
@@ -36,6 +47,9 @@ pub enum StoreError {
     /// The database URL is neither `sqlite:` nor `postgres:`.
     #[error("unsupported database URL '{0}' (use sqlite://FILE or postgres://...)")]
     BadUrl(String),
+    /// A backup could not be made (the reason says which step failed).
+    #[error("backup failed: {0}")]
+    Backup(String),
     /// A value could not be turned into its stored text (e.g. JSON).
     #[error("cannot encode {0}")]
     Encode(String),
@@ -54,19 +68,64 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// Whether the database itself failed (so the connection that saw it must not be reused),
+    /// as opposed to a stale game or a value that could not be encoded.
+    pub fn is_storage_fault(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Database(_) | StoreError::Commit(_) | StoreError::ConnectTimeout
+        )
+    }
+}
+
 /// How long opening a database waits for its first connection.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Settings of [`Store::open_with`] beyond the URL.
+#[derive(Debug, Clone, Default)]
+pub struct StoreOptions {
+    /// SQLite only: the most pages (4 KiB each by default) the file may hold, set as
+    /// `PRAGMA max_page_count` on every connection. A write past it fails with `SQLITE_FULL`,
+    /// as on a full disk: a quota for operators, and how the tests fill the "disk".
+    pub sqlite_max_pages: Option<u64>,
+}
 
 /// The database: a connection pool plus the queries of the site.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    sqlite: bool,
+    url: DbUrl,
+    /// Whether a write-ahead log checkpoint is running (`conn.rs`).
+    checkpointing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A database URL whose `Debug` hides the password.
+#[derive(Clone)]
+struct DbUrl(String);
+
+impl DbUrl {
+    fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for DbUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&redacted_url(&self.0))
+    }
 }
 
 impl Store {
     /// Connects to `url` and migrates the schema. A SQLite file is created if missing (give
     /// `?mode=rwc`, or a bare path which gets it) and put in WAL mode.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Self::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] with `options`.
+    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url = normalize_url(url)?;
         let sqlite = url.starts_with("sqlite:");
@@ -78,9 +137,23 @@ impl Store {
                 .map_err(|_| StoreError::ConnectTimeout)??;
             conn.close().await?;
         }
+        let max_pages = options.sqlite_max_pages.filter(|_| sqlite);
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 8 } else { 16 })
             .acquire_timeout(CONNECT_TIMEOUT)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if let Some(pages) = max_pages {
+                        sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
+                            .execute(conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            // A connection that still counts an open transaction (its rollback failed, or its
+            // task was cancelled mid-transaction) is closed instead of handed out (conn.rs).
+            .before_acquire(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
             .connect(&url)
             .await
             .map_err(
@@ -106,7 +179,19 @@ impl Store {
             tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
             tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
         }
-        Ok(Store { pool })
+        let store = Store {
+            pool,
+            sqlite,
+            url: DbUrl(url),
+            checkpointing: Default::default(),
+        };
+        store.truncate_wal().await;
+        Ok(store)
+    }
+
+    /// Whether the database is a SQLite file (else PostgreSQL).
+    pub fn is_sqlite(&self) -> bool {
+        self.sqlite
     }
 
     /// Closes every connection (pending queries finish first).

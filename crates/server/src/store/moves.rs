@@ -1,6 +1,6 @@
 //! The `moves` table: one row per move, keyed by `(game_id, ply)`, so a ply can be stored once.
 
-use sqlx::{Any, AnyPool, Row, Transaction};
+use sqlx::{Any, Row, Transaction};
 
 /// One stored move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl MoveRow {
     }
 
     pub(super) async fn load_all(
-        pool: &AnyPool,
+        tx: &mut Transaction<'_, Any>,
         game_id: &str,
     ) -> Result<Vec<MoveRow>, sqlx::Error> {
         let rows = sqlx::query(
@@ -50,7 +50,7 @@ impl MoveRow {
              WHERE game_id = $1 ORDER BY ply",
         )
         .bind(game_id)
-        .fetch_all(pool)
+        .fetch_all(&mut **tx)
         .await?;
         rows.iter()
             .map(|r| {

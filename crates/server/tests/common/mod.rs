@@ -24,7 +24,14 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on `url` at a free loopback port.
     pub async fn start(url: &str) -> TestServer {
-        let site = Site::open(url).await.expect("database opens");
+        Self::start_with(url, &server::StoreOptions::default()).await
+    }
+
+    /// Starts a server on `url` with storage `options`.
+    pub async fn start_with(url: &str, options: &server::StoreOptions) -> TestServer {
+        let site = Site::open_with(url, options)
+            .await
+            .expect("database opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -139,10 +146,14 @@ pub async fn create(c: &mut ApiClient, body: Value) -> Value {
     a.body
 }
 
-/// Plays `mv` in game `id`; asserts 200 and returns the view.
+/// Plays `mv` in game `id` at its current ply (read first); asserts 200 and returns the view.
 pub async fn play(c: &mut ApiClient, id: &str, mv: &str) -> Value {
+    let ply = c.get(&format!("/api/games/{id}")).await.expect("get").body["ply"].clone();
     let a = c
-        .post(&format!("/api/games/{id}/moves"), json!({ "move": mv }))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": mv, "ply": ply }),
+        )
         .await
         .expect("request");
     assert_eq!(a.status, 200, "move {mv}: {}", a.text);

@@ -1,0 +1,41 @@
+//! `icebound backup --database URL --out FILE`: a consistent copy of the site's database while
+//! `serve` runs (SQLite: `VACUUM INTO`, read back and checked; PostgreSQL: `pg_dump`).
+//! Restoring: docs/operations.md.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+#[derive(Args)]
+pub struct BackupArgs {
+    /// The database, as `serve --database` takes it: sqlite://FILE?mode=rwc, a bare file
+    /// path, or postgres://user:password@host/database.
+    #[arg(long, default_value = "sqlite://icebound.db?mode=rwc")]
+    pub database: String,
+    /// The backup file to write; it must not exist yet.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn backup(args: BackupArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
+    let shown = server::store::redacted_url(&args.database);
+    runtime.block_on(async {
+        let store = server::Store::open(&args.database)
+            .await
+            .map_err(|e| format!("database {shown}: {e}"))?;
+        let started = std::time::Instant::now();
+        let result = store.backup_to(&args.out).await;
+        store.close().await;
+        let summary = result.map_err(|e| format!("database {shown}: {e}"))?;
+        println!(
+            "backup of {shown} written to {}: {} bytes, {} games, {} moves, {} ms",
+            summary.file.display(),
+            summary.bytes,
+            summary.games,
+            summary.moves,
+            started.elapsed().as_millis()
+        );
+        Ok(())
+    })
+}
