@@ -93,8 +93,7 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
     let out = dir.join("copy.db");
     let (out_arg, url_arg) = (out.display().to_string(), url.clone());
     let (before, printed) = backup_during_play(addr, move || {
-        let (ok, stdout, stderr) =
-            icebound(&["backup", "--database", &url_arg, "--out", &out_arg]);
+        let (ok, stdout, stderr) = icebound(&["backup", "--database", &url_arg, "--out", &out_arg]);
         assert!(ok, "backup failed: {stderr}");
         stdout
     })
@@ -104,7 +103,13 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
         "{printed}"
     );
     // A second backup to the same name is refused: a backup never overwrites.
-    let (ok, _, err) = icebound(&["backup", "--database", &url, "--out", &out.display().to_string()]);
+    let (ok, _, err) = icebound(&[
+        "backup",
+        "--database",
+        &url,
+        "--out",
+        &out.display().to_string(),
+    ]);
     assert!(!ok && err.contains("exists already"), "{err}");
 
     // Scheduled backups: one at start and one a second, at most 2 kept.
@@ -126,7 +131,10 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
             "{name}"
         );
         let head = std::fs::read(scheduled.join(name)).expect("backup file");
-        assert!(head.starts_with(b"SQLite format 3\0"), "{name} is a database");
+        assert!(
+            head.starts_with(b"SQLite format 3\0"),
+            "{name} is a database"
+        );
     }
 
     // Restore: a server on the copy (as docs/operations.md says).
@@ -182,13 +190,15 @@ async fn postgres_pg_dump_during_play_restores_every_acknowledged_move() {
     let out = dir.join("live.pgdump");
     let (out_arg, url_arg) = (out.display().to_string(), url.clone());
     let (before, printed) = backup_during_play(addr, move || {
-        let (ok, stdout, stderr) =
-            icebound(&["backup", "--database", &url_arg, "--out", &out_arg]);
+        let (ok, stdout, stderr) = icebound(&["backup", "--database", &url_arg, "--out", &out_arg]);
         assert!(ok, "backup failed: {stderr}");
         stdout
     })
     .await;
-    assert!(printed.contains(":***@"), "the password is not printed: {printed}");
+    assert!(
+        printed.contains(":***@"),
+        "the password is not printed: {printed}"
+    );
     child.kill().expect("stop");
     let _ = child.wait();
 

@@ -109,7 +109,10 @@ mod tests {
     #[test]
     fn stamps_sort_like_time() {
         assert_eq!(utc_stamp(0), "19700101T000000Z");
-        assert_eq!(utc_stamp(1_796_083_200_000 + 13 * 3_600_000 + 15 * 60_000 + 7_000), "20261201T131507Z");
+        assert_eq!(
+            utc_stamp(1_796_083_200_000 + 13 * 3_600_000 + 15 * 60_000 + 7_000),
+            "20261201T131507Z"
+        );
         assert!(utc_stamp(1_796_083_199_000) < utc_stamp(1_796_083_200_000));
     }
 

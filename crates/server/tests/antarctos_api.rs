@@ -197,7 +197,10 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
 
     // Seats: a watcher cannot move; a player cannot move out of turn.
     let w = eve
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "c7-b6", "ply": 0}))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "c7-b6", "ply": 0}),
+        )
         .await
         .expect("move");
     assert_error(&w, 403, "not_a_player");
@@ -207,7 +210,10 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
         .expect("resign");
     assert_error(&wr, 403, "not_a_player");
     let early = bob
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "a5-b6", "ply": 0}))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a5-b6", "ply": 0}),
+        )
         .await
         .expect("move");
     assert_error(&early, 409, "not_your_turn");
@@ -235,7 +241,10 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
     let watched = wait_state(&mut eve_ws, |g| g["status"] == "finished").await;
     assert_eq!(watched["result"]["words"], "Black wins by breakthrough");
     let over = bob
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "d2-e3", "ply": 3}))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "d2-e3", "ply": 3}),
+        )
         .await
         .expect("move");
     assert_error(&over, 409, "game_over");

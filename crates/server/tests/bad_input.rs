@@ -204,7 +204,10 @@ async fn bad_moves_leave_the_game_unchanged() {
     .await;
     let id = g["id"].as_str().expect("id").to_string();
     let a = c
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "c1xc1", "ply": 0}))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "c1xc1", "ply": 0}),
+        )
         .await
         .expect("move");
     assert_error(&a, 422, "ambiguous_move");
@@ -234,7 +237,11 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .expect("send");
     let missing = wait_error(&mut ws).await;
     assert_eq!(missing["code"], "bad_request");
-    assert!(missing["message"].as_str().is_some_and(|m| m.contains("ply")));
+    assert!(
+        missing["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("ply"))
+    );
     send_json(
         &mut ws,
         &json!({"type": "move", "move": "c3-d4", "ply": -3}),
@@ -269,9 +276,12 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
     eve.get("/api/stats").await.expect("token");
     let mut ews = eve.ws(&id).await.expect("ws");
     wait_state(&mut ews, |_| true).await;
-    send_json(&mut ews, &json!({"type": "move", "move": "f6-e5", "ply": 1}))
-        .await
-        .expect("send");
+    send_json(
+        &mut ews,
+        &json!({"type": "move", "move": "f6-e5", "ply": 1}),
+    )
+    .await
+    .expect("send");
     assert_eq!(wait_error(&mut ews).await["code"], "not_a_player");
     send_json(&mut ews, &json!({"type": "resign"}))
         .await

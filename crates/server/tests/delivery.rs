@@ -111,10 +111,7 @@ async fn resent_moves_are_answered_not_played_again() {
     assert_eq!(retry.status, 200, "{}", retry.text);
     assert_eq!(retry.body["ply"], 1);
     // A move without `ply` (which could not be told from a resend) is refused.
-    let bare = c
-        .post(&path, json!({"move": "f6-e5"}))
-        .await
-        .expect("bare");
+    let bare = c.post(&path, json!({"move": "f6-e5"})).await.expect("bare");
     assert_error(&bare, 400, "bad_request");
 
     // Over the WebSocket: the resend changes nothing and no state is sent twice.

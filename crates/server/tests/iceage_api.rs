@@ -181,7 +181,10 @@ async fn c7_ice_age_event_and_frozen_king_result() {
     let g = create(&mut me, json!({"variant": "iceage", "opponent": "local"})).await;
     let id = g["id"].as_str().expect("id").to_string();
     let a = me
-        .post(&format!("/api/games/{id}/moves"), json!({"move": "e2e4", "ply": 0}))
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "e2e4", "ply": 0}),
+        )
         .await
         .expect("move");
     assert_error(&a, 422, "illegal_move");

@@ -466,7 +466,10 @@ async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         tx.rollback().await.expect("release");
-        assert!(killed > 0, "the server's transaction never waited on the lock");
+        assert!(
+            killed > 0,
+            "the server's transaction never waited on the lock"
+        );
         let a = pending.await.expect("task").expect("answer");
         assert_error(&a, 500, "internal");
         table.check(i).await;

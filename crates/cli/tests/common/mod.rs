@@ -46,10 +46,8 @@ pub mod serve {
             .map(|d| d.as_nanos())
             .unwrap_or(0);
         let n = N.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!(
-            "icebound-{tag}-{}-{n}-{nanos}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("icebound-{tag}-{}-{n}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
     }

@@ -113,9 +113,11 @@ impl Store {
         // The password goes through the environment, not the command line others can read.
         let mut url = url::Url::parse(self.url.as_str())
             .map_err(|e| backup_error(format!("bad PostgreSQL URL: {e}")))?;
-        let password = url
-            .password()
-            .map(|p| percent_encoding::percent_decode_str(p).decode_utf8_lossy().into_owned());
+        let password = url.password().map(|p| {
+            percent_encoding::percent_decode_str(p)
+                .decode_utf8_lossy()
+                .into_owned()
+        });
         let _ = url.set_password(None);
         let mut command = tokio::process::Command::new("pg_dump");
         if let Some(password) = password {

@@ -29,9 +29,7 @@ impl TestServer {
 
     /// Starts a server on `url` with storage `options`.
     pub async fn start_with(url: &str, options: &server::StoreOptions) -> TestServer {
-        let site = Site::open_with(url, options)
-            .await
-            .expect("database opens");
+        let site = Site::open_with(url, options).await.expect("database opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
