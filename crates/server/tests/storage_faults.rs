@@ -215,7 +215,7 @@ async fn sqlite_full_database_acknowledges_nothing_and_recovers() {
         sqlite_max_pages: Some(100),
     };
     let filler: Arc<Mutex<Option<AnyConnection>>> = Arc::default();
-    let (fill, free) = (filler.clone(), filler);
+    let (filled, freed) = (filler.clone(), filler);
     let filler_url = url.clone();
     through_fault(
         &url,
@@ -258,10 +258,10 @@ async fn sqlite_full_database_acknowledges_nothing_and_recovers() {
                 4,
             )
             .await;
-            *fill.lock().await = Some(conn);
+            *filled.lock().await = Some(conn);
         },
         async move || {
-            let mut guard = free.lock().await;
+            let mut guard = freed.lock().await;
             let conn = guard.as_mut().expect("filled");
             sqlx::query("DELETE FROM filler")
                 .execute(conn)
