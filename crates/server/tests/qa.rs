@@ -139,10 +139,11 @@ async fn extreme_ply_is_a_bad_request_not_a_panic() {
     srv.stop().await;
 }
 
-/// A move retried over the WebSocket (same `ply`, the move already stored) is answered with the
-/// state, as over HTTP, instead of silence (nothing changed, so no broadcast would come).
+/// A move retried over the WebSocket (same `ply`, the move already stored) changes nothing and
+/// is not an error; its answer is the state that carries the move, already sent on this socket,
+/// and it is not sent twice (issue 9: each ply once per client).
 #[tokio::test]
-async fn ws_retry_of_a_stored_move_gets_the_state() {
+async fn ws_retry_of_a_stored_move_is_answered_once() {
     let srv = TestServer::start(&sqlite_url("qa-ws-retry")).await;
     let mut c = srv.client();
     let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
@@ -155,9 +156,20 @@ async fn ws_retry_of_a_stored_move_gets_the_state() {
     server::client::send_json(&mut ws, &mv)
         .await
         .expect("resend");
-    let again = wait_state(&mut ws, |g| g["ply"] == 1).await;
-    assert_eq!(again["you"], "both");
-    assert_eq!(again["moves"][0]["text"], "c3-d4");
+    server::client::send_json(&mut ws, &json!({"type": "ping"}))
+        .await
+        .expect("ping");
+    // Neither an error nor a second state of ply 1 comes before the pong.
+    let next = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        server::client::next_json(&mut ws),
+    )
+    .await
+    .expect("an answer")
+    .expect("open");
+    assert_eq!(next["type"], "pong", "{next}");
+    let v = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(v.body["ply"], 1, "the retry was not played again");
     // A stale move that is not the stored one is still an error.
     let stale = json!({"type": "move", "move": "a3-b4", "ply": 0});
     server::client::send_json(&mut ws, &stale)

@@ -1,5 +1,5 @@
-//! Storage faults (issue 9, section 1): a full disk, a file made read-only, a PostgreSQL
-//! backend killed mid-transaction. Whatever fails, no move is answered 200 unless it is in the
+//! Storage faults (issue 9, section 1): a full disk, a file made read-only (writes through
+//! open descriptors fail: I/O errors), a PostgreSQL backend killed mid-transaction. Whatever fails, no move is answered 200 unless it is in the
 //! database (checked at once through a connection of the test's own), every failure is a 500,
 //! moves work again once the fault is gone (without a restart), and after a crash and a
 //! restart every acknowledged move is there.
@@ -470,8 +470,15 @@ async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
             killed > 0,
             "the server's transaction never waited on the lock"
         );
+        // The killed transaction stored nothing; the server either says so (500) or, as the
+        // failure came before any commit, ran the move again on a fresh connection (200). In
+        // both cases the database holds exactly the acknowledged moves.
         let a = pending.await.expect("task").expect("answer");
-        assert_error(&a, 500, "internal");
+        if a.status == 200 {
+            table.games[i].1.push(last_text(&a.body));
+        } else {
+            assert_error(&a, 500, "internal");
+        }
         table.check(i).await;
         // The server reconnects: the next moves are stored.
         let next = table.play(3).await;

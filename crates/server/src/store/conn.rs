@@ -8,6 +8,7 @@
 //! connection kept the write lock. A PostgreSQL connection whose backend died is no better.
 //! So every error closes the connection, and a commit counts only when it returned OK.
 
+use futures_util::future::BoxFuture;
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection, Transaction};
 
@@ -26,6 +27,28 @@ impl Store {
             inner: self.pool.acquire().await?,
             store: self.clone(),
         })
+    }
+
+    /// Runs `work` on a pooled connection and settles it. A storage fault before any commit
+    /// (so nothing was stored) is tried once more on a fresh connection: the pool may hold
+    /// connections that share the fault although it is gone (a SQLite file reopened read-only
+    /// while it was read-only, a PostgreSQL backend killed while idle). A failed commit is
+    /// never retried: it may have happened.
+    pub(super) async fn run<'a, T>(
+        &self,
+        mut work: impl FnMut(Conn) -> BoxFuture<'a, (Conn, Result<T, StoreError>)>,
+    ) -> Result<T, StoreError> {
+        let mut retried = false;
+        loop {
+            let conn = self.conn().await?;
+            let (conn, result) = work(conn).await;
+            let again = !retried && matches!(result, Err(StoreError::Database(_)));
+            let result = conn.settle(result);
+            if !again {
+                return result;
+            }
+            retried = true;
+        }
     }
 
     /// SQLite: moves the write-ahead log into the file and truncates it, best effort. The log

@@ -183,167 +183,204 @@ async fn update(
 impl Store {
     /// Stores a new game.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let mut tx = conn.begin().await?;
-            insert(&mut tx, g).await?;
-            commit(tx).await
-        }
-        .await;
-        conn.settle(result)
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    insert(&mut tx, g).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Stores a rematch `new` of `old` in one transaction: `old` (already carrying
     /// `rematch = new.id` and a bumped version) is updated only if it was not changed meanwhile.
     pub async fn insert_rematch(&self, old: &GameRow, new: &GameRow) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let mut tx = conn.begin().await?;
-            update(&mut tx, old, old.ply).await?;
-            insert(&mut tx, new).await?;
-            commit(tx).await
-        }
-        .await;
-        conn.settle(result)
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    update(&mut tx, old, old.ply).await?;
+                    insert(&mut tx, new).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Saves a state change that is not a move (seat taken, resignation, draw offer):
     /// `g.version` must be the stored version plus one.
     pub async fn save_state(&self, g: &GameRow) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let mut tx = conn.begin().await?;
-            update(&mut tx, g, g.ply).await?;
-            commit(tx).await
-        }
-        .await;
-        conn.settle(result)
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    update(&mut tx, g, g.ply).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Appends move `mv` (ply `g.ply`) and saves the game state after it, in one transaction
     /// that checks the stored game is at ply `g.ply - 1` and version `g.version - 1`. `Ok`
     /// only once the commit returned OK.
     pub async fn save_move(&self, g: &GameRow, mv: &MoveRow) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let mut tx = conn.begin().await?;
-            // The UPDATE first: it takes the write lock at once (no read-to-write upgrade in
-            // SQLite).
-            update(&mut tx, g, g.ply - 1).await?;
-            mv.insert(&mut tx, &g.id).await?;
-            commit(tx).await
-        }
-        .await;
-        conn.settle(result)
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    // The UPDATE first: it takes the write lock at once (no read-to-write upgrade in
+                    // SQLite).
+                    update(&mut tx, g, g.ply - 1).await?;
+                    mv.insert(&mut tx, &g.id).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// The game `id` and its moves in ply order, if it exists, read from one snapshot (another
     /// process may be appending a move meanwhile: the row and the moves always agree).
     pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
-        let mut conn = self.conn().await?;
         let sqlite = self.sqlite;
-        let result = async {
-            let mut tx = conn.begin_snapshot(sqlite).await?;
-            let row = sqlx::query(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let loaded = match row {
-                Some(row) => {
-                    let game = from_row(&row)?;
-                    let moves = MoveRow::load_all(&mut tx, id).await?;
-                    Some((game, moves))
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin_snapshot(sqlite).await?;
+                    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    let loaded = match row {
+                        Some(row) => {
+                            let game = from_row(&row)?;
+                            let moves = MoveRow::load_all(&mut tx, id).await?;
+                            Some((game, moves))
+                        }
+                        None => None,
+                    };
+                    commit(tx).await?;
+                    Ok(loaded)
                 }
-                None => None,
-            };
-            commit(tx).await?;
-            Ok(loaded)
-        }
-        .await;
-        conn.settle(result)
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// The stored version of game `id` (a cheap freshness check for a copy in memory).
     pub async fn version_of(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let row = sqlx::query("SELECT version FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(conn.raw())
-                .await?;
-            Ok(match row {
-                Some(r) => Some(r.try_get("version")?),
-                None => None,
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+                        .bind(id)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(match row {
+                        Some(r) => Some(r.try_get("version")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
             })
-        }
-        .await;
-        conn.settle(result)
+        })
+        .await
     }
 
     /// The id of the game whose invitation token is `invite`.
     pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let row = sqlx::query("SELECT id FROM games WHERE invite = $1")
-                .bind(invite)
-                .fetch_optional(conn.raw())
-                .await?;
-            Ok(match row {
-                Some(r) => Some(r.try_get("id")?),
-                None => None,
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT id FROM games WHERE invite = $1")
+                        .bind(invite)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(match row {
+                        Some(r) => Some(r.try_get("id")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
             })
-        }
-        .await;
-        conn.settle(result)
+        })
+        .await
     }
 
     /// The games where `token` holds a seat: unfinished first, then most recently changed.
     pub async fn games_of(&self, token: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let rows = sqlx::query(&format!(
-                "SELECT {COLUMNS} FROM games WHERE white_token = $1 OR black_token = $1 \
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {COLUMNS} FROM games WHERE white_token = $1 OR black_token = $1 \
                  ORDER BY CASE WHEN status = 'ongoing' THEN 0 ELSE 1 END, updated_at DESC, id \
                  LIMIT $2"
-            ))
-            .bind(token)
-            .bind(limit)
-            .fetch_all(conn.raw())
-            .await?;
-            Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
-        }
-        .await;
-        conn.settle(result)
+                    ))
+                    .bind(token)
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Finished games counted per variant and winner.
     pub async fn stats(&self) -> Result<Vec<StatsRow>, StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
-            let rows = sqlx::query(
-                "SELECT variant, winner, COUNT(*) AS n FROM games WHERE status = 'finished' \
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                    "SELECT variant, winner, COUNT(*) AS n FROM games WHERE status = 'finished' \
                  GROUP BY variant, winner",
-            )
-            .fetch_all(conn.raw())
-            .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for r in &rows {
-                out.push(StatsRow {
-                    variant: r.try_get("variant")?,
-                    winner: r.try_get("winner")?,
-                    count: r.try_get("n")?,
-                });
-            }
-            Ok(out)
-        }
-        .await;
-        conn.settle(result)
+                )
+                .fetch_all(conn.raw())
+                .await?;
+                    let mut out = Vec::with_capacity(rows.len());
+                    for r in &rows {
+                        out.push(StatsRow {
+                            variant: r.try_get("variant")?,
+                            winner: r.try_get("winner")?,
+                            count: r.try_get("n")?,
+                        });
+                    }
+                    Ok(out)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Ids of unfinished games where an engine seat is to move (resumed at start).
     pub async fn engine_turn_games(&self) -> Result<Vec<String>, StoreError> {
-        let mut conn = self.conn().await?;
-        let result = async {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE status = 'ongoing' AND \
                  ((turn = 'white' AND white_kind = 'engine') OR (turn = 'black' AND black_kind = 'engine'))",
@@ -354,8 +391,11 @@ impl Store {
                 .iter()
                 .map(|r| r.try_get("id"))
                 .collect::<Result<_, _>>()?)
-        }
-        .await;
-        conn.settle(result)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 }
