@@ -335,3 +335,16 @@ fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
         result.nodes
     );
 }
+
+#[test]
+fn a_deadline_stops_even_a_paused_search() {
+    let flag = StopFlag::new();
+    flag.pause();
+    flag.set_deadline(std::time::Instant::now() + std::time::Duration::from_millis(50));
+    let limits = node_limited(Some(flag.clone()));
+    // Nobody resumes or stops it: the deadline alone ends the wait.
+    let result =
+        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {});
+    assert!(result.best.is_some());
+    assert!(flag.is_stopped());
+}
