@@ -397,6 +397,18 @@ mod tests {
         checks
     }
 
+    /// A job holding the queue's only slot until the returned gate is resumed: its 1 ms
+    /// budget ranks it before any other job, and its work ignores its own flag.
+    fn hold_the_slot(q: &Arc<EngineQueue>) -> (StopFlag, JobHandle<()>) {
+        let gate = StopFlag::new();
+        gate.pause();
+        let held = gate.clone();
+        let hold = q.submit(spec("holder", Lane::Reply, 1), move |_| {
+            held.checkpoint();
+        });
+        (gate, hold)
+    }
+
     #[test]
     fn deadlines_count_from_the_stored_time() {
         let budget = Duration::from_millis(500);
@@ -440,16 +452,7 @@ mod tests {
     async fn one_owner_with_many_jobs_takes_turns_with_another() {
         let q = EngineQueue::new(1);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let gate = StopFlag::new();
-        gate.pause();
-        // Hold the only slot until every job is queued: a 1 ms budget ranks it before them all,
-        // and the work ignores its own flag.
-        let hold = {
-            let gate = gate.clone();
-            q.submit(spec("holder", Lane::Reply, 1), move |_| {
-                gate.checkpoint();
-            })
-        };
+        let (gate, hold) = hold_the_slot(&q);
         let mut handles = Vec::new();
         for (owner, n) in [("many", 4), ("few", 2)] {
             for k in 0..n {
@@ -474,14 +477,7 @@ mod tests {
     async fn replies_go_before_analysis() {
         let q = EngineQueue::new(1);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let gate = StopFlag::new();
-        gate.pause();
-        let hold = {
-            let gate = gate.clone();
-            q.submit(spec("holder", Lane::Reply, 1), move |_| {
-                gate.checkpoint();
-            })
-        };
+        let (gate, hold) = hold_the_slot(&q);
         let push = |tag: &'static str| {
             let order = order.clone();
             move |_| order.lock().expect("order").push(tag)
