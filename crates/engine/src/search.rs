@@ -30,7 +30,9 @@ pub const DEFAULT_TT_MIB: usize = 16;
 ///
 /// A paused search blocks at its next check (every 1,024 nodes) until it is resumed or
 /// stopped; pausing changes no node count, so a search limited by depth or nodes returns the
-/// same move however often it was paused.
+/// same move however often it was paused. A deadline stops the search when it passes, paused
+/// or not (wall time, unlike [`Limits::movetime`], which counts from the search's start and
+/// replaces a level's own limits).
 #[derive(Debug, Clone, Default)]
 pub struct StopFlag(Arc<Control>);
 
@@ -38,12 +40,13 @@ pub struct StopFlag(Arc<Control>);
 struct Control {
     stopped: AtomicBool,
     paused: AtomicBool,
-    lock: Mutex<()>,
+    /// The deadline, if any; the lock also orders the pause's waits and wake-ups.
+    deadline: Mutex<Option<Instant>>,
     wake: Condvar,
 }
 
 impl StopFlag {
-    /// A new handle: neither stopped nor paused.
+    /// A new handle: neither stopped nor paused, no deadline.
     pub fn new() -> StopFlag {
         StopFlag::default()
     }
@@ -53,12 +56,17 @@ impl StopFlag {
         self.0.stopped.store(true, Ordering::SeqCst);
         self.notify();
     }
-    /// True once [`StopFlag::stop`] was called.
+    /// True once [`StopFlag::stop`] was called or the deadline was seen passed.
     pub fn is_stopped(&self) -> bool {
         self.0.stopped.load(Ordering::Relaxed)
     }
-    /// Asks the search to wait at its next check until [`StopFlag::resume`] or
-    /// [`StopFlag::stop`].
+    /// Stops the search at `deadline` (replacing an earlier one), paused or not.
+    pub fn set_deadline(&self, deadline: Instant) {
+        *self.lock() = Some(deadline);
+        self.0.wake.notify_all();
+    }
+    /// Asks the search to wait at its next check until [`StopFlag::resume`], a stop or the
+    /// deadline.
     pub fn pause(&self) {
         self.0.paused.store(true, Ordering::SeqCst);
     }
@@ -71,20 +79,42 @@ impl StopFlag {
     pub fn is_paused(&self) -> bool {
         self.0.paused.load(Ordering::Relaxed)
     }
-    /// The search's check: waits while paused and not stopped, then says whether to stop.
+    /// The search's check: waits while paused (until resumed, stopped or the deadline), then
+    /// says whether to stop.
     pub fn checkpoint(&self) -> bool {
-        if self.0.paused.load(Ordering::SeqCst) {
-            // A poisoned lock guards no data: go on with it.
-            let mut guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
-            while self.0.paused.load(Ordering::SeqCst) && !self.0.stopped.load(Ordering::SeqCst) {
-                guard = self.0.wake.wait(guard).unwrap_or_else(|p| p.into_inner());
+        let mut deadline = self.lock();
+        loop {
+            if self.0.stopped.load(Ordering::SeqCst) {
+                return true;
             }
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                self.0.stopped.store(true, Ordering::SeqCst);
+                return true;
+            }
+            if !self.0.paused.load(Ordering::SeqCst) {
+                return false;
+            }
+            deadline = match *deadline {
+                Some(d) => {
+                    let wait = self.0.wake.wait_timeout(deadline, d - now);
+                    wait.map(|(g, _)| g).unwrap_or_else(|p| p.into_inner().0)
+                }
+                None => self
+                    .0
+                    .wake
+                    .wait(deadline)
+                    .unwrap_or_else(|p| p.into_inner()),
+            };
         }
-        self.is_stopped()
+    }
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        // A poisoned lock still holds a valid deadline.
+        self.0.deadline.lock().unwrap_or_else(|p| p.into_inner())
     }
     fn notify(&self) {
         // Taking the lock orders this wake-up after a waiter's check of the flags.
-        let _guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock();
         self.0.wake.notify_all();
     }
 }

@@ -292,16 +292,21 @@ fn node_limited(stop: Option<StopFlag>) -> Limits {
     }
 }
 
+/// A node-limited search of the Antarctos start on a thread of its own, under `flag`.
+fn search_on_a_thread(flag: &StopFlag) -> std::thread::JoinHandle<engine::SearchResult<Antarctos>> {
+    let limits = node_limited(Some(flag.clone()));
+    std::thread::spawn(move || {
+        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {})
+    })
+}
+
 #[test]
 fn a_paused_search_waits_and_then_returns_the_same_move() {
     let start = Antarctos::start_position();
     let idle = Searcher::<Antarctos>::new(2).search(&start, &node_limited(None), |_| {});
     let flag = StopFlag::new();
     flag.pause();
-    let limits = node_limited(Some(flag.clone()));
-    let search = std::thread::spawn(move || {
-        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {})
-    });
+    let search = search_on_a_thread(&flag);
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert!(
         !search.is_finished(),
@@ -320,10 +325,7 @@ fn a_paused_search_waits_and_then_returns_the_same_move() {
 fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
     let flag = StopFlag::new();
     flag.pause();
-    let limits = node_limited(Some(flag.clone()));
-    let search = std::thread::spawn(move || {
-        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {})
-    });
+    let search = search_on_a_thread(&flag);
     std::thread::sleep(std::time::Duration::from_millis(50));
     flag.stop();
     let result = search.join().expect("search thread");
@@ -334,4 +336,17 @@ fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
         "stopped early: {} nodes",
         result.nodes
     );
+}
+
+#[test]
+fn a_deadline_stops_even_a_paused_search() {
+    let flag = StopFlag::new();
+    flag.pause();
+    flag.set_deadline(std::time::Instant::now() + std::time::Duration::from_millis(50));
+    let limits = node_limited(Some(flag.clone()));
+    // Nobody resumes or stops it: the deadline alone ends the wait.
+    let result =
+        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {});
+    assert!(result.best.is_some());
+    assert!(flag.is_stopped());
 }

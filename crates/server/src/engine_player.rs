@@ -1,18 +1,20 @@
-//! Engine opponents: when an engine seat is to move, one task per game searches the position
-//! on a blocking thread (`engine::choose_move` at the seat's level), then stores the move and
-//! broadcasts it like a player's. The per-level time budget is enforced with the config's stop
-//! flag, not `movetime`: an explicit `movetime` would replace the level's own limits (its fixed
-//! depth, noise and node budget, `engine::level`) and so change its strength. A semaphore
-//! bounds the searches running at once, so the server stays responsive while engines think.
+//! Engine opponents: when an engine seat is to move, one task per game submits the search
+//! (`engine::choose_move` at the seat's level) to the [`crate::engine_queue`], then stores the
+//! move and broadcasts it like a player's. The queue shares the machine fairly among players
+//! (the human playing the engine owns the job) and enforces the per-level budget as wall time
+//! from the stored move, through the search's stop flag, not `movetime`: an explicit
+//! `movetime` would replace the level's own limits (its fixed depth, noise and node budget,
+//! `engine::level`) and so change its strength.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use engine::{EngineConfig, StopFlag};
+use engine::EngineConfig;
 
+use crate::engine_queue::{JobError, JobSpec, Lane, Owner};
 use crate::game_service::{GameService, GameSlot};
-use crate::state::Level;
+use crate::state::{Level, SeatKind};
 use crate::store::GameRow;
 
 /// Thinking time of each level (1-8), in milliseconds.
@@ -23,13 +25,22 @@ pub fn budget(level: Level) -> Duration {
     Duration::from_millis(LEVEL_BUDGET_MS[level.index()])
 }
 
-/// The engine settings of `level`, with a stop flag the budget's timer sets; `seed` varies
-/// the levels that randomise.
+/// The engine settings of `level` (the queue adds its stop flag); `seed` varies the levels
+/// that randomise.
 pub fn config(level: Level, seed: u64) -> EngineConfig {
     let mut config = EngineConfig::level(level.get());
     config.seed = seed;
-    config.stop = Some(StopFlag::new());
     config
+}
+
+/// Whose fair share the engine's move in `row` uses: the human playing it (the token of the
+/// other seat), else the game itself.
+pub fn owner_of(row: &GameRow) -> Owner {
+    [&row.white, &row.black]
+        .into_iter()
+        .find(|s| s.kind == SeatKind::Human)
+        .and_then(|s| s.token.clone())
+        .map_or_else(|| Owner(format!("game {}", row.id)), Owner)
 }
 
 fn seed_of(id: &str, ply: i64) -> u64 {
@@ -76,39 +87,25 @@ enum Step {
 }
 
 async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Step {
-    let Ok(permit) = service.engine_permits.clone().acquire_owned().await else {
-        return Step::Done;
-    };
-    let (job, ply, id, stop, budget) = {
+    let (job, ply, id, spec) = {
         let g = slot.game.lock().await;
-        let Some(level) = g.row().engine_to_move() else {
+        let row = g.row();
+        let Some(level) = row.engine_to_move() else {
             // Cleared under the lock: a move that makes it the engine's turn again sees it.
             slot.engine_running.store(false, Ordering::SeqCst);
             return Step::Done;
         };
-        let row = g.row();
-        let config = config(level, seed_of(&row.id, row.ply));
-        let stop = config.stop.clone();
-        (
-            g.engine_job(config),
-            row.ply,
-            row.id.clone(),
-            stop,
-            budget(level),
-        )
+        let spec = JobSpec {
+            owner: owner_of(row),
+            lane: Lane::Reply,
+            budget: budget(level),
+            // The move answered was stored with this write: time queued counts.
+            since_ms: row.updated_at,
+        };
+        let job = g.engine_job(config(level, seed_of(&row.id, row.ply)));
+        (job, row.ply, row.id.clone(), spec)
     };
-    let mut search = tokio::task::spawn_blocking(job);
-    let found = match tokio::time::timeout(budget, &mut search).await {
-        Ok(done) => done,
-        Err(_) => {
-            // Over budget: the search returns its best move so far within ~1,000 nodes.
-            if let Some(stop) = &stop {
-                stop.stop();
-            }
-            search.await
-        }
-    };
-    drop(permit);
+    let found = service.engine_queue.submit(spec, job).result().await;
     let mut g = slot.game.lock().await;
     if g.row().ply != ply || g.row().engine_to_move().is_none() {
         // The game moved on meanwhile (resignation, reload): this search is stale.
@@ -122,8 +119,13 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
             slot.engine_running.store(false, Ordering::SeqCst);
             return Step::Done;
         }
-        Err(e) => {
-            tracing::error!(game = %id, error = %e, "engine search panicked");
+        Err(JobError::Cancelled) => {
+            // Shutting down: the next start resumes the game (resume_engines).
+            slot.engine_running.store(false, Ordering::SeqCst);
+            return Step::Done;
+        }
+        Err(e @ JobError::Panicked(_)) => {
+            tracing::error!(game = %id, error = %e, "engine search failed");
             return Step::Retry;
         }
     };
@@ -161,7 +163,6 @@ mod tests {
         assert_eq!(c.seed, 7);
         // No explicit limit: the level keeps its own depth, noise and node budget.
         assert_eq!(c.movetime, None);
-        assert!(c.stop.is_some());
         assert_eq!(budget(three), Duration::from_millis(200));
         assert_eq!(budget(Level::MAX), Duration::from_millis(2500));
         assert_eq!(config(Level::MAX, 0).level, Some(8));

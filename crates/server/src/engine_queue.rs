@@ -99,7 +99,10 @@ pub struct QueueLoad {
     pub paused: usize,
 }
 
-type Work = Box<dyn FnOnce(StopFlag) + Send>;
+/// A job's work: runs the search, then returns what delivers its result to the handle (called
+/// once the queue has let the job go, so a caller that sees the result sees the slot free).
+type Work = Box<dyn FnOnce(StopFlag) -> Deliver + Send>;
+type Deliver = Box<dyn FnOnce() + Send>;
 
 struct Waiting {
     id: u64,
@@ -125,6 +128,7 @@ struct State {
     waiting: Vec<Waiting>,
     started: Vec<Started>,
     next_id: u64,
+    closed: bool,
 }
 
 /// The site's engine queue (see the module doc). Cheap to share: `Arc<EngineQueue>`.
@@ -168,7 +172,11 @@ impl<R> Drop for JobHandle<R> {
 fn deadline_of(since_ms: i64, budget: Duration) -> Instant {
     let now = Instant::now();
     let budget_ms = i64::try_from(budget.as_millis()).unwrap_or(i64::MAX);
-    let left_ms = since_ms.saturating_add(budget_ms).saturating_sub(now_ms());
+    // At most a budget ahead, whatever another process's clock wrote.
+    let left_ms = since_ms
+        .saturating_add(budget_ms)
+        .saturating_sub(now_ms())
+        .min(budget_ms);
     let left = Duration::from_millis(left_ms.unsigned_abs());
     if left_ms >= 0 {
         now + left
@@ -215,7 +223,9 @@ impl EngineQueue {
                     .unwrap_or_else(|| "unknown panic".into());
                 JobError::Panicked(message)
             });
-            let _ = tx.send(out);
+            Box::new(move || {
+                let _ = tx.send(out);
+            })
         });
         let now = Instant::now();
         let deadline = deadline_of(spec.since_ms, spec.budget);
@@ -224,10 +234,15 @@ impl EngineQueue {
         let mut st = self.lock();
         let id = st.next_id;
         st.next_id += 1;
-        let clock = st
-            .clocks
-            .entry((spec.lane, spec.owner))
-            .or_insert(now);
+        if st.closed {
+            // Dropping the work drops its sender: the handle sees `Cancelled`.
+            return JobHandle {
+                id,
+                queue: self.clone(),
+                rx: Some(rx),
+            };
+        }
+        let clock = st.clocks.entry((spec.lane, spec.owner)).or_insert(now);
         let share_end = (*clock).max(now) + spec.budget;
         *clock = share_end;
         st.waiting.push(Waiting {
@@ -255,6 +270,17 @@ impl EngineQueue {
             waiting: st.waiting.len(),
             running: st.started.len() - paused,
             paused,
+        }
+    }
+
+    /// Stops every started search, drops every waiting job and refuses new ones (their
+    /// handles see [`JobError::Cancelled`]): the server is shutting down.
+    pub fn close(&self) {
+        let mut st = self.lock();
+        st.closed = true;
+        st.waiting.clear();
+        for s in &st.started {
+            s.flag.stop();
         }
     }
 
@@ -334,8 +360,9 @@ impl EngineQueue {
             let spawned = std::thread::Builder::new()
                 .name("icebound-search".into())
                 .spawn(move || {
-                    work(flag);
+                    let deliver = work(flag);
                     queue.finished(id);
+                    deliver();
                 });
             if let Err(e) = spawned {
                 // The work (and its result sender) is gone: the handle sees `Cancelled`.
@@ -370,15 +397,35 @@ mod tests {
         checks
     }
 
+    /// A job holding the queue's only slot until the returned gate is resumed: its 1 ms
+    /// budget ranks it before any other job, and its work ignores its own flag.
+    fn hold_the_slot(q: &Arc<EngineQueue>) -> (StopFlag, JobHandle<()>) {
+        let gate = StopFlag::new();
+        gate.pause();
+        let held = gate.clone();
+        let hold = q.submit(spec("holder", Lane::Reply, 1), move |_| {
+            held.checkpoint();
+        });
+        (gate, hold)
+    }
+
     #[test]
     fn deadlines_count_from_the_stored_time() {
         let budget = Duration::from_millis(500);
         let fresh = deadline_of(now_ms(), budget);
         let left = fresh.saturating_duration_since(Instant::now());
-        assert!(left <= budget && left >= Duration::from_millis(400), "{left:?}");
+        assert!(
+            left <= budget && left >= Duration::from_millis(400),
+            "{left:?}"
+        );
         let old = deadline_of(now_ms() - 10_000, budget);
         assert!(old <= Instant::now());
-        assert_eq!(late_slice(Duration::from_millis(2500)), Duration::from_millis(625));
+        let skewed = deadline_of(now_ms() + 60_000, budget);
+        assert!(skewed <= Instant::now() + budget);
+        assert_eq!(
+            late_slice(Duration::from_millis(2500)),
+            Duration::from_millis(625)
+        );
     }
 
     #[tokio::test]
@@ -391,7 +438,11 @@ mod tests {
         let t = Instant::now();
         let quick = q.submit(spec("victim", Lane::Reply, 50), |_| 7);
         assert_eq!(quick.result().await, Ok(7));
-        assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_millis(1000),
+            "{:?}",
+            t.elapsed()
+        );
         // The long jobs still run to their stop time and return.
         assert!(long.result().await.is_ok_and(|checks| checks > 0));
         assert!(long2.result().await.is_ok());
@@ -401,15 +452,7 @@ mod tests {
     async fn one_owner_with_many_jobs_takes_turns_with_another() {
         let q = EngineQueue::new(1);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let gate = StopFlag::new();
-        gate.pause();
-        // Hold the only slot until every job is queued.
-        let hold = {
-            let gate = gate.clone();
-            q.submit(spec("holder", Lane::Reply, 2500), move |_| {
-                gate.checkpoint();
-            })
-        };
+        let (gate, hold) = hold_the_slot(&q);
         let mut handles = Vec::new();
         for (owner, n) in [("many", 4), ("few", 2)] {
             for k in 0..n {
@@ -434,14 +477,7 @@ mod tests {
     async fn replies_go_before_analysis() {
         let q = EngineQueue::new(1);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let gate = StopFlag::new();
-        gate.pause();
-        let hold = {
-            let gate = gate.clone();
-            q.submit(spec("holder", Lane::Reply, 2500), move |_| {
-                gate.checkpoint();
-            })
-        };
+        let (gate, hold) = hold_the_slot(&q);
         let push = |tag: &'static str| {
             let order = order.clone();
             move |_| order.lock().expect("order").push(tag)
@@ -468,9 +504,16 @@ mod tests {
         };
         drop(waiting);
         running.cancel();
-        assert!(running.result().await.is_ok(), "a stopped search still returns");
+        assert!(
+            running.result().await.is_ok(),
+            "a stopped search still returns"
+        );
         assert_eq!(q.load(), QueueLoad::default());
-        assert_eq!(ran.load(Ordering::SeqCst), 0, "a cancelled waiting job never runs");
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            0,
+            "a cancelled waiting job never runs"
+        );
     }
 
     #[tokio::test]
@@ -490,7 +533,27 @@ mod tests {
         };
         let t = Instant::now();
         q.submit(late, spin).result().await.expect("late job");
-        assert!(t.elapsed() >= Duration::from_millis(90), "{:?}", t.elapsed());
+        assert!(
+            t.elapsed() >= Duration::from_millis(90),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+
+    #[tokio::test]
+    async fn closing_stops_everything_and_refuses_new_jobs() {
+        let q = EngineQueue::new(1);
+        let running = q.submit(spec("a", Lane::Reply, 60_000), spin);
+        let waiting = q.submit(spec("b", Lane::Reply, 60_000), spin);
+        q.close();
+        assert!(
+            running.result().await.is_ok(),
+            "a stopped search still returns"
+        );
+        assert_eq!(waiting.result().await, Err(JobError::Cancelled));
+        let late = q.submit(spec("c", Lane::Reply, 100), |_| 1);
+        assert_eq!(late.result().await, Err(JobError::Cancelled));
+        assert_eq!(q.load(), QueueLoad::default());
     }
 
     #[tokio::test]
@@ -498,6 +561,9 @@ mod tests {
         let q = EngineQueue::new(1);
         let bad = q.submit(spec("a", Lane::Reply, 100), |_| -> u8 { panic!("boom") });
         assert_eq!(bad.result().await, Err(JobError::Panicked("boom".into())));
-        assert_eq!(q.submit(spec("a", Lane::Reply, 100), |_| 1).result().await, Ok(1));
+        assert_eq!(
+            q.submit(spec("a", Lane::Reply, 100), |_| 1).result().await,
+            Ok(1)
+        );
     }
 }

@@ -13,6 +13,7 @@ pub mod assets;
 pub mod backup;
 pub mod client;
 pub mod engine_player;
+pub mod engine_queue;
 pub mod error;
 pub mod game_service;
 pub mod lab;

@@ -6,7 +6,7 @@
 use std::any::Any;
 
 use antarctos::Antarctos;
-use engine::{EngineConfig, EngineVariant};
+use engine::{EngineConfig, EngineVariant, StopFlag};
 use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Variant};
 use iceage::IceAge;
 
@@ -52,6 +52,10 @@ pub struct PreparedMove {
     pos: Box<dyn Any + Send>,
 }
 
+/// An engine search of one position, run by the engine queue with its stop flag: the move id
+/// found, `None` when the game is over.
+pub type EngineJob = Box<dyn FnOnce(StopFlag) -> Option<String> + Send>;
+
 /// A game in memory, whatever the variant.
 pub trait LiveGame: Send + Sync {
     /// The stored state.
@@ -67,8 +71,9 @@ pub trait LiveGame: Send + Sync {
     fn is_last_move(&self, text: &str) -> bool;
     /// Applies a move prepared on this very position, with the row as stored after it.
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
-    /// A search of the current position for an engine: returns the move id.
-    fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send>;
+    /// A search of the current position for an engine, controlled through the given stop
+    /// flag (the engine queue's): returns the move id.
+    fn engine_job(&self, config: EngineConfig) -> EngineJob;
     /// The PDN/PGN record.
     fn record(&self) -> String;
 }
@@ -279,9 +284,12 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         self.refresh_legal();
     }
 
-    fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send> {
+    fn engine_job(&self, mut config: EngineConfig) -> EngineJob {
         let pos = self.current().clone();
-        Box::new(move || engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv)))
+        Box::new(move |stop| {
+            config.stop = Some(stop);
+            engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv))
+        })
     }
 
     fn record(&self) -> String {

@@ -178,6 +178,7 @@ export const en = {
   'error.illegal_move': 'That move is not legal here.',
   'error.ambiguous_move': 'That move text fits several moves: say which.',
   'error.too_many': 'The server is busy. Try again in a moment.',
+  'error.too_many_engine_games': 'You already play as many unfinished games against the computer as allowed: finish or resign one first.',
   'error.waiting_for_opponent': 'Your friend has not joined yet.',
   'error.rate_limited': 'Too many requests. Try again in a moment.',
   'error.forbidden': 'The server refused the request.',

@@ -178,6 +178,7 @@ export const ru: Record<Key, string> = {
   'error.illegal_move': 'Так ходить здесь нельзя.',
   'error.ambiguous_move': 'Запись подходит к нескольким ходам: уточните.',
   'error.too_many': 'Сервер занят. Попробуйте чуть позже.',
+  'error.too_many_engine_games': 'У вас уже максимум незаконченных партий с компьютером: сначала доиграйте или сдайте одну из них.',
   'error.waiting_for_opponent': 'Ваш друг ещё не присоединился.',
   'error.rate_limited': 'Слишком много запросов. Попробуйте чуть позже.',
   'error.forbidden': 'Сервер отклонил запрос.',

@@ -191,6 +191,9 @@ impl GameService {
                 "the game is not over yet: finish it before a rematch",
             ));
         }
+        if old.white.kind == SeatKind::Engine || old.black.kind == SeatKind::Engine {
+            self.check_engine_games(token).await?;
+        }
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
         let now = now_ms();
         let new = GameRow {

@@ -15,9 +15,10 @@ use game::{Color, EndReason, RecordResult};
 use rand::Rng;
 use rand::distr::Alphanumeric;
 use serde::Deserialize;
-use tokio::sync::{Mutex, MutexGuard, Semaphore, broadcast, watch};
+use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
 use crate::engine_player;
+use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::state::{GameStatus, Level, SeatKind, VariantName};
@@ -30,6 +31,10 @@ pub const MAX_WS_TOTAL: usize = 10_000;
 pub const MAX_WS_PER_GAME: usize = 500;
 /// Games kept in memory before idle ones are dropped (they reload from the store).
 const MAX_CACHED_GAMES: usize = 5_000;
+/// Most unfinished games one player may have against the engine; another is refused with
+/// `too_many_engine_games` (docs/api.md). The engine queue shares the machine fairly among
+/// players whatever they hold; this bounds what one player can queue.
+pub const MAX_ENGINE_GAMES: i64 = 10;
 
 /// A game state as broadcast to watchers: the watcher's view plus the stored row, from which
 /// each connection fills its own `you` (the row's tokens never leave the server).
@@ -104,7 +109,7 @@ impl DrawAction {
 pub struct GameService {
     pub(crate) store: Store,
     slots: StdMutex<HashMap<String, Arc<GameSlot>>>,
-    pub(crate) engine_permits: Arc<Semaphore>,
+    pub(crate) engine_queue: Arc<EngineQueue>,
     ws_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
 }
@@ -164,7 +169,7 @@ impl GameService {
         Arc::new(GameService {
             store,
             slots: StdMutex::new(HashMap::new()),
-            engine_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
+            engine_queue: EngineQueue::new(engine_threads),
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
         })
@@ -175,9 +180,31 @@ impl GameService {
         &self.store
     }
 
-    /// Tells every WebSocket session to close (graceful shutdown).
+    /// The engine queue (every engine search runs through it).
+    pub fn engine_queue(&self) -> &Arc<EngineQueue> {
+        &self.engine_queue
+    }
+
+    /// Tells every WebSocket session to close and stops the engines' searches (graceful
+    /// shutdown; engine moves still due are resumed at the next start).
     pub fn begin_shutdown(&self) {
         self.shutdown.send_replace(true);
+        self.engine_queue.close();
+    }
+
+    /// Refuses another engine game to `token` once it has [`MAX_ENGINE_GAMES`] unfinished.
+    async fn check_engine_games(&self, token: &str) -> Result<(), ApiError> {
+        let n = self.store.unfinished_engine_games(token).await?;
+        if n >= MAX_ENGINE_GAMES {
+            return Err(ApiError::new(
+                ErrorCode::TooManyEngineGames,
+                format!(
+                    "you already play {n} unfinished games against the engine (at most \
+                     {MAX_ENGINE_GAMES}): finish or resign one first"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// A receiver that changes to `true` at shutdown.
@@ -364,6 +391,7 @@ impl GameService {
                     .level
                     .ok_or_else(|| ApiError::bad_request("an engine game needs a level (1-8)"))?;
                 let level = Level::try_from(level).map_err(ApiError::bad_request)?;
+                self.check_engine_games(token).await?;
                 let engine = SeatRow {
                     kind: SeatKind::Engine,
                     level: Some(level),

@@ -431,6 +431,19 @@ impl Store {
         .await
     }
 
+    /// Unfinished games where `token` holds a seat against an engine seat.
+    pub async fn unfinished_engine_games(&self, token: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE status = 'ongoing' AND \
+             ((white_token = $1 AND black_kind = 'engine') OR \
+              (black_token = $1 AND white_kind = 'engine'))",
+        )
+        .bind(token)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
     /// Ids of unfinished games where an engine seat is to move (resumed at start).
     pub async fn engine_turn_games(&self) -> Result<Vec<String>, StoreError> {
         self.run(|mut conn| {
