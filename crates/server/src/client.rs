@@ -1,12 +1,13 @@
 //! A small client of the site's API over plain HTTP/1.1 and WebSocket, for bots, the tests and
-//! the load script. It keeps the player token like a browser keeps its cookie.
+//! the load script. It is a bot as docs/api.md describes one: it takes the token the first
+//! answer's cookie carries and sends it in the `X-Icebound-Player` header from then on.
 
 use std::net::SocketAddr;
 
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, COOKIE, HOST, SET_COOKIE};
+use hyper::header::{CONTENT_TYPE, HOST, SET_COOKIE};
 use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
@@ -14,7 +15,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::player::COOKIE_NAME;
+use crate::player::{COOKIE_NAME, HEADER_NAME, SECURE_COOKIE_NAME};
 
 /// A client failure (not an API error: those come back as a status and a body).
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +68,14 @@ impl ApiClient {
         self.token.as_deref()
     }
 
+    /// A client that sends `token` (a bot that kept its token from an earlier run).
+    pub fn with_token(addr: SocketAddr, token: &str) -> ApiClient {
+        ApiClient {
+            addr,
+            token: Some(token.to_string()),
+        }
+    }
+
     /// Sends a request; `body` is sent as JSON, or `raw` as is (with a JSON content type).
     pub async fn send(
         &mut self,
@@ -100,7 +109,7 @@ impl ApiClient {
             req = req.header(CONTENT_TYPE, "application/json");
         }
         if let Some(t) = &self.token {
-            req = req.header(COOKIE, format!("{COOKIE_NAME}={t}"));
+            req = req.header(HEADER_NAME, t.as_str());
         }
         let req = req
             .body(Full::new(Bytes::from(raw.unwrap_or_default())))
@@ -114,7 +123,7 @@ impl ApiClient {
                 .filter_map(|v| v.to_str().ok())
                 .filter_map(|v| v.split(';').next())
                 .filter_map(|kv| kv.split_once('='))
-                .find(|(k, _)| *k == COOKIE_NAME)
+                .find(|(k, _)| *k == COOKIE_NAME || *k == SECURE_COOKIE_NAME)
                 .map(|(_, v)| v.to_string());
         }
         let status = res.status().as_u16();
@@ -156,10 +165,10 @@ impl ApiClient {
             .into_client_request()
             .map_err(|e| ClientError::Ws(e.to_string()))?;
         if let Some(t) = &self.token {
-            let v = format!("{COOKIE_NAME}={t}")
+            let v = t
                 .parse()
                 .map_err(|_| ClientError::Ws("token is not a header value".into()))?;
-            req.headers_mut().insert(COOKIE, v);
+            req.headers_mut().insert(HEADER_NAME, v);
         }
         let (ws, _) = tokio_tungstenite::connect_async(req)
             .await

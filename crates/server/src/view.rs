@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::secrets::{hash_hex, invite_for};
 use crate::store::{GameRow, SeatRow};
 
 /// A seat as shown: `{"kind": "human"}`, `{"kind": "engine", "level": 3}`, `{"kind": "open"}`.
@@ -93,10 +94,11 @@ pub struct GameView {
     pub engine_thinking: bool,
 }
 
-/// Which seats a token holds.
+/// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).
 pub fn seat_of(row: &GameRow, token: &str) -> Option<&'static str> {
-    let w = row.white.token.as_deref() == Some(token);
-    let b = row.black.token.as_deref() == Some(token);
+    let hash = hash_hex(token);
+    let w = row.white.token.as_deref() == Some(hash.as_str());
+    let b = row.black.token.as_deref() == Some(hash.as_str());
     match (w, b) {
         (true, true) => Some("both"),
         (true, false) => Some("white"),
@@ -106,13 +108,16 @@ pub fn seat_of(row: &GameRow, token: &str) -> Option<&'static str> {
 }
 
 impl GameView {
-    /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`.
+    /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`. The
+    /// invitation is derived from the creator's token (`secrets::invite_for`): shown when its
+    /// hash is the one stored, that is, to the creator alone.
     pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
         self.you = seat_of(row, token).map(str::to_string);
         let open = row.white.kind == "open" || row.black.kind == "open";
         self.invite_url = match (&self.you, &row.invite) {
-            (Some(_), Some(invite)) if open && row.status == "ongoing" => {
-                Some(format!("/join/{invite}"))
+            (Some(_), Some(stored)) if open && row.status == "ongoing" => {
+                let invite = invite_for(token, &row.id);
+                (hash_hex(&invite) == *stored).then(|| format!("/join/{invite}"))
             }
             _ => None,
         };

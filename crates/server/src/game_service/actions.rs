@@ -9,6 +9,7 @@ use super::{DrawAction, GameService, bump, color_of, finish, holds, random_token
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
+use crate::secrets::{hash_hex, invite_for};
 use crate::store::{GameRow, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -195,13 +196,14 @@ impl GameService {
         let (_, turn) = live_game::start_of(&old.variant, Some(&old.start_fen))?;
         let open = old.white.kind == "open" || old.black.kind == "open";
         let now = now_ms();
+        let new_id = random_token(8);
         let new = GameRow {
-            id: random_token(8),
+            invite: open.then(|| hash_hex(&invite_for(token, &new_id))),
+            id: new_id,
             variant: old.variant.clone(),
             start_fen: old.start_fen.clone(),
             white: old.black.clone(),
             black: old.white.clone(),
-            invite: open.then(|| random_token(24)),
             status: "ongoing".into(),
             result: None,
             winner: None,

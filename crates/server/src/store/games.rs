@@ -6,14 +6,14 @@ use sqlx::{Any, Row, Transaction};
 use super::{MoveRow, Store, StoreError};
 
 /// One seat as stored: `kind` is `human`, `engine` or `open`; `level` is set for an engine,
-/// `token` (the holder's player token, a secret) for a human.
+/// `token` (the SHA-256 of the holder's player token, `secrets::hash_hex`) for a human.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRow {
     /// `human`, `engine` or `open`.
     pub kind: String,
     /// Engine strength 1-8.
     pub level: Option<i64>,
-    /// Player token of the holder.
+    /// SHA-256 (hex) of the holder's player token: the token itself is never stored.
     pub token: Option<String>,
 }
 
@@ -30,7 +30,7 @@ pub struct GameRow {
     pub white: SeatRow,
     /// Black's seat.
     pub black: SeatRow,
-    /// Secret invitation token of a friend game (while a seat may be open).
+    /// SHA-256 (hex) of the secret invitation of a friend game (while a seat may be open).
     pub invite: Option<String>,
     /// `ongoing` or `finished`.
     pub status: String,
@@ -242,7 +242,7 @@ impl Store {
         })
     }
 
-    /// The id of the game whose invitation token is `invite`.
+    /// The id of the game whose invitation hashes to `invite` (`secrets::hash_hex`).
     pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT id FROM games WHERE invite = $1")
             .bind(invite)
@@ -254,7 +254,8 @@ impl Store {
         })
     }
 
-    /// The games where `token` holds a seat: unfinished first, then most recently changed.
+    /// The games where the token hashing to `token` holds a seat: unfinished first, then most
+    /// recently changed.
     pub async fn games_of(&self, token: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM games WHERE white_token = $1 OR black_token = $1 \
