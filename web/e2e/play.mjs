@@ -178,10 +178,11 @@ async function screenshot(page, name) {
 }
 
 async function api(page, method, path, body) {
+  // Outside the page but with its cookie, as the page itself would send it: its Origin, JSON.
   const res = await page.request.fetch(`${base}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    data: body === undefined ? undefined : JSON.stringify(body),
+    headers: method === 'GET' ? {} : { 'content-type': 'application/json', origin: new URL(base).origin },
+    data: body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(body),
   });
   const text = await res.text();
   let json;

@@ -144,6 +144,8 @@ export class ApiError extends Error {
   }
 }
 
+/** Every request that changes something sends a JSON body (`{}` when there is nothing to say):
+ * the server refuses other content types, which is what keeps other sites' forms out. */
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
@@ -173,13 +175,13 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
   game: (id: string) => call<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
-  join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`),
+  join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`, {}),
   move: (id: string, move: string, ply: number) =>
     call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
-  resign: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/resign`),
+  resign: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}),
   draw: (id: string, action: 'offer' | 'accept' | 'decline') =>
     call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/draw`, { action }),
-  rematch: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/rematch`),
+  rematch: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/rematch`, {}),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/record`,

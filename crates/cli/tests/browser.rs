@@ -53,8 +53,9 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn browser_plays_both_games() {
+/// Debian's chromium and the page's npm packages, or `None` (a skip, which fails under CI)
+/// when node or the browser is missing.
+fn browser_tools() -> Option<PathBuf> {
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
     let chromium =
         PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
@@ -73,11 +74,9 @@ fn browser_plays_both_games() {
         );
         assert!(!ci, "{msg}");
         eprintln!("SKIPPED: {msg}");
-        return;
+        return None;
     }
-
-    let root = repo_root();
-    let web = root.join("web");
+    let web = repo_root().join("web");
     if !web.join("node_modules/playwright-core").exists() {
         let status = Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
@@ -86,6 +85,46 @@ fn browser_plays_both_games() {
             .expect("run npm ci in web/");
         assert!(status.success(), "npm ci in web/ failed");
     }
+    Some(chromium)
+}
+
+/// Waits for the `node` script (300 s at most) and panics with the server log's tail unless it
+/// succeeded; `what` says where to look besides.
+fn finish(mut node: Child, log_path: &Path, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let status = loop {
+        if let Some(status) = node.try_wait().expect("wait for node") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = node.kill();
+            let _ = node.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    if status.is_some_and(|s| s.success()) {
+        return;
+    }
+    let mut text = String::new();
+    if let Ok(mut f) = std::fs::File::open(log_path) {
+        let _ = f.read_to_string(&mut text);
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(60)..].join("\n");
+    panic!(
+        "the browser test failed ({}); {what}; server log tail:\n{tail}",
+        status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
+    );
+}
+
+#[test]
+fn browser_plays_both_games() {
+    let Some(chromium) = browser_tools() else {
+        return;
+    };
+    let root = repo_root();
+    let web = root.join("web");
 
     // The page's TypeScript must type-check (esbuild, which bundles it, does not).
     let tsc = Command::new("node")
@@ -161,38 +200,37 @@ fn browser_plays_both_games() {
         .current_dir(&root)
         .spawn()
         .expect("start node web/e2e/play.mjs");
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let status = loop {
-        if let Some(status) = node.try_wait().expect("wait for node") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = node.kill();
-            let _ = node.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let ok = status.map(|s| s.success()).unwrap_or(false);
-    if !ok {
-        let mut text = String::new();
-        if let Ok(mut f) = std::fs::File::open(&log_path) {
-            let _ = f.read_to_string(&mut text);
-        }
-        let tail: String = text
-            .lines()
-            .rev()
-            .take(60)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n");
-        panic!(
-            "the browser test failed ({}); screenshots in {}; server log tail:\n{tail}",
-            status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
-            shots.display()
-        );
-    }
+    finish(node, &log_path, &format!("screenshots in {}", shots.display()));
     let _ = std::fs::remove_file(&db);
+}
+
+/// Issue 9, section 2, in the browser: another origin of the same site (a form, a no-cors
+/// fetch, a WebSocket, planted cookies) acts on the victim's game through the victim's cookie.
+/// `web/e2e/attacks.mjs` prints each attack and fails if any succeeds.
+#[test]
+fn browser_refuses_cross_site_attacks() {
+    let Some(chromium) = browser_tools() else {
+        return;
+    };
+    let root = repo_root();
+    let dir = temp_dir("attacks");
+    let log_path = dir.join("server.log");
+    let log = std::fs::File::create(&log_path).expect("server log file");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args(["serve", "--addr", &addr, "--database"])
+        .arg(format!("sqlite://{}?mode=rwc", dir.join("test.db").display()))
+        .stdout(log.try_clone().expect("log handle"))
+        .stderr(log)
+        .spawn()
+        .expect("start icebound serve");
+    let _server = Server(server);
+    let node = Command::new("node")
+        .arg(root.join("web/e2e/attacks.mjs"))
+        .args(["--url", &format!("http://{addr}")])
+        .env("CHROMIUM", &chromium)
+        .current_dir(&root)
+        .spawn()
+        .expect("start node web/e2e/attacks.mjs");
+    finish(node, &log_path, "the attacks' lines above say which succeeded");
 }

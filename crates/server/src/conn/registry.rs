@@ -52,12 +52,18 @@ impl ConnState {
         Some(idle + millis(wait))
     }
 
-    fn sheddable(&self) -> bool {
+    /// Idle (no request in flight, not a WebSocket) for at least [`SHED_GRACE`] before `now`:
+    /// a connection accepted a moment ago has not had the time to send its request.
+    fn sheddable(&self, now: u64) -> bool {
         self.in_flight.load(Ordering::SeqCst) == 0
             && !self.upgraded.load(Ordering::SeqCst)
             && !self.shed.load(Ordering::SeqCst)
+            && self.idle_since.load(Ordering::SeqCst) + millis(SHED_GRACE) <= now
     }
 }
+
+/// How long a connection must have been idle before it may be shed.
+pub const SHED_GRACE: Duration = Duration::from_millis(500);
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX / 2)
@@ -171,11 +177,11 @@ impl Registry {
         let mut inner = self.lock();
         if let Some(cap) = self.per_address
             && inner.per_ip.get(&ip).copied().unwrap_or(0) >= cap
-            && !Self::shed_in(&mut inner, Some(ip))
+            && !self.shed_in(&mut inner, Some(ip))
         {
             return Err(Refusal::PerAddress(cap));
         }
-        if inner.conns.len() - inner.shedding >= self.total && !Self::shed_in(&mut inner, None) {
+        if inner.conns.len() - inner.shedding >= self.total && !self.shed_in(&mut inner, None) {
             return Err(Refusal::Total(self.total));
         }
         let state = Arc::new(ConnState::default());
@@ -200,17 +206,19 @@ impl Registry {
     }
 
     /// Closes the oldest idle connection (descriptors ran short); false when none is idle.
+    /// (The registry's lock is taken once: `shed_in` gets the guarded maps.)
     pub fn shed_oldest(&self) -> bool {
-        Self::shed_in(&mut self.lock(), None)
+        self.shed_in(&mut self.lock(), None)
     }
 
-    fn shed_in(inner: &mut Inner, ip: Option<IpAddr>) -> bool {
+    fn shed_in(&self, inner: &mut Inner, ip: Option<IpAddr>) -> bool {
+        let now = self.now();
         let victim = inner
             .conns
-            .values()
-            .filter(|e| ip.is_none_or(|ip| e.ip == ip) && e.state.sheddable())
-            .min_by_key(|e| e.state.idle_since.load(Ordering::SeqCst))
-            .map(|e| e.state.clone());
+            .iter()
+            .filter(|(_, e)| ip.is_none_or(|ip| e.ip == ip) && e.state.sheddable(now))
+            .min_by_key(|(id, e)| (e.state.idle_since.load(Ordering::SeqCst), **id))
+            .map(|(_, e)| e.state.clone());
         let Some(victim) = victim else {
             return false;
         };
@@ -233,9 +241,11 @@ mod tests {
     fn caps_shed_the_oldest_idle_or_refuse() {
         let r = Registry::new(3, Some(2));
         let (_a, a) = r.admit(ip("10.0.0.1")).unwrap();
-        std::thread::sleep(Duration::from_millis(3));
         let (_b, b) = r.admit(ip("10.0.0.1")).unwrap();
-        // The third from the same address closes its oldest idle one.
+        // Connections accepted a moment ago are not idle yet: the third is refused.
+        assert_eq!(r.admit(ip("10.0.0.1")).err(), Some(Refusal::PerAddress(2)));
+        std::thread::sleep(SHED_GRACE + Duration::from_millis(20));
+        // Now the third from the same address closes its oldest idle one.
         let (_c, c) = r.admit(ip("10.0.0.1")).unwrap();
         assert!(a.shed.load(Ordering::SeqCst));
         assert!(!b.shed.load(Ordering::SeqCst));
@@ -244,9 +254,14 @@ mod tests {
         c.in_flight.store(1, Ordering::SeqCst);
         assert_eq!(r.admit(ip("10.0.0.1")).err(), Some(Refusal::PerAddress(2)));
         // Another address still gets in while the overall cap has room (a is on its way out).
-        let (_d, _) = r.admit(ip("10.0.0.2")).unwrap();
-        // Overall cap reached with nothing idle but d: d goes.
+        let (_d, d) = r.admit(ip("10.0.0.2")).unwrap();
+        // Overall cap reached, with d idle for too short a time: refused.
+        assert_eq!(r.admit(ip("10.0.0.3")).err(), Some(Refusal::Total(3)));
+        std::thread::sleep(SHED_GRACE + Duration::from_millis(20));
+        // Now d is the oldest idle one: it goes.
         let (_e, _) = r.admit(ip("10.0.0.3")).unwrap();
+        assert!(d.shed.load(Ordering::SeqCst));
+        assert!(!r.shed_oldest(), "nothing else is idle");
         assert_eq!(r.open(), 5);
     }
 

@@ -102,6 +102,11 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
+        // On matched routes only: an unknown path or method keeps its 404 or 405.
+        .route_layer(axum::middleware::from_fn_with_state(
+            security.clone(),
+            security::origin::middleware,
+        ))
         .fallback(pages::api_not_found)
         .method_not_allowed_fallback(pages::api_method_not_allowed);
     let t = options.timeouts;
@@ -116,10 +121,6 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .layer(axum::middleware::from_fn_with_state(
             security.clone(),
             crate::player::middleware,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            security.clone(),
-            security::origin::middleware,
         ))
         .layer(axum::middleware::from_fn_with_state(
             security,

@@ -18,8 +18,8 @@ use super::SecurityState;
 use crate::error::{ApiError, ErrorCode};
 use crate::player::{COOKIE_NAME, HEADER_NAME};
 
-/// Middleware: refuses what [the module](self) describes with 403 `cross_origin` or 415
-/// `unsupported_media_type`.
+/// Middleware on the API's routes: refuses what [the module](self) describes with 403
+/// `cross_origin` or 415 `unsupported_media_type`.
 pub async fn middleware(State(sec): State<SecurityState>, req: Request, next: Next) -> Response {
     let upgrade = is_websocket_upgrade(req.headers());
     let changes = !matches!(*req.method(), Method::GET | Method::HEAD) || upgrade;
@@ -27,10 +27,7 @@ pub async fn middleware(State(sec): State<SecurityState>, req: Request, next: Ne
         if let Err(e) = check_origin(&sec, req.headers()) {
             return e.into_response();
         }
-        if !upgrade
-            && req.uri().path().starts_with("/api/")
-            && let Err(e) = check_json(req.headers())
-        {
+        if !upgrade && let Err(e) = check_json(req.headers()) {
             return e.into_response();
         }
     }
