@@ -245,9 +245,16 @@ impl ApiClient {
                 .map_err(|_| ClientError::Ws(format!("{k} is not a header value")))?;
             req.headers_mut().append(name, value);
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req)
+        let stream = self
+            .connect()
             .await
             .map_err(|e| ClientError::Ws(e.to_string()))?;
+        let (ws, _) = tokio_tungstenite::client_async(
+            req,
+            tokio_tungstenite::MaybeTlsStream::Plain(stream),
+        )
+        .await
+        .map_err(|e| ClientError::Ws(e.to_string()))?;
         Ok(ws)
     }
 }
