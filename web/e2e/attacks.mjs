@@ -7,7 +7,8 @@
 // script from http://evil.icebound.test:PORT2: another origin of the same site, so the browser
 // sends the victim's SameSite=Lax cookie with the attacker's requests (Chromium maps both names
 // to 127.0.0.1 with --host-resolver-rules). Each attack prints `blocked` or `SUCCEEDED`; the
-// script fails when any attack succeeded.
+// script fails when any attack succeeded. It launches its own chromium (lib.mjs's `suite` has no
+// host mapping) and checks through the API rather than the page.
 //  1. an HTML form (application/x-www-form-urlencoded) resigns the victim's game;
 //  2. the same form asks for a rematch;
 //  3. a no-cors fetch with a JSON text body (text/plain) plays a move;

@@ -24,7 +24,7 @@ export function h(tag: string, attrs?: Attrs | Child | Child[], ...children: (Ch
       } else if (k === 'class') {
         el.className = [el.className, String(v)].filter(Boolean).join(' ');
       } else if (k === 'style') {
-        // Through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes.
+        // Through the CSSOM, which a Content-Security-Policy without 'unsafe-inline' allows.
         el.style.cssText = String(v);
       } else if (k === 'dataset') {
         Object.assign(el.dataset, v);

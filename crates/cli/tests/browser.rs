@@ -1,11 +1,14 @@
-//! The browser test: starts the real `icebound serve` on a free port with a temporary SQLite
-//! file (holding a tiny self-play run and match stored by `icebound selfplay|match --database`),
-//! then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
-//! page in Debian's headless chromium (playwright-core; no browser is downloaded).
+//! The browser tests: every script of `web/e2e/` (but its helper module `lib.mjs`) runs in
+//! Debian's headless chromium (playwright-core; no browser is downloaded) against its own real
+//! `icebound serve`, started on a free port with a fresh copy of a temporary SQLite file that
+//! holds a tiny self-play run and match stored by `icebound selfplay|match --database`.
+//! `play.mjs` plays Antarctos and Ice Age Chess through the page; the other scripts cover the
+//! game page's behaviours, the languages and the other pages.
 //!
 //! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
-//! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies a few screenshots into
-//! `docs/screenshots/`.
+//! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_E2E=a,b` runs only the
+//! scripts `a.mjs` and `b.mjs`; `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies the screenshots the
+//! scripts mark for the docs into `docs/screenshots/`.
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -53,9 +56,8 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// Debian's chromium and the page's npm packages, or `None` (a skip, which fails under CI)
-/// when node or the browser is missing.
-fn browser_tools() -> Option<PathBuf> {
+#[test]
+fn browser_tests_of_web_e2e() {
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
     let chromium =
         PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
@@ -74,9 +76,11 @@ fn browser_tools() -> Option<PathBuf> {
         );
         assert!(!ci, "{msg}");
         eprintln!("SKIPPED: {msg}");
-        return None;
+        return;
     }
-    let web = repo_root().join("web");
+
+    let root = repo_root();
+    let web = root.join("web");
     if !web.join("node_modules/playwright-core").exists() {
         let status = Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
@@ -85,46 +89,6 @@ fn browser_tools() -> Option<PathBuf> {
             .expect("run npm ci in web/");
         assert!(status.success(), "npm ci in web/ failed");
     }
-    Some(chromium)
-}
-
-/// Waits for the `node` script (300 s at most) and panics with the server log's tail unless it
-/// succeeded; `what` says where to look besides.
-fn finish(mut node: Child, log_path: &Path, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let status = loop {
-        if let Some(status) = node.try_wait().expect("wait for node") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = node.kill();
-            let _ = node.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    if status.is_some_and(|s| s.success()) {
-        return;
-    }
-    let mut text = String::new();
-    if let Ok(mut f) = std::fs::File::open(log_path) {
-        let _ = f.read_to_string(&mut text);
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let tail = lines[lines.len().saturating_sub(60)..].join("\n");
-    panic!(
-        "the browser test failed ({}); {what}; server log tail:\n{tail}",
-        status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
-    );
-}
-
-#[test]
-fn browser_plays_both_games() {
-    let Some(chromium) = browser_tools() else {
-        return;
-    };
-    let root = repo_root();
-    let web = root.join("web");
 
     // The page's TypeScript must type-check (esbuild, which bundles it, does not).
     let tsc = Command::new("node")
@@ -140,13 +104,45 @@ fn browser_plays_both_games() {
     );
 
     let dir = temp_dir("browser");
-    let db = dir.join("test.db");
-    let shots = dir.join("screenshots");
-    let log_path = dir.join("server.log");
-    let log = std::fs::File::create(&log_path).expect("server log file");
+    let template = dir.join("template.db");
+    seed_lab_runs(&template);
+
+    let wanted: Option<Vec<String>> = std::env::var("ICEBOUND_E2E")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(web.join("e2e"))
+        .expect("read web/e2e")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mjs"))
+        .filter(|p| p.file_stem().is_some_and(|n| n != "lib"))
+        .filter(|p| {
+            let stem = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+            wanted
+                .as_ref()
+                .is_none_or(|w| stem.is_some_and(|s| w.contains(&s)))
+        })
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "no browser test script in web/e2e");
+    let failures: Vec<String> = scripts
+        .iter()
+        .filter_map(|script| run_script(&root, &chromium, &dir, &template, script).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} browser test scripts failed:\n\n{}",
+        failures.len(),
+        scripts.len(),
+        failures.join("\n\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A database holding the engine runs stored by the lab commands, for the statistics page's
+/// self-play and match tables (Antarctos only: the Ice Age block shows the "none yet" text and
+/// command).
+fn seed_lab_runs(db: &Path) {
     let db_url = format!("sqlite://{}?mode=rwc", db.display());
-    // Engine runs stored by the lab commands, for the statistics page's self-play and match
-    // tables (Antarctos only: the Ice Age block shows the "none yet" text and command).
     for lab in [
         &[
             "selfplay",
@@ -182,6 +178,27 @@ fn browser_plays_both_games() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// Runs one script against its own server on a copy of `template`; `Err` says how it failed,
+/// with the server log's tail.
+fn run_script(
+    root: &Path,
+    chromium: &Path,
+    dir: &Path,
+    template: &Path,
+    script: &Path,
+) -> Result<(), String> {
+    let name = script
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let db = dir.join(format!("{name}.db"));
+    std::fs::copy(template, &db).expect("copy the template database");
+    let shots = dir.join(format!("screenshots-{name}"));
+    let log_path = dir.join(format!("server-{name}.log"));
+    let log = std::fs::File::create(&log_path).expect("server log file");
+    let db_url = format!("sqlite://{}?mode=rwc", db.display());
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
@@ -192,45 +209,45 @@ fn browser_plays_both_games() {
         .expect("start icebound serve");
     let _server = Server(server);
 
+    let started = Instant::now();
     let mut node = Command::new("node")
-        .arg(web.join("e2e/play.mjs"))
+        .arg(script)
         .args(["--url", &format!("http://{addr}"), "--out"])
         .arg(&shots)
-        .env("CHROMIUM", &chromium)
-        .current_dir(&root)
+        .env("CHROMIUM", chromium)
+        .current_dir(root)
         .spawn()
-        .expect("start node web/e2e/play.mjs");
-    finish(node, &log_path, &format!("screenshots in {}", shots.display()));
-    let _ = std::fs::remove_file(&db);
-}
-
-/// Issue 9, section 2, in the browser: another origin of the same site (a form, a no-cors
-/// fetch, a WebSocket, planted cookies) acts on the victim's game through the victim's cookie.
-/// `web/e2e/attacks.mjs` prints each attack and fails if any succeeds.
-#[test]
-fn browser_refuses_cross_site_attacks() {
-    let Some(chromium) = browser_tools() else {
-        return;
+        .expect("start node on a web/e2e script");
+    let deadline = started + Duration::from_secs(300);
+    let status = loop {
+        if let Some(status) = node.try_wait().expect("wait for node") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = node.kill();
+            let _ = node.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
     };
-    let root = repo_root();
-    let dir = temp_dir("attacks");
-    let log_path = dir.join("server.log");
-    let log = std::fs::File::create(&log_path).expect("server log file");
-    let addr = format!("127.0.0.1:{}", free_port());
-    let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args(["serve", "--addr", &addr, "--database"])
-        .arg(format!("sqlite://{}?mode=rwc", dir.join("test.db").display()))
-        .stdout(log.try_clone().expect("log handle"))
-        .stderr(log)
-        .spawn()
-        .expect("start icebound serve");
-    let _server = Server(server);
-    let node = Command::new("node")
-        .arg(root.join("web/e2e/attacks.mjs"))
-        .args(["--url", &format!("http://{addr}")])
-        .env("CHROMIUM", &chromium)
-        .current_dir(&root)
-        .spawn()
-        .expect("start node web/e2e/attacks.mjs");
-    finish(node, &log_path, "the attacks' lines above say which succeeded");
+    eprintln!(
+        "web/e2e/{name}.mjs: {} in {:.1} s",
+        status.map_or("timed out".to_string(), |s| s.to_string()),
+        started.elapsed().as_secs_f64()
+    );
+    if status.is_some_and(|s| s.success()) {
+        return Ok(());
+    }
+    let mut text = String::new();
+    if let Ok(mut f) = std::fs::File::open(&log_path) {
+        let _ = f.read_to_string(&mut text);
+    }
+    let tail: Vec<&str> = text.lines().rev().take(40).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    Err(format!(
+        "web/e2e/{name}.mjs failed ({}); screenshots in {}; server log tail:\n{}",
+        status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
+        shots.display(),
+        tail.join("\n")
+    ))
 }

@@ -23,6 +23,7 @@ pub mod rate_limit;
 pub mod routes;
 pub mod secrets;
 pub mod security;
+pub mod state;
 pub mod store;
 pub mod view;
 pub mod words;
