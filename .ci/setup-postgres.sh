@@ -1,6 +1,7 @@
 # Sourced by .ci/run (owned by the server work), as root on a fresh Debian machine: installs
 # Debian's PostgreSQL if missing, starts a cluster, creates the test database and exports
-# ICEBOUND_TEST_POSTGRES_URL for the server's storage tests and the backup test (which fail,
+# ICEBOUND_TEST_POSTGRES_URL for the server's storage tests (and ICEBOUND_TEST_POSTGRES_RESTART,
+# the command that restarts the cluster, for the restart fault test) and the backup test (which fail,
 # not skip, under CI=true when it is missing; pg_dump, pg_restore and psql come with the
 # package). Safe under `set -euo pipefail` and when run twice.
 
@@ -39,6 +40,8 @@ SQL
         su postgres -c "createdb -p $port -O icebound icebound_test"
     fi
     export ICEBOUND_TEST_POSTGRES_URL="postgres://icebound:icebound@127.0.0.1:$port/icebound_test"
+    # The storage fault test restarts the server mid-game (crates/server/tests/storage_faults.rs).
+    export ICEBOUND_TEST_POSTGRES_RESTART="pg_ctlcluster $version main restart -m fast"
     echo "PostgreSQL $version on port $port: ICEBOUND_TEST_POSTGRES_URL=$ICEBOUND_TEST_POSTGRES_URL"
 }
 icebound_pg_setup

@@ -240,10 +240,10 @@ export type Answer = 'offer' | 'accept' | 'decline';
 export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
   game: (id: string) => call<GameView>('GET', game(id)),
-  join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`),
+  join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`, {}),
   move: (id: string, move: string, ply: number) => call<GameView>('POST', `${game(id)}/moves`, { move, ply }),
-  resign: (id: string) => call<GameView>('POST', `${game(id)}/resign`),
-  abort: (id: string) => call<GameView>('POST', `${game(id)}/abort`),
+  resign: (id: string) => call<GameView>('POST', `${game(id)}/resign`, {}),
+  abort: (id: string) => call<GameView>('POST', `${game(id)}/abort`, {}),
   draw: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/draw`, { action }),
   takeback: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/takeback`, { action }),
   rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),

@@ -27,6 +27,50 @@ pub struct ServeArgs {
     /// How many scheduled backups to keep (the newest; older ones are removed).
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..))]
     pub backup_keep: u32,
+    /// The address people reach the site at, e.g. https://play.example.org: only its pages may
+    /// change games, and https makes the player cookie __Host- and Secure.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Behind a reverse proxy: trust X-Forwarded-For (client address, for rate limits) and
+    /// X-Forwarded-Proto; the per-address connection cap is then the proxy's job.
+    #[arg(long)]
+    pub trust_proxy: bool,
+    /// Most connections open at once (default: the descriptor limit less 64).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Most connections from one client address; 0: no cap.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_connections_per_address: usize,
+    /// No per-client rate limits (a load test from one address).
+    #[arg(long)]
+    pub no_rate_limits: bool,
+}
+
+/// The site's options from the command line.
+fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
+    let public_url = args
+        .public_url
+        .as_deref()
+        .map(server::options::PublicUrl::parse)
+        .transpose()
+        .map_err(|e| format!("--public-url: {e}"))?;
+    let defaults = server::options::ConnectionLimits::default();
+    Ok(server::SiteOptions {
+        public_url,
+        trust_proxy: args.trust_proxy,
+        connections: server::options::ConnectionLimits {
+            total: args.max_connections,
+            per_address: (args.max_connections_per_address > 0)
+                .then_some(args.max_connections_per_address),
+            ..defaults
+        },
+        rate_limits: if args.no_rate_limits {
+            server::options::RateLimits::off()
+        } else {
+            server::options::RateLimits::default()
+        },
+        ..server::SiteOptions::default()
+    })
 }
 
 async fn shutdown_signal() {
@@ -54,9 +98,10 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let options = options(&args)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
     let result = runtime.block_on(async {
-        let site = server::Site::open(&args.database).await.map_err(|e| {
+        let site = server::Site::open_with(&args.database, options).await.map_err(|e| {
             format!(
                 "database {}: {e}",
                 server::store::redacted_url(&args.database)

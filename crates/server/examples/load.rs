@@ -3,10 +3,11 @@
 //! receiving the new state (median, 99th percentile, max). Bounded: at most `--moves` moves
 //! per game and `--seconds` of wall time, then it stops by itself. `--think-ms` waits that long
 //! before each move (a player thinking); 0, the default, submits each move as soon as the last
-//! one arrived, which saturates the server and measures its queueing.
+//! one arrived, which saturates the server and measures its queueing. Every player connects
+//! from this machine's one address: the server needs its per-address limits off (below).
 //!
 //! ```sh
-//! cargo run --release -- serve --database /tmp/load.db &
+//! cargo run --release -- serve --database /tmp/load.db --no-rate-limits --max-connections-per-address 0 &
 //! cargo run --release -p server --example load -- --addr 127.0.0.1:8080 --games 100
 //! ```
 

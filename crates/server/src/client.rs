@@ -1,12 +1,13 @@
 //! A small client of the site's API over plain HTTP/1.1 and WebSocket, for bots, the tests and
-//! the load script. It keeps the player token like a browser keeps its cookie.
+//! the load script. It is a bot as docs/api.md describes one: it takes the token the first
+//! answer's cookie carries and sends it in the `X-Icebound-Player` header from then on.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, COOKIE, HOST, SET_COOKIE};
+use hyper::header::{CONTENT_TYPE, HOST, SET_COOKIE};
 use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
@@ -14,7 +15,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::player::COOKIE_NAME;
+use crate::player::{COOKIE_NAME, HEADER_NAME, SECURE_COOKIE_NAME};
 
 /// A client failure (not an API error: those come back as a status and a body).
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +39,8 @@ pub struct Answer {
     pub disposition: Option<String>,
     /// Raw body text.
     pub text: String,
+    /// The response's headers.
+    pub headers: hyper::HeaderMap,
 }
 
 /// One player (or watcher) of the site at `addr`.
@@ -45,6 +48,8 @@ pub struct Answer {
 pub struct ApiClient {
     addr: SocketAddr,
     token: Option<String>,
+    /// The local address to connect from (another loopback address: another client).
+    local: Option<IpAddr>,
 }
 
 /// A WebSocket connection to one game.
@@ -54,7 +59,30 @@ pub type WsStream =
 impl ApiClient {
     /// A client without a token yet (it gets one from the first answer's cookie).
     pub fn new(addr: SocketAddr) -> ApiClient {
-        ApiClient { addr, token: None }
+        ApiClient {
+            addr,
+            token: None,
+            local: None,
+        }
+    }
+
+    /// Connects from `ip` (e.g. `127.0.0.2`: another client address on the same machine).
+    pub fn from_local(mut self, ip: IpAddr) -> ApiClient {
+        self.local = Some(ip);
+        self
+    }
+
+    async fn connect(&self) -> std::io::Result<TcpStream> {
+        let Some(ip) = self.local else {
+            return TcpStream::connect(self.addr).await;
+        };
+        let socket = if ip.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.bind(SocketAddr::new(ip, 0))?;
+        socket.connect(self.addr).await
     }
 
     /// Points the client at another server (same token: the same browser after a restart).
@@ -65,6 +93,15 @@ impl ApiClient {
     /// The player token, once issued.
     pub fn token(&self) -> Option<&str> {
         self.token.as_deref()
+    }
+
+    /// A client that sends `token` (a bot that kept its token from an earlier run).
+    pub fn with_token(addr: SocketAddr, token: &str) -> ApiClient {
+        ApiClient {
+            addr,
+            token: Some(token.to_string()),
+            local: None,
+        }
     }
 
     /// Sends a request; `body` is sent as JSON, or `raw` as is (with a JSON content type).
@@ -85,8 +122,41 @@ impl ApiClient {
         path: &str,
         raw: Option<Vec<u8>>,
     ) -> Result<Answer, ClientError> {
+        let mut headers = Vec::new();
+        if raw.is_some() {
+            headers.push((CONTENT_TYPE.as_str().to_string(), "application/json".to_string()));
+        }
+        if let Some(t) = &self.token {
+            headers.push((HEADER_NAME.to_string(), t.clone()));
+        }
+        self.exchange(method, path, &headers, raw).await
+    }
+
+    /// Sends exactly `headers` (and `Host`), none of this client's own (for tests of what the
+    /// server makes of a browser's headers); the token is still taken from the answer.
+    pub async fn send_with_headers(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        raw: Option<Vec<u8>>,
+    ) -> Result<Answer, ClientError> {
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        self.exchange(method, path, &headers, raw).await
+    }
+
+    async fn exchange(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(String, String)],
+        raw: Option<Vec<u8>>,
+    ) -> Result<Answer, ClientError> {
         let err = |e: &dyn std::fmt::Display| ClientError::Http(e.to_string());
-        let stream = TcpStream::connect(self.addr).await.map_err(|e| err(&e))?;
+        let stream = self.connect().await.map_err(|e| err(&e))?;
         let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
             .await
             .map_err(|e| err(&e))?;
@@ -96,11 +166,8 @@ impl ApiClient {
             .method(method)
             .uri(path)
             .header(HOST, self.addr.to_string());
-        if raw.is_some() {
-            req = req.header(CONTENT_TYPE, "application/json");
-        }
-        if let Some(t) = &self.token {
-            req = req.header(COOKIE, format!("{COOKIE_NAME}={t}"));
+        for (k, v) in headers {
+            req = req.header(k.as_str(), v.as_str());
         }
         let req = req
             .body(Full::new(Bytes::from(raw.unwrap_or_default())))
@@ -114,10 +181,11 @@ impl ApiClient {
                 .filter_map(|v| v.to_str().ok())
                 .filter_map(|v| v.split(';').next())
                 .filter_map(|kv| kv.split_once('='))
-                .find(|(k, _)| *k == COOKIE_NAME)
+                .find(|(k, _)| *k == COOKIE_NAME || *k == SECURE_COOKIE_NAME)
                 .map(|(_, v)| v.to_string());
         }
         let status = res.status().as_u16();
+        let response_headers = res.headers().clone();
         let disposition = res
             .headers()
             .get("content-disposition")
@@ -136,6 +204,7 @@ impl ApiClient {
             body,
             disposition,
             text,
+            headers: response_headers,
         })
     }
 
@@ -151,19 +220,41 @@ impl ApiClient {
 
     /// Opens the game's WebSocket with this client's token.
     pub async fn ws(&self, game_id: &str) -> Result<WsStream, ClientError> {
+        match &self.token {
+            Some(t) => self.ws_with_headers(game_id, &[(HEADER_NAME, t)]).await,
+            None => self.ws_with_headers(game_id, &[]).await,
+        }
+    }
+
+    /// Opens the game's WebSocket sending exactly `headers` besides the handshake's own (for
+    /// tests of what the server makes of a browser's `Origin` and cookie).
+    pub async fn ws_with_headers(
+        &self,
+        game_id: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<WsStream, ClientError> {
         let url = format!("ws://{}/api/games/{game_id}/ws", self.addr);
         let mut req = url
             .into_client_request()
             .map_err(|e| ClientError::Ws(e.to_string()))?;
-        if let Some(t) = &self.token {
-            let v = format!("{COOKIE_NAME}={t}")
+        for (k, v) in headers {
+            let name = hyper::header::HeaderName::from_bytes(k.as_bytes())
+                .map_err(|e| ClientError::Ws(e.to_string()))?;
+            let value = v
                 .parse()
-                .map_err(|_| ClientError::Ws("token is not a header value".into()))?;
-            req.headers_mut().insert(COOKIE, v);
+                .map_err(|_| ClientError::Ws(format!("{k} is not a header value")))?;
+            req.headers_mut().append(name, value);
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req)
+        let stream = self
+            .connect()
             .await
             .map_err(|e| ClientError::Ws(e.to_string()))?;
+        let (ws, _) = tokio_tungstenite::client_async(
+            req,
+            tokio_tungstenite::MaybeTlsStream::Plain(stream),
+        )
+        .await
+        .map_err(|e| ClientError::Ws(e.to_string()))?;
         Ok(ws)
     }
 }

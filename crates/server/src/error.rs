@@ -34,6 +34,19 @@ pub enum ErrorCode {
     AmbiguousMove,
     /// 503: too many connections.
     TooMany,
+    /// 403: a request that changes something came from another site's page, or carried only
+    /// the cookie without a browser's `Origin` (docs/security.md).
+    CrossOrigin,
+    /// 415: a request that changes something without `content-type: application/json`.
+    UnsupportedMediaType,
+    /// 401: an `X-Icebound-Player` token this server did not issue.
+    BadToken,
+    /// 403: two different player cookies (one planted by another host of the domain).
+    CookieConflict,
+    /// 429: too many requests of one kind from this client address; `Retry-After` says when.
+    RateLimited,
+    /// 408: the request body did not arrive in time.
+    Timeout,
     /// 500: storage failure.
     Internal,
 }
@@ -52,6 +65,11 @@ impl ErrorCode {
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::CrossOrigin | ErrorCode::CookieConflict => StatusCode::FORBIDDEN,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::BadToken => StatusCode::UNAUTHORIZED,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

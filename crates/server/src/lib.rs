@@ -12,14 +12,19 @@
 pub mod assets;
 pub mod backup;
 pub mod client;
+pub mod conn;
 pub mod engine_player;
 pub mod engine_queue;
 pub mod error;
 pub mod game_service;
 pub mod lab;
 pub mod live_game;
+pub mod options;
 pub mod player;
+pub mod rate_limit;
 pub mod routes;
+pub mod secrets;
+pub mod security;
 pub mod state;
 pub mod store;
 pub mod view;
@@ -31,6 +36,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 pub use game_service::GameService;
+pub use options::SiteOptions;
 pub use store::{Store, StoreError, StoreOptions};
 
 /// Why the site could not start or stopped with an error.
@@ -44,28 +50,46 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// A site ready to serve: its games and storage.
+/// A site ready to serve: its games and storage, and how it meets the network.
 #[derive(Clone)]
 pub struct Site {
     service: Arc<GameService>,
+    options: SiteOptions,
+    security: security::SecurityState,
 }
 
 impl Site {
     /// Opens (creating and migrating if needed) the database at `url`: `sqlite://FILE?mode=rwc`,
-    /// a bare file path, or `postgres://...`.
+    /// a bare file path, or `postgres://...`; with the default [`SiteOptions`].
     pub async fn open(url: &str) -> Result<Site, ServerError> {
-        Self::open_with(url, &StoreOptions::default()).await
+        Site::open_with(url, SiteOptions::default()).await
     }
 
-    /// [`Site::open`] with storage settings (a SQLite size cap, for one).
-    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Site, ServerError> {
-        let store = Store::open_with(url, options).await?;
+    /// [`Site::open`] with `options` (public URL, proxy, timeouts, caps, rate limits).
+    pub async fn open_with(url: &str, options: SiteOptions) -> Result<Site, ServerError> {
+        let store = Store::open_with(url, &options.store).await?;
+        let keys = secrets::TokenKeys::new(
+            store.player_token_secret().await?,
+            store.legacy_player_hashes().await?,
+        );
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
         Ok(Site {
             service: GameService::new(store, threads),
+            security: security::Security::new(&options, keys),
+            options,
         })
+    }
+
+    /// The options the site runs with.
+    pub fn options(&self) -> &SiteOptions {
+        &self.options
+    }
+
+    /// Signs and checks player tokens (tests issue tokens with it).
+    pub fn token_keys(&self) -> &secrets::TokenKeys {
+        &self.security.keys
     }
 
     /// The game service (for tests and tools in-process).
@@ -75,7 +99,7 @@ impl Site {
 
     /// The axum router of the whole site.
     pub fn router(&self) -> axum::Router {
-        routes::router(self.service.clone())
+        routes::router(self.service.clone(), self.security.clone(), &self.options)
     }
 
     /// Serves on `listener` until `shutdown` completes, then closes live connections and waits
@@ -95,13 +119,17 @@ impl Site {
         }
         let service = self.service.clone();
         let app = self.router();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                tracing::info!("shutting down");
-                service.begin_shutdown();
-            })
-            .await?;
+        let settings = conn::ConnSettings {
+            timeouts: self.options.timeouts,
+            limits: self.options.connections,
+            trust_proxy: self.options.trust_proxy,
+        };
+        conn::serve(listener, app, settings, async move {
+            shutdown.await;
+            tracing::info!("shutting down");
+            service.begin_shutdown();
+        })
+        .await;
         self.service.store().close().await;
         Ok(())
     }

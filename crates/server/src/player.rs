@@ -1,61 +1,118 @@
-//! The player token: a random secret in the cookie `icebound_player` (or the header
-//! `X-Icebound-Player` for bots), issued on the first request that lacks a valid one. Holding a
-//! seat means sending the token stored for it.
+//! The player token: a secret signed by the server (`crate::secrets`), carried in the cookie
+//! `icebound_player` (`__Host-icebound_player`, `Secure`, over HTTPS) or, for bots, in the header
+//! `X-Icebound-Player`. A request without a token the server issued gets a new one; holding a
+//! seat means sending the token whose hash is stored for it.
 
-use axum::extract::{FromRequestParts, Request};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::game_service::new_player_token;
+use crate::secrets::TokenKeys;
+use crate::security::SecurityState;
 
-/// The cookie that carries the token.
+/// The cookie that carries the token over plain HTTP.
 pub const COOKIE_NAME: &str = "icebound_player";
-/// The header bots may use instead.
+/// The cookie over HTTPS: the `__Host-` prefix makes the browser refuse it unless it is
+/// `Secure`, has `Path=/` and no `Domain`, so no other host of the domain can plant it.
+pub const SECURE_COOKIE_NAME: &str = "__Host-icebound_player";
+/// The header bots use instead.
 pub const HEADER_NAME: &str = "x-icebound-player";
 
 /// The caller's player token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Player(pub String);
 
-/// `[A-Za-z0-9_-]{16,64}`.
+/// `[A-Za-z0-9_-]{16,64}`: the shape of a token (whether the server issued it is
+/// [`TokenKeys::issued`]).
 pub fn valid_token(t: &str) -> bool {
     (16..=64).contains(&t.len())
         && t.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// The token a request carries, if valid: the header first, then the cookie.
-pub fn token_of(headers: &HeaderMap) -> Option<String> {
-    if let Some(t) = headers.get(HEADER_NAME).and_then(|v| v.to_str().ok())
-        && valid_token(t.trim())
-    {
-        return Some(t.trim().to_string());
+/// The token a request presents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Presented {
+    /// An issued token, from the header or the cookie.
+    Token(String),
+    /// None that the server issued (any other cookie value is ignored, and replaced).
+    Nothing,
+    /// A header token the server did not issue: refused, so a bot learns at once.
+    BadHeader,
+    /// Two different issued tokens in cookies of this name: another host of the domain planted
+    /// one (cookie tossing), and which is the browser's own cannot be told.
+    Conflict,
+}
+
+/// What `headers` present, reading the cookie named `cookie_name`.
+pub fn presented(headers: &HeaderMap, keys: &TokenKeys, cookie_name: &str) -> Presented {
+    if let Some(h) = headers.get(HEADER_NAME) {
+        let t = h.to_str().unwrap_or("").trim();
+        return if keys.issued(t) {
+            Presented::Token(t.to_string())
+        } else {
+            Presented::BadHeader
+        };
     }
-    headers
+    let mut found: Option<&str> = None;
+    for v in headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, v)| *k == COOKIE_NAME && valid_token(v))
-        .map(|(_, v)| v.to_string())
+        .filter(|(k, _)| *k == cookie_name)
+        .map(|(_, v)| v.trim())
+        .filter(|v| keys.issued(v))
+    {
+        match found {
+            Some(f) if f != v => return Presented::Conflict,
+            _ => found = Some(v),
+        }
+    }
+    found.map_or(Presented::Nothing, |t| Presented::Token(t.to_string()))
 }
 
-/// Middleware: puts the [`Player`] in the request and sets the cookie when it was issued now.
-pub async fn middleware(mut req: Request, next: Next) -> Response {
-    let (token, fresh) = match token_of(req.headers()) {
-        Some(t) => (t, false),
-        None => (new_player_token(), true),
+/// Middleware: puts the [`Player`] in the request, and sets the cookie when it issued the token
+/// now. Under `/api/`, a header token the server did not issue is 401 `bad_token` and two
+/// planted cookies are 403 `cookie_conflict`.
+pub async fn middleware(State(sec): State<SecurityState>, mut req: Request, next: Next) -> Response {
+    let https = sec.https(req.headers());
+    let name = if https { SECURE_COOKIE_NAME } else { COOKIE_NAME };
+    let api = req.uri().path().starts_with("/api/");
+    let (token, fresh) = match presented(req.headers(), &sec.keys, name) {
+        Presented::Token(t) => (t, false),
+        Presented::Nothing => (sec.keys.issue(), true),
+        Presented::BadHeader if api => {
+            return ApiError::new(
+                ErrorCode::BadToken,
+                "this X-Icebound-Player token was not issued by this server: send a request \
+                 without it, and use the token of the icebound_player cookie it sets",
+            )
+            .into_response();
+        }
+        Presented::Conflict if api => {
+            return ApiError::new(
+                ErrorCode::CookieConflict,
+                "this browser sent two different icebound_player cookies: a page on another \
+                 host of this domain planted one. Remove the domain's icebound_player cookies \
+                 (or serve the site over HTTPS, where the cookie cannot be planted)",
+            )
+            .into_response();
+        }
+        // Pages do not use the token: serve them, set nothing.
+        Presented::BadHeader | Presented::Conflict => (String::new(), false),
     };
     req.extensions_mut().insert(Player(token.clone()));
     let mut res = next.run(req).await;
     if fresh {
+        let secure = if https { "; Secure" } else { "" };
         let cookie =
-            format!("{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
+            format!("{name}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
         if let Ok(v) = HeaderValue::from_str(&cookie) {
             res.headers_mut().append(SET_COOKIE, v);
         }
@@ -79,27 +136,53 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::secrets::{hash_hex, new_secret};
 
     #[test]
-    fn token_from_cookie_or_header() {
+    fn tokens_from_cookie_or_header() {
+        let keys = TokenKeys::new(new_secret(), []);
+        let mine = keys.issue();
+        let bot = keys.issue();
         let mut h = HeaderMap::new();
         h.insert(
             COOKIE,
-            HeaderValue::from_static("a=b; icebound_player=abcdefghijklmnop1234; c=d"),
+            HeaderValue::from_str(&format!("a=b; icebound_player={mine}; c=d")).unwrap(),
         );
-        assert_eq!(token_of(&h).as_deref(), Some("abcdefghijklmnop1234"));
-        h.insert(
-            HEADER_NAME,
-            HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"),
+        assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::Token(mine.clone()));
+        // Over HTTPS only the __Host- cookie counts.
+        assert_eq!(presented(&h, &keys, SECURE_COOKIE_NAME), Presented::Nothing);
+        h.insert(HEADER_NAME, HeaderValue::from_str(&bot).unwrap());
+        assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::Token(bot));
+        h.insert(HEADER_NAME, HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"));
+        assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::BadHeader);
+    }
+
+    #[test]
+    fn planted_cookies_are_ignored_or_refused() {
+        let keys = TokenKeys::new(new_secret(), [hash_hex("legacyLegacyLegacyLegacy01234567")]);
+        let mine = keys.issue();
+        let attacker = keys.issue();
+        let cookie = |v: String| {
+            let mut h = HeaderMap::new();
+            h.insert(COOKIE, HeaderValue::from_str(&v).unwrap());
+            h
+        };
+        // A made-up token is no token: a new one is issued.
+        let made_up = cookie("icebound_player=ATTACKERmadeUpToken0123456789abc".into());
+        assert_eq!(presented(&made_up, &keys, COOKIE_NAME), Presented::Nothing);
+        // Beside the browser's own one, it is ignored.
+        let both = cookie(format!(
+            "icebound_player=ATTACKERmadeUpToken0123456789abc; icebound_player={mine}"
+        ));
+        assert_eq!(presented(&both, &keys, COOKIE_NAME), Presented::Token(mine.clone()));
+        // Two issued ones: refused.
+        let two = cookie(format!("icebound_player={attacker}; icebound_player={mine}"));
+        assert_eq!(presented(&two, &keys, COOKIE_NAME), Presented::Conflict);
+        // A token from before signing, listed by the migration, still counts.
+        let old = cookie("icebound_player=legacyLegacyLegacyLegacy01234567".into());
+        assert_eq!(
+            presented(&old, &keys, COOKIE_NAME),
+            Presented::Token("legacyLegacyLegacyLegacy01234567".into())
         );
-        assert_eq!(token_of(&h).as_deref(), Some("ZZZZZZZZZZZZZZZZZZZZ"));
-        let mut bad = HeaderMap::new();
-        bad.insert(COOKIE, HeaderValue::from_static("icebound_player=short"));
-        assert_eq!(token_of(&bad), None);
-        bad.insert(
-            COOKIE,
-            HeaderValue::from_static("icebound_player=has space in it!!!!"),
-        );
-        assert_eq!(token_of(&bad), None);
     }
 }

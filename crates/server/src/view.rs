@@ -3,6 +3,7 @@
 use game::{Color, EndReason, RecordResult};
 use serde::{Deserialize, Serialize};
 
+use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, Level, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow};
 
@@ -95,10 +96,11 @@ pub struct GameView {
     pub engine_thinking: bool,
 }
 
-/// Which seats a token holds.
+/// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).
 pub fn seat_of(row: &GameRow, token: &str) -> Option<YourSeat> {
-    let w = row.white.token.as_deref() == Some(token);
-    let b = row.black.token.as_deref() == Some(token);
+    let hash = hash_hex(token);
+    let w = row.white.token.as_deref() == Some(hash.as_str());
+    let b = row.black.token.as_deref() == Some(hash.as_str());
     match (w, b) {
         (true, true) => Some(YourSeat::Both),
         (true, false) => Some(YourSeat::White),
@@ -108,12 +110,17 @@ pub fn seat_of(row: &GameRow, token: &str) -> Option<YourSeat> {
 }
 
 impl GameView {
-    /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`.
+    /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`. The
+    /// invitation is derived from the creator's token (`secrets::invite_for`): shown when its
+    /// hash is the one stored, that is, to the creator alone.
     pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
         self.you = seat_of(row, token);
         self.invite_url = match (&self.you, &row.invite) {
-            (Some(_), Some(invite)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
-                Some(format!("/join/{invite}"))
+            (Some(_), Some(stored))
+                if row.has_open_seat() && row.status == GameStatus::Ongoing =>
+            {
+                let invite = invite_for(token, &row.id);
+                (hash_hex(&invite) == *stored).then(|| format!("/join/{invite}"))
             }
             _ => None,
         };

@@ -331,7 +331,17 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
 
 #[tokio::test]
 async fn many_connections_at_once_are_served() {
-    let srv = TestServer::start(&sqlite_url("many")).await;
+    // 300 clients of one game, all from one address: the per-address caps are not what this
+    // tests (tests/limits.rs does).
+    let options = server::SiteOptions {
+        rate_limits: server::options::RateLimits::off(),
+        connections: server::options::ConnectionLimits {
+            per_address: None,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let srv = TestServer::start_with(&sqlite_url("many"), options).await;
     let mut c = srv.client();
     let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
     let id = g["id"].as_str().expect("id").to_string();

@@ -1,5 +1,6 @@
 //! Storage faults (issue 9, section 1): a full disk, a file made read-only (writes through
-//! open descriptors fail: I/O errors), a PostgreSQL backend killed mid-transaction. Whatever fails, no move is answered 200 unless it is in the
+//! open descriptors fail: I/O errors), a PostgreSQL backend killed mid-transaction,
+//! PostgreSQL restarted mid-game. Whatever fails, no move is answered 200 unless it is in the
 //! database (checked at once through a connection of the test's own), every failure is a 500,
 //! moves work again once the fault is gone (without a restart), and after a crash and a
 //! restart every acknowledged move is there.
@@ -28,6 +29,8 @@ struct Table {
     /// `(id, acknowledged move texts)`.
     games: Vec<(String, Vec<String>)>,
     reader: AnyConnection,
+    /// The database the reader reads, to reconnect after a database restart.
+    url: String,
 }
 
 /// What a round of moves got.
@@ -53,7 +56,12 @@ impl Table {
         }
         sqlx::any::install_default_drivers();
         let reader = AnyConnection::connect(url).await.expect("reader connects");
-        Table { c, games, reader }
+        Table {
+            c,
+            games,
+            reader,
+            url: url.to_string(),
+        }
     }
 
     /// Plays `n` moves, one at a time, round robin. Each answer must be 200 or a 500
@@ -99,6 +107,9 @@ impl Table {
 
     /// Game `i` as stored holds exactly its acknowledged moves.
     async fn check(&mut self, i: usize) {
+        if self.reader.ping().await.is_err() {
+            self.reconnect_reader().await;
+        }
         let (id, acked) = &self.games[i];
         let ply: i64 = sqlx::query("SELECT ply FROM games WHERE id = $1")
             .bind(id)
@@ -121,6 +132,18 @@ impl Table {
             "game {id}: the stored moves are the acknowledged ones"
         );
         assert_eq!(ply, acked.len() as i64, "game {id}: stored ply");
+    }
+
+    /// A new reader once the database accepts connections again (30 s at most).
+    async fn reconnect_reader(&mut self) {
+        for _ in 0..300 {
+            if let Ok(conn) = AnyConnection::connect(&self.url).await {
+                self.reader = conn;
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the database did not come back within 30 s");
     }
 
     async fn check_all(&mut self) {
@@ -155,6 +178,14 @@ fn last_text(view: &Value) -> String {
         .to_string()
 }
 
+/// The default site with storage `options`.
+fn with_store(options: &StoreOptions) -> server::SiteOptions {
+    server::SiteOptions {
+        store: options.clone(),
+        ..server::SiteOptions::default()
+    }
+}
+
 /// The common course of a fault: play, fault, play (some 500s, no false 200), end the fault,
 /// play (all 200 without a restart), crash, restart, check, play.
 async fn through_fault<F, G>(url: &str, options: &StoreOptions, fault: F, heal: G)
@@ -162,7 +193,7 @@ where
     F: AsyncFnOnce(),
     G: AsyncFnOnce(),
 {
-    let srv = TestServer::start_with(url, options).await;
+    let srv = TestServer::start_with(url, with_store(options)).await;
     let mut table = Table::new(&srv, url).await;
     let before = table.play(6).await;
     assert_eq!(before.failed, 0, "no fault yet: {before:?}");
@@ -182,7 +213,7 @@ where
     assert_eq!(after.acked, 12);
 
     srv.crash().await;
-    let srv = TestServer::start_with(url, options).await;
+    let srv = TestServer::start_with(url, with_store(options)).await;
     table.check_served(&srv).await;
     table.check_all().await;
     let again = table.play(3).await;
@@ -418,9 +449,13 @@ async fn backends_waiting(admin: &mut AnyConnection, app: &str) -> Vec<i64> {
     .collect()
 }
 
+/// The PostgreSQL tests of this file one at a time: one of them restarts the database server.
+static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test]
 async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
     let Some(base) = postgres_url() else { return };
+    let _alone = POSTGRES.lock().await;
     let app = format!("icebound-fault-{}", std::process::id());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}application_name={app}");
@@ -487,6 +522,74 @@ async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
     srv.crash().await;
     let srv = TestServer::start(&url).await;
     table.check_served(&srv).await;
+    assert_eq!(table.play(3).await.failed, 0);
+    srv.stop().await;
+}
+
+/// The shell command that restarts the test PostgreSQL server (`.ci/setup-postgres.sh` sets
+/// `ICEBOUND_TEST_POSTGRES_RESTART`); required under `CI=true`.
+fn postgres_restart_command() -> Option<String> {
+    match std::env::var("ICEBOUND_TEST_POSTGRES_RESTART") {
+        Ok(cmd) if !cmd.is_empty() => Some(cmd),
+        _ => {
+            skip("ICEBOUND_TEST_POSTGRES_RESTART not set: PostgreSQL restart not tried");
+            None
+        }
+    }
+}
+
+/// Issue 9, section 1: PostgreSQL restarted mid-game. Moves go on one at a time while the
+/// database server restarts: none is answered 200 unless stored, the server reconnects by
+/// itself, and after a crash of the site every acknowledged move is there.
+#[tokio::test]
+async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects() {
+    let Some(url) = postgres_url() else { return };
+    let Some(restart) = postgres_restart_command() else {
+        return;
+    };
+    let _alone = POSTGRES.lock().await;
+    let srv = TestServer::start(&url).await;
+    let mut table = Table::new(&srv, &url).await;
+    assert_eq!(table.play(6).await.failed, 0, "before the restart");
+
+    let restarting = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(150));
+        Command::new("sh")
+            .arg("-c")
+            .arg(&restart)
+            .output()
+            .expect("the restart command runs")
+    });
+    let mut during = Tally::default();
+    while !restarting.is_finished() {
+        let t = table.play(1).await;
+        during.acked += t.acked;
+        during.failed += t.failed;
+    }
+    let out = restarting.join().expect("restart thread");
+    assert!(
+        out.status.success(),
+        "restart failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("while PostgreSQL restarted: {during:?}");
+    table.reconnect_reader().await;
+    table.check_all().await;
+
+    // The server reconnects by itself: once a read works, every move is stored.
+    let mut reads = 0;
+    while table.c.get(&format!("/api/games/{}", table.games[0].0)).await.expect("get").status != 200 {
+        reads += 1;
+        assert!(reads < 300, "the site did not reconnect within 30 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let after = table.play(12).await;
+    assert_eq!(after.failed, 0, "moves after the restart: {after:?}");
+
+    srv.crash().await;
+    let srv = TestServer::start(&url).await;
+    table.check_served(&srv).await;
+    table.check_all().await;
     assert_eq!(table.play(3).await.failed, 0);
     srv.stop().await;
 }

@@ -9,6 +9,7 @@ use super::{DrawAction, GameService, bump, finish, holds, random_token};
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
+use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
@@ -196,13 +197,16 @@ impl GameService {
         }
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
         let now = now_ms();
+        let new_id = random_token(8);
         let new = GameRow {
-            id: random_token(8),
+            invite: old
+                .has_open_seat()
+                .then(|| hash_hex(&invite_for(token, &new_id))),
+            id: new_id,
             variant: old.variant,
             start_fen: old.start_fen.clone(),
             white: old.black.clone(),
             black: old.white.clone(),
-            invite: old.has_open_seat().then(|| random_token(24)),
             status: GameStatus::Ongoing,
             result: None,
             winner: None,

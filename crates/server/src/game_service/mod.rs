@@ -21,6 +21,7 @@ use crate::engine_player;
 use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
+use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, Level, SeatKind, VariantName};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
@@ -133,17 +134,21 @@ fn random_token(len: usize) -> String {
         .collect()
 }
 
-/// A new player token (32 letters and digits).
-pub fn new_player_token() -> String {
-    random_token(32)
-}
-
 fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 fn holds(row: &GameRow, c: Color, token: &str) -> bool {
-    row.seat(c).token.as_deref() == Some(token)
+    row.seat(c).token.as_deref() == Some(hash_hex(token).as_str())
+}
+
+/// The seat of the holder of `token`: only its hash is stored.
+fn human_seat(token: &str) -> SeatRow {
+    SeatRow {
+        kind: SeatKind::Human,
+        level: None,
+        token: Some(hash_hex(token)),
+    }
 }
 
 fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
@@ -380,11 +385,8 @@ impl GameService {
                 )));
             }
         };
-        let human = SeatRow {
-            kind: SeatKind::Human,
-            level: None,
-            token: Some(token.to_string()),
-        };
+        let human = human_seat(token);
+        let id = random_token(8);
         let (other, invite) = match req.opponent.as_str() {
             "engine" => {
                 let level = req
@@ -408,7 +410,7 @@ impl GameService {
                     level: None,
                     token: None,
                 };
-                (open, Some(random_token(24)))
+                (open, Some(hash_hex(&invite_for(token, &id))))
             }
             "local" => (human.clone(), None),
             other => {
@@ -424,7 +426,7 @@ impl GameService {
         };
         let now = now_ms();
         let row = GameRow {
-            id: random_token(8),
+            id,
             variant,
             start_fen,
             white,
@@ -490,7 +492,7 @@ impl GameService {
         }
         let id = self
             .store
-            .game_id_by_invite(invite)
+            .game_id_by_invite(&hash_hex(invite))
             .await?
             .ok_or_else(not_found)?;
         let slot = self.slot(&id).await?;
@@ -518,11 +520,7 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
-        *open = SeatRow {
-            kind: SeatKind::Human,
-            level: None,
-            token: Some(token.to_string()),
-        };
+        *open = human_seat(token);
         self.save_state(&slot, &mut g, row).await?;
         tracing::info!(game = %id, "friend joined");
         Ok(g.view().personalize(g.row(), token))

@@ -9,6 +9,7 @@ use game::Color;
 use super::{GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WsGuard, holds};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
+use crate::secrets::hash_hex;
 use crate::state::{GameStatus, VariantName};
 use crate::view::{GameSummary, SeatView, VariantStats, seat_of};
 
@@ -27,7 +28,7 @@ impl GameService {
 
     /// `GET /api/my-games`.
     pub async fn my_games(&self, token: &str) -> Result<Vec<GameSummary>, ApiError> {
-        let rows = self.store.games_of(token, 100).await?;
+        let rows = self.store.games_of(&hash_hex(token), 100).await?;
         Ok(rows
             .into_iter()
             .map(|r| {

@@ -9,17 +9,21 @@ mod stats;
 mod ws;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 use serde::de::DeserializeOwned;
 use tower_http::trace::TraceLayer;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::game_service::GameService;
+use crate::options::{Rate, SiteOptions};
+use crate::rate_limit;
+use crate::security::{self, SecurityState};
 
 /// Largest request body accepted (bytes).
 pub const BODY_LIMIT: usize = 16 * 1024;
@@ -27,16 +31,29 @@ pub const BODY_LIMIT: usize = 16 * 1024;
 /// The shared state of every handler.
 pub type AppState = Arc<GameService>;
 
-/// `Json` whose rejections are API errors (`bad_request`, `too_large`).
+/// How long a request body may take to arrive (`Timeouts::body`), for [`ApiJson`].
+#[derive(Debug, Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
+
+/// `Json` whose rejections are API errors (`bad_request`, `too_large`), read within the body
+/// timeout (`timeout`, 408, past it).
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(ApiJson(v)),
-            Err(rejection) => Err(json_error(rejection)),
+        let limit = req
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(Duration::from_secs(10), |t| t.0);
+        match tokio::time::timeout(limit, axum::Json::<T>::from_request(req, state)).await {
+            Ok(Ok(axum::Json(v))) => Ok(ApiJson(v)),
+            Ok(Err(rejection)) => Err(json_error(rejection)),
+            Err(_) => Err(ApiError::new(
+                ErrorCode::Timeout,
+                format!("the request body did not arrive within {} s", limit.as_secs_f64()),
+            )),
         }
     }
 }
@@ -51,27 +68,64 @@ fn json_error(rejection: JsonRejection) -> ApiError {
     ApiError::bad_request(rejection.body_text())
 }
 
-/// The whole site: API, WebSocket and pages.
-pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/games", post(games::create))
+/// `router` with a per-client limit of `rate` (none: unlimited); `what` names it in the 429.
+fn limited(router: Router<AppState>, rate: Option<Rate>, what: &'static str) -> Router<AppState> {
+    match rate.and_then(|r| rate_limit::layer(r, what)) {
+        Some(layer) => router.route_layer(layer),
+        None => router,
+    }
+}
+
+/// The whole site: API, WebSocket and pages, behind the security middlewares and the rate
+/// limits of `options`.
+pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -> Router {
+    let limits = options.rate_limits;
+    // A rematch creates a game: it counts against both limits.
+    let rematch = match limits.create.and_then(|r| rate_limit::layer(r, "new games")) {
+        Some(layer) => post(play::rematch).layer(layer),
+        None => post(play::rematch),
+    };
+    let lookups = Router::new()
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/moves", post(play::moves))
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/draw", post(play::draw))
-        .route("/games/{id}/rematch", post(play::rematch))
+        .route("/games/{id}/rematch", rematch)
         .route("/games/{id}/record", get(games::record))
-        .route("/games/{id}/ws", get(ws::upgrade))
-        .route("/join/{invite}", post(games::join))
+        .route("/games/{id}/ws", get(ws::upgrade));
+    let creates = Router::new().route("/games", post(games::create));
+    let joins = Router::new().route("/join/{invite}", post(games::join));
+    let api = Router::new()
+        .merge(limited(lookups, limits.lookup, "game lookups"))
+        .merge(limited(creates, limits.create, "new games"))
+        .merge(limited(joins, limits.join, "joins"))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
+        // On matched routes only: an unknown path or method keeps its 404 or 405.
+        .route_layer(axum::middleware::from_fn_with_state(
+            security.clone(),
+            security::origin::middleware,
+        ))
         .fallback(pages::api_not_found)
         .method_not_allowed_fallback(pages::api_method_not_allowed);
+    let t = options.timeouts;
     Router::new()
         .nest("/api", api)
         .fallback(pages::page)
-        .layer(axum::middleware::from_fn(crate::player::middleware))
+        .layer(Extension(BodyTimeout(t.body)))
+        .layer(Extension(ws::WsTimers {
+            ping: t.ws_ping,
+            dead: t.ws_dead,
+        }))
+        .layer(axum::middleware::from_fn_with_state(
+            security.clone(),
+            crate::player::middleware,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            security,
+            security::headers::middleware,
+        ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TraceLayer::new_for_http())
         .with_state(state)

@@ -1,4 +1,8 @@
 //! `GET /api/games/{id}/ws`: live updates. The server sends `{"type":"state","game":GameView}`
+//! on connect and after every change (from the game's `broadcast` channel); the client may send
+//! moves, resignation and draw actions; errors come back as `{"type":"error",...}`. After
+//! [`WsTimers::ping`] of silence from the client the server pings it, and closes a connection
+//! whose peer sent nothing, not even a pong, for [`WsTimers::dead`] (a dead peer).
 //! on connect and after every change; the client may send moves, resignation and draw actions;
 //! errors come back as `{"type":"error",...}`.
 //!
@@ -10,8 +14,10 @@
 //! game's current state: "send what comes after what this socket has".
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::Extension;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -31,6 +37,15 @@ pub const WS_MESSAGE_LIMIT: usize = 4096;
 /// message limit, so an oversized message is read whole and answered with a 1009 close
 /// instead of a dropped connection.
 const WS_TRANSPORT_LIMIT: usize = 64 * 1024;
+
+/// Keep-alive of a live connection (`Timeouts::ws_ping`, `Timeouts::ws_dead`).
+#[derive(Debug, Clone, Copy)]
+pub struct WsTimers {
+    /// Silence from the client after which the server pings it.
+    pub ping: Duration,
+    /// Silence after which the peer is taken for dead and the connection closed.
+    pub dead: Duration,
+}
 
 /// A message from the client.
 #[derive(Debug, Deserialize)]
@@ -54,6 +69,7 @@ pub async fn upgrade(
     State(svc): State<AppState>,
     Player(token): Player,
     Path(id): Path<String>,
+    Extension(timers): Extension<WsTimers>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
     let upgrade = match upgrade {
@@ -74,7 +90,7 @@ pub async fn upgrade(
     upgrade
         .max_message_size(WS_TRANSPORT_LIMIT)
         .max_frame_size(WS_TRANSPORT_LIMIT)
-        .on_upgrade(move |socket| session(svc, slot, id, token, socket, guard))
+        .on_upgrade(move |socket| session(svc, slot, id, token, socket, guard, timers))
 }
 
 fn state_message(snap: &Snapshot, token: &str) -> Message {
@@ -151,6 +167,15 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
     result.err().map(|e| error_message(&e))
 }
 
+/// Sends `msg`, giving up on a peer that has not read for `limit` (its buffers are full).
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    msg: Message,
+    limit: Duration,
+) -> bool {
+    matches!(tokio::time::timeout(limit, sink.send(msg)).await, Ok(Ok(())))
+}
+
 async fn session(
     svc: Arc<GameService>,
     slot: Arc<GameSlot>,
@@ -158,8 +183,11 @@ async fn session(
     token: String,
     socket: WebSocket,
     _guard: WsGuard,
+    timers: WsTimers,
 ) {
     let (mut sink, mut stream) = socket.split();
+    let mut heard = tokio::time::Instant::now();
+    let mut pinged = false;
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = svc.snapshot(&slot).await;
@@ -170,8 +198,11 @@ async fn session(
         return;
     }
     loop {
+        let next_check = heard + if pinged { timers.dead } else { timers.ping };
         tokio::select! {
             incoming = stream.next() => {
+                heard = tokio::time::Instant::now();
+                pinged = false;
                 let reply = match incoming {
                     Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
                         let _ = sink.send(too_big()).await;
@@ -197,13 +228,13 @@ async fn session(
                     Some(Ok(Message::Close(_))) | None => break,
                 };
                 if let Some(reply) = reply
-                    && sink.send(reply).await.is_err()
+                    && !send_within(&mut sink, reply, timers.dead).await
                 {
                     break;
                 }
                 // The sender sees its own change (or its retry's) at once.
                 if let Some(msg) = delivered.next(&svc.snapshot(&slot).await, &token)
-                    && sink.send(msg).await.is_err()
+                    && !send_within(&mut sink, msg, timers.dead).await
                 {
                     break;
                 }
@@ -215,10 +246,24 @@ async fn session(
                     Err(RecvError::Closed) => break,
                 };
                 if let Some(msg) = msg
-                    && sink.send(msg).await.is_err()
+                    && !send_within(&mut sink, msg, timers.dead).await
                 {
                     break;
                 }
+            }
+            _ = tokio::time::sleep_until(next_check) => {
+                if pinged {
+                    tracing::debug!(game = %id, "WebSocket peer silent: closed");
+                    let _ = sink.send(Message::Close(Some(CloseFrame {
+                        code: close_code::AWAY,
+                        reason: "no pong: the connection seems dead".into(),
+                    }))).await;
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+                pinged = true;
             }
             _ = shutdown.changed() => {
                 let _ = sink.send(Message::Close(None)).await;

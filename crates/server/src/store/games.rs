@@ -8,15 +8,15 @@ use super::conn::commit;
 use super::{MoveRow, Store, StoreError, corrupt};
 use crate::state::{GameStatus, Level, SeatKind, VariantName};
 
-/// One seat as stored: `level` is set for an engine, `token` (the holder's player token, a
-/// secret) for a human.
+/// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
+/// player token, `secrets::hash_hex`) for a human.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRow {
     /// Who holds it.
     pub kind: SeatKind,
     /// Engine strength.
     pub level: Option<Level>,
-    /// Player token of the holder.
+    /// SHA-256 (hex) of the holder's player token: the token itself is never stored.
     pub token: Option<String>,
 }
 
@@ -33,7 +33,7 @@ pub struct GameRow {
     pub white: SeatRow,
     /// Black's seat.
     pub black: SeatRow,
-    /// Secret invitation token of a friend game (while a seat may be open).
+    /// SHA-256 (hex) of the secret invitation of a friend game (while a seat may be open).
     pub invite: Option<String>,
     /// Whether it goes on.
     pub status: GameStatus,
@@ -359,7 +359,7 @@ impl Store {
         .await
     }
 
-    /// The id of the game whose invitation token is `invite`.
+    /// The id of the game whose invitation hashes to `invite` (`secrets::hash_hex`).
     pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -380,7 +380,8 @@ impl Store {
         .await
     }
 
-    /// The games where `token` holds a seat: unfinished first, then most recently changed.
+    /// The games where the token hashing to `token` holds a seat: unfinished first, then most
+    /// recently changed.
     pub async fn games_of(&self, token: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {

@@ -16,6 +16,7 @@ mod games;
 mod lab_runs;
 mod moves;
 mod schema;
+mod secrets;
 
 use std::time::Duration;
 
@@ -129,6 +130,9 @@ impl Store {
         sqlx::any::install_default_drivers();
         let url = normalize_url(url)?;
         let sqlite = url.starts_with("sqlite:");
+        if sqlite {
+            private_sqlite_file(&url);
+        }
         if !sqlite {
             // The pool retries a refused connection until its acquire timeout, then reports
             // only "pool timed out": one direct attempt first fails at once with the cause.
@@ -248,6 +252,50 @@ fn sqlite_open_problem(url: &str) -> Option<StoreError> {
         reason,
     })
 }
+
+/// Makes the SQLite file of `url` readable by its owner only (0600; it holds hashes of player
+/// tokens and invitations, and every game): a missing file that `mode=rwc` would create is
+/// created so, and an existing one (with its `-wal` and `-shm`, which SQLite creates with the
+/// database file's mode) loses its group and other bits.
+#[cfg(unix)]
+fn private_sqlite_file(url: &str) {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return;
+    };
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let file = std::path::Path::new(path);
+    if !file.exists() {
+        if query.split('&').any(|p| p == "mode=rwc") && file.parent().is_none_or(|d| d.as_os_str().is_empty() || d.is_dir()) {
+            if let Err(e) = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(file)
+            {
+                tracing::warn!(file = %path, error = %e, "cannot create the database file 0600");
+            }
+        }
+        return;
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let f = std::path::PathBuf::from(format!("{path}{suffix}"));
+        let Ok(meta) = std::fs::metadata(&f) else {
+            continue;
+        };
+        let mode = meta.permissions().mode();
+        if meta.is_file() && mode & 0o077 != 0 {
+            match std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode & 0o700)) {
+                Ok(()) => tracing::info!(file = %f.display(), "database file made private (0600)"),
+                Err(e) => tracing::warn!(file = %f.display(), error = %e, "cannot make the database file private"),
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn private_sqlite_file(_url: &str) {}
 
 /// `url` fit to print: a password (`postgres://user:password@host/db`) shows as `***`.
 pub fn redacted_url(url: &str) -> String {

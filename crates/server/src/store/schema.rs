@@ -2,7 +2,7 @@
 //! SQLite and PostgreSQL: only `TEXT`, `BIGINT` and, for the lab's fractional figures,
 //! `DOUBLE PRECISION` columns).
 
-use sqlx::{AnyPool, Row};
+use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::StoreError;
 
@@ -73,7 +73,27 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS lab_runs_newest ON lab_runs (variant, kind, finished_at)",
         ],
     ),
+    (
+        3,
+        &[
+            // Secrets at rest (store/secrets.rs): the token-signing secret, and the hashes of
+            // the unsigned tokens that held seats before; then every stored token and
+            // invitation is replaced by its SHA-256 hash (hash_stored_secrets, in the same
+            // transaction).
+            "CREATE TABLE IF NOT EXISTS site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS legacy_players (token_hash TEXT PRIMARY KEY)",
+        ],
+    ),
 ];
+
+/// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its
+/// statements in its transaction.
+async fn data_step(version: i64, tx: &mut Transaction<'_, Any>) -> Result<(), StoreError> {
+    match version {
+        3 => super::secrets::hash_stored_secrets(tx).await,
+        _ => Ok(()),
+    }
+}
 
 /// Brings the schema up to date.
 pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
@@ -92,6 +112,7 @@ pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
         for statement in *statements {
             sqlx::query(statement).execute(&mut *tx).await?;
         }
+        data_step(*version, &mut tx).await?;
         sqlx::query("INSERT INTO icebound_schema (version) VALUES ($1)")
             .bind(*version)
             .execute(&mut *tx)

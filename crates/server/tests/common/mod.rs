@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use server::Site;
+use server::{Site, SiteOptions};
 use server::client::{ApiClient, WsStream, next_json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -22,14 +22,16 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// Starts a server on `url` at a free loopback port.
+    /// Starts a server on `url` at a free loopback port, with the default options.
     pub async fn start(url: &str) -> TestServer {
-        Self::start_with(url, &server::StoreOptions::default()).await
+        TestServer::start_with(url, SiteOptions::default()).await
     }
 
-    /// Starts a server on `url` with storage `options`.
-    pub async fn start_with(url: &str, options: &server::StoreOptions) -> TestServer {
-        let site = Site::open_with(url, options).await.expect("database opens");
+    /// Starts a server on `url` with `options` (limits a test sets for itself).
+    pub async fn start_with(url: &str, options: SiteOptions) -> TestServer {
+        let site = Site::open_with(url, options)
+            .await
+            .expect("database opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
