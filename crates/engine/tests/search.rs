@@ -283,3 +283,41 @@ fn iceage_same_seed_and_limits_same_move() {
 fn decisive_scores_stay_in_range() {
     assert!(win_in(0) == WIN);
 }
+
+#[test]
+fn a_stop_flag_ends_a_search_of_several_threads() {
+    // No node or depth limit: only the flag can end this search in time.
+    let flag = engine::StopFlag::new();
+    let config = EngineConfig {
+        movetime: Some(std::time::Duration::from_secs(3_600)),
+        stop: Some(flag.clone()),
+        threads: 2,
+        ..EngineConfig::default()
+    };
+    let f = flag.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        f.stop();
+    });
+    let pos = IceAge::start_position();
+    let started = std::time::Instant::now();
+    let mv = choose_move::<IceAge>(&pos, &config).expect("a move");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert!(IceAge::legal_moves(&pos).contains(&mv));
+    stopper.join().expect("stopper");
+}
+
+#[test]
+fn two_threads_find_the_mate_and_report_every_iteration() {
+    let pos = IceAge::parse_position("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1").expect("valid");
+    let table = std::sync::Arc::new(engine::tt::Table::new(8));
+    let mut s = Searcher::<IceAge>::with_table(table, 2);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut depths = Vec::new();
+    let r = s.search(&pos, &limits, |it| depths.push(it.depth));
+    assert_eq!(r.score, win_in(3));
+    assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
+}
