@@ -50,6 +50,12 @@ impl PilePos {
 #[error("illegal take or pile text")]
 pub struct Bad;
 
+impl crate::MoveTextFault for Bad {
+    fn kind(&self) -> crate::MoveTextKind {
+        crate::MoveTextKind::NoMatch
+    }
+}
+
 impl<const BAD_KEY: bool> Variant for Pile<BAD_KEY> {
     const NAME: &'static str = "pile";
     const TITLE: &'static str = "Pile";

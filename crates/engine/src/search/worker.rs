@@ -143,7 +143,7 @@ impl<V: EngineVariant> Worker<V> {
         }
         if shared.stop.load(Ordering::Relaxed)
             || limits.movetime.is_some_and(|t| shared.start.elapsed() >= t)
-            || limits.stop.as_ref().is_some_and(|f| f.is_stopped())
+            || limits.stop.as_ref().is_some_and(|f| f.checkpoint())
         {
             self.stopped = true;
         }
