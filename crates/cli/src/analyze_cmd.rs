@@ -1,5 +1,5 @@
 //! `icebound analyze`: search a position and print one line per iteration,
-//! `depth <d> score <s> nodes <n> nps <r> pv <moves>`, then `bestmove <move>`. Scores are
+//! `depth <d> score <s> nodes <n> time <ms> nps <r> pv <moves>`, then `bestmove <move>`. Scores are
 //! from the side to move, in centi-units, or `win <n>` / `loss <n>` (plies to the end).
 
 use std::time::Duration;
@@ -98,10 +98,11 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     check_threads(args.threads)?;
     let print = |it: &Iteration<V>| {
         println!(
-            "depth {} score {} nodes {} nps {} pv {}",
+            "depth {} score {} nodes {} time {} nps {} pv {}",
             it.depth,
             ScoreText(it.score),
             it.nodes,
+            it.elapsed.as_millis(),
             it.nps(),
             line_text::<V>(&pos, &it.pv)
         );

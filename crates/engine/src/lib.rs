@@ -3,8 +3,12 @@
 //!
 //! - [`choose_move`]: the move for a level or for explicit limits (what the CLI, the match
 //!   runner and the site call).
-//! - [`search::Searcher`]: iterative deepening PVS alpha-beta with a transposition table,
-//!   for analysis (one line per iteration) and for callers that keep a table between moves.
+//! - [`analyse`]: a search on several threads with a stop flag and a callback per
+//!   iteration (analysis boards, the site's analysis).
+//! - [`search::Searcher`]: iterative deepening PVS alpha-beta over a shared lockless
+//!   transposition table, Lazy SMP on several threads, for callers that keep a table
+//!   between moves.
+//! - [`baseline`]: the frozen engine of before issue 15, the yardstick of the lab.
 //! - [`solve::solve`]: an exact proof of a forced win or loss within a ply limit.
 //! - [`eval`]: one evaluation per game.
 
@@ -160,6 +164,23 @@ impl EngineConfig {
             }
         }
     }
+}
+
+/// Analysis of `pos` for a caller that shows the search as it goes (an analysis board, the
+/// site's analysis queue): `threads` search threads (Lazy SMP over one table of `tt_mib`
+/// MiB; 1 to [`search::MAX_THREADS`]), the `limits` (a [`StopFlag`] in them ends or pauses
+/// the search from another thread), and `on_iteration` called on the calling thread after
+/// every completed iteration, deepest last. Returns the final result; `best` is `None` only
+/// when the game is over.
+pub fn analyse<V: EngineVariant>(
+    pos: &V::Position,
+    limits: &Limits,
+    threads: usize,
+    tt_mib: usize,
+    on_iteration: impl FnMut(&Iteration<V>),
+) -> SearchResult<V> {
+    let table = std::sync::Arc::new(tt::Table::new(tt_mib));
+    Searcher::<V>::with_table(table, threads).search(pos, limits, on_iteration)
 }
 
 /// The engine's move in `pos`, or `None` when the game is over. Always a legal move.

@@ -373,3 +373,25 @@ fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
         result.nodes
     );
 }
+
+#[test]
+fn analyse_reports_iterations_and_stops_on_the_flag() {
+    let flag = StopFlag::new();
+    let limits = Limits {
+        depth: Some(60),
+        stop: Some(flag.clone()),
+        ..Limits::default()
+    };
+    let pos = Antarctos::start_position();
+    let mut seen = 0;
+    let r = engine::analyse::<Antarctos>(&pos, &limits, 2, 4, |it| {
+        seen += 1;
+        assert!(!it.pv.is_empty());
+        if it.depth == 6 {
+            flag.stop();
+        }
+    });
+    assert!(seen >= 6);
+    assert!(r.depth >= 6 && r.depth < 60, "depth {}", r.depth);
+    assert!(Antarctos::legal_moves(&pos).contains(&r.best.expect("a move")));
+}
