@@ -59,6 +59,21 @@ pub enum MoveTextError {
     },
 }
 
+impl game::MoveTextFault for MoveTextError {
+    /// An abbreviated jump sequence (A17) matches no legal turn as written: `NoMatch`.
+    fn kind(&self) -> game::MoveTextKind {
+        match self {
+            MoveTextError::Syntax { .. } | MoveTextError::BadSquare { .. } => {
+                game::MoveTextKind::Unreadable
+            }
+            MoveTextError::GameOver { .. }
+            | MoveTextError::NoMatch { .. }
+            | MoveTextError::Incomplete { .. } => game::MoveTextKind::NoMatch,
+            MoveTextError::Ambiguous { .. } => game::MoveTextKind::Ambiguous,
+        }
+    }
+}
+
 /// The canonical text of a turn (A16): `c3-d4`, `d6xb4xd2xf4`. No `#` is appended.
 pub fn move_text(mv: &Move) -> String {
     mv.to_string()

@@ -11,10 +11,13 @@ mod color;
 mod excerpt;
 mod outcome;
 mod record;
+mod text_serde;
 mod variant;
 
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
 pub use record::{Record, RecordError, RecordResult, write_tag, write_wrapped};
-pub use variant::{Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts};
+pub use variant::{
+    MoveTextFault, MoveTextKind, Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts,
+};

@@ -312,3 +312,16 @@ fn c12_absurd_fullmove_number_is_rejected() {
     assert!(err.to_string().contains("too large"), "{err}");
     assert!(IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 1000000").is_ok());
 }
+
+#[test]
+fn c13_move_text_errors_carry_their_kind() {
+    use game::{MoveTextFault, MoveTextKind};
+    let start = IceAge::start_position();
+    let kind = |p: &Position, text: &str| IceAge::parse_move(p, text).expect_err(text).kind();
+    // Three knights can reach d2 (the ambiguity of c13_san_and_uci).
+    let p = pos("4k3/8/8/8/8/1N6/8/1N2KN2 w - - 0 1");
+    assert_eq!(kind(&p, "Nd2"), MoveTextKind::Ambiguous);
+    assert_eq!(kind(&start, "e4"), MoveTextKind::NoMatch);
+    assert_eq!(kind(&start, "Zz9"), MoveTextKind::Unreadable);
+    assert_eq!(kind(&start, " "), MoveTextKind::Unreadable);
+}
