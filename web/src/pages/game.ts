@@ -409,10 +409,15 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     noticeTimer = window.setTimeout(() => { notice.hidden = true; }, 8000);
   }
 
-  /** Plays the queued premove if the new state offers it, or drops it. */
-  function playPremove(g: GameView): void {
-    if (!premove || !canMoveNow(g)) return;
-    const p = premove;
+  /** Plays the premove `p` (taken before the board was redrawn, which drops it from the
+   * board) if the new state offers it as legal; drops it and says so otherwise. */
+  function playPremove(g: GameView, p: { from: string; to: string } | null): void {
+    if (!p) return;
+    if (!canMoveNow(g)) {
+      // Still the opponent's turn (an offer, a draw answer): the premove stays queued.
+      if (g.status === 'ongoing' && !premove) premove = p;
+      return;
+    }
     premove = null;
     board?.cancelPremove();
     const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
@@ -440,8 +445,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       return;
     }
     hadRematch = g.rematch ?? null;
+    const queued = premove;
     render();
-    playPremove(g);
+    playPremove(g, queued);
   }
 
   function connect(): void {
