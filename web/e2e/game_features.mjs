@@ -136,6 +136,7 @@ async function premoves(browser) {
   await clickSquare(a, 'a3');
   eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: 'f6-g5', ply: 5 })).status, 200, 'Black offers a man: White must capture');
   await a.waitForFunction(() => document.querySelector('#hint')?.textContent.includes('dropped'), null, { timeout: 5000 });
+  await a.waitForTimeout(300); // chessground reports the cancelled premove on a timer: the words stay
   eq(await a.textContent('#hint'), 'Premove b2–a3 dropped: it is not legal now', 'an illegal premove is dropped and said');
   eq((await moveTexts(a)).length, 6, 'nothing was played for it');
 }

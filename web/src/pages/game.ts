@@ -72,6 +72,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let ws: WebSocket | null = null;
   let retry = 0;
   let premove: { from: string; to: string } | null = null;
+  let premoveSaid = ''; // the hint that announced the queued premove
   let seenNotice = -1;
   let networkError = false;
   let hadRematch: string | null | undefined;
@@ -218,7 +219,12 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         },
         premove: p => {
           premove = p;
-          say(p ? t('game.premove_set', p) : null);
+          // chessground reports a cancelled premove a moment later (a timer): by then the
+          // hint may say something newer (the premove was dropped), which stays.
+          if (p) {
+            premoveSaid = t('game.premove_set', p);
+            say(premoveSaid);
+          } else if (hint.textContent === premoveSaid) say(null);
         },
         select: square => explainSelection(square),
       });
