@@ -189,12 +189,14 @@ export async function screenshot(page, name, publishAs) {
   return file;
 }
 
-/** A call of the HTTP API with the page's cookies: `{status, json}`. */
+/** A call of the HTTP API with the page's cookies: `{status, json}`. A state-changing call
+ * sends a JSON body (`{}` when none is given) with its content type, as the page does. */
 export async function api(page, method, path, body) {
+  const send = method !== 'GET';
   const res = await page.request.fetch(`${base}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    data: body === undefined ? undefined : JSON.stringify(body),
+    headers: send ? { 'content-type': 'application/json' } : {},
+    data: send ? JSON.stringify(body ?? {}) : undefined,
   });
   const text = await res.text();
   let json;

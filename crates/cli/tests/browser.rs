@@ -198,6 +198,12 @@ fn run_script(
         .unwrap_or_default();
     let db = dir.join(format!("{name}.db"));
     std::fs::copy(template, &db).expect("copy the template database");
+    // A lab command may leave its last writes in SQLite's write-ahead log (not yet
+    // checkpointed into the main file): the copy needs it too.
+    let wal = |p: &Path| PathBuf::from(format!("{}-wal", p.display()));
+    if wal(template).exists() {
+        std::fs::copy(wal(template), wal(&db)).expect("copy the template's write-ahead log");
+    }
     let shots = dir.join(format!("screenshots-{name}"));
     let log_path = dir.join(format!("server-{name}.log"));
     let log = std::fs::File::create(&log_path).expect("server log file");
