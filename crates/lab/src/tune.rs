@@ -292,9 +292,17 @@ pub fn weights_file<V: Tunable>(weights: &[i32], command: &str) -> String {
         let _ = writeln!(s, "/// - {name}: {w}");
     }
     let _ = writeln!(s, "pub const WEIGHTS: [i32; {}] = [", weights.len());
+    // Packed into lines of at most 100 characters, as rustfmt lays out short items.
+    let mut line = String::from("   ");
     for w in weights {
-        let _ = writeln!(s, "    {w},");
+        let item = format!(" {w},");
+        if line.len() + item.len() > 100 {
+            let _ = writeln!(s, "{line}");
+            line = String::from("   ");
+        }
+        line.push_str(&item);
     }
+    let _ = writeln!(s, "{line}");
     let _ = writeln!(s, "];");
     s
 }
@@ -368,6 +376,15 @@ mod tests {
         let s = weights_file::<Antarctos>(&w, "icebound tune --variant antarctos");
         assert!(s.contains("pub const WEIGHTS: [i32; 15] = ["));
         assert!(s.contains("/// - runner: 120"));
-        assert_eq!(s.matches(",\n").count(), 15);
+        let (_, list) = s.split_once("= [").expect("the array");
+        let (list, _) = list.split_once("];").expect("its end");
+        let back: Vec<i32> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().expect("a number"))
+            .collect();
+        assert_eq!(back, w.to_vec());
+        assert!(s.lines().all(|l| l.len() <= 100), "{s}");
     }
 }
