@@ -55,6 +55,17 @@ fn mate_in_two_rook_ladder() {
 }
 
 #[test]
+fn quiet_sacrifice_that_ends_in_check_is_not_pruned() {
+    // WAC.001: 1. Qg6 (onto a square two pawns attack) and every reply is mated at once
+    // (1... fxg6 2. Nxg6#, 1... gxf6 2. Qh7#). Futility, SEE and late-move pruning cut the
+    // mating checks while they applied to moves that give check.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let (score, pv) = analyse::<IceAge>(fen, 8);
+    assert_eq!(score, win_in(3));
+    assert_eq!(pv.first().map(String::as_str), Some("Qg6"));
+}
+
+#[test]
 fn mate_in_two_with_black_to_move() {
     // The mirror image: 1... Ra2 Kg1 2... Rb1#.
     let fen = "1r4k1/r7/8/8/8/8/8/7K b - - 0 1";

@@ -419,8 +419,12 @@ impl<V: EngineVariant> Worker<V> {
                 quiets += 1;
             }
             let late = stage == Stage::Quiet || (options.see && stage == Stage::BadTactical);
+            let child = V::play_unchecked(pos, &mv);
+            // A checking move is never pruned nor reduced: sacrifices that mate (WAC.001,
+            // 1. Qg6) start with a quiet move onto an attacked square and end in a check.
+            let checks = V::in_check(&child);
             // Pruning of moves that cannot matter, once a move that does not lose is known.
-            if !is_pv && !in_check && !pivotal && searched > 0 && best > -WIN_BOUND {
+            if !is_pv && !in_check && !checks && !pivotal && searched > 0 && best > -WIN_BOUND {
                 if quiet && stage == Stage::Quiet {
                     if options.late_move_pruning
                         && depth <= opt::LMP_MAX_DEPTH
@@ -449,7 +453,6 @@ impl<V: EngineVariant> Worker<V> {
                     continue;
                 }
             }
-            let child = V::play_unchecked(pos, &mv);
             let score = if searched == 0 {
                 -self.negamax(
                     shared,
@@ -464,7 +467,7 @@ impl<V: EngineVariant> Worker<V> {
                 )
             } else {
                 // Late-move reduction of quiet (and losing tactical) moves far down the list.
-                let r = if late && !in_check {
+                let r = if late && !in_check && !checks {
                     opt::lmr_reduction(&options, depth, searched)
                 } else {
                     0
