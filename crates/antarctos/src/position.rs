@@ -105,6 +105,14 @@ impl Position {
         }
     }
 
+    /// The same board with the other side to move, as if the side to move had passed (the
+    /// fullmove number advances after a Black pass). The rules have no pass (A5-A11); the
+    /// engine's null-move search uses it.
+    pub fn pass(&self) -> Position {
+        let fullmove = self.fullmove + u32::from(self.side == Color::Black);
+        Position::from_bits(self.white, self.black, self.ice, !self.side, fullmove)
+    }
+
     /// The squares of `color`'s living men.
     pub fn men(&self, color: Color) -> SquareSet {
         SquareSet(self.men_bits(color))
@@ -182,6 +190,17 @@ impl Position {
     fn decided(&self) -> bool {
         let mover = !self.side;
         self.men_bits(mover) & goal_row(mover == Color::White) != 0 || self.men_bits(self.side) == 0
+    }
+
+    /// True when the side to move must capture (A9: one of its men can jump a living enemy
+    /// man, so every legal turn starts with a capture). False when the game is over.
+    pub fn must_capture(&self) -> bool {
+        if self.decided() {
+            return false;
+        }
+        let (own, opp) = self.sides();
+        let empty = movegen::empty_squares(own, opp, self.ice);
+        movegen::jumpers(own, opp, empty) != 0
     }
 
     /// Every legal turn (A5-A11), each once; empty when the game is over.

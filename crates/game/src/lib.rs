@@ -6,6 +6,7 @@
 //! - [`Color`], [`Outcome`], [`EndReason`]: who is to move, who won and why.
 //! - [`Record`]: one game of a PDN/PGN file, as tags, start position and moves.
 //! - [`perft`]: the generic perft (bulk counted), used to cross-check each game's own.
+//! - `toy` (feature `toy`): a tiny game with known values, for the tests of generic code.
 
 mod color;
 mod excerpt;
@@ -13,6 +14,9 @@ mod outcome;
 mod record;
 mod text_serde;
 mod variant;
+
+#[cfg(any(test, feature = "toy"))]
+pub mod toy;
 
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};

@@ -203,17 +203,51 @@ impl Position {
         Ok(self.play_unchecked(mv))
     }
 
+    /// The position after the side to move passes: the other side to move, no en-passant
+    /// square, the counters advanced as after a quiet move. The rules have no pass; the
+    /// engine's null-move search uses it. `None` when the side to move is in check (a pass
+    /// would leave its king attacked) or when its move is the one that brings the Ice Age
+    /// (C5: a pass cannot bring it).
+    pub fn pass(&self) -> Option<Position> {
+        if self.ice_age_due() || self.is_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        let mut key = self.key;
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant(ep);
+        }
+        p.ep_square = None;
+        p.halfmoves = p.halfmoves.saturating_add(1);
+        key ^= zobrist::turn(Color::Black);
+        if self.turn == Color::Black {
+            p.fullmoves = p.fullmoves.saturating_add(1);
+            key ^= zobrist::phase(self.fullmoves) ^ zobrist::phase(p.fullmoves);
+        }
+        p.turn = !self.turn;
+        p.key = key;
+        debug_assert_eq!(p.key, p.compute_key());
+        Some(p)
+    }
+
     /// Plays `mv`, which must be one of this position's legal moves.
     pub fn play_unchecked(&self, mv: &Move) -> Position {
-        self.play_inner(mv, false).0
+        self.play_inner(mv, Ice::Apply).0
     }
 
     /// Plays a legal `mv` and also returns what its Ice Age did, if it brought one.
     pub fn play_with_report(&self, mv: &Move) -> (Position, Option<IceAgeReport>) {
-        self.play_inner(mv, true)
+        self.play_inner(mv, Ice::Report)
     }
 
-    fn play_inner(&self, mv: &Move, report: bool) -> (Position, Option<IceAgeReport>) {
+    /// The position right after the legal `mv`, before the Ice Age it brings: the position the
+    /// Ice Age is judged on (C6), for showing what it changed. `None` when `mv` brings no Ice
+    /// Age (C5). Play goes on from [`Position::play`]'s position, never from this one.
+    pub fn before_ice_age(&self, mv: &Move) -> Option<Position> {
+        self.ice_age_due().then(|| self.play_inner(mv, Ice::Skip).0)
+    }
+
+    fn play_inner(&self, mv: &Move, ice: Ice) -> (Position, Option<IceAgeReport>) {
         let mut p = self.clone();
         let us = self.turn;
         let them = !us;
@@ -281,9 +315,9 @@ impl Position {
         p.castling &= !(Bitboard::from(mv.from) | Bitboard::from(mv.to));
 
         let mut ice_report = None;
-        if ice_age::is_due(us, self.fullmoves) {
+        if ice_age::is_due(us, self.fullmoves) && ice != Ice::Skip {
             // C5-C9: inside Black's move, judged after the move was found legal (C6a).
-            let frozen = if report {
+            let frozen = if ice == Ice::Report {
                 let r = ice_age::apply_with_report(&mut p.board);
                 let frozen: Bitboard = r.frozen.iter().map(|(sq, _)| *sq).collect();
                 ice_report = Some(r);
@@ -401,4 +435,15 @@ pub fn to_game_color(color: Color) -> game::Color {
         Color::White => game::Color::White,
         Color::Black => game::Color::Black,
     }
+}
+
+/// What [`Position::play_inner`] does with a due Ice Age.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ice {
+    /// Apply it (the game's move).
+    Apply,
+    /// Apply it and describe it.
+    Report,
+    /// Leave it out: the position it is judged on.
+    Skip,
 }

@@ -26,6 +26,8 @@ pub enum ErrorCode {
     Conflict,
     /// 409: the player already has the most unfinished engine games allowed.
     TooManyEngineGames,
+    /// 409: a friend game's open seat is not taken yet: nothing but cancelling is possible.
+    WaitingForOpponent,
     /// 413: body, field or message too large.
     TooLarge,
     /// 422: no legal move matches.
@@ -61,7 +63,8 @@ impl ErrorCode {
             ErrorCode::NotYourTurn
             | ErrorCode::GameOver
             | ErrorCode::Conflict
-            | ErrorCode::TooManyEngineGames => StatusCode::CONFLICT,
+            | ErrorCode::TooManyEngineGames
+            | ErrorCode::WaitingForOpponent => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,

@@ -20,6 +20,7 @@ pub mod game_service;
 pub mod lab;
 pub mod live_game;
 pub mod options;
+pub mod permissions;
 pub mod player;
 pub mod rate_limit;
 pub mod routes;

@@ -91,6 +91,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/draw", post(play::draw))
         .route("/games/{id}/rematch", rematch)
+        .route("/games/{id}/abort", post(play::abort))
+        .route("/games/{id}/takeback", post(play::takeback))
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(ws::upgrade));
     let creates = Router::new().route("/games", post(games::create));

@@ -1,10 +1,9 @@
 //! `GET /api/games/{id}/ws`: live updates. The server sends `{"type":"state","game":GameView}`
 //! on connect and after every change (from the game's `broadcast` channel); the client may send
-//! moves, resignation and draw actions; errors come back as `{"type":"error",...}`. After
-//! [`WsTimers::ping`] of silence from the client the server pings it, and closes a connection
-//! whose peer sent nothing, not even a pong, for [`WsTimers::dead`] (a dead peer).
-//! on connect and after every change; the client may send moves, resignation and draw actions;
-//! errors come back as `{"type":"error",...}`.
+//! moves, resignation, abort, draw and takeback actions; errors come back as
+//! `{"type":"error",...}`. After [`WsTimers::ping`] of silence from the client the server pings
+//! it, and closes a connection whose peer sent nothing, not even a pong, for [`WsTimers::dead`]
+//! (a dead peer).
 //!
 //! Delivery: each socket remembers the game version it has sent ([`Delivered`]) and sends a
 //! state only when it is newer, so every client gets each ply once and in order, whatever
@@ -26,7 +25,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
 use crate::error::ApiError;
-use crate::game_service::{DrawAction, GameService, GameSlot, Snapshot, WsGuard};
+use crate::game_service::{Answer, DrawAction, GameService, GameSlot, Snapshot, WsGuard};
 use crate::player::Player;
 
 /// Largest WebSocket message accepted from a client (bytes). A longer one closes the
@@ -58,8 +57,16 @@ enum ClientMessage {
         ply: Option<u32>,
     },
     Resign,
+    Abort,
     Draw {
         action: String,
+    },
+    Takeback {
+        action: String,
+    },
+    Rematch {
+        #[serde(default)]
+        action: Option<String>,
     },
     Ping,
 }
@@ -158,10 +165,22 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
             svc.play_or_retry(id, token, &mv, ply).await.map(|_| ())
         }
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
+        ClientMessage::Abort => svc.abort(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
             Err(e) => Err(e),
         },
+        ClientMessage::Takeback { action } => match Answer::parse_for(&action, "takeback") {
+            Ok(a) => svc.takeback(id, token, a).await.map(|_| ()),
+            Err(e) => Err(e),
+        },
+        // The new game shows as this game's `rematch` in the state broadcast.
+        ClientMessage::Rematch { action } => {
+            match Answer::parse_for(action.as_deref().unwrap_or("offer"), "rematch") {
+                Ok(a) => svc.rematch(id, token, a).await.map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
     };
     // Success shows as the state broadcast that follows every change.
     result.err().map(|e| error_message(&e))
