@@ -90,7 +90,10 @@ async fn probe(extra: &[&str]) -> (Fate, Duration) {
         .arg("--nofile=120:120")
         .arg(env!("CARGO_BIN_EXE_icebound"))
         .args(["serve", "--addr", &addr.to_string(), "--database"])
-        .arg(format!("sqlite://{}?mode=rwc", dir.join("fds.db").display()))
+        .arg(format!(
+            "sqlite://{}?mode=rwc",
+            dir.join("fds.db").display()
+        ))
         .args(extra)
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
@@ -114,7 +117,10 @@ async fn probe(extra: &[&str]) -> (Fate, Duration) {
     let start = Instant::now();
     let mut other = ApiClient::new(addr).from_local("127.0.0.2".parse::<IpAddr>().expect("ip"));
     let g = other
-        .post("/api/games", json!({"variant": "antarctos", "opponent": "local"}))
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "local"}),
+        )
         .await
         .unwrap_or_else(|e| panic!("the other client is not served: {e}"));
     assert_eq!(g.status, 201, "{}", g.text);
@@ -161,7 +167,13 @@ async fn silent_sockets_cannot_starve_other_clients_of_descriptors() {
 
     // A cap above the descriptor limit: accept runs out of descriptors, and the server closes
     // the oldest idle connection to keep serving.
-    let (fate, served) = probe(&["--max-connections", "1000", "--max-connections-per-address", "0"]).await;
+    let (fate, served) = probe(&[
+        "--max-connections",
+        "1000",
+        "--max-connections-per-address",
+        "0",
+    ])
+    .await;
     println!(
         "120 descriptors, cap 1000: 130 silent sockets -> {} answered 503, {} closed, {} open; \
          the other client's game and 3 moves took {} ms",

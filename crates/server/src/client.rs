@@ -124,7 +124,10 @@ impl ApiClient {
     ) -> Result<Answer, ClientError> {
         let mut headers = Vec::new();
         if raw.is_some() {
-            headers.push((CONTENT_TYPE.as_str().to_string(), "application/json".to_string()));
+            headers.push((
+                CONTENT_TYPE.as_str().to_string(),
+                "application/json".to_string(),
+            ));
         }
         if let Some(t) = &self.token {
             headers.push((HEADER_NAME.to_string(), t.clone()));
@@ -249,12 +252,10 @@ impl ApiClient {
             .connect()
             .await
             .map_err(|e| ClientError::Ws(e.to_string()))?;
-        let (ws, _) = tokio_tungstenite::client_async(
-            req,
-            tokio_tungstenite::MaybeTlsStream::Plain(stream),
-        )
-        .await
-        .map_err(|e| ClientError::Ws(e.to_string()))?;
+        let (ws, _) =
+            tokio_tungstenite::client_async(req, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+                .await
+                .map_err(|e| ClientError::Ws(e.to_string()))?;
         Ok(ws)
     }
 }

@@ -70,7 +70,9 @@ impl PublicUrl {
         let default_port = if https { 443 } else { 80 };
         let host = authority.host().to_ascii_lowercase();
         let origin = match authority.port_u16() {
-            Some(p) if p != default_port => format!("{}://{host}:{p}", uri.scheme_str().unwrap_or("http")),
+            Some(p) if p != default_port => {
+                format!("{}://{host}:{p}", uri.scheme_str().unwrap_or("http"))
+            }
             _ => format!("{}://{host}", uri.scheme_str().unwrap_or("http")),
         };
         Ok(PublicUrl { origin, https })
@@ -200,7 +202,9 @@ mod tests {
         assert_eq!(u.origin(), "https://play.example.org");
         assert!(u.https());
         assert_eq!(
-            PublicUrl::parse("https://play.example.org:443").unwrap().origin(),
+            PublicUrl::parse("https://play.example.org:443")
+                .unwrap()
+                .origin(),
             "https://play.example.org"
         );
         let local = PublicUrl::parse("http://127.0.0.1:8080").unwrap();

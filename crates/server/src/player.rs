@@ -80,9 +80,17 @@ pub fn presented(headers: &HeaderMap, keys: &TokenKeys, cookie_name: &str) -> Pr
 /// Middleware: puts the [`Player`] in the request, and sets the cookie when it issued the token
 /// now. Under `/api/`, a header token the server did not issue is 401 `bad_token` and two
 /// planted cookies are 403 `cookie_conflict`.
-pub async fn middleware(State(sec): State<SecurityState>, mut req: Request, next: Next) -> Response {
+pub async fn middleware(
+    State(sec): State<SecurityState>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let https = sec.https(req.headers());
-    let name = if https { SECURE_COOKIE_NAME } else { COOKIE_NAME };
+    let name = if https {
+        SECURE_COOKIE_NAME
+    } else {
+        COOKIE_NAME
+    };
     let api = req.uri().path().starts_with("/api/");
     let (token, fresh) = match presented(req.headers(), &sec.keys, name) {
         Presented::Token(t) => (t, false),
@@ -148,12 +156,18 @@ mod tests {
             COOKIE,
             HeaderValue::from_str(&format!("a=b; icebound_player={mine}; c=d")).unwrap(),
         );
-        assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::Token(mine.clone()));
+        assert_eq!(
+            presented(&h, &keys, COOKIE_NAME),
+            Presented::Token(mine.clone())
+        );
         // Over HTTPS only the __Host- cookie counts.
         assert_eq!(presented(&h, &keys, SECURE_COOKIE_NAME), Presented::Nothing);
         h.insert(HEADER_NAME, HeaderValue::from_str(&bot).unwrap());
         assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::Token(bot));
-        h.insert(HEADER_NAME, HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"));
+        h.insert(
+            HEADER_NAME,
+            HeaderValue::from_static("ZZZZZZZZZZZZZZZZZZZZ"),
+        );
         assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::BadHeader);
     }
 
@@ -174,9 +188,14 @@ mod tests {
         let both = cookie(format!(
             "icebound_player=ATTACKERmadeUpToken0123456789abc; icebound_player={mine}"
         ));
-        assert_eq!(presented(&both, &keys, COOKIE_NAME), Presented::Token(mine.clone()));
+        assert_eq!(
+            presented(&both, &keys, COOKIE_NAME),
+            Presented::Token(mine.clone())
+        );
         // Two issued ones: refused.
-        let two = cookie(format!("icebound_player={attacker}; icebound_player={mine}"));
+        let two = cookie(format!(
+            "icebound_player={attacker}; icebound_player={mine}"
+        ));
         assert_eq!(presented(&two, &keys, COOKIE_NAME), Presented::Conflict);
         // A token from before signing, listed by the migration, still counts.
         let old = cookie("icebound_player=legacyLegacyLegacyLegacy01234567".into());

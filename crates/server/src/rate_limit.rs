@@ -62,11 +62,8 @@ impl KeyExtractor for ClientKeyExtractor {
 }
 
 /// The layer type of one limit.
-pub type Limit = tower_governor::GovernorLayer<
-    ClientKeyExtractor,
-    governor::middleware::NoOpMiddleware,
-    Body,
->;
+pub type Limit =
+    tower_governor::GovernorLayer<ClientKeyExtractor, governor::middleware::NoOpMiddleware, Body>;
 
 /// A layer that allows `rate` to each client; `what` names the limit in the 429 message.
 pub fn layer(rate: Rate, what: &'static str) -> Option<Limit> {
@@ -77,9 +74,7 @@ pub fn layer(rate: Rate, what: &'static str) -> Option<Limit> {
         .finish()?;
     let config = Arc::new(config);
     forget_idle_clients(&config);
-    Some(
-        tower_governor::GovernorLayer::new(config).error_handler(move |e| too_many(e, what)),
-    )
+    Some(tower_governor::GovernorLayer::new(config).error_handler(move |e| too_many(e, what)))
 }
 
 /// Drops the state of clients whose bucket is full again, once a minute, while the limit lives.

@@ -173,9 +173,7 @@ impl GameView {
         self.you = seat_of(row, token);
         self.actions = permissions::actions(row, self.you, &self.moves);
         self.invite_url = match (&self.you, &row.invite) {
-            (Some(_), Some(stored))
-                if row.has_open_seat() && row.status == GameStatus::Ongoing =>
-            {
+            (Some(_), Some(stored)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
                 let invite = invite_for(token, &row.id);
                 (hash_hex(&invite) == *stored).then(|| format!("/join/{invite}"))
             }

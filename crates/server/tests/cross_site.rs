@@ -43,22 +43,29 @@ async fn cross_origin_forms_cannot_resign_rematch_or_move() {
     let cookie = format!("icebound_player={token}");
     let mut page = srv.client();
     // The issue's probe: a form on another origin of the same site, the cookie attached.
+    // Every state change of a game, those of the game page (abort, takeback) included.
+    let changes = ["resign", "abort", "takeback"];
     for (origin, ct) in [
-        ("http://evil.example.test", "application/x-www-form-urlencoded"),
+        (
+            "http://evil.example.test",
+            "application/x-www-form-urlencoded",
+        ),
         ("http://evil.example.test", "application/json"),
         ("null", "text/plain"),
     ] {
-        let a = page
-            .send_with_headers(
-                "POST",
-                &format!("/api/games/{id}/resign"),
-                &browser(&host, origin, &cookie, ct),
-                Some(b"x=1".to_vec()),
-            )
-            .await
-            .expect("request");
-        assert_eq!(a.status, 403, "{origin} {ct}: {}", a.text);
-        assert_eq!(a.body["error"]["code"], "cross_origin", "{}", a.text);
+        for change in changes {
+            let a = page
+                .send_with_headers(
+                    "POST",
+                    &format!("/api/games/{id}/{change}"),
+                    &browser(&host, origin, &cookie, ct),
+                    Some(b"x=1".to_vec()),
+                )
+                .await
+                .expect("request");
+            assert_eq!(a.status, 403, "{change} {origin} {ct}: {}", a.text);
+            assert_eq!(a.body["error"]["code"], "cross_origin", "{}", a.text);
+        }
     }
     // A browser that sends Sec-Fetch-Site but no Origin, and a request with the cookie alone.
     for headers in [
@@ -90,20 +97,25 @@ async fn cross_origin_forms_cannot_resign_rematch_or_move() {
         "text/plain",
         "multipart/form-data; boundary=x",
     ] {
-        let a = page
-            .send_with_headers(
-                "POST",
-                &format!("/api/games/{id}/resign"),
-                &browser(&host, &own, &cookie, ct),
-                Some(b"{}".to_vec()),
-            )
-            .await
-            .expect("request");
-        assert_eq!(a.status, 415, "{ct}: {}", a.text);
-        assert_eq!(a.body["error"]["code"], "unsupported_media_type");
+        for change in changes {
+            let a = page
+                .send_with_headers(
+                    "POST",
+                    &format!("/api/games/{id}/{change}"),
+                    &browser(&host, &own, &cookie, ct),
+                    Some(br#"{"action":"offer"}"#.to_vec()),
+                )
+                .await
+                .expect("request");
+            assert_eq!(a.status, 415, "{change} {ct}: {}", a.text);
+            assert_eq!(a.body["error"]["code"], "unsupported_media_type");
+        }
     }
     let view = me.get(&format!("/api/games/{id}")).await.expect("get");
-    assert_eq!(view.body["status"], "ongoing", "nothing resigned the game");
+    assert_eq!(
+        view.body["status"], "ongoing",
+        "nothing resigned or aborted the game"
+    );
     assert_eq!(view.body["ply"], 0, "nothing moved");
 
     // The page itself (its Origin, JSON) plays and resigns; so does a bot with its header.
@@ -139,7 +151,12 @@ async fn cross_origin_forms_cannot_resign_rematch_or_move() {
         .send_with_headers(
             "POST",
             &format!("/api/games/{id}/rematch"),
-            &browser(&host, "http://evil.example.test", &cookie, "application/json"),
+            &browser(
+                &host,
+                "http://evil.example.test",
+                &cookie,
+                "application/json",
+            ),
             Some(b"{}".to_vec()),
         )
         .await
@@ -170,7 +187,10 @@ async fn websocket_upgrade_checks_origin() {
     let c = srv.client();
     // Another origin with the victim's cookie: refused before the upgrade.
     let refused = c
-        .ws_with_headers(&id, &[("origin", "http://evil.example.test"), ("cookie", &cookie)])
+        .ws_with_headers(
+            &id,
+            &[("origin", "http://evil.example.test"), ("cookie", &cookie)],
+        )
         .await;
     let err = refused.err().expect("refused").to_string();
     assert!(err.contains("403"), "{err}");
@@ -224,10 +244,16 @@ async fn planted_tokens_are_refused_and_replaced() {
         .expect("create");
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.body["id"].as_str().expect("id").to_string();
-    let set = a.headers["set-cookie"].to_str().expect("cookie").to_string();
+    let set = a.headers["set-cookie"]
+        .to_str()
+        .expect("cookie")
+        .to_string();
     let fresh = victim.token().expect("a new token was issued").to_string();
     assert_ne!(fresh, made_up);
-    assert!(set.starts_with(&format!("icebound_player={fresh};")), "{set}");
+    assert!(
+        set.starts_with(&format!("icebound_player={fresh};")),
+        "{set}"
+    );
     assert!(srv.site.token_keys().issued(&fresh));
     // The game is the victim's new token's, and the planted one cannot even be presented.
     let mine = ApiClient::with_token(srv.addr, &fresh)
@@ -274,7 +300,10 @@ async fn https_public_url_gives_a_host_only_secure_cookie() {
     let srv = TestServer::start_with(&sqlite_url("csrf-https"), options).await;
     let mut c = srv.client();
     let a = c.get("/api/my-games").await.expect("my games");
-    let cookie = a.headers["set-cookie"].to_str().expect("cookie").to_string();
+    let cookie = a.headers["set-cookie"]
+        .to_str()
+        .expect("cookie")
+        .to_string();
     let token = c.token().expect("token").to_string();
     assert!(
         cookie.starts_with(&format!("__Host-icebound_player={token};")),
@@ -304,14 +333,23 @@ async fn https_public_url_gives_a_host_only_secure_cookie() {
         .await
         .expect("create");
     assert_eq!(a.status, 201, "{}", a.text);
-    assert_ne!(page.token(), Some(token.as_str()), "a new token, not the plain cookie's");
+    assert_ne!(
+        page.token(),
+        Some(token.as_str()),
+        "a new token, not the plain cookie's"
+    );
     // Only the public origin's pages count, whatever the Host header says.
     let host_cookie = format!("__Host-icebound_player={token}");
     let a = page
         .send_with_headers(
             "POST",
             "/api/games",
-            &browser(&host, &format!("http://{host}"), &host_cookie, "application/json"),
+            &browser(
+                &host,
+                &format!("http://{host}"),
+                &host_cookie,
+                "application/json",
+            ),
             Some(br#"{"variant":"antarctos","opponent":"local"}"#.to_vec()),
         )
         .await
@@ -327,14 +365,25 @@ async fn https_public_url_gives_a_host_only_secure_cookie() {
     let srv = TestServer::start_with(&sqlite_url("csrf-proxy"), options).await;
     let a = srv
         .client()
-        .send_with_headers("GET", "/api/my-games", &[("x-forwarded-proto", "https")], None)
+        .send_with_headers(
+            "GET",
+            "/api/my-games",
+            &[("x-forwarded-proto", "https")],
+            None,
+        )
         .await
         .expect("my games");
     let cookie = a.headers["set-cookie"].to_str().expect("cookie");
-    assert!(cookie.starts_with("__Host-icebound_player=") && cookie.contains("; Secure"), "{cookie}");
+    assert!(
+        cookie.starts_with("__Host-icebound_player=") && cookie.contains("; Secure"),
+        "{cookie}"
+    );
     let a = srv.client().get("/api/my-games").await.expect("my games");
     let cookie = a.headers["set-cookie"].to_str().expect("cookie");
-    assert!(cookie.starts_with("icebound_player=") && !cookie.contains("Secure"), "{cookie}");
+    assert!(
+        cookie.starts_with("icebound_player=") && !cookie.contains("Secure"),
+        "{cookie}"
+    );
     srv.stop().await;
 }
 
@@ -342,7 +391,11 @@ async fn https_public_url_gives_a_host_only_secure_cookie() {
 async fn every_response_carries_the_security_headers() {
     let srv = TestServer::start(&sqlite_url("headers")).await;
     let mut c = srv.client();
-    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "friend"})).await;
+    let g = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "friend"}),
+    )
+    .await;
     let invite = g["invite_url"].as_str().expect("invite").to_string();
     let id = g["id"].as_str().expect("id").to_string();
     let mut answers = Vec::new();
@@ -359,7 +412,9 @@ async fn every_response_carries_the_security_headers() {
     }
     answers.push((
         "record".into(),
-        c.get(&format!("/api/games/{id}/record")).await.expect("record"),
+        c.get(&format!("/api/games/{id}/record"))
+            .await
+            .expect("record"),
     ));
     answers.push((
         "415".into(),

@@ -40,7 +40,13 @@ fn first_legal(view: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watchers_connecting_mid_move_get_each_ply_once() {
-    let srv = TestServer::start(&sqlite_url("once")).await;
+    // About 200 requests on one game within a second or two: above the per-address lookup
+    // limit (tested in limits.rs), which is not what this test is about.
+    let options = server::SiteOptions {
+        rate_limits: server::options::RateLimits::off(),
+        ..server::SiteOptions::default()
+    };
+    let srv = TestServer::start_with(&sqlite_url("once"), options).await;
     let mut me = srv.client();
     let mut watchers = 0;
     let mut twice = 0;

@@ -545,7 +545,8 @@ async fn a_rematch_between_friends_is_an_offer_and_against_the_engine_it_starts_
     let old = get(&mut a, &id).await;
     assert_eq!(old["rematch"], yes.body["id"]);
     assert_eq!(get(&mut a, &id_of(&yes.body)).await["you"], "black");
-    // Against the engine the rematch starts at once; a body is not needed.
+    // Against the engine the rematch starts at once; `{}` (no action) is enough. A request
+    // without a JSON content type is refused like every state change (cross_site.rs).
     let e = create(
         &mut a,
         json!({"variant": "iceage", "opponent": "engine", "level": 1, "color": "white"}),
@@ -555,10 +556,7 @@ async fn a_rematch_between_friends_is_an_offer_and_against_the_engine_it_starts_
     play(&mut a, &eid, "hxg3").await;
     wait_ply(&mut a, &eid, 2).await;
     post(&mut a, &format!("/api/games/{eid}/resign"), json!({})).await;
-    let r = a
-        .send_raw("POST", &format!("/api/games/{eid}/rematch"), None)
-        .await
-        .expect("request");
+    let r = post(&mut a, &format!("/api/games/{eid}/rematch"), json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text);
     srv.stop().await;
 }

@@ -64,12 +64,18 @@ async fn silent_slow_and_idle_clients_are_closed() {
     // A request line and then a header every 100 ms, never finished (slowloris): closed
     // although bytes keep coming.
     let mut slow = TcpStream::connect(srv.addr).await.expect("connect");
-    slow.write_all(b"GET /api/stats HTTP/1.1\r\n").await.expect("write");
+    slow.write_all(b"GET /api/stats HTTP/1.1\r\n")
+        .await
+        .expect("write");
     let start = Instant::now();
     let mut cut = false;
     for i in 0..100 {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        if slow.write_all(format!("x-slow-{i}: 1\r\n").as_bytes()).await.is_err() {
+        if slow
+            .write_all(format!("x-slow-{i}: 1\r\n").as_bytes())
+            .await
+            .is_err()
+        {
             cut = true;
             break;
         }
@@ -80,7 +86,11 @@ async fn silent_slow_and_idle_clients_are_closed() {
         }
     }
     assert!(cut, "a head sent a header at a time is cut off");
-    assert!(start.elapsed() < Duration::from_secs(9), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(9),
+        "{:?}",
+        start.elapsed()
+    );
     // A body that stops short: 408 with a JSON error.
     let mut c = srv.client();
     let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
@@ -105,7 +115,13 @@ async fn silent_slow_and_idle_clients_are_closed() {
     assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
     assert!(closed.is_some(), "an idle kept-alive connection is closed");
     // Meanwhile the server serves everyone else.
-    assert_eq!(c.get(&format!("/api/games/{id}")).await.expect("get").status, 200);
+    assert_eq!(
+        c.get(&format!("/api/games/{id}"))
+            .await
+            .expect("get")
+            .status,
+        200
+    );
     srv.stop().await;
 }
 
@@ -210,7 +226,11 @@ async fn connection_caps_answer_503_or_close_the_oldest_idle() {
         .await
         .expect("answered");
     assert_eq!(a.status, 503, "{}", a.text);
-    assert!(a.text.contains("maximum of 5 open connections"), "{}", a.text);
+    assert!(
+        a.text.contains("maximum of 5 open connections"),
+        "{}",
+        a.text
+    );
     drop(busy);
     drop(sockets);
     srv.stop().await;
@@ -269,7 +289,12 @@ async fn rate_limits_per_client_answer_429() {
     let mut invites = Vec::new();
     for _ in 0..3 {
         let g = create(&mut me, new_game.clone()).await;
-        invites.push(g["invite_url"].as_str().expect("invite").replace("/join/", ""));
+        invites.push(
+            g["invite_url"]
+                .as_str()
+                .expect("invite")
+                .replace("/join/", ""),
+        );
     }
     let a = me.post("/api/games", new_game.clone()).await.expect("post");
     assert_eq!(a.status, 429, "{}", a.text);
@@ -286,7 +311,10 @@ async fn rate_limits_per_client_answer_429() {
         .await
         .expect("join");
     assert_eq!(j.status, 200, "{}", j.text);
-    let j = friend.post("/api/join/0123456789abcdef", json!({})).await.expect("join");
+    let j = friend
+        .post("/api/join/0123456789abcdef", json!({}))
+        .await
+        .expect("join");
     assert_eq!(j.status, 404, "{}", j.text);
     let j = friend
         .post(&format!("/api/join/{}", invites[1]), json!({}))
@@ -296,7 +324,10 @@ async fn rate_limits_per_client_answer_429() {
     // Lookups of game ids: five, then 429, for ids that exist or not.
     let mut guesser = ApiClient::new(srv.addr).from_local("127.0.0.4".parse().expect("ip"));
     for i in 0..5 {
-        let a = guesser.get(&format!("/api/games/guess{i:03}")).await.expect("get");
+        let a = guesser
+            .get(&format!("/api/games/guess{i:03}"))
+            .await
+            .expect("get");
         assert_eq!(a.status, 404, "{}", a.text);
     }
     let a = guesser.get(&format!("/api/games/{id}")).await.expect("get");
@@ -304,7 +335,14 @@ async fn rate_limits_per_client_answer_429() {
     let ws = guesser.ws(&id).await;
     assert!(ws.err().expect("refused").to_string().contains("429"));
     // The game's own players, from their addresses, are unaffected.
-    assert_eq!(other.get(&format!("/api/games/{id}")).await.expect("get").status, 200);
+    assert_eq!(
+        other
+            .get(&format!("/api/games/{id}"))
+            .await
+            .expect("get")
+            .status,
+        200
+    );
     srv.stop().await;
 }
 
@@ -313,7 +351,10 @@ async fn rate_limits_per_client_answer_429() {
 #[tokio::test]
 async fn id_guessing_is_held_to_the_lookup_rate() {
     let srv = TestServer::start(&sqlite_url("guess")).await;
-    let rate = SiteOptions::default().rate_limits.lookup.expect("a lookup limit");
+    let rate = SiteOptions::default()
+        .rate_limits
+        .lookup
+        .expect("a lookup limit");
     let mut guesser = srv.client();
     let seconds = 2.0;
     let start = Instant::now();

@@ -117,8 +117,22 @@ async fn migration_converts_an_older_database_and_players_keep_their_seats() {
          ($1, 'antarctos', $2, $3, $4, $5, $6, $7, 'ongoing', 0, 'white', 1, 1, 1)";
     let start = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
     for (id, wk, wt, bk, bt, inv) in [
-        ("oldgame1", "human", Some(old_white), "human", Some(old_black), None),
-        ("oldgame2", "human", Some(old_creator), "open", None, Some(old_invite)),
+        (
+            "oldgame1",
+            "human",
+            Some(old_white),
+            "human",
+            Some(old_black),
+            None,
+        ),
+        (
+            "oldgame2",
+            "human",
+            Some(old_creator),
+            "open",
+            None,
+            Some(old_invite),
+        ),
     ] {
         sqlx::query(insert)
             .bind(id)
@@ -137,14 +151,20 @@ async fn migration_converts_an_older_database_and_players_keep_their_seats() {
     let srv = TestServer::start(&url).await;
     let texts = stored_texts(&url).await;
     for secret in [old_white, old_black, old_creator, old_invite] {
-        assert!(!texts.iter().any(|t| t.contains(secret)), "{secret} left in plain text");
+        assert!(
+            !texts.iter().any(|t| t.contains(secret)),
+            "{secret} left in plain text"
+        );
     }
     // Existing players keep their seats with the tokens their browsers hold.
     let mut white = ApiClient::with_token(srv.addr, old_white);
     let g = white.get("/api/games/oldgame1").await.expect("get");
     assert_eq!(g.body["you"], "white", "{}", g.text);
     let moved = white
-        .post("/api/games/oldgame1/moves", json!({"move": "c3-d4", "ply": 0}))
+        .post(
+            "/api/games/oldgame1/moves",
+            json!({"move": "c3-d4", "ply": 0}),
+        )
         .await
         .expect("move");
     assert_eq!(moved.status, 200, "{}", moved.text);

@@ -178,10 +178,12 @@ fn last_text(view: &Value) -> String {
         .to_string()
 }
 
-/// The default site with storage `options`.
+/// The default site with storage `options` and no per-address rate limits (one client plays
+/// hundreds of moves a second here; the limits are tested in limits.rs).
 fn with_store(options: &StoreOptions) -> server::SiteOptions {
     server::SiteOptions {
         store: options.clone(),
+        rate_limits: server::options::RateLimits::off(),
         ..server::SiteOptions::default()
     }
 }
@@ -459,7 +461,7 @@ async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
     let app = format!("icebound-fault-{}", std::process::id());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}application_name={app}");
-    let srv = TestServer::start(&url).await;
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     let mut table = Table::new(&srv, &base).await;
     assert_eq!(table.play(4).await.failed, 0);
     let mut locker = AnyConnection::connect(&base).await.expect("locker");
@@ -520,7 +522,7 @@ async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
         assert_eq!(next.failed, 0, "after the kill: {next:?}");
     }
     srv.crash().await;
-    let srv = TestServer::start(&url).await;
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     table.check_served(&srv).await;
     assert_eq!(table.play(3).await.failed, 0);
     srv.stop().await;
@@ -548,7 +550,7 @@ async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects()
         return;
     };
     let _alone = POSTGRES.lock().await;
-    let srv = TestServer::start(&url).await;
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     let mut table = Table::new(&srv, &url).await;
     assert_eq!(table.play(6).await.failed, 0, "before the restart");
 
@@ -578,7 +580,14 @@ async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects()
 
     // The server reconnects by itself: once a read works, every move is stored.
     let mut reads = 0;
-    while table.c.get(&format!("/api/games/{}", table.games[0].0)).await.expect("get").status != 200 {
+    while table
+        .c
+        .get(&format!("/api/games/{}", table.games[0].0))
+        .await
+        .expect("get")
+        .status
+        != 200
+    {
         reads += 1;
         assert!(reads < 300, "the site did not reconnect within 30 s");
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -587,7 +596,7 @@ async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects()
     assert_eq!(after.failed, 0, "moves after the restart: {after:?}");
 
     srv.crash().await;
-    let srv = TestServer::start(&url).await;
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     table.check_served(&srv).await;
     table.check_all().await;
     assert_eq!(table.play(3).await.failed, 0);

@@ -274,9 +274,17 @@ mod tests {
         };
         let s = ConnState::default();
         s.idle_since.store(1_000, Ordering::SeqCst);
-        assert_eq!(s.deadline(&t), Some(11_000), "a new connection must speak within 10 s");
+        assert_eq!(
+            s.deadline(&t),
+            Some(11_000),
+            "a new connection must speak within 10 s"
+        );
         s.first_byte.store(5_001, Ordering::SeqCst);
-        assert_eq!(s.deadline(&t), Some(15_000), "its head must be whole 10 s after its first byte");
+        assert_eq!(
+            s.deadline(&t),
+            Some(15_000),
+            "its head must be whole 10 s after its first byte"
+        );
         s.first_byte.store(0, Ordering::SeqCst);
         s.in_flight.store(1, Ordering::SeqCst);
         assert_eq!(s.deadline(&t), None);

@@ -52,7 +52,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
             Ok(Err(rejection)) => Err(json_error(rejection)),
             Err(_) => Err(ApiError::new(
                 ErrorCode::Timeout,
-                format!("the request body did not arrive within {} s", limit.as_secs_f64()),
+                format!(
+                    "the request body did not arrive within {} s",
+                    limit.as_secs_f64()
+                ),
             )),
         }
     }
@@ -81,7 +84,10 @@ fn limited(router: Router<AppState>, rate: Option<Rate>, what: &'static str) -> 
 pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -> Router {
     let limits = options.rate_limits;
     // A rematch creates a game: it counts against both limits.
-    let rematch = match limits.create.and_then(|r| rate_limit::layer(r, "new games")) {
+    let rematch = match limits
+        .create
+        .and_then(|r| rate_limit::layer(r, "new games"))
+    {
         Some(layer) => post(play::rematch).layer(layer),
         None => post(play::rematch),
     };

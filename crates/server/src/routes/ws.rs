@@ -15,8 +15,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::Extension;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -192,7 +192,10 @@ async fn send_within(
     msg: Message,
     limit: Duration,
 ) -> bool {
-    matches!(tokio::time::timeout(limit, sink.send(msg)).await, Ok(Ok(())))
+    matches!(
+        tokio::time::timeout(limit, sink.send(msg)).await,
+        Ok(Ok(()))
+    )
 }
 
 async fn session(

@@ -130,21 +130,33 @@ mod tests {
     #[test]
     fn origins() {
         let local = sec(None);
-        let own = headers(&[("host", "icebound.test:8080"), ("origin", "http://icebound.test:8080")]);
+        let own = headers(&[
+            ("host", "icebound.test:8080"),
+            ("origin", "http://icebound.test:8080"),
+        ]);
         assert!(check_origin(&local, &own).is_ok());
         let sibling = headers(&[
             ("host", "icebound.test:8080"),
             ("origin", "http://evil.icebound.test:8080"),
             ("cookie", "icebound_player=x"),
         ]);
-        assert_eq!(check_origin(&local, &sibling).unwrap_err().code, ErrorCode::CrossOrigin);
+        assert_eq!(
+            check_origin(&local, &sibling).unwrap_err().code,
+            ErrorCode::CrossOrigin
+        );
         let null = headers(&[("host", "a"), ("origin", "null")]);
         assert!(check_origin(&local, &null).is_err());
         // With a public URL only its origin counts, whatever the Host says.
         let public = sec(Some("https://play.example.org"));
-        let proxied = headers(&[("host", "127.0.0.1:8080"), ("origin", "https://play.example.org")]);
+        let proxied = headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "https://play.example.org"),
+        ]);
         assert!(check_origin(&public, &proxied).is_ok());
-        let plain = headers(&[("host", "play.example.org"), ("origin", "http://play.example.org")]);
+        let plain = headers(&[
+            ("host", "play.example.org"),
+            ("origin", "http://play.example.org"),
+        ]);
         assert!(check_origin(&public, &plain).is_err());
     }
 
@@ -166,10 +178,24 @@ mod tests {
     #[test]
     fn json_only() {
         assert!(check_json(&headers(&[("content-type", "application/json")])).is_ok());
-        assert!(check_json(&headers(&[("content-type", "Application/JSON; charset=utf-8")])).is_ok());
-        for bad in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
+        assert!(
+            check_json(&headers(&[(
+                "content-type",
+                "Application/JSON; charset=utf-8"
+            )]))
+            .is_ok()
+        );
+        for bad in [
+            "application/x-www-form-urlencoded",
+            "text/plain",
+            "multipart/form-data; boundary=x",
+        ] {
             let h = headers(&[("content-type", bad)]);
-            assert_eq!(check_json(&h).unwrap_err().code, ErrorCode::UnsupportedMediaType, "{bad}");
+            assert_eq!(
+                check_json(&h).unwrap_err().code,
+                ErrorCode::UnsupportedMediaType,
+                "{bad}"
+            );
         }
         assert!(check_json(&headers(&[])).is_err());
     }

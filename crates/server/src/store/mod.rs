@@ -267,7 +267,11 @@ fn private_sqlite_file(url: &str) {
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
     let file = std::path::Path::new(path);
     if !file.exists() {
-        if query.split('&').any(|p| p == "mode=rwc") && file.parent().is_none_or(|d| d.as_os_str().is_empty() || d.is_dir()) {
+        if query.split('&').any(|p| p == "mode=rwc")
+            && file
+                .parent()
+                .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir())
+        {
             if let Err(e) = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -288,7 +292,9 @@ fn private_sqlite_file(url: &str) {
         if meta.is_file() && mode & 0o077 != 0 {
             match std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode & 0o700)) {
                 Ok(()) => tracing::info!(file = %f.display(), "database file made private (0600)"),
-                Err(e) => tracing::warn!(file = %f.display(), error = %e, "cannot make the database file private"),
+                Err(e) => {
+                    tracing::warn!(file = %f.display(), error = %e, "cannot make the database file private")
+                }
             }
         }
     }

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use server::{Site, SiteOptions};
 use server::client::{ApiClient, WsStream, next_json};
+use server::{Site, SiteOptions};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -29,9 +29,7 @@ impl TestServer {
 
     /// Starts a server on `url` with `options` (limits a test sets for itself).
     pub async fn start_with(url: &str, options: SiteOptions) -> TestServer {
-        let site = Site::open_with(url, options)
-            .await
-            .expect("database opens");
+        let site = Site::open_with(url, options).await.expect("database opens");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
