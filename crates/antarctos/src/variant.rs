@@ -7,7 +7,7 @@ use crate::fen::{self, PositionError};
 use crate::notation::{self, MoveTextError};
 use crate::position::{IllegalMove, Position};
 use crate::turn::Move;
-use crate::{pdn, perft};
+use crate::perft;
 
 /// The game Antarctos (marker type for [`game::Variant`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -72,8 +72,8 @@ impl Variant for Antarctos {
         notation::parse_move(pos, text)
     }
 
-    fn move_text(_pos: &Position, mv: &Move) -> String {
-        notation::move_text(mv)
+    fn move_text(pos: &Position, mv: &Move) -> String {
+        notation::move_text(pos, mv)
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {
@@ -81,7 +81,7 @@ impl Variant for Antarctos {
     }
 
     fn position_text(pos: &Position) -> String {
-        fen::format(pos)
+        fen::write(pos)
     }
 
     fn perft(pos: &Position, depth: u32) -> u64 {
@@ -89,10 +89,10 @@ impl Variant for Antarctos {
     }
 
     fn write_record(record: &Record<Self>) -> String {
-        pdn::write_record(record)
+        game::records::write(record)
     }
 
     fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        pdn::read_records(text)
+        game::records::read::<Self>(text).games
     }
 }

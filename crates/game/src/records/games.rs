@@ -45,8 +45,8 @@ pub(crate) struct RawLine {
 pub(crate) struct SyntaxError {
     pub line: usize,
     pub message: String,
-    /// Main-line moves before it.
-    pub plies: usize,
+    /// Main-line moves before it; `None` when it came before the move text (in the tags).
+    pub plies: Option<usize>,
 }
 
 /// One game as written.
@@ -110,7 +110,8 @@ impl Builder {
             self.game.error = Some(SyntaxError {
                 line,
                 message,
-                plies: self.game.main.nodes.len(),
+                plies: (self.movetext || !self.game.main.nodes.is_empty())
+                    .then_some(self.game.main.nodes.len()),
             });
         }
     }
@@ -392,6 +393,7 @@ mod tests {
         assert_eq!(g.len(), 2);
         assert!(g[0].error.clone().expect("error").message.contains("not closed"));
         let e = g[1].error.clone().expect("error");
-        assert_eq!((e.line, e.plies), (5, 1));
+        assert_eq!((e.line, e.plies), (5, Some(1)));
+        assert_eq!(g[0].error.clone().expect("error").plies, None);
     }
 }

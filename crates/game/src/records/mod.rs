@@ -23,6 +23,7 @@ mod lexer;
 mod record;
 mod replay;
 mod rules;
+mod tags;
 mod write;
 
 pub use encoding::{Decoded, decode};
@@ -30,6 +31,7 @@ pub use error::{RecordError, RecordWarning};
 pub use lexer::{Dialect, is_space};
 pub use record::{Line, MoveNotes, Node, Record, RecordResult};
 pub use rules::{FenTag, NoteCheck, RecordFormat, RecordRules};
+pub use tags::{TaggedGame, game_type_tag, variant_tag};
 pub use write::{MAX_LINE, write, write_tag};
 
 use crate::Variant;

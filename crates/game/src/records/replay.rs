@@ -89,17 +89,20 @@ impl<V: RecordRules> Replay<V> {
         if let Some(e) = &raw.error {
             // A syntax error rejects the game whatever its moves; its move is counted
             // from the start.
-            let index = e.plies + usize::from(V::side_to_move(&start) == Color::Black);
-            let number = V::fullmove_number(&start).saturating_add((index / 2) as u32);
-            let side = if index % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let location = e.plies.map(|plies| {
+                let index = plies + usize::from(V::side_to_move(&start) == Color::Black);
+                let number = V::fullmove_number(&start).saturating_add((index / 2) as u32);
+                let side = if index % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                (number, side)
+            });
             return Err(RecordError {
                 game: self.game,
-                move_number: Some(number),
-                side: Some(side),
+                move_number: location.map(|l| l.0),
+                side: location.map(|l| l.1),
                 line: Some(e.line),
                 message: e.message.clone(),
             });
@@ -121,15 +124,21 @@ impl<V: RecordRules> Replay<V> {
         record.tags = tags;
         record.comments = raw.main.comments.clone();
         let mut pos = start;
-        for node in &raw.main.nodes {
+        for (ply, node) in raw.main.nodes.iter().enumerate() {
             let number = V::fullmove_number(&pos);
             let side = V::side_to_move(&pos);
-            let (mv, next) = self.play(&pos, &node.text, node.line).map_err(|f| RecordError {
-                game: self.game,
-                move_number: Some(number),
-                side: Some(side),
-                line: Some(f.line),
-                message: f.message,
+            let (mv, next) = self.play(&pos, &node.text, node.line).map_err(|f| {
+                let hint = (ply == 0).then(|| V::first_move_hint(&all)).flatten();
+                RecordError {
+                    game: self.game,
+                    move_number: Some(number),
+                    side: Some(side),
+                    line: Some(f.line),
+                    message: match hint {
+                        Some(hint) => format!("{}; {hint}", f.message),
+                        None => f.message,
+                    },
+                }
             })?;
             let notes = self.notes(&pos, &mv, node);
             record.moves.push(mv);

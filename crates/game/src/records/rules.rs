@@ -53,6 +53,12 @@ pub trait RecordRules: Variant {
     /// another variant, with a message that names it.
     fn check_game_tags(tags: &[(String, String)]) -> Result<(), (Option<usize>, String)>;
 
+    /// A word added to the error of a game's first move, given its tags (Ice Age Chess:
+    /// that an untagged game starts from C4, so a standard chess game fails there).
+    fn first_move_hint(_tags: &[(String, String)]) -> Option<String> {
+        None
+    }
+
     /// Reads the `FEN` tag's value.
     fn read_position(text: &str) -> Result<Self::Position, String> {
         Self::parse_position(text).map_err(|e| e.to_string())
