@@ -311,13 +311,19 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
         )
         .expect("the middle of a diagonal jump is a dark square");
         if (captured | melted) & over.bit() != 0 {
-            return format!(": {over} was already jumped this turn: nothing may be jumped twice (A8)");
+            return format!(
+                ": {over} was already jumped this turn: nothing may be jumped twice (A8)"
+            );
         }
         let is_ice = match pos.piece_at(over) {
-            _ if over == start => return format!(": nothing to jump on {over}: the man has left it (A11)"),
+            _ if over == start => {
+                return format!(": nothing to jump on {over}: the man has left it (A11)");
+            }
             None => return format!(": nothing to jump on {over} (A6, A7)"),
             Some(Piece::Man(c)) if c == side => {
-                return format!(": {over} holds {side}'s own man, and a man jumps only an enemy man or ice (A6, A7)");
+                return format!(
+                    ": {over} holds {side}'s own man, and a man jumps only an enemy man or ice (A6, A7)"
+                );
             }
             Some(Piece::Man(_)) => false,
             Some(Piece::Ice) => true,
@@ -332,7 +338,8 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
         }
         if is_ice {
             if k == 0 && capture_exists {
-                return ": a capture is compulsory: the turn must start by taking a man (A9)".into();
+                return ": a capture is compulsory: the turn must start by taking a man (A9)"
+                    .into();
             }
             if k > 0 && jumpable(from, captured, melted).0 {
                 return format!(
@@ -346,10 +353,12 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
     }
     let end = squares[squares.len() - 1];
     match jumpable(end, captured, melted) {
-        (true, _) => format!(": the sequence cannot stop on {end}: a capture goes on from there (A10)"),
-        (false, true) => format!(
-            ": the sequence cannot stop on {end}: an ice jump goes on from there (A10)"
-        ),
+        (true, _) => {
+            format!(": the sequence cannot stop on {end}: a capture goes on from there (A10)")
+        }
+        (false, true) => {
+            format!(": the sequence cannot stop on {end}: an ice jump goes on from there (A10)")
+        }
         _ => String::new(),
     }
 }

@@ -5,9 +5,9 @@ use game::{Color, Outcome, Record, RecordError, Variant};
 
 use crate::fen::{self, PositionError};
 use crate::notation::{self, MoveTextError};
+use crate::perft;
 use crate::position::{IllegalMove, Position};
 use crate::turn::Move;
-use crate::perft;
 
 /// The game Antarctos (marker type for [`game::Variant`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

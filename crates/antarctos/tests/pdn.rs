@@ -180,7 +180,14 @@ fn a19_errors_name_game_move_side_and_line() {
     // A capture is compulsory (A9): d4 must take e5.
     assert_error(err(&games[0]), 1, 2, Color::White, 3, "d4-c5");
     // A syntax error rejects the game; its place is counted from the start.
-    assert_error(err(&games[1]), 2, 1, Color::Black, 6, "cannot read move 'zz9'");
+    assert_error(
+        err(&games[1]),
+        2,
+        1,
+        Color::Black,
+        6,
+        "cannot read move 'zz9'",
+    );
     // Seed example 1 is over after a7xc5xe3xc1 (A12).
     assert_error(err(&games[2]), 3, 3, Color::White, 10, "already over");
     // The ice on e5 blocks the capture of d4 (only c3xa5 over b4 is legal).
@@ -349,7 +356,10 @@ fn read_record_file(name: &str) -> game::records::Reading<Antarctos> {
 fn a19_fault3_unescaped_quote_in_a_tag() {
     let reading = read_record_file("quote-in-tag.pdn");
     assert_eq!(reading.games.len(), 2);
-    assert_eq!(ok(&reading.games[0]).tag("Event"), Some("Cup \"Dynamo\" 1950"));
+    assert_eq!(
+        ok(&reading.games[0]).tag("Event"),
+        Some("Cup \"Dynamo\" 1950")
+    );
     assert_eq!(texts(ok(&reading.games[1])), ["c3-d4"]);
 }
 
@@ -361,17 +371,30 @@ fn a19_fault4_other_game_types_are_refused_by_name() {
     let reading = read_record_file("other-game-types.pdn");
     assert_eq!(reading.games.len(), 5);
     for (i, (line, what)) in [
-        (2, "an international draughts (10x10) game ([GameType \"20\"])"),
-        (8, "an English draughts (checkers) game ([GameType \"21,B,8,8,N1,0\"])"),
+        (
+            2,
+            "an international draughts (10x10) game ([GameType \"20\"])",
+        ),
+        (
+            8,
+            "an English draughts (checkers) game ([GameType \"21,B,8,8,N1,0\"])",
+        ),
         (14, "an Ice Age Chess game ([Variant \"Ice Age\"])"),
     ]
     .into_iter()
     .enumerate()
     {
         let e = err(&reading.games[i]);
-        assert_eq!((e.game, e.line, e.move_number), (i + 1, Some(line), None), "{e}");
+        assert_eq!(
+            (e.game, e.line, e.move_number),
+            (i + 1, Some(line), None),
+            "{e}"
+        );
         assert!(e.message.contains(what), "{e}");
-        assert!(e.message.contains("icebound reads Antarctos records here"), "{e}");
+        assert!(
+            e.message.contains("icebound reads Antarctos records here"),
+            "{e}"
+        );
     }
     // Russian draughts replays until Antarctos forbids a move: 22-18 11-15 are legal.
     assert_eq!(texts(ok(&reading.games[3])), ["c3-d4", "f6-e5"]);
@@ -408,7 +431,10 @@ fn a19_fault7_missing_marker_and_result_disagreement() {
     let reading = read_record_file("no-result-marker.pdn");
     assert_eq!(reading.games.len(), 4);
     let first = ok(&reading.games[0]);
-    assert_eq!((first.moves.len(), first.result), (0, RecordResult::Unknown));
+    assert_eq!(
+        (first.moves.len(), first.result),
+        (0, RecordResult::Unknown)
+    );
     assert_eq!(ok(&reading.games[1]).result, RecordResult::BlackWins);
     assert_eq!(texts(ok(&reading.games[2])), ["a3-b4"]);
     assert_eq!(texts(ok(&reading.games[3])), ["c3-d4"]);

@@ -9,7 +9,10 @@ fn a5_to_a17_rejections_name_the_right_decision() {
         .join("../../testdata/positions/antarctos-rejections.txt");
     let text = std::fs::read_to_string(&path).expect("cases file");
     let mut cases = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
         let [position, text, says] = fields[..] else {
             panic!("bad case line: {line}");
@@ -18,7 +21,10 @@ fn a5_to_a17_rejections_name_the_right_decision() {
         let e = notation::parse_move(&pos, text)
             .expect_err(line)
             .to_string();
-        assert!(e.contains(says), "{position} {text}:\n  got:  {e}\n  want: {says}");
+        assert!(
+            e.contains(says),
+            "{position} {text}:\n  got:  {e}\n  want: {says}"
+        );
         cases += 1;
     }
     assert_eq!(cases, 19);

@@ -18,7 +18,6 @@ pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
 pub use records::{
-    Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning,
-    write_tag,
+    Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
 };
 pub use variant::{Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts};

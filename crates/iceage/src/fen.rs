@@ -269,7 +269,11 @@ fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, PositionError> 
 /// with the empty start square behind it and the enemy pawn that just passed in front. It is
 /// kept only when an en-passant capture onto it is legal (the rule of C1 in
 /// `docs/rules/iceage.md`), so every FEN of a position is written alike.
-fn parse_en_passant(text: &str, board: &Board, turn: Color) -> Result<Option<Square>, PositionError> {
+fn parse_en_passant(
+    text: &str,
+    board: &Board,
+    turn: Color,
+) -> Result<Option<Square>, PositionError> {
     if text == "-" {
         return Ok(None);
     }
@@ -371,6 +375,10 @@ pub fn write(pos: &Position) -> String {
         Some(sq) => s.push_str(&sq.to_string()),
         None => s.push('-'),
     }
-    s.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove_number()));
+    s.push_str(&format!(
+        " {} {}",
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    ));
     s
 }

@@ -18,8 +18,7 @@
 //!   warning; any other comment is kept as it is.
 
 use game::records::{
-    Dialect, FenTag, NoteCheck, RecordFormat, RecordRules, TaggedGame, game_type_tag,
-    variant_tag,
+    Dialect, FenTag, NoteCheck, RecordFormat, RecordRules, TaggedGame, game_type_tag, variant_tag,
 };
 use shakmaty::{Role, Square};
 
@@ -147,10 +146,9 @@ fn claimed_freeze(comment: &str) -> Option<Vec<(Square, Option<Role>)>> {
         .filter(|i| !i.is_empty() && !i.eq_ignore_ascii_case("and"))
     {
         let (role, square) = match item.chars().next() {
-            Some(c @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P')) => (
-                Some(Role::from_char(c.to_ascii_lowercase())?),
-                &item[1..],
-            ),
+            Some(c @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P')) => {
+                (Some(Role::from_char(c.to_ascii_lowercase())?), &item[1..])
+            }
             _ => (None, item),
         };
         pieces.push((square.parse::<Square>().ok()?, role));
@@ -183,10 +181,13 @@ mod tests {
                 (sq("b5"), None)
             ])
         );
-        assert_eq!(claimed_freeze("ice age: Ke1 and Kd7 frozen."), Some(vec![
-            (sq("e1"), Some(Role::King)),
-            (sq("d7"), Some(Role::King))
-        ]));
+        assert_eq!(
+            claimed_freeze("ice age: Ke1 and Kd7 frozen."),
+            Some(vec![
+                (sq("e1"), Some(Role::King)),
+                (sq("d7"), Some(Role::King))
+            ])
+        );
         assert_eq!(
             claimed_freeze("Ice Age is coming: both sides keep their pieces together"),
             None

@@ -4,8 +4,8 @@ use game::{Color, Outcome, Record, RecordError, Variant};
 
 use crate::fen::{self, PositionError};
 use crate::moves::Move;
-use crate::position::{IllegalMove, Position, to_game_color};
 use crate::notation::{self, MoveTextError};
+use crate::position::{IllegalMove, Position, to_game_color};
 use crate::{IceAge, perft};
 
 impl Variant for IceAge {

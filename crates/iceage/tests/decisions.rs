@@ -4,7 +4,9 @@ mod common;
 
 use common::{mv, play, pos, san_moves, uci_moves};
 use game::{EndReason, Outcome, Variant};
-use iceage::{Capture, PositionError, IceAge, MoveTextError, Position, fen, ice_age_comment, notation};
+use iceage::{
+    Capture, IceAge, MoveTextError, Position, PositionError, fen, ice_age_comment, notation,
+};
 
 fn white_wins(reason: EndReason) -> Option<Outcome> {
     Some(Outcome::Win {
@@ -405,7 +407,10 @@ fn c12_fen_rejections_say_which() {
             matches!(e, PositionError::OppositeCheck("black"))
         }),
         ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", |e| {
-            matches!(e, PositionError::CastlingWithoutKingAndRook { right: 'K', .. })
+            matches!(
+                e,
+                PositionError::CastlingWithoutKingAndRook { right: 'K', .. }
+            )
         }),
         ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", |e| {
             matches!(e, PositionError::ImpossibleEnPassant { .. })
@@ -474,7 +479,10 @@ fn c13_san_and_uci() {
         notation::parse_move(&start, "Zz9"),
         Err(MoveTextError::Syntax { .. })
     ));
-    assert!(matches!(notation::parse_move(&start, " "), Err(MoveTextError::Empty)));
+    assert!(matches!(
+        notation::parse_move(&start, " "),
+        Err(MoveTextError::Empty)
+    ));
 }
 
 #[test]

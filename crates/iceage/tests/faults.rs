@@ -44,10 +44,12 @@ fn c12_every_fullmove_number_written_reads_back() {
     let text = fen::write(&after);
     assert!(text.ends_with(" 1000001"), "{text}");
     assert_eq!(fen::write(&pos(&text)), text);
-    assert!(fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967296")
-        .unwrap_err()
-        .to_string()
-        .contains("too large"));
+    assert!(
+        fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967296")
+            .unwrap_err()
+            .to_string()
+            .contains("too large")
+    );
 }
 
 /// Fault 9 (C1): the en-passant square is written only when an en-passant capture onto it
@@ -66,9 +68,12 @@ fn c1_en_passant_square_only_when_the_capture_is_legal() {
         // The same rule when the square is given in a FEN: an illegal one is dropped.
         let fields: Vec<&str> = after.split(' ').collect();
         if fields[3] == "-" {
-            let square = (text.as_bytes()[0] as char).to_string()
-                + if fields[1] == "b" { "3" } else { "6" };
-            let given = [fields[0], fields[1], fields[2], &square, fields[4], fields[5]].join(" ");
+            let square =
+                (text.as_bytes()[0] as char).to_string() + if fields[1] == "b" { "3" } else { "6" };
+            let given = [
+                fields[0], fields[1], fields[2], &square, fields[4], fields[5],
+            ]
+            .join(" ");
             assert_eq!(&fen::write(&pos(&given)), after, "{given}");
         }
     }
@@ -87,6 +92,9 @@ fn c1_c2_c3_rejections_name_the_decision() {
         let e = notation::parse_move(&pos(position), text)
             .expect_err(text)
             .to_string();
-        assert!(e.contains(says.as_str()), "{position} {text}:\n  got:  {e}\n  want: {says}");
+        assert!(
+            e.contains(says.as_str()),
+            "{position} {text}:\n  got:  {e}\n  want: {says}"
+        );
     }
 }

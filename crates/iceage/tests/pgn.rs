@@ -174,13 +174,27 @@ fn c14_bad_input_names_game_and_move() {
     let games = IceAge::read_records(text);
     assert_eq!(games.len(), 5);
     // e2-e4 cannot pass the ice on e3 (C2).
-    assert_error(err(&games[0]), 1, 2, Color::White, 3, "a pawn takes ice only diagonally (C2, C3)");
+    assert_error(
+        err(&games[0]),
+        1,
+        2,
+        Color::White,
+        3,
+        "a pawn takes ice only diagonally (C2, C3)",
+    );
     assert_error(err(&games[1]), 2, 1, Color::Black, 7, "'Zz9' is not a move");
     let e = err(&games[2]);
     assert_eq!((e.game, e.line, e.move_number), (3, Some(11), None), "{e}");
     assert!(e.message.contains("FEN tag"), "{e}");
     // A syntax error rejects its game, counted from the start.
-    assert_error(err(&games[3]), 4, 2, Color::White, 17, "'}' without a comment");
+    assert_error(
+        err(&games[3]),
+        4,
+        2,
+        Color::White,
+        17,
+        "'}' without a comment",
+    );
     assert_eq!(sans(ok(&games[4])), ["Nxh3"]);
 }
 
@@ -213,7 +227,10 @@ fn c8_fault1_mate_sign_on_a_losing_move() {
         Some("1-0 white wins (frozen king)".into())
     );
     let written = IceAge::write_record(g);
-    assert!(written.contains("20... Nd3+ {Ice Age: Kh8 frozen} 1-0"), "{written}");
+    assert!(
+        written.contains("20... Nd3+ {Ice Age: Kh8 frozen} 1-0"),
+        "{written}"
+    );
 }
 
 /// Fault 2 (C13): a comment never refuses a legal game. Prose that starts like an Ice Age
@@ -231,7 +248,11 @@ fn c13_fault2_comments_never_refuse_a_game() {
     assert!(games[0].notes.get(3).is_none_or(|n| n.comments.is_empty()));
     assert_eq!(games[0].result, RecordResult::Draw);
     let written: Vec<String> = games.iter().map(|g| IceAge::write_record(g)).collect();
-    assert!(written[1].contains("20... Kd2 {Ice Age} *"), "{}", written[1]);
+    assert!(
+        written[1].contains("20... Kd2 {Ice Age} *"),
+        "{}",
+        written[1]
+    );
     assert!(
         written[2].contains("20... e6 {Ice Age: b5, h4, Rh1 frozen} *"),
         "{}",
@@ -245,12 +266,19 @@ fn c13_fault2_comments_never_refuse_a_game() {
     assert_eq!(reading.warnings.len(), 1, "{:?}", reading.warnings);
     let w = &reading.warnings[0];
     assert_eq!((w.game, w.line), (Some(4), Some(32)));
-    assert!(w.message.contains("{Ice Age: b5, h4, Rh1 frozen} (C6)"), "{w}");
+    assert!(
+        w.message.contains("{Ice Age: b5, h4, Rh1 frozen} (C6)"),
+        "{w}"
+    );
     // A claim on a move that brings no Ice Age is a warning too (C5).
     let text = "[Variant \"Ice Age\"]\n\n1. Nxf3 {Ice Age: Ke1 frozen} *\n";
     let reading = records::read::<IceAge>(text);
     assert_eq!(ok(&reading.games[0]).moves.len(), 1);
-    assert!(reading.warnings[0].message.contains("brings no Ice Age (C5)"));
+    assert!(
+        reading.warnings[0]
+            .message
+            .contains("brings no Ice Age (C5)")
+    );
 }
 
 /// Fault 3: a quote inside a tag value that is not escaped is part of the value; a file of
@@ -283,7 +311,11 @@ fn c14_fault4_other_variants_are_refused_by_name() {
     .enumerate()
     {
         let e = err(&reading.games[i]);
-        assert_eq!((e.game, e.line, e.move_number), (i + 1, Some(line), None), "{e}");
+        assert_eq!(
+            (e.game, e.line, e.move_number),
+            (i + 1, Some(line), None),
+            "{e}"
+        );
         assert!(e.message.contains(what), "{e}");
         assert!(e.message.contains("icebound reads Ice Age Chess"), "{e}");
     }
@@ -300,7 +332,11 @@ fn c14_fault4_other_variants_are_refused_by_name() {
     assert_eq!(sans(ok(&reading.games[6])), ["Nxh3"]);
     // A PDN game read as PGN is refused by its GameType.
     let games = IceAge::read_records("[GameType \"25\"]\n\n1. 22-18 *\n");
-    assert!(err(&games[0]).message.contains("a Russian draughts game ([GameType \"25\"])"));
+    assert!(
+        err(&games[0])
+            .message
+            .contains("a Russian draughts game ([GameType \"25\"])")
+    );
 }
 
 /// Fault 5: every Unicode space is a space (no-break, narrow no-break, thin, ideographic,
@@ -308,7 +344,10 @@ fn c14_fault4_other_variants_are_refused_by_name() {
 #[test]
 fn c14_fault5_unicode_spaces() {
     let reading = read_data("no-break-spaces.pgn");
-    assert_eq!(sans(ok(&reading.games[0])), ["Nxf3", "Nxf6", "exd3", "exd6", "Be2"]);
+    assert_eq!(
+        sans(ok(&reading.games[0])),
+        ["Nxf3", "Nxf6", "exd3", "exd6", "Be2"]
+    );
     assert!(reading.warnings.is_empty(), "{:?}", reading.warnings);
 }
 
@@ -332,17 +371,34 @@ fn c14_fault7_missing_marker_and_result_disagreement() {
     let reading = read_data("no-result-marker.pgn");
     assert_eq!(reading.games.len(), 4);
     let first = ok(&reading.games[0]);
-    assert_eq!((first.moves.len(), first.result), (0, RecordResult::Unknown));
+    assert_eq!(
+        (first.moves.len(), first.result),
+        (0, RecordResult::Unknown)
+    );
     assert_eq!(first.tag("Event"), Some("Tags only, no moves, no marker"));
     let second = ok(&reading.games[1]);
-    assert_eq!((second.moves.len(), second.result), (2, RecordResult::BlackWins));
+    assert_eq!(
+        (second.moves.len(), second.result),
+        (2, RecordResult::BlackWins)
+    );
     assert_eq!(sans(ok(&reading.games[2])), ["Nxh3"]);
     assert_eq!(sans(ok(&reading.games[3])), ["Nxf3"]);
     let messages: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(messages.len(), 3, "{messages:?}");
-    assert!(messages[0].starts_with("game 1: no result marker"), "{messages:?}");
-    assert!(messages[1].starts_with("game 2 (line 8): the [Result \"1-0\"] tag and the result marker 0-1 disagree"), "{messages:?}");
-    assert!(messages[2].starts_with("game 3: no result marker"), "{messages:?}");
+    assert!(
+        messages[0].starts_with("game 1: no result marker"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with(
+            "game 2 (line 8): the [Result \"1-0\"] tag and the result marker 0-1 disagree"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].starts_with("game 3: no result marker"),
+        "{messages:?}"
+    );
 }
 
 /// Fault 8 (C12): whatever the writer writes, the reader reads: move numbers past a
@@ -355,12 +411,19 @@ fn c12_fault8_large_move_numbers_read_back() {
     let end = g.final_position().expect("legal");
     assert_eq!(IceAge::fullmove_number(&end), 1_000_003);
     let fen = IceAge::position_text(&end);
-    assert_eq!(IceAge::parse_position(&fen).map(|p| IceAge::position_text(&p)), Ok(fen));
+    assert_eq!(
+        IceAge::parse_position(&fen).map(|p| IceAge::position_text(&p)),
+        Ok(fen)
+    );
     let written = IceAge::write_record(g);
-    assert!(written.contains("1000001... Kd8 1000002. Kd1 Kc7 1000003. Kc2 *"), "{written}");
+    assert!(
+        written.contains("1000001... Kd8 1000002. Kd1 Kc7 1000003. Kc2 *"),
+        "{written}"
+    );
     assert_same_game(ok(&IceAge::read_records(&written)[0]), g, &written);
     // The largest number there is reads, and the count stays there.
-    let top = IceAge::parse_position("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 4294967295").expect("u32::MAX");
+    let top =
+        IceAge::parse_position("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 4294967295").expect("u32::MAX");
     let after = IceAge::play(&top, &IceAge::parse_move(&top, "Kd8").expect("Kd8")).expect("legal");
     let text = IceAge::position_text(&after);
     assert!(text.ends_with(" 4294967295"), "{text}");
@@ -380,7 +443,12 @@ fn c14_annotated_file_round_trips() {
     let back = IceAge::read_records(&written);
     assert_same_game(ok(&back[0]), g, &written);
     assert_eq!(IceAge::write_record(ok(&back[0])), written);
-    assert!(written.lines().all(|l| l.starts_with('[') || l.chars().count() < 80), "{written}");
+    assert!(
+        written
+            .lines()
+            .all(|l| l.starts_with('[') || l.chars().count() < 80),
+        "{written}"
+    );
 }
 
 /// A random game from `start`, `choices` picking among the legal moves.

@@ -5,20 +5,26 @@ mod common;
 
 use common::{mv, play, pos, san_moves};
 use game::{EndReason, Outcome, Variant};
-use iceage::{PositionError, IceAge, MoveTextError, Position, fen, notation};
+use iceage::{IceAge, MoveTextError, Position, PositionError, fen, notation};
 
 #[test]
 fn c13_pawn_san_without_file_is_a_push_not_an_ice_capture() {
     let start = Position::start();
     // a2-a3 is blocked by ice (C2): `a3` names no legal move; it must not play bxa3.
     assert!(
-        matches!(notation::parse_move(&start, "a3"), Err(MoveTextError::NoMatch { .. })),
+        matches!(
+            notation::parse_move(&start, "a3"),
+            Err(MoveTextError::NoMatch { .. })
+        ),
         "{:?}",
         notation::parse_move(&start, "a3")
     );
     // `e3` is no push either, so it is no match, not "ambiguous: dxe3, fxe3".
     assert!(
-        matches!(notation::parse_move(&start, "e3"), Err(MoveTextError::NoMatch { .. })),
+        matches!(
+            notation::parse_move(&start, "e3"),
+            Err(MoveTextError::NoMatch { .. })
+        ),
         "{:?}",
         notation::parse_move(&start, "e3")
     );
@@ -158,23 +164,33 @@ fn c12_fen_rejections_name_the_problem() {
 #[test]
 fn c2_no_match_says_when_ice_blocks_a_pawn_push_or_a_check_is_on() {
     let start = Position::start();
-    let e3 = notation::parse_move(&start, "e3").expect_err("e3 is ice").to_string();
+    let e3 = notation::parse_move(&start, "e3")
+        .expect_err("e3 is ice")
+        .to_string();
     assert!(e3.contains("e3 holds ice"), "{e3}");
     let p = pos("4k3/8/8/8/8/4*3/4P3/4K3 w - - 0 1");
-    let e4 = notation::parse_move(&p, "e4").expect_err("e3 blocks").to_string();
+    let e4 = notation::parse_move(&p, "e4")
+        .expect_err("e3 blocks")
+        .to_string();
     assert!(e4.contains("ice on e3 blocks"), "{e4}");
     let b = pos("4k3/4p3/4*3/8/8/8/8/4K3 b - - 0 1");
-    let e5 = notation::parse_move(&b, "e5").expect_err("e6 blocks").to_string();
+    let e5 = notation::parse_move(&b, "e5")
+        .expect_err("e6 blocks")
+        .to_string();
     assert!(e5.contains("ice on e6 blocks"), "{e5}");
     let chk = pos("4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1");
-    let d3 = notation::parse_move(&chk, "d3").expect_err("in check").to_string();
+    let d3 = notation::parse_move(&chk, "d3")
+        .expect_err("in check")
+        .to_string();
     assert!(d3.contains("white is in check"), "{d3}");
 }
 
 #[test]
 fn c13_promotion_without_its_piece_asks_for_one() {
     let p = pos("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1");
-    let e8 = notation::parse_move(&p, "e8").expect_err("needs a piece").to_string();
+    let e8 = notation::parse_move(&p, "e8")
+        .expect_err("needs a piece")
+        .to_string();
     assert!(e8.contains("must promote") && e8.contains("e8=Q"), "{e8}");
     let uci = notation::parse_move(&p, "e7e8")
         .expect_err("needs a piece")
@@ -279,7 +295,11 @@ fn c5_c6_c9_ice_age_matches_an_independent_reading_of_c6() {
             froze += 1;
             assert_eq!(after.halfmove_clock(), 0, "seed {seed}");
         } else {
-            assert_eq!(after.halfmove_clock(), plain.halfmove_clock(), "seed {seed}");
+            assert_eq!(
+                after.halfmove_clock(),
+                plain.halfmove_clock(),
+                "seed {seed}"
+            );
         }
         // C9: the full-move number is not changed by the Ice Age.
         assert_eq!(after.fullmove_number(), 21);

@@ -35,7 +35,10 @@ pub fn decode(bytes: &[u8]) -> Decoded {
             text: text.into_owned(),
             encoding: encoding.name(),
             warning: had_errors.then(|| {
-                format!("the file is marked {} but has bytes that are not: they read as '\u{fffd}'", encoding.name())
+                format!(
+                    "the file is marked {} but has bytes that are not: they read as '\u{fffd}'",
+                    encoding.name()
+                )
             }),
         };
     }
@@ -81,11 +84,16 @@ mod tests {
     #[test]
     fn cyrillic_windows_1251_is_guessed() {
         // "Блиндер Б." and "Миротин Б." in Windows-1251.
-        let (bytes, _, _) = encoding_rs::WINDOWS_1251
-            .encode("[White \"Блиндер Б.\"]\n[Black \"Миротин Б.\"]\n[Event \"X чемпионат СССР\"]\n");
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(
+            "[White \"Блиндер Б.\"]\n[Black \"Миротин Б.\"]\n[Event \"X чемпионат СССР\"]\n",
+        );
         let d = decode(&bytes);
         assert_eq!(d.encoding, "windows-1251");
-        assert!(d.text.contains("Блиндер Б.") && d.text.contains("чемпионат"), "{}", d.text);
+        assert!(
+            d.text.contains("Блиндер Б.") && d.text.contains("чемпионат"),
+            "{}",
+            d.text
+        );
         assert!(d.warning.is_some());
     }
 }

@@ -347,7 +347,10 @@ mod tests {
         assert_eq!(main.comments, ["intro"]);
         assert_eq!(moves(main), ["e4", "e5"]);
         let e4 = &main.nodes[0];
-        assert_eq!((e4.nags.as_slice(), e4.comments.as_slice()), (&[1u8][..], &["c1".to_string()][..]));
+        assert_eq!(
+            (e4.nags.as_slice(), e4.comments.as_slice()),
+            (&[1u8][..], &["c1".to_string()][..])
+        );
         assert_eq!(e4.variations.len(), 1);
         let v = &e4.variations[0];
         assert_eq!(moves(v), ["d4", "d5"]);
@@ -367,7 +370,13 @@ mod tests {
         assert!(g[0].error.clone().expect("error").message.contains("')'"));
         let g = games("1. e4 (1. d4\n[Event \"next\"]\n1. c4 *");
         assert_eq!(g.len(), 2);
-        assert!(g[0].error.clone().expect("error").message.contains("tag inside"));
+        assert!(
+            g[0].error
+                .clone()
+                .expect("error")
+                .message
+                .contains("tag inside")
+        );
         assert_eq!(moves(&g[1].main), ["c4"]);
     }
 
@@ -376,7 +385,13 @@ mod tests {
         let text = format!("1. e4 {}1... e5{} *", "(".repeat(500), ")".repeat(500));
         let g = games(&text);
         assert_eq!(g.len(), 1);
-        assert!(g[0].error.clone().expect("error").message.contains("nested"));
+        assert!(
+            g[0].error
+                .clone()
+                .expect("error")
+                .message
+                .contains("nested")
+        );
     }
 
     #[test]
@@ -391,7 +406,13 @@ mod tests {
     fn syntax_errors_keep_the_game_count() {
         let g = games("[Event \"a\"]\n[Site \"unclosed]\n1. e4 *\n[Event \"b\"]\n1. d4 }\n*");
         assert_eq!(g.len(), 2);
-        assert!(g[0].error.clone().expect("error").message.contains("not closed"));
+        assert!(
+            g[0].error
+                .clone()
+                .expect("error")
+                .message
+                .contains("not closed")
+        );
         let e = g[1].error.clone().expect("error");
         assert_eq!((e.line, e.plies), (5, Some(1)));
         assert_eq!(g[0].error.clone().expect("error").plies, None);

@@ -83,7 +83,11 @@ pub(crate) fn glyph_nag(glyph: &str) -> Option<u8> {
 
 /// Characters that end a move word.
 fn ends_word(c: char) -> bool {
-    is_space(c) || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';' | '$' | '"' | '!' | '?' | '*')
+    is_space(c)
+        || matches!(
+            c,
+            '{' | '}' | '(' | ')' | '[' | ']' | ';' | '$' | '"' | '!' | '?' | '*'
+        )
 }
 
 pub(crate) struct Lexer<'a> {
@@ -333,7 +337,10 @@ impl<'a> Lexer<'a> {
     /// `[Name "value"]`, recovering a quote inside the value.
     fn tag(&mut self, line: usize) -> Result<Lexed, LexError> {
         self.bump();
-        while self.peek().is_some_and(|c| is_space(c) && c != '\n' && c != '\r') {
+        while self
+            .peek()
+            .is_some_and(|c| is_space(c) && c != '\n' && c != '\r')
+        {
             self.bump();
         }
         let start = self.pos;
@@ -352,11 +359,17 @@ impl<'a> Lexer<'a> {
         if name.is_empty() {
             return give_up(self, "tag without a name".into());
         }
-        while self.peek().is_some_and(|c| is_space(c) && c != '\n' && c != '\r') {
+        while self
+            .peek()
+            .is_some_and(|c| is_space(c) && c != '\n' && c != '\r')
+        {
             self.bump();
         }
         if self.peek() != Some('"') {
-            return give_up(self, format!("tag [{name}]: the value must be a \"string\""));
+            return give_up(
+                self,
+                format!("tag [{name}]: the value must be a \"string\""),
+            );
         }
         self.bump();
         let rest = self.rest_of_line();
@@ -577,7 +590,10 @@ mod tests {
 
     #[test]
     fn move_numbers_in_every_form() {
-        let t = ok_tokens("12. e4 12... e5 12. ... Nf3 12…Nc6 12 d4 13.d5", Dialect::Pgn);
+        let t = ok_tokens(
+            "12. e4 12... e5 12. ... Nf3 12…Nc6 12 d4 13.d5",
+            Dialect::Pgn,
+        );
         assert_eq!(
             t,
             [
@@ -599,7 +615,10 @@ mod tests {
 
     #[test]
     fn unicode_spaces_are_spaces() {
-        let t = ok_tokens("1.\u{a0}e4\u{2009}e5\u{200b}2.\u{3000}Nf3\u{feff}*", Dialect::Pgn);
+        let t = ok_tokens(
+            "1.\u{a0}e4\u{2009}e5\u{200b}2.\u{3000}Nf3\u{feff}*",
+            Dialect::Pgn,
+        );
         assert_eq!(
             t,
             [
@@ -687,7 +706,10 @@ mod tests {
             [Token::Comment("a {b".into())]
         );
         let r = tokens("{a {b} c}", Dialect::Pdn);
-        assert!(r[0].clone().unwrap_err().contains("nested comment"), "{r:?}");
+        assert!(
+            r[0].clone().unwrap_err().contains("nested comment"),
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -731,7 +753,8 @@ mod tests {
         ] {
             let r = tokens(text, Dialect::Pgn);
             assert!(
-                r.iter().any(|t| t.as_ref().is_err_and(|e| e.contains(message))),
+                r.iter()
+                    .any(|t| t.as_ref().is_err_and(|e| e.contains(message))),
                 "{text}: {r:?}"
             );
         }

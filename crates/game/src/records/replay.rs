@@ -6,9 +6,7 @@
 
 use super::games::{RawGame, RawLine};
 use super::{Reading, RecordRules};
-use crate::{
-    Color, Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordWarning,
-};
+use crate::{Color, Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordWarning};
 
 /// Tags the reader leaves out of [`Record::tags`] besides the game tag: the writer derives
 /// them.
@@ -74,7 +72,9 @@ impl<V: RecordRules> Replay<V> {
             .map(|t| (t.name.clone(), t.value.clone()))
             .collect();
         if let Err((index, message)) = V::check_game_tags(&all) {
-            let line = index.and_then(|i| raw.tags.get(i)).map_or(raw.line, |t| t.line);
+            let line = index
+                .and_then(|i| raw.tags.get(i))
+                .map_or(raw.line, |t| t.line);
             return Err(self.error(Some(line), message));
         }
         let mut start = V::start_position();

@@ -25,11 +25,12 @@ impl TaggedGame {
             TaggedGame::IceAgeChess => "an Ice Age Chess game".into(),
             TaggedGame::Antarctos => "an Antarctos game".into(),
             TaggedGame::OtherChess(name) | TaggedGame::Draughts(name, _) => {
-                let article = if name.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
-                    "an"
-                } else {
-                    "a"
-                };
+                let article =
+                    if name.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
                 format!("{article} {name} game")
             }
             TaggedGame::Unknown => format!("a \"{}\" game", crate::excerpt(value)),
@@ -58,7 +59,9 @@ pub fn variant_tag(value: &str) -> TaggedGame {
     match key(value).as_str() {
         "iceage" | "iceagechess" => TaggedGame::IceAgeChess,
         "antarctos" => TaggedGame::Antarctos,
-        "standard" | "chess" | "normal" | "fromposition" => TaggedGame::OtherChess("standard chess"),
+        "standard" | "chess" | "normal" | "fromposition" => {
+            TaggedGame::OtherChess("standard chess")
+        }
         "chess960" | "fischerandom" | "fischerrandom" | "freestyle" => {
             TaggedGame::OtherChess("Chess960")
         }

@@ -87,8 +87,8 @@ pub fn write<V: RecordRules>(record: &Record<V>) -> String {
     }
     for (name, value) in &record.tags {
         let roster = format.roster.iter().any(|(r, _)| r == name);
-        let derived = derived.contains(&name.as_str())
-            && (name != "Termination" || format.termination);
+        let derived =
+            derived.contains(&name.as_str()) && (name != "Termination" || format.termination);
         if !roster && !derived && valid_tag_name(name) {
             write_tag(&mut out, name, value);
         }
@@ -259,7 +259,10 @@ mod tests {
         wrap(&mut out, &units);
         assert!(out.lines().all(|l| l.chars().count() <= MAX_LINE), "{out}");
         assert_eq!(out.split_whitespace().count(), 2 * units.len());
-        assert_eq!(wrapped(&["1. e4", "; a } b\n", "e5", "*"]), "1. e4 ; a } b\ne5 *\n");
+        assert_eq!(
+            wrapped(&["1. e4", "; a } b\n", "e5", "*"]),
+            "1. e4 ; a } b\ne5 *\n"
+        );
         assert_eq!(wrapped(&["(1. e4", "; x\n)", "*"]), "(1. e4 ; x\n) *\n");
     }
 

@@ -27,7 +27,11 @@ pub fn uci_moves(p: &Position) -> Vec<String> {
 
 /// The legal moves as sorted SAN strings.
 pub fn san_moves(p: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p.legal_moves().iter().map(|m| notation::move_text(p, m)).collect();
+    let mut v: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .map(|m| notation::move_text(p, m))
+        .collect();
     v.sort();
     v
 }
