@@ -1,8 +1,9 @@
-// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css.
+// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css and
+// dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
 // Run by `npm run build` and by crates/server/build.rs. Chess piece images come from
 // chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,9 +29,10 @@ const cburnett = readFileSync(
   'utf8',
 );
 const roles = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
+// The same images name the pieces of the promotion picker and the Ice Age's account (.piece-icon).
 const pieces = cburnett.replace(
-  /\.cg-wrap piece\.(pawn|knight|bishop|rook|queen|king)\./g,
-  (_, name) => `.cg-wrap.chess piece.${roles[name]}-piece.`,
+  /\.cg-wrap piece\.(pawn|knight|bishop|rook|queen|king)\.(white|black)/g,
+  (_, name, color) => `.cg-wrap.chess piece.${roles[name]}-piece.${color}, .piece-icon.${roles[name]}-piece.${color}`,
 );
 // style.css imports `virtual:pieces.css`: the renamed set, made here without touching src/.
 const virtualPieces = {
@@ -51,4 +53,8 @@ await esbuild.build({
 });
 
 copyFileSync(join(here, 'src/index.html'), join(dist, 'index.html'));
+mkdirSync(join(assets, 'sounds'), { recursive: true });
+for (const f of readdirSync(join(here, 'src/sounds')).filter(f => f.endsWith('.wav'))) {
+  copyFileSync(join(here, 'src/sounds', f), join(assets, 'sounds', f));
+}
 console.log('built', dist);

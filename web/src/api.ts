@@ -3,11 +3,33 @@
 
 export type Variant = 'antarctos' | 'iceage';
 export type Color = 'white' | 'black';
+export type Status = 'ongoing' | 'finished' | 'aborted';
 
 /** A seat: held by a person, played by the engine, or still open (a friend game). */
 export interface Seat {
   kind: 'human' | 'engine' | 'open';
   level?: number;
+}
+
+/** A frozen piece of an Ice Age: its square, its colour and its role letter (`k`, `q`, ... `p`). */
+export interface FrozenPiece {
+  square: string;
+  color: Color;
+  role: string;
+}
+
+/** What one Ice Age did (C5-C9), as the server judged it. */
+export interface IceAgeFacts {
+  /** Pieces that froze (C6): removed and replaced by ice. */
+  frozen: FrozenPiece[];
+  /** Empty squares that received ice (the frozen squares are not repeated here). */
+  filled: string[];
+  /** Empty squares left empty: closed on all four orthogonal sides (C6). */
+  closed: string[];
+  /** The position after Black's move, before the Ice Age. */
+  before_fen: string;
+  /** Kings that froze (C7): one loses, two draw. */
+  kings_frozen: Color[];
 }
 
 export interface MoveView {
@@ -18,7 +40,14 @@ export interface MoveView {
   id: string;
   path: string[];
   fen: string;
+  /** English note of the event (`Ice Age: Rh8 frozen`); the page words `ice_age` itself. */
   event: string | null;
+  /** Antarctos: men captured by this turn (they became ice, A8). */
+  captured?: string[];
+  /** Antarctos: ice jumped (melted) by this turn (A7). */
+  melted?: string[];
+  /** Ice Age Chess: the Ice Age this move brought. */
+  ice_age?: IceAgeFacts | null;
 }
 
 export interface LegalMove {
@@ -30,9 +59,27 @@ export interface LegalMove {
 export interface ResultView {
   result: string;
   winner: Color | null;
+  /** A stable code (docs/api.md): `breakthrough`, `checkmate`, `frozen king`, ... */
   reason: string;
+  /** The server's English sentence (the page words the result itself from `winner` and `reason`). */
   words: string;
 }
+
+/** A server event worth telling the players: a stable code and its parameters. */
+export interface Notice {
+  code: string;
+  /** Who did it, when a side did. */
+  by?: Color | null;
+  /** The state version it came with: shown once. */
+  version: number;
+}
+
+/** What the asking token may do now (the server decides; the page only shows buttons). */
+export type Action =
+  | 'move' | 'resign' | 'abort'
+  | 'offer_draw' | 'accept_draw' | 'decline_draw'
+  | 'takeback' | 'offer_takeback' | 'accept_takeback' | 'decline_takeback'
+  | 'rematch' | 'accept_rematch' | 'decline_rematch';
 
 export interface GameView {
   id: string;
@@ -41,7 +88,7 @@ export interface GameView {
   you: Color | 'both' | null;
   white: Seat;
   black: Seat;
-  status: 'ongoing' | 'finished';
+  status: Status;
   fen: string;
   start_fen: string;
   turn: Color;
@@ -54,6 +101,19 @@ export interface GameView {
   rematch_of?: string | null;
   rematch?: string | null;
   engine_thinking?: boolean;
+  /** Grows by one with every change of the game: a state is newer when its version is. */
+  version?: number;
+  /** What the caller may do now. */
+  actions?: Action[];
+  takeback_offer?: Color | null;
+  rematch_offer?: Color | null;
+  notice?: Notice | null;
+  /** Antarctos: a capture is compulsory now (A9): every legal turn starts with one. */
+  capture_compulsory?: boolean;
+  /** Ice Age Chess: Black moves left until the next Ice Age, counting the one that brings it. */
+  ice_age_in?: number | null;
+  /** The analysis board of this game, once the site has one. */
+  analysis_url?: string | null;
 }
 
 /** One line of "my games". Times are Unix milliseconds. */
@@ -64,7 +124,7 @@ export interface GameSummary {
   you: Color | 'both' | null;
   white: Seat;
   black: Seat;
-  status: 'ongoing' | 'finished';
+  status: Status;
   turn: Color;
   ply: number;
   your_turn: boolean;
@@ -133,7 +193,8 @@ export interface NewGame {
   fen?: string;
 }
 
-/** An error the server reported (`{"error": {"code", "message"}}`) or a network failure. */
+/** An error the server reported (`{"error": {"code", "message"}}`) or a network failure
+ * (code `network`). The page words it by its code (i18n `errorWords`). */
 export class ApiError extends Error {
   constructor(
     public code: string,
@@ -147,11 +208,13 @@ export class ApiError extends Error {
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
+    // A state-changing request always sends a JSON body with its content type (docs/api.md).
+    const send = method !== 'GET';
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: send ? { 'Content-Type': 'application/json' } : {},
+      body: send ? JSON.stringify(body ?? {}) : undefined,
     });
   } catch (e) {
     throw new ApiError('network', `The server cannot be reached (${String(e)})`, 0);
@@ -170,26 +233,25 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
+const game = (id: string) => `/api/games/${encodeURIComponent(id)}`;
+
+export type Answer = 'offer' | 'accept' | 'decline';
+
 export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
-  game: (id: string) => call<GameView>('GET', `/api/games/${encodeURIComponent(id)}`),
+  game: (id: string) => call<GameView>('GET', game(id)),
   join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`),
-  move: (id: string, move: string, ply: number) =>
-    call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
-  resign: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/resign`),
-  draw: (id: string, action: 'offer' | 'accept' | 'decline') =>
-    call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/draw`, { action }),
-  rematch: (id: string) => call<GameView>('POST', `/api/games/${encodeURIComponent(id)}/rematch`),
+  move: (id: string, move: string, ply: number) => call<GameView>('POST', `${game(id)}/moves`, { move, ply }),
+  resign: (id: string) => call<GameView>('POST', `${game(id)}/resign`),
+  abort: (id: string) => call<GameView>('POST', `${game(id)}/abort`),
+  draw: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/draw`, { action }),
+  takeback: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/takeback`, { action }),
+  rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
-  recordUrl: (id: string) => `/api/games/${encodeURIComponent(id)}/record`,
+  recordUrl: (id: string) => `${game(id)}/record`,
   wsUrl: (id: string) => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+    return `${proto}//${location.host}${game(id)}/ws`;
   },
 };
-
-/** The message to show for a failed call. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

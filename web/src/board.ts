@@ -3,6 +3,9 @@
 // Antarctos jump sequences are entered hop by hop: each hop offers only the squares that keep the
 // squares entered so far a prefix of some legal `path`; the final square of a sequence may also
 // be clicked at once when exactly one legal sequence from that man ends there.
+// Premoves: while the opponent is to move, one move may be queued (the page plays it when the
+// next state offers it as legal, and drops it otherwise). Marks: classes on squares drawn over
+// the board (the Ice Age's frozen squares and new ice, an Antarctos turn's captured men).
 
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
@@ -39,17 +42,14 @@ export function turnOf(variant: Variant, fen: string): Color {
 }
 
 /**
- * The chessgroundx board text for a position. Ice is the role `i-piece` given the colour of the
- * side *not* to move, so that chessgroundx never lets the mover pick it up; a man is `m-piece`.
+ * The chessgroundx board text for a position. Ice is the role `i-piece` given the colour
+ * `iceColor`: one the user cannot pick up (chessgroundx moves only pieces of the movable
+ * colour). A man is `m-piece`.
  */
-export function boardFen(variant: Variant, fen: string): string {
-  if (variant === 'iceage') {
-    const turn = chessTurn(fen);
-    const ice = turn === 'white' ? 'i' : 'I';
-    return fen.trim().split(/\s+/)[0].replace(/\*/g, ice);
-  }
-  const { turn, squares } = parseAntarctosFen(fen);
-  const ice = turn === 'white' ? 'i' : 'I';
+export function boardFen(variant: Variant, fen: string, iceColor: Color): string {
+  const ice = iceColor === 'white' ? 'I' : 'i';
+  if (variant === 'iceage') return fen.trim().split(/\s+/)[0].replace(/\*/g, ice);
+  const { squares } = parseAntarctosFen(fen);
   const rows: string[] = [];
   for (let rank = 8; rank >= 1; rank--) {
     let row = '';
@@ -82,15 +82,35 @@ function startsWith(path: string[], prefix: string[]): boolean {
   return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 }
 
+/** Antarctos premove targets: the squares a step or one jump away along the man's diagonals.
+ * Only a hint for queuing; whether it is played is decided by the legal list when the turn
+ * comes (the page never judges a move itself). */
+function diagonalReach(_board: cg.BoardState, key: cg.Key): cg.Key[] {
+  const f = key.charCodeAt(0) - 97;
+  const r = Number(key.slice(1)) - 1;
+  const out: cg.Key[] = [];
+  for (const d of [1, 2]) {
+    for (const [df, dr] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+      const nf = f + df * d, nr = r + dr * d;
+      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.push(`${String.fromCharCode(97 + nf)}${nr + 1}` as cg.Key);
+    }
+  }
+  return out;
+}
+
 export interface ShowOptions {
-  /** Legal moves to offer; an empty list or `movable: null` makes the board view-only. */
+  /** Legal moves to offer; an empty list makes the board view-only for now. */
   legal: LegalMove[];
-  /** Which colour the user may move now (`both` on a shared screen), or null to watch. */
+  /** Which colour the user plays here (`both` on a shared screen), or null to watch. */
   movable: Color | 'both' | null;
-  /** Squares of the last move (its `path`), highlighted. */
+  /** Whether a move may be queued while the opponent is to move. */
+  premove?: boolean;
+  /** Squares of the last move (its whole `path`), highlighted. */
   lastMove?: string[];
   /** Whether the side to move is in check (chess: the last SAN ends with + or #). */
   check?: boolean;
+  /** Classes per square, drawn over the board (see `Marks`). */
+  marks?: Map<string, string[]>;
 }
 
 export interface BoardEvents {
@@ -100,6 +120,10 @@ export interface BoardEvents {
   partial?: (squares: string[]) => void;
   /** Several legal moves share the squares entered (a chess promotion): let the user pick one. */
   choose?: (candidates: LegalMove[]) => Promise<LegalMove | null>;
+  /** A premove was queued (`from`, `to`) or cancelled (`null`). */
+  premove?: (p: { from: string; to: string } | null) => void;
+  /** The user selected a square (clicked a piece). */
+  select?: (square: string) => void;
 }
 
 export class Board {
@@ -109,24 +133,39 @@ export class Board {
   private fen = '';
   private opts: ShowOptions = { legal: [], movable: null };
   private orientation: Color = 'white';
+  private marksEl: HTMLElement;
 
   constructor(
     readonly el: HTMLElement,
     readonly variant: Variant,
     private events: BoardEvents,
+    viewOnly = false,
   ) {
     el.classList.add('board', variant === 'antarctos' ? 'antarctos' : 'chess');
     this.cg = Chessground(el, {
-      coordinates: true,
+      coordinates: !viewOnly,
+      viewOnly,
       autoCastle: variant === 'iceage',
       animation: { enabled: true, duration: 180 },
       highlight: { lastMove: true, check: true },
-      movable: { free: false, showDests: true, events: { after: (o, d) => this.after(o, d) } },
+      movable: { free: false, showDests: true, events: { after: (o, d) => void this.after(o, d) } },
       draggable: { enabled: true, showGhost: true },
-      premovable: { enabled: false },
-      drawable: { enabled: true },
+      premovable: {
+        enabled: false,
+        ...(variant === 'antarctos' ? { premoveFunc: diagonalReach } : {}),
+        events: {
+          set: (orig, dest) => this.events.premove?.({ from: String(orig), to: String(dest) }),
+          unset: () => this.events.premove?.(null),
+        },
+      },
+      events: { select: key => this.events.select?.(key) },
+      drawable: { enabled: !viewOnly },
       kingRoles: variant === 'iceage' ? ['k-piece'] : [],
     });
+    this.marksEl = document.createElement('div');
+    this.marksEl.className = 'marks';
+    this.marksEl.setAttribute('aria-hidden', 'true');
+    el.append(this.marksEl);
   }
 
   /** Shows a position (its text in the game's notation) and what may be moved from it. */
@@ -137,20 +176,26 @@ export class Board {
     this.partial = [];
     this.events.partial?.([]);
     const turn = turnOf(this.variant, fen);
+    const single = opts.movable === 'white' || opts.movable === 'black' ? opts.movable : null;
+    // Ice takes a colour the user never moves: the opponent's, or on a shared screen (and for a
+    // watcher) the side not to move.
+    const iceColor: Color = single ? (single === 'white' ? 'black' : 'white') : turn === 'white' ? 'black' : 'white';
+    const canPremove = !!single && !!opts.premove && turn !== single;
     this.cg.set({
-      fen: boardFen(this.variant, fen),
+      fen: boardFen(this.variant, fen, iceColor),
       orientation: this.orientation,
       turnColor: turn,
-      lastMove: opts.lastMove && opts.lastMove.length >= 2
-        ? [opts.lastMove[0] as cg.Key, opts.lastMove[opts.lastMove.length - 1] as cg.Key]
-        : undefined,
+      lastMove: opts.lastMove && opts.lastMove.length >= 2 ? (opts.lastMove as cg.Key[]) : undefined,
       check: this.variant === 'iceage' && opts.check ? turn : false,
       movable: {
-        color: this.legal.length ? (opts.movable ?? undefined) : undefined,
+        color: this.legal.length || canPremove ? (opts.movable ?? undefined) : undefined,
         dests: this.dests(),
       },
+      premovable: { enabled: canPremove },
     });
+    if (!canPremove) this.cg.cancelPremove();
     this.cg.selectSquare(null);
+    this.drawMarks(opts.marks);
   }
 
   /** Forgets a half-entered jump sequence and shows the position again. */
@@ -158,18 +203,43 @@ export class Board {
     this.show(this.fen, this.opts);
   }
 
+  /** Drops a queued premove. */
+  cancelPremove(): void {
+    this.cg.cancelPremove();
+  }
+
   flip(): void {
-    this.orientation = this.orientation === 'white' ? 'black' : 'white';
-    this.cg.set({ orientation: this.orientation });
+    this.setOrientation(this.orientation === 'white' ? 'black' : 'white');
   }
 
   setOrientation(c: Color): void {
     this.orientation = c;
     this.cg.set({ orientation: c });
+    this.drawMarks(this.opts.marks);
   }
 
   getOrientation(): Color {
     return this.orientation;
+  }
+
+  /** The marks layer: one cell per marked square, placed by the orientation. */
+  private drawMarks(marks: Map<string, string[]> | undefined): void {
+    // chessgroundx empties its element when it redraws everything (a new orientation).
+    if (!this.marksEl.isConnected) this.el.append(this.marksEl);
+    this.marksEl.replaceChildren();
+    if (!marks) return;
+    const white = this.orientation === 'white';
+    for (const [sq, classes] of marks) {
+      if (!/^[a-h][1-8]$/.test(sq) || !classes.length) continue;
+      const file = sq.charCodeAt(0) - 97;
+      const rank = Number(sq[1]) - 1;
+      const cell = document.createElement('div');
+      cell.className = ['mark', ...classes].join(' ');
+      cell.dataset.square = sq;
+      cell.style.left = `${(white ? file : 7 - file) * 12.5}%`;
+      cell.style.top = `${(white ? 7 - rank : rank) * 12.5}%`;
+      this.marksEl.append(cell);
+    }
   }
 
   /** The legal moves that start with the squares entered so far. */
@@ -241,7 +311,7 @@ export class Board {
       if (diff.size) this.cg.setPieces(diff);
     }
     const turn = turnOf(this.variant, this.fen);
-    this.cg.set({ turnColor: turn, lastMove: [this.partial[0] as cg.Key, to as cg.Key], movable: { dests: this.dests() } });
+    this.cg.set({ turnColor: turn, lastMove: [...this.partial] as cg.Key[], movable: { dests: this.dests() } });
     this.cg.selectSquare(to as cg.Key);
     this.events.partial?.([...this.partial]);
   }

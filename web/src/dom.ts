@@ -23,6 +23,9 @@ export function h(tag: string, attrs?: Attrs | Child | Child[], ...children: (Ch
         el.addEventListener(k.slice(2), v as EventListener);
       } else if (k === 'class') {
         el.className = [el.className, String(v)].filter(Boolean).join(' ');
+      } else if (k === 'style') {
+        // Through the CSSOM, which a Content-Security-Policy without 'unsafe-inline' allows.
+        el.style.cssText = String(v);
       } else if (k === 'dataset') {
         Object.assign(el.dataset, v);
       } else if (k === 'value' || k === 'checked' || k === 'selected') {

@@ -1,300 +1,22 @@
-// The page's words in English, Russian and Turkish (the seeds' languages). English is complete;
-// a key missing in another language falls back to English.
+// The page's words in English, Russian and Turkish (the seeds' languages; lang/*.ts), with
+// plural forms, dates in the chosen language's own format, and the wording of the server's
+// codes (results, events, errors): the server sends stable codes, the page words them.
+
+import { en, type Key } from './lang/en';
+import { ru } from './lang/ru';
+import { tr } from './lang/tr';
+import type { Color, ResultView } from './api';
 
 export type Lang = 'en' | 'ru' | 'tr';
+export type { Key };
 
-const en = {
-  'nav.play': 'Play',
-  'nav.my': 'My games',
-  'nav.rules': 'Rules',
-  'nav.stats': 'Statistics',
-  'game.antarctos': 'Antarctos',
-  'game.iceage': 'Ice Age Chess',
-  'home.title': 'Start a game',
-  'home.game': 'Game',
-  'home.opponent': 'Opponent',
-  'home.engine': 'Computer',
-  'home.friend': 'A friend (invitation link)',
-  'home.local': 'Same screen (both sides)',
-  'home.level': 'Level',
-  'home.side': 'Your side',
-  'home.fen': 'Start position (optional)',
-  'home.fen_hint': 'Position text in the game\'s notation; empty for the usual start',
-  'home.start': 'Start the game',
-  'home.antarctos_blurb': 'Russian checkers where a captured man turns into ice that anyone may jump. No kings: the first man to the far row wins.',
-  'home.iceage_blurb': 'Chess on a board full of ice cubes. After every 20th Black move the Ice Age refills the board and freezes lonely pieces.',
-  'color.white': 'White',
-  'color.black': 'Black',
-  'color.random': 'Random',
-  'turn.white': 'White to move',
-  'turn.black': 'Black to move',
-  'turn.you': 'Your move',
-  'turn.waiting': 'Waiting for the opponent',
-  'turn.engine': 'The computer is thinking…',
-  'game.moves': 'Moves',
-  'game.no_moves': 'No moves yet',
-  'game.flip': 'Flip board',
-  'game.resign': 'Resign',
-  'game.resign_confirm': 'Resign this game?',
-  'game.offer_draw': 'Offer a draw',
-  'game.accept_draw': 'Accept the draw',
-  'game.decline_draw': 'Decline',
-  'game.draw_offered_by': '{color} offers a draw',
-  'game.draw_sent': 'Draw offered',
-  'game.rematch': 'Rematch',
-  'game.to_rematch': 'Go to the rematch',
-  'game.copy_fen': 'Copy position text',
-  'game.download_pdn': 'Download PDN',
-  'game.download_pgn': 'Download PGN',
-  'game.invite': 'Send this link to your friend:',
-  'game.copy': 'Copy',
-  'game.copied': 'Copied',
-  'game.cancel_jump': 'Cancel the jump sequence',
-  'game.jump_progress': 'Jump sequence: {path} (go on)',
-  'game.watching': 'You are watching this game',
-  'game.you_play': 'You play {color}',
-  'game.you_both': 'You play both sides',
-  'game.you': 'you',
-  'game.open_seat': 'waiting for a friend to join',
-  'game.result': 'Result',
-  'game.ice_age': 'Ice Age',
-  'game.promote': 'Promote to',
-  'game.live': 'live',
-  'game.offline': 'reconnecting…',
-  'game.not_found': 'This game does not exist.',
-  'game.invite_not_found': 'This invitation link does not lead to any game.',
-  'game.human': 'Player',
-  'game.engine_level': 'Computer, level {level}',
-  'my.title': 'My games',
-  'my.empty': 'No games in this browser yet.',
-  'my.return': 'Return to game',
-  'my.view': 'View',
-  'my.ongoing': 'in progress',
-  'my.finished': 'finished',
-  'stats.title': 'Statistics of finished games',
-  'stats.white': 'White',
-  'stats.black': 'Black',
-  'stats.draws': 'Draws',
-  'stats.total': 'Total',
-  'stats.none': 'No finished games yet.',
-  'stats.site': 'Games played on this site',
-  'stats.selfplay': 'Engine self-play',
-  'stats.selfplay_none': 'No engine self-play runs are stored yet. This command plays some and stores them:',
-  'stats.setting': 'Engine',
-  'stats.games': 'Games',
-  'stats.white_wins': 'White wins',
-  'stats.black_wins': 'Black wins',
-  'stats.white_score': "White's score (95 % interval)",
-  'stats.mean_length': 'Mean length',
-  'stats.plies': '{n} plies',
-  'stats.capped': '{n} stopped at the ply cap',
-  'stats.random_plies': '{n} random plies',
-  'stats.finished': 'Finished',
-  'stats.matches': 'Engine matches',
-  'stats.match_pair': 'A vs B',
-  'stats.vs': 'vs',
-  'stats.a_results': 'A: wins / draws / losses',
-  'stats.a_score': "A's score",
-  'stats.elo': 'Elo A−B (95 %)',
-  'stats.sprt': 'SPRT',
-  'stats.sprt_continue': 'continue',
-  'rules.title': 'Rules',
-  'rules.examples': 'Worked examples',
-  'rules.next': 'Next move',
-  'rules.prev': 'Back',
-  'rules.restart': 'Start again',
-  'rules.play_from': 'Play from this position',
-  'rules.step': 'Step {n} of {total}',
-  'error.generic': 'Something went wrong: {message}',
-};
+export const LANGS: Lang[] = ['en', 'ru', 'tr'];
 
-type Key = keyof typeof en;
+/** Every language's dictionary (the browser test reads them to find English left behind). */
+export const dictionaries: Record<Lang, Record<Key, string>> = { en, ru, tr };
 
-const ru: Partial<Record<Key, string>> = {
-  'nav.play': 'Играть',
-  'nav.my': 'Мои партии',
-  'nav.rules': 'Правила',
-  'nav.stats': 'Статистика',
-  'game.antarctos': 'Антарктос',
-  'game.iceage': 'Шахматы ледникового периода',
-  'home.title': 'Новая партия',
-  'home.game': 'Игра',
-  'home.opponent': 'Соперник',
-  'home.engine': 'Компьютер',
-  'home.friend': 'Друг (по ссылке-приглашению)',
-  'home.local': 'На одном экране (за обе стороны)',
-  'home.level': 'Уровень',
-  'home.side': 'Ваш цвет',
-  'home.fen': 'Начальная позиция (необязательно)',
-  'home.fen_hint': 'Позиция в нотации игры; пусто — обычная расстановка',
-  'home.start': 'Начать партию',
-  'home.antarctos_blurb': 'Русские шашки, где побитая шашка превращается в лёд, через который может прыгать любой. Дамок нет: побеждает первая шашка, дошедшая до последнего ряда.',
-  'home.iceage_blurb': 'Шахматы на доске, полной льда. После каждого 20-го хода чёрных наступает ледниковый период: лёд заполняет доску и замораживает одинокие фигуры.',
-  'color.white': 'Белые',
-  'color.black': 'Чёрные',
-  'color.random': 'Случайно',
-  'turn.white': 'Ход белых',
-  'turn.black': 'Ход чёрных',
-  'turn.you': 'Ваш ход',
-  'turn.waiting': 'Ждём хода соперника',
-  'turn.engine': 'Компьютер думает…',
-  'game.moves': 'Ходы',
-  'game.no_moves': 'Ходов пока нет',
-  'game.flip': 'Перевернуть доску',
-  'game.resign': 'Сдаться',
-  'game.resign_confirm': 'Сдать партию?',
-  'game.offer_draw': 'Предложить ничью',
-  'game.accept_draw': 'Принять ничью',
-  'game.decline_draw': 'Отклонить',
-  'game.draw_offered_by': '{color} предлагают ничью',
-  'game.draw_sent': 'Ничья предложена',
-  'game.rematch': 'Реванш',
-  'game.to_rematch': 'К реваншу',
-  'game.copy_fen': 'Копировать позицию',
-  'game.download_pdn': 'Скачать PDN',
-  'game.download_pgn': 'Скачать PGN',
-  'game.invite': 'Отправьте эту ссылку другу:',
-  'game.copy': 'Копировать',
-  'game.copied': 'Скопировано',
-  'game.cancel_jump': 'Отменить серию прыжков',
-  'game.jump_progress': 'Серия прыжков: {path} (продолжайте)',
-  'game.watching': 'Вы наблюдаете за партией',
-  'game.you_play': 'Вы играете: {color}',
-  'game.you_both': 'Вы играете за обе стороны',
-  'game.you': 'вы',
-  'game.open_seat': 'ждём друга',
-  'game.result': 'Результат',
-  'game.ice_age': 'Ледниковый период',
-  'game.promote': 'Превратить в',
-  'game.not_found': 'Такой партии нет.',
-  'game.invite_not_found': 'По этой ссылке-приглашению нет партии.',
-  'game.human': 'Игрок',
-  'game.engine_level': 'Компьютер, уровень {level}',
-  'my.title': 'Мои партии',
-  'my.empty': 'В этом браузере партий ещё нет.',
-  'my.return': 'Вернуться к игре',
-  'my.view': 'Смотреть',
-  'my.ongoing': 'идёт',
-  'my.finished': 'окончена',
-  'stats.title': 'Статистика завершённых партий',
-  'stats.white': 'Белые',
-  'stats.black': 'Чёрные',
-  'stats.draws': 'Ничьи',
-  'stats.total': 'Всего',
-  'stats.none': 'Завершённых партий пока нет.',
-  'stats.site': 'Партии, сыгранные на сайте',
-  'stats.selfplay': 'Игра движка с самим собой',
-  'stats.selfplay_none': 'Результатов игры движка с самим собой пока нет. Эта команда сыграет партии и сохранит их:',
-  'stats.setting': 'Движок',
-  'stats.games': 'Партий',
-  'stats.white_wins': 'Победы белых',
-  'stats.black_wins': 'Победы чёрных',
-  'stats.white_score': 'Очки белых (95 % интервал)',
-  'stats.mean_length': 'Средняя длина',
-  'stats.plies': '{n} полуходов',
-  'stats.capped': '{n} остановлено по лимиту полуходов',
-  'stats.random_plies': '{n} случайных полуходов',
-  'stats.finished': 'Завершено',
-  'stats.matches': 'Матчи движков',
-  'stats.match_pair': 'A против B',
-  'stats.vs': 'против',
-  'stats.a_results': 'A: победы / ничьи / поражения',
-  'stats.a_score': 'Очки A',
-  'stats.elo': 'Эло A−B (95 %)',
-  'stats.sprt': 'SPRT',
-  'stats.sprt_continue': 'не решено',
-  'rules.title': 'Правила',
-  'rules.examples': 'Примеры',
-  'rules.next': 'Следующий ход',
-  'rules.prev': 'Назад',
-  'rules.restart': 'Сначала',
-  'rules.play_from': 'Играть с этой позиции',
-  'rules.step': 'Шаг {n} из {total}',
-  'error.generic': 'Ошибка: {message}',
-};
-
-const tr: Partial<Record<Key, string>> = {
-  'nav.play': 'Oyna',
-  'nav.my': 'Oyunlarım',
-  'nav.rules': 'Kurallar',
-  'nav.stats': 'İstatistik',
-  'game.antarctos': 'Antarctos',
-  'game.iceage': 'Buz Çağı Satrancı',
-  'home.title': 'Yeni oyun',
-  'home.game': 'Oyun',
-  'home.opponent': 'Rakip',
-  'home.engine': 'Bilgisayar',
-  'home.friend': 'Arkadaş (davet bağlantısı)',
-  'home.local': 'Aynı ekran (iki taraf)',
-  'home.level': 'Seviye',
-  'home.side': 'Tarafınız',
-  'home.fen': 'Başlangıç konumu (isteğe bağlı)',
-  'home.start': 'Oyunu başlat',
-  'color.white': 'Beyaz',
-  'color.black': 'Siyah',
-  'color.random': 'Rastgele',
-  'turn.white': 'Sıra beyazda',
-  'turn.black': 'Sıra siyahta',
-  'turn.you': 'Sıra sizde',
-  'turn.waiting': 'Rakip bekleniyor',
-  'turn.engine': 'Bilgisayar düşünüyor…',
-  'game.moves': 'Hamleler',
-  'game.no_moves': 'Henüz hamle yok',
-  'game.flip': 'Tahtayı çevir',
-  'game.resign': 'Terk et',
-  'game.resign_confirm': 'Oyunu terk etmek istiyor musunuz?',
-  'game.offer_draw': 'Beraberlik teklif et',
-  'game.accept_draw': 'Beraberliği kabul et',
-  'game.decline_draw': 'Reddet',
-  'game.rematch': 'Rövanş',
-  'game.copy_fen': 'Konumu kopyala',
-  'game.download_pdn': 'PDN indir',
-  'game.download_pgn': 'PGN indir',
-  'game.invite': 'Bu bağlantıyı arkadaşınıza gönderin:',
-  'game.copy': 'Kopyala',
-  'game.copied': 'Kopyalandı',
-  'game.watching': 'Bu oyunu izliyorsunuz',
-  'game.you': 'siz',
-  'game.open_seat': 'arkadaşınız bekleniyor',
-  'game.not_found': 'Böyle bir oyun yok.',
-  'game.invite_not_found': 'Bu davet bağlantısına ait bir oyun yok.',
-  'game.ice_age': 'Buz Çağı',
-  'my.title': 'Oyunlarım',
-  'my.return': 'Oyuna geri dön',
-  'stats.title': 'Kazanılmış oyunların istatistiği',
-  'stats.white': 'beyaz',
-  'stats.black': 'siyah',
-  'stats.draws': 'Berabere',
-  'stats.total': 'Toplam',
-  'stats.site': 'Bu sitede oynanan oyunlar',
-  'stats.selfplay': 'Motorun kendisiyle oynadığı oyunlar',
-  'stats.selfplay_none': 'Henüz kayıtlı motor oyunu yok. Bu komut oyunları oynar ve kaydeder:',
-  'stats.setting': 'Motor',
-  'stats.games': 'Oyun',
-  'stats.white_wins': 'Beyaz kazandı',
-  'stats.black_wins': 'Siyah kazandı',
-  'stats.white_score': 'Beyazın puanı (%95 aralık)',
-  'stats.mean_length': 'Ortalama uzunluk',
-  'stats.plies': '{n} yarım hamle',
-  'stats.capped': '{n} yarım hamle sınırında durdu',
-  'stats.random_plies': '{n} rastgele yarım hamle',
-  'stats.finished': 'Bitiş',
-  'stats.matches': 'Motor maçları',
-  'stats.match_pair': 'A - B',
-  'stats.vs': '-',
-  'stats.a_results': 'A: galibiyet / beraberlik / mağlubiyet',
-  'stats.a_score': 'A’nın puanı',
-  'stats.elo': 'Elo A−B (%95)',
-  'stats.sprt': 'SPRT',
-  'stats.sprt_continue': 'karar yok',
-  'rules.title': 'Kurallar',
-  'rules.examples': 'Örnekler',
-  'rules.next': 'Sonraki hamle',
-  'rules.prev': 'Geri',
-  'rules.restart': 'Baştan',
-};
-
-const dictionaries: Record<Lang, Partial<Record<Key, string>>> = { en, ru, tr };
+/** The locale whose date, number and list formats each language uses. */
+const locales: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', tr: 'tr-TR' };
 
 function initialLang(): Lang {
   const saved = localStorage.getItem('icebound.lang');
@@ -309,35 +31,94 @@ export function lang(): Lang {
   return current;
 }
 
+export function locale(): string {
+  return locales[current];
+}
+
 export function setLang(l: Lang): void {
   current = l;
   localStorage.setItem('icebound.lang', l);
   document.documentElement.lang = l;
 }
 
+/** `{n, plural, one {# move} other {# moves}}` -> the form for `n` in the current language. */
+function plurals(text: string, vars: Record<string, string | number>): string {
+  return text.replace(/\{(\w+), plural, ((?:[a-z]+ \{[^{}]*\}\s*)+)\}/g, (_, name: string, forms: string) => {
+    const n = Number(vars[name] ?? 0);
+    const category = new Intl.PluralRules(locales[current]).select(n);
+    const table = new Map<string, string>();
+    for (const [, cat, form] of forms.matchAll(/([a-z]+) \{([^{}]*)\}/g)) table.set(cat, form);
+    const form = table.get(category) ?? table.get('other') ?? '';
+    return form.replace(/#/g, String(n));
+  });
+}
+
 /** The text for `key` in the current language, with `{name}` replaced from `vars`. */
 export function t(key: Key, vars: Record<string, string | number> = {}): string {
-  const text = dictionaries[current][key] ?? en[key];
+  const text = plurals(dictionaries[current][key] ?? en[key], vars);
   return text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
 }
 
-/** A game result in words: the server's English sentence, or one built from its reason. */
-export function resultWords(r: { winner: 'white' | 'black' | null; reason: string; words: string }): string {
-  if (current === 'en') return r.words;
-  const ruReasons: Record<string, string> = {
-    breakthrough: 'прорывом', 'total freeze': 'тотальным замерзанием', 'no moves': 'у соперника нет ходов',
-    checkmate: 'матом', 'frozen king': 'король соперника замёрз', resignation: 'соперник сдался',
-    'both kings frozen': 'оба короля замёрзли', stalemate: 'пат', 'fifty-move rule': 'правило 50 ходов', agreement: 'по соглашению',
-  };
-  const trReasons: Record<string, string> = {
-    breakthrough: 'son sıraya ulaşarak', 'total freeze': 'rakibin tüm taşları dondu', 'no moves': 'rakibin hamlesi yok',
-    checkmate: 'şah mat', 'frozen king': 'rakibin şahı dondu', resignation: 'rakip terk etti',
-    'both kings frozen': 'iki şah da dondu', stalemate: 'pat', 'fifty-move rule': '50 hamle kuralı', agreement: 'anlaşma',
-  };
-  const reasons = current === 'ru' ? ruReasons : trReasons;
-  const why = reasons[r.reason];
-  if (!why) return r.words;
-  if (r.winner === null) return current === 'ru' ? `Ничья: ${why}` : `Berabere: ${why}`;
-  const side = t(r.winner === 'white' ? 'color.white' : 'color.black');
-  return current === 'ru' ? `${side} выиграли (${why})` : `${side} kazandı (${why})`;
+/** Whether `key` exists (for keys built from server codes). */
+export function has(key: string): key is Key {
+  return key in en;
+}
+
+export function colorName(c: Color): string {
+  return t(c === 'white' ? 'color.white' : 'color.black');
+}
+
+/** `a, b or c` in the current language. */
+export function orList(items: string[]): string {
+  return new Intl.ListFormat(locales[current], { type: 'disjunction' }).format(items);
+}
+
+/** `a, b and c` in the current language. */
+export function andList(items: string[]): string {
+  return new Intl.ListFormat(locales[current], { type: 'conjunction' }).format(items);
+}
+
+/** A date with its time, in the current language's format. */
+export function dateTime(ms: number): string {
+  return new Intl.DateTimeFormat(locales[current], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+}
+
+/** A date, in the current language's format. */
+export function date(ms: number): string {
+  return new Intl.DateTimeFormat(locales[current], { dateStyle: 'medium' }).format(new Date(ms));
+}
+
+/** A number with the current language's separators (`1,234.5`, `1 234,5`). */
+export function num(x: number, digits = 0): string {
+  return new Intl.NumberFormat(locales[current], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** The headline of a result, as the asking player sees it: "You won", "Draw", "White wins". */
+export function resultHeadline(r: Pick<ResultView, 'winner'>, mine: Color[]): string {
+  if (r.winner === null) return t('result.draw');
+  if (mine.length === 1) return t(mine[0] === r.winner ? 'result.you_won' : 'result.you_lost');
+  return t(r.winner === 'white' ? 'result.white_wins' : 'result.black_wins');
+}
+
+/** How the game ended, in a sentence: from the result's stable `reason` code and its winner. */
+export function resultReason(r: Pick<ResultView, 'winner' | 'reason'>): string {
+  const key = r.winner ? `reason.${r.reason}.${r.winner}` : `reason.${r.reason}`;
+  return has(key) ? t(key) : t('reason.other', { reason: r.reason });
+}
+
+/** A result in one line: "White wins · A White man reached the far row (breakthrough)." */
+export function resultLine(r: Pick<ResultView, 'winner' | 'reason'>, mine: Color[] = []): string {
+  return `${resultHeadline(r, mine)} · ${resultReason(r)}`;
+}
+
+/** An API error (or any failure) in words, by its code; the server's English message is only
+ * a fallback for codes the page does not know. */
+export function errorWords(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string') {
+    const key = `error.${code}`;
+    if (has(key)) return t(key);
+    return t('error.other', { code });
+  }
+  return t('error.other', { code: err instanceof Error ? err.name : 'error' });
 }

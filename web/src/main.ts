@@ -1,11 +1,14 @@
-// Entry point of the single page: the header, and the route -> page table.
+// Entry point of the single page: the header, and the route -> page table. A page draws itself
+// into `main` and sets the window's title; later pages (analysis board, editor, lobby,
+// profiles) add a line to `routes`.
 
 import { h, mount } from './dom';
-import { lang, setLang, t, type Lang } from './i18n';
+import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { linkHandler } from './nav';
 import { homePage } from './pages/home';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
+import { notFoundPage } from './pages/notfound';
 import { rulesPage } from './pages/rules';
 import { statsPage } from './pages/stats';
 
@@ -23,18 +26,22 @@ const routes: [RegExp, Page][] = [
 
 let cleanup: void | (() => void);
 
+const languageNames: Record<Lang, string> = { en: 'English', ru: 'Русский', tr: 'Türkçe' };
+
 function header(): HTMLElement {
   const path = location.pathname;
-  const link = (href: string, label: string) =>
-    h('a', { href, class: path === href || (href !== '/' && path.startsWith(href)) ? 'active' : undefined }, label);
+  const link = (href: string, label: string) => {
+    const active = path === href || (href !== '/' && path.startsWith(href));
+    return h('a', { href, class: active ? 'active' : undefined, 'aria-current': active ? 'page' : undefined }, label);
+  };
   const select = h(
     'select.lang',
-    { 'aria-label': 'Language', onchange: (e: Event) => { setLang((e.target as HTMLSelectElement).value as Lang); render(); } },
-    ...(['en', 'ru', 'tr'] as Lang[]).map(l => h('option', { value: l, selected: l === lang() }, l.toUpperCase())),
+    { 'aria-label': t('nav.language'), title: t('nav.language'), onchange: (e: Event) => { setLang((e.target as HTMLSelectElement).value as Lang); render(); } },
+    ...LANGS.map(l => h('option', { value: l, selected: l === lang(), lang: l, title: languageNames[l] }, l.toUpperCase())),
   );
   return h('header.top',
-    h('a.brand', { href: '/' }, h('span.logo', '❄'), ' icebound'),
-    h('nav', link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats'))),
+    h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats'))),
     select,
   );
 }
@@ -53,7 +60,7 @@ function render(): void {
       return;
     }
   }
-  mount(main, h('section.card', h('h1', 'Not found'), h('p', h('a', { href: '/' }, t('nav.play')))));
+  notFoundPage(main, path);
 }
 
 document.documentElement.lang = lang();

@@ -59,6 +59,21 @@ pub enum MoveTextError {
     },
 }
 
+impl game::MoveTextFault for MoveTextError {
+    /// An abbreviated jump sequence (A17) matches no legal turn as written: `NoMatch`.
+    fn kind(&self) -> game::MoveTextKind {
+        match self {
+            MoveTextError::Syntax { .. } | MoveTextError::BadSquare { .. } => {
+                game::MoveTextKind::Unreadable
+            }
+            MoveTextError::GameOver { .. }
+            | MoveTextError::NoMatch { .. }
+            | MoveTextError::Incomplete { .. } => game::MoveTextKind::NoMatch,
+            MoveTextError::Ambiguous { .. } => game::MoveTextKind::Ambiguous,
+        }
+    }
+}
+
 /// The canonical text of a turn (A16): `c3-d4`, `d6xb4xd2xf4`. No `#` is appended. The
 /// text depends on the turn alone; `pos` is taken so that both rules crates write moves
 /// with the same call (`notation::move_text(&pos, &mv)`).

@@ -117,3 +117,15 @@ fn a18_rejections_name_field_and_square() {
         assert!(e.contains(says), "{text}: {e}");
     }
 }
+
+#[test]
+fn a17_move_text_errors_carry_their_kind() {
+    use game::{MoveTextFault, MoveTextKind};
+    let p = pos("W:Wc3:Bd2,f2,d4,f4,h8");
+    let kind = |text: &str| Antarctos::parse_move(&p, text).expect_err(text).kind();
+    assert_eq!(kind("c3xc3"), MoveTextKind::Ambiguous);
+    assert_eq!(kind("c3xe1xc3"), MoveTextKind::NoMatch);
+    assert_eq!(kind("c3-d4"), MoveTextKind::NoMatch);
+    assert_eq!(kind("c3-z9"), MoveTextKind::Unreadable);
+    assert_eq!(kind("hello"), MoveTextKind::Unreadable);
+}

@@ -1,11 +1,14 @@
-//! The browser test: starts the real `icebound serve` on a free port with a temporary SQLite
-//! file (holding a tiny self-play run and match stored by `icebound selfplay|match --database`),
-//! then runs `node web/e2e/play.mjs`, which plays Antarctos and Ice Age Chess through the
-//! page in Debian's headless chromium (playwright-core; no browser is downloaded).
+//! The browser tests: every script of `web/e2e/` (but its helper module `lib.mjs`) runs in
+//! Debian's headless chromium (playwright-core; no browser is downloaded) against its own real
+//! `icebound serve`, started on a free port with a fresh copy of a temporary SQLite file that
+//! holds a tiny self-play run and match stored by `icebound selfplay|match --database`.
+//! `play.mjs` plays Antarctos and Ice Age Chess through the page; the other scripts cover the
+//! game page's behaviours, the languages and the other pages.
 //!
 //! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
-//! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies a few screenshots into
-//! `docs/screenshots/`.
+//! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_E2E=a,b` runs only the
+//! scripts `a.mjs` and `b.mjs`; `ICEBOUND_PUBLISH_SCREENSHOTS=1` copies the screenshots the
+//! scripts mark for the docs into `docs/screenshots/`.
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -54,7 +57,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 #[test]
-fn browser_plays_both_games() {
+fn browser_tests_of_web_e2e() {
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
     let chromium =
         PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
@@ -101,13 +104,45 @@ fn browser_plays_both_games() {
     );
 
     let dir = temp_dir("browser");
-    let db = dir.join("test.db");
-    let shots = dir.join("screenshots");
-    let log_path = dir.join("server.log");
-    let log = std::fs::File::create(&log_path).expect("server log file");
+    let template = dir.join("template.db");
+    seed_lab_runs(&template);
+
+    let wanted: Option<Vec<String>> = std::env::var("ICEBOUND_E2E")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(web.join("e2e"))
+        .expect("read web/e2e")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mjs"))
+        .filter(|p| p.file_stem().is_some_and(|n| n != "lib"))
+        .filter(|p| {
+            let stem = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+            wanted
+                .as_ref()
+                .is_none_or(|w| stem.is_some_and(|s| w.contains(&s)))
+        })
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "no browser test script in web/e2e");
+    let failures: Vec<String> = scripts
+        .iter()
+        .filter_map(|script| run_script(&root, &chromium, &dir, &template, script).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} browser test scripts failed:\n\n{}",
+        failures.len(),
+        scripts.len(),
+        failures.join("\n\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A database holding the engine runs stored by the lab commands, for the statistics page's
+/// self-play and match tables (Antarctos only: the Ice Age block shows the "none yet" text and
+/// command).
+fn seed_lab_runs(db: &Path) {
     let db_url = format!("sqlite://{}?mode=rwc", db.display());
-    // Engine runs stored by the lab commands, for the statistics page's self-play and match
-    // tables (Antarctos only: the Ice Age block shows the "none yet" text and command).
     for lab in [
         &[
             "selfplay",
@@ -143,6 +178,27 @@ fn browser_plays_both_games() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// Runs one script against its own server on a copy of `template`; `Err` says how it failed,
+/// with the server log's tail.
+fn run_script(
+    root: &Path,
+    chromium: &Path,
+    dir: &Path,
+    template: &Path,
+    script: &Path,
+) -> Result<(), String> {
+    let name = script
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let db = dir.join(format!("{name}.db"));
+    std::fs::copy(template, &db).expect("copy the template database");
+    let shots = dir.join(format!("screenshots-{name}"));
+    let log_path = dir.join(format!("server-{name}.log"));
+    let log = std::fs::File::create(&log_path).expect("server log file");
+    let db_url = format!("sqlite://{}?mode=rwc", db.display());
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
@@ -153,15 +209,16 @@ fn browser_plays_both_games() {
         .expect("start icebound serve");
     let _server = Server(server);
 
+    let started = Instant::now();
     let mut node = Command::new("node")
-        .arg(web.join("e2e/play.mjs"))
+        .arg(script)
         .args(["--url", &format!("http://{addr}"), "--out"])
         .arg(&shots)
-        .env("CHROMIUM", &chromium)
-        .current_dir(&root)
+        .env("CHROMIUM", chromium)
+        .current_dir(root)
         .spawn()
-        .expect("start node web/e2e/play.mjs");
-    let deadline = Instant::now() + Duration::from_secs(300);
+        .expect("start node on a web/e2e script");
+    let deadline = started + Duration::from_secs(300);
     let status = loop {
         if let Some(status) = node.try_wait().expect("wait for node") {
             break Some(status);
@@ -173,26 +230,24 @@ fn browser_plays_both_games() {
         }
         std::thread::sleep(Duration::from_millis(200));
     };
-    let ok = status.map(|s| s.success()).unwrap_or(false);
-    if !ok {
-        let mut text = String::new();
-        if let Ok(mut f) = std::fs::File::open(&log_path) {
-            let _ = f.read_to_string(&mut text);
-        }
-        let tail: String = text
-            .lines()
-            .rev()
-            .take(60)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n");
-        panic!(
-            "the browser test failed ({}); screenshots in {}; server log tail:\n{tail}",
-            status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
-            shots.display()
-        );
+    eprintln!(
+        "web/e2e/{name}.mjs: {} in {:.1} s",
+        status.map_or("timed out".to_string(), |s| s.to_string()),
+        started.elapsed().as_secs_f64()
+    );
+    if status.is_some_and(|s| s.success()) {
+        return Ok(());
     }
-    let _ = std::fs::remove_file(&db);
+    let mut text = String::new();
+    if let Ok(mut f) = std::fs::File::open(&log_path) {
+        let _ = f.read_to_string(&mut text);
+    }
+    let tail: Vec<&str> = text.lines().rev().take(40).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    Err(format!(
+        "web/e2e/{name}.mjs failed ({}); screenshots in {}; server log tail:\n{}",
+        status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
+        shots.display(),
+        tail.join("\n")
+    ))
 }

@@ -8,8 +8,8 @@
 //! [`Searcher`] visits the same nodes in the same order and returns the same move. Only a
 //! time limit or the stop flag make the result depend on the clock.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use game::{Color, Outcome, Variant};
@@ -25,23 +25,67 @@ const MAX_QUIESCENCE: u32 = 24;
 /// Default transposition table size in MiB.
 pub const DEFAULT_TT_MIB: usize = 16;
 
-/// A flag shared with whoever may stop a running search (the site, a UI thread). Two flags
-/// are equal when they are the same flag.
+/// A handle shared with whoever may stop or pause a running search (the site's engine
+/// queue, a UI thread). Two handles are equal when they are the same handle.
+///
+/// A paused search blocks at its next check (every 1,024 nodes) until it is resumed or
+/// stopped; pausing changes no node count, so a search limited by depth or nodes returns the
+/// same move however often it was paused.
 #[derive(Debug, Clone, Default)]
-pub struct StopFlag(pub Arc<AtomicBool>);
+pub struct StopFlag(Arc<Control>);
+
+#[derive(Debug, Default)]
+struct Control {
+    stopped: AtomicBool,
+    paused: AtomicBool,
+    lock: Mutex<()>,
+    wake: Condvar,
+}
 
 impl StopFlag {
-    /// A new, unset flag.
+    /// A new handle: neither stopped nor paused.
     pub fn new() -> StopFlag {
         StopFlag::default()
     }
-    /// Asks the search to stop; it returns its best move so far within about 1,000 nodes.
+    /// Asks the search to stop; it returns its best move so far within about 1,000 nodes
+    /// (a paused search wakes up to do so).
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stopped.store(true, Ordering::SeqCst);
+        self.notify();
     }
     /// True once [`StopFlag::stop`] was called.
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.stopped.load(Ordering::Relaxed)
+    }
+    /// Asks the search to wait at its next check until [`StopFlag::resume`] or
+    /// [`StopFlag::stop`].
+    pub fn pause(&self) {
+        self.0.paused.store(true, Ordering::SeqCst);
+    }
+    /// Lets a paused search go on.
+    pub fn resume(&self) {
+        self.0.paused.store(false, Ordering::SeqCst);
+        self.notify();
+    }
+    /// True while paused (and not resumed).
+    pub fn is_paused(&self) -> bool {
+        self.0.paused.load(Ordering::Relaxed)
+    }
+    /// The search's check: waits while paused and not stopped, then says whether to stop.
+    pub fn checkpoint(&self) -> bool {
+        if self.0.paused.load(Ordering::SeqCst) {
+            // A poisoned lock guards no data: go on with it.
+            let mut guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
+            while self.0.paused.load(Ordering::SeqCst) && !self.0.stopped.load(Ordering::SeqCst) {
+                guard = self.0.wake.wait(guard).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+        self.is_stopped()
+    }
+    fn notify(&self) {
+        // Taking the lock orders this wake-up after a waiter's check of the flags.
+        let _guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
+        self.0.wake.notify_all();
     }
 }
 
@@ -351,7 +395,7 @@ impl<V: EngineVariant> Searcher<V> {
                 self.stopped = true;
             }
             if let Some(flag) = &self.limits.stop
-                && flag.is_stopped()
+                && flag.checkpoint()
             {
                 self.stopped = true;
             }

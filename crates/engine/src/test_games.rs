@@ -23,6 +23,12 @@ pub struct Pile {
 #[error("illegal")]
 pub struct Illegal;
 
+impl game::MoveTextFault for Illegal {
+    fn kind(&self) -> game::MoveTextKind {
+        game::MoveTextKind::NoMatch
+    }
+}
+
 impl<const BAD_KEY: bool> Variant for Nim<BAD_KEY> {
     const NAME: &'static str = "nim";
     const TITLE: &'static str = "Nim";

@@ -5,7 +5,7 @@
 use antarctos::Antarctos;
 use engine::score::{WIN, win_in};
 use engine::solve::{Proof, solve};
-use engine::{EngineConfig, EngineVariant, Limits, Searcher, choose_move};
+use engine::{EngineConfig, EngineVariant, Limits, Searcher, StopFlag, choose_move};
 use game::Variant;
 use iceage::IceAge;
 use proptest::prelude::*;
@@ -282,4 +282,56 @@ fn iceage_same_seed_and_limits_same_move() {
 #[test]
 fn decisive_scores_stay_in_range() {
     assert!(win_in(0) == WIN);
+}
+
+fn node_limited(stop: Option<StopFlag>) -> Limits {
+    Limits {
+        nodes: Some(60_000),
+        stop,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_paused_search_waits_and_then_returns_the_same_move() {
+    let start = Antarctos::start_position();
+    let idle = Searcher::<Antarctos>::new(2).search(&start, &node_limited(None), |_| {});
+    let flag = StopFlag::new();
+    flag.pause();
+    let limits = node_limited(Some(flag.clone()));
+    let search = std::thread::spawn(move || {
+        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {})
+    });
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(
+        !search.is_finished(),
+        "a paused search waits at its first check"
+    );
+    flag.resume();
+    let resumed = search.join().expect("search thread");
+    // Pausing changes no node count: a node-limited search plays as on an idle machine.
+    assert_eq!(
+        (resumed.best, resumed.nodes, resumed.depth),
+        (idle.best, idle.nodes, idle.depth)
+    );
+}
+
+#[test]
+fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
+    let flag = StopFlag::new();
+    flag.pause();
+    let limits = node_limited(Some(flag.clone()));
+    let search = std::thread::spawn(move || {
+        Searcher::<Antarctos>::new(2).search(&Antarctos::start_position(), &limits, |_| {})
+    });
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    flag.stop();
+    let result = search.join().expect("search thread");
+    let best = result.best.expect("a move");
+    assert!(Antarctos::legal_moves(&Antarctos::start_position()).contains(&best));
+    assert!(
+        result.nodes < 60_000,
+        "stopped early: {} nodes",
+        result.nodes
+    );
 }

@@ -12,6 +12,7 @@ mod color;
 mod excerpt;
 mod outcome;
 pub mod records;
+mod text_serde;
 mod variant;
 
 pub use color::Color;
@@ -20,4 +21,6 @@ pub use outcome::{EndReason, Outcome};
 pub use records::{
     Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
 };
-pub use variant::{Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts};
+pub use variant::{
+    MoveTextFault, MoveTextKind, Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts,
+};

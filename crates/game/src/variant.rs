@@ -4,6 +4,25 @@ use std::hash::Hash;
 
 use crate::{Color, Outcome, Record, RecordError};
 
+/// What is wrong with move text, as a kind: the site answers `ambiguous_move` for
+/// [`MoveTextKind::Ambiguous`] and `illegal_move` for the others (Antarctos A17, Ice Age
+/// Chess C13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveTextKind {
+    /// Not a move in any accepted form (syntax, a square off the board, empty text).
+    Unreadable,
+    /// Readable, but no legal move matches (the game may be over).
+    NoMatch,
+    /// Several legal moves match; the message lists them.
+    Ambiguous,
+}
+
+/// The kind of a rules crate's move text error ([`Variant::MoveTextError`]).
+pub trait MoveTextFault {
+    /// Which kind of problem this is.
+    fn kind(&self) -> MoveTextKind;
+}
+
 /// A game: its positions, its moves and the rules that join them, plus the texts that
 /// name them. Implemented by a zero-sized marker type per game (`antarctos::Antarctos`,
 /// `iceage::IceAge`); the engine, the site and the CLI are generic over it.
@@ -27,8 +46,9 @@ pub trait Variant: Copy + Debug + Send + Sync + 'static {
     type IllegalMove: Error + Clone + Send + Sync + 'static;
     /// Position text that cannot be read (says what and where).
     type PositionError: Error + Clone + Send + Sync + 'static;
-    /// Move text that matches no legal move or several (lists the candidates).
-    type MoveTextError: Error + Clone + Send + Sync + 'static;
+    /// Move text that matches no legal move or several (lists the candidates); its
+    /// [`MoveTextFault::kind`] says which, for callers that answer each differently.
+    type MoveTextError: Error + Clone + Send + Sync + 'static + MoveTextFault;
 
     /// The start position of the rules (Antarctos A3, Ice Age Chess C4).
     fn start_position() -> Self::Position;

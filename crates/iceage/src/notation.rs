@@ -41,6 +41,16 @@ pub enum MoveTextError {
     },
 }
 
+impl game::MoveTextFault for MoveTextError {
+    fn kind(&self) -> game::MoveTextKind {
+        match self {
+            MoveTextError::Empty | MoveTextError::Syntax { .. } => game::MoveTextKind::Unreadable,
+            MoveTextError::NoMatch { .. } => game::MoveTextKind::NoMatch,
+            MoveTextError::Ambiguous { .. } => game::MoveTextKind::Ambiguous,
+        }
+    }
+}
+
 /// SAN of a legal `mv` in `pos` (C13): `Nxf3` for an ice capture too, `=Q` for promotion,
 /// `O-O`/`O-O-O`; `#` for a checkmate and `+` for any other check, both judged on the
 /// position after the move and its Ice Age (C8). A move whose Ice Age freezes a king ends

@@ -324,11 +324,26 @@ fn c5_c6_c9_ice_age_matches_an_independent_reading_of_c6() {
     );
 }
 
-/// C12: a full-move number no game can reach is rejected instead of saturating later.
+/// C12 (issue 11, fault 8): every full-move number the count can reach reads, up to
+/// `u32::MAX`, where the count stops; a larger one is rejected.
 #[test]
-fn c12_absurd_fullmove_number_is_rejected() {
-    let err = IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295")
-        .expect_err("an absurd full-move number must be rejected");
+fn c12_fullmove_numbers_up_to_u32_max_read() {
+    assert!(IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295").is_ok());
+    assert!(IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 1000001").is_ok());
+    let err = IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967296")
+        .expect_err("past u32::MAX");
     assert!(err.to_string().contains("too large"), "{err}");
-    assert!(IceAge::parse_position("4k3/8/8/8/8/8/8/R3K3 b - - 0 1000000").is_ok());
+}
+
+#[test]
+fn c13_move_text_errors_carry_their_kind() {
+    use game::{MoveTextFault, MoveTextKind};
+    let start = IceAge::start_position();
+    let kind = |p: &Position, text: &str| IceAge::parse_move(p, text).expect_err(text).kind();
+    // Three knights can reach d2 (the ambiguity of c13_san_and_uci).
+    let p = pos("4k3/8/8/8/8/1N6/8/1N2KN2 w - - 0 1");
+    assert_eq!(kind(&p, "Nd2"), MoveTextKind::Ambiguous);
+    assert_eq!(kind(&start, "e4"), MoveTextKind::NoMatch);
+    assert_eq!(kind(&start, "Zz9"), MoveTextKind::Unreadable);
+    assert_eq!(kind(&start, " "), MoveTextKind::Unreadable);
 }

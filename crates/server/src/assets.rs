@@ -38,6 +38,7 @@ fn mime_of(path: &str) -> &'static str {
         "ico" => "image/x-icon",
         "json" => "application/json",
         "woff2" => "font/woff2",
+        "wav" => "audio/wav",
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
@@ -63,6 +64,12 @@ mod tests {
             get("assets/main.css").map(|a| a.mime),
             Some("text/css; charset=utf-8")
         );
+        // The game sounds (web/sounds.mjs), small enough to fetch at once.
+        for name in ["move", "capture", "check", "iceage", "end"] {
+            let sound = get(&format!("assets/sounds/{name}.wav")).expect("the sound is embedded");
+            assert_eq!(sound.mime, "audio/wav");
+            assert!(sound.bytes.starts_with(b"RIFF") && sound.bytes.len() < 40_000);
+        }
     }
 
     #[test]

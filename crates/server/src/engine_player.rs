@@ -12,36 +12,24 @@ use std::time::Duration;
 use engine::{EngineConfig, StopFlag};
 
 use crate::game_service::{GameService, GameSlot};
+use crate::state::Level;
 use crate::store::GameRow;
 
 /// Thinking time of each level (1-8), in milliseconds.
 pub const LEVEL_BUDGET_MS: [u64; 8] = [50, 100, 200, 400, 700, 1000, 1500, 2500];
 
-/// The time budget of `level` (1-8, clamped).
-pub fn budget(level: i64) -> Duration {
-    Duration::from_millis(LEVEL_BUDGET_MS[level.clamp(1, 8) as usize - 1])
+/// The time budget of `level`.
+pub fn budget(level: Level) -> Duration {
+    Duration::from_millis(LEVEL_BUDGET_MS[level.index()])
 }
 
-/// The engine settings of `level` (1-8, clamped), with a stop flag the budget's timer sets;
-/// `seed` varies the levels that randomise.
-pub fn config(level: i64, seed: u64) -> EngineConfig {
-    let mut config = EngineConfig::level(level.clamp(1, 8) as u8);
+/// The engine settings of `level`, with a stop flag the budget's timer sets; `seed` varies
+/// the levels that randomise.
+pub fn config(level: Level, seed: u64) -> EngineConfig {
+    let mut config = EngineConfig::level(level.get());
     config.seed = seed;
     config.stop = Some(StopFlag::new());
     config
-}
-
-/// The level of the engine seat to move in `row`, if an engine is to move.
-pub fn engine_to_move(row: &GameRow) -> Option<i64> {
-    if row.status != "ongoing" {
-        return None;
-    }
-    let seat = if row.turn == "white" {
-        &row.white
-    } else {
-        &row.black
-    };
-    (seat.kind == "engine").then_some(seat.level.unwrap_or(1))
 }
 
 fn seed_of(id: &str, ply: i64) -> u64 {
@@ -56,7 +44,7 @@ fn seed_of(id: &str, ply: i64) -> u64 {
 /// Starts the engine's task for this game if an engine is to move and none is running.
 /// Call it with the game's row as it is now (under the game's lock or right after).
 pub fn maybe_start(service: &Arc<GameService>, slot: &Arc<GameSlot>, row: &GameRow) {
-    if engine_to_move(row).is_none() {
+    if row.engine_to_move().is_none() {
         return;
     }
     if slot.engine_running.swap(true, Ordering::SeqCst) {
@@ -93,7 +81,7 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
     };
     let (job, ply, id, stop, budget) = {
         let g = slot.game.lock().await;
-        let Some(level) = engine_to_move(g.row()) else {
+        let Some(level) = g.row().engine_to_move() else {
             // Cleared under the lock: a move that makes it the engine's turn again sees it.
             slot.engine_running.store(false, Ordering::SeqCst);
             return Step::Done;
@@ -122,7 +110,7 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
     };
     drop(permit);
     let mut g = slot.game.lock().await;
-    if g.row().ply != ply || engine_to_move(g.row()).is_none() {
+    if g.row().ply != ply || g.row().engine_to_move().is_none() {
         // The game moved on meanwhile (resignation, reload): this search is stale.
         slot.engine_running.store(false, Ordering::SeqCst);
         return Step::Done;
@@ -167,15 +155,16 @@ mod tests {
     #[test]
     fn budgets_grow_with_level() {
         assert!(LEVEL_BUDGET_MS.windows(2).all(|w| w[0] < w[1]));
-        let c = config(3, 7);
+        let three = Level::new(3).expect("level 3");
+        let c = config(three, 7);
         assert_eq!(c.level, Some(3));
         assert_eq!(c.seed, 7);
         // No explicit limit: the level keeps its own depth, noise and node budget.
         assert_eq!(c.movetime, None);
         assert!(c.stop.is_some());
-        assert_eq!(budget(3), Duration::from_millis(200));
-        assert_eq!(budget(99), Duration::from_millis(2500));
-        assert_eq!(config(99, 0).level, Some(8));
+        assert_eq!(budget(three), Duration::from_millis(200));
+        assert_eq!(budget(Level::MAX), Duration::from_millis(2500));
+        assert_eq!(config(Level::MAX, 0).level, Some(8));
         assert_ne!(seed_of("abc", 1), seed_of("abc", 2));
     }
 }

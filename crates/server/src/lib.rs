@@ -18,6 +18,7 @@ pub mod lab;
 pub mod live_game;
 pub mod player;
 pub mod routes;
+pub mod state;
 pub mod store;
 pub mod view;
 pub mod words;

@@ -7,10 +7,11 @@ use std::any::Any;
 
 use antarctos::Antarctos;
 use engine::{EngineConfig, EngineVariant};
-use game::{Color, Outcome, Record, RecordResult, Variant};
+use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Variant};
 use iceage::IceAge;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, MoveRow, now_ms};
 use crate::view::{GameView, LegalView, MoveView, ResultView, SeatView};
 use crate::words::result_words;
@@ -91,13 +92,12 @@ fn path_of<V: Variant>(mv: &V::Move) -> Vec<String> {
     V::move_path(mv).into_iter().map(square_name).collect()
 }
 
-/// Maps a rules error on move text to `illegal_move` or `ambiguous_move` (the rules crates
-/// say "ambiguous" when several moves match, A17 / C13).
-fn move_error(text: &str, message: String) -> ApiError {
-    let code = if message.to_ascii_lowercase().contains("ambiguous") {
-        ErrorCode::AmbiguousMove
-    } else {
-        ErrorCode::IllegalMove
+/// A rules error on move text as `ambiguous_move` (several moves match, A17 / C13) or
+/// `illegal_move` (anything else), by the error's kind, with its message naming the text.
+fn move_error(text: &str, kind: MoveTextKind, message: String) -> ApiError {
+    let code = match kind {
+        MoveTextKind::Ambiguous => ErrorCode::AmbiguousMove,
+        MoveTextKind::Unreadable | MoveTextKind::NoMatch => ErrorCode::IllegalMove,
     };
     let message = if message.contains(text) {
         message
@@ -127,7 +127,7 @@ impl<V: SiteVariant> Game<V> {
             game.views.push(MoveView {
                 ply: m.ply,
                 number: V::fullmove_number(&pos),
-                color: V::side_to_move(&pos).name().to_string(),
+                color: V::side_to_move(&pos),
                 text: m.move_text.clone(),
                 id: m.move_id.clone(),
                 path: path_of::<V>(&mv),
@@ -148,7 +148,7 @@ impl<V: SiteVariant> Game<V> {
 
     fn refresh_legal(&mut self) {
         let pos = self.current();
-        self.legal = if self.row.status == "ongoing" {
+        self.legal = if self.row.status == GameStatus::Ongoing {
             V::legal_moves(pos)
                 .iter()
                 .map(|mv| LegalView {
@@ -178,31 +178,26 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 
     fn view(&self) -> GameView {
         let r = &self.row;
-        let engine_thinking = r.status == "ongoing"
-            && match r.turn.as_str() {
-                "white" => r.white.kind == "engine",
-                _ => r.black.kind == "engine",
-            };
         GameView {
             id: r.id.clone(),
-            variant: r.variant.clone(),
+            variant: r.variant,
             title: V::TITLE.to_string(),
             you: None,
             white: SeatView::from(&r.white),
             black: SeatView::from(&r.black),
-            status: r.status.clone(),
+            status: r.status,
             fen: V::position_text(self.current()),
             start_fen: r.start_fen.clone(),
-            turn: r.turn.clone(),
+            turn: r.turn,
             ply: r.ply,
             moves: self.views.clone(),
             legal: self.legal.clone(),
-            draw_offer: r.draw_offer.clone(),
+            draw_offer: r.draw_offer,
             result: result_view(r),
             invite_url: None,
             rematch_of: r.rematch_of.clone(),
             rematch: r.rematch.clone(),
-            engine_thinking,
+            engine_thinking: r.engine_to_move().is_some(),
         }
     }
 
@@ -221,8 +216,9 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             ));
         }
         let pos = self.current();
-        let mv = V::parse_move(pos, text).map_err(|e| move_error(text, e.to_string()))?;
-        let next = V::play(pos, &mv).map_err(|e| move_error(text, e.to_string()))?;
+        let mv = V::parse_move(pos, text).map_err(|e| move_error(text, e.kind(), e.to_string()))?;
+        let next = V::play(pos, &mv)
+            .map_err(|e| move_error(text, MoveTextKind::NoMatch, e.to_string()))?;
         let row = MoveRow {
             ply: self.row.ply + 1,
             move_id: V::move_id(pos, &mv),
@@ -270,7 +266,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         self.views.push(MoveView {
             ply: prepared.row.ply,
             number: V::fullmove_number(pos),
-            color: V::side_to_move(pos).name().to_string(),
+            color: V::side_to_move(pos),
             text: prepared.row.move_text,
             id: prepared.row.move_id,
             path: path_of::<V>(&mv),
@@ -296,18 +292,18 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         rec.set_tag("Date", pgn_date(r.created_at));
         rec.set_tag("White", player_name(&r.white));
         rec.set_tag("Black", player_name(&r.black));
-        rec.result = match (r.status.as_str(), r.winner.as_deref()) {
-            ("finished", Some("white")) => RecordResult::WhiteWins,
-            ("finished", Some("black")) => RecordResult::BlackWins,
-            ("finished", _) => RecordResult::Draw,
-            _ => RecordResult::Unknown,
+        rec.result = match (r.status, r.winner) {
+            (GameStatus::Finished, Some(Color::White)) => RecordResult::WhiteWins,
+            (GameStatus::Finished, Some(Color::Black)) => RecordResult::BlackWins,
+            (GameStatus::Finished, None) => RecordResult::Draw,
+            (GameStatus::Ongoing, _) => RecordResult::Unknown,
         };
         rec.set_tag("Result", rec.result.as_str());
         // C14: [Termination] names the way it ended.
         if V::NAME == IceAge::NAME
-            && let Some(reason) = &r.reason
+            && let Some(reason) = r.reason
         {
-            rec.set_tag("Termination", reason.clone());
+            rec.set_tag("Termination", reason.as_str());
         }
         rec.moves = self.moves.clone();
         V::write_record(&rec)
@@ -315,9 +311,9 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 }
 
 fn player_name(seat: &crate::store::SeatRow) -> String {
-    match (seat.kind.as_str(), seat.level) {
-        ("engine", Some(level)) => format!("icebound engine level {level}"),
-        ("open", _) => "?".into(),
+    match (seat.kind, seat.level) {
+        (SeatKind::Engine, Some(level)) => format!("icebound engine level {level}"),
+        (SeatKind::Open, _) => "?".into(),
         _ => "Human".into(),
     }
 }
@@ -339,34 +335,23 @@ pub fn pgn_date(ms: i64) -> String {
 
 /// The result of a finished game row.
 pub fn result_view(r: &GameRow) -> Option<ResultView> {
-    if r.status != "finished" {
+    if r.status != GameStatus::Finished {
         return None;
     }
-    let reason = game::EndReason::parse(r.reason.as_deref()?)?;
-    let winner = r.winner.as_deref().and_then(Color::parse);
+    let reason = r.reason?;
     Some(ResultView {
-        result: r.result.clone().unwrap_or_else(|| "*".into()),
-        winner: winner.map(|c| c.name().to_string()),
-        reason: reason.as_str().to_string(),
-        words: result_words(winner, reason),
+        result: r.result.unwrap_or(RecordResult::Unknown),
+        winner: r.winner,
+        reason,
+        words: result_words(r.winner, reason),
     })
 }
 
 /// Rebuilds a stored game in memory, replaying its moves.
 pub fn load(row: GameRow, moves: &[MoveRow]) -> Result<Box<dyn LiveGame>, String> {
-    match row.variant.as_str() {
-        Antarctos::NAME => Ok(Box::new(Game::<Antarctos>::load(row, moves)?)),
-        IceAge::NAME => Ok(Box::new(Game::<IceAge>::load(row, moves)?)),
-        other => Err(format!("game {}: unknown variant '{other}'", row.id)),
-    }
-}
-
-/// Title of a variant name, or `None` when it is not a game of the site.
-pub fn variant_title(name: &str) -> Option<&'static str> {
-    match name {
-        Antarctos::NAME => Some(Antarctos::TITLE),
-        IceAge::NAME => Some(IceAge::TITLE),
-        _ => None,
+    match row.variant {
+        VariantName::Antarctos => Ok(Box::new(Game::<Antarctos>::load(row, moves)?)),
+        VariantName::IceAge => Ok(Box::new(Game::<IceAge>::load(row, moves)?)),
     }
 }
 
@@ -393,13 +378,10 @@ fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), ApiErro
 }
 
 /// Validates a new game's start: the canonical position text and the side to move.
-pub fn start_of(variant: &str, fen: Option<&str>) -> Result<(String, Color), ApiError> {
+pub fn start_of(variant: VariantName, fen: Option<&str>) -> Result<(String, Color), ApiError> {
     match variant {
-        Antarctos::NAME => check_start::<Antarctos>(fen),
-        IceAge::NAME => check_start::<IceAge>(fen),
-        other => Err(ApiError::bad_request(format!(
-            "unknown variant '{other}' (antarctos or iceage)"
-        ))),
+        VariantName::Antarctos => check_start::<Antarctos>(fen),
+        VariantName::IceAge => check_start::<IceAge>(fen),
     }
 }
 

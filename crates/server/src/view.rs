@@ -1,23 +1,25 @@
 //! The JSON shapes the API sends (docs/api.md: GameView, GameSummary, stats).
 
+use game::{Color, EndReason, RecordResult};
 use serde::{Deserialize, Serialize};
 
+use crate::state::{GameStatus, Level, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow};
 
 /// A seat as shown: `{"kind": "human"}`, `{"kind": "engine", "level": 3}`, `{"kind": "open"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
-    /// `human`, `engine` or `open`.
-    pub kind: String,
-    /// Engine level 1-8.
+    /// Who holds it.
+    pub kind: SeatKind,
+    /// Engine level.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub level: Option<i64>,
+    pub level: Option<Level>,
 }
 
 impl From<&SeatRow> for SeatView {
     fn from(s: &SeatRow) -> Self {
         SeatView {
-            kind: s.kind.clone(),
+            kind: s.kind,
             level: s.level,
         }
     }
@@ -30,8 +32,8 @@ pub struct MoveView {
     pub ply: i64,
     /// Full-move number.
     pub number: u32,
-    /// `white` or `black`.
-    pub color: String,
+    /// The side that moved.
+    pub color: Color,
     /// Canonical notation (A16 text, SAN).
     pub text: String,
     /// Machine form (A16 text, UCI).
@@ -58,12 +60,12 @@ pub struct LegalView {
 /// The result of a finished game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultView {
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: String,
-    /// `white`, `black` or `null`.
-    pub winner: Option<String>,
+    /// `1-0`, `0-1`, `1/2-1/2` (`*` if a stored finished game lacks it).
+    pub result: RecordResult,
+    /// `white`, `black` or `null` (a draw).
+    pub winner: Option<Color>,
     /// `EndReason::as_str`.
-    pub reason: String,
+    pub reason: EndReason,
     /// A sentence: `White wins by breakthrough`.
     pub words: String,
 }
@@ -72,20 +74,20 @@ pub struct ResultView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameView {
     pub id: String,
-    pub variant: String,
+    pub variant: VariantName,
     pub title: String,
     /// `white`, `black`, `both` or `null`.
-    pub you: Option<String>,
+    pub you: Option<YourSeat>,
     pub white: SeatView,
     pub black: SeatView,
-    pub status: String,
+    pub status: GameStatus,
     pub fen: String,
     pub start_fen: String,
-    pub turn: String,
+    pub turn: Color,
     pub ply: i64,
     pub moves: Vec<MoveView>,
     pub legal: Vec<LegalView>,
-    pub draw_offer: Option<String>,
+    pub draw_offer: Option<Color>,
     pub result: Option<ResultView>,
     pub invite_url: Option<String>,
     pub rematch_of: Option<String>,
@@ -94,13 +96,13 @@ pub struct GameView {
 }
 
 /// Which seats a token holds.
-pub fn seat_of(row: &GameRow, token: &str) -> Option<&'static str> {
+pub fn seat_of(row: &GameRow, token: &str) -> Option<YourSeat> {
     let w = row.white.token.as_deref() == Some(token);
     let b = row.black.token.as_deref() == Some(token);
     match (w, b) {
-        (true, true) => Some("both"),
-        (true, false) => Some("white"),
-        (false, true) => Some("black"),
+        (true, true) => Some(YourSeat::Both),
+        (true, false) => Some(YourSeat::White),
+        (false, true) => Some(YourSeat::Black),
         (false, false) => None,
     }
 }
@@ -108,10 +110,9 @@ pub fn seat_of(row: &GameRow, token: &str) -> Option<&'static str> {
 impl GameView {
     /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`.
     pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
-        self.you = seat_of(row, token).map(str::to_string);
-        let open = row.white.kind == "open" || row.black.kind == "open";
+        self.you = seat_of(row, token);
         self.invite_url = match (&self.you, &row.invite) {
-            (Some(_), Some(invite)) if open && row.status == "ongoing" => {
+            (Some(_), Some(invite)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
                 Some(format!("/join/{invite}"))
             }
             _ => None,
@@ -124,13 +125,13 @@ impl GameView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     pub id: String,
-    pub variant: String,
+    pub variant: VariantName,
     pub title: String,
-    pub you: Option<String>,
+    pub you: Option<YourSeat>,
     pub white: SeatView,
     pub black: SeatView,
-    pub status: String,
-    pub turn: String,
+    pub status: GameStatus,
+    pub turn: Color,
     pub ply: i64,
     pub your_turn: bool,
     pub result: Option<ResultView>,

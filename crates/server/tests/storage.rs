@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
+use game::Color;
 use serde_json::{Value, json};
+use server::state::{GameStatus, Level, SeatKind, VariantName};
 use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
@@ -107,21 +109,21 @@ async fn postgres_games_survive_a_crash() {
 fn engine_white_row(id: &str) -> GameRow {
     GameRow {
         id: id.to_string(),
-        variant: "antarctos".into(),
+        variant: VariantName::Antarctos,
         start_fen: "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
             .into(),
         white: SeatRow {
-            kind: "engine".into(),
-            level: Some(1),
+            kind: SeatKind::Engine,
+            level: Some(Level::MIN),
             token: None,
         },
         black: SeatRow {
-            kind: "human".into(),
+            kind: SeatKind::Human,
             level: None,
             token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
         },
         invite: None,
-        status: "ongoing".into(),
+        status: GameStatus::Ongoing,
         result: None,
         winner: None,
         reason: None,
@@ -129,7 +131,7 @@ fn engine_white_row(id: &str) -> GameRow {
         rematch_of: None,
         rematch: None,
         ply: 0,
-        turn: "white".into(),
+        turn: Color::White,
         version: 1,
         created_at: 1,
         updated_at: 1,
@@ -152,7 +154,7 @@ async fn store_checks_ply_and_version(url: &str) {
     };
     let mut next = row.clone();
     next.ply = 1;
-    next.turn = "black".into();
+    next.turn = Color::Black;
     next.version = 2;
     store
         .save_move(&next, &mv(1, "c3-d4"))

@@ -1,79 +1,176 @@
-// The game page: board, players, whose turn, move list, result in words, and the actions
-// (flip, resign, draw offers, rematch, copy position, download record, invitation link).
-// The server is the only judge of moves: the board offers `legal`, and every change arrives
-// as a GameView (HTTP answer or WebSocket `state` message).
+// The game page: board, players, whose turn, the move list, the result in words, the Ice Age's
+// account, offers and their answers, and the tools (flip, sound, copy, download, keyboard entry).
+// The server is the only judge of moves and of what a player may do: the board offers `legal`,
+// the buttons follow `actions`, and every change arrives as a GameView (an HTTP answer or a
+// WebSocket `state`), applied only when it is newer than the one shown.
 
-import { api, ApiError, errorText, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
+import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
-import { resultWords, t } from '../i18n';
+import { colorName, errorWords, has, orList, resultHeadline, resultReason, t } from '../i18n';
 import { navigate } from '../nav';
+import { isFlipped, setFlipped } from '../prefs';
+import * as sound from '../sound';
+import { setTitle } from '../title';
+import { afterButtons, offers, playButtons } from '../game/actions';
+import { countdownText, drawIcePanel, iceMarks } from '../game/iceage';
+import { keyboardInput } from '../game/keyboard';
+import { actionsOf, isNewer, lastIceAge, myColors, other, waitingForFriend } from '../game/model';
+import { drawMoveList } from '../game/movelist';
+import { waitingRoom } from '../game/waiting';
 
 /** `/join/<invite>`: takes the open seat, then shows the game. */
 export function joinPage(root: HTMLElement, invite: string): void {
-  mount(root, h('section.card', h('p', '…')));
+  setTitle(t('page.loading'));
+  mount(root, h('section.card', h('p', t('page.loading'))));
   api.join(invite).then(
     game => navigate(`/game/${game.id}`, true),
     err => mount(root, h('section.card', h('p.error',
-      err instanceof ApiError && err.status === 404 ? t('game.invite_not_found') : errorText(err)))),
+      err instanceof ApiError && err.status === 404 ? t('game.invite_not_found') : errorWords(err)))),
   );
 }
 
-const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
-
 function seatName(seat: Seat): string {
-  if (seat.kind === 'engine') return t('game.engine_level', { level: seat.level ?? '?' });
+  if (seat.kind === 'engine') {
+    const level = seat.level ?? 0;
+    const words = level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?';
+    return t('game.engine_level', { level: level || '?', words });
+  }
   if (seat.kind === 'open') return t('game.open_seat');
   return t('game.human');
 }
 
+/** A speaker, with sound waves when the sound is on and a cross when it is off. */
+function speakerIcon(on: boolean): SVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '20');
+  svg.setAttribute('height', '20');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', on
+    ? 'M4 9h4l5-4v14l-5-4H4z M16 8.5a5 5 0 0 1 0 7 M18.5 6a8.5 8.5 0 0 1 0 12'
+    : 'M4 9h4l5-4v14l-5-4H4z M16 9l6 6 M22 9l-6 6');
+  path.setAttribute('fill', 'none');
+  path.setAttribute('stroke', 'currentColor');
+  path.setAttribute('stroke-width', '2');
+  path.setAttribute('stroke-linejoin', 'round');
+  path.setAttribute('stroke-linecap', 'round');
+  svg.append(path);
+  return svg;
+}
+
+const gameName = (g: GameView) => t(g.variant === 'antarctos' ? 'game.antarctos' : 'game.iceage');
+
 export function gamePage(root: HTMLElement, id: string): () => void {
   let game: GameView | null = null;
   let browsing: number | null = null; // ply shown while looking back, null = the live position
+  let beforeIceAge = false; // showing the position just before the shown move's Ice Age
   let busy = false;
   let closed = false;
   let ws: WebSocket | null = null;
   let retry = 0;
-  let flipped = false;
+  let premove: { from: string; to: string } | null = null;
+  let seenNotice = -1;
+  let networkError = false;
+  let hadRematch: string | null | undefined;
+  let noticeTimer: number | undefined;
 
   const boardEl = h('div.cg-wrap');
   const boardBox = h('div.board-box', boardEl);
   const topPlayer = h('div.player.top');
   const bottomPlayer = h('div.player.bottom');
   const status = h('div.status#status', { 'aria-live': 'polite' });
-  const eventBanner = h('div.event-banner', { hidden: true });
+  const notice = h('div.notice#notice', { role: 'status', hidden: true });
+  const hint = h('div.hint#hint', { role: 'status', hidden: true });
+  const countdown = h('div.countdown#ice-countdown', { hidden: true, title: t('ice.countdown_title') });
+  const icePanel = h('div.ice-panel#ice-panel', { hidden: true });
   const jumpBox = h('div.jump', { hidden: true });
+  const waitBox = h('div.wait-box');
+  const offerBox = h('div.offers');
+  const overBox = h('div.game-over#game-over', { hidden: true });
   const moveList = h('div.moves#moves');
   const browseBar = h('div.browse');
   const actions = h('div.actions.game-actions');
-  const invite = h('div.invite', { hidden: true });
+  const tools = h('div.actions.tools');
   const message = h('p.error#message', { role: 'alert' });
   const live = h('span.live');
+  const title = h('h1#game-title', '…');
+  const soundBtn = h('button.icon#sound', { type: 'button', title: t('game.sound_toggle'), 'aria-label': t('game.sound_toggle') });
+  const kbdBox = h('div.kbd-box');
 
   let board: Board | null = null;
 
+  let retryTimer: number | undefined;
+  const showError = (err: unknown) => {
+    networkError = err instanceof ApiError && err.code === 'network';
+    message.textContent = errorWords(err);
+    // Unreachable: ask again every 2 s; the first answer clears the message (update()).
+    if (networkError && retryTimer === undefined) {
+      const again = () => {
+        retryTimer = window.setTimeout(() => {
+          api.game(id).then(
+            g => {
+              retryTimer = undefined;
+              clearError();
+              update(g);
+            },
+            () => { if (!closed) again(); },
+          );
+        }, 2000);
+      };
+      again();
+    }
+  };
+  const clearError = () => {
+    networkError = false;
+    message.textContent = '';
+  };
+  const say = (text: string | null) => {
+    hint.hidden = !text;
+    hint.textContent = text ?? '';
+  };
+
   const choosePromotion = (cands: LegalMove[]): Promise<LegalMove | null> =>
     new Promise(resolve => {
-      const names: Record<string, string> = { q: '♛', r: '♜', b: '♝', n: '♞', k: '♚' };
-      const dialog = h('div.promotion', h('span', t('game.promote')),
-        ...cands.map(m => h('button', {
-          type: 'button', title: m.text, 'data-move': m.id,
-          onclick: () => { dialog.remove(); resolve(m); },
-        }, names[m.id.slice(4)] ?? m.text)),
-        h('button', { type: 'button', onclick: () => { dialog.remove(); resolve(null); } }, '✕'),
+      const color: Color = game?.turn ?? 'white';
+      const dialog = h('div.promotion', { role: 'dialog', 'aria-label': t('game.promote') }, h('span', t('game.promote')),
+        ...cands.map(m => {
+          const role = m.id.slice(4) || 'q';
+          return h('button', {
+            type: 'button', title: m.text, 'aria-label': m.text, 'data-move': m.id,
+            onclick: () => { dialog.remove(); resolve(m); },
+          }, h('span.piece-icon', { class: `${role}-piece ${color}` }));
+        }),
+        h('button', { type: 'button', 'aria-label': t('game.promote_cancel'), title: t('game.promote_cancel'), onclick: () => { dialog.remove(); resolve(null); } }, '✕'),
       );
       boardBox.append(dialog);
     });
 
-  const sendMove = async (m: LegalMove) => {
+  const resync = () => {
+    api.game(id).then(update, () => undefined);
+  };
+
+  let ownPly = -1; // the ply whose sound was played when the move was made here
+  const sendMove = async (text: string) => {
     if (!game || busy) return;
     busy = true;
-    message.textContent = '';
-    const ply = game.ply;
+    // The move's sound at once, as on a real board; the state that confirms it stays quiet.
+    const known = game.legal.find(m => m.id === text);
+    if (known) {
+      ownPly = game.ply + 1;
+      sound.play(/[+#]$/.test(known.text) ? 'check' : known.text.includes('x') ? 'capture' : 'move');
+    }
+    clearError();
+    say(null);
     try {
-      update(await api.move(game.id, m.id, ply));
+      update(await api.move(game.id, text, game.ply));
     } catch (err) {
-      message.textContent = errorText(err);
+      if (err instanceof ApiError && (err.code === 'illegal_move' || err.code === 'ambiguous_move') && !game.legal.some(m => m.id === text)) {
+        message.textContent = t('game.kbd_no_match', { text });
+      } else showError(err);
+      if (err instanceof ApiError && err.code === 'conflict') resync();
       if (game) drawBoard(game, true);
     } finally {
       busy = false;
@@ -81,22 +178,37 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   };
 
   const act = async (f: () => Promise<GameView>) => {
-    message.textContent = '';
+    clearError();
     try {
-      update(await f());
+      const v = await f();
+      // A rematch answers with the new game: go there.
+      if (v.id !== id) navigate(`/game/${v.id}`);
+      else update(v);
     } catch (err) {
-      message.textContent = errorText(err);
+      showError(err);
+      if (err instanceof ApiError && err.code === 'conflict') resync();
     }
   };
 
-  const myColors = (g: GameView): Color[] => (g.you === 'both' ? ['white', 'black'] : g.you ? [g.you] : []);
+  const actionEvents = {
+    resign: () => void act(() => api.resign(id)),
+    abort: () => void act(() => api.abort(id)),
+    draw: (a: Answer) => void act(() => api.draw(id, a)),
+    takeback: (a: Answer) => void act(() => api.takeback(id, a)),
+    rematch: (a: Answer) => void act(() => api.rematch(id, a)),
+  };
 
   let shownKey = '';
+  const shownPly = (g: GameView) => browsing ?? g.ply;
+
+  function canMoveNow(g: GameView): boolean {
+    return browsing === null && !beforeIceAge && g.status === 'ongoing' && actionsOf(g).has('move');
+  }
 
   function drawBoard(g: GameView, force = false): void {
     if (!board) {
       board = new Board(boardEl, g.variant, {
-        move: m => void sendMove(m),
+        move: m => void sendMove(m.id),
         choose: choosePromotion,
         partial: squares => {
           jumpBox.hidden = squares.length < 2;
@@ -104,127 +216,100 @@ export function gamePage(root: HTMLElement, id: string): () => void {
             h('span', t('game.jump_progress', { path: squares.join('x') })),
             h('button#cancel-jump', { type: 'button', onclick: () => board?.reset() }, t('game.cancel_jump')));
         },
+        premove: p => {
+          premove = p;
+          say(p ? t('game.premove_set', p) : null);
+        },
+        select: square => explainSelection(square),
       });
-      board.setOrientation(g.you === 'black' ? 'black' : 'white');
-      if (flipped) board.flip();
+      const mine = g.you === 'black' ? 'black' : 'white';
+      board.setOrientation(isFlipped(g.id) ? other(mine) : mine);
+      boardEl.setAttribute('role', 'region');
     }
-    const shown: MoveView | undefined = browsing !== null ? g.moves[browsing - 1] : g.moves[g.moves.length - 1];
-    const fen = browsing !== null ? (browsing === 0 ? g.start_fen : shown?.fen ?? g.fen) : g.fen;
+    boardEl.setAttribute('aria-label', t('game.board_label', { game: gameName(g), color: colorName(board.getOrientation()) }));
+    const at = shownPly(g);
+    const shown: MoveView | undefined = at > 0 ? g.moves[at - 1] : undefined;
+    const iceMove = lastIceAge(g, at);
+    const before = beforeIceAge && !!shown?.ice_age;
+    const fen = before && shown?.ice_age ? shown.ice_age.before_fen : at === 0 ? g.start_fen : browsing === null ? g.fen : shown?.fen ?? g.fen;
     const mine = myColors(g);
-    const canMove = browsing === null && g.status === 'ongoing' && mine.includes(g.turn);
+    const canMove = canMoveNow(g);
+    const single = g.you === 'white' || g.you === 'black' ? g.you : null;
+    // The marks of the last Ice Age stay on the board through the reply to it; an Antarctos
+    // turn's captured men are marked on the position after it.
+    const marks = new Map<string, string[]>();
+    if (iceMove?.ice_age && (at === iceMove.ply || at === iceMove.ply + 1)) {
+      const reply = at === iceMove.ply + 1 ? shown?.path ?? [] : [];
+      for (const [sq, cls] of iceMarks(iceMove.ice_age)) if (!reply.includes(sq)) marks.set(sq, cls);
+    }
+    if (shown?.captured && !before) for (const sq of shown.captured) marks.set(sq, [...(marks.get(sq) ?? []), 'captured']);
+    const movable = browsing === null && !before && g.status === 'ongoing' && mine.length && !waitingForFriend(g) ? (g.you === 'both' ? 'both' : single) : null;
+    const premoves = browsing === null && g.status === 'ongoing' && !!single && !waitingForFriend(g);
     // Redraw only when what the board shows changed, so that a state message that changes
     // nothing on the board (a draw offer, a repeated broadcast) keeps a half-entered sequence.
-    const key = JSON.stringify([fen, canMove ? g.legal.map(m => m.id) : [], browsing, g.you, g.ply]);
+    const key = JSON.stringify([fen, canMove ? g.legal.map(m => m.id) : [], movable, premoves, at, before, g.ply, g.status, [...marks]]);
     if (key === shownKey && !force) return;
     shownKey = key;
     board.show(fen, {
       legal: canMove ? g.legal : [],
-      movable: canMove ? (g.you === 'both' ? 'both' : g.turn) : null,
-      lastMove: browsing === 0 ? undefined : shown?.path,
-      check: !!shown && /[+#]$/.test(shown.text),
+      movable,
+      premove: premoves,
+      lastMove: before || at === 0 ? undefined : shown?.path,
+      check: !before && !!shown && /[+#]$/.test(shown.text),
+      marks,
     });
-    const event = browsing === 0 ? null : shown?.event;
-    boardBox.classList.toggle('ice-age', !!event);
-    eventBanner.hidden = !event;
-    eventBanner.textContent = event ? `❄ ${event}` : '';
+    boardBox.classList.toggle('ice-age', !!iceMove && (at === iceMove.ply || at === iceMove.ply + 1));
   }
 
-  function drawMoves(g: GameView): void {
-    if (!g.moves.length) {
-      mount(moveList, h('p.muted', t('game.no_moves')));
-      return;
+  /** A man that cannot move was picked: say why (A9: a capture is compulsory elsewhere). */
+  function explainSelection(square: string): void {
+    const g = game;
+    if (!g || !canMoveNow(g) || g.legal.some(m => m.path[0] === square)) return;
+    if (g.capture_compulsory) {
+      const from = [...new Set(g.legal.map(m => m.path[0]))];
+      say(t('game.capture_compulsory', { squares: orList(from) }));
     }
-    const rows: HTMLElement[] = [];
-    let row: HTMLElement | null = null;
-    let rowNumber = -1;
-    const cell = (m: MoveView) =>
-      h('button.move', {
-        type: 'button',
-        class: (browsing ?? g.ply) === m.ply ? 'current' : undefined,
-        'data-ply': m.ply,
-        onclick: () => browse(m.ply),
-      }, m.text);
-    for (const m of g.moves) {
-      if (!row || m.number !== rowNumber || m.color === 'white') {
-        rowNumber = m.number;
-        row = h('div.move-row', h('span.num', `${m.number}.`));
-        rows.push(row);
-        if (m.color === 'black') row.append(h('span.move.empty', '…'));
-      }
-      row.append(cell(m));
-      if (m.event) {
-        rows.push(h('div.move-event', { 'data-ply': m.ply }, `❄ ${m.event}`));
-        row = null;
-      }
-    }
-    if (g.result) rows.push(h('div.move-result', g.result.result));
-    mount(moveList, ...rows);
-    const at = browsing ?? g.ply;
-    mount(browseBar,
-      h('button', { type: 'button', title: 'Start position', disabled: at === 0, onclick: () => browse(0) }, '«'),
-      h('button', { type: 'button', title: 'Previous move', disabled: at === 0, onclick: () => browse(at - 1) }, '◀'),
-      h('button', { type: 'button', title: 'Next move', disabled: at >= g.ply, onclick: () => browse(at + 1) }, '▶'),
-      h('button', { type: 'button', title: 'Current position', disabled: at >= g.ply, onclick: () => browse(g.ply) }, '»'),
-    );
-    const current = moveList.querySelector<HTMLElement>('.current');
-    if (current) scrollWithin(moveList, current);
   }
 
-  function statusText(g: GameView): string {
-    if (g.result) return resultWords(g.result);
+  function statusLines(g: GameView): (string | HTMLElement)[] {
+    if (browsing !== null) {
+      return [
+        h('span.viewing', browsing === 0 ? t('game.viewing_start') : t('game.viewing', { n: browsing })),
+        h('button#back-to-game', { type: 'button', onclick: () => browse(g.ply) }, t('game.back_to_game')),
+      ];
+    }
+    if (g.status === 'aborted') return [h('strong', t('result.aborted'))];
+    if (g.result) return [h('strong', resultHeadline(g.result, myColors(g)))];
+    if (waitingForFriend(g)) return [t('game.open_seat')];
     const mine = myColors(g);
     const seat = g[g.turn];
-    if (g.engine_thinking || seat.kind === 'engine') return t('turn.engine');
-    if (g.you === null) return `${t(g.turn === 'white' ? 'turn.white' : 'turn.black')} · ${t('game.watching')}`;
-    if (g.you === 'both') return t(g.turn === 'white' ? 'turn.white' : 'turn.black');
-    return mine.includes(g.turn) ? t('turn.you') : t('turn.waiting');
+    if (g.engine_thinking || seat.kind === 'engine') return [t('turn.engine')];
+    if (g.you === null) return [`${t(g.turn === 'white' ? 'turn.white' : 'turn.black')} · ${t('game.watching')}`];
+    if (g.you === 'both') return [t(g.turn === 'white' ? 'turn.white' : 'turn.black')];
+    return [mine.includes(g.turn) ? t('turn.you') : t('turn.waiting')];
   }
 
   function drawPlayers(g: GameView): void {
     const bottom: Color = board?.getOrientation() ?? 'white';
-    const line = (c: Color) => h('span', h('span.dot', { class: c }), ' ', t(c === 'white' ? 'color.white' : 'color.black'), ': ', seatName(g[c]),
+    const line = (c: Color) => h('span.seat', { 'data-color': c },
+      h('span.dot', { class: c }), ' ', colorName(c), ': ', seatName(g[c]),
       g.you === c ? h('em', ` (${t('game.you')})`) : null,
-      g.status === 'ongoing' && g.turn === c ? h('span.turn-mark', ' ◀') : null);
+      g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { 'aria-hidden': 'true' }, ' ◀') : null);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));
   }
 
-  function drawActions(g: GameView): void {
-    const buttons: HTMLElement[] = [
-      h('button#flip', { type: 'button', onclick: () => { flipped = !flipped; board?.flip(); drawPlayers(g); } }, t('game.flip')),
-    ];
-    const player = g.you !== null;
-    if (player && g.status === 'ongoing') {
-      buttons.push(h('button#resign', { type: 'button', onclick: () => { if (confirm(t('game.resign_confirm'))) void act(() => api.resign(g.id)); } }, t('game.resign')));
-      if (g.variant === 'iceage') {
-        const mine = myColors(g);
-        if (g.draw_offer === null) {
-          buttons.push(h('button#offer-draw', { type: 'button', onclick: () => void act(() => api.draw(g.id, 'offer')) }, t('game.offer_draw')));
-        } else if (g.you === 'both' || !mine.includes(g.draw_offer)) {
-          buttons.push(
-            h('span.draw-note', t('game.draw_offered_by', { color: t(g.draw_offer === 'white' ? 'color.white' : 'color.black') })),
-            h('button#accept-draw', { type: 'button', onclick: () => void act(() => api.draw(g.id, 'accept')) }, t('game.accept_draw')),
-            h('button#decline-draw', { type: 'button', onclick: () => void act(() => api.draw(g.id, 'decline')) }, t('game.decline_draw')),
-          );
-        } else {
-          buttons.push(h('span.draw-note', t('game.draw_sent')));
-        }
-      }
-    }
-    if (g.rematch) {
-      buttons.push(h('a.button#to-rematch', { href: `/game/${g.rematch}` }, t('game.to_rematch')));
-    } else if (player && g.status === 'finished') {
-      buttons.push(h('button.primary#rematch', {
-        type: 'button',
-        onclick: async () => {
-          try {
-            const next = await api.rematch(g.id);
-            navigate(`/game/${next.id}`);
-          } catch (err) {
-            message.textContent = errorText(err);
-          }
-        },
-      }, t('game.rematch')));
+  function drawPanel(g: GameView): void {
+    const can = actionsOf(g);
+    const waiting = waitingForFriend(g);
+    mount(waitBox, waiting && g.invite_url ? waitingRoom(g, { cancel: actionEvents.abort }) : null);
+    mount(offerBox, ...offers(g, can, actionEvents));
+    mount(actions, ...(g.status === 'ongoing' && !waiting ? playButtons(g, can, actionEvents) : []));
+    overBox.hidden = g.status === 'ongoing';
+    if (g.status !== 'ongoing') {
+      mount(overBox,
+        h('p.over-reason', g.result ? resultReason(g.result) : t('result.aborted_words')),
+        h('div.actions', ...afterButtons(g, can, actionEvents)));
     }
     const copyBtn = h('button#copy-fen', {
       type: 'button',
@@ -234,17 +319,38 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         setTimeout(() => { copyBtn.textContent = t('game.copy_fen'); }, 1500);
       },
     }, t('game.copy_fen'));
-    buttons.push(copyBtn);
-    buttons.push(h('a.button#download', { href: api.recordUrl(g.id), download: `icebound-${g.id}.${g.variant === 'antarctos' ? 'pdn' : 'pgn'}` },
-      t(g.variant === 'antarctos' ? 'game.download_pdn' : 'game.download_pgn')));
-    mount(actions, ...buttons);
-
-    invite.hidden = !g.invite_url;
-    if (g.invite_url) {
-      const url = `${location.origin}${g.invite_url}`;
-      const input = h('input#invite-url', { type: 'text', readonly: true, value: url }) as HTMLInputElement;
-      const btn = h('button', { type: 'button', onclick: async () => { btn.textContent = (await copyText(url)) ? t('game.copied') : t('game.copy'); } }, t('game.copy'));
-      mount(invite, h('p', t('game.invite')), h('div.copy-row', input, btn));
+    mount(tools,
+      h('button#flip', { type: 'button', onclick: flip }, t('game.flip')),
+      copyBtn,
+      h('a.button#download', { href: api.recordUrl(g.id), download: `icebound-${g.id}.${g.variant === 'antarctos' ? 'pdn' : 'pgn'}` },
+        t(g.variant === 'antarctos' ? 'game.download_pdn' : 'game.download_pgn')),
+      h('a.button#rules-link', { href: `/rules/${g.variant}` }, t('game.rules_link', { game: gameName(g) })));
+    const cd = countdownText(g);
+    countdown.hidden = !cd || browsing !== null;
+    countdown.textContent = cd ? `❄ ${cd}` : '';
+    const at = shownPly(g);
+    const iceMove = lastIceAge(g, at);
+    const showIce = !!iceMove && (at === iceMove.ply || at === iceMove.ply + 1);
+    icePanel.hidden = !showIce;
+    if (showIce && iceMove) {
+      drawIcePanel(icePanel, g, iceMove, beforeIceAge && at === iceMove.ply, {
+        before: show => {
+          if (show) browsing = iceMove.ply === g.ply ? null : iceMove.ply;
+          beforeIceAge = show;
+          render();
+        },
+      });
+    }
+    const player = g.you !== null && g.status === 'ongoing' && !waiting;
+    kbdBox.hidden = !player;
+    if (player && !kbdBox.firstChild) {
+      mount(kbdBox, keyboardInput(g.variant, {
+        canMove: () => !!game && canMoveNow(game),
+        legal: () => game?.legal ?? [],
+        play: m => void sendMove(m.id),
+        send: text => void sendMove(text),
+        say: text => { message.textContent = text; },
+      }));
     }
   }
 
@@ -253,20 +359,89 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const g = game;
     drawBoard(g);
     drawPlayers(g);
-    drawMoves(g);
-    status.textContent = statusText(g);
-    status.className = `status ${g.result ? 'over' : ''}`;
+    drawMoveList(moveList, browseBar, g, shownPly(g), { go: browse });
+    mount(status, ...statusLines(g));
+    status.className = `status ${g.status !== 'ongoing' && browsing === null ? 'over' : ''} ${browsing !== null ? 'browsing' : ''}`;
     status.dataset.status = g.status;
-    drawActions(g);
-    document.title = `${g.title} · icebound`;
+    if (browsing !== null) status.dataset.browsing = String(browsing);
+    else delete status.dataset.browsing;
+    drawPanel(g);
+    title.textContent = gameName(g);
+    document.body.dataset.theme = g.variant;
+    const mine = myColors(g);
+    const prefix = g.status !== 'ongoing'
+      ? (g.result ? resultHeadline(g.result, mine) : t('result.aborted'))
+      : waitingForFriend(g) ? t('title.waiting')
+        : g.you !== 'both' && mine.includes(g.turn) ? t('title.your_move')
+          : t(g.turn === 'white' ? 'turn.white' : 'turn.black');
+    setTitle(`${prefix} · ${gameName(g)}`);
+  }
+
+  /** The sound of what changed from `prev` to `g`: the game's end, an Ice Age, a check, a
+   * capture or a move. */
+  function soundOf(prev: GameView, g: GameView): void {
+    if (g.status !== 'ongoing' && prev.status === 'ongoing') return sound.play('end');
+    if (g.ply <= prev.ply) return;
+    const last = g.moves[g.moves.length - 1];
+    if (!last) return;
+    if (last.ice_age || last.event) sound.play('iceage');
+    else if (last.ply === ownPly) return;
+    else if (/[+#]$/.test(last.text)) sound.play('check');
+    else if (last.text.includes('x') || (last.captured?.length ?? 0) > 0) sound.play('capture');
+    else sound.play('move');
+  }
+
+  function showNotice(g: GameView, first: boolean): void {
+    const n = g.notice;
+    if (!n || n.version <= seenNotice) return;
+    seenNotice = n.version;
+    if (first || n.code.endsWith('_offered')) return; // an offer shows as its own box
+    const by = n.by ?? null;
+    const engine = by !== null && g[by].kind === 'engine';
+    const key = `notice.${n.code}`;
+    const words = n.code === 'draw_declined' && engine ? t('notice.draw_declined_engine')
+      : has(key) ? t(key, { color: by ? colorName(by) : '' }) : null;
+    if (!words) return;
+    notice.hidden = false;
+    notice.textContent = words;
+    notice.dataset.code = n.code;
+    window.clearTimeout(noticeTimer);
+    noticeTimer = window.setTimeout(() => { notice.hidden = true; }, 8000);
+  }
+
+  /** Plays the queued premove if the new state offers it, or drops it. */
+  function playPremove(g: GameView): void {
+    if (!premove || !canMoveNow(g)) return;
+    const p = premove;
+    premove = null;
+    board?.cancelPremove();
+    const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
+    const pick = cands.length === 1 ? cands[0] : cands.find(m => m.id.endsWith('q')) ?? null;
+    if (pick) {
+      say(null);
+      void sendMove(pick.id);
+    } else {
+      say(t('game.premove_dropped', p));
+    }
   }
 
   function update(g: GameView): void {
-    if (game && g.id !== game.id) return;
-    if (game && g.ply < game.ply && g.status === game.status) return; // a late, older state
+    if (!isNewer(g, game)) return;
+    const prev = game;
     game = g;
+    if (networkError) clearError();
     if (browsing !== null && browsing > g.ply) browsing = null;
+    if (prev && g.ply !== prev.ply) beforeIceAge = false;
+    if (prev) soundOf(prev, g);
+    showNotice(g, !prev);
+    // A rematch both sides agreed to opens for both players.
+    if (prev && hadRematch === null && g.rematch && g.you !== null) {
+      navigate(`/game/${g.rematch}`);
+      return;
+    }
+    hadRematch = g.rematch ?? null;
     render();
+    playPremove(g);
   }
 
   function connect(): void {
@@ -277,16 +452,17 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       retry = 0;
       live.textContent = `● ${t('game.live')}`;
       live.className = 'live on';
+      if (networkError) clearError();
     };
     socket.onmessage = e => {
-      let msg: { type?: string; game?: GameView; error?: { message?: string } };
+      let msg: { type?: string; game?: GameView; error?: { code?: string; message?: string } };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
         return;
       }
       if (msg.type === 'state' && msg.game) update(msg.game);
-      else if (msg.type === 'error' && msg.error?.message) message.textContent = msg.error.message;
+      else if (msg.type === 'error' && msg.error) showError(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
     };
     socket.onclose = () => {
       if (closed) return;
@@ -301,56 +477,79 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (!game) return;
     const p = Math.max(0, Math.min(game.ply, ply));
     browsing = p === game.ply ? null : p;
+    beforeIceAge = false;
     render();
   }
 
+  function flip(): void {
+    if (!board || !game) return;
+    board.flip();
+    const mine: Color = game.you === 'black' ? 'black' : 'white';
+    setFlipped(game.id, board.getOrientation() !== mine);
+    drawPlayers(game);
+    drawBoard(game, true);
+  }
+
+  function drawSound(): void {
+    const on = sound.enabled();
+    mount(soundBtn, speakerIcon(on));
+    soundBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    soundBtn.title = on ? t('game.sound_on') : t('game.sound_off');
+  }
+  soundBtn.addEventListener('click', () => {
+    sound.setEnabled(!sound.enabled());
+    drawSound();
+  });
+  drawSound();
+
   const keys = (e: KeyboardEvent) => {
-    if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
-    if (e.key === 'Escape') board?.reset();
-    else if (e.key === 'ArrowLeft' && game) browse((browsing ?? game.ply) - 1);
-    else if (e.key === 'ArrowRight' && game) browse((browsing ?? game.ply) + 1);
+    const tag = (e.target as HTMLElement)?.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || !game) return;
+    const at = browsing ?? game.ply;
+    if (e.key === 'Escape') {
+      board?.reset();
+      board?.cancelPremove();
+    } else if (e.key === 'ArrowLeft') browse(at - 1);
+    else if (e.key === 'ArrowRight') browse(at + 1);
+    else if (e.key === 'Home') browse(0);
+    else if (e.key === 'End') browse(game.ply);
+    else return;
+    e.preventDefault();
   };
   document.addEventListener('keydown', keys);
 
   mount(root,
     h('section.game',
-      h('div.board-col', topPlayer, boardBox, bottomPlayer),
+      h('div.board-col', topPlayer, boardBox, bottomPlayer, kbdBox),
       h('aside.panel',
-        h('div.panel-head', h('h1#game-title', '…'), live),
-        status, eventBanner, jumpBox,
+        h('div.panel-head', title, h('span.head-tools', live, soundBtn)),
+        status, notice, hint, countdown, icePanel, jumpBox, waitBox, offerBox, overBox,
         h('h2', t('game.moves')),
         moveList,
         browseBar,
         actions,
-        invite,
+        tools,
         message,
       ),
     ),
   );
+  setTitle(t('page.loading'));
 
   api.game(id).then(
     g => {
-      (root.querySelector('#game-title') as HTMLElement).textContent = g.title;
       update(g);
       connect();
     },
-    err => mount(root, h('section.card', h('p.error', err instanceof ApiError && err.status === 404 ? t('game.not_found') : String(err instanceof Error ? err.message : err)))),
+    err => mount(root, h('section.card', h('p.error', err instanceof ApiError && err.status === 404 ? t('game.not_found') : errorWords(err)))),
   );
 
   return () => {
     closed = true;
     ws?.close();
+    window.clearTimeout(noticeTimer);
+    window.clearTimeout(retryTimer);
     document.removeEventListener('keydown', keys);
+    delete document.body.dataset.theme;
     board?.destroy();
   };
-}
-
-/** Scrolls `box` (the move list) so that `el` shows, moving nothing else: `scrollIntoView`
- * would also scroll the window, which on a phone (list below the board) pulled the board
- * off the screen at every move. */
-function scrollWithin(box: HTMLElement, el: HTMLElement): void {
-  const b = box.getBoundingClientRect();
-  const e = el.getBoundingClientRect();
-  if (e.top < b.top) box.scrollTop -= b.top - e.top;
-  else if (e.bottom > b.bottom) box.scrollTop += e.bottom - b.bottom;
 }

@@ -1,9 +1,13 @@
-// Home: pick a game, an opponent (engine level / friend by link / same screen) and a side.
+// Home: pick a game (each with a picture of its start and a link to its rules), an opponent
+// (engine level in words / friend by link / same screen) and a side. The query string may preset
+// the form (`/?variant=iceage&opponent=engine&level=3&color=black`, the game page's New game).
 
-import { api, errorText, type NewGame, type Variant } from '../api';
+import { api, ApiError, type Color, type NewGame, type Variant } from '../api';
+import { Board } from '../board';
 import { h, mount } from '../dom';
-import { t } from '../i18n';
+import { errorWords, t } from '../i18n';
 import { navigate } from '../nav';
+import { setTitle } from '../title';
 
 function radios<T extends string>(name: string, options: [T, string][], selected: T, onchange: (v: T) => void): HTMLElement {
   return h('div.choices', { role: 'radiogroup' },
@@ -15,19 +19,38 @@ function radios<T extends string>(name: string, options: [T, string][], selected
   );
 }
 
-export function homePage(root: HTMLElement): void {
-  const form: NewGame = { variant: 'antarctos', opponent: 'engine', level: 3, color: 'white' };
+/** Start positions for the pictures (Antarctos A3, Ice Age Chess C4). */
+const START: Record<Variant, string> = {
+  antarctos: 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8',
+  iceage: 'rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+};
+
+function preset(): NewGame {
+  const q = new URLSearchParams(location.search);
+  const variant: Variant = q.get('variant') === 'iceage' ? 'iceage' : 'antarctos';
+  const opp = q.get('opponent');
+  const opponent: NewGame['opponent'] = opp === 'friend' || opp === 'local' ? opp : 'engine';
+  const level = Number(q.get('level'));
+  const c = q.get('color');
+  const color: Color | 'random' = c === 'black' || c === 'random' ? c : 'white';
+  return { variant, opponent, level: level >= 1 && level <= 8 ? level : 3, color };
+}
+
+export function homePage(root: HTMLElement): () => void {
+  setTitle(t('nav.play'));
+  const form = preset();
+  const boards: Board[] = [];
   const error = h('p.error', { role: 'alert' });
-  const levelRow = h('div.row');
-  const fenInput = h('input#fen', { type: 'text', placeholder: t('home.fen_hint'), spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
+  const fenInput = h('input#fen', { type: 'text', placeholder: t('home.fen_hint'), 'aria-label': t('home.fen'), spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
 
-  const levelSelect = h('select#level', { onchange: (e: Event) => { form.level = Number((e.target as HTMLSelectElement).value); } },
-    ...[1, 2, 3, 4, 5, 6, 7, 8].map(n => h('option', { value: n, selected: n === form.level }, String(n))));
-  mount(levelRow, h('label', { for: 'level' }, t('home.level')), levelSelect);
+  const levelRow = h('fieldset.levels',
+    h('legend', t('home.level')),
+    radios('level', [1, 2, 3, 4, 5, 6, 7, 8].map(n => [String(n), t('level.choice', { n, words: t(`level.${n}` as 'level.1') })] as [string, string]),
+      String(form.level), v => { form.level = Number(v); }));
 
-  const sideRow = h('div.row',
-    h('span.label', t('home.side')),
-    radios('color', [['white', t('color.white')], ['black', t('color.black')], ['random', t('color.random')]], 'white', v => { form.color = v; }),
+  const sideRow = h('fieldset',
+    h('legend', t('home.side')),
+    radios('color', [['white', t('color.white')], ['black', t('color.black')], ['random', t('color.random')]], form.color, v => { form.color = v; }),
   );
 
   const syncVisibility = () => {
@@ -35,12 +58,24 @@ export function homePage(root: HTMLElement): void {
     sideRow.hidden = form.opponent === 'local';
   };
 
-  const gameCard = (v: Variant, blurb: string) =>
-    h('label.game-card', { class: `variant-${v}` },
+  const gameCard = (v: Variant, blurb: string) => {
+    const pic = h('div.cg-wrap');
+    const card = h('label.game-card', { class: `variant-${v}` },
       h('input', { type: 'radio', name: 'variant', value: v, checked: v === form.variant, onchange: () => { form.variant = v; } }),
       h('span.game-title', t(`game.${v}` as 'game.antarctos')),
+      h('span.game-pic', { role: 'img', 'aria-label': t(v === 'antarctos' ? 'home.antarctos_picture' : 'home.iceage_picture') }, pic),
       h('span.game-blurb', blurb),
+      h('a.game-rules', { href: `/rules/${v}` }, t('home.rules_link')),
     );
+    // chessgroundx measures its element: the picture is drawn once the page holds it.
+    requestAnimationFrame(() => {
+      if (!pic.isConnected) return;
+      const board = new Board(pic, v, { move: () => undefined }, true);
+      board.show(START[v], { legal: [], movable: null });
+      boards.push(board);
+    });
+    return card;
+  };
 
   const submit = h('button.primary#start', { type: 'submit' }, t('home.start')) as HTMLButtonElement;
   const onSubmit = async (e: Event) => {
@@ -56,7 +91,9 @@ export function homePage(root: HTMLElement): void {
       const game = await api.createGame(body);
       navigate(`/game/${game.id}`);
     } catch (err) {
-      error.textContent = errorText(err);
+      // A start position the rules refuse: the server's message says what and where.
+      if (err instanceof ApiError && err.code === 'bad_request' && fen) mount(error, t('home.bad_fen'), ' ', h('code', err.message));
+      else error.textContent = errorWords(err);
       submit.disabled = false;
     }
   };
@@ -75,8 +112,8 @@ export function homePage(root: HTMLElement): void {
             form.opponent = v;
             syncVisibility();
           }),
-          levelRow,
         ),
+        levelRow,
         sideRow,
         h('details',
           h('summary', t('home.fen')),
@@ -88,4 +125,5 @@ export function homePage(root: HTMLElement): void {
     ),
   );
   syncVisibility();
+  return () => boards.forEach(b => b.destroy());
 }

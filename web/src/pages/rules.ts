@@ -1,27 +1,53 @@
-// Rules of both games, with the seeds' worked examples playable step by step on a board.
+// The rules of both games for players: prose with board pictures, the decision numbers as small
+// anchors (`/rules/antarctos#a9`), and the seeds' worked examples to step through on a board.
 
-import { api, errorText } from '../api';
+import { api } from '../api';
 import { Board } from '../board';
 import { h, mount } from '../dom';
-import { lang, t } from '../i18n';
+import { errorWords, lang, t } from '../i18n';
 import { navigate } from '../nav';
-import { antarctosRules, examples, iceageRules, type Example, type RuleSection } from '../rules_content';
-import { antarctosRulesRu, iceageRulesRu } from '../rules_ru';
-import { antarctosRulesTr, iceageRulesTr } from '../rules_tr';
+import { antarctosIntro, antarctosSections } from '../rules_antarctos';
+import { examples, type Diagram, type Example, type RuleSection } from '../rules_content';
+import { iceageIntro, iceageSections } from '../rules_iceage';
+import { setTitle } from '../title';
 
-function sections(list: RuleSection[]): HTMLElement[] {
-  return list.map(s => h('section.rules-section', h('h3', s.heading), h('ul', ...s.items.map(i => {
-    const m = /^([AC]\d+a?)\. (.*)$/s.exec(i);
-    return m ? h('li', { id: m[1].toLowerCase() }, h('b', m[1]), ' ', m[2]) : h('li', i);
-  }))));
+/** A small board showing `d`, with its caption. */
+function diagramView(d: Diagram, boards: Board[]): HTMLElement {
+  const el = h('div.cg-wrap');
+  // chessgroundx measures its element: the board is made once the page holds it.
+  requestAnimationFrame(() => {
+    if (!el.isConnected) return;
+    const board = new Board(el, d.variant, { move: () => undefined }, true);
+    board.show(d.fen, { legal: [], movable: null, marks: new Map(Object.entries(d.marks ?? {}).map(([sq, c]) => [sq, [c]])) });
+    board.cg.setAutoShapes((d.arrows ?? []).map(([orig, dest]) => ({ orig: orig as never, dest: dest as never, brush: 'green' })));
+    boards.push(board);
+  });
+  const caption = d.caption[lang()];
+  return h('figure.diagram', { 'data-fen': d.fen },
+    h('div.board-box.small', { role: 'img', 'aria-label': caption }, el),
+    h('figcaption', caption));
+}
+
+function sectionView(s: RuleSection, boards: Board[], anchored: Set<string>): HTMLElement {
+  const paragraphs = s.paragraphs.map(p => h('p',
+    p.text[lang()], ' ',
+    ...p.decisions.map(d => {
+      const id = d.toLowerCase();
+      const first = !anchored.has(id);
+      anchored.add(id);
+      return h('a.decision', { id: first ? id : undefined, href: `#${id}`, title: t('rules.decision_link', { id: d }) }, d);
+    })));
+  return h('section.rules-section', { id: `rules-${s.id}` },
+    h('div.rules-text', h('h3', s.heading[lang()]), ...paragraphs),
+    s.diagram ? diagramView(s.diagram, boards) : null);
 }
 
 function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
   let step = 0;
   const boardEl = h('div.cg-wrap');
-  const note = h('p.example-note');
+  const note = h('p.example-note', { 'aria-live': 'polite' });
   const counter = h('span.muted');
-  const moves = h('ul.example-moves');
+  const moves = h('ol.example-moves');
   const prev = h('button', { type: 'button', 'data-action': 'prev', onclick: () => go(step - 1) }, t('rules.prev')) as HTMLButtonElement;
   const next = h('button.primary', { type: 'button', 'data-action': 'next', onclick: () => go(step + 1) }, t('rules.next')) as HTMLButtonElement;
   const error = h('p.error');
@@ -32,7 +58,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
     step = Math.max(0, Math.min(ex.steps.length, n));
     const s = step > 0 ? ex.steps[step - 1] : null;
     board.show(s ? s.fen : ex.fen, { legal: [], movable: null, lastMove: s?.path });
-    note.textContent = s ? s.note : ex.intro;
+    note.textContent = s ? s.note[lang()] : ex.intro[lang()];
     counter.textContent = t('rules.step', { n: step, total: ex.steps.length });
     prev.disabled = step === 0;
     next.disabled = step === ex.steps.length;
@@ -50,7 +76,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
         const game = await api.createGame({ variant: ex.variant, opponent: 'local', color: 'white', fen: s ? s.fen : ex.fen });
         navigate(`/game/${game.id}`);
       } catch (err) {
-        error.textContent = errorText(err);
+        error.textContent = errorWords(err);
       }
     },
   }, t('rules.play_from')) as HTMLButtonElement;
@@ -58,7 +84,7 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
   const view = h('div.example', { id: `example-${index + 1}`, 'data-variant': ex.variant },
     h('div.board-box.small', boardEl),
     h('div.example-text',
-      h('h3', ex.title),
+      h('h3', ex.title[lang()]),
       h('code.fen', ex.fen),
       moves,
       note,
@@ -71,38 +97,34 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
   return view;
 }
 
-const intro = {
-  en: [
-    'Antarctos: Icebound Checkers, a variant of Russian checkers. Numbers (A1 ...) are the project\'s decisions, where the seed text is silent or vague.',
-    'Ice Age Chess, a variant by Köksal Karakus. Numbers (C1 ...) are the project\'s decisions, where the seed text is silent or vague.',
-  ],
-  ru: [
-    'Антарктос — шашки вечных льдов, вариант русских шашек. Номера (A1 ...) — решения проекта там, где исходный текст молчит или неясен.',
-    'Шахматы ледникового периода (Ice Age Chess), вариант Кёксала Каракуша. Номера (C1 ...) — решения проекта там, где исходный текст молчит или неясен.',
-  ],
-  tr: [
-    'Antarctos: Buzlu Dama, Rus damasının bir çeşidi. Numaralar (A1 ...), kaynak metnin sustuğu ya da belirsiz kaldığı yerlerde projenin kararlarıdır.',
-    'Buz Çağı Satrancı, Köksal Karakus\'un bir çeşidi. Numaralar (C1 ...), kaynak metnin sustuğu ya da belirsiz kaldığı yerlerde projenin kararlarıdır.',
-  ],
-};
-
 export function rulesPage(root: HTMLElement, which?: string): () => void {
   const boards: Board[] = [];
-  const tab = (v: 'antarctos' | 'iceage') =>
-    h('a.tab', { href: `/rules/${v}`, class: (which ?? 'antarctos') === v ? 'active' : undefined }, t(`game.${v}` as 'game.antarctos'));
   const variant = which === 'iceage' ? 'iceage' : 'antarctos';
-  const lists = { en: [antarctosRules, iceageRules], ru: [antarctosRulesRu, iceageRulesRu], tr: [antarctosRulesTr, iceageRulesTr] }[lang()];
-  const list = lists[variant === 'antarctos' ? 0 : 1];
+  const name = t(`game.${variant}` as 'game.antarctos');
+  setTitle(`${t('rules.title')} · ${name}`);
+  document.body.dataset.theme = variant;
+  const tab = (v: 'antarctos' | 'iceage') =>
+    h('a.tab', { href: `/rules/${v}`, class: variant === v ? 'active' : undefined, 'aria-current': variant === v ? 'page' : undefined }, t(`game.${v}` as 'game.antarctos'));
+  const sections = variant === 'antarctos' ? antarctosSections : iceageSections;
+  const intro = (variant === 'antarctos' ? antarctosIntro : iceageIntro)[lang()];
+  const anchored = new Set<string>();
   const exs = examples.map((e, i) => [e, i] as const).filter(([e]) => e.variant === variant);
   mount(root,
-    h('section.card.rules',
+    h('section.card.rules', { 'data-variant': variant },
       h('h1', t('rules.title')),
-      h('div.tabs', tab('antarctos'), tab('iceage')),
-      h('p.muted', intro[lang()][variant === 'antarctos' ? 0 : 1]),
-      ...sections(list),
+      h('nav.tabs', tab('antarctos'), tab('iceage')),
+      h('h2', name),
+      h('p.lead', intro),
+      h('p.muted.small', t('rules.decisions')),
+      ...sections.map(s => sectionView(s, boards, anchored)),
       h('h2', t('rules.examples')),
       ...exs.map(([e, i]) => exampleView(e, i, boards)),
     ),
   );
-  return () => boards.forEach(b => b.destroy());
+  // A link to a decision (`#c6`) lands on it once the page is drawn.
+  if (location.hash) requestAnimationFrame(() => document.getElementById(location.hash.slice(1))?.scrollIntoView());
+  return () => {
+    boards.forEach(b => b.destroy());
+    delete document.body.dataset.theme;
+  };
 }

@@ -1,9 +1,11 @@
-// Statistics per game, like the seed's page: games won by White, by Black, drawn, with percentages;
-// then the engine's self-play runs and matches stored by `icebound selfplay|match --database`.
+// Statistics per game, like the seed's page ("Kazanılmış oyunların istatistiği": beyaz, siyah,
+// Berabere, each with its percentage, in each language's words); then the engine's self-play runs
+// and matches stored by `icebound selfplay|match --database`.
 
-import { api, errorText, type LabRun, type VariantStats } from '../api';
+import { api, type LabRun, type VariantStats } from '../api';
 import { h, mount } from '../dom';
-import { t } from '../i18n';
+import { date, errorWords, num, t } from '../i18n';
+import { setTitle } from '../title';
 
 type VariantName = 'antarctos' | 'iceage';
 
@@ -12,18 +14,18 @@ function siteTable(s: VariantStats | undefined): HTMLElement {
   const row = (label: string, n: number, pct: number, cls: string) =>
     h('tr', { class: cls },
       h('th', label),
-      h('td.num', String(n)),
-      h('td.num', `(${pct.toFixed(2)} %)`),
+      h('td.num', num(n)),
+      h('td.num', `(${num(pct, 2)} %)`),
       h('td.bar', h('span', { class: cls, style: `width:${Math.max(0, Math.min(100, pct))}%` })));
   return h('table.stats',
     row(t('stats.white'), s.white, s.white_pct, 'white'),
     row(t('stats.black'), s.black, s.black_pct, 'black'),
     row(t('stats.draws'), s.draws, s.draws_pct, 'draws'),
-    h('tr.total', h('th', t('stats.total')), h('td.num', String(s.total)), h('td'), h('td')));
+    h('tr.total', h('th', t('stats.total')), h('td.num', num(s.total)), h('td'), h('td')));
 }
 
-const count = (n: number, pct: number) => `${n} (${pct.toFixed(2)} %)`;
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const count = (n: number, pct: number) => `${n} (${num(pct, 2)} %)`;
+const day = (ms: number) => date(ms);
 const fixed = (x: number | null, digits: number) => (x === null ? '—' : x.toFixed(digits));
 
 function settingCell(r: LabRun): HTMLElement {
@@ -39,7 +41,7 @@ function selfplayTable(variant: VariantName, runs: LabRun[]): HTMLElement {
   }
   const head = h('tr',
     h('th', t('stats.setting')), h('th.num', t('stats.games')), h('th.num', t('stats.white_wins')),
-    h('th.num', t('stats.black_wins')), h('th.num', t('stats.draws')), h('th.num', t('stats.white_score')),
+    h('th.num', t('stats.black_wins')), h('th.num', t('stats.draw_count')), h('th.num', t('stats.white_score')),
     h('th.num', t('stats.mean_length')), h('th.num', t('stats.finished')));
   const rows = runs.map(r => {
     const interval = r.white_lower === null || r.white_upper === null
@@ -71,7 +73,8 @@ function matchTable(runs: LabRun[]): HTMLElement | null {
     const elo = m.elo === null ? '—' : `${m.elo >= 0 ? '+' : ''}${m.elo.toFixed(1)} ± ${fixed(m.elo_error, 1)}`;
     // H0 and H1 are the test's own terms; "continue" (no verdict yet) is a word.
     const verdict = m.sprt?.verdict === 'continue' ? t('stats.sprt_continue') : m.sprt?.verdict;
-    const sprt = m.sprt ? `${verdict} (${m.sprt.params}, LLR ${m.sprt.llr.toFixed(2)})` : '—';
+    // The test's parameters are notation: shown as code in every language.
+    const sprt = m.sprt ? [`${verdict} (`, h('code', `${m.sprt.params}, LLR ${m.sprt.llr.toFixed(2)}`), ')'] : '—';
     return h('tr', { 'data-run': r.id },
       h('td', h('code', r.setting), ` ${t('stats.vs')} `, h('code', m.setting_b)),
       h('td.num', String(r.games)),
@@ -94,9 +97,11 @@ function block(variant: VariantName, s: VariantStats | undefined): HTMLElement {
 }
 
 export function statsPage(root: HTMLElement): void {
-  mount(root, h('section.card', h('h1', t('stats.title')), h('p.muted', '…')));
+  setTitle(t('nav.stats'));
+  mount(root, h('section.card', h('h1', t('stats.title')), h('p.muted', t('page.loading'))));
   api.stats().then(
-    stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), block('antarctos', stats.antarctos), block('iceage', stats.iceage))),
-    err => mount(root, h('section.card', h('p.error', errorText(err)))),
+    stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), h('p.muted', t('stats.site_note')),
+      block('antarctos', stats.antarctos), block('iceage', stats.iceage))),
+    err => mount(root, h('section.card', h('p.error', errorWords(err)))),
   );
 }

@@ -21,6 +21,12 @@ pub struct PilePos {
 #[error("illegal take")]
 pub struct Bad;
 
+impl game::MoveTextFault for Bad {
+    fn kind(&self) -> game::MoveTextKind {
+        game::MoveTextKind::NoMatch
+    }
+}
+
 impl Variant for Pile {
     const NAME: &'static str = "pile";
     const TITLE: &'static str = "Pile";

@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
-use game::{EndReason, Variant};
+use game::EndReason;
 
-use super::{DrawAction, GameService, bump, color_of, finish, holds, random_token, seat};
+use super::{DrawAction, GameService, bump, finish, holds, random_token};
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
+use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -52,7 +53,7 @@ impl GameService {
             let view = g.view();
             if let Some(last) = view.moves.last()
                 && expected.checked_add(1) == Some(row.ply)
-                && holds(row, color_of(&last.color), token)
+                && holds(row, last.color, token)
                 && g.is_last_move(text)
             {
                 return Ok((view.personalize(row, token), true));
@@ -65,10 +66,10 @@ impl GameService {
                 ),
             ));
         }
-        if row.status != "ongoing" {
+        if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
-        let turn = color_of(&row.turn);
+        let turn = row.turn;
         if !holds(row, turn, token) {
             return Err(ApiError::new(
                 ErrorCode::NotYourTurn,
@@ -89,13 +90,10 @@ impl GameService {
         let mut row = g.row().clone();
         let you = seat_of(&row, token)
             .ok_or_else(|| ApiError::new(ErrorCode::NotAPlayer, "only a player can resign"))?;
-        if row.status != "ongoing" {
+        if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
-        let loser = match you {
-            "both" => color_of(&row.turn),
-            name => color_of(name),
-        };
+        let loser = you.color().unwrap_or(row.turn);
         finish(&mut row, Some(!loser), EndReason::Resignation);
         self.save_state(&slot, &mut g, row).await?;
         Ok(g.view().personalize(g.row(), token))
@@ -111,7 +109,7 @@ impl GameService {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
-        if row.variant != iceage::IceAge::NAME {
+        if row.variant != VariantName::IceAge {
             return Err(ApiError::bad_request(
                 "Antarctos has no draws (A15): there is nothing to offer",
             ));
@@ -122,16 +120,16 @@ impl GameService {
                 "only a player can offer or answer a draw",
             )
         })?;
-        if row.status != "ongoing" {
+        if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
-        let offer = row.draw_offer.as_deref().map(color_of);
+        let offer = row.draw_offer;
         // The side this caller speaks for: its colour, or in a local game the side to move
         // (offer) / the side that did not offer (answer).
-        let side = match (you, action) {
-            ("both", DrawAction::Offer) => color_of(&row.turn),
-            ("both", _) => offer.map(|o| !o).unwrap_or(color_of(&row.turn)),
-            (name, _) => color_of(name),
+        let side = match (you.color(), action) {
+            (Some(c), _) => c,
+            (None, DrawAction::Offer) => row.turn,
+            (None, _) => offer.map(|o| !o).unwrap_or(row.turn),
         };
         match action {
             DrawAction::Offer => {
@@ -141,11 +139,11 @@ impl GameService {
                 if offer == Some(!side) {
                     // Offering while the opponent's offer stands is accepting it.
                     finish(&mut row, None, EndReason::Agreement);
-                } else if seat(&row, !side).kind == "engine" {
+                } else if row.seat(!side).kind == SeatKind::Engine {
                     // The engine declines at once (docs/api.md); nothing changes.
                     return Ok(g.view().personalize(&row, token));
                 } else {
-                    row.draw_offer = Some(side.name().to_string());
+                    row.draw_offer = Some(side);
                 }
             }
             DrawAction::Accept | DrawAction::Decline => {
@@ -186,23 +184,22 @@ impl GameService {
             drop(g);
             return Ok((self.get(&existing, token).await?, false));
         }
-        if old.status != "finished" {
+        if old.status != GameStatus::Finished {
             return Err(ApiError::new(
                 ErrorCode::GameOver,
                 "the game is not over yet: finish it before a rematch",
             ));
         }
-        let (_, turn) = live_game::start_of(&old.variant, Some(&old.start_fen))?;
-        let open = old.white.kind == "open" || old.black.kind == "open";
+        let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
         let now = now_ms();
         let new = GameRow {
             id: random_token(8),
-            variant: old.variant.clone(),
+            variant: old.variant,
             start_fen: old.start_fen.clone(),
             white: old.black.clone(),
             black: old.white.clone(),
-            invite: open.then(|| random_token(24)),
-            status: "ongoing".into(),
+            invite: old.has_open_seat().then(|| random_token(24)),
+            status: GameStatus::Ongoing,
             result: None,
             winner: None,
             reason: None,
@@ -210,7 +207,7 @@ impl GameService {
             rematch_of: Some(old.id.clone()),
             rematch: None,
             ply: 0,
-            turn: turn.name().to_string(),
+            turn,
             version: 1,
             created_at: now,
             updated_at: now,

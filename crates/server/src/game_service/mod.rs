@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 
-use game::{Color, EndReason};
+use game::{Color, EndReason, RecordResult};
 use rand::Rng;
 use rand::distr::Alphanumeric;
 use serde::Deserialize;
@@ -20,6 +20,7 @@ use tokio::sync::{Mutex, MutexGuard, Semaphore, broadcast, watch};
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
+use crate::state::{GameStatus, Level, SeatKind, VariantName};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -136,33 +137,19 @@ fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-fn color_of(name: &str) -> Color {
-    Color::parse(name).unwrap_or(Color::White)
-}
-
-fn seat(row: &GameRow, c: Color) -> &SeatRow {
-    match c {
-        Color::White => &row.white,
-        Color::Black => &row.black,
-    }
-}
-
 fn holds(row: &GameRow, c: Color, token: &str) -> bool {
-    seat(row, c).token.as_deref() == Some(token)
+    row.seat(c).token.as_deref() == Some(token)
 }
 
 fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
-    row.status = "finished".into();
-    row.winner = winner.map(|c| c.name().to_string());
-    row.result = Some(
-        match winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
-        .to_string(),
-    );
-    row.reason = Some(reason.as_str().to_string());
+    row.status = GameStatus::Finished;
+    row.winner = winner;
+    row.result = Some(match winner {
+        Some(Color::White) => RecordResult::WhiteWins,
+        Some(Color::Black) => RecordResult::BlackWins,
+        None => RecordResult::Draw,
+    });
+    row.reason = Some(reason);
     row.draw_offer = None;
 }
 
@@ -326,8 +313,8 @@ impl GameService {
     ) -> Result<(), ApiError> {
         let mut row = g.row().clone();
         row.ply += 1;
-        row.turn = prepared.turn.name().to_string();
-        if row.draw_offer.as_deref() == Some((!prepared.mover).name()) {
+        row.turn = prepared.turn;
+        if row.draw_offer == Some(!prepared.mover) {
             // Moving answers the opponent's standing offer: declined.
             row.draw_offer = None;
         }
@@ -348,13 +335,13 @@ impl GameService {
 
     /// `POST /api/games`.
     pub async fn create(self: &Arc<Self>, token: &str, req: NewGame) -> Result<GameView, ApiError> {
-        let title = live_game::variant_title(&req.variant).ok_or_else(|| {
+        let variant = VariantName::parse(&req.variant).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "unknown variant '{}' (antarctos or iceage)",
                 game::excerpt(&req.variant)
             ))
         })?;
-        let (start_fen, turn) = live_game::start_of(&req.variant, req.fen.as_deref())?;
+        let (start_fen, turn) = live_game::start_of(variant, req.fen.as_deref())?;
         let me = match req.color.as_deref().unwrap_or("random") {
             "white" => Color::White,
             "black" => Color::Black,
@@ -367,7 +354,7 @@ impl GameService {
             }
         };
         let human = SeatRow {
-            kind: "human".into(),
+            kind: SeatKind::Human,
             level: None,
             token: Some(token.to_string()),
         };
@@ -376,13 +363,9 @@ impl GameService {
                 let level = req
                     .level
                     .ok_or_else(|| ApiError::bad_request("an engine game needs a level (1-8)"))?;
-                if !(1..=8).contains(&level) {
-                    return Err(ApiError::bad_request(format!(
-                        "engine level {level} is out of range (1-8)"
-                    )));
-                }
+                let level = Level::try_from(level).map_err(ApiError::bad_request)?;
                 let engine = SeatRow {
-                    kind: "engine".into(),
+                    kind: SeatKind::Engine,
                     level: Some(level),
                     token: None,
                 };
@@ -393,7 +376,7 @@ impl GameService {
             }
             "friend" => {
                 let open = SeatRow {
-                    kind: "open".into(),
+                    kind: SeatKind::Open,
                     level: None,
                     token: None,
                 };
@@ -414,12 +397,12 @@ impl GameService {
         let now = now_ms();
         let row = GameRow {
             id: random_token(8),
-            variant: req.variant.clone(),
+            variant,
             start_fen,
             white,
             black,
             invite,
-            status: "ongoing".into(),
+            status: GameStatus::Ongoing,
             result: None,
             winner: None,
             reason: None,
@@ -427,13 +410,13 @@ impl GameService {
             rematch_of: None,
             rematch: None,
             ply: 0,
-            turn: turn.name().to_string(),
+            turn,
             version: 1,
             created_at: now,
             updated_at: now,
         };
         self.store.insert_game(&row).await?;
-        tracing::info!(game = %row.id, variant = title, opponent = %req.opponent, "game created");
+        tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");
         self.open_new(row, token, "new game").await
     }
 
@@ -486,7 +469,7 @@ impl GameService {
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
         if seat_of(&row, token).is_some() {
-            if row.white.kind == "open" || row.black.kind == "open" {
+            if row.has_open_seat() {
                 return Err(ApiError::new(
                     ErrorCode::Conflict,
                     "you already hold the other seat: send the invitation to a friend",
@@ -494,9 +477,9 @@ impl GameService {
             }
             return Ok(g.view().personalize(&row, token));
         }
-        let open = if row.white.kind == "open" {
+        let open = if row.white.kind == SeatKind::Open {
             &mut row.white
-        } else if row.black.kind == "open" {
+        } else if row.black.kind == SeatKind::Open {
             &mut row.black
         } else {
             return Err(ApiError::new(
@@ -504,11 +487,11 @@ impl GameService {
                 "the invitation was already used: both seats are taken",
             ));
         };
-        if row.status != "ongoing" {
+        if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         *open = SeatRow {
-            kind: "human".into(),
+            kind: SeatKind::Human,
             level: None,
             token: Some(token.to_string()),
         };

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use game::Variant;
+use game::Color;
 
-use super::{GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WsGuard, color_of, holds};
+use super::{GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WsGuard, holds};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
+use crate::state::{GameStatus, VariantName};
 use crate::view::{GameSummary, SeatView, VariantStats, seat_of};
 
 impl GameService {
@@ -16,7 +17,7 @@ impl GameService {
     pub async fn record(&self, id: &str) -> Result<(String, String), ApiError> {
         let slot = self.slot(id).await?;
         let g = self.lock_fresh(&slot).await?;
-        let ext = if g.row().variant == iceage::IceAge::NAME {
+        let ext = if g.row().variant == VariantName::IceAge {
             "pgn"
         } else {
             "pdn"
@@ -30,12 +31,10 @@ impl GameService {
         Ok(rows
             .into_iter()
             .map(|r| {
-                let you = seat_of(&r, token).map(str::to_string);
-                let your_turn = r.status == "ongoing" && holds(&r, color_of(&r.turn), token);
+                let you = seat_of(&r, token);
+                let your_turn = r.status == GameStatus::Ongoing && holds(&r, r.turn, token);
                 GameSummary {
-                    title: live_game::variant_title(&r.variant)
-                        .unwrap_or("?")
-                        .to_string(),
+                    title: r.variant.title().to_string(),
                     you,
                     white: SeatView::from(&r.white),
                     black: SeatView::from(&r.black),
@@ -58,17 +57,21 @@ impl GameService {
     pub async fn stats(&self) -> Result<serde_json::Value, ApiError> {
         let rows = self.store.stats().await?;
         let mut out = serde_json::Map::new();
-        for variant in [antarctos::Antarctos::NAME, iceage::IceAge::NAME] {
-            let count = |w: Option<&str>| {
+        for variant in VariantName::ALL {
+            let count = |w: Option<Color>| {
                 rows.iter()
-                    .filter(|r| r.variant == variant && r.winner.as_deref() == w)
+                    .filter(|r| r.variant == variant && r.winner == w)
                     .map(|r| r.count)
                     .sum::<i64>()
             };
-            let s = VariantStats::new(count(Some("white")), count(Some("black")), count(None));
+            let s = VariantStats::new(
+                count(Some(Color::White)),
+                count(Some(Color::Black)),
+                count(None),
+            );
             let mut value = serde_json::to_value(s).unwrap_or_default();
             if let Some(map) = value.as_object_mut() {
-                crate::lab::add_shown_runs(&self.store, variant, map).await?;
+                crate::lab::add_shown_runs(&self.store, variant.as_str(), map).await?;
             }
             out.insert(variant.to_string(), value);
         }

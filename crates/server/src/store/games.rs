@@ -1,18 +1,20 @@
 //! The `games` table: seats, state and result of each game.
 
+use game::{Color, EndReason, RecordResult};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::{MoveRow, Store, StoreError};
+use super::{MoveRow, Store, StoreError, corrupt};
+use crate::state::{GameStatus, Level, SeatKind, VariantName};
 
-/// One seat as stored: `kind` is `human`, `engine` or `open`; `level` is set for an engine,
-/// `token` (the holder's player token, a secret) for a human.
+/// One seat as stored: `level` is set for an engine, `token` (the holder's player token, a
+/// secret) for a human.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRow {
-    /// `human`, `engine` or `open`.
-    pub kind: String,
-    /// Engine strength 1-8.
-    pub level: Option<i64>,
+    /// Who holds it.
+    pub kind: SeatKind,
+    /// Engine strength.
+    pub level: Option<Level>,
     /// Player token of the holder.
     pub token: Option<String>,
 }
@@ -22,8 +24,8 @@ pub struct SeatRow {
 pub struct GameRow {
     /// Public id (8 letters and digits).
     pub id: String,
-    /// `antarctos` or `iceage` (`Variant::NAME`).
-    pub variant: String,
+    /// The game.
+    pub variant: VariantName,
     /// Position text at the start.
     pub start_fen: String,
     /// White's seat.
@@ -32,24 +34,24 @@ pub struct GameRow {
     pub black: SeatRow,
     /// Secret invitation token of a friend game (while a seat may be open).
     pub invite: Option<String>,
-    /// `ongoing` or `finished`.
-    pub status: String,
+    /// Whether it goes on.
+    pub status: GameStatus,
     /// `1-0`, `0-1`, `1/2-1/2` once finished.
-    pub result: Option<String>,
-    /// `white` or `black` for a win, `None` for a draw or an unfinished game.
-    pub winner: Option<String>,
-    /// `EndReason::as_str` once finished.
-    pub reason: Option<String>,
-    /// `white`/`black` while that side's draw offer stands.
-    pub draw_offer: Option<String>,
+    pub result: Option<RecordResult>,
+    /// The winner of a won game, `None` for a draw or an unfinished game.
+    pub winner: Option<Color>,
+    /// Why it ended, once finished.
+    pub reason: Option<EndReason>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
     /// The rematch of this game.
     pub rematch: Option<String>,
     /// Moves played.
     pub ply: i64,
-    /// Side to move: `white` or `black`.
-    pub turn: String,
+    /// Side to move.
+    pub turn: Color,
     /// Write counter.
     pub version: i64,
     /// Unix milliseconds.
@@ -58,13 +60,35 @@ pub struct GameRow {
     pub updated_at: i64,
 }
 
+impl GameRow {
+    /// The seat of colour `c`.
+    pub fn seat(&self, c: Color) -> &SeatRow {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// Whether a friend game's seat is still open.
+    pub fn has_open_seat(&self) -> bool {
+        self.white.kind == SeatKind::Open || self.black.kind == SeatKind::Open
+    }
+
+    /// The level of the engine seat to move, if the game goes on and an engine is to move.
+    pub fn engine_to_move(&self) -> Option<Level> {
+        let seat = self.seat(self.turn);
+        (self.status == GameStatus::Ongoing && seat.kind == SeatKind::Engine)
+            .then(|| seat.level.unwrap_or(Level::MIN))
+    }
+}
+
 /// Finished games per variant and winner (`None` = draw).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRow {
-    /// `Variant::NAME`.
-    pub variant: String,
-    /// `white`, `black` or `None` for draws.
-    pub winner: Option<String>,
+    /// The game.
+    pub variant: VariantName,
+    /// The winner, `None` for draws.
+    pub winner: Option<Color>,
     /// Number of games.
     pub count: i64,
 }
@@ -73,31 +97,62 @@ const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_to
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at";
 
+/// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
+fn parse_column<T>(
+    row: &AnyRow,
+    column: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, sqlx::Error> {
+    let text: String = row.try_get(column)?;
+    parse(&text).ok_or_else(|| corrupt(column, format!("unknown value '{text}'")))
+}
+
+/// [`parse_column`] of a nullable column.
+fn parse_optional<T>(
+    row: &AnyRow,
+    column: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, sqlx::Error> {
+    match row.try_get::<Option<String>, _>(column)? {
+        None => Ok(None),
+        Some(text) => parse(&text)
+            .map(Some)
+            .ok_or_else(|| corrupt(column, format!("unknown value '{text}'"))),
+    }
+}
+
+fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
+    let level_column = format!("{side}_level");
+    let level = match row.try_get::<Option<i64>, _>(level_column.as_str())? {
+        None => None,
+        Some(n) => Some(
+            Level::new(n).ok_or_else(|| corrupt(&level_column, format!("level {n} is not 1-8")))?,
+        ),
+    };
+    Ok(SeatRow {
+        kind: parse_column(row, &format!("{side}_kind"), SeatKind::parse)?,
+        level,
+        token: row.try_get(format!("{side}_token").as_str())?,
+    })
+}
+
 fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
         id: row.try_get("id")?,
-        variant: row.try_get("variant")?,
+        variant: parse_column(row, "variant", VariantName::parse)?,
         start_fen: row.try_get("start_fen")?,
-        white: SeatRow {
-            kind: row.try_get("white_kind")?,
-            level: row.try_get("white_level")?,
-            token: row.try_get("white_token")?,
-        },
-        black: SeatRow {
-            kind: row.try_get("black_kind")?,
-            level: row.try_get("black_level")?,
-            token: row.try_get("black_token")?,
-        },
+        white: seat_from_row(row, "white")?,
+        black: seat_from_row(row, "black")?,
         invite: row.try_get("invite")?,
-        status: row.try_get("status")?,
-        result: row.try_get("result")?,
-        winner: row.try_get("winner")?,
-        reason: row.try_get("reason")?,
-        draw_offer: row.try_get("draw_offer")?,
+        status: parse_column(row, "status", GameStatus::parse)?,
+        result: parse_optional(row, "result", RecordResult::parse)?,
+        winner: parse_optional(row, "winner", Color::parse)?,
+        reason: parse_optional(row, "reason", EndReason::parse)?,
+        draw_offer: parse_optional(row, "draw_offer", Color::parse)?,
         rematch_of: row.try_get("rematch_of")?,
         rematch: row.try_get("rematch")?,
         ply: row.try_get("ply")?,
-        turn: row.try_get("turn")?,
+        turn: parse_column(row, "turn", Color::parse)?,
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
@@ -110,24 +165,24 @@ async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
     ))
     .bind(&g.id)
-    .bind(&g.variant)
+    .bind(g.variant.as_str())
     .bind(&g.start_fen)
-    .bind(&g.white.kind)
-    .bind(g.white.level)
+    .bind(g.white.kind.as_str())
+    .bind(g.white.level.map(i64::from))
     .bind(&g.white.token)
-    .bind(&g.black.kind)
-    .bind(g.black.level)
+    .bind(g.black.kind.as_str())
+    .bind(g.black.level.map(i64::from))
     .bind(&g.black.token)
     .bind(&g.invite)
-    .bind(&g.status)
-    .bind(&g.result)
-    .bind(&g.winner)
-    .bind(&g.reason)
-    .bind(&g.draw_offer)
+    .bind(g.status.as_str())
+    .bind(g.result.map(RecordResult::as_str))
+    .bind(g.winner.map(Color::name))
+    .bind(g.reason.map(EndReason::as_str))
+    .bind(g.draw_offer.map(Color::name))
     .bind(&g.rematch_of)
     .bind(&g.rematch)
     .bind(g.ply)
-    .bind(&g.turn)
+    .bind(g.turn.name())
     .bind(g.version)
     .bind(g.created_at)
     .bind(g.updated_at)
@@ -149,21 +204,21 @@ async fn update(
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
          updated_at = $17 WHERE id = $18 AND version = $19 AND ply = $20",
     )
-    .bind(&g.white.kind)
-    .bind(g.white.level)
+    .bind(g.white.kind.as_str())
+    .bind(g.white.level.map(i64::from))
     .bind(&g.white.token)
-    .bind(&g.black.kind)
-    .bind(g.black.level)
+    .bind(g.black.kind.as_str())
+    .bind(g.black.level.map(i64::from))
     .bind(&g.black.token)
     .bind(&g.invite)
-    .bind(&g.status)
-    .bind(&g.result)
-    .bind(&g.winner)
-    .bind(&g.reason)
-    .bind(&g.draw_offer)
+    .bind(g.status.as_str())
+    .bind(g.result.map(RecordResult::as_str))
+    .bind(g.winner.map(Color::name))
+    .bind(g.reason.map(EndReason::as_str))
+    .bind(g.draw_offer.map(Color::name))
     .bind(&g.rematch)
     .bind(g.ply)
-    .bind(&g.turn)
+    .bind(g.turn.name())
     .bind(g.version)
     .bind(g.updated_at)
     .bind(&g.id)
@@ -279,8 +334,8 @@ impl Store {
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
             out.push(StatsRow {
-                variant: r.try_get("variant")?,
-                winner: r.try_get("winner")?,
+                variant: parse_column(r, "variant", VariantName::parse)?,
+                winner: parse_optional(r, "winner", Color::parse)?,
                 count: r.try_get("n")?,
             });
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, StoreError};
+use super::{Store, StoreError, corrupt};
 
 /// Which lab command made a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -126,7 +126,6 @@ const COLUMNS: &str = "id, variant, kind, setting, setting_b, seed, random_plies
      white_score, white_lower, white_upper, a_wins, a_draws, a_losses, elo, elo_error, sprt, \
      sprt_verdict, sprt_llr, duration_ms, version, finished_at";
 
-/// A value the database holds that this code cannot read back.
 /// A `u64` written as a decimal string in JSON (and read back from one).
 mod seed_text {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
@@ -139,13 +138,6 @@ mod seed_text {
         let text = String::deserialize(d)?;
         text.parse()
             .map_err(|e| D::Error::custom(format!("seed '{text}': {e}")))
-    }
-}
-
-fn corrupt(column: &str, message: String) -> sqlx::Error {
-    sqlx::Error::ColumnDecode {
-        index: column.to_string(),
-        source: message.into(),
     }
 }
 

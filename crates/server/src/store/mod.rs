@@ -182,6 +182,15 @@ pub fn redacted_url(url: &str) -> String {
     }
 }
 
+/// A value the database holds that this code cannot read back (unknown text, a level out of
+/// range): an error naming the column, never a silent default.
+fn corrupt(column: &str, message: String) -> sqlx::Error {
+    sqlx::Error::ColumnDecode {
+        index: column.to_string(),
+        source: message.into(),
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()

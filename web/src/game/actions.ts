@@ -1,0 +1,93 @@
+// The game's buttons, shown by what the server says the player may do (`actions`): resign and
+// abort (each asks once more inline), draw and takeback offers and their answers, and after the
+// game: New game, Rematch (an offer the opponent answers) and Analyse (when the server has an
+// analysis board).
+
+import type { Action, Answer, GameView } from '../api';
+import { h } from '../dom';
+import { colorName, t, type Key } from '../i18n';
+import { myColors } from './model';
+
+export interface ActionEvents {
+  resign: () => void;
+  abort: () => void;
+  draw: (a: Answer) => void;
+  takeback: (a: Answer) => void;
+  rematch: (a: Answer) => void;
+}
+
+/** A button that asks "Sure? Yes / No" in place before it acts. */
+function confirmButton(id: string, label: string, question: string, act: () => void): HTMLElement {
+  const box = h('span.confirm');
+  const ask = () => {
+    box.replaceChildren(
+      h('span.confirm-q', question),
+      h('button.danger', { type: 'button', id: `${id}-yes`, onclick: act }, t('game.yes')),
+      h('button', { type: 'button', id: `${id}-no`, onclick: () => box.replaceChildren(first) }, t('game.no')),
+    );
+    (box.querySelector(`#${id}-no`) as HTMLElement | null)?.focus();
+  };
+  const first = h('button', { type: 'button', id, onclick: ask }, label);
+  box.append(first);
+  return box;
+}
+
+/** An offer to answer: the question and Accept / Decline. */
+function offerBox(id: string, text: string, answer: (a: Answer) => void): HTMLElement {
+  return h('div.offer', { id, role: 'group', 'aria-label': text },
+    h('span', text),
+    h('button.primary', { type: 'button', id: `${id}-accept`, onclick: () => answer('accept') }, t('game.accept')),
+    h('button', { type: 'button', id: `${id}-decline`, onclick: () => answer('decline') }, t('game.decline')),
+  );
+}
+
+/** The offers standing in the game, as boxes to answer or notes of one's own offer. */
+export function offers(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
+  const mine = myColors(g);
+  const out: HTMLElement[] = [];
+  const from = (key: Key, by: GameView['draw_offer']) =>
+    g.you === 'both' && by ? t('game.draw_offered_by', { color: colorName(by) }) : t(key);
+  if (can.has('accept_draw')) out.push(offerBox('draw-offer', from('game.draw_offered_you', g.draw_offer), ev.draw));
+  else if (g.draw_offer && mine.includes(g.draw_offer) && g.status === 'ongoing') out.push(h('p.offer-note#draw-sent', t('game.draw_sent')));
+  if (can.has('accept_takeback')) out.push(offerBox('takeback-offer', t('game.takeback_offered_you'), ev.takeback));
+  else if (g.takeback_offer && mine.includes(g.takeback_offer) && g.status === 'ongoing') out.push(h('p.offer-note#takeback-sent', t('game.takeback_sent')));
+  if (can.has('accept_rematch')) out.push(offerBox('rematch-offer', t('game.rematch_offered_you'), ev.rematch));
+  else if (g.rematch_offer && mine.includes(g.rematch_offer) && !g.rematch) out.push(h('p.offer-note#rematch-sent', t('game.rematch_sent')));
+  return out;
+}
+
+/** The buttons of a game in progress. */
+export function playButtons(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), t('game.abort_confirm'), ev.abort));
+  if (can.has('resign')) out.push(confirmButton('resign', t('game.resign'), t('game.resign_confirm'), ev.resign));
+  if (can.has('offer_draw')) out.push(h('button#offer-draw', { type: 'button', onclick: () => ev.draw('offer') }, t('game.offer_draw')));
+  if (can.has('takeback')) out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, t('game.takeback')));
+  else if (can.has('offer_takeback')) out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, t('game.offer_takeback')));
+  return out;
+}
+
+/** After the game: New game (the same setting, from the home page), Rematch, Analyse. */
+export function afterButtons(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (g.rematch) out.push(h('a.button.primary#to-rematch', { href: `/game/${g.rematch}` }, t('game.to_rematch')));
+  else if (can.has('rematch') && !(g.rematch_offer && myColors(g).includes(g.rematch_offer))) {
+    out.push(h('button.primary#rematch', { type: 'button', onclick: () => ev.rematch('offer') }, t('game.rematch')));
+  }
+  out.push(h('a.button#new-game', { href: newGameHref(g) }, t('game.new_game')));
+  if (g.analysis_url) out.push(h('a.button#analyse', { href: g.analysis_url }, t('game.analyse')));
+  return out;
+}
+
+/** The home page, set for a game like `g` (same game, opponent, level and side). */
+function newGameHref(g: GameView): string {
+  const q = new URLSearchParams({ variant: g.variant });
+  const engine = g.white.kind === 'engine' ? g.white : g.black.kind === 'engine' ? g.black : null;
+  if (g.you === 'both') q.set('opponent', 'local');
+  else if (engine) {
+    q.set('opponent', 'engine');
+    if (engine.level) q.set('level', String(engine.level));
+  } else q.set('opponent', 'friend');
+  if (g.you === 'white' || g.you === 'black') q.set('color', g.you);
+  return `/?${q}`;
+}
