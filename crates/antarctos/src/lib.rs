@@ -1,6 +1,6 @@
 //! Antarctos, "icebound checkers": Russian checkers in which a captured man turns into
 //! neutral ice that anyone may jump, with no kings; the first man to reach the far row
-//! wins. The rules are decisions A1-A19 of `spec/antarctos.md`.
+//! wins. The rules are decisions A1-A19 of `docs/rules/antarctos.md`.
 //!
 //! - [`Position`]: a value (`play(&self, &Move) -> Result<Position, IllegalMove>`), with
 //!   [`Position::legal_moves`], [`Position::outcome`], [`Position::zobrist`].

@@ -9,7 +9,22 @@ use crate::perft;
 use crate::position::{IllegalMove, Position};
 use crate::turn::Move;
 
-/// The game Antarctos (marker type for [`game::Variant`]).
+/// The game Antarctos (marker type for [`game::Variant`] and [`game::RecordRules`]): what
+/// the engine, the site and the CLI hold, and what reads and writes PDN (A19).
+///
+/// ```
+/// use antarctos::Antarctos;
+/// use game::{Variant, records};
+/// // A Russian draughts record: numeric squares, `:` captures, a no-break space.
+/// let text = "[GameType \"25\"]\n[Event \"Club\"]\n\n1. 22-18\u{a0}11-15 {book} 2. 18:11 *\n";
+/// let reading = records::read::<Antarctos>(text);
+/// let game = reading.games[0].as_ref().unwrap();
+/// assert_eq!(game.moves.len(), 3);
+/// assert_eq!(game.notes[1].comments, ["book"]);
+/// let written = Antarctos::write_record(game);
+/// assert!(written.contains("[GameType \"Antarctos\"]"));
+/// assert!(written.contains("1. c3-d4 f6-e5 {book} 2. d4xf6 *"), "{written}");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Antarctos;
 

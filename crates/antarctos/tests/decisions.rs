@@ -1,4 +1,4 @@
-//! One test (or more) per decision A1-A19 of `spec/antarctos.md`, named after it.
+//! One test (or more) per decision A1-A19 of `docs/rules/antarctos.md`, named after it.
 
 use antarctos::{
     Antarctos, MoveTextError, Piece, Position, PositionError, Square, SquareError, fen,

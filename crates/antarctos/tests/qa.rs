@@ -1,4 +1,4 @@
-//! QA: positions checked by hand against `spec/antarctos.md`, and the bugs found by trying
+//! QA: positions checked by hand against `docs/rules/antarctos.md`, and the bugs found by trying
 //! the crate as a user would. Each test names the decision it checks.
 
 use antarctos::{Antarctos, MoveTextError, Position, fen, notation};

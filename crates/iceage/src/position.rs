@@ -196,6 +196,16 @@ impl Position {
 
     /// Plays `mv` if it is legal.
     ///
+    /// ```
+    /// use iceage::{Position, notation};
+    /// let start = Position::start();
+    /// assert_eq!(start.legal_moves().len(), 18); // every first move takes ice (C4)
+    /// let mv = notation::parse_move(&start, "Nxf3").unwrap();
+    /// let next = start.play(&mv).unwrap();
+    /// assert!(next.play(&mv).is_err(), "it is Black's turn");
+    /// assert_eq!(next.outcome(), None);
+    /// ```
+    ///
     /// # Errors
     /// [`IllegalMove`] when the game is over or `mv` is not among the legal moves.
     pub fn play(&self, mv: &Move) -> Result<Position, IllegalMove> {

@@ -1,4 +1,4 @@
-//! One test (at least) per decision C1-C14 of `spec/iceage.md`, named after it.
+//! One test (at least) per decision C1-C14 of `docs/rules/iceage.md`, named after it.
 
 mod common;
 

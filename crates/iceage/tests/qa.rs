@@ -1,4 +1,4 @@
-//! QA: positions checked by hand against `spec/iceage.md`, and the bugs found by trying the
+//! QA: positions checked by hand against `docs/rules/iceage.md`, and the bugs found by trying the
 //! crate as a user would. Each test names the decision it checks.
 
 mod common;

@@ -70,11 +70,12 @@ struct Open {
     orphan: bool,
 }
 
-/// Why a game was finished.
+/// Why a game was finished: its result marker, the next game's tags (on this line), or the
+/// end of the text.
 enum End {
     Result,
     Tags(usize),
-    EndOfText,
+    Text,
 }
 
 #[derive(Default)]
@@ -290,7 +291,7 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<RawGame>, Vec<(Option<
             builder.warn(line, message);
         }
     }
-    builder.finish(End::EndOfText, &mut out);
+    builder.finish(End::Text, &mut out);
     let mut leftover = std::mem::take(&mut builder.game.warnings);
     if !builder.carried.is_empty() {
         leftover.push((

@@ -289,7 +289,7 @@ impl<'a> Lexer<'a> {
     fn move_strength(&mut self) -> Option<String> {
         let rest = &self.text[self.pos + 1..];
         let len = rest.chars().take_while(|c| matches!(c, '!' | '?')).count();
-        if len == 0 || rest[len..].chars().next() != Some(')') {
+        if len == 0 || !rest[len..].starts_with(')') {
             return None;
         }
         let glyph = rest[..len].to_string();
