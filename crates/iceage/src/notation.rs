@@ -173,7 +173,8 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
         .or_else(|| t.strip_suffix("ep"))
         .map_or(t, str::trim_end);
     match t {
-        "O-O" | "0-0" => {
+        // Short castling is the three-character form.
+        "O-O" | "0-0" | "O-O-O" | "0-0-0" => {
             return Ok(Pattern {
                 role: Some(Role::King),
                 from_file: None,
@@ -181,18 +182,7 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
                 to: None,
                 promotion: None,
                 capture: false,
-                castle: Some(true),
-            });
-        }
-        "O-O-O" | "0-0-0" => {
-            return Ok(Pattern {
-                role: Some(Role::King),
-                from_file: None,
-                from_rank: None,
-                to: None,
-                promotion: None,
-                capture: false,
-                castle: Some(false),
+                castle: Some(t.len() == 3),
             });
         }
         _ => {}
