@@ -2,7 +2,7 @@
 // nodes, clicks on squares, the API, screenshots, and `suite`, which launches Debian's chromium,
 // runs a file's scenarios and exits with its verdict. Every file of web/e2e/ except this one is
 // a test script: crates/cli/tests/browser.rs runs each against its own fresh `icebound serve`:
-//   node web/e2e/<file>.mjs --url http://127.0.0.1:8080 [--out DIR] [--publish]
+//   node web/e2e/<file>.mjs --url http://127.0.0.1:8080 [--out DIR] [--publish] [--only TEXT]
 // --publish copies the screenshots marked for the docs into docs/screenshots/.
 
 import { chromium } from 'playwright-core';
@@ -22,6 +22,8 @@ function arg(name, fallback) {
 export const base = arg('url', process.env.ICEBOUND_URL ?? 'http://127.0.0.1:8080');
 const script = basename(process.argv[1] ?? 'e2e', '.mjs');
 export const out = arg('out', null) ?? mkdtempSync(join(tmpdir(), `icebound-e2e-${script}-`));
+/** `--only TEXT`: run only the scenarios whose name holds TEXT (while working on one). */
+const only = arg('only', null);
 const publish = process.argv.includes('--publish') || process.env.ICEBOUND_PUBLISH_SCREENSHOTS === '1';
 mkdirSync(out, { recursive: true });
 
@@ -187,12 +189,14 @@ export async function screenshot(page, name, publishAs) {
   return file;
 }
 
-/** A call of the HTTP API with the page's cookies: `{status, json}`. */
+/** A call of the HTTP API with the page's cookies: `{status, json}`. A state-changing call
+ * sends a JSON body (`{}` when none is given) with its content type, as the page does. */
 export async function api(page, method, path, body) {
+  const send = method !== 'GET';
   const res = await page.request.fetch(`${base}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    data: body === undefined ? undefined : JSON.stringify(body),
+    headers: send ? { 'content-type': 'application/json' } : {},
+    data: send ? JSON.stringify(body ?? {}) : undefined,
   });
   const text = await res.text();
   let json;
@@ -302,6 +306,7 @@ export async function suite(scenarios) {
   try {
     await waitForServer();
     for (const [name, run] of scenarios) {
+      if (only && !name.includes(only)) continue;
       console.log(`-- ${name}`);
       try {
         await run(browser);

@@ -184,6 +184,17 @@ impl Position {
         self.men_bits(mover) & goal_row(mover == Color::White) != 0 || self.men_bits(self.side) == 0
     }
 
+    /// True when the side to move must capture (A9: one of its men can jump a living enemy
+    /// man, so every legal turn starts with a capture). False when the game is over.
+    pub fn must_capture(&self) -> bool {
+        if self.decided() {
+            return false;
+        }
+        let (own, opp) = self.sides();
+        let empty = movegen::empty_squares(own, opp, self.ice);
+        movegen::jumpers(own, opp, empty) != 0
+    }
+
     /// Every legal turn (A5-A11), each once; empty when the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();

@@ -167,6 +167,49 @@ fn a9_priority_of_the_living_at_the_start() {
 }
 
 #[test]
+fn a9_must_capture_says_when_every_turn_starts_with_a_capture() {
+    assert!(pos("W:Wc3,e1:Bd4,h8:If2").must_capture());
+    // An ice jump that leads to a capture is a choice, not a compulsion.
+    let p = pos("W:We1:Bh8:If2");
+    assert!(!p.must_capture());
+    assert!(!pos("W:We1:Bf4,h8:If2").must_capture());
+    assert!(turns(&pos("W:We1:Bf4,h8:If2")).contains(&"e1xg3xe5".to_string()));
+    // A decided game has nothing to capture.
+    assert!(!pos("B:Wd8:Bf4:Ic7").must_capture());
+    // It says exactly what the legal list shows: every turn a capture, or not.
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for _ in 0..200 {
+        let mut p = Position::start();
+        for _ in 0..rng.random_range(0..40) {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p = p
+                .play(&moves[rng.random_range(0..moves.len())])
+                .expect("legal");
+        }
+        let moves = p.legal_moves();
+        let first_captures = moves.iter().filter(|m| {
+            let mut path = m.path();
+            let (Some(a), Some(b)) = (path.next(), path.next()) else {
+                return false;
+            };
+            let over = Square::ALL.iter().find(|s| {
+                2 * s.file() == a.file() + b.file() && 2 * s.rank() == a.rank() + b.rank()
+            });
+            m.is_jump() && over.is_some_and(|s| m.captured().contains(*s))
+        });
+        assert_eq!(
+            p.must_capture(),
+            !moves.is_empty() && first_captures.count() == moves.len(),
+            "{}",
+            fen::write(&p)
+        );
+    }
+}
+
+#[test]
 fn a10_capture_beats_ice_jump_at_every_step() {
     // After the ice jump to c3, d4 (capture) must be taken rather than the ice on b4.
     assert_eq!(turns(&pos("W:Wa1:Bd4,h8:Ib2,b4")), ["a1xc3xe5"]);

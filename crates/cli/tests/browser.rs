@@ -1,4 +1,5 @@
-//! The browser tests: every script of `web/e2e/` (but its helper module `lib.mjs`) runs in
+//! The browser tests: every script of `web/e2e/` that runs its scenarios through the helper
+//! module `lib.mjs` (the module itself and scripts with a harness of their own aside) runs in
 //! Debian's headless chromium (playwright-core; no browser is downloaded) against its own real
 //! `icebound serve`, started on a free port with a fresh copy of a temporary SQLite file that
 //! holds a tiny self-play run and match stored by `icebound selfplay|match --database`.
@@ -115,6 +116,8 @@ fn browser_tests_of_web_e2e() {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "mjs"))
         .filter(|p| p.file_stem().is_some_and(|n| n != "lib"))
+        // A script with a harness of its own does not use lib.mjs's suite.
+        .filter(|p| std::fs::read_to_string(p).is_ok_and(|text| text.contains("from './lib.mjs'")))
         .filter(|p| {
             let stem = p.file_stem().map(|n| n.to_string_lossy().into_owned());
             wanted
@@ -195,6 +198,12 @@ fn run_script(
         .unwrap_or_default();
     let db = dir.join(format!("{name}.db"));
     std::fs::copy(template, &db).expect("copy the template database");
+    // A lab command may leave its last writes in SQLite's write-ahead log (not yet
+    // checkpointed into the main file): the copy needs it too.
+    let wal = |p: &Path| PathBuf::from(format!("{}-wal", p.display()));
+    if wal(template).exists() {
+        std::fs::copy(wal(template), wal(&db)).expect("copy the template's write-ahead log");
+    }
     let shots = dir.join(format!("screenshots-{name}"));
     let log_path = dir.join(format!("server-{name}.log"));
     let log = std::fs::File::create(&log_path).expect("server log file");

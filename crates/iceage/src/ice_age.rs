@@ -56,13 +56,17 @@ pub fn filled(board: &Board) -> Bitboard {
 }
 
 /// What one Ice Age did: the frozen pieces (square and piece, in FEN reading order: rank 8
-/// to 1, file a to h) and the squares that received ice (frozen squares included).
+/// to 1, file a to h), the squares that received ice (frozen squares included), and the empty
+/// squares it left empty because they were closed on all four orthogonal sides (C6).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IceAgeReport {
     /// Pieces removed and replaced by ice, rank 8 first, file a first.
     pub frozen: Vec<(Square, Piece)>,
     /// Every square that received ice in this Ice Age.
     pub new_ice: Bitboard,
+    /// Squares that were empty and stayed empty: closed on all four sides by pieces or the
+    /// board's edge (C6).
+    pub closed: Bitboard,
 }
 
 impl IceAgeReport {
@@ -99,6 +103,7 @@ pub fn apply(board: &mut Board) -> Bitboard {
 /// Applies the Ice Age to `board` and describes what it did.
 pub fn apply_with_report(board: &mut Board) -> IceAgeReport {
     let before = *board;
+    let closed = !before.occupied() & !filled(&before);
     let frozen = apply(board);
     let mut list: Vec<(Square, Piece)> = frozen
         .into_iter()
@@ -108,5 +113,6 @@ pub fn apply_with_report(board: &mut Board) -> IceAgeReport {
     IceAgeReport {
         frozen: list,
         new_ice: board.ice() & !before.ice(),
+        closed,
     }
 }

@@ -221,12 +221,12 @@ impl Position {
 
     /// Plays `mv`, which must be one of this position's legal moves.
     pub fn play_unchecked(&self, mv: &Move) -> Position {
-        self.play_inner(mv, false).0
+        self.play_inner(mv, Ice::Apply).0
     }
 
     /// Plays a legal `mv` and also returns what its Ice Age did, if it brought one.
     pub fn play_with_report(&self, mv: &Move) -> (Position, Option<IceAgeReport>) {
-        self.play_inner(mv, true)
+        self.play_inner(mv, Ice::Report)
     }
 
     /// What the Ice Age that `mv` brings does (C5-C6): `None` when `mv` brings none or is
@@ -238,7 +238,14 @@ impl Position {
         self.play_with_report(mv).1
     }
 
-    fn play_inner(&self, mv: &Move, report: bool) -> (Position, Option<IceAgeReport>) {
+    /// The position right after the legal `mv`, before the Ice Age it brings: the position the
+    /// Ice Age is judged on (C6), for showing what it changed. `None` when `mv` brings no Ice
+    /// Age (C5). Play goes on from [`Position::play`]'s position, never from this one.
+    pub fn before_ice_age(&self, mv: &Move) -> Option<Position> {
+        self.ice_age_due().then(|| self.play_inner(mv, Ice::Skip).0)
+    }
+
+    fn play_inner(&self, mv: &Move, ice: Ice) -> (Position, Option<IceAgeReport>) {
         let mut p = self.clone();
         let us = self.turn;
         let them = !us;
@@ -307,9 +314,9 @@ impl Position {
         p.castling &= !(Bitboard::from(mv.from) | Bitboard::from(mv.to));
 
         let mut ice_report = None;
-        if ice_age::is_due(us, self.fullmoves) {
+        if ice_age::is_due(us, self.fullmoves) && ice != Ice::Skip {
             // C5-C9: inside Black's move, judged after the move was found legal (C6a).
-            let frozen = if report {
+            let frozen = if ice == Ice::Report {
                 let r = ice_age::apply_with_report(&mut p.board);
                 let frozen: Bitboard = r.frozen.iter().map(|(sq, _)| *sq).collect();
                 ice_report = Some(r);
@@ -427,4 +434,15 @@ pub fn to_game_color(color: Color) -> game::Color {
         Color::White => game::Color::White,
         Color::Black => game::Color::Black,
     }
+}
+
+/// What [`Position::play_inner`] does with a due Ice Age.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ice {
+    /// Apply it (the game's move).
+    Apply,
+    /// Apply it and describe it.
+    Report,
+    /// Leave it out: the position it is judged on.
+    Skip,
 }

@@ -178,6 +178,41 @@ fn c6_isolated_rook_frozen_f1_stays_empty() {
 }
 
 #[test]
+fn c6_report_names_the_closed_squares_and_the_position_it_judged() {
+    // What the site shows of an Ice Age: the squares it left empty (closed on all four sides)
+    // and the position right after Black's move, before the Ice Age.
+    use shakmaty::{Bitboard, Square::*};
+    let p = pos(SEED_EXAMPLE);
+    let m = mv(&p, "d6");
+    let (after, report) = p.play_with_report(&m);
+    let report = report.expect("Black's 20th move brings the Ice Age");
+    assert_eq!(report.closed, Bitboard::from(F1));
+    assert_eq!(report.frozen.len(), 1);
+    assert!(
+        report.new_ice.contains(H8) && report.new_ice.contains(A1) && !report.new_ice.contains(F1)
+    );
+    let before = p.before_ice_age(&m).expect("the Ice Age is due");
+    assert_eq!(before.side_to_move(), shakmaty::Color::White);
+    assert_eq!(before.fullmove_number(), after.fullmove_number());
+    assert!(
+        before.board().ice().is_empty(),
+        "no ice yet: {}",
+        fen::write(&before)
+    );
+    assert_eq!(before.board().piece_at(H8), p.board().piece_at(H8));
+    // Every square the Ice Age filled was empty in the position it judged, and the closed
+    // ones are the rest of the empty squares.
+    assert!((report.new_ice & before.board().occupied() & !before.board().pieces()).is_empty());
+    assert_eq!(
+        (!before.board().occupied()).count(),
+        (report.new_ice & !before.board().occupied()).count() + report.closed.count()
+    );
+    // A move without an Ice Age has no such position.
+    let early = pos(&SEED_EXAMPLE.replace(" 20", " 19"));
+    assert!(early.before_ice_age(&mv(&early, "d6")).is_none());
+}
+
+#[test]
 fn c6_pawn_touching_only_ice_frozen_and_ice_never_closes() {
     // The pawn a4 has only ice around it: frozen. d4 is closed by four pieces: stays empty.
     // h4 has ice on its open sides: ice never counts as closed, so it fills.

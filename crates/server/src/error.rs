@@ -24,6 +24,8 @@ pub enum ErrorCode {
     GameOver,
     /// 409: the game changed meanwhile, the seat is taken, nothing to answer.
     Conflict,
+    /// 409: a friend game's open seat is not taken yet: nothing but cancelling is possible.
+    WaitingForOpponent,
     /// 413: body, field or message too large.
     TooLarge,
     /// 422: no legal move matches.
@@ -43,9 +45,10 @@ impl ErrorCode {
             ErrorCode::BadRequest => StatusCode::BAD_REQUEST,
             ErrorCode::NotAPlayer => StatusCode::FORBIDDEN,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::NotYourTurn | ErrorCode::GameOver | ErrorCode::Conflict => {
-                StatusCode::CONFLICT
-            }
+            ErrorCode::NotYourTurn
+            | ErrorCode::GameOver
+            | ErrorCode::Conflict
+            | ErrorCode::WaitingForOpponent => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,

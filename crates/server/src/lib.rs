@@ -16,6 +16,7 @@ pub mod error;
 pub mod game_service;
 pub mod lab;
 pub mod live_game;
+pub mod permissions;
 pub mod player;
 pub mod routes;
 pub mod state;

@@ -13,7 +13,7 @@ use iceage::IceAge;
 use crate::error::{ApiError, ErrorCode};
 use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, MoveRow, now_ms};
-use crate::view::{GameView, LegalView, MoveView, ResultView, SeatView};
+use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
 use crate::words::result_words;
 
 /// Longest move text accepted (bytes).
@@ -21,21 +21,108 @@ pub const MAX_MOVE_TEXT: usize = 128;
 /// Longest position text accepted (bytes).
 pub const MAX_FEN_TEXT: usize = 256;
 
-/// What the site needs of a game beyond the rules and the engine.
+/// What a move did besides moving a piece, as the page shows it (MoveView's `captured`,
+/// `melted`, `ice_age`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// Antarctos: living men captured (A8).
+    pub captured: Vec<String>,
+    /// Antarctos: ice jumped and melted (A7).
+    pub melted: Vec<String>,
+    /// Ice Age Chess: the Ice Age the move brought (C5-C9).
+    pub ice_age: Option<IceAgeView>,
+}
+
+/// What the site needs of a game beyond the rules and the engine. Everything here is read
+/// from the rules crates: the page computes no rule itself.
 pub trait SiteVariant: EngineVariant {
     /// A note on what happened besides the move itself, shown in the move list (Ice Age
     /// Chess: the Ice Age after Black's 20th, 40th ... move, C5-C9).
     fn event(_pos: &Self::Position, _mv: &Self::Move) -> Option<String> {
         None
     }
+
+    /// What legal move `mv` of `pos` did besides moving: captures, melted ice, an Ice Age.
+    fn facts(_pos: &Self::Position, _mv: &Self::Move) -> MoveFacts {
+        MoveFacts::default()
+    }
+
+    /// Whether every legal turn of `pos` must start with a capture (Antarctos A9).
+    fn capture_compulsory(_pos: &Self::Position) -> bool {
+        false
+    }
+
+    /// Moves of Black until the next Ice Age, counting the one that brings it (C5); `None`
+    /// in a game without Ice Ages.
+    fn ice_age_in(_pos: &Self::Position) -> Option<u32> {
+        None
+    }
 }
 
-impl SiteVariant for Antarctos {}
+impl SiteVariant for Antarctos {
+    fn facts(_pos: &antarctos::Position, mv: &antarctos::Move) -> MoveFacts {
+        MoveFacts {
+            captured: mv.captured().iter().map(|sq| sq.to_string()).collect(),
+            melted: mv.ice_jumped().iter().map(|sq| sq.to_string()).collect(),
+            ice_age: None,
+        }
+    }
+
+    fn capture_compulsory(pos: &antarctos::Position) -> bool {
+        pos.must_capture()
+    }
+}
 
 impl SiteVariant for IceAge {
     fn event(pos: &iceage::Position, mv: &iceage::Move) -> Option<String> {
         iceage::ice_age_comment(pos, mv)
     }
+
+    fn facts(pos: &iceage::Position, mv: &iceage::Move) -> MoveFacts {
+        MoveFacts {
+            ice_age: ice_age_view(pos, mv),
+            ..MoveFacts::default()
+        }
+    }
+
+    fn ice_age_in(pos: &iceage::Position) -> Option<u32> {
+        // plies_to_ice_age counts White's moves too: 2k+1 with Black to move, 2k+2 with
+        // White to move, for k more Black moves before the one that brings it.
+        Some(pos.plies_to_ice_age().div_ceil(2))
+    }
+}
+
+/// The Ice Age that legal move `mv` of `pos` brings, as the page shows it; `None` when it
+/// brings none (C5).
+fn ice_age_view(pos: &iceage::Position, mv: &iceage::Move) -> Option<IceAgeView> {
+    let before = pos.before_ice_age(mv)?;
+    let (_, report) = pos.play_with_report(mv);
+    let report = report?;
+    let names = |b: shakmaty::Bitboard| b.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>();
+    let frozen_squares: shakmaty::Bitboard = report.frozen.iter().map(|(sq, _)| *sq).collect();
+    let mut frozen: Vec<FrozenView> = report
+        .frozen
+        .iter()
+        .map(|(sq, piece)| FrozenView {
+            square: sq.to_string(),
+            color: iceage::position::to_game_color(piece.color),
+            role: piece.role.char().to_string(),
+        })
+        .collect();
+    frozen.sort_by(|a, b| a.square.cmp(&b.square));
+    let kings_frozen = report
+        .frozen
+        .iter()
+        .filter(|(_, p)| p.role == shakmaty::Role::King)
+        .map(|(_, p)| iceage::position::to_game_color(p.color))
+        .collect();
+    Some(IceAgeView {
+        frozen,
+        filled: names(report.new_ice & !frozen_squares),
+        closed: names(report.closed),
+        before_fen: IceAge::position_text(&before),
+        kings_frozen,
+    })
 }
 
 /// A checked move, not yet stored: [`LiveGame::commit_move`] applies it once the store has it.
@@ -48,6 +135,7 @@ pub struct PreparedMove {
     pub turn: Color,
     /// The rules' outcome after it, if the game is over.
     pub outcome: Option<Outcome>,
+    facts: MoveFacts,
     mv: Box<dyn Any + Send>,
     pos: Box<dyn Any + Send>,
 }
@@ -67,6 +155,8 @@ pub trait LiveGame: Send + Sync {
     fn is_last_move(&self, text: &str) -> bool;
     /// Applies a move prepared on this very position, with the row as stored after it.
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
+    /// Forgets the moves after ply `to_ply`, with the row as stored after the takeback.
+    fn take_back(&mut self, to_ply: i64, row: GameRow);
     /// A search of the current position for an engine: returns the move id.
     fn engine_job(&self, config: EngineConfig) -> Box<dyn FnOnce() -> Option<String> + Send>;
     /// The PDN/PGN record.
@@ -107,6 +197,28 @@ fn move_error(text: &str, kind: MoveTextKind, message: String) -> ApiError {
     ApiError::new(code, message)
 }
 
+/// The move `mv` of `pos`, stored as `row`, as the API shows it.
+fn move_view<V: SiteVariant>(
+    pos: &V::Position,
+    mv: &V::Move,
+    row: MoveRow,
+    facts: MoveFacts,
+) -> MoveView {
+    MoveView {
+        ply: row.ply,
+        number: V::fullmove_number(pos),
+        color: V::side_to_move(pos),
+        text: row.move_text,
+        id: row.move_id,
+        path: path_of::<V>(mv),
+        fen: row.fen,
+        event: row.event,
+        captured: facts.captured,
+        melted: facts.melted,
+        ice_age: facts.ice_age,
+    }
+}
+
 impl<V: SiteVariant> Game<V> {
     fn load(row: GameRow, stored: &[MoveRow]) -> Result<Self, String> {
         let start = V::parse_position(&row.start_fen)
@@ -124,16 +236,8 @@ impl<V: SiteVariant> Game<V> {
                 .map_err(|e| format!("game {} ply {}: stored move: {e}", game.row.id, m.ply))?;
             let next = V::play(&pos, &mv)
                 .map_err(|e| format!("game {} ply {}: stored move: {e}", game.row.id, m.ply))?;
-            game.views.push(MoveView {
-                ply: m.ply,
-                number: V::fullmove_number(&pos),
-                color: V::side_to_move(&pos),
-                text: m.move_text.clone(),
-                id: m.move_id.clone(),
-                path: path_of::<V>(&mv),
-                fen: m.fen.clone(),
-                event: m.event.clone(),
-            });
+            game.views
+                .push(move_view::<V>(&pos, &mv, m.clone(), V::facts(&pos, &mv)));
             game.moves.push(mv);
             game.positions.push(next);
         }
@@ -178,6 +282,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 
     fn view(&self) -> GameView {
         let r = &self.row;
+        let ongoing = r.status == GameStatus::Ongoing;
         GameView {
             id: r.id.clone(),
             variant: r.variant,
@@ -198,6 +303,20 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             rematch_of: r.rematch_of.clone(),
             rematch: r.rematch.clone(),
             engine_thinking: r.engine_to_move().is_some(),
+            version: r.version,
+            actions: Vec::new(),
+            takeback_offer: r.takeback_offer,
+            rematch_offer: r.rematch_offer,
+            notice: r.notice.filter(|n| n.version == r.version),
+            capture_compulsory: ongoing && V::capture_compulsory(self.current()),
+            ice_age_in: if ongoing {
+                V::ice_age_in(self.current())
+            } else {
+                None
+            },
+            // TODO(analysis board, issue 14): Some(format!("/analysis/game/{}", r.id)) once
+            // the site serves that page; the game page shows "Analyse" exactly when it is set.
+            analysis_url: None,
         }
     }
 
@@ -232,6 +351,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             mover: V::side_to_move(pos),
             turn: V::side_to_move(&next),
             outcome: V::outcome(&next),
+            facts: V::facts(pos, &mv),
             mv: Box::new(mv),
             pos: Box::new(next),
         })
@@ -262,19 +382,19 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             tracing::error!(game = %row.id, "prepared move of the wrong variant ignored");
             return;
         };
-        let pos = self.current();
-        self.views.push(MoveView {
-            ply: prepared.row.ply,
-            number: V::fullmove_number(pos),
-            color: V::side_to_move(pos),
-            text: prepared.row.move_text,
-            id: prepared.row.move_id,
-            path: path_of::<V>(&mv),
-            fen: prepared.row.fen,
-            event: prepared.row.event,
-        });
+        let view = move_view::<V>(self.current(), &mv, prepared.row, prepared.facts);
+        self.views.push(view);
         self.moves.push(*mv);
         self.positions.push(*next);
+        self.row = row;
+        self.refresh_legal();
+    }
+
+    fn take_back(&mut self, to_ply: i64, row: GameRow) {
+        let keep = usize::try_from(to_ply).unwrap_or(0).min(self.moves.len());
+        self.moves.truncate(keep);
+        self.views.truncate(keep);
+        self.positions.truncate(keep + 1);
         self.row = row;
         self.refresh_legal();
     }
@@ -296,7 +416,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             (GameStatus::Finished, Some(Color::White)) => RecordResult::WhiteWins,
             (GameStatus::Finished, Some(Color::Black)) => RecordResult::BlackWins,
             (GameStatus::Finished, None) => RecordResult::Draw,
-            (GameStatus::Ongoing, _) => RecordResult::Unknown,
+            (GameStatus::Ongoing | GameStatus::Aborted, _) => RecordResult::Unknown,
         };
         rec.set_tag("Result", rec.result.as_str());
         // C14: [Termination] names the way it ended.

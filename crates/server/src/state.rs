@@ -77,7 +77,41 @@ text_enum! {
         Ongoing = "ongoing",
         /// Over: the row has a result, a reason and (unless drawn) a winner.
         Finished = "finished",
+        /// Called off before it really began (a friend who never came, or fewer than two
+        /// moves played): no result, and never in the statistics.
+        Aborted = "aborted",
     }
+}
+
+text_enum! {
+    /// Something that happened in a game that its players are told once (docs/api.md,
+    /// `notice`); the page words it in each language.
+    pub enum NoticeCode ("notice") {
+        /// A draw offer was declined (by a player, or at once by the engine).
+        DrawDeclined = "draw_declined",
+        /// A takeback was declined.
+        TakebackDeclined = "takeback_declined",
+        /// Moves were taken back.
+        TakebackDone = "takeback_done",
+        /// A rematch offer was declined.
+        RematchDeclined = "rematch_declined",
+        /// The invited friend took the open seat.
+        Joined = "joined",
+        /// The game was aborted.
+        Aborted = "aborted",
+    }
+}
+
+/// A notice: what happened, the side that did it, and the game's `version` it came with. The
+/// API sends it only while that version is the game's, so each client is told once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notice {
+    /// What happened.
+    pub code: NoticeCode,
+    /// The side that did it (`null` when no side did).
+    pub by: Option<Color>,
+    /// The game's version after the change that brought it.
+    pub version: i64,
 }
 
 text_enum! {

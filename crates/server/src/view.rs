@@ -3,7 +3,8 @@
 use game::{Color, EndReason, RecordResult};
 use serde::{Deserialize, Serialize};
 
-use crate::state::{GameStatus, Level, SeatKind, VariantName, YourSeat};
+use crate::permissions::{self, Action};
+use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow};
 
 /// A seat as shown: `{"kind": "human"}`, `{"kind": "engine", "level": 3}`, `{"kind": "open"}`.
@@ -44,6 +45,43 @@ pub struct MoveView {
     pub fen: String,
     /// Ice Age comment etc.
     pub event: Option<String>,
+    /// Antarctos: the living men this turn captured (they became ice, A8).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captured: Vec<String>,
+    /// Antarctos: the ice this turn jumped (it melted, A7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub melted: Vec<String>,
+    /// Ice Age Chess: what the Ice Age this move brought did (C5-C9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ice_age: Option<IceAgeView>,
+}
+
+/// What one Ice Age did (C5-C9), as the page shows it: squares named `a1`..`h8`, listed a1
+/// first (file, then rank).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IceAgeView {
+    /// The isolated pieces that froze (C6), replaced by ice.
+    pub frozen: Vec<FrozenView>,
+    /// The empty squares that received ice (frozen squares not repeated).
+    pub filled: Vec<String>,
+    /// The empty squares left empty: closed on all four orthogonal sides by pieces or the
+    /// board's edge (C6).
+    pub closed: Vec<String>,
+    /// The position right after Black's move, before the Ice Age: the one it was judged on.
+    pub before_fen: String,
+    /// Kings that froze (C7: one loses, two draw).
+    pub kings_frozen: Vec<Color>,
+}
+
+/// A piece that froze in an Ice Age.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrozenView {
+    /// Its square.
+    pub square: String,
+    /// Its colour.
+    pub color: Color,
+    /// Its role as FEN's lower-case letter: `k`, `q`, `r`, `b`, `n`, `p`.
+    pub role: String,
 }
 
 /// One legal move of the side to move.
@@ -93,6 +131,24 @@ pub struct GameView {
     pub rematch_of: Option<String>,
     pub rematch: Option<String>,
     pub engine_thinking: bool,
+    /// Grows by one with every change of the game (a newer state has a higher version).
+    pub version: i64,
+    /// What the asking token may do now (`permissions::actions`); empty for a watcher.
+    pub actions: Vec<Action>,
+    /// The side whose takeback offer stands.
+    pub takeback_offer: Option<Color>,
+    /// The side whose rematch offer stands.
+    pub rematch_offer: Option<Color>,
+    /// What the last change was, when the players are told of it (once: only while its
+    /// version is the game's).
+    pub notice: Option<Notice>,
+    /// Antarctos: a capture is compulsory now (A9), so a man that cannot take cannot move.
+    pub capture_compulsory: bool,
+    /// Ice Age Chess: Black moves until the next Ice Age, counting the one that brings it
+    /// (C5); `null` when the game is over or in Antarctos.
+    pub ice_age_in: Option<u32>,
+    /// The analysis board of this game, once the site has one (`null` until then).
+    pub analysis_url: Option<String>,
 }
 
 /// Which seats a token holds.
@@ -108,9 +164,10 @@ pub fn seat_of(row: &GameRow, token: &str) -> Option<YourSeat> {
 }
 
 impl GameView {
-    /// Fills the fields that depend on who asks (`you`, `invite_url`) for `token`.
+    /// Fills the fields that depend on who asks (`you`, `invite_url`, `actions`) for `token`.
     pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
         self.you = seat_of(row, token);
+        self.actions = permissions::actions(row, self.you, &self.moves);
         self.invite_url = match (&self.you, &row.invite) {
             (Some(_), Some(invite)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
                 Some(format!("/join/{invite}"))

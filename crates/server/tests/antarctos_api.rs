@@ -240,18 +240,26 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
         .expect("move");
     assert_error(&over, 409, "game_over");
 
-    // Rematch of a friend game: both seats already held, colours swapped.
-    let rm = bob
+    // Rematch of a friend game: an offer the friend accepts (by asking too); both seats
+    // already held, colours swapped.
+    let offer = bob
+        .post(&format!("/api/games/{id}/rematch"), json!({}))
+        .await
+        .expect("rematch");
+    assert_eq!(offer.status, 200, "{}", offer.text);
+    assert_eq!(offer.body["id"], json!(id));
+    assert_eq!(offer.body["rematch_offer"], "white");
+    let rm = alice
         .post(&format!("/api/games/{id}/rematch"), json!({}))
         .await
         .expect("rematch");
     assert_eq!(rm.status, 201, "{}", rm.text);
-    assert_eq!(rm.body["you"], "black");
+    assert_eq!(rm.body["you"], "white");
     assert_eq!(rm.body["invite_url"], Value::Null);
     assert_eq!(rm.body["start_fen"], g["start_fen"]);
     let rid = rm.body["id"].as_str().expect("id").to_string();
-    let alice_view = alice.get(&format!("/api/games/{rid}")).await.expect("get");
-    assert_eq!(alice_view.body["you"], "white");
+    let bob_view = bob.get(&format!("/api/games/{rid}")).await.expect("get");
+    assert_eq!(bob_view.body["you"], "black");
     let eve_rm = eve
         .post(&format!("/api/games/{id}/rematch"), json!({}))
         .await

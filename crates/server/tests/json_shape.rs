@@ -1,5 +1,6 @@
 //! The JSON the API sends, pinned byte for byte (docs/api.md, GameView and GameSummary): field
-//! order, spelling of every enum (status, seat kind, colour, result, reason, variant), nulls.
+//! order, spelling of every enum (status, seat kind, colour, result, reason, variant), nulls,
+//! and the fields the game page reads (captures, version, actions, offers, notice, countdown).
 //! The server keeps these values typed; this proves the text at the edge did not move.
 
 mod common;
@@ -35,13 +36,16 @@ async fn a_finished_game_view_is_sent_byte_for_byte_as_before() {
         r#""moves":[{"ply":1,"number":1,"color":"black","text":"c7-b6","id":"c7-b6","#,
         r#""path":["c7","b6"],"fen":"W:Wd2,d4,a5:Bb6,a7","event":null},"#,
         r#"{"ply":2,"number":2,"color":"white","text":"a5xc7","id":"a5xc7","#,
-        r#""path":["a5","c7"],"fen":"B:Wd2,d4,c7:Ba7:Ib6","event":null},"#,
+        r#""path":["a5","c7"],"fen":"B:Wd2,d4,c7:Ba7:Ib6","event":null,"captured":["b6"]},"#,
         r#"{"ply":3,"number":2,"color":"black","text":"a7xc5xe3xc1","id":"a7xc5xe3xc1","#,
-        r#""path":["a7","c5","e3","c1"],"fen":"W:Wc7:Bc1:Id2,d4","event":null}],"#,
+        r#""path":["a7","c5","e3","c1"],"fen":"W:Wc7:Bc1:Id2,d4","event":null,"#,
+        r#""captured":["d2","d4"],"melted":["b6"]}],"#,
         r#""legal":[],"draw_offer":null,"#,
         r#""result":{"result":"0-1","winner":"black","reason":"breakthrough","#,
         r#""words":"Black wins by breakthrough"},"#,
-        r#""invite_url":null,"rematch_of":null,"rematch":null,"engine_thinking":false}"#
+        r#""invite_url":null,"rematch_of":null,"rematch":null,"engine_thinking":false,"#,
+        r#""version":4,"actions":["rematch"],"takeback_offer":null,"rematch_offer":null,"#,
+        r#""notice":null,"capture_compulsory":false,"ice_age_in":null,"analysis_url":null}"#
     );
     assert_eq!(without_id(&got.text, &id), want);
     srv.stop().await;
@@ -88,7 +92,10 @@ async fn an_ongoing_game_view_with_a_draw_offer_and_engine_seat_is_sent_as_befor
         r#"{"id":"e8e7","text":"Ke7","path":["e8","e7"]},"#,
         r#"{"id":"e8f7","text":"Kf7","path":["e8","f7"]}],"#,
         r#""draw_offer":"white","result":null,"invite_url":null,"rematch_of":null,"#,
-        r#""rematch":null,"engine_thinking":false}"#
+        r#""rematch":null,"engine_thinking":false,"version":4,"#,
+        r#""actions":["move","abort","accept_draw","decline_draw"],"takeback_offer":null,"#,
+        r#""rematch_offer":null,"notice":null,"capture_compulsory":false,"ice_age_in":20,"#,
+        r#""analysis_url":null}"#
     );
     assert_eq!(without_id(&got.text, &id), want);
 

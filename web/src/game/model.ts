@@ -28,27 +28,9 @@ export function waitingForFriend(g: GameView): boolean {
   return g.status === 'ongoing' && (g.white.kind === 'open' || g.black.kind === 'open');
 }
 
-/** What the asking token may do now: the server's `actions`, or for a server that does not
- * send them yet, the actions its API always had (docs/api.md). */
+/** What the asking token may do now: the server's `actions` (docs/api.md). */
 export function actionsOf(g: GameView): Set<Action> {
-  if (g.actions) return new Set(g.actions);
-  const out = new Set<Action>();
-  const mine = myColors(g);
-  if (!mine.length) return out;
-  if (g.status === 'ongoing') {
-    if (mine.includes(g.turn)) out.add('move');
-    out.add('resign');
-    if (g.variant === 'iceage') {
-      if (g.draw_offer === null) out.add('offer_draw');
-      else if (g.you === 'both' || !mine.includes(g.draw_offer)) {
-        out.add('accept_draw');
-        out.add('decline_draw');
-      }
-    }
-  } else if (!g.rematch) {
-    out.add('rematch');
-  }
-  return out;
+  return new Set(g.actions ?? []);
 }
 
 /** The last Ice Age of the game up to ply `at`, and its move. */

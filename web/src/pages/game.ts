@@ -72,6 +72,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let ws: WebSocket | null = null;
   let retry = 0;
   let premove: { from: string; to: string } | null = null;
+  let premoveSaid = ''; // the hint that announced the queued premove
   let seenNotice = -1;
   let networkError = false;
   let hadRematch: string | null | undefined;
@@ -218,7 +219,12 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         },
         premove: p => {
           premove = p;
-          say(p ? t('game.premove_set', p) : null);
+          // chessground reports a cancelled premove a moment later (a timer): by then the
+          // hint may say something newer (the premove was dropped), which stays.
+          if (p) {
+            premoveSaid = t('game.premove_set', p);
+            say(premoveSaid);
+          } else if (hint.textContent === premoveSaid) say(null);
         },
         select: square => explainSelection(square),
       });
@@ -409,10 +415,15 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     noticeTimer = window.setTimeout(() => { notice.hidden = true; }, 8000);
   }
 
-  /** Plays the queued premove if the new state offers it, or drops it. */
-  function playPremove(g: GameView): void {
-    if (!premove || !canMoveNow(g)) return;
-    const p = premove;
+  /** Plays the premove `p` (taken before the board was redrawn, which drops it from the
+   * board) if the new state offers it as legal; drops it and says so otherwise. */
+  function playPremove(g: GameView, p: { from: string; to: string } | null): void {
+    if (!p) return;
+    if (!canMoveNow(g)) {
+      // Still the opponent's turn (an offer, a draw answer): the premove stays queued.
+      if (g.status === 'ongoing' && !premove) premove = p;
+      return;
+    }
     premove = null;
     board?.cancelPremove();
     const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
@@ -440,8 +451,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       return;
     }
     hadRematch = g.rematch ?? null;
+    const queued = premove;
     render();
-    playPremove(g);
+    playPremove(g, queued);
   }
 
   function connect(): void {

@@ -1,15 +1,20 @@
 //! What a seat does to its game: moves (with retries), resignation, draw offers and
-//! rematches. Each change is stored before it is answered or broadcast.
+//! rematches (an offer between friends). Each change is stored before it is answered or
+//! broadcast. Aborts and takebacks are in `takeback.rs`.
 
 use std::sync::Arc;
 
 use game::EndReason;
 
-use super::{DrawAction, GameService, bump, finish, holds, random_token};
+use super::{
+    Answer, DrawAction, GameService, bump, finish, holds, notify, random_token,
+    refuse_while_waiting,
+};
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
-use crate::state::{GameStatus, SeatKind, VariantName};
+use crate::permissions::{Opponent, opponent};
+use crate::state::{GameStatus, NoticeCode, SeatKind, VariantName};
 use crate::store::{GameRow, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -69,6 +74,7 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
+        refuse_while_waiting(row)?;
         let turn = row.turn;
         if !holds(row, turn, token) {
             return Err(ApiError::new(
@@ -93,6 +99,7 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
+        refuse_while_waiting(&row)?;
         let loser = you.color().unwrap_or(row.turn);
         finish(&mut row, Some(!loser), EndReason::Resignation);
         self.save_state(&slot, &mut g, row).await?;
@@ -123,6 +130,7 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
+        refuse_while_waiting(&row)?;
         let offer = row.draw_offer;
         // The side this caller speaks for: its colour, or in a local game the side to move
         // (offer) / the side that did not offer (answer).
@@ -140,8 +148,9 @@ impl GameService {
                     // Offering while the opponent's offer stands is accepting it.
                     finish(&mut row, None, EndReason::Agreement);
                 } else if row.seat(!side).kind == SeatKind::Engine {
-                    // The engine declines at once (docs/api.md); nothing changes.
-                    return Ok(g.view().personalize(&row, token));
+                    // The engine declines at once (docs/api.md), and the offering side is
+                    // told so: the only change is the notice.
+                    notify(&mut row, NoticeCode::DrawDeclined, Some(!side));
                 } else {
                     row.draw_offer = Some(side);
                 }
@@ -157,6 +166,7 @@ impl GameService {
                     finish(&mut row, None, EndReason::Agreement);
                 } else {
                     row.draw_offer = None;
+                    notify(&mut row, NoticeCode::DrawDeclined, Some(side));
                 }
             }
         }
@@ -164,21 +174,26 @@ impl GameService {
         Ok(g.view().personalize(g.row(), token))
     }
 
-    /// `POST /api/games/{id}/rematch`: the new game's view and whether it was created now.
+    /// `POST /api/games/{id}/rematch`: the view of the new game and `true` when it was
+    /// created now; otherwise (an offer made or declined, an offer already standing) the view
+    /// of this game and `false`. An existing rematch is returned as it is. Against the engine
+    /// and on one screen the rematch is created at once; between friends it is an offer the
+    /// other side accepts (or makes too) or declines.
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
         token: &str,
+        action: Answer,
     ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let old = g.row().clone();
-        if seat_of(&old, token).is_none() {
+        let Some(you) = seat_of(&old, token) else {
             return Err(ApiError::new(
                 ErrorCode::NotAPlayer,
                 "only a player can ask for a rematch",
             ));
-        }
+        };
         if let Some(existing) = &old.rematch {
             let existing = existing.clone();
             drop(g);
@@ -188,6 +203,38 @@ impl GameService {
             return Err(ApiError::new(
                 ErrorCode::GameOver,
                 "the game is not over yet: finish it before a rematch",
+            ));
+        }
+        if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
+            let theirs = old.rematch_offer == Some(!me);
+            let create = match action {
+                Answer::Offer => theirs,
+                Answer::Accept | Answer::Decline if !theirs => {
+                    return Err(ApiError::new(
+                        ErrorCode::Conflict,
+                        "there is no rematch offer from your opponent to answer",
+                    ));
+                }
+                Answer::Accept => true,
+                Answer::Decline => false,
+            };
+            if !create {
+                let mut row = old.clone();
+                if action == Answer::Decline {
+                    row.rematch_offer = None;
+                    notify(&mut row, NoticeCode::RematchDeclined, Some(me));
+                } else if row.rematch_offer == Some(me) {
+                    return Ok((g.view().personalize(&row, token), false));
+                } else {
+                    row.rematch_offer = Some(me);
+                }
+                self.save_state(&slot, &mut g, row).await?;
+                return Ok((g.view().personalize(g.row(), token), false));
+            }
+        } else if action == Answer::Decline {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "there is no rematch offer to decline: the rematch starts when you ask",
             ));
         }
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
@@ -204,6 +251,9 @@ impl GameService {
             winner: None,
             reason: None,
             draw_offer: None,
+            takeback_offer: None,
+            rematch_offer: None,
+            notice: None,
             rematch_of: Some(old.id.clone()),
             rematch: None,
             ply: 0,
@@ -214,6 +264,7 @@ impl GameService {
         };
         let mut updated = old.clone();
         updated.rematch = Some(new.id.clone());
+        updated.rematch_offer = None;
         bump(&mut updated);
         if let Err(e) = self.store.insert_rematch(&updated, &new).await {
             if matches!(e, StoreError::Stale { .. }) {

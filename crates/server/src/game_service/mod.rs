@@ -6,6 +6,7 @@
 
 mod actions;
 mod queries;
+mod takeback;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -20,7 +21,7 @@ use tokio::sync::{Mutex, MutexGuard, Semaphore, broadcast, watch};
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
-use crate::state::{GameStatus, Level, SeatKind, VariantName};
+use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -74,10 +75,10 @@ pub struct NewGame {
     pub fen: Option<String>,
 }
 
-/// A draw action.
+/// An offer or its answer: of a draw, a takeback or a rematch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrawAction {
-    /// Offer a draw.
+pub enum Answer {
+    /// Make the offer.
     Offer,
     /// Accept the opponent's offer.
     Accept,
@@ -85,19 +86,50 @@ pub enum DrawAction {
     Decline,
 }
 
-impl DrawAction {
-    /// Reads `offer`, `accept`, `decline`.
-    pub fn parse(text: &str) -> Result<DrawAction, ApiError> {
+/// The draw offers' answers (the API's first offers; the name stays for them).
+pub type DrawAction = Answer;
+
+impl Answer {
+    /// Reads `offer`, `accept`, `decline`; `what` names the offer in the error
+    /// (`draw`, `takeback`, `rematch`).
+    pub fn parse_for(text: &str, what: &str) -> Result<Answer, ApiError> {
         match text {
-            "offer" => Ok(DrawAction::Offer),
-            "accept" => Ok(DrawAction::Accept),
-            "decline" => Ok(DrawAction::Decline),
+            "offer" => Ok(Answer::Offer),
+            "accept" => Ok(Answer::Accept),
+            "decline" => Ok(Answer::Decline),
             other => Err(ApiError::bad_request(format!(
-                "unknown draw action '{}' (offer, accept or decline)",
+                "unknown {what} action '{}' (offer, accept or decline)",
                 game::excerpt(other)
             ))),
         }
     }
+
+    /// [`Answer::parse_for`] of a draw action.
+    pub fn parse(text: &str) -> Result<Answer, ApiError> {
+        Answer::parse_for(text, "draw")
+    }
+}
+
+/// 409 `waiting_for_opponent` when `row`'s friend seat is still open: before the friend
+/// joins, nothing is played, offered or resigned (the creator may only cancel: abort).
+fn refuse_while_waiting(row: &GameRow) -> Result<(), ApiError> {
+    if row.status == GameStatus::Ongoing && row.has_open_seat() {
+        return Err(ApiError::new(
+            ErrorCode::WaitingForOpponent,
+            "your friend has not joined yet: send the invitation link, or cancel the game",
+        ));
+    }
+    Ok(())
+}
+
+/// Tells the players of this change once: the notice carries the version the next save
+/// gives the row (`bump`), and the view shows it only while that version is the game's.
+fn notify(row: &mut GameRow, code: NoticeCode, by: Option<Color>) {
+    row.notice = Some(Notice {
+        code,
+        by,
+        version: row.version + 1,
+    });
 }
 
 /// The games of the site.
@@ -318,6 +350,8 @@ impl GameService {
             // Moving answers the opponent's standing offer: declined.
             row.draw_offer = None;
         }
+        // A takeback offer is about the position it was made in: a move ends it.
+        row.takeback_offer = None;
         if let Some(outcome) = prepared.outcome {
             finish(&mut row, outcome.winner(), outcome.reason());
         }
@@ -407,6 +441,9 @@ impl GameService {
             winner: None,
             reason: None,
             draw_offer: None,
+            takeback_offer: None,
+            rematch_offer: None,
+            notice: None,
             rematch_of: None,
             rematch: None,
             ply: 0,
@@ -477,10 +514,10 @@ impl GameService {
             }
             return Ok(g.view().personalize(&row, token));
         }
-        let open = if row.white.kind == SeatKind::Open {
-            &mut row.white
+        let (open, joined) = if row.white.kind == SeatKind::Open {
+            (&mut row.white, Color::White)
         } else if row.black.kind == SeatKind::Open {
-            &mut row.black
+            (&mut row.black, Color::Black)
         } else {
             return Err(ApiError::new(
                 ErrorCode::Conflict,
@@ -495,6 +532,7 @@ impl GameService {
             level: None,
             token: Some(token.to_string()),
         };
+        notify(&mut row, NoticeCode::Joined, Some(joined));
         self.save_state(&slot, &mut g, row).await?;
         tracing::info!(game = %id, "friend joined");
         Ok(g.view().personalize(g.row(), token))

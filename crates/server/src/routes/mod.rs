@@ -60,6 +60,8 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/draw", post(play::draw))
         .route("/games/{id}/rematch", post(play::rematch))
+        .route("/games/{id}/abort", post(play::abort))
+        .route("/games/{id}/takeback", post(play::takeback))
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(ws::upgrade))
         .route("/join/{invite}", post(games::join))

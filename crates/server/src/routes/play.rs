@@ -1,13 +1,14 @@
 //! Moves, resignation, draw offers and rematches.
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
-use crate::game_service::DrawAction;
+use crate::game_service::{Answer, DrawAction};
 use crate::player::Player;
 use crate::view::GameView;
 
@@ -23,12 +24,21 @@ pub struct MoveBody {
     pub ply: Option<u32>,
 }
 
-/// Body of `POST /api/games/{id}/draw`.
+/// Body of `POST /api/games/{id}/draw`, `/takeback` and `/rematch`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawBody {
     /// `offer`, `accept` or `decline`.
     pub action: String,
+}
+
+/// Body of `POST /api/games/{id}/rematch`: the action may be left out (`offer`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RematchBody {
+    /// `offer` (the default), `accept` or `decline`.
+    #[serde(default)]
+    pub action: Option<String>,
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -64,13 +74,45 @@ pub async fn draw(
     Ok(Json(svc.draw(&id, &token, action).await?))
 }
 
-/// `POST /api/games/{id}/rematch` -> 201 (new) or 200 (existing).
+/// `POST /api/games/{id}/abort` (any body is ignored).
+pub async fn abort(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(svc.abort(&id, &token).await?))
+}
+
+/// `POST /api/games/{id}/takeback`.
+pub async fn takeback(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<DrawBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let action = Answer::parse_for(&body.action, "takeback")?;
+    Ok(Json(svc.takeback(&id, &token, action).await?))
+}
+
+/// `POST /api/games/{id}/rematch` -> 201 (new) or 200 (an offer, an answer, or the existing
+/// rematch). An empty body is an offer.
 pub async fn rematch(
     State(svc): State<AppState>,
     Player(token): Player,
     Path(id): Path<String>,
+    body: Bytes,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let (view, created) = svc.rematch(&id, &token).await?;
+    let body: RematchBody = if body.iter().all(u8::is_ascii_whitespace) {
+        RematchBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("rematch body: {e}")))?
+    };
+    let action = match body.action.as_deref() {
+        None => Answer::Offer,
+        Some(text) => Answer::parse_for(text, "rematch")?,
+    };
+    let (view, created) = svc.rematch(&id, &token, action).await?;
     let status = if created {
         StatusCode::CREATED
     } else {

@@ -13,7 +13,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
 use crate::error::ApiError;
-use crate::game_service::{DrawAction, GameService, GameSlot, Snapshot, WsGuard};
+use crate::game_service::{Answer, DrawAction, GameService, GameSlot, Snapshot, WsGuard};
 use crate::player::Player;
 
 /// Largest WebSocket message accepted from a client (bytes). A longer one closes the
@@ -36,8 +36,16 @@ enum ClientMessage {
         ply: Option<u32>,
     },
     Resign,
+    Abort,
     Draw {
         action: String,
+    },
+    Takeback {
+        action: String,
+    },
+    Rematch {
+        #[serde(default)]
+        action: Option<String>,
     },
     Ping,
 }
@@ -120,10 +128,22 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
             }
         }
         ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
+        ClientMessage::Abort => svc.abort(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
             Err(e) => Err(e),
         },
+        ClientMessage::Takeback { action } => match Answer::parse_for(&action, "takeback") {
+            Ok(a) => svc.takeback(id, token, a).await.map(|_| ()),
+            Err(e) => Err(e),
+        },
+        // The new game shows as this game's `rematch` in the state broadcast.
+        ClientMessage::Rematch { action } => {
+            match Answer::parse_for(action.as_deref().unwrap_or("offer"), "rematch") {
+                Ok(a) => svc.rematch(id, token, a).await.map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
     };
     // Success shows as the state broadcast that follows every change.
     result.err().map(|e| error_message(&e))

@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::{MoveRow, Store, StoreError, corrupt};
-use crate::state::{GameStatus, Level, SeatKind, VariantName};
+use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName};
 
 /// One seat as stored: `level` is set for an engine, `token` (the holder's player token, a
 /// secret) for a human.
@@ -44,6 +44,12 @@ pub struct GameRow {
     pub reason: Option<EndReason>,
     /// The side whose draw offer stands.
     pub draw_offer: Option<Color>,
+    /// The side whose takeback offer stands (a friend game).
+    pub takeback_offer: Option<Color>,
+    /// The side whose rematch offer stands (a finished friend game).
+    pub rematch_offer: Option<Color>,
+    /// The last thing the players are told once (stored as JSON text).
+    pub notice: Option<Notice>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
     /// The rematch of this game.
@@ -95,7 +101,8 @@ pub struct StatsRow {
 
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
-     rematch_of, rematch, ply, turn, version, created_at, updated_at";
+     rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
+     rematch_offer, notice";
 
 /// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
 fn parse_column<T>(
@@ -149,6 +156,9 @@ fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         winner: parse_optional(row, "winner", Color::parse)?,
         reason: parse_optional(row, "reason", EndReason::parse)?,
         draw_offer: parse_optional(row, "draw_offer", Color::parse)?,
+        takeback_offer: parse_optional(row, "takeback_offer", Color::parse)?,
+        rematch_offer: parse_optional(row, "rematch_offer", Color::parse)?,
+        notice: parse_optional(row, "notice", |t| serde_json::from_str(t).ok())?,
         rematch_of: row.try_get("rematch_of")?,
         rematch: row.try_get("rematch")?,
         ply: row.try_get("ply")?,
@@ -162,7 +172,7 @@ fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
 async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
+         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -186,9 +196,17 @@ async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::
     .bind(g.version)
     .bind(g.created_at)
     .bind(g.updated_at)
+    .bind(g.takeback_offer.map(Color::name))
+    .bind(g.rematch_offer.map(Color::name))
+    .bind(notice_text(g.notice))
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// A notice as stored: its JSON text.
+fn notice_text(n: Option<Notice>) -> Option<String> {
+    n.and_then(|n| serde_json::to_string(&n).ok())
 }
 
 /// Writes every mutable column of `g` where the stored row still has version
@@ -202,7 +220,8 @@ async fn update(
         "UPDATE games SET white_kind = $1, white_level = $2, white_token = $3, black_kind = $4, \
          black_level = $5, black_token = $6, invite = $7, status = $8, result = $9, winner = $10, \
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
-         updated_at = $17 WHERE id = $18 AND version = $19 AND ply = $20",
+         updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20 \
+         WHERE id = $21 AND version = $22 AND ply = $23",
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
@@ -221,6 +240,9 @@ async fn update(
     .bind(g.turn.name())
     .bind(g.version)
     .bind(g.updated_at)
+    .bind(g.takeback_offer.map(Color::name))
+    .bind(g.rematch_offer.map(Color::name))
+    .bind(notice_text(g.notice))
     .bind(&g.id)
     .bind(g.version - 1)
     .bind(expected_ply)
@@ -269,6 +291,21 @@ impl Store {
         // The UPDATE first: it takes the write lock at once (no read-to-write upgrade in SQLite).
         update(&mut tx, g, g.ply - 1).await?;
         mv.insert(&mut tx, &g.id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Takes moves back: deletes the moves after ply `g.ply` and saves the game state `g`, in
+    /// one transaction that checks the stored game is at ply `from_ply` and version
+    /// `g.version - 1`.
+    pub async fn save_takeback(&self, g: &GameRow, from_ply: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        update(&mut tx, g, from_ply).await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+            .bind(&g.id)
+            .bind(g.ply)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -323,11 +360,12 @@ impl Store {
         Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
     }
 
-    /// Finished games counted per variant and winner.
+    /// Finished games counted per variant and winner. A game with a seat nobody took is not
+    /// counted (older versions let its creator resign it), nor is an aborted one.
     pub async fn stats(&self) -> Result<Vec<StatsRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT variant, winner, COUNT(*) AS n FROM games WHERE status = 'finished' \
-             GROUP BY variant, winner",
+             AND white_kind <> 'open' AND black_kind <> 'open' GROUP BY variant, winner",
         )
         .fetch_all(&self.pool)
         .await?;

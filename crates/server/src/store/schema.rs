@@ -73,6 +73,16 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS lab_runs_newest ON lab_runs (variant, kind, finished_at)",
         ],
     ),
+    (
+        4,
+        &[
+            // Takeback and rematch offers between friends, and the last notice of a game
+            // (game_service: abort, takeback, rematch, draw answers).
+            "ALTER TABLE games ADD COLUMN takeback_offer TEXT",
+            "ALTER TABLE games ADD COLUMN rematch_offer TEXT",
+            "ALTER TABLE games ADD COLUMN notice TEXT",
+        ],
+    ),
 ];
 
 /// Brings the schema up to date.
@@ -80,12 +90,16 @@ pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
     sqlx::query("CREATE TABLE IF NOT EXISTS icebound_schema (version BIGINT PRIMARY KEY)")
         .execute(pool)
         .await?;
-    let current: i64 = sqlx::query("SELECT COALESCE(MAX(version), 0) AS v FROM icebound_schema")
-        .fetch_one(pool)
+    // Each migration runs unless its own number is recorded (not "any number below the
+    // highest"): migrations written on different branches may land in either order.
+    let applied: Vec<i64> = sqlx::query("SELECT version FROM icebound_schema")
+        .fetch_all(pool)
         .await?
-        .try_get("v")?;
+        .iter()
+        .map(|r| r.try_get("version"))
+        .collect::<Result<_, _>>()?;
     for (version, statements) in MIGRATIONS {
-        if *version <= current {
+        if applied.contains(version) {
             continue;
         }
         let mut tx = pool.begin().await?;

@@ -1,0 +1,184 @@
+// What a lichess, pychess or lidraughts player expects of the game page, in headless Chromium:
+// the end in words with a sound and New game / Rematch (Analyse only when the server has it),
+// sounds and the remembered mute switch, the remembered flip, keyboard move entry, premoves, a
+// takeback against the computer, the Antarctos path and captured men, and "a capture is
+// compulsory: c3 must take".
+
+import {
+  api, base, check, clickSquare, eq, moveTexts, newPage, openGame, screenshot, squaresWith, startFromHome,
+  statusText, suite, waitForMoves, waitForStatus,
+} from './lib.mjs';
+
+/** Records every sound the page plays (file names) in window.__sounds. */
+async function recordSounds(page) {
+  await page.context().addInitScript(() => {
+    window.__sounds = [];
+    HTMLMediaElement.prototype.play = function play() {
+      window.__sounds.push(this.src.split('/').pop());
+      return Promise.resolve();
+    };
+  });
+}
+const sounds = page => page.evaluate(() => window.__sounds.slice());
+
+async function endInWords(browser) {
+  const page = await newPage(browser);
+  await recordSounds(page);
+  await startFromHome(page, { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white', fen: 'W:Wh2:Bb2' });
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'g3');
+  await waitForStatus(page, 'finished', 15000);
+  eq(await statusText(page), 'You lost', 'the headline is the player\'s own');
+  eq((await page.textContent('#game-over .over-reason')).trim(), 'A Black man reached the far row (breakthrough).', 'the reason in words');
+  const played = await sounds(page);
+  check(played.includes('move.wav') && played[played.length - 1] === 'end.wav', `a move sound, then the end sound, got ${JSON.stringify(played)}`);
+  const href = await page.getAttribute('#new-game', 'href');
+  eq(href, '/?variant=antarctos&opponent=engine&level=1&color=white', 'New game keeps the setting');
+  check(await page.isVisible('#rematch'), 'Rematch is offered');
+  const view = (await api(page, 'GET', new URL(page.url()).pathname.replace('/game/', '/api/games/'))).json;
+  eq(await page.isVisible('#analyse'), !!view.analysis_url, 'Analyse is shown exactly when the server has an analysis board');
+  await screenshot(page, 'end-in-words', 'antarctos-lost.png');
+  await page.click('#new-game');
+  await page.waitForURL(u => u.pathname === '/');
+  eq(await page.$eval('input[name=level]:checked', i => i.value), '1', 'the home page is set for the same game');
+}
+
+async function soundsAndMute(browser) {
+  const page = await newPage(browser);
+  await recordSounds(page);
+  const id = await startFromHome(page, { variant: 'antarctos', opponent: 'local', fen: 'W:Wb4,e3,f2:Bc7,d6:Ic3' });
+  await clickSquare(page, 'b4');
+  await clickSquare(page, 'c5');
+  await waitForMoves(page, 1);
+  await clickSquare(page, 'd6');
+  await clickSquare(page, 'f4');
+  await waitForMoves(page, 2);
+  eq(await sounds(page), ['move.wav', 'capture.wav'], 'a move, then a capture');
+  eq(await page.getAttribute('#sound', 'aria-pressed'), 'true', 'sound is on at first');
+  await page.click('#sound');
+  eq(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'the switch turns the sound off');
+  await openGame(page, id);
+  eq(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'the switch is remembered after a reload');
+  await clickSquare(page, 'f2');
+  await clickSquare(page, 'd8');
+  await waitForStatus(page, 'finished');
+  eq(await sounds(page), [], 'no sound while it is off');
+  await page.click('#sound');
+}
+
+async function flipRemembered(browser) {
+  const page = await newPage(browser);
+  const id = await startFromHome(page, { variant: 'iceage', opponent: 'local' });
+  const orientation = () => page.$eval('.game .cg-wrap', w => (w.classList.contains('orientation-black') ? 'black' : 'white'));
+  eq(await orientation(), 'white', 'White below at first');
+  await page.click('#flip');
+  eq(await orientation(), 'black', 'flipped');
+  await openGame(page, id);
+  eq(await orientation(), 'black', 'the flip is remembered after a reload');
+  check((await page.getAttribute('.game .cg-wrap', 'aria-label')).includes('seen from Black'), 'the board\'s label says from where it is seen');
+  const other = (await api(page, 'POST', '/api/games', { variant: 'iceage', opponent: 'local' })).json.id;
+  await openGame(page, other);
+  eq(await orientation(), 'white', 'another game is not flipped');
+  await openGame(page, id);
+  await page.click('#flip');
+}
+
+async function keyboardEntry(browser) {
+  const page = await newPage(browser);
+  await startFromHome(page, { variant: 'iceage', opponent: 'local' });
+  await page.fill('#move-input', 'hxg3');
+  await page.press('#move-input', 'Enter');
+  await waitForMoves(page, 1);
+  await page.fill('#move-input', 'g8f6');
+  await page.press('#move-input', 'Enter');
+  await waitForMoves(page, 2);
+  eq(await moveTexts(page), ['hxg3', 'Nxf6'], 'SAN and UCI typed moves are played');
+  await page.fill('#move-input', 'Qz9');
+  await page.press('#move-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#message')?.textContent.length > 0);
+  eq(await page.textContent('#message'), 'No legal move matches “Qz9”', 'a text that fits no move is explained');
+  const created = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' });
+  await openGame(page, created.json.id);
+  await page.fill('#move-input', 'c3d4');
+  await page.press('#move-input', 'Enter');
+  await waitForMoves(page, 1);
+  eq(await moveTexts(page), ['c3-d4'], 'an Antarctos move typed without its dash');
+}
+
+async function premoves(browser) {
+  // Between friends, so that the opponent's move comes when the test says.
+  const a = await newPage(browser);
+  const created = await api(a, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', fen: 'W:Wa1,c1,g3:Bf8,h8,b8' });
+  const b = await newPage(browser);
+  const joined = await api(b, 'POST', `/api/join/${created.json.invite_url.split('/').pop()}`);
+  eq(joined.status, 200, 'the friend joins');
+  const id = created.json.id;
+  await openGame(a, id);
+  await clickSquare(a, 'a1');
+  await clickSquare(a, 'b2');
+  await waitForMoves(a, 1);
+  // Black to move: White queues c1-d2.
+  await clickSquare(a, 'c1');
+  await clickSquare(a, 'd2');
+  eq(await squaresWith(a, 'current-premove'), ['c1', 'd2'], 'the premove is shown on the board');
+  check((await a.textContent('#hint')).startsWith('Premove c1–d2'), 'the premove is said');
+  await screenshot(a, 'premove-queued');
+  eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: 'f8-e7', ply: 1 })).status, 200, 'Black moves');
+  await waitForMoves(a, 3);
+  eq(await moveTexts(a), ['a1-b2', 'f8-e7', 'c1-d2'], 'the premove was played as soon as it was legal');
+  // A premove that the opponent's move makes illegal is dropped, and said so.
+  await clickSquare(a, 'g3');
+  await clickSquare(a, 'f4');
+  eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: 'e7-f6', ply: 3 })).status, 200, 'Black moves');
+  await waitForMoves(a, 5);
+  eq((await moveTexts(a))[4], 'g3-f4', 'the second premove was legal too');
+  await clickSquare(a, 'b2');
+  await clickSquare(a, 'a3');
+  eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: 'f6-g5', ply: 5 })).status, 200, 'Black offers a man: White must capture');
+  await a.waitForFunction(() => document.querySelector('#hint')?.textContent.includes('dropped'), null, { timeout: 5000 });
+  await a.waitForTimeout(300); // chessground reports the cancelled premove on a timer: the words stay
+  eq(await a.textContent('#hint'), 'Premove b2–a3 dropped: it is not legal now', 'an illegal premove is dropped and said');
+  eq((await moveTexts(a)).length, 6, 'nothing was played for it');
+}
+
+async function takebackAgainstComputer(browser) {
+  const page = await newPage(browser);
+  await startFromHome(page, { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white' });
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitForMoves(page, 2);
+  await page.click('#takeback');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 0, null, { timeout: 5000 });
+  eq(await statusText(page), 'Your move', 'the move and the reply are taken back: the player moves again');
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await waitForMoves(page, 2);
+  eq((await moveTexts(page))[0], 'e3-f4', 'play goes on from the position before');
+}
+
+async function antarctosPathAndCaptures(browser) {
+  const page = await newPage(browser);
+  await startFromHome(page, { variant: 'antarctos', opponent: 'local', fen: 'W:Wb4,e3,f2:Bc7,d6:Ic3' });
+  await clickSquare(page, 'b4');
+  await clickSquare(page, 'c5');
+  await waitForMoves(page, 1);
+  // The man on d6 cannot take anything... but c7 cannot move at all: a capture is compulsory.
+  await clickSquare(page, 'c7');
+  eq(await page.textContent('#hint'), 'A capture is compulsory: d6 must take', 'a man that cannot take is told why');
+  await clickSquare(page, 'd6');
+  await clickSquare(page, 'f4');
+  await waitForMoves(page, 2);
+  eq(await squaresWith(page, 'last-move'), ['b4', 'd2', 'd6', 'f4'], 'the whole path of the turn is highlighted');
+  eq(await page.$$eval('.game .marks .mark.captured', ms => ms.map(m => m.dataset.square).sort()), ['c5', 'e3'], 'the captured men are marked');
+  await screenshot(page, 'antarctos-path', 'antarctos-path.png');
+}
+
+await suite([
+  ['the end in words, with a sound and what comes next', endInWords],
+  ['sounds and a remembered mute switch', soundsAndMute],
+  ['the flip is remembered', flipRemembered],
+  ['keyboard move entry', keyboardEntry],
+  ['premoves', premoves],
+  ['takeback against the computer', takebackAgainstComputer],
+  ['the Antarctos path, captured men and compulsory captures', antarctosPathAndCaptures],
+]);
