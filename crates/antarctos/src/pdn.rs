@@ -51,12 +51,13 @@ impl RecordRules for Antarctos {
                     TaggedGame::Antarctos | TaggedGame::Draughts(_, 25) => {}
                     other => return refuse(i, other.describe(value)),
                 },
-                "Variant" => match variant_tag(value) {
-                    chess @ (TaggedGame::IceAgeChess | TaggedGame::OtherChess(_)) => {
+                "Variant" => {
+                    if let chess @ (TaggedGame::IceAgeChess | TaggedGame::OtherChess(_)) =
+                        variant_tag(value)
+                    {
                         return refuse(i, chess.describe(value));
                     }
-                    _ => {}
-                },
+                }
                 _ => {}
             }
         }

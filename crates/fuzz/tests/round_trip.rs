@@ -77,7 +77,7 @@ fn many_games_in_one_file_read_back_in_order() {
         .collect();
     let text: String = games
         .iter()
-        .map(|g| IceAge::write_record(g))
+        .map(IceAge::write_record)
         .collect::<Vec<_>>()
         .join("\n");
     let reading = records::read::<IceAge>(&text);
