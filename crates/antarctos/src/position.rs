@@ -105,6 +105,14 @@ impl Position {
         }
     }
 
+    /// The same board with the other side to move, as if the side to move had passed (the
+    /// fullmove number advances after a Black pass). The rules have no pass (A5-A11); the
+    /// engine's null-move search uses it.
+    pub fn pass(&self) -> Position {
+        let fullmove = self.fullmove + u32::from(self.side == Color::Black);
+        Position::from_bits(self.white, self.black, self.ice, !self.side, fullmove)
+    }
+
     /// The squares of `color`'s living men.
     pub fn men(&self, color: Color) -> SquareSet {
         SquareSet(self.men_bits(color))

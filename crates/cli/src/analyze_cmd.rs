@@ -1,13 +1,13 @@
 //! `icebound analyze`: search a position and print one line per iteration,
-//! `depth <d> score <s> nodes <n> nps <r> pv <moves>`, then `bestmove <move>`. Scores are
+//! `depth <d> score <s> nodes <n> time <ms> nps <r> pv <moves>`, then `bestmove <move>`. Scores are
 //! from the side to move, in centi-units, or `win <n>` / `loss <n>` (plies to the end).
 
 use std::time::Duration;
 
 use clap::Args;
 use engine::score::ScoreText;
-use engine::search::MAX_PLY;
-use engine::{EngineVariant, Limits, Searcher};
+use engine::search::{MAX_PLY, MAX_THREADS};
+use engine::{EngineVariant, Iteration, Limits, SearchResult, Searcher};
 use game::Variant;
 
 use crate::rules_cmds::position;
@@ -39,6 +39,25 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB (1 to 4096).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Search threads (1 to 256; Lazy SMP over the one table). With more than one, the
+    /// node limit counts every thread's nodes and the result depends on timing.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// `current` (default) or `baseline`: the frozen engine of before issue 15
+    /// (`engine::baseline`, one thread), for before/after measurements.
+    #[arg(long, default_value = "current")]
+    pub engine: String,
+}
+
+/// Checks a `--threads` value: 1 to [`MAX_THREADS`].
+pub fn check_threads(threads: usize) -> Result<(), String> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--threads must be 1 to {MAX_THREADS}, not {threads}"
+        ))
+    }
 }
 
 pub fn analyze(args: AnalyzeArgs) -> Result<(), String> {
@@ -76,17 +95,35 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.nodes = Some(DEFAULT_NODES);
     }
-    let mut searcher = Searcher::<V>::new(args.hash);
-    let result = searcher.search(&pos, &limits, |it| {
+    check_threads(args.threads)?;
+    let print = |it: &Iteration<V>| {
         println!(
-            "depth {} score {} nodes {} nps {} pv {}",
+            "depth {} score {} nodes {} time {} nps {} pv {}",
             it.depth,
             ScoreText(it.score),
             it.nodes,
+            it.elapsed.as_millis(),
             it.nps(),
             line_text::<V>(&pos, &it.pv)
         );
-    });
+    };
+    let result: SearchResult<V> = match args.engine.as_str() {
+        "current" => {
+            let table = std::sync::Arc::new(engine::tt::Table::new(args.hash));
+            Searcher::<V>::with_table(table, args.threads).search(&pos, &limits, print)
+        }
+        "baseline" => {
+            if args.threads != 1 {
+                return Err("--engine baseline has one thread only (--threads 1)".into());
+            }
+            engine::baseline::Searcher::<V>::new(args.hash).search(&pos, &limits, print)
+        }
+        other => {
+            return Err(format!(
+                "--engine must be current or baseline, not '{other}'"
+            ));
+        }
+    };
     let best = result
         .best
         .ok_or_else(|| "no legal move in this position".to_string())?;

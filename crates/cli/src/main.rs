@@ -10,6 +10,8 @@ mod rules_cmds;
 mod selfplay_cmd;
 mod serve_cmd;
 mod solve_cmd;
+mod suite_cmd;
+mod tune_cmd;
 mod variant_arg;
 
 use std::process::ExitCode;
@@ -90,6 +92,10 @@ enum Command {
     Selfplay(selfplay_cmd::SelfplayArgs),
     /// Paired match between two engine settings, with Elo and SPRT.
     Match(match_cmd::MatchArgs),
+    /// Tune an evaluation's weights on self-play positions (Texel's method).
+    Tune(tune_cmd::TuneArgs),
+    /// Run a suite of chess positions (EPD) through icebound and optionally a UCI engine.
+    Suite(suite_cmd::SuiteArgs),
     /// Run the web site.
     Serve(serve_cmd::ServeArgs),
 }
@@ -131,6 +137,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play_cmd::play(args),
         Command::Selfplay(args) => selfplay_cmd::selfplay(args),
         Command::Match(args) => match_cmd::match_(args),
+        Command::Tune(args) => tune_cmd::tune(args),
+        Command::Suite(args) => suite_cmd::suite(args),
         Command::Serve(args) => serve_cmd::serve(args),
     };
     match result {

@@ -8,10 +8,12 @@ use std::time::Instant;
 
 use clap::Args;
 use engine::EngineVariant;
-use engine::matches::{MatchOptions, MatchReport, PlayedPair, parse_setting, run_match};
-use engine::selfplay::{DEFAULT_MAX_PLIES, setting_name};
-use engine::sprt::SprtParams;
-use engine::stats::SelfplayStats;
+use lab::games::DEFAULT_MAX_PLIES;
+use lab::matches::{MatchOptions, MatchReport, PlayedPair, run_match};
+use lab::setting::parse_setting;
+use lab::setting::setting_name;
+use lab::sprt::SprtParams;
+use lab::stats::SelfplayStats;
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::selfplay_cmd::{RecordFile, check_games, check_plies, progress_bar, thread_count};
@@ -77,7 +79,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         sprt,
     };
     if opts.games < 2 || !opts.games.is_multiple_of(2) {
-        return Err(engine::matches::MatchError::OddGames(opts.games).to_string());
+        return Err(lab::matches::MatchError::OddGames(opts.games).to_string());
     }
     check_games(opts.games)?;
     let mut out = match &args.out {

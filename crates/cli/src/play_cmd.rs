@@ -8,6 +8,7 @@ use clap::Args;
 use engine::{EngineConfig, EngineVariant, choose_move};
 use game::{Color, EndReason, Outcome, Variant};
 
+use crate::analyze_cmd::check_threads;
 use crate::rules_cmds::position;
 use crate::variant_arg::VariantName;
 use crate::with_variant;
@@ -28,12 +29,17 @@ pub struct PlayArgs {
     /// Seed of the engine's choices (random when absent).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Search threads of the engine (1 to 256; Lazy SMP). Levels 5-8 search a node budget
+    /// shared by the threads; more threads fill it sooner.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 pub fn play(args: PlayArgs) -> Result<(), String> {
     if !(1..=8).contains(&args.level) {
         return Err(format!("--level must be 1 to 8, not {}", args.level));
     }
+    check_threads(args.threads)?;
     let human = Color::parse(&args.color)
         .ok_or_else(|| format!("--color must be white or black, not '{}'", args.color))?;
     let stdin = std::io::stdin();
@@ -78,6 +84,7 @@ fn run<V: EngineVariant>(
         if side != human {
             let config = EngineConfig {
                 seed: seed ^ u64::from(number) ^ (side.index() as u64) << 32,
+                threads: args.threads,
                 ..EngineConfig::level(args.level)
             };
             let mv = choose_move::<V>(&pos, &config)

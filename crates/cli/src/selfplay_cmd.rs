@@ -8,10 +8,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use engine::selfplay::{DEFAULT_MAX_PLIES, PlayedGame, SelfplayOptions, setting_name};
-use engine::stats::SelfplayStats;
 use engine::{EngineConfig, EngineVariant};
 use indicatif::{ProgressBar, ProgressStyle};
+use lab::games::{DEFAULT_MAX_PLIES, PlayedGame};
+use lab::selfplay::SelfplayOptions;
+use lab::setting::setting_name;
+use lab::stats::SelfplayStats;
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::variant_arg::VariantName;
@@ -100,7 +102,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     );
     let bar = progress_bar(u64::from(opts.games));
     let mut running = SelfplayStats::default();
-    let (_, stats) = engine::selfplay::selfplay::<V>(&opts, |i, game: &PlayedGame<V>| {
+    let (_, stats) = lab::selfplay::selfplay::<V>(&opts, |i, game: &PlayedGame<V>| {
         if let Some(file) = out.as_mut() {
             file.write(&V::write_record(&game.record));
         }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use game::Variant;
 
+use crate::analyze_cmd::check_threads;
 use crate::rules_cmds::position;
 use crate::variant_arg::VariantName;
 use crate::with_variant;
@@ -30,6 +31,10 @@ pub struct SolveArgs {
     /// in full.
     #[arg(long, default_value_t = 60_000)]
     pub movetime: u64,
+    /// Threads (1 to 256; Lazy SMP over one shared table). The proof is the same; more
+    /// threads find it sooner.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 pub fn solve(args: SolveArgs) -> Result<(), String> {
@@ -46,12 +51,13 @@ fn run<V: Variant>(args: &SolveArgs) -> Result<(), String> {
     if args.movetime == 0 {
         return Err("--movetime must be at least 1 (milliseconds)".into());
     }
+    check_threads(args.threads)?;
     let pos = position::<V>(Some(&args.fen))?;
     if let Some(outcome) = V::outcome(&pos) {
         return Err(format!("the game is over in this position: {outcome}"));
     }
     let deadline = Instant::now().checked_add(Duration::from_millis(args.movetime));
-    let solution = engine::solve::solve_until::<V>(&pos, args.max_plies, deadline);
+    let solution = engine::solve::solve_threads::<V>(&pos, args.max_plies, deadline, args.threads);
     println!("{}", engine::solve::proof_text::<V>(&pos, &solution.proof));
     if solution.stopped {
         eprintln!(

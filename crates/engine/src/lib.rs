@@ -1,27 +1,28 @@
 //! The engine: search generic over [`game::Variant`], one evaluation per game, strength
-//! levels, solver, self-play and matches.
+//! levels and the solver. Self-play, matches and their statistics live in the `lab` crate.
 //!
 //! - [`choose_move`]: the move for a level or for explicit limits (what the CLI, the match
 //!   runner and the site call).
-//! - [`search::Searcher`]: iterative deepening PVS alpha-beta with a transposition table,
-//!   for analysis (one line per iteration) and for callers that keep a table between moves.
+//! - [`analyse`]: a search on several threads with a stop flag and a callback per
+//!   iteration (analysis boards, the site's analysis).
+//! - [`search::Searcher`]: iterative deepening PVS alpha-beta over a shared lockless
+//!   transposition table, Lazy SMP on several threads, for callers that keep a table
+//!   between moves.
+//! - [`baseline`]: the frozen engine of before issue 15, the yardstick of the lab.
 //! - [`solve::solve`]: an exact proof of a forced win or loss within a ply limit.
 //! - [`eval`]: one evaluation per game.
 
+pub mod baseline;
 pub mod eval;
 pub mod level;
 pub mod score;
 pub mod search;
+pub mod see;
 pub mod solve;
 pub mod tt;
 
 #[cfg(test)]
 mod test_games;
-
-pub mod matches;
-pub mod selfplay;
-pub mod sprt;
-pub mod stats;
 
 use std::time::Duration;
 
@@ -29,13 +30,20 @@ use game::Variant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-pub use search::{Iteration, Limits, SearchResult, Searcher, StopFlag};
+pub use search::{Iteration, Limits, SearchOptions, SearchResult, Searcher, StopFlag};
 
-/// A game the engine can play: the rules plus what the search needs from each game.
-pub trait EngineVariant: Variant {
+/// A game the engine can play: the rules plus what the search needs from each game (and
+/// what the frozen engine of before issue 15 needs, [`baseline::BaselineVariant`]).
+pub trait EngineVariant: Variant + baseline::BaselineVariant {
     /// Static evaluation of a position whose game goes on, in centi-units (a man or a pawn
     /// is about 100), from the side to move's point of view.
     fn evaluate(pos: &Self::Position) -> i32;
+
+    /// The static evaluation with the hand-set weights of before tuning (for measuring the
+    /// tuning's gain: `off=tuned`). Default: [`EngineVariant::evaluate`].
+    fn evaluate_hand(pos: &Self::Position) -> i32 {
+        Self::evaluate(pos)
+    }
 
     /// Whether quiescence may stop on the static evaluation here (`moves`: the legal
     /// moves). When false every legal move is searched. Default: not while in check.
@@ -55,6 +63,35 @@ pub trait EngineVariant: Variant {
     fn order_hint(pos: &Self::Position, mv: &Self::Move) -> i32 {
         let _ = (pos, mv);
         0
+    }
+
+    /// The search techniques that gained in this game (docs/strength.md has each one's
+    /// SPRT). Default: none.
+    const OPTIONS: SearchOptions = SearchOptions::NONE;
+
+    /// The position after the side to move passes, for null-move pruning; `None` where a
+    /// pass would mislead the search (zugzwang-prone material, a compulsory capture, the
+    /// ply that brings an Ice Age). `moves` are the legal moves of `pos`; the search never
+    /// asks in check. Default: `None` (no null move).
+    fn null_move(pos: &Self::Position, moves: &[Self::Move]) -> Option<Self::Position> {
+        let _ = (pos, moves);
+        None
+    }
+
+    /// Static exchange evaluation: true when `mv`, followed by the best series of captures
+    /// on its destination square, wins at least `threshold` centi-units for the side to
+    /// move. Default: `true` (the game has no exchange to judge, nothing is pruned).
+    fn see_ge(pos: &Self::Position, mv: &Self::Move, threshold: i32) -> bool {
+        let _ = (pos, mv, threshold);
+        true
+    }
+
+    /// True when the move to be played in `pos` changes the board beyond itself (Ice Age
+    /// Chess: it brings the Ice Age, C5). The search neither prunes nor passes there, and
+    /// may extend it. Default: `false`.
+    fn transforms_board(pos: &Self::Position) -> bool {
+        let _ = pos;
+        false
     }
 }
 
@@ -76,6 +113,16 @@ pub struct EngineConfig {
     pub seed: u64,
     /// Set it from another thread to stop the search; the best move so far is returned.
     pub stop: Option<StopFlag>,
+    /// Search threads (Lazy SMP); 0 and 1 both mean one thread, which alone is
+    /// reproducible under node and depth limits.
+    pub threads: usize,
+    /// Search techniques switched on (`true`) or off over the game's defaults
+    /// ([`EngineVariant::OPTIONS`]), by their names in [`SearchOptions::NAMES`], in order:
+    /// for measuring each technique's gain. A name that is not a switch is ignored.
+    pub switches: Vec<(&'static str, bool)>,
+    /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
+    /// yardstick of docs/strength.md. It has one thread and no search options.
+    pub baseline: bool,
 }
 
 impl EngineConfig {
@@ -85,6 +132,16 @@ impl EngineConfig {
             level: Some(level),
             ..Default::default()
         }
+    }
+
+    /// The search options this config means for game `V`: its defaults with
+    /// [`EngineConfig::switches`] applied.
+    pub fn options<V: EngineVariant>(&self) -> SearchOptions {
+        let mut options = V::OPTIONS;
+        for (name, on) in &self.switches {
+            options.set(name, *on);
+        }
+        options
     }
 
     /// The search limits this config means (a level's budget unless overridden).
@@ -109,8 +166,28 @@ impl EngineConfig {
     }
 }
 
+/// Analysis of `pos` for a caller that shows the search as it goes (an analysis board, the
+/// site's analysis queue): `threads` search threads (Lazy SMP over one table of `tt_mib`
+/// MiB; 1 to [`search::MAX_THREADS`]), the `limits` (a [`StopFlag`] in them ends or pauses
+/// the search from another thread), and `on_iteration` called on the calling thread after
+/// every completed iteration, deepest last. Returns the final result; `best` is `None` only
+/// when the game is over.
+pub fn analyse<V: EngineVariant>(
+    pos: &V::Position,
+    limits: &Limits,
+    threads: usize,
+    tt_mib: usize,
+    on_iteration: impl FnMut(&Iteration<V>),
+) -> SearchResult<V> {
+    let table = std::sync::Arc::new(tt::Table::new(tt_mib));
+    Searcher::<V>::with_table(table, threads).search(pos, limits, on_iteration)
+}
+
 /// The engine's move in `pos`, or `None` when the game is over. Always a legal move.
 pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
+    if config.baseline {
+        return baseline::choose_move::<V>(pos, config);
+    }
     let explicit = config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
     // A fresh table per call (reproducible), sized to the work: about 1 MiB per 50,000
     // nodes, so the thousands of cheap moves of self-play do not spend their time zeroing
@@ -119,7 +196,9 @@ pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -
     let tt_mib = limits
         .nodes
         .map_or(16, |n| (n / 50_000).clamp(1, 16) as usize);
-    let mut searcher = Searcher::<V>::new(tt_mib);
+    let mut searcher =
+        Searcher::<V>::with_table(std::sync::Arc::new(tt::Table::new(tt_mib)), config.threads);
+    searcher.set_options(config.options::<V>());
     if let Some(l) = config.level
         && !explicit
     {

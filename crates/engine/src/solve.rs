@@ -8,7 +8,13 @@
 //! The first depth that proves a result gives the shortest win (or longest defence). The
 //! solver has its own transposition table ([`crate::tt`], 16 MiB), whose entries are used
 //! only at a remaining depth they cover.
+//!
+//! Threads ([`solve_threads`]): Lazy SMP, as in the search. Helper threads run the same
+//! iterative deepening with the moves of every node in another order, sharing only the
+//! table; an entry means the same (a proven result, or none within its depth) whichever
+//! thread stored it, so the proof stays exact and the main thread's result is returned.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use game::{Color, Variant};
@@ -42,8 +48,12 @@ pub struct Solution<V: Variant> {
     pub stopped: bool,
 }
 
-struct Solver<V: Variant> {
-    tt: Table,
+struct Solver<'a, V: Variant> {
+    tt: &'a Table,
+    /// Set by the main thread when it is done: the helpers stop.
+    done: &'a AtomicBool,
+    /// 0 for the main thread; a helper's id rotates its move order.
+    id: usize,
     nodes: u64,
     moves: Vec<Vec<V::Move>>,
     deadline: Option<Instant>,
@@ -63,57 +73,98 @@ pub fn solve_until<V: Variant>(
     max_plies: u32,
     deadline: Option<Instant>,
 ) -> Solution<V> {
+    solve_threads::<V>(pos, max_plies, deadline, 1)
+}
+
+/// [`solve_until`] on `threads` threads (1 to [`crate::search::MAX_THREADS`]). The proof
+/// is the same as with one thread; more threads find it sooner.
+pub fn solve_threads<V: Variant>(
+    pos: &V::Position,
+    max_plies: u32,
+    deadline: Option<Instant>,
+    threads: usize,
+) -> Solution<V> {
     let max_plies = max_plies.min(crate::search::MAX_PLY - 2);
-    let mut s = Solver::<V> {
-        tt: Table::new(16),
+    let table = Table::new(16);
+    let done = AtomicBool::new(false);
+    let threads = threads.clamp(1, crate::search::MAX_THREADS);
+    let solver = |id: usize| Solver::<V> {
+        tt: &table,
+        done: &done,
+        id,
         nodes: 0,
         moves: (0..=max_plies as usize + 1).map(|_| Vec::new()).collect(),
         deadline,
         stopped: false,
     };
-    if V::legal_moves(pos).is_empty() {
-        return Solution {
-            proof: Proof::Unknown { max_plies },
-            nodes: 0,
-            stopped: false,
-        };
+    if threads == 1 {
+        return solver(0).run(pos, max_plies);
     }
-    for depth in 1..=max_plies {
-        let v = s.search(pos, depth, -INFINITY, INFINITY, 0);
-        if s.stopped {
-            return Solution {
-                proof: Proof::Unknown {
-                    max_plies: depth - 1,
-                },
-                nodes: s.nodes,
-                stopped: true,
-            };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                let mut s = solver(id);
+                scope.spawn(move || {
+                    s.run(pos, max_plies);
+                    s.nodes
+                })
+            })
+            .collect();
+        let mut main = solver(0).run(pos, max_plies);
+        done.store(true, Ordering::Relaxed);
+        for h in helpers {
+            main.nodes += h.join().unwrap_or(0);
         }
-        if score::is_decisive(v) {
-            // The proof is complete; its main line is read off the table without a deadline.
-            s.deadline = None;
-            let plies = (score::WIN - v.abs()) as u32;
-            let line = s.main_line(pos, v);
-            let proof = if v > 0 {
-                Proof::Win { plies, line }
-            } else {
-                Proof::Loss { plies, line }
-            };
+        main
+    })
+}
+
+impl<V: Variant> Solver<'_, V> {
+    /// Iterative deepening to `max_plies`.
+    fn run(&mut self, pos: &V::Position, max_plies: u32) -> Solution<V> {
+        let s = self;
+        if V::legal_moves(pos).is_empty() {
             return Solution {
-                proof,
-                nodes: s.nodes,
+                proof: Proof::Unknown { max_plies },
+                nodes: 0,
                 stopped: false,
             };
         }
+        for depth in 1..=max_plies {
+            let v = s.search(pos, depth, -INFINITY, INFINITY, 0);
+            if s.stopped {
+                return Solution {
+                    proof: Proof::Unknown {
+                        max_plies: depth - 1,
+                    },
+                    nodes: s.nodes,
+                    stopped: true,
+                };
+            }
+            if score::is_decisive(v) {
+                // The proof is complete; its main line is read off the table without a deadline.
+                s.deadline = None;
+                let plies = (score::WIN - v.abs()) as u32;
+                let line = s.main_line(pos, v);
+                let proof = if v > 0 {
+                    Proof::Win { plies, line }
+                } else {
+                    Proof::Loss { plies, line }
+                };
+                return Solution {
+                    proof,
+                    nodes: s.nodes,
+                    stopped: false,
+                };
+            }
+        }
+        Solution {
+            proof: Proof::Unknown { max_plies },
+            nodes: s.nodes,
+            stopped: false,
+        }
     }
-    Solution {
-        proof: Proof::Unknown { max_plies },
-        nodes: s.nodes,
-        stopped: false,
-    }
-}
 
-impl<V: Variant> Solver<V> {
     fn search(
         &mut self,
         pos: &V::Position,
@@ -125,7 +176,8 @@ impl<V: Variant> Solver<V> {
         self.nodes += 1;
         if self.stopped
             || (self.nodes.is_multiple_of(4096)
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || (self.id > 0 && self.done.load(Ordering::Relaxed))))
         {
             self.stopped = true;
             return 0;
@@ -169,6 +221,11 @@ impl<V: Variant> Solver<V> {
                 2
             }
         });
+        if self.id > 0 && moves.len() > 1 {
+            // A helper tries the moves in another order, to prove other subtrees first.
+            let k = (self.id + p) % moves.len();
+            moves.rotate_left(k);
+        }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_hash = 0;
@@ -194,7 +251,7 @@ impl<V: Variant> Solver<V> {
             key,
             best_hash,
             score::to_table(best, ply),
-            depth as i16,
+            depth as i32,
             bound,
         );
         self.moves[p] = moves;

@@ -1,131 +1,33 @@
-//! Tiny test-only games with known exact values, to test the generic search and solver
-//! without the real rules: Nim (take 1-3 from a pile, whoever takes the last one wins) and
-//! the same game with a broken zobrist key (every position collides in the table).
+//! The search and solver on the toy game of `game::toy` (a pile of stones, take 1 to 3),
+//! whose exact values are known, and on its broken-key form (every position collides in
+//! the table).
 
-use game::{Color, EndReason, Outcome, Record, RecordError, Variant};
+use game::toy::{Pile, PilePos};
+use game::{Color, Variant};
 
 use crate::score::{loss_in, win_in};
 use crate::search::{Limits, Searcher, StopFlag};
 use crate::solve::{Proof, solve};
 use crate::{EngineConfig, EngineVariant, choose_move};
 
-/// Nim with one pile; `BAD_KEY` makes every zobrist key 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Nim<const BAD_KEY: bool>;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pile {
-    pub stones: u32,
-    pub side: Color,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("illegal")]
-pub struct Illegal;
-
-impl game::MoveTextFault for Illegal {
-    fn kind(&self) -> game::MoveTextKind {
-        game::MoveTextKind::NoMatch
-    }
-}
-
-impl<const BAD_KEY: bool> Variant for Nim<BAD_KEY> {
-    const NAME: &'static str = "nim";
-    const TITLE: &'static str = "Nim";
-    const RECORD_EXTENSION: &'static str = "txt";
-    type Position = Pile;
-    type Move = u32;
-    type IllegalMove = Illegal;
-    type PositionError = Illegal;
-    type MoveTextError = Illegal;
-
-    fn start_position() -> Pile {
-        Pile {
-            stones: 10,
-            side: Color::White,
-        }
-    }
-    fn side_to_move(pos: &Pile) -> Color {
-        pos.side
-    }
-    fn legal_moves_into(pos: &Pile, out: &mut Vec<u32>) {
-        out.clear();
-        out.extend((1..=3).filter(|&k| k <= pos.stones));
-    }
-    fn play(pos: &Pile, mv: &u32) -> Result<Pile, Illegal> {
-        if (1..=3).contains(mv) && *mv <= pos.stones {
-            Ok(Self::play_unchecked(pos, mv))
-        } else {
-            Err(Illegal)
-        }
-    }
-    fn play_unchecked(pos: &Pile, mv: &u32) -> Pile {
-        Pile {
-            stones: pos.stones - mv,
-            side: !pos.side,
-        }
-    }
-    fn outcome(pos: &Pile) -> Option<Outcome> {
-        (pos.stones == 0).then_some(Outcome::Win {
-            winner: !pos.side,
-            reason: EndReason::NoMoves,
-        })
-    }
-    fn zobrist(pos: &Pile) -> u64 {
-        if BAD_KEY {
-            0
-        } else {
-            (u64::from(pos.stones) * 2 + pos.side.index() as u64)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        }
-    }
-    fn fullmove_number(_pos: &Pile) -> u32 {
-        1
-    }
-    fn is_tactical(_pos: &Pile, mv: &u32) -> bool {
-        *mv == 3
-    }
-    fn move_squares(mv: &u32) -> (u8, u8) {
-        (*mv as u8, 0)
-    }
-    fn parse_move(_pos: &Pile, text: &str) -> Result<u32, Illegal> {
-        text.parse().map_err(|_| Illegal)
-    }
-    fn move_text(_pos: &Pile, mv: &u32) -> String {
-        mv.to_string()
-    }
-    fn parse_position(text: &str) -> Result<Pile, Illegal> {
-        Ok(Pile {
-            stones: text.parse().map_err(|_| Illegal)?,
-            side: Color::White,
-        })
-    }
-    fn position_text(pos: &Pile) -> String {
-        pos.stones.to_string()
-    }
-    fn write_record(_record: &Record<Self>) -> String {
-        String::new()
-    }
-    fn read_records(_text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        Vec::new()
-    }
-}
-
-impl<const BAD_KEY: bool> EngineVariant for Nim<BAD_KEY> {
-    /// A deliberately misleading evaluation: the search must find the exact values anyway.
-    fn evaluate(pos: &Pile) -> i32 {
+impl<const BAD_KEY: bool> crate::baseline::BaselineVariant for Pile<BAD_KEY> {
+    fn baseline_evaluate(pos: &PilePos) -> i32 {
         pos.stones as i32
     }
 }
 
-type GoodNim = Nim<false>;
-type BadNim = Nim<true>;
-
-fn pile(stones: u32) -> Pile {
-    Pile {
-        stones,
-        side: Color::White,
+impl<const BAD_KEY: bool> EngineVariant for Pile<BAD_KEY> {
+    /// A deliberately misleading evaluation: the search must find the exact values anyway.
+    fn evaluate(pos: &PilePos) -> i32 {
+        pos.stones as i32
     }
+}
+
+type GoodNim = Pile<false>;
+type BadNim = Pile<true>;
+
+fn pile(stones: u32) -> PilePos {
+    PilePos::new(stones, Color::White)
 }
 
 /// Exact value of a Nim pile with distance: a multiple of 4 loses in `2 * n / 4` plies, any
@@ -283,4 +185,43 @@ fn iterations_are_reported_in_order() {
     };
     s.search(&pile(40), &limits, |it| depths.push(it.depth));
     assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn every_search_option_keeps_the_exact_values() {
+    // Pruning, reductions and aspiration windows must not change a proven result.
+    for n in 1..=14 {
+        let mut s = Searcher::<GoodNim>::new(1);
+        s.set_options(crate::SearchOptions::ALL);
+        let limits = Limits {
+            depth: Some(n + 2),
+            ..Limits::default()
+        };
+        let r = s.search(&pile(n), &limits, |_| {});
+        assert_eq!(r.score, exact(n), "pile {n}");
+    }
+}
+
+#[test]
+fn several_threads_find_the_exact_values_and_share_the_node_limit() {
+    for n in [5, 9, 12, 14] {
+        let mut s =
+            Searcher::<GoodNim>::with_table(std::sync::Arc::new(crate::tt::Table::new(1)), 3);
+        assert_eq!(s.threads(), 3);
+        let limits = Limits {
+            depth: Some(n + 2),
+            ..Limits::default()
+        };
+        let r = s.search(&pile(n), &limits, |_| {});
+        assert_eq!(r.score, exact(n), "pile {n}");
+    }
+    // A node limit counts every thread's nodes: the search stops near it, not at three
+    // times it.
+    let mut s = Searcher::<GoodNim>::with_table(std::sync::Arc::new(crate::tt::Table::new(1)), 3);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = s.search(&pile(400), &limits, |_| {});
+    assert!(r.nodes >= 20_000 && r.nodes < 30_000, "{}", r.nodes);
 }

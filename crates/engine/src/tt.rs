@@ -1,12 +1,20 @@
-//! Transposition table keyed by the zobrist key ([`game::Variant::zobrist`]).
+//! Transposition table keyed by the zobrist key ([`game::Variant::zobrist`]), shared by
+//! every thread of a search without locks.
 //!
-//! Layout: buckets of two entries; the bucket is chosen by the low bits of the key and the
-//! whole 64-bit key is stored, so a hit needs all 64 bits to match.
+//! Lockless entries (R. Hyatt and T. Mann, "A lockless transposition table implementation
+//! for parallel search", ICGA Journal 25(1), 2002; the scheme Stockfish used for years): an
+//! entry is two 64-bit words, the packed data and the key XOR the data, each written and
+//! read atomically (relaxed order). A reader accepts an entry only when the two words it
+//! read XOR to the key it asked for, so an entry torn by two threads writing at once reads
+//! as a miss, never as another position's data.
 //!
-//! Replacement scheme ("depth-preferred + always-replace"): slot 0 of a bucket keeps the
-//! entry searched deepest, unless it is from an older search (generation) or the new entry
-//! is for the same key; slot 1 takes every other store. Deep results survive, and recent
-//! shallow ones still find a home.
+//! Layout: buckets of two entries (32 bytes); the bucket is chosen by the low bits of the
+//! key and the whole 64-bit key is checked.
+//!
+//! Replacement ("depth-preferred + always-replace"): slot 0 of a bucket keeps the entry
+//! searched deepest, unless it is from an older search (generation) or the new entry is for
+//! the same key; slot 1 takes every other store. Deep results survive, and recent shallow
+//! ones still find a home.
 //!
 //! A move is stored as a 32-bit hash of the move value ([`move_hash`]), never as the move
 //! itself: the search matches it against the legal moves of the position it is asked about,
@@ -14,6 +22,7 @@
 //! nothing.
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means, as in every alpha-beta table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,45 +58,125 @@ impl Bound {
             Bound::Upper => score <= alpha,
         }
     }
+
+    fn bits(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
 }
 
-/// One table entry.
+/// One table entry, as read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
     /// Full zobrist key of the position.
     pub key: u64,
     /// [`move_hash`] of the best move, 0 when none.
     pub mv: u32,
-    /// Score relative to the node ([`crate::score::to_table`]).
+    /// Score relative to the node ([`crate::score::to_table`]), within ±32,767.
     pub score: i32,
-    /// Remaining depth in plies of the search that produced it.
+    /// Remaining depth in plies of the search that produced it (0 to 255).
     pub depth: i16,
     /// Meaning of `score`.
     pub bound: Bound,
     generation: u8,
 }
 
-const EMPTY: Entry = Entry {
-    key: 0,
-    mv: 0,
-    score: 0,
-    depth: -1,
-    bound: Bound::Upper,
-    generation: 0,
-};
+impl Entry {
+    /// Data word: move (bits 0-31), score (32-47), depth (48-55), bound (56-57),
+    /// generation (58-63). A bound of 0 marks an empty slot.
+    fn pack(&self) -> u64 {
+        u64::from(self.mv)
+            | (u64::from(self.score as i16 as u16) << 32)
+            | (u64::from(self.depth.clamp(0, 255) as u8) << 48)
+            | (self.bound.bits() << 56)
+            | (u64::from(self.generation & 63) << 58)
+    }
 
-/// The table: `2 * buckets` entries, buckets a power of two.
-#[derive(Debug, Clone)]
+    fn unpack(key: u64, data: u64) -> Option<Entry> {
+        Some(Entry {
+            key,
+            mv: data as u32,
+            score: i32::from((data >> 32) as u16 as i16),
+            depth: i16::from((data >> 48) as u8),
+            bound: Bound::from_bits((data >> 56) & 3)?,
+            generation: (data >> 58) as u8,
+        })
+    }
+}
+
+/// One slot: the key XOR the data, and the data.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry if the slot holds `key` consistently.
+    fn read(&self, key: u64) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        if data == 0 || check ^ data != key {
+            return None;
+        }
+        Entry::unpack(key, data)
+    }
+
+    /// The entry whatever its key (for the replacement decision); `None` when empty or torn
+    /// beyond reading.
+    fn peek(&self) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        if data == 0 {
+            return None;
+        }
+        Entry::unpack(check ^ data, data)
+    }
+
+    fn write(&self, entry: &Entry) {
+        let data = entry.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(entry.key ^ data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.data.store(0, Ordering::Relaxed);
+        self.check.store(0, Ordering::Relaxed);
+    }
+}
+
+/// The table: `2 * buckets` entries, buckets a power of two. Share it between threads by
+/// reference (`&Table` or `Arc<Table>`): every method takes `&self`.
 pub struct Table {
-    entries: Vec<[Entry; 2]>,
+    slots: Vec<[Slot; 2]>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("buckets", &self.slots.len())
+            .finish()
+    }
 }
 
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two buckets; at least one).
     pub fn new(mib: usize) -> Table {
-        let bucket_bytes = std::mem::size_of::<[Entry; 2]>();
+        let bucket_bytes = std::mem::size_of::<[Slot; 2]>();
         let wanted = (mib.max(1) * 1024 * 1024 / bucket_bytes).max(1);
         let buckets = if wanted.is_power_of_two() {
             wanted
@@ -95,63 +184,82 @@ impl Table {
             wanted.next_power_of_two() / 2
         };
         Table {
-            entries: vec![[EMPTY; 2]; buckets],
+            slots: (0..buckets).map(|_| Default::default()).collect(),
             mask: buckets - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
-    /// Marks the start of a new search: entries of older searches are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    /// Size in MiB (what [`Table::new`] was given, rounded down to a power of two).
+    pub fn mib(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<[Slot; 2]>()) >> 20
     }
 
-    /// Empties the table.
-    pub fn clear(&mut self) {
-        self.entries.fill([EMPTY; 2]);
+    /// Marks the start of a new search: entries of older searches are replaced first.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation
+            .store(g.wrapping_add(1) & 63, Ordering::Relaxed);
+    }
+
+    /// Empties the table (no search may run meanwhile).
+    pub fn clear(&self) {
+        for bucket in &self.slots {
+            bucket.iter().for_each(Slot::clear);
+        }
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot; 2] {
+        &self.slots[key as usize & self.mask]
     }
 
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let bucket = &self.entries[key as usize & self.mask];
-        bucket
-            .iter()
-            .find(|e| e.key == key && e.depth >= 0)
-            .copied()
+        self.bucket(key).iter().find_map(|s| s.read(key))
     }
 
     /// Stores a result (see the module doc for the replacement scheme). A store without a
-    /// move keeps the move already stored for the same key.
-    pub fn store(&mut self, key: u64, mv: u32, score: i32, depth: i16, bound: Bound) {
-        let generation = self.generation;
-        let bucket = &mut self.entries[key as usize & self.mask];
-        let slot = if bucket[0].key == key
-            || bucket[0].depth < 0
-            || bucket[0].generation != generation
-            || depth >= bucket[0].depth
-        {
-            0
-        } else {
-            1
+    /// move keeps the move already stored for the same key. `depth` is clamped to 0..=255.
+    pub fn store(&self, key: u64, mv: u32, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let first = bucket[0].peek();
+        let depth = depth.clamp(0, 255) as i16;
+        let slot = match first {
+            None => 0,
+            Some(e) if e.key == key || e.generation != generation || depth >= e.depth => 0,
+            Some(_) => 1,
         };
-        let old = bucket[slot];
-        let mv = if mv == 0 && old.key == key {
-            old.mv
-        } else {
-            mv
+        let old = bucket[slot].read(key);
+        let mv = match old {
+            Some(o) if mv == 0 => o.mv,
+            _ => mv,
         };
-        bucket[slot] = Entry {
+        bucket[slot].write(&Entry {
             key,
             mv,
-            score,
-            depth: depth.max(0),
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)),
+            depth,
             bound,
             generation,
-        };
+        });
         // A key lives in one slot only: a copy left in slot 1 would be stale.
-        if slot == 0 && bucket[1].key == key {
-            bucket[1] = EMPTY;
+        if slot == 0 && bucket[1].read(key).is_some() {
+            bucket[1].clear();
         }
+    }
+
+    /// Per mille of the first 1,000 buckets' entries written in the current search (UCI's
+    /// `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let n = self.slots.len().min(500);
+        let used = self.slots[..n]
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|s| s.peek().is_some_and(|e| e.generation == generation))
+            .count();
+        (used * 1000 / (2 * n).max(1)) as u32
     }
 }
 
@@ -184,16 +292,22 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         t.store(42, 7, 100, 5, Bound::Exact);
         let e = t.probe(42).expect("stored");
         assert_eq!((e.mv, e.score, e.depth, e.bound), (7, 100, 5, Bound::Exact));
         assert!(t.probe(43).is_none());
+        t.store(44, 9, -29_990, 200, Bound::Upper);
+        let e = t.probe(44).expect("stored");
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (9, -29_990, 200, Bound::Upper)
+        );
     }
 
     #[test]
     fn deep_entry_survives_shallow_store_of_other_key() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let buckets = t.mask as u64 + 1;
         t.store(5, 1, 10, 9, Bound::Exact);
         t.store(5 + buckets, 2, 20, 1, Bound::Lower);
@@ -203,10 +317,54 @@ mod tests {
 
     #[test]
     fn move_kept_when_store_has_none() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         t.store(9, 77, 0, 3, Bound::Lower);
         t.store(9, 0, -5, 4, Bound::Upper);
         assert_eq!(t.probe(9).map(|e| e.mv), Some(77));
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        // Two threads wrote the same slot at once: the check word of one and the data of
+        // the other. Neither key may read the mixed entry.
+        let t = Table::new(1);
+        t.store(12, 3, 50, 4, Bound::Exact);
+        let slot = &t.bucket(12)[0];
+        let other = Entry {
+            key: 12 + (t.mask as u64 + 1),
+            mv: 4,
+            score: -70,
+            depth: 6,
+            bound: Bound::Lower,
+            generation: 0,
+        };
+        slot.data.store(other.pack(), Ordering::Relaxed);
+        assert!(t.probe(12).is_none());
+        assert!(t.probe(other.key).is_none());
+    }
+
+    #[test]
+    fn threads_writing_at_once_never_read_foreign_data() {
+        // Keys that share one bucket; every stored score is the key's own tag, so a reader
+        // that ever gets another key's data would see a wrong tag.
+        let t = Table::new(1);
+        let buckets = t.mask as u64 + 1;
+        std::thread::scope(|s| {
+            for thread in 0..4u64 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..20_000u64 {
+                        let k = 3 + buckets * ((i + thread) % 8);
+                        let tag = (k / buckets) as i32;
+                        t.store(k, tag as u32 + 1, tag, (i % 20) as i32, Bound::Exact);
+                        if let Some(e) = t.probe(k) {
+                            assert_eq!(e.score, tag);
+                            assert_eq!(e.mv, tag as u32 + 1);
+                        }
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -55,6 +55,17 @@ fn mate_in_two_rook_ladder() {
 }
 
 #[test]
+fn quiet_sacrifice_that_ends_in_check_is_not_pruned() {
+    // WAC.001: 1. Qg6 (onto a square two pawns attack) and every reply is mated at once
+    // (1... fxg6 2. Nxg6#, 1... gxf6 2. Qh7#). Futility, SEE and late-move pruning cut the
+    // mating checks while they applied to moves that give check.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let (score, pv) = analyse::<IceAge>(fen, 8);
+    assert_eq!(score, win_in(3));
+    assert_eq!(pv.first().map(String::as_str), Some("Qg6"));
+}
+
+#[test]
 fn mate_in_two_with_black_to_move() {
     // The mirror image: 1... Ra2 Kg1 2... Rb1#.
     let fen = "1r4k1/r7/8/8/8/8/8/7K b - - 0 1";
@@ -284,6 +295,44 @@ fn decisive_scores_stay_in_range() {
     assert!(win_in(0) == WIN);
 }
 
+#[test]
+fn a_stop_flag_ends_a_search_of_several_threads() {
+    // No node or depth limit: only the flag can end this search in time.
+    let flag = engine::StopFlag::new();
+    let config = EngineConfig {
+        movetime: Some(std::time::Duration::from_secs(3_600)),
+        stop: Some(flag.clone()),
+        threads: 2,
+        ..EngineConfig::default()
+    };
+    let f = flag.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        f.stop();
+    });
+    let pos = IceAge::start_position();
+    let started = std::time::Instant::now();
+    let mv = choose_move::<IceAge>(&pos, &config).expect("a move");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert!(IceAge::legal_moves(&pos).contains(&mv));
+    stopper.join().expect("stopper");
+}
+
+#[test]
+fn two_threads_find_the_mate_and_report_every_iteration() {
+    let pos = IceAge::parse_position("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1").expect("valid");
+    let table = std::sync::Arc::new(engine::tt::Table::new(8));
+    let mut s = Searcher::<IceAge>::with_table(table, 2);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut depths = Vec::new();
+    let r = s.search(&pos, &limits, |it| depths.push(it.depth));
+    assert_eq!(r.score, win_in(3));
+    assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
+}
+
 fn node_limited(stop: Option<StopFlag>) -> Limits {
     Limits {
         nodes: Some(60_000),
@@ -334,4 +383,26 @@ fn stopping_a_paused_search_wakes_it_with_a_legal_move() {
         "stopped early: {} nodes",
         result.nodes
     );
+}
+
+#[test]
+fn analyse_reports_iterations_and_stops_on_the_flag() {
+    let flag = StopFlag::new();
+    let limits = Limits {
+        depth: Some(60),
+        stop: Some(flag.clone()),
+        ..Limits::default()
+    };
+    let pos = Antarctos::start_position();
+    let mut seen = 0;
+    let r = engine::analyse::<Antarctos>(&pos, &limits, 2, 4, |it| {
+        seen += 1;
+        assert!(!it.pv.is_empty());
+        if it.depth == 6 {
+            flag.stop();
+        }
+    });
+    assert!(seen >= 6);
+    assert!(r.depth >= 6 && r.depth < 60, "depth {}", r.depth);
+    assert!(Antarctos::legal_moves(&pos).contains(&r.best.expect("a move")));
 }

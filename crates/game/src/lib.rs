@@ -7,6 +7,7 @@
 //! - [`records`]: game records (PGN, PDN): one tokenizer, reader, replay and writer for
 //!   both games; [`Record`] holds one game with its comments, NAGs and variations.
 //! - [`perft`]: the generic perft (bulk counted), used to cross-check each game's own.
+//! - `toy` (feature `toy`): a tiny game with known values, for the tests of generic code.
 
 mod color;
 mod excerpt;
@@ -14,6 +15,9 @@ mod outcome;
 pub mod records;
 mod text_serde;
 mod variant;
+
+#[cfg(any(test, feature = "toy"))]
+pub mod toy;
 
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};

@@ -219,6 +219,33 @@ impl Position {
         Ok(self.play_unchecked(mv))
     }
 
+    /// The position after the side to move passes: the other side to move, no en-passant
+    /// square, the counters advanced as after a quiet move. The rules have no pass; the
+    /// engine's null-move search uses it. `None` when the side to move is in check (a pass
+    /// would leave its king attacked) or when its move is the one that brings the Ice Age
+    /// (C5: a pass cannot bring it).
+    pub fn pass(&self) -> Option<Position> {
+        if self.ice_age_due() || self.is_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        let mut key = self.key;
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant(ep);
+        }
+        p.ep_square = None;
+        p.halfmoves = p.halfmoves.saturating_add(1);
+        key ^= zobrist::turn(Color::Black);
+        if self.turn == Color::Black {
+            p.fullmoves = p.fullmoves.saturating_add(1);
+            key ^= zobrist::phase(self.fullmoves) ^ zobrist::phase(p.fullmoves);
+        }
+        p.turn = !self.turn;
+        p.key = key;
+        debug_assert_eq!(p.key, p.compute_key());
+        Some(p)
+    }
+
     /// Plays `mv`, which must be one of this position's legal moves.
     pub fn play_unchecked(&self, mv: &Move) -> Position {
         self.play_inner(mv, Ice::Apply).0

@@ -1,12 +1,12 @@
 //! The engine lab in the database: [`LabRun`] rows built from the reports of `icebound
-//! selfplay` and `icebound match` (engine::stats, engine::matches), and their shape in
+//! selfplay` and `icebound match` (lab::stats, lab::matches), and their shape in
 //! `GET /api/stats` (docs/api.md).
 
 use std::collections::BTreeMap;
 
-use engine::matches::MatchReport;
-use engine::sprt::SprtParams;
-use engine::stats::SelfplayStats;
+use lab::matches::MatchReport;
+use lab::sprt::SprtParams;
+use lab::stats::SelfplayStats;
 use rand::Rng;
 use rand::distr::Alphanumeric;
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,7 @@ pub const RUNS_SHOWN: i64 = 20;
 pub struct RunSetup {
     /// `Variant::NAME`.
     pub variant: String,
-    /// The engine setting (`engine::selfplay::setting_name`); engine A's in a match.
+    /// The engine setting (`lab::setting::setting_name`); engine A's in a match.
     pub setting: String,
     /// Run seed.
     pub seed: u64,
@@ -176,8 +176,8 @@ pub async fn add_shown_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::stats::GameEnd;
     use game::{Color, EndReason, Outcome};
+    use lab::stats::GameEnd;
 
     fn setup() -> RunSetup {
         RunSetup {

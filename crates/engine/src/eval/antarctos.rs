@@ -1,43 +1,78 @@
 //! Antarctos evaluation: the game is a race to the far row (A12) fought with captures that
 //! leave ice behind (A8), so the terms measure who gets there first and what stands in
-//! the way. Every term is computed for both sides and the difference is returned from the
-//! side to move's point of view, in centi-units (a man = 100).
+//! the way. Every term is counted for both sides and the difference is weighed from the
+//! side to move's point of view, in centi-units (a man is about 100).
+//!
+//! The terms are computed on bitboards in the layout of `antarctos::SquareSet::bits`
+//! (square `(file, rank)` is bit `(9 * rank + file) / 2`; a diagonal step is a shift by 4
+//! or 5). Their weights ([`WEIGHTS`]) are fitted to self-play results by `icebound tune`
+//! (Texel's method, `lab::tune`); [`HAND_WEIGHTS`] are the hand-set weights of before.
 
-use antarctos::{Antarctos, Move, Position, Square, SquareSet};
+use antarctos::{Antarctos, Move, Position, Square};
 use game::Color;
 
-use crate::EngineVariant;
+use super::terms::{Score, Terms};
+use crate::{EngineVariant, SearchOptions};
 
 /// A living man: a runner, a blocker, and one more turn before a total freeze (A13).
-const MAN: i32 = 100;
-/// Bonus by rows advanced (0 = home row, 6 = one step from the goal row): the race of
-/// A12. Grows faster than linearly because a man near the goal row ties the opponent
-/// down and wins outright when it gets through.
-const ADVANCE: [i32; 7] = [0, 3, 7, 13, 22, 36, 58];
-/// A man on its own home row keeps a landing square of the enemy's goal row shut (an
-/// enemy man must land on an empty square of that row to win).
-const HOME_GUARD: i32 = 10;
-/// Per empty square a man can step to: moves in hand, the cure for A14 (no moves loses)
-/// and for being forced into a losing step.
-const STEP: i32 = 3;
+pub const MAN: usize = 0;
+/// Rows advanced, 1 to 6 (0 = home row, 6 = one step from the goal row): the race of A12.
+/// `ADVANCE + k - 1` is the term of `k` rows.
+pub const ADVANCE: usize = 1;
+/// A man on its own home row keeps a landing square of the enemy's goal row shut.
+pub const HOME_GUARD: usize = 7;
+/// Per empty square a man can step to: moves in hand, the cure for A14.
+pub const STEP: usize = 8;
 /// A man with no step and no jump: it neither races nor defends until freed.
-const BLOCKED: i32 = -8;
+pub const BLOCKED: usize = 9;
 /// Ice diagonally ahead of a man with an empty square behind it: a springboard, two rows
-/// in one turn (A7), and the ice is gone after it.
-const SPRINGBOARD: i32 = 9;
-/// A man no enemy man can reach before it arrives (no enemy in the cone ahead of it):
-/// worth most of a man, plus its own progress already counted.
-const RUNNER: i32 = 120;
-/// The side whose fastest runner arrives first (the side to move wins ties: it moves
-/// first) is winning the race outright.
-const RACE_WON: i32 = 250;
-/// Having the move in a race: one step ahead of the same position with the other side
-/// to move.
-const TEMPO: i32 = 8;
+/// in one turn (A7).
+pub const SPRINGBOARD: usize = 10;
+/// A man no enemy man can reach before it arrives (no enemy in the cone ahead of it).
+pub const RUNNER: usize = 11;
+/// Both sides have runners and ours arrives first (the side to move wins ties): +1, or
+/// theirs first: -1.
+pub const RACE_WON: usize = 12;
+/// Only one side has a runner: +1 for us, -1 for them.
+pub const RACE_ALONE: usize = 13;
+/// Having the move.
+pub const TEMPO: usize = 14;
+/// Number of terms.
+pub const TERM_COUNT: usize = 15;
+
+/// The terms' names, for the tuner's output.
+pub const TERM_NAMES: [&str; TERM_COUNT] = [
+    "man",
+    "advance 1",
+    "advance 2",
+    "advance 3",
+    "advance 4",
+    "advance 5",
+    "advance 6",
+    "home guard",
+    "step",
+    "blocked",
+    "springboard",
+    "runner",
+    "race won",
+    "race alone",
+    "tempo",
+];
+
+/// The hand-set weights of before tuning (the baseline engine's constants).
+pub const HAND_WEIGHTS: [i32; TERM_COUNT] =
+    [100, 3, 7, 13, 22, 36, 58, 10, 3, -8, 9, 120, 250, 125, 8];
+
+/// The weights the engine plays with.
+pub const WEIGHTS: [i32; TERM_COUNT] = super::antarctos_weights::WEIGHTS;
 
 impl EngineVariant for Antarctos {
     fn evaluate(pos: &Position) -> i32 {
         evaluate(pos)
+    }
+
+    fn evaluate_hand(pos: &Position) -> i32 {
+        evaluate_with(pos, &HAND_WEIGHTS)
     }
 
     /// A9: while a capture is compulsory the side to move must capture, so the position
@@ -58,11 +93,21 @@ impl EngineVariant for Antarctos {
         let win = if ends_on_goal_row(pos, mv) { 50_000 } else { 0 };
         win + 1_000 * mv.captured().len() as i32 + 10 * mv.ice_jumped().len() as i32
     }
+
+    const OPTIONS: SearchOptions = SearchOptions::ALL;
+
+    /// A pass, except when a capture is compulsory (A9: passing would dodge it).
+    fn null_move(pos: &Position, moves: &[Move]) -> Option<Position> {
+        if moves.first().is_some_and(|m| starts_with_capture(pos, m)) {
+            return None;
+        }
+        Some(pos.pass())
+    }
 }
 
 /// True when the first jump of `mv` takes a living enemy man (A9: then every legal turn
 /// does, because captures are compulsory).
-fn starts_with_capture(pos: &Position, mv: &Move) -> bool {
+pub(crate) fn starts_with_capture(pos: &Position, mv: &Move) -> bool {
     let mut path = mv.path();
     let (Some(a), Some(b)) = (path.next(), path.next()) else {
         return false;
@@ -83,130 +128,185 @@ fn ends_on_goal_row(pos: &Position, mv: &Move) -> bool {
     }
 }
 
-/// 8x8 board: 0 empty (or light), 1 White man, 2 Black man, 3 ice.
-type Grid = [[u8; 8]; 8];
-
-fn grid(pos: &Position) -> Grid {
-    let mut g = [[0u8; 8]; 8];
-    let mut put = |set: SquareSet, v: u8| {
-        for sq in set.iter() {
-            g[sq.rank() as usize][sq.file() as usize] = v;
-        }
-    };
-    put(pos.men(Color::White), 1);
-    put(pos.men(Color::Black), 2);
-    put(pos.ice(), 3);
-    g
+/// Bit of square (`file`, `rank`) in the bitboard layout.
+const fn bit(file: i32, rank: i32) -> u64 {
+    1u64 << ((9 * rank + file) / 2)
 }
 
-fn at(g: &Grid, file: i32, rank: i32) -> Option<u8> {
-    if (0..8).contains(&file) && (0..8).contains(&rank) {
-        Some(g[rank as usize][file as usize])
-    } else {
-        None
+/// The 32 dark squares.
+const BOARD: u64 = {
+    let mut m = 0;
+    let mut r = 0;
+    while r < 8 {
+        let mut f = r % 2;
+        while f < 8 {
+            m |= bit(f, r);
+            f += 2;
+        }
+        r += 1;
     }
+    m
+};
+
+/// The dark squares of one rank.
+const fn rank_mask(rank: i32) -> u64 {
+    let mut m = 0;
+    let mut f = rank % 2;
+    while f < 8 {
+        m |= bit(f, rank);
+        f += 2;
+    }
+    m
 }
 
-/// Per-side terms and the distance of the side's fastest runner (in turns).
-struct Side {
-    score: i32,
-    runner: Option<i32>,
-}
-
-fn side_terms(g: &Grid, men: SquareSet, color: Color) -> Side {
-    let (me, enemy, dir) = match color {
-        Color::White => (1u8, 2u8, 1i32),
-        Color::Black => (2u8, 1u8, -1i32),
-    };
-    let _ = me;
-    let mut score = 0;
-    let mut runner: Option<i32> = None;
-    for sq in men.iter() {
-        let f = i32::from(sq.file());
-        let r = i32::from(sq.rank());
-        let progress = if dir == 1 { r } else { 7 - r };
-        let distance = 7 - progress;
-        score += MAN + ADVANCE[progress.clamp(0, 6) as usize];
-        if progress == 0 {
-            score += HOME_GUARD;
-        }
-        let mut steps = 0;
-        let mut jumps = 0;
-        for df in [-1, 1] {
-            match at(g, f + df, r + dir) {
-                Some(0) => steps += 1,
-                Some(v) => {
-                    let beyond = at(g, f + 2 * df, r + 2 * dir);
-                    if beyond == Some(0) && (v == 3 || v == enemy) {
-                        jumps += 1;
-                        if v == 3 {
-                            score += SPRINGBOARD;
+/// Cones ahead of every square, by colour (0 White, 1 Black): on a row `k` rows further
+/// on, the files within `k + 1` of the man's. An enemy man outside it cannot stop the man
+/// in time (enemy men move towards this man's home row only).
+const CONES: [[u64; 36]; 2] = {
+    let mut cones = [[0u64; 36]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let dir = if c == 0 { 1 } else { -1 };
+        let mut r = 0;
+        while r < 8 {
+            let mut f = r % 2;
+            while f < 8 {
+                let mut cone = 0u64;
+                let mut k = 1;
+                let mut row = r + dir;
+                while row >= 0 && row < 8 {
+                    let mut file = f - k - 1;
+                    while file <= f + k + 1 {
+                        if file >= 0 && file < 8 && (file + row) % 2 == 0 {
+                            cone |= bit(file, row);
                         }
+                        file += 1;
                     }
+                    k += 1;
+                    row += dir;
                 }
-                None => {}
+                cones[c][((9 * r + f) / 2) as usize] = cone;
+                f += 2;
             }
-            // Backward jumps (captures and ice jumps go both ways, A6-A7).
-            if let Some(v) = at(g, f + df, r - dir)
-                && (v == 3 || v == enemy)
-                && at(g, f + 2 * df, r - 2 * dir) == Some(0)
-            {
-                jumps += 1;
-            }
+            r += 1;
         }
-        score += STEP * steps;
-        if steps == 0 && jumps == 0 {
-            score += BLOCKED;
-        }
-        if is_runner(g, f, r, dir, enemy) {
-            score += RUNNER;
-            runner = Some(runner.map_or(distance, |d: i32| d.min(distance)));
-        }
+        c += 1;
     }
-    Side { score, runner }
+    cones
+};
+
+/// Shifts `bits` one diagonal step by `shift` (+4, +5 towards rank 8; -4, -5 towards
+/// rank 1), keeping the board's squares.
+#[inline(always)]
+fn step(bits: u64, shift: i32) -> u64 {
+    (if shift > 0 {
+        bits << shift
+    } else {
+        bits >> -shift
+    }) & BOARD
 }
 
-/// No enemy man in the cone ahead: on a row `k` rows further on, within `k + 1` files.
-/// Enemy men move towards this man's home row only, so nothing outside the cone can get in
-/// its way in time (ice can, but ice is also a springboard: not counted).
-fn is_runner(g: &Grid, f: i32, r: i32, dir: i32, enemy: u8) -> bool {
-    let mut k = 1;
-    let mut row = r + dir;
-    while (0..8).contains(&row) {
-        for file in (f - k - 1).max(0)..=(f + k + 1).min(7) {
-            if g[row as usize][file as usize] == enemy {
-                return false;
-            }
-        }
-        k += 1;
-        row += dir;
-    }
-    true
+/// Squares `s` of `from` with `s + d` in `over` and `s + 2d` in `land`.
+#[inline(always)]
+fn jumpers(from: u64, over: u64, land: u64, d: i32) -> u64 {
+    from & step(over & step(land, -d), -d)
 }
 
-/// Static evaluation from the side to move, centi-units (see the constants for the terms).
-pub fn evaluate(pos: &Position) -> i32 {
-    let g = grid(pos);
+/// One side's terms (added with `sign`, +1 for the side to move) and the distance in
+/// turns of its fastest runner.
+fn side<T: Terms>(
+    t: &mut T,
+    men: u64,
+    enemy: u64,
+    ice: u64,
+    white: bool,
+    sign: i32,
+) -> Option<i32> {
+    let empty = BOARD & !(men | enemy | ice);
+    let (fwd, c) = if white { ([4, 5], 0) } else { ([-4, -5], 1) };
+    let back = [-fwd[0], -fwd[1]];
+    t.add(MAN, sign * men.count_ones() as i32);
+    for k in 1..7 {
+        let row = if white { k } else { 7 - k };
+        let mut n = (men & rank_mask(row)).count_ones() as i32;
+        if k == 6 {
+            // A man of the side not to move may stand on its goal row only in a finished
+            // game; count it with row 6 rather than not at all.
+            n += (men & rank_mask(if white { 7 } else { 0 })).count_ones() as i32;
+        }
+        t.add(ADVANCE + k as usize - 1, sign * n);
+    }
+    let home = rank_mask(if white { 0 } else { 7 });
+    t.add(HOME_GUARD, sign * (men & home).count_ones() as i32);
+    let steps = (step(men, fwd[0]) & empty).count_ones() + (step(men, fwd[1]) & empty).count_ones();
+    t.add(STEP, sign * steps as i32);
+    let hurdles = enemy | ice;
+    let mut movable = men & (step(empty, back[0]) | step(empty, back[1]));
+    let mut springs = 0;
+    for d in fwd {
+        movable |= jumpers(men, hurdles, empty, d);
+        springs += jumpers(men, ice, empty, d).count_ones();
+    }
+    for d in back {
+        movable |= jumpers(men, hurdles, empty, d);
+    }
+    t.add(BLOCKED, sign * (men & !movable).count_ones() as i32);
+    t.add(SPRINGBOARD, sign * springs as i32);
+    let mut runners = 0;
+    let mut fastest: Option<i32> = None;
+    let mut rest = men;
+    while rest != 0 {
+        let b = rest.trailing_zeros();
+        rest &= rest - 1;
+        if CONES[c][b as usize] & enemy == 0 {
+            runners += 1;
+            // Rank of bit b: (9r + f) / 2 = b with 0 <= f < 8.
+            let rank = ((2 * b) / 9) as i32;
+            let distance = if white { 7 - rank } else { rank };
+            fastest = Some(fastest.map_or(distance, |d| d.min(distance)));
+        }
+    }
+    t.add(RUNNER, sign * runners);
+    fastest
+}
+
+/// Reports the terms of `pos` (from the side to move) to `t`.
+pub fn terms<T: Terms>(pos: &Position, t: &mut T) {
     let us = pos.side_to_move();
-    let mine = side_terms(&g, pos.men(us), us);
-    let theirs = side_terms(&g, pos.men(!us), !us);
-    let mut score = mine.score - theirs.score + TEMPO;
-    match (mine.runner, theirs.runner) {
-        (Some(a), Some(b)) => {
-            // We move first: we arrive first when our runner needs no more turns.
-            score += if a <= b { RACE_WON } else { -RACE_WON };
-        }
-        (Some(_), None) => score += RACE_WON / 2,
-        (None, Some(_)) => score -= RACE_WON / 2,
+    let ours = pos.men(us).bits();
+    let theirs = pos.men(!us).bits();
+    let ice = pos.ice().bits();
+    let white = us == Color::White;
+    let mine = side(t, ours, theirs, ice, white, 1);
+    let other = side(t, theirs, ours, ice, !white, -1);
+    t.add(TEMPO, 1);
+    match (mine, other) {
+        // We move first: we arrive first when our runner needs no more turns.
+        (Some(a), Some(b)) => t.add(RACE_WON, if a <= b { 1 } else { -1 }),
+        (Some(_), None) => t.add(RACE_ALONE, 1),
+        (None, Some(_)) => t.add(RACE_ALONE, -1),
         (None, None) => {}
     }
-    score
+}
+
+/// Static evaluation from the side to move with `weights`, centi-units.
+pub fn evaluate_with(pos: &Position, weights: &[i32; TERM_COUNT]) -> i32 {
+    let mut s = Score::new(weights);
+    terms(pos, &mut s);
+    s.total
+}
+
+/// Static evaluation from the side to move, centi-units ([`WEIGHTS`]).
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::baseline::BaselineVariant;
     use game::Variant;
+    use rand::{Rng, SeedableRng};
 
     fn pos(text: &str) -> Position {
         Antarctos::parse_position(text).expect("valid position")
@@ -215,7 +315,7 @@ mod tests {
     #[test]
     fn start_is_balanced_but_for_tempo() {
         let p = Antarctos::start_position();
-        assert_eq!(evaluate(&p), TEMPO);
+        assert_eq!(evaluate(&p), WEIGHTS[TEMPO]);
     }
 
     #[test]
@@ -228,20 +328,56 @@ mod tests {
 
     #[test]
     fn runner_winning_the_race_scores_high() {
-        // White's man on b6 is two steps from the goal, Black's on g3 also two; White moves
-        // first and wins the race.
-        let p = pos("W:Wb6:Bg3");
-        assert!(evaluate(&p) >= RACE_WON);
-        let q = pos("B:Wb6:Bg3");
-        assert!(evaluate(&q) >= RACE_WON);
+        // White's man on b6 is two steps from the goal, Black's on g3 also two: the side
+        // to move arrives first and wins the race.
+        for text in ["W:Wb6:Bg3", "B:Wb6:Bg3"] {
+            let mut t = super::super::terms::Trace::new(TERM_COUNT);
+            terms(&pos(text), &mut t);
+            assert_eq!(t.counts[RACE_WON], 1.0, "{text}");
+            assert!(evaluate(&pos(text)) >= WEIGHTS[RACE_WON], "{text}");
+        }
+        // A step further from the goal, the side to move loses the race.
+        let mut t = super::super::terms::Trace::new(TERM_COUNT);
+        terms(&pos("W:Wb4:Bg3"), &mut t);
+        assert_eq!(t.counts[RACE_WON], -1.0);
     }
 
     #[test]
-    fn compulsory_capture_forbids_stand_pat() {
+    fn hand_weights_give_the_old_evaluation() {
+        // The bitboard terms with the hand-set weights reproduce the baseline's grid-based
+        // evaluation on every position of random games.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut p = Antarctos::start_position();
+            for _ in 0..120 {
+                if Antarctos::outcome(&p).is_some() {
+                    break;
+                }
+                assert_eq!(
+                    evaluate_with(&p, &HAND_WEIGHTS),
+                    Antarctos::baseline_evaluate(&p),
+                    "{}",
+                    Antarctos::position_text(&p)
+                );
+                checked += 1;
+                let moves = Antarctos::legal_moves(&p);
+                p = Antarctos::play_unchecked(&p, &moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 5_000);
+    }
+
+    #[test]
+    fn compulsory_capture_forbids_stand_pat_and_null_move() {
         let p = pos("W:Wb4,e3,f2:Bc5,h8");
         let moves = Antarctos::legal_moves(&p);
         assert!(!Antarctos::may_stand_pat(&p, &moves));
+        assert!(Antarctos::null_move(&p, &moves).is_none());
         let q = Antarctos::start_position();
-        assert!(Antarctos::may_stand_pat(&q, &Antarctos::legal_moves(&q)));
+        let moves = Antarctos::legal_moves(&q);
+        assert!(Antarctos::may_stand_pat(&q, &moves));
+        let passed = Antarctos::null_move(&q, &moves).expect("a pass");
+        assert_eq!(Antarctos::side_to_move(&passed), Color::Black);
     }
 }

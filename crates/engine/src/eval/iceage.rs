@@ -4,16 +4,21 @@
 //! The calendar: at the Ice Age (C5-C6) every piece with no other piece around it freezes,
 //! a king included (C7: its side loses). A piece isolated now is only in danger if its side
 //! cannot fix it in the moves it has left before the Ice Age, so the penalty is the piece's
-//! value times a weight that falls with those moves ([`FREEZE_WEIGHT_PCT`]).
+//! value times a weight that falls with those moves ([`FREEZE`]).
+//!
+//! The terms' weights ([`WEIGHTS`]) are fitted to self-play results by `icebound tune`
+//! (Texel's method, `lab::tune`); [`HAND_WEIGHTS`] are the hand-set weights of before.
 
 use game::Variant;
 use iceage::ice_age;
 use iceage::{Capture, IceAge, Move, Position};
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
-use crate::EngineVariant;
+use super::terms::{Score, Terms};
+use crate::{EngineVariant, SearchOptions};
 
-/// Material: the usual chess values (bishop a little over knight).
+/// Material: the usual chess values (bishop a little over knight); what [`order_hint`]
+/// ranks victims by and what a frozen piece costs in the freeze terms (fixed, not tuned).
 fn value(role: Role) -> i32 {
     match role {
         Role::Pawn => 100,
@@ -34,136 +39,239 @@ fn freeze_cost(role: Role) -> i32 {
     }
 }
 
-/// Share of a piece's freeze cost charged while it is isolated, by the number of moves its
-/// side still has before the Ice Age (index 0: none, the Ice Age comes before it moves
-/// again, so it freezes for sure). One move can rescue roughly one piece, and the further
-/// away the Ice Age, the more likely the position changes anyway.
-const FREEZE_WEIGHT_PCT: [i32; 8] = [100, 50, 30, 20, 15, 12, 10, 8];
-
+/// Material of a pawn, knight, bishop, rook, queen: `MATERIAL + role index` (pawn 0).
+pub const MATERIAL: usize = 0;
+/// A pawn on relative rank 1 to 6 (a pawn further up is closer to promotion and cramps
+/// the enemy): `PAWN_ADVANCE + rank - 1`.
+pub const PAWN_ADVANCE: usize = 5;
+/// A passed pawn (no enemy pawn ahead on its file or the next ones) on relative rank 1 to
+/// 6: `PASSED + rank - 1`.
+pub const PASSED: usize = 11;
+/// A knight's centralisation: `14 - d` where `d` (2 to 14) is twice its distance from
+/// the centre in files plus ranks.
+pub const KNIGHT_CENTRE: usize = 17;
+/// A bishop's centralisation, as [`KNIGHT_CENTRE`].
+pub const BISHOP_CENTRE: usize = 18;
 /// Per square a knight, bishop, rook or queen attacks or may move to (ice squares count: a
-/// piece may take the ice, C3): activity in a board crowded with ice.
-const MOBILITY: [i32; 6] = [0, 4, 4, 2, 1, 0];
-/// Per own piece next to the king: a pawn shield against checks, and the friend that
-/// keeps the king from freezing at the next Ice Age.
-const KING_SHELTER: i32 = 12;
-/// Per enemy attack on a square next to the king (or on it): the usual attack pressure.
-const KING_ATTACK: i32 = 9;
-/// Passed pawn (no enemy pawn ahead on its file or the next ones), by relative rank:
-/// a promotion threat that grows as it advances.
-const PASSED: [i32; 8] = [0, 5, 10, 18, 30, 50, 80, 0];
+/// piece may take the ice, C3): activity in a board crowded with ice. `MOBILITY + role
+/// index - 1` (knight 0).
+pub const MOBILITY: usize = 19;
+/// Per own piece next to the king, up to three: a pawn shield against checks, and the
+/// friend that keeps the king from freezing at the next Ice Age.
+pub const KING_SHELTER: usize = 23;
+/// Per attack of a pawn, knight, bishop, rook or queen on a square next to the enemy king
+/// (or on it): the usual attack pressure.
+pub const KING_ATTACK: usize = 24;
+/// An isolated piece, which the Ice Age (C5-C7) freezes unless its side fixes it in the
+/// moves it has left before: its freeze cost (its value; 3,000 for a king, C7) times this
+/// weight in per cent, by those moves, 0 to 7 (`FREEZE + moves`; 0: the Ice Age comes
+/// before it moves again, so it freezes for sure).
+pub const FREEZE: usize = 25;
+/// As [`FREEZE`], 8 moves or more: the weight in per cent is this term's weight times
+/// `0.6 / moves` (integer per cent, as before tuning).
+pub const FREEZE_FAR: usize = 33;
 /// Having the move.
-const TEMPO: i32 = 10;
+pub const TEMPO: usize = 34;
+/// Number of terms.
+pub const TERM_COUNT: usize = 35;
 
-/// Centralisation bonus for knights and bishops: pieces in the centre reach more squares.
+/// The terms' names, for the tuner's output.
+pub const TERM_NAMES: [&str; TERM_COUNT] = [
+    "pawn",
+    "knight",
+    "bishop",
+    "rook",
+    "queen",
+    "pawn rank 1",
+    "pawn rank 2",
+    "pawn rank 3",
+    "pawn rank 4",
+    "pawn rank 5",
+    "pawn rank 6",
+    "passed rank 1",
+    "passed rank 2",
+    "passed rank 3",
+    "passed rank 4",
+    "passed rank 5",
+    "passed rank 6",
+    "knight centre",
+    "bishop centre",
+    "knight mobility",
+    "bishop mobility",
+    "rook mobility",
+    "queen mobility",
+    "king shelter",
+    "king attack",
+    "freeze % 0 moves",
+    "freeze % 1 move",
+    "freeze % 2 moves",
+    "freeze % 3 moves",
+    "freeze % 4 moves",
+    "freeze % 5 moves",
+    "freeze % 6 moves",
+    "freeze % 7 moves",
+    "freeze far",
+    "tempo",
+];
+
+/// The hand-set weights of before tuning (the baseline engine's constants).
+pub const HAND_WEIGHTS: [i32; TERM_COUNT] = [
+    100, 310, 325, 500, 900, // material
+    0, 4, 8, 14, 24, 40, // pawn advance
+    5, 10, 18, 30, 50, 80, // passed pawns
+    2, 1, // centre
+    4, 4, 2, 1, // mobility
+    12, 9, // king
+    100, 50, 30, 20, 15, 12, 10, 8, 100, // freeze
+    10,  // tempo
+];
+
+/// The weights the engine plays with.
+pub const WEIGHTS: [i32; TERM_COUNT] = super::iceage_weights::WEIGHTS;
+
+/// `14 - d` where `d` is twice the distance from the centre in files plus ranks (0 to 12).
 fn centre(sq: Square) -> i32 {
     let f = sq.file().to_u32() as i32;
     let r = sq.rank().to_u32() as i32;
     let df = (2 * f - 7).abs(); // 1, 3, 5, 7 from the centre
     let dr = (2 * r - 7).abs();
-    (14 - df - dr) * 2
+    14 - df - dr
 }
-
-/// Pawn advance by relative rank (a pawn further up is closer to promotion and cramps
-/// the enemy).
-const PAWN_ADVANCE: [i32; 8] = [0, 0, 4, 8, 14, 24, 40, 0];
 
 fn relative_rank(color: Color, sq: Square) -> usize {
     let r = sq.rank().to_u32() as usize;
     if color == Color::White { r } else { 7 - r }
 }
 
-fn passed(pos: &Position, color: Color, sq: Square) -> bool {
-    let enemy_pawns = pos.board().by_piece(Role::Pawn.of(!color));
-    let f = sq.file().to_u32() as i32;
-    let r = sq.rank().to_u32() as i32;
-    enemy_pawns.into_iter().all(|p| {
-        let pf = p.file().to_u32() as i32;
-        let pr = p.rank().to_u32() as i32;
-        let ahead = if color == Color::White {
-            pr > r
-        } else {
-            pr < r
-        };
-        !(ahead && (pf - f).abs() <= 1)
-    })
-}
+/// The squares where an enemy pawn stops a pawn of colour `c` (0 White, 1 Black) on square
+/// `s` from being passed: on its file or the next, ahead of it.
+const PASSED_MASKS: [[u64; 64]; 2] = {
+    let mut masks = [[0u64; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 64 {
+            let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+            let mut m = 0u64;
+            let mut pr = 0;
+            while pr < 8 {
+                let ahead = if c == 0 { pr > r } else { pr < r };
+                let mut pf = f - 1;
+                while pf <= f + 1 {
+                    if ahead && pf >= 0 && pf < 8 {
+                        m |= 1u64 << (pr * 8 + pf);
+                    }
+                    pf += 1;
+                }
+                pr += 1;
+            }
+            masks[c][s] = m;
+            s += 1;
+        }
+        c += 1;
+    }
+    masks
+};
 
-fn side_score(pos: &Position, color: Color, isolated: Bitboard, moves_left: u32) -> i32 {
+fn side<T: Terms>(
+    t: &mut T,
+    pos: &Position,
+    color: Color,
+    isolated: Bitboard,
+    moves_left: u32,
+    sign: i32,
+) {
     let b = pos.board();
     let occupied = b.occupied();
     let own = b.by_color(color);
-    let mut score = 0;
-    let weight = FREEZE_WEIGHT_PCT
-        .get(moves_left as usize)
-        .copied()
-        .unwrap_or(60 / moves_left.max(1) as i32);
+    let enemy_pawns = b.by_piece(Role::Pawn.of(!color)).0;
     let enemy_zone = b.king_of(!color).map_or(Bitboard::EMPTY, |k| {
         attacks::king_attacks(k) | Bitboard::from(k)
     });
-    for sq in own {
-        let Some(role) = b.role_at(sq) else { continue };
-        score += value(role);
+    let c = if color == Color::White { 0 } else { 1 };
+    let mut attack = 0;
+    let pawns = b.by_piece(Role::Pawn.of(color));
+    t.add(MATERIAL, sign * pawns.count() as i32);
+    for sq in pawns {
         let rr = relative_rank(color, sq);
-        let reach = match role {
-            Role::Pawn => {
-                score += PAWN_ADVANCE[rr];
-                if passed(pos, color, sq) {
-                    score += PASSED[rr];
+        if (1..7).contains(&rr) {
+            t.add(PAWN_ADVANCE + rr - 1, sign);
+            if PASSED_MASKS[c][sq as usize] & enemy_pawns == 0 {
+                t.add(PASSED + rr - 1, sign);
+            }
+        }
+        attack += (attacks::pawn_attacks(color, sq) & enemy_zone).count() as i32;
+    }
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        let pieces = b.by_piece(role.of(color));
+        t.add(MATERIAL + 1 + i, sign * pieces.count() as i32);
+        for sq in pieces {
+            let reach = match role {
+                Role::Knight => {
+                    t.add(KNIGHT_CENTRE, sign * centre(sq));
+                    attacks::knight_attacks(sq)
                 }
-                attacks::pawn_attacks(color, sq)
-            }
-            Role::Knight => {
-                score += centre(sq);
-                attacks::knight_attacks(sq)
-            }
-            Role::Bishop => {
-                score += centre(sq) / 2;
-                attacks::bishop_attacks(sq, occupied)
-            }
-            Role::Rook => attacks::rook_attacks(sq, occupied),
-            Role::Queen => attacks::queen_attacks(sq, occupied),
-            Role::King => {
-                let near = (attacks::king_attacks(sq) & own).count() as i32;
-                score += KING_SHELTER * near.min(3);
-                attacks::king_attacks(sq)
-            }
-        };
-        score += MOBILITY[role_index(role)] * (reach & !own).count() as i32;
-        if role != Role::King {
-            score += KING_ATTACK * (reach & enemy_zone).count() as i32;
-        }
-        if isolated.contains(sq) {
-            score -= freeze_cost(role) * weight / 100;
+                Role::Bishop => {
+                    t.add(BISHOP_CENTRE, sign * centre(sq));
+                    attacks::bishop_attacks(sq, occupied)
+                }
+                Role::Rook => attacks::rook_attacks(sq, occupied),
+                _ => attacks::queen_attacks(sq, occupied),
+            };
+            t.add(MOBILITY + i, sign * (reach & !own).count() as i32);
+            attack += (reach & enemy_zone).count() as i32;
         }
     }
-    score
-}
-
-fn role_index(role: Role) -> usize {
-    match role {
-        Role::Pawn => 0,
-        Role::Knight => 1,
-        Role::Bishop => 2,
-        Role::Rook => 3,
-        Role::Queen => 4,
-        Role::King => 5,
+    if let Some(k) = b.king_of(color) {
+        let near = (attacks::king_attacks(k) & own).count() as i32;
+        t.add(KING_SHELTER, sign * near.min(3));
+    }
+    t.add(KING_ATTACK, sign * attack);
+    for sq in own & isolated {
+        let Some(role) = b.role_at(sq) else { continue };
+        let cost = freeze_cost(role);
+        if moves_left < 8 {
+            t.add_scaled(FREEZE + moves_left as usize, -sign * cost, 100);
+        } else {
+            let pct = 60 / moves_left as i32;
+            t.add_scaled(FREEZE_FAR, -sign * cost * pct, 10_000);
+        }
     }
 }
 
-/// Static evaluation from the side to move, centi-units.
-pub fn evaluate(pos: &Position) -> i32 {
+/// Reports the terms of `pos` (from the side to move) to `t`.
+pub fn terms<T: Terms>(pos: &Position, t: &mut T) {
     let us = pos.side_to_move();
     let isolated = ice_age::isolated(pos.board());
     // Moves each side still makes before the Ice Age, the one that brings it included.
     let plies = pos.plies_to_ice_age();
-    let ours = plies.div_ceil(2);
-    let theirs = plies / 2;
-    side_score(pos, us, isolated, ours) - side_score(pos, !us, isolated, theirs) + TEMPO
+    side(t, pos, us, isolated, plies.div_ceil(2), 1);
+    side(t, pos, !us, isolated, plies / 2, -1);
+    t.add(TEMPO, 1);
+}
+
+/// Static evaluation from the side to move with `weights`, centi-units.
+pub fn evaluate_with(pos: &Position, weights: &[i32; TERM_COUNT]) -> i32 {
+    let mut s = Score::new(weights);
+    terms(pos, &mut s);
+    s.total
+}
+
+/// Static evaluation from the side to move, centi-units ([`WEIGHTS`]).
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
 }
 
 impl EngineVariant for IceAge {
     fn evaluate(pos: &Position) -> i32 {
         evaluate(pos)
+    }
+
+    fn evaluate_hand(pos: &Position) -> i32 {
+        evaluate_with(pos, &HAND_WEIGHTS)
     }
 
     /// Never stand pat in check (every evasion is searched), nor on the move that brings
@@ -197,6 +305,29 @@ impl EngineVariant for IceAge {
         };
         (10 * (victim + promo) + 1_000 - attacker / 10).clamp(0, 100_000)
     }
+
+    const OPTIONS: SearchOptions = SearchOptions::ALL;
+
+    /// No pass with only king and pawns (zugzwang is common there), in check, or on the
+    /// move that brings the Ice Age ([`iceage::Position::pass`]).
+    fn null_move(pos: &Position, _moves: &[Move]) -> Option<Position> {
+        let b = pos.board();
+        let own = b.by_color(pos.side_to_move());
+        let pieces = own & !(b.by_role(Role::Pawn) | b.by_role(Role::King));
+        if pieces.is_empty() {
+            return None;
+        }
+        pos.pass()
+    }
+
+    fn see_ge(pos: &Position, mv: &Move, threshold: i32) -> bool {
+        crate::see::see_ge(pos, mv, threshold)
+    }
+
+    /// The move that brings the Ice Age (C5).
+    fn transforms_board(pos: &Position) -> bool {
+        pos.ice_age_due()
+    }
 }
 
 #[cfg(test)]
@@ -209,7 +340,35 @@ mod tests {
 
     #[test]
     fn start_is_balanced_but_for_tempo() {
-        assert_eq!(evaluate(&IceAge::start_position()), TEMPO);
+        assert_eq!(evaluate(&IceAge::start_position()), WEIGHTS[TEMPO]);
+    }
+
+    #[test]
+    fn hand_weights_give_the_old_evaluation() {
+        // The terms with the hand-set weights reproduce the baseline's evaluation on every
+        // position of random games (Ice Ages included: 200 plies pass two of them).
+        use crate::baseline::BaselineVariant;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut p = IceAge::start_position();
+            for _ in 0..200 {
+                if IceAge::outcome(&p).is_some() {
+                    break;
+                }
+                assert_eq!(
+                    evaluate_with(&p, &HAND_WEIGHTS),
+                    IceAge::baseline_evaluate(&p),
+                    "{}",
+                    IceAge::position_text(&p)
+                );
+                checked += 1;
+                let moves = IceAge::legal_moves(&p);
+                p = IceAge::play_unchecked(&p, &moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 4_000);
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl LabKind {
 pub struct SprtFigures {
     /// `elo0=0,elo1=10,alpha=0.05,beta=0.05`.
     pub params: String,
-    /// `H0`, `H1` or `continue` (`engine::sprt::Verdict::as_str`).
+    /// `H0`, `H1` or `continue` (`lab::sprt::Verdict::as_str`).
     pub verdict: String,
     /// Log-likelihood ratio of H1 against H0 after the last pair.
     pub llr: f64,
@@ -52,7 +52,7 @@ pub struct SprtFigures {
 /// What only a match has: engine B and A's results against it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchFigures {
-    /// Engine B's setting (`engine::selfplay::setting_name`).
+    /// Engine B's setting (`lab::setting::setting_name`).
     pub setting_b: String,
     /// A's wins.
     pub a_wins: i64,

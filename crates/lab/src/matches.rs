@@ -7,115 +7,16 @@
 //! every game); the report counts such games separately so they are never hidden.
 
 use std::ops::ControlFlow;
-use std::time::Duration;
 
+use engine::{EngineConfig, EngineVariant, choose_move};
 use game::{Color, Variant};
 
-use crate::selfplay::{
-    JobPanicked, PlayedGame, game_seed, play_game, random_opening, run_parallel, setting_name,
-    splitmix64, tag_record,
-};
+use crate::games::{PlayedGame, play_game, random_opening, tag_record};
+use crate::pool::{JobPanicked, run_parallel};
+use crate::seeds::{game_seed, splitmix64};
+use crate::setting::setting_name;
 use crate::sprt::{SprtParams, SprtStatus, Verdict};
 use crate::stats::{GameEnd, Pentanomial, Wdl};
-use crate::{EngineConfig, EngineVariant, choose_move};
-
-/// What was wrong with an engine setting such as `level=5` or `nodes=20000,seed=7`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SettingError {
-    /// Nothing given.
-    #[error("empty engine setting (expected e.g. level=5 or nodes=20000)")]
-    Empty,
-    /// An item without `=`.
-    #[error("'{0}' is not key=value (expected e.g. level=5 or nodes=20000)")]
-    NotKeyValue(String),
-    /// A key the engine does not know.
-    #[error("unknown engine setting '{0}' (known: level, depth, nodes, movetime, seed)")]
-    UnknownKey(String),
-    /// A value that is not a non-negative integer.
-    #[error("{key}={value}: not a non-negative integer")]
-    BadNumber {
-        /// The key.
-        key: String,
-        /// The value as written.
-        value: String,
-    },
-    /// `level` outside 1..=8.
-    #[error("level={0}: levels go from 1 to 8")]
-    LevelRange(u64),
-    /// `depth`, `nodes` or `movetime` of 0.
-    #[error("{0}=0: must be at least 1")]
-    Zero(&'static str),
-    /// The same key twice.
-    #[error("engine setting '{0}' given twice")]
-    Duplicate(String),
-    /// Only a seed: the engine needs a level or a limit.
-    #[error("engine setting '{0}' has no level, depth, nodes or movetime")]
-    NoLimit(String),
-}
-
-/// Reads an engine setting: comma-separated `key=value` items with keys `level` (1-8),
-/// `depth` (plies), `nodes`, `movetime` (milliseconds) and `seed`; at least one of the
-/// first four. Examples: `level=5`, `nodes=20000`, `level=3,seed=7`.
-pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
-    let mut config = EngineConfig::default();
-    let mut seen: Vec<&str> = Vec::new();
-    for item in text.split(',').map(str::trim) {
-        if item.is_empty() {
-            continue;
-        }
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| SettingError::NotKeyValue(item.to_string()))?;
-        let (key, value) = (key.trim(), value.trim());
-        let key: &'static str = match key {
-            "level" => "level",
-            "depth" => "depth",
-            "nodes" => "nodes",
-            "movetime" => "movetime",
-            "seed" => "seed",
-            _ => return Err(SettingError::UnknownKey(key.to_string())),
-        };
-        if seen.contains(&key) {
-            return Err(SettingError::Duplicate(key.to_string()));
-        }
-        seen.push(key);
-        let number: u64 = value.parse().map_err(|_| SettingError::BadNumber {
-            key: key.to_string(),
-            value: value.to_string(),
-        })?;
-        if number == 0 && matches!(key, "depth" | "nodes" | "movetime") {
-            return Err(SettingError::Zero(key));
-        }
-        match key {
-            "level" => {
-                if !(1..=8).contains(&number) {
-                    return Err(SettingError::LevelRange(number));
-                }
-                config.level = Some(number as u8);
-            }
-            "depth" => {
-                config.depth = Some(u32::try_from(number).map_err(|_| SettingError::BadNumber {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                })?)
-            }
-            "nodes" => config.nodes = Some(number),
-            "movetime" => config.movetime = Some(Duration::from_millis(number)),
-            _ => config.seed = number,
-        }
-    }
-    if seen.is_empty() {
-        return Err(SettingError::Empty);
-    }
-    if config.level.is_none()
-        && config.depth.is_none()
-        && config.nodes.is_none()
-        && config.movetime.is_none()
-    {
-        return Err(SettingError::NoLimit(text.trim().to_string()));
-    }
-    Ok(config)
-}
 
 /// What was wrong with a match request, or why it failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -315,62 +216,4 @@ where
         },
     )?;
     Ok((pairs, report))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_parse() {
-        assert_eq!(parse_setting("level=5").unwrap(), EngineConfig::level(5));
-        let c = parse_setting("nodes=20000").unwrap();
-        assert_eq!(c.nodes, Some(20000));
-        let c = parse_setting(" level=3 , seed=7 ").unwrap();
-        assert_eq!((c.level, c.seed), (Some(3), 7));
-        let c = parse_setting("depth=4,movetime=250").unwrap();
-        assert_eq!(c.depth, Some(4));
-        assert_eq!(c.movetime, Some(Duration::from_millis(250)));
-    }
-
-    #[test]
-    fn settings_errors_say_what() {
-        assert_eq!(parse_setting(""), Err(SettingError::Empty));
-        assert_eq!(parse_setting("level=9"), Err(SettingError::LevelRange(9)));
-        assert_eq!(parse_setting("level=0"), Err(SettingError::LevelRange(0)));
-        assert_eq!(
-            parse_setting("speed=3"),
-            Err(SettingError::UnknownKey("speed".into()))
-        );
-        assert_eq!(
-            parse_setting("nodes=-1").unwrap_err().to_string(),
-            "nodes=-1: not a non-negative integer"
-        );
-        assert_eq!(
-            parse_setting("level5"),
-            Err(SettingError::NotKeyValue("level5".into()))
-        );
-        assert_eq!(
-            parse_setting("level=2,level=3"),
-            Err(SettingError::Duplicate("level".into()))
-        );
-        assert_eq!(parse_setting("nodes=0"), Err(SettingError::Zero("nodes")));
-        assert_eq!(
-            parse_setting("seed=4"),
-            Err(SettingError::NoLimit("seed=4".into()))
-        );
-    }
-
-    #[test]
-    fn settings_round_trip_through_names() {
-        for text in [
-            "level=5",
-            "nodes=2000",
-            "level=3,seed=7",
-            "depth=4,nodes=500",
-        ] {
-            let c = parse_setting(text).unwrap();
-            assert_eq!(setting_name(&c), text);
-        }
-    }
 }

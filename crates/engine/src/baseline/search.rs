@@ -1,160 +1,24 @@
-//! The search, generic over any [`EngineVariant`]: iterative deepening over a negamax
-//! alpha-beta with principal variation search, a transposition table ([`crate::tt`]), move
-//! ordering (table move, tactical moves, killers, history), late-move reductions,
-//! quiescence, exact win/loss scores with their distance ([`crate::score`]), and limits by
-//! depth, nodes, time or a stop flag.
-//!
-//! Determinism: with the same position and the same depth or node limit, a fresh
-//! [`Searcher`] visits the same nodes in the same order and returns the same move. Only a
-//! time limit or the stop flag make the result depend on the clock.
+//! The frozen baseline search: the search of commit 4974cdc (tag `engine-baseline`), before
+//! issue 15, kept verbatim but for names so that `icebound match` can play today's engine
+//! against it (`engine=baseline` in a setting). Do not improve it: it is the yardstick.
+//! Iterative deepening over negamax PVS, a two-slot transposition table, table move,
+//! MVV-LVA, killers, history, late-move reductions by 1 or 2, quiescence.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use game::{Color, Outcome, Variant};
-
-use crate::EngineVariant;
-use crate::score::{self, DRAW, INFINITY, WIN_BOUND};
-use crate::tt::{Bound, Table, move_hash};
+use crate::baseline::BaselineVariant;
+use crate::baseline::tt::{Bound, Table, move_hash};
+use crate::score::{self, INFINITY, WIN_BOUND};
+use crate::search::{Iteration, Limits, SearchResult, terminal_score};
 
 /// Deepest ply the search reaches (iterations, extensions and quiescence included).
-pub const MAX_PLY: u32 = 128;
+const MAX_PLY: u32 = 128;
 /// Extra plies quiescence may add beyond the nominal depth before it evaluates.
 const MAX_QUIESCENCE: u32 = 24;
-/// Default transposition table size in MiB.
-pub const DEFAULT_TT_MIB: usize = 16;
-
-/// A handle shared with whoever may stop or pause a running search (the site's engine
-/// queue, a UI thread). Two handles are equal when they are the same handle.
-///
-/// A paused search blocks at its next check (every 1,024 nodes) until it is resumed or
-/// stopped; pausing changes no node count, so a search limited by depth or nodes returns the
-/// same move however often it was paused.
-#[derive(Debug, Clone, Default)]
-pub struct StopFlag(Arc<Control>);
-
-#[derive(Debug, Default)]
-struct Control {
-    stopped: AtomicBool,
-    paused: AtomicBool,
-    lock: Mutex<()>,
-    wake: Condvar,
-}
-
-impl StopFlag {
-    /// A new handle: neither stopped nor paused.
-    pub fn new() -> StopFlag {
-        StopFlag::default()
-    }
-    /// Asks the search to stop; it returns its best move so far within about 1,000 nodes
-    /// (a paused search wakes up to do so).
-    pub fn stop(&self) {
-        self.0.stopped.store(true, Ordering::SeqCst);
-        self.notify();
-    }
-    /// True once [`StopFlag::stop`] was called.
-    pub fn is_stopped(&self) -> bool {
-        self.0.stopped.load(Ordering::Relaxed)
-    }
-    /// Asks the search to wait at its next check until [`StopFlag::resume`] or
-    /// [`StopFlag::stop`].
-    pub fn pause(&self) {
-        self.0.paused.store(true, Ordering::SeqCst);
-    }
-    /// Lets a paused search go on.
-    pub fn resume(&self) {
-        self.0.paused.store(false, Ordering::SeqCst);
-        self.notify();
-    }
-    /// True while paused (and not resumed).
-    pub fn is_paused(&self) -> bool {
-        self.0.paused.load(Ordering::Relaxed)
-    }
-    /// The search's check: waits while paused and not stopped, then says whether to stop.
-    pub fn checkpoint(&self) -> bool {
-        if self.0.paused.load(Ordering::SeqCst) {
-            // A poisoned lock guards no data: go on with it.
-            let mut guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
-            while self.0.paused.load(Ordering::SeqCst) && !self.0.stopped.load(Ordering::SeqCst) {
-                guard = self.0.wake.wait(guard).unwrap_or_else(|p| p.into_inner());
-            }
-        }
-        self.is_stopped()
-    }
-    fn notify(&self) {
-        // Taking the lock orders this wake-up after a waiter's check of the flags.
-        let _guard = self.0.lock.lock().unwrap_or_else(|p| p.into_inner());
-        self.0.wake.notify_all();
-    }
-}
-
-impl PartialEq for StopFlag {
-    fn eq(&self, other: &StopFlag) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for StopFlag {}
-
-/// When to stop searching. With no limit at all the search runs to [`MAX_PLY`] plies
-/// (or until the stop flag), so callers normally set one.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration, in plies.
-    pub depth: Option<u32>,
-    /// Nodes (every visited position, quiescence included).
-    pub nodes: Option<u64>,
-    /// Thinking time.
-    pub movetime: Option<Duration>,
-    /// Stops the search from outside.
-    pub stop: Option<StopFlag>,
-}
-
-/// What one completed iteration of iterative deepening found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Iteration<V: Variant> {
-    /// Nominal depth in plies.
-    pub depth: u32,
-    /// Score of the best move, from the side to move ([`crate::score`]).
-    pub score: i32,
-    /// Nodes visited since the search started.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// Principal variation, best move first (never empty while the game goes on).
-    pub pv: Vec<V::Move>,
-}
-
-impl<V: Variant> Iteration<V> {
-    /// Nodes per second so far (0 when no time has passed to measure).
-    pub fn nps(&self) -> u64 {
-        (u128::from(self.nodes) * 1_000_000)
-            .checked_div(self.elapsed.as_micros())
-            .map_or(0, |r| r as u64)
-    }
-}
-
-/// The result of a search.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchResult<V: Variant> {
-    /// The move to play; `None` only when the game is over.
-    pub best: Option<V::Move>,
-    /// Its score from the side to move.
-    pub score: i32,
-    /// Deepest completed iteration (0 when stopped during the first).
-    pub depth: u32,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Wall time used.
-    pub elapsed: Duration,
-    /// Principal variation.
-    pub pv: Vec<V::Move>,
-}
 
 /// A search engine with its tables; keep one per game to reuse the transposition table
 /// between moves, or make a fresh one for a reproducible search.
-pub struct Searcher<V: EngineVariant> {
+pub struct Searcher<V: BaselineVariant> {
     tt: Table,
     killers: Vec<[Option<V::Move>; 2]>,
     /// History counters by side, origin and destination square.
@@ -167,13 +31,13 @@ pub struct Searcher<V: EngineVariant> {
     stopped: bool,
 }
 
-impl<V: EngineVariant> Default for Searcher<V> {
+impl<V: BaselineVariant> Default for Searcher<V> {
     fn default() -> Self {
-        Searcher::new(DEFAULT_TT_MIB)
+        Searcher::new(16)
     }
 }
 
-impl<V: EngineVariant> Searcher<V> {
+impl<V: BaselineVariant> Searcher<V> {
     /// A searcher with a transposition table of `tt_mib` MiB.
     pub fn new(tt_mib: usize) -> Self {
         let plies = MAX_PLY as usize + 2;
@@ -306,7 +170,7 @@ impl<V: EngineVariant> Searcher<V> {
             entry.1 = if tt_mv != 0 && move_hash(&entry.0) == tt_mv {
                 INFINITY
             } else if V::is_tactical(pos, &entry.0) {
-                WIN_BOUND + V::order_hint(pos, &entry.0)
+                WIN_BOUND + V::baseline_order_hint(pos, &entry.0)
             } else {
                 0
             };
@@ -395,7 +259,7 @@ impl<V: EngineVariant> Searcher<V> {
                 self.stopped = true;
             }
             if let Some(flag) = &self.limits.stop
-                && flag.checkpoint()
+                && flag.is_stopped()
             {
                 self.stopped = true;
             }
@@ -537,7 +401,7 @@ impl<V: EngineVariant> Searcher<V> {
             return TABLE_MOVE;
         }
         if V::is_tactical(pos, mv) {
-            return TACTICAL + V::order_hint(pos, mv);
+            return TACTICAL + V::baseline_order_hint(pos, mv);
         }
         let killers = &self.killers[ply];
         if killers[0].as_ref() == Some(mv) {
@@ -562,8 +426,8 @@ impl<V: EngineVariant> Searcher<V> {
     }
 
     /// Quiescence: stands pat on the evaluation where the game allows it
-    /// ([`EngineVariant::may_stand_pat`]) and searches only the moves that change the
-    /// evaluation a lot ([`EngineVariant::is_noisy`]); where it may not stand pat it searches
+    /// ([`BaselineVariant::may_stand_pat`]) and searches only the moves that change the
+    /// evaluation a lot ([`BaselineVariant::is_noisy`]); where it may not stand pat it searches
     /// every legal move.
     fn quiesce(&mut self, pos: &V::Position, mut alpha: i32, beta: i32, ply: u32, q: u32) -> i32 {
         let p = ply as usize;
@@ -579,23 +443,26 @@ impl<V: EngineVariant> Searcher<V> {
             self.move_stack[p] = moves;
             return terminal_score::<V>(pos, ply);
         }
-        let stand_pat = V::may_stand_pat(pos, &moves);
+        let stand_pat = V::baseline_may_stand_pat(pos, &moves);
         if q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
             self.move_stack[p] = moves;
-            return V::evaluate(pos);
+            return V::baseline_evaluate(pos);
         }
         let mut best = -INFINITY;
         if stand_pat {
-            let eval = V::evaluate(pos);
+            let eval = V::baseline_evaluate(pos);
             if eval >= beta {
                 self.move_stack[p] = moves;
                 return eval;
             }
             best = eval;
             alpha = alpha.max(eval);
-            moves.retain(|m| V::is_noisy(pos, m));
+            moves.retain(|m| V::baseline_is_noisy(pos, m));
         }
-        let mut order: Vec<i32> = moves.iter().map(|m| V::order_hint(pos, m)).collect();
+        let mut order: Vec<i32> = moves
+            .iter()
+            .map(|m| V::baseline_order_hint(pos, m))
+            .collect();
         for i in 0..moves.len() {
             let mut j = i;
             for k in i + 1..moves.len() {
@@ -633,31 +500,3 @@ const TACTICAL: i32 = 2_000_000;
 const KILLER_1: i32 = 1_100_000;
 const KILLER_2: i32 = 1_000_000;
 const HISTORY_MAX: i32 = 900_000;
-
-/// The score of a position with no legal move, `ply` plies from the root: the game's
-/// outcome from the side to move (a draw is 0). A position without moves and without an
-/// outcome breaks the [`Variant`] contract; it is scored as a loss (Antarctos A14 style).
-pub fn terminal_score<V: Variant>(pos: &V::Position, ply: u32) -> i32 {
-    match V::outcome(pos) {
-        Some(Outcome::Win { winner, .. }) => {
-            if winner == V::side_to_move(pos) {
-                score::win_in(ply)
-            } else {
-                score::loss_in(ply)
-            }
-        }
-        Some(Outcome::Draw { .. }) => DRAW,
-        None => score::loss_in(ply),
-    }
-}
-
-/// The side that wins `score` (from `to_move`'s view), if it is a proven result.
-pub fn decisive_winner(score: i32, to_move: Color) -> Option<Color> {
-    if score >= WIN_BOUND {
-        Some(to_move)
-    } else if score <= -WIN_BOUND {
-        Some(!to_move)
-    } else {
-        None
-    }
-}

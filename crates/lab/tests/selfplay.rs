@@ -1,13 +1,14 @@
 //! Self-play on a toy game: tallies add up, runs reproduce whatever the thread count,
 //! the ply cap is reported as such, records carry the lab's tags.
 
-mod lab_toy;
+mod common;
 
+use common::{Pile, toy_chooser};
 use engine::EngineConfig;
-use engine::selfplay::{SelfplayOptions, random_opening, selfplay_with};
-use engine::stats::GameEnd;
 use game::{RecordResult, Variant};
-use lab_toy::{Pile, toy_chooser};
+use lab::games::random_opening;
+use lab::selfplay::{SelfplayOptions, selfplay_with};
+use lab::stats::GameEnd;
 
 fn options(games: u32, threads: usize, seed: u64) -> SelfplayOptions {
     SelfplayOptions {
@@ -70,7 +71,7 @@ fn same_seed_same_games_any_thread_count() {
     let (a, sa) = selfplay_with::<Pile, _>(&options(60, 1, 9), &toy_chooser, |_, _| {}).unwrap();
     let (b, sb) = selfplay_with::<Pile, _>(&options(60, 3, 9), &toy_chooser, |_, _| {}).unwrap();
     assert_eq!(sa, sb);
-    let moves = |g: &[engine::selfplay::PlayedGame<Pile>]| -> Vec<Vec<u32>> {
+    let moves = |g: &[lab::games::PlayedGame<Pile>]| -> Vec<Vec<u32>> {
         g.iter().map(|x| x.record.moves.clone()).collect()
     };
     assert_eq!(moves(&a), moves(&b));

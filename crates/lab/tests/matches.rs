@@ -1,11 +1,12 @@
 //! Matches on a toy game: pairing, scoring from A's side, Elo sign, SPRT early stop.
 
-mod lab_toy;
+mod common;
 
-use engine::matches::{MatchError, MatchOptions, parse_setting, run_match_with};
-use engine::sprt::{SprtParams, Verdict};
+use common::{Pile, toy_chooser};
 use game::Color;
-use lab_toy::{Pile, toy_chooser};
+use lab::matches::{MatchError, MatchOptions, run_match_with};
+use lab::setting::parse_setting;
+use lab::sprt::{SprtParams, Verdict};
 
 fn options(a: &str, b: &str, games: u32) -> MatchOptions {
     MatchOptions {

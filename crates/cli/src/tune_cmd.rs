@@ -1,0 +1,188 @@
+//! `icebound tune`: tunes an evaluation's weights by Texel's method (`lab::tune`). With
+//! `--games N` it first plays N self-play games and writes their quiet positions, labelled
+//! by result, to `--data` (`lab::datagen`); with `--fit` it fits the weights to `--data`
+//! and prints them beside the current ones, and with `--write FILE` also writes them as
+//! the game's weights file (`crates/engine/src/eval/<game>_weights.rs`).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use engine::EngineConfig;
+use lab::selfplay::SelfplayOptions;
+use lab::tune::Tunable;
+
+use crate::selfplay_cmd::{check_games, progress_bar, thread_count};
+use crate::variant_arg::VariantName;
+use crate::with_variant;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    #[arg(long)]
+    pub variant: VariantName,
+    /// The data file: written by `--games`, read by `--fit`.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Play this many self-play games and write their positions to `--data` (replacing it).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Node limit per move of those games.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Random legal plies at the start of each game (seeded).
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions before this ply are not kept (the random opening and the moves right
+    /// after it).
+    #[arg(long, default_value_t = 12)]
+    pub skip: u32,
+    /// Worker threads for the games, 1 to 256.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run seed of the games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fit the weights to `--data`.
+    #[arg(long)]
+    pub fit: bool,
+    /// Start the fit from the hand-set weights of before tuning instead of the current.
+    #[arg(long)]
+    pub from_hand: bool,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 2_000)]
+    pub epochs: u32,
+    /// Adam's step size, in centi-units.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Write the fitted weights as a weights file to this path.
+    #[arg(long)]
+    pub write: Option<PathBuf>,
+}
+
+pub fn tune(args: TuneArgs) -> Result<(), String> {
+    with_variant!(args.variant, V => run::<V>(&args))
+}
+
+fn run<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
+    if args.games.is_none() && !args.fit {
+        return Err("nothing to do: give --games N (make data), --fit (fit to it), or both".into());
+    }
+    if let Some(games) = args.games {
+        generate::<V>(args, games)?;
+    }
+    if args.fit {
+        fit::<V>(args)?;
+    }
+    Ok(())
+}
+
+fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
+    check_games(games)?;
+    if args.nodes == 0 {
+        return Err("--nodes 0: must be at least 1".into());
+    }
+    let opts = SelfplayOptions {
+        games,
+        threads: thread_count(args.threads)?,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        ..SelfplayOptions::new(
+            games,
+            EngineConfig {
+                nodes: Some(args.nodes),
+                ..EngineConfig::default()
+            },
+        )
+    };
+    let file = File::create(&args.data)
+        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+    let mut out = BufWriter::new(file);
+    println!(
+        "tune data {}: {} self-play games at nodes={}, {} random plies, positions from ply {}, seed {}",
+        V::TITLE,
+        games,
+        args.nodes,
+        args.random_plies,
+        args.skip,
+        args.seed
+    );
+    let bar = progress_bar(u64::from(games));
+    let mut positions = 0u64;
+    let mut error: Option<std::io::Error> = None;
+    lab::selfplay::selfplay::<V>(&opts, |_, game| {
+        for line in lab::datagen::game_positions(game, args.skip) {
+            if error.is_none()
+                && let Err(e) = writeln!(out, "{line}")
+            {
+                error = Some(e);
+            }
+            positions += 1;
+        }
+        bar.inc(1);
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    if let Some(e) = error {
+        return Err(format!("cannot write {}: {e}", args.data.display()));
+    }
+    out.flush()
+        .map_err(|e| format!("cannot write {}: {e}", args.data.display()))?;
+    println!("positions {positions} written to {}", args.data.display());
+    Ok(())
+}
+
+fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.data)
+        .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
+    let data =
+        lab::tune::read_data::<V>(&text).map_err(|e| format!("{}: {e}", args.data.display()))?;
+    let start = if args.from_hand {
+        V::hand_weights()
+    } else {
+        V::weights()
+    };
+    println!(
+        "tune fit {}: {} positions, {} terms, {} epochs, rate {}",
+        V::TITLE,
+        data.len(),
+        data.terms,
+        args.epochs,
+        args.rate
+    );
+    let fit = lab::tune::fit::<V>(&data, &start, args.epochs, args.rate, |epoch, error| {
+        if epoch % 500 == 0 {
+            eprintln!("epoch {epoch}: error {error:.6}");
+        }
+    });
+    println!("K {:.4}", fit.k);
+    println!(
+        "error {:.6} before, {:.6} after ({:.6} rounded)",
+        fit.error_before, fit.error_after, fit.error_rounded
+    );
+    let hand = V::hand_weights();
+    println!(
+        "{:<20} {:>7} {:>7} {:>7}",
+        "term", "hand", "start", "fitted"
+    );
+    for (i, name) in V::TERM_NAMES.iter().enumerate() {
+        println!(
+            "{:<20} {:>7} {:>7} {:>7}",
+            name, hand[i], start[i], fit.weights[i]
+        );
+    }
+    if let Some(path) = &args.write {
+        let command = format!(
+            "icebound tune --variant {} --data {} --fit{} --epochs {} --rate {}",
+            V::NAME,
+            args.data.display(),
+            if args.from_hand { " --from-hand" } else { "" },
+            args.epochs,
+            args.rate
+        );
+        let text = lab::tune::weights_file::<V>(&fit.weights, &command);
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("weights written to {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! The weights of the Antarctos evaluation's terms, in the order of
+//! `eval::antarctos::TERM_NAMES`. Written by `icebound tune` (docs/strength.md, "Tuned
+//! evaluation"); rerun it rather than edit by hand:
+//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --epochs 2000 --rate 1`
+
+/// One weight per term, by name:
+/// - man: 100
+/// - advance 1: -10
+/// - advance 2: -28
+/// - advance 3: 6
+/// - advance 4: -2
+/// - advance 5: 72
+/// - advance 6: 36
+/// - home guard: -3
+/// - step: 13
+/// - blocked: -15
+/// - springboard: 34
+/// - runner: 107
+/// - race won: 169
+/// - race alone: -35
+/// - tempo: 6
+pub const WEIGHTS: [i32; 15] = [
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6,
+];

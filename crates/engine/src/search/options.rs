@@ -1,0 +1,235 @@
+//! Which of the search's pruning and extension techniques are on, and the constants they
+//! use. Each technique can be switched off in an engine setting (`off=nmp+see`), so that
+//! its gain can be measured by a match of the engine with and without it (docs/strength.md
+//! gives each one's SPRT). A game's default set ([`crate::EngineVariant::OPTIONS`]) holds
+//! the techniques that gained in that game.
+
+use std::fmt;
+
+/// Switches of the search techniques. The names in brackets are the ones an engine setting
+/// uses (`off=nmp+asp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SearchOptions {
+    /// Null-move pruning (`nmp`): at a node whose static evaluation is at or above beta, let
+    /// the opponent move twice at a reduced depth; if it still fails high, cut. Never in
+    /// check, on the ply that brings an Ice Age, or where the game says a pass is
+    /// meaningless ([`crate::EngineVariant::null_move`]).
+    pub null_move: bool,
+    /// Aspiration windows at the root (`asp`): search each iteration in a window around the
+    /// previous score, widened on a fail.
+    pub aspiration: bool,
+    /// Static exchange evaluation (`see`): captures that lose material are tried after the
+    /// quiet moves, skipped in quiescence, and at low depth both losing captures and quiet
+    /// moves onto attacked squares are pruned.
+    pub see: bool,
+    /// Reverse futility pruning (`rfp`): at low depth, a static evaluation above beta by a
+    /// margin per ply cuts.
+    pub reverse_futility: bool,
+    /// Futility pruning (`fut`): at low depth, quiet moves are skipped when the static
+    /// evaluation plus a margin per ply cannot reach alpha.
+    pub futility: bool,
+    /// Late-move pruning (`lmp`): at low depth, quiet moves after the first few are
+    /// skipped.
+    pub late_move_pruning: bool,
+    /// Ice Age extension (`iae`): the node whose move brings an Ice Age is searched one
+    /// ply deeper ([`crate::EngineVariant::transforms_board`]).
+    pub ice_age_extension: bool,
+    /// Late-move reductions from a log formula (`lmrlog`): `LMR_BASE + ln(depth) ln(move
+    /// number) / LMR_DIVISOR` instead of the step rule of the baseline (1 ply, 2 for
+    /// late moves at depth 6 or more).
+    pub lmr_log: bool,
+    /// The evaluation's tuned weights (`tuned`); off: the hand-set weights of before
+    /// ([`crate::EngineVariant::evaluate_hand`]).
+    pub tuned: bool,
+}
+
+impl SearchOptions {
+    /// Everything on.
+    pub const ALL: SearchOptions = SearchOptions {
+        null_move: true,
+        aspiration: true,
+        see: true,
+        reverse_futility: true,
+        futility: true,
+        late_move_pruning: true,
+        ice_age_extension: true,
+        lmr_log: true,
+        tuned: true,
+    };
+
+    /// Everything off: the search and evaluation of the baseline, with the staged picker
+    /// and the shared table.
+    pub const NONE: SearchOptions = SearchOptions {
+        null_move: false,
+        aspiration: false,
+        see: false,
+        reverse_futility: false,
+        futility: false,
+        late_move_pruning: false,
+        ice_age_extension: false,
+        lmr_log: false,
+        tuned: false,
+    };
+
+    /// Every switch with its short name.
+    pub fn switches(&self) -> [(&'static str, bool); 9] {
+        [
+            ("nmp", self.null_move),
+            ("asp", self.aspiration),
+            ("see", self.see),
+            ("rfp", self.reverse_futility),
+            ("fut", self.futility),
+            ("lmp", self.late_move_pruning),
+            ("iae", self.ice_age_extension),
+            ("lmrlog", self.lmr_log),
+            ("tuned", self.tuned),
+        ]
+    }
+
+    /// Sets the switch called `name`; false when there is no such switch.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name {
+            "nmp" => &mut self.null_move,
+            "asp" => &mut self.aspiration,
+            "see" => &mut self.see,
+            "rfp" => &mut self.reverse_futility,
+            "fut" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "iae" => &mut self.ice_age_extension,
+            "lmrlog" => &mut self.lmr_log,
+            "tuned" => &mut self.tuned,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+
+    /// The short names of every switch.
+    pub const NAMES: [&'static str; 9] = [
+        "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned",
+    ];
+}
+
+/// The names of the switches that are on, joined by `+` (`nmp+asp`), or `none`.
+impl fmt::Display for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on: Vec<&str> = self
+            .switches()
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect();
+        if on.is_empty() {
+            f.write_str("none")
+        } else {
+            f.write_str(&on.join("+"))
+        }
+    }
+}
+
+/// Late-move reductions, step rule (the baseline's): quiet moves from the
+/// `LMR_MIN_MOVE`-th on (0-based), at depth `LMR_MIN_DEPTH` or more, are searched one ply
+/// shallower, ...
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ... (0-based index of the first reduced move) ...
+pub const LMR_MIN_MOVE: usize = 3;
+/// ... and two plies shallower from the `LMR_LATE_MOVE`-th move on ...
+pub const LMR_LATE_MOVE: usize = 8;
+/// ... at depth `LMR_LATE_DEPTH` or more.
+pub const LMR_LATE_DEPTH: i32 = 6;
+/// Log-formula reductions: constant part, in plies.
+pub const LMR_BASE: f64 = 0.5;
+/// Log-formula reductions: divisor of `ln(depth) * ln(move number)`.
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Null move: smallest depth at which it is tried.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null move: reduction `NMP_BASE + depth / NMP_DEPTH_DIVISOR` plies.
+pub const NMP_BASE: i32 = 3;
+/// See [`NMP_BASE`].
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Null move: a null-move cut at this depth or more is verified by a search without null
+/// moves (zugzwang insurance).
+pub const NMP_VERIFY_DEPTH: i32 = 10;
+
+/// Aspiration windows: from this iteration on ...
+pub const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// ... the window is the previous score ± this many centi-units, doubled on every fail.
+pub const ASPIRATION_DELTA: i32 = 30;
+
+/// Reverse futility: deepest remaining depth at which it applies ...
+pub const RFP_MAX_DEPTH: i32 = 6;
+/// ... and the margin per ply, in centi-units.
+pub const RFP_MARGIN: i32 = 90;
+
+/// Futility: deepest remaining depth at which quiet moves are skipped ...
+pub const FUTILITY_MAX_DEPTH: i32 = 5;
+/// ... when the static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` is at or
+/// below alpha.
+pub const FUTILITY_BASE: i32 = 60;
+/// See [`FUTILITY_BASE`].
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// Late-move pruning: deepest remaining depth at which it applies; at depth `d` only the
+/// first `LMP_BASE + d * d` quiet moves are searched.
+pub const LMP_MAX_DEPTH: i32 = 5;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_BASE: usize = 3;
+
+/// SEE pruning: deepest remaining depth at which moves that lose material are skipped; a
+/// capture must not lose more than `SEE_CAPTURE_MARGIN * depth`, a quiet move more than
+/// `SEE_QUIET_MARGIN * depth * depth` (centi-units).
+pub const SEE_MAX_DEPTH: i32 = 6;
+/// See [`SEE_MAX_DEPTH`].
+pub const SEE_CAPTURE_MARGIN: i32 = 90;
+/// See [`SEE_MAX_DEPTH`].
+pub const SEE_QUIET_MARGIN: i32 = 25;
+
+/// Reduction of a quiet move number `index` (0-based) at remaining `depth`, by the options'
+/// rule (before the checks that exempt the move).
+pub fn lmr_reduction(options: &SearchOptions, depth: i32, index: usize) -> i32 {
+    if depth < LMR_MIN_DEPTH || index < LMR_MIN_MOVE {
+        return 0;
+    }
+    if options.lmr_log {
+        let r = LMR_BASE + f64::from(depth).ln() * ((index + 1) as f64).ln() / LMR_DIVISOR;
+        (r as i32).clamp(1, depth - 1)
+    } else if index >= LMR_LATE_MOVE && depth >= LMR_LATE_DEPTH {
+        2
+    } else {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        let mut o = SearchOptions::NONE;
+        for name in SearchOptions::NAMES {
+            assert!(o.set(name, true), "{name}");
+        }
+        assert_eq!(o, SearchOptions::ALL);
+        assert!(!o.set("bogus", false));
+        assert_eq!(SearchOptions::NONE.to_string(), "none");
+        let mut p = SearchOptions::NONE;
+        p.set("asp", true);
+        p.set("see", true);
+        assert_eq!(p.to_string(), "asp+see");
+    }
+
+    #[test]
+    fn step_rule_matches_the_baseline() {
+        let o = SearchOptions::NONE;
+        assert_eq!(lmr_reduction(&o, 2, 10), 0);
+        assert_eq!(lmr_reduction(&o, 3, 2), 0);
+        assert_eq!(lmr_reduction(&o, 3, 3), 1);
+        assert_eq!(lmr_reduction(&o, 5, 9), 1);
+        assert_eq!(lmr_reduction(&o, 6, 8), 2);
+        let log = SearchOptions::ALL;
+        assert!(lmr_reduction(&log, 12, 30) > lmr_reduction(&log, 4, 4));
+        assert!(lmr_reduction(&log, 3, 40) <= 2);
+    }
+}
