@@ -56,12 +56,12 @@ pub use position::{IllegalMove, Position, to_game_color};
 /// ```
 /// use game::{Variant, records};
 /// use iceage::IceAge;
-/// let text = "[Variant \"Ice Age Chess\"]\n\n1. Nxf3 Nxf6 (1... Nxh6 {also}) 2. g2g3 *\n";
+/// let text = "[Variant \"Ice Age Chess\"]\n\n1. Nxf3 Nxf6 (1... Nxh6 {also}) 2. h2g3 *\n";
 /// let reading = records::read::<IceAge>(text);
 /// let game = reading.games[0].as_ref().unwrap();
 /// assert_eq!(game.notes[1].variations[0].nodes[0].notes.comments, ["also"]);
 /// let written = IceAge::write_record(game);
-/// assert!(written.contains("1. Nxf3 Nxf6 (1... Nxh6 {also}) 2. g3 *"), "{written}");
+/// assert!(written.contains("1. Nxf3 Nxf6 (1... Nxh6 {also}) 2. hxg3 *"), "{written}");
 /// // Another variant is refused by name.
 /// let chess = records::read::<IceAge>("[Variant \"Standard\"]\n\n1. e4 *\n");
 /// assert!(chess.games[0].as_ref().unwrap_err().message.contains("standard chess game"));

@@ -296,7 +296,7 @@ fn matches(p: &Pattern, m: &Move) -> bool {
 /// let mv = notation::parse_move(&start, "g1f3").unwrap();
 /// assert_eq!(notation::move_text(&start, &mv), "Nxf3"); // the knight takes ice (C3)
 /// let e = notation::parse_move(&start, "e4").unwrap_err();
-/// assert!(e.to_string().contains("(C2)"), "{e}");
+/// assert!(e.to_string().contains("C2"), "{e}");
 /// ```
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let text = text.trim();
