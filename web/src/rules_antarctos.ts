@@ -1,5 +1,5 @@
 // Antarctos for players, in English, Russian and Turkish: what each rule means at the board,
-// with pictures. The exact rulings are shared/spec/antarctos.md's decisions A1-A19; each
+// with pictures. The exact rulings are docs/rules/antarctos.md's decisions A1-A19; each
 // paragraph names the ones it follows (shown as small anchors).
 
 import type { RuleSection } from './rules_content';

@@ -1,5 +1,5 @@
 // Ice Age Chess for players, in English, Russian and Turkish: what each rule means at the board,
-// with pictures. The exact rulings are shared/spec/iceage.md's decisions C1-C14; each paragraph
+// with pictures. The exact rulings are docs/rules/iceage.md's decisions C1-C14; each paragraph
 // names the ones it follows (shown as small anchors).
 
 import type { RuleSection } from './rules_content';

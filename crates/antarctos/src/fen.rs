@@ -19,7 +19,7 @@ pub enum PositionError {
     )]
     Empty,
     /// The first field is not `W` or `B`.
-    #[error("side to move must be W or B, found '{0}'")]
+    #[error("side to move must be W or B, found '{0}' (A18)")]
     BadSide(String),
     /// A field other than `W`, `B` or `I`.
     #[error("unknown field '{0}' (fields are W<squares>, B<squares> and I<squares>)")]
@@ -31,7 +31,7 @@ pub enum PositionError {
     #[error("missing field {0}<squares> (write an empty field as ':{0}')")]
     MissingField(char),
     /// A field given twice.
-    #[error("field {0} appears twice")]
+    #[error("field {0} appears twice (A18)")]
     DuplicateField(char),
     /// A square of a field that cannot be read, is off the board or is light.
     #[error("field {field}: {error}")]
@@ -50,7 +50,7 @@ pub enum PositionError {
         text: String,
     },
     /// A square listed twice, in one field or in two.
-    #[error("square {square} is listed twice (fields {first} and {second})")]
+    #[error("square {square} is listed twice (fields {first} and {second}, A18)")]
     DuplicateSquare {
         /// The square.
         square: Square,
@@ -60,7 +60,7 @@ pub enum PositionError {
         second: char,
     },
     /// More than 12 men of one colour.
-    #[error("{count} {color} men: a side has at most 12")]
+    #[error("{count} {color} men: a side has at most 12 (A3, A18)")]
     TooManyMen {
         /// The side.
         color: Color,
@@ -70,7 +70,7 @@ pub enum PositionError {
     /// A man of the side to move already on its goal row (it cannot have got there: the
     /// game would have ended when it did).
     #[error(
-        "{color} man on {square}, its goal row, with {color} to move: the game would already be over"
+        "{color} man on {square}, its goal row, with {color} to move: the game would already be over (A12, A18)"
     )]
     ManOnGoalRow {
         /// The side to move.
@@ -83,6 +83,13 @@ pub enum PositionError {
 /// Reads position text (A18). Fields are separated by `:`; squares by `,`, in any order
 /// and any case; a field may be empty (`:W:Bc7`); the `I` field is optional. The
 /// fullmove number is 1.
+///
+/// ```
+/// use antarctos::{fen, PositionError};
+/// let pos = fen::parse("W:Wb4,e3,f2:Bc7,d6:Ic3").unwrap();
+/// assert_eq!(fen::write(&pos), "W:Wf2,e3,b4:Bd6,c7:Ic3");
+/// assert!(matches!(fen::parse("W:Wb4,b4:B"), Err(PositionError::DuplicateSquare { .. })));
+/// ```
 pub fn parse(text: &str) -> Result<Position, PositionError> {
     let text = text.trim();
     if text.is_empty() {
@@ -166,7 +173,15 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
 
 /// The canonical text (A18): `W`, `B`, then `I` only when there is ice; squares in
 /// rank-then-file order.
-pub fn format(pos: &Position) -> String {
+///
+/// ```
+/// use antarctos::{Position, fen};
+/// assert_eq!(
+///     fen::write(&Position::start()),
+///     "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+/// );
+/// ```
+pub fn write(pos: &Position) -> String {
     let mut s = String::with_capacity(64);
     s.push(if pos.side_to_move() == Color::White {
         'W'

@@ -1,9 +1,9 @@
 //! Move text: canonical output (A16) and the input forms of A17.
 
-use game::Outcome;
+use game::{Color, Outcome};
 
 use crate::board::{Square, SquareError};
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::turn::Move;
 
 /// Why move text was rejected (A17).
@@ -42,7 +42,7 @@ pub enum MoveTextError {
         hint: String,
     },
     /// Several legal turns match (start and end only, or the short form).
-    #[error("'{text}' is ambiguous: it matches {}", .candidates.join(", "))]
+    #[error("'{text}' is ambiguous: it matches {} (A17)", .candidates.join(", "))]
     Ambiguous {
         /// The text as given.
         text: String,
@@ -50,7 +50,7 @@ pub enum MoveTextError {
         candidates: Vec<String>,
     },
     /// A jump sequence given with some of its landing squares left out (A17).
-    #[error("'{text}' leaves out landing squares of {} (list every landing square)", .candidates.join(", "))]
+    #[error("'{text}' leaves out landing squares of {} (list every landing square, A17)", .candidates.join(", "))]
     Incomplete {
         /// The text as given.
         text: String,
@@ -74,16 +74,37 @@ impl game::MoveTextFault for MoveTextError {
     }
 }
 
-/// The canonical text of a turn (A16): `c3-d4`, `d6xb4xd2xf4`. No `#` is appended.
-pub fn move_text(mv: &Move) -> String {
+/// The canonical text of a turn (A16): `c3-d4`, `d6xb4xd2xf4`. No `#` is appended. The
+/// text depends on the turn alone; `pos` is taken so that both rules crates write moves
+/// with the same call (`notation::move_text(&pos, &mv)`).
+///
+/// ```
+/// use antarctos::{Position, notation};
+/// let start = Position::start();
+/// let mv = notation::parse_move(&start, "c3d4").unwrap();
+/// assert_eq!(notation::move_text(&start, &mv), "c3-d4");
+/// ```
+pub fn move_text(_pos: &Position, mv: &Move) -> String {
     mv.to_string()
 }
 
 /// Reads a turn in any A17 form: `c3-d4`, `c3d4`, `C3-D4`, `d6xb4xd2xf4`, `d6:b4:d2:f4`,
 /// the short simple move `cb6` (the man on file c that steps to b6), a jump sequence by
 /// its start and end only (`a7xc1`) when exactly one legal turn matches, with any trailing
-/// `#`, `+`, `!`, `?` (blanks inside are ignored). A full square list that equals a legal turn's always wins; a list of
-/// three or more squares must list every landing square.
+/// `#`, `+`, `!`, `?` (blanks inside are ignored). A full square list that equals a legal
+/// turn's always wins; a list of three or more squares must list every landing square.
+///
+/// A rejection says which decision forbids the move (A5-A10), e.g. for `c3xe5xc3` in
+/// `W:Wc3:Bd4,a7`: "d4 was already jumped this turn: nothing may be jumped twice (A8)".
+///
+/// ```
+/// use antarctos::{fen, notation, MoveTextError};
+/// let pos = fen::parse("W:Wc3:Bd4,a7").unwrap();
+/// assert_eq!(notation::parse_move(&pos, "c3:e5").unwrap().to_string(), "c3xe5");
+/// let e = notation::parse_move(&pos, "c3xe5xc3").unwrap_err();
+/// assert!(matches!(e, MoveTextError::NoMatch { .. }));
+/// assert!(e.to_string().contains("nothing may be jumped twice (A8)"), "{e}");
+/// ```
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let original = text.trim();
     let given = || game::excerpt(original);
@@ -132,7 +153,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             .filter(|m| !m.is_jump() && m.from().file() == file && m.to() == to)
             .collect();
         // A9: the short form names a simple move, never legal while a capture exists.
-        let compulsory = legal.first().is_some_and(|m| !m.captured().is_empty());
+        let compulsory = capture_compulsory(&legal);
         return pick(
             original,
             found,
@@ -185,7 +206,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     }
     Err(MoveTextError::NoMatch {
         text: given(),
-        hint: hint(pos, &legal, first),
+        hint: why_not(pos, &legal, &squares),
     })
 }
 
@@ -204,19 +225,167 @@ fn pick(text: &str, found: Vec<&Move>, hint: &str) -> Result<Move, MoveTextError
     }
 }
 
-/// Why nothing matched, when it can be told simply.
-fn hint(pos: &Position, legal: &[Move], first: Square) -> String {
-    if legal.first().is_some_and(|m| !m.captured().is_empty()) {
-        return ": a capture is compulsory (A9)".into();
-    }
+/// Why no legal turn has these squares, naming the decision: the first square's occupant,
+/// then each step or jump of the list in turn (A5-A8), then the priorities (A9, A10).
+/// Empty when no single reason can be told.
+fn why_not(pos: &Position, legal: &[Move], squares: &[Square]) -> String {
+    let side = pos.side_to_move();
+    let first = squares[0];
     match pos.piece_at(first) {
-        Some(crate::Piece::Man(c)) if c == pos.side_to_move() => String::new(),
-        Some(crate::Piece::Man(_)) => {
-            format!(": the man on {first} is not {}'s", pos.side_to_move())
-        }
-        Some(crate::Piece::Ice) => format!(": {first} holds ice"),
-        None => format!(": no man on {first}"),
+        Some(Piece::Man(c)) if c == side => {}
+        Some(Piece::Man(_)) => return format!(": the man on {first} is not {side}'s"),
+        Some(Piece::Ice) => return format!(": {first} holds ice, not a man (A2)"),
+        None => return format!(": no man on {first}"),
     }
+    let capture_exists = capture_compulsory(legal);
+    let (df, dr) = delta(first, squares[1], side);
+    if df.abs() == 1 && dr.abs() == 1 {
+        return if squares.len() > 2 {
+            ": a simple move is one step (A5); a jump sequence lists landing squares two \
+             diagonal squares apart (A16)"
+                .into()
+        } else if dr < 0 {
+            ": a man steps forward only (A5); it goes backward only by jumping (A6, A7)".into()
+        } else if pos.piece_at(squares[1]).is_some() {
+            format!(": {} is not empty (A5)", squares[1])
+        } else if capture_exists {
+            ": a capture is compulsory (A9)".into()
+        } else {
+            String::new()
+        };
+    }
+    jump_why_not(pos, capture_exists, squares)
+}
+
+/// True when a man of the side to move can capture at the start of the turn, so that the
+/// turn must begin with a capture (A9): some legal turn's first jump takes a man.
+fn capture_compulsory(legal: &[Move]) -> bool {
+    legal.iter().any(|m| {
+        let mut path = m.path();
+        match (path.next(), path.next()) {
+            (Some(a), Some(b)) if m.is_jump() => {
+                let over = Square::new((a.file() + b.file()) / 2, (a.rank() + b.rank()) / 2);
+                over.is_some_and(|sq| m.captured().contains(sq))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// File and rank steps from `a` to `b`, the rank counted forward for `side` (A4).
+fn delta(a: Square, b: Square, side: Color) -> (i32, i32) {
+    let df = i32::from(b.file()) - i32::from(a.file());
+    let dr = i32::from(b.rank()) - i32::from(a.rank());
+    (df, if side == Color::White { dr } else { -dr })
+}
+
+/// [`why_not`] for a list that starts with a jump: walks it with the board as the turn
+/// leaves it (start square empty, A11; jumped ice gone, A7; captured men still there, A8).
+fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> String {
+    let side = pos.side_to_move();
+    let start = squares[0];
+    let mut captured = 0u64;
+    let mut melted = 0u64;
+    let occupied = |sq: Square, captured: u64, melted: u64| -> bool {
+        sq != start
+            && (pos.piece_at(sq).is_some() && melted & sq.bit() == 0 || captured & sq.bit() != 0)
+    };
+    let jumpable = |at: Square, captured: u64, melted: u64| -> (bool, bool) {
+        // (a capture goes on from `at`, an ice jump goes on from `at`)
+        let mut capture = false;
+        let mut ice = false;
+        for (df, dr) in [(1i8, 1i8), (1, -1), (-1, 1), (-1, -1)] {
+            let over = offset(at, df, dr);
+            let land = offset(at, 2 * df, 2 * dr);
+            let (Some(over), Some(land)) = (over, land) else {
+                continue;
+            };
+            if occupied(land, captured, melted) || (captured | melted) & over.bit() != 0 {
+                continue;
+            }
+            match pos.piece_at(over) {
+                Some(Piece::Man(c)) if c != side && over != start => capture = true,
+                Some(Piece::Ice) => ice = true,
+                _ => {}
+            }
+        }
+        (capture, ice)
+    };
+    for (k, pair) in squares.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        let (df, dr) = delta(from, to, side);
+        if df.abs() != 2 || dr.abs() != 2 {
+            return format!(
+                ": {from} to {to} is not a jump (a man jumps two squares diagonally, over the \
+                 square between, A6, A7)"
+            );
+        }
+        let over = Square::new(
+            ((i32::from(from.file()) + i32::from(to.file())) / 2) as u8,
+            ((i32::from(from.rank()) + i32::from(to.rank())) / 2) as u8,
+        )
+        .expect("the middle of a diagonal jump is a dark square");
+        if (captured | melted) & over.bit() != 0 {
+            return format!(
+                ": {over} was already jumped this turn: nothing may be jumped twice (A8)"
+            );
+        }
+        let is_ice = match pos.piece_at(over) {
+            _ if over == start => {
+                return format!(": nothing to jump on {over}: the man has left it (A11)");
+            }
+            None => return format!(": nothing to jump on {over} (A6, A7)"),
+            Some(Piece::Man(c)) if c == side => {
+                return format!(
+                    ": {over} holds {side}'s own man, and a man jumps only an enemy man or ice (A6, A7)"
+                );
+            }
+            Some(Piece::Man(_)) => false,
+            Some(Piece::Ice) => true,
+        };
+        if captured & to.bit() != 0 {
+            return format!(
+                ": {to} holds a man captured this turn, which stays there until the turn ends (A8)"
+            );
+        }
+        if occupied(to, captured, melted) {
+            return format!(": {to} is not empty (A6, A7)");
+        }
+        if is_ice {
+            if k == 0 && capture_exists {
+                return ": a capture is compulsory: the turn must start by taking a man (A9)"
+                    .into();
+            }
+            if k > 0 && jumpable(from, captured, melted).0 {
+                return format!(
+                    ": from {from} a man can be captured, and a capture beats an ice jump (A10)"
+                );
+            }
+            melted |= over.bit();
+        } else {
+            captured |= over.bit();
+        }
+    }
+    let end = squares[squares.len() - 1];
+    match jumpable(end, captured, melted) {
+        (true, _) => {
+            format!(": the sequence cannot stop on {end}: a capture goes on from there (A10)")
+        }
+        (false, true) => {
+            format!(": the sequence cannot stop on {end}: an ice jump goes on from there (A10)")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The square `df` files and `dr` ranks from `sq`, if on the board.
+fn offset(sq: Square, df: i8, dr: i8) -> Option<Square> {
+    let f = sq.file() as i8 + df;
+    let r = sq.rank() as i8 + dr;
+    if !(0..8).contains(&f) || !(0..8).contains(&r) {
+        return None;
+    }
+    Square::new(f as u8, r as u8)
 }
 
 /// True when `squares` appear in order within the move's path (gaps allowed).

@@ -9,6 +9,13 @@ use crate::position::Position;
 
 /// Leaf count of the legal turn tree of depth `depth` from `pos` (a finished game has no
 /// children; depth 0 counts 1). Equal to [`game::perft`] over [`crate::Antarctos`].
+///
+/// ```
+/// use antarctos::{Position, perft};
+/// // The spec's figures from A3 (depths 1-4).
+/// let counts: Vec<u64> = (1..=4).map(|d| perft(&Position::start(), d)).collect();
+/// assert_eq!(counts, [7, 49, 302, 1460]);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     let white = pos.side_to_move() == Color::White;
     let (own, opp) = if white {

@@ -227,6 +227,16 @@ impl Position {
 
     /// Plays `mv` after checking that it is one of the legal turns (compared by square
     /// list, A16).
+    ///
+    /// ```
+    /// use antarctos::{Position, notation};
+    /// let start = Position::start();
+    /// assert_eq!(start.legal_moves().len(), 7);
+    /// let mv = notation::parse_move(&start, "c3-d4").unwrap();
+    /// let next = start.play(&mv).unwrap();
+    /// assert!(next.play(&mv).is_err(), "c3 is empty now");
+    /// assert_eq!(next.outcome(), None);
+    /// ```
     pub fn play(&self, mv: &Move) -> Result<Position, IllegalMove> {
         if let Some(outcome) = self.outcome() {
             return Err(IllegalMove {

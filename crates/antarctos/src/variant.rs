@@ -5,11 +5,26 @@ use game::{Color, Outcome, Record, RecordError, Variant};
 
 use crate::fen::{self, PositionError};
 use crate::notation::{self, MoveTextError};
+use crate::perft;
 use crate::position::{IllegalMove, Position};
 use crate::turn::Move;
-use crate::{pdn, perft};
 
-/// The game Antarctos (marker type for [`game::Variant`]).
+/// The game Antarctos (marker type for [`game::Variant`] and [`game::RecordRules`]): what
+/// the engine, the site and the CLI hold, and what reads and writes PDN (A19).
+///
+/// ```
+/// use antarctos::Antarctos;
+/// use game::{Variant, records};
+/// // A Russian draughts record: numeric squares, `:` captures, a no-break space.
+/// let text = "[GameType \"25\"]\n[Event \"Club\"]\n\n1. 22-18\u{a0}11-15 {book} 2. 18:11 *\n";
+/// let reading = records::read::<Antarctos>(text);
+/// let game = reading.games[0].as_ref().unwrap();
+/// assert_eq!(game.moves.len(), 3);
+/// assert_eq!(game.notes[1].comments, ["book"]);
+/// let written = Antarctos::write_record(game);
+/// assert!(written.contains("[GameType \"Antarctos\"]"));
+/// assert!(written.contains("1. c3-d4 f6-e5 {book} 2. d4xf6 *"), "{written}");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Antarctos;
 
@@ -72,8 +87,8 @@ impl Variant for Antarctos {
         notation::parse_move(pos, text)
     }
 
-    fn move_text(_pos: &Position, mv: &Move) -> String {
-        notation::move_text(mv)
+    fn move_text(pos: &Position, mv: &Move) -> String {
+        notation::move_text(pos, mv)
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {
@@ -81,7 +96,7 @@ impl Variant for Antarctos {
     }
 
     fn position_text(pos: &Position) -> String {
-        fen::format(pos)
+        fen::write(pos)
     }
 
     fn perft(pos: &Position, depth: u32) -> u64 {
@@ -89,10 +104,10 @@ impl Variant for Antarctos {
     }
 
     fn write_record(record: &Record<Self>) -> String {
-        pdn::write_record(record)
+        game::records::write(record)
     }
 
     fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        pdn::read_records(text)
+        game::records::read::<Self>(text).games
     }
 }

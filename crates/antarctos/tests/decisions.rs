@@ -1,4 +1,4 @@
-//! One test (or more) per decision A1-A19 of `spec/antarctos.md`, named after it.
+//! One test (or more) per decision A1-A19 of `docs/rules/antarctos.md`, named after it.
 
 use antarctos::{
     Antarctos, MoveTextError, Piece, Position, PositionError, Square, SquareError, fen,
@@ -204,7 +204,7 @@ fn a9_must_capture_says_when_every_turn_starts_with_a_capture() {
             p.must_capture(),
             !moves.is_empty() && first_captures.count() == moves.len(),
             "{}",
-            fen::format(&p)
+            fen::write(&p)
         );
     }
 }
@@ -405,11 +405,11 @@ fn a17_one_jump_turn_given_by_its_two_squares_wins_over_longer() {
 #[test]
 fn a18_position_text_in_and_out() {
     let p = pos("w:wE3,b4,F2:bd6,C7:ic3");
-    assert_eq!(fen::format(&p), "W:Wf2,e3,b4:Bd6,c7:Ic3");
-    assert_eq!(fen::format(&pos("W:Wb4:Bc7")), "W:Wb4:Bc7");
-    assert_eq!(fen::format(&pos("W:Bc7:Wb4")), "W:Wb4:Bc7");
-    assert_eq!(fen::format(&pos("B:W:Bc7")), "B:W:Bc7");
-    assert_eq!(fen::format(&pos("W:W:Bc7:I")), "W:W:Bc7");
+    assert_eq!(fen::write(&p), "W:Wf2,e3,b4:Bd6,c7:Ic3");
+    assert_eq!(fen::write(&pos("W:Wb4:Bc7")), "W:Wb4:Bc7");
+    assert_eq!(fen::write(&pos("W:Bc7:Wb4")), "W:Wb4:Bc7");
+    assert_eq!(fen::write(&pos("B:W:Bc7")), "B:W:Bc7");
+    assert_eq!(fen::write(&pos("W:W:Bc7:I")), "W:W:Bc7");
     let err = |t: &str| Antarctos::parse_position(t).unwrap_err();
     assert!(matches!(
         err("W:Wb1:Bc7"),
@@ -524,7 +524,7 @@ fn a19_fullmove_numbers_for_records() {
     assert_eq!(play(&s1, "f6-e5").fullmove_number(), 2);
     // The fullmove number is not part of the position text (A18) nor the zobrist key.
     let later = play(&play(&s1, "f6-e5"), "d4xf6");
-    let reread = pos(&fen::format(&later));
+    let reread = pos(&fen::write(&later));
     assert_eq!(reread.fullmove_number(), 1);
     assert_eq!(reread.zobrist(), later.zobrist());
     assert_eq!(reread, later.with_fullmove_number(1));

@@ -232,7 +232,7 @@ fn fast(p: &Position) -> Simple {
         .map(|m| {
             let squares: Vec<String> = m.path().map(|s| s.to_string()).collect();
             let after = Antarctos::play(p, m).expect("generated turns are legal");
-            (squares.join(" "), fen::format(&after))
+            (squares.join(" "), fen::write(&after))
         })
         .collect();
     Simple {
@@ -254,7 +254,7 @@ struct Seen {
 fn compare(p: &Position, seen: &mut Seen) {
     let want = simple(&cells_of(p), p.side_to_move());
     let got = fast(p);
-    let text = fen::format(p);
+    let text = fen::write(p);
     assert_eq!(text_of(&cells_of(p), p.side_to_move()), text);
     if got.turns != want.turns {
         let only_fast: Vec<_> = got.turns.difference(&want.turns).collect();

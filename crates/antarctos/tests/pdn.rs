@@ -180,7 +180,14 @@ fn a19_errors_name_game_move_side_and_line() {
     // A capture is compulsory (A9): d4 must take e5.
     assert_error(err(&games[0]), 1, 2, Color::White, 3, "d4-c5");
     // A syntax error rejects the game; its place is counted from the start.
-    assert_error(err(&games[1]), 2, 1, Color::Black, 6, "unknown token 'zz9'");
+    assert_error(
+        err(&games[1]),
+        2,
+        1,
+        Color::Black,
+        6,
+        "cannot read move 'zz9'",
+    );
     // Seed example 1 is over after a7xc5xe3xc1 (A12).
     assert_error(err(&games[2]), 3, 3, Color::White, 10, "already over");
     // The ice on e5 blocks the capture of d4 (only c3xa5 over b4 is legal).
@@ -309,8 +316,6 @@ fn random_record(pre: usize, choices: &[u16], tags: &[String; 5], result: u8) ->
     for (name, value) in ["Event", "Site", "Date", "White", "Black"].iter().zip(tags) {
         record.set_tag(name, value.clone());
     }
-    record.set_tag("Result", record.result.as_str());
-    record.set_tag("GameType", "Antarctos");
     record
 }
 
@@ -337,4 +342,120 @@ proptest! {
         let twice = format!("{text}\n{text}");
         prop_assert_eq!(Antarctos::read_records(&twice).len(), 2);
     }
+}
+
+/// A file of `testdata/records`, read from its bytes.
+fn read_record_file(name: &str) -> game::records::Reading<Antarctos> {
+    let path = data_dir().join("../records").join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    game::records::read_bytes::<Antarctos>(&bytes)
+}
+
+/// Fault 3: a quote inside a tag value is part of it; two games stay two.
+#[test]
+fn a19_fault3_unescaped_quote_in_a_tag() {
+    let reading = read_record_file("quote-in-tag.pdn");
+    assert_eq!(reading.games.len(), 2);
+    assert_eq!(
+        ok(&reading.games[0]).tag("Event"),
+        Some("Cup \"Dynamo\" 1950")
+    );
+    assert_eq!(texts(ok(&reading.games[1])), ["c3-d4"]);
+}
+
+/// Fault 4 (A19): `[GameType]` is read first. Absent, `Antarctos` or `25` (Russian
+/// draughts) is read; another draughts game or a chess game is refused by name and the
+/// reader goes on.
+#[test]
+fn a19_fault4_other_game_types_are_refused_by_name() {
+    let reading = read_record_file("other-game-types.pdn");
+    assert_eq!(reading.games.len(), 5);
+    for (i, (line, what)) in [
+        (
+            2,
+            "an international draughts (10x10) game ([GameType \"20\"])",
+        ),
+        (
+            8,
+            "an English draughts (checkers) game ([GameType \"21,B,8,8,N1,0\"])",
+        ),
+        (14, "an Ice Age Chess game ([Variant \"Ice Age\"])"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = err(&reading.games[i]);
+        assert_eq!(
+            (e.game, e.line, e.move_number),
+            (i + 1, Some(line), None),
+            "{e}"
+        );
+        assert!(e.message.contains(what), "{e}");
+        assert!(
+            e.message.contains("icebound reads Antarctos records here"),
+            "{e}"
+        );
+    }
+    // Russian draughts replays until Antarctos forbids a move: 22-18 11-15 are legal.
+    assert_eq!(texts(ok(&reading.games[3])), ["c3-d4", "f6-e5"]);
+    assert_eq!(texts(ok(&reading.games[4])), ["c3-d4"]);
+    // The writer names the game as A19 says, whatever the tag was.
+    let written = Antarctos::write_record(ok(&reading.games[3]));
+    assert!(written.contains("[GameType \"Antarctos\"]"), "{written}");
+    assert!(!written.contains("25"), "{written}");
+}
+
+/// Fault 5: Unicode spaces between move numbers and moves.
+#[test]
+fn a19_fault5_unicode_spaces() {
+    let reading = read_record_file("no-break-spaces.pdn");
+    assert_eq!(texts(ok(&reading.games[0])), ["c3-d4", "f6-e5", "d4xf6"]);
+}
+
+/// Fault 6: a Windows-1251 file keeps its Cyrillic letters, with a warning.
+#[test]
+fn a19_fault6_windows_1251() {
+    let reading = read_record_file("windows-1251.pdn");
+    let g = ok(&reading.games[0]);
+    assert_eq!(g.tag("Event"), Some("Кубок клуба"));
+    assert_eq!(g.tag("Black"), Some("Чёрные"));
+    assert_eq!(g.notes[0].comments, ["хороший ход"]);
+    assert_eq!(reading.warnings.len(), 1, "{:?}", reading.warnings);
+    assert!(reading.warnings[0].message.contains("windows-1251"));
+}
+
+/// Fault 7: a game with tags only ends where the next game's tags begin; a `[Result]`
+/// that disagrees with the marker yields to it. Both with a warning.
+#[test]
+fn a19_fault7_missing_marker_and_result_disagreement() {
+    let reading = read_record_file("no-result-marker.pdn");
+    assert_eq!(reading.games.len(), 4);
+    let first = ok(&reading.games[0]);
+    assert_eq!(
+        (first.moves.len(), first.result),
+        (0, RecordResult::Unknown)
+    );
+    assert_eq!(ok(&reading.games[1]).result, RecordResult::BlackWins);
+    assert_eq!(texts(ok(&reading.games[2])), ["a3-b4"]);
+    assert_eq!(texts(ok(&reading.games[3])), ["c3-d4"]);
+    let messages: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(messages[1].contains("the marker is kept"), "{messages:?}");
+}
+
+/// Comments, NAGs and variations survive a read-write round trip; writing is stable.
+#[test]
+fn a19_annotated_file_round_trips() {
+    let reading = read_record_file("annotated.pdn");
+    assert!(reading.warnings.is_empty(), "{:?}", reading.warnings);
+    let g = ok(&reading.games[0]);
+    assert_eq!(g.comments, ["An opening."]);
+    assert_eq!(g.notes[1].nags, [5]);
+    let variation = &g.notes[1].variations[0];
+    assert_eq!(variation.nodes[0].notes.comments, ["quieter"]);
+    assert_eq!(variation.nodes[1].notes.variations.len(), 1);
+    let written = Antarctos::write_record(g);
+    let back = Antarctos::read_records(&written);
+    assert_eq!(ok(&back[0]).main_line(), g.main_line(), "{written}");
+    assert_eq!(Antarctos::write_record(ok(&back[0])), written);
 }

@@ -1,4 +1,4 @@
-//! QA: positions checked by hand against `spec/antarctos.md`, and the bugs found by trying
+//! QA: positions checked by hand against `docs/rules/antarctos.md`, and the bugs found by trying
 //! the crate as a user would. Each test names the decision it checks.
 
 use antarctos::{Antarctos, MoveTextError, Position, fen, notation};
@@ -44,7 +44,7 @@ fn a8_a11_a17_loop_back_to_the_start_square_each_man_jumped_once() {
         Err(MoveTextError::Incomplete { .. })
     ));
     let after = play(&p, &["C3:E5:G3:E1:C3"]);
-    assert_eq!(fen::format(&after), "B:Wc3:Bh8:Id2,f2,d4,f4");
+    assert_eq!(fen::write(&after), "B:Wc3:Bh8:Id2,f2,d4,f4");
 }
 
 #[test]
@@ -107,8 +107,8 @@ fn a18_rejections_name_field_and_square() {
         ("W::W:B", "field 2 is empty"),
         ("W:Wa1", "missing field B"),
         ("W:Wb1:B", "b1 is a light square"),
-        ("W:Wa1,a1:B", "a1 is listed twice (fields W and W)"),
-        ("W:Wa1:B:Ia1", "a1 is listed twice (fields W and I)"),
+        ("W:Wa1,a1:B", "a1 is listed twice (fields W and W, A18)"),
+        ("W:Wa1:B:Ia1", "a1 is listed twice (fields W and I, A18)"),
         ("W:WKa1:B", "no kings"),
         ("W:Wa1:Bc3:Ie5:Ig7", "field I appears twice"),
         ("W:Wb8:Bc7", "b8, its goal row"),

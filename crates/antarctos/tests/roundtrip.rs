@@ -95,5 +95,5 @@ proptest! {
 #[test]
 fn fen_module_format_is_variant_position_text() {
     let p = walk(7, 30);
-    assert_eq!(fen::format(&p), Antarctos::position_text(&p));
+    assert_eq!(fen::write(&p), Antarctos::position_text(&p));
 }

@@ -6,6 +6,7 @@ mod backup_cmd;
 mod lab_db;
 mod match_cmd;
 mod play_cmd;
+mod records_cmds;
 mod rules_cmds;
 mod selfplay_cmd;
 mod serve_cmd;
@@ -75,6 +76,13 @@ enum Command {
         variant: VariantName,
         file: std::path::PathBuf,
     },
+    /// Write every game of a record file again in canonical form (to stdout; warnings and
+    /// games that cannot be read to stderr).
+    Convert {
+        #[arg(long)]
+        variant: VariantName,
+        file: std::path::PathBuf,
+    },
     /// Search a position and print one line per iteration, then `bestmove`.
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Prove a forced win or loss within a ply limit.
@@ -124,8 +132,9 @@ fn main() -> ExitCode {
             moves,
         } => rules_cmds::apply(variant, fen.as_deref(), &moves),
         Command::Pdn { variant, file } | Command::Pgn { variant, file } => {
-            rules_cmds::records(variant, &file)
+            records_cmds::records(variant, &file)
         }
+        Command::Convert { variant, file } => records_cmds::convert(variant, &file),
         Command::Analyze(args) => analyze_cmd::analyze(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Play(args) => play_cmd::play(args),

@@ -1,7 +1,6 @@
-//! The rules commands: `perft`, `moves`, `apply`, `pdn`/`pgn`. Generic over the game.
+//! The rules commands: `perft`, `moves`, `apply`. Generic over the game.
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::time::Instant;
 
 use game::Variant;
@@ -10,7 +9,7 @@ use crate::variant_arg::VariantName;
 use crate::with_variant;
 
 /// Why a rules command stopped: a message for the user, or stdout failing.
-enum Failure {
+pub(crate) enum Failure {
     Message(String),
     Output(io::Error),
 }
@@ -30,7 +29,7 @@ impl From<io::Error> for Failure {
 /// The command's result as `main` reports it. A closed stdout (`icebound perft ... | head
 /// -1`) ends the command quietly, as in other Unix tools, instead of panicking the way
 /// `println!` does; any other write error is reported.
-fn finish(result: Result<(), Failure>) -> Result<(), String> {
+pub(crate) fn finish(result: Result<(), Failure>) -> Result<(), String> {
     match result {
         Ok(()) => Ok(()),
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -120,90 +119,5 @@ fn apply_of<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<(), Failu
         None => writeln!(out, "result ongoing")?,
     }
     out.flush()?;
-    Ok(())
-}
-
-pub fn records(variant: VariantName, file: &Path) -> Result<(), String> {
-    finish(with_variant!(variant, V => records_of::<V>(file))).map_err(
-        |e| match other_variant_hint(variant, file) {
-            Some(hint) => format!("{e}; {hint}"),
-            None => e,
-        },
-    )
-}
-
-/// When a file that failed to replay is tagged as the other game (`[Variant "Ice Age"]`,
-/// C14; `[GameType "Antarctos"]`, A19), says which command reads it: otherwise the user
-/// only sees "unknown token 'Nxa3'" for every game.
-fn other_variant_hint(variant: VariantName, file: &Path) -> Option<String> {
-    let text = String::from_utf8_lossy(&std::fs::read(file).ok()?).to_ascii_lowercase();
-    let tagged = |tag: &str, value: &str| {
-        text.lines().any(|l| {
-            let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-            l.starts_with(&format!("[{tag}\"{value}\""))
-        })
-    };
-    match variant {
-        VariantName::Antarctos if tagged("variant", "iceage") => Some(
-            "the file's tags say Ice Age Chess: read it with `icebound pgn --variant iceage`"
-                .into(),
-        ),
-        VariantName::Iceage if tagged("gametype", "antarctos") => Some(
-            "the file's tags say Antarctos: read it with `icebound pdn --variant antarctos`".into(),
-        ),
-        _ => None,
-    }
-}
-
-/// One line per game: its number, players, event, moves, the result written in the record
-/// and the result reached on the board; or the first error of the game. Exit status 1 when
-/// any game failed.
-fn records_of<V: Variant>(file: &Path) -> Result<(), Failure> {
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let games = V::read_records(&text);
-    if games.is_empty() {
-        return Err(format!("{}: no games found", file.display()).into());
-    }
-    let mut out = io::stdout().lock();
-    let mut failed = 0;
-    for (i, game) in games.iter().enumerate() {
-        match game {
-            Ok(record) => {
-                let tag = |name: &str| record.tag(name).unwrap_or("?").to_string();
-                let board = match record.final_position() {
-                    Ok(pos) => match V::outcome(&pos) {
-                        Some(o) => o.to_string(),
-                        None => "ongoing".to_string(),
-                    },
-                    Err((ply, e)) => format!("illegal at ply {ply}: {e}"),
-                };
-                writeln!(
-                    out,
-                    "game {}: {} - {} | {} | {} {} | result {} | board {}",
-                    i + 1,
-                    tag("White"),
-                    tag("Black"),
-                    tag("Event"),
-                    record.moves.len(),
-                    if record.moves.len() == 1 {
-                        "ply"
-                    } else {
-                        "plies"
-                    },
-                    record.result,
-                    board
-                )?;
-            }
-            Err(e) => {
-                failed += 1;
-                writeln!(out, "{e}")?;
-            }
-        }
-    }
-    out.flush()?;
-    if failed > 0 {
-        return Err(format!("{failed} of {} games could not be replayed", games.len()).into());
-    }
     Ok(())
 }

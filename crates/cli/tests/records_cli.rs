@@ -46,6 +46,13 @@ fn data_dir() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pdn")
 }
 
+fn records_file(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/records")
+        .join(name);
+    path.to_str().expect("utf-8 path").to_string()
+}
+
 const SEEDS_PDN: &str = "[Event \"Seed 1\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\
     [FEN \"B:Wa5,d2,d4:Ba7,c7\"]\n\n1... c7-b6 2. a5xc7 a7xc5xe3xc1 0-1\n\n\
     [Event \"Seed 2\"]\n[White \"Cy\"]\n[Black \"Di\"]\n[FEN \"W:Wb4,e3,f2:Bc7,d6:Ic3\"]\n\n\
@@ -163,7 +170,10 @@ fn c14_pgn_read_as_pdn_names_the_right_command() {
     );
     let (code, out, err) = icebound(&["pdn", "--variant", "antarctos", pgn.path()]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.starts_with("game 1, move 1"), "{out}");
+    assert!(
+        out.starts_with("game 1 (line 2): this is an Ice Age Chess game ([Variant \"Ice Age\"])"),
+        "{out}"
+    );
     assert!(
         err.contains(
             "the file's tags say Ice Age Chess: read it with `icebound pgn --variant iceage`"
@@ -196,4 +206,100 @@ fn c14_pgn_read_as_pdn_names_the_right_command() {
             .expect("utf-8"),
     ]);
     assert!(!err.contains("tags say"), "{err}");
+}
+
+/// `convert` writes every game again in canonical form (comments and variations kept),
+/// and what it writes reads back the same.
+#[test]
+fn c14_convert_writes_canonical_pgn_that_reads_back() {
+    let (code, out, err) = icebound(&[
+        "convert",
+        "--variant",
+        "iceage",
+        &records_file("annotated.pgn"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains("[Variant \"Ice Age\"]\n[SetUp \"1\"]\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1. Nxf3! {the knight takes ice}\n(1. hxg3"),
+        "{out}"
+    );
+    let path = temp_file("converted.pgn", &out);
+    let (code, again, err) = icebound(&["convert", "--variant", "iceage", path.path()]);
+    assert_eq!((code, again.as_str()), (0, out.as_str()), "{err}");
+}
+
+/// `convert` of a legacy-encoded PDN: the letters survive, the guess is a warning on
+/// stderr; a game that cannot be read is left out with its error and exit status 1.
+#[test]
+fn a19_convert_warns_and_leaves_out_unreadable_games() {
+    let (code, out, err) = icebound(&[
+        "convert",
+        "--variant",
+        "antarctos",
+        &records_file("windows-1251.pdn"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("[White \"Белые\"]") && out.contains("{хороший ход}"),
+        "{out}"
+    );
+    assert!(
+        err.starts_with("warning: file: the file is not UTF-8: read as windows-1251"),
+        "{err}"
+    );
+    let (code, out, err) = icebound(&[
+        "convert",
+        "--variant",
+        "antarctos",
+        &records_file("other-game-types.pdn"),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(out.matches("[GameType \"Antarctos\"]").count(), 2, "{out}");
+    assert!(
+        err.contains("error: game 1 (line 2): this is an international draughts (10x10) game"),
+        "{err}"
+    );
+    assert!(
+        err.contains("3 of 5 games could not be read and were left out"),
+        "{err}"
+    );
+}
+
+/// `pdn` and `pgn` print the reader's warnings on stderr; stdout keeps one line per game.
+#[test]
+fn c14_records_commands_print_warnings() {
+    let (code, out, err) = icebound(&["pgn", &records_file("no-result-marker.pgn")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(err.contains("warning: game 1: no result marker"), "{err}");
+    assert!(
+        err.contains(
+            "warning: game 2 (line 8): the [Result \"1-0\"] tag and the result marker 0-1 disagree"
+        ),
+        "{err}"
+    );
+}
+
+/// Fault 8: what `apply` writes from full-move 1,000,000 is read by `apply` again.
+#[test]
+fn c12_apply_output_reads_back() {
+    let (code, out, err) = icebound(&[
+        "apply",
+        "--variant",
+        "iceage",
+        "--fen",
+        "4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1000000",
+        "Kd8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let fen = out.lines().next().expect("position line");
+    assert!(fen.ends_with(" 1000001"), "{fen}");
+    let (code, again, err) = icebound(&["apply", "--variant", "iceage", "--fen", fen]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again.lines().next(), Some(fen));
 }

@@ -54,7 +54,7 @@ pub fn see_ge(pos: &Position, mv: &Move, threshold: i32) -> bool {
     if mv.kind == MoveKind::EnPassant {
         occupied ^= Bitboard::from(Square::from_coords(to.file(), from.rank()));
     }
-    let us = pos.turn();
+    let us = pos.side_to_move();
     let mut stm = us;
     let mut attackers = (board.attackers(to, Color::White, occupied)
         | board.attackers(to, Color::Black, occupied))

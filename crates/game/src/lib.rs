@@ -4,14 +4,15 @@
 //! - [`Variant`]: position and move types, legal moves, play, outcome, move text, position
 //!   text, game records, zobrist key.
 //! - [`Color`], [`Outcome`], [`EndReason`]: who is to move, who won and why.
-//! - [`Record`]: one game of a PDN/PGN file, as tags, start position and moves.
+//! - [`records`]: game records (PGN, PDN): one tokenizer, reader, replay and writer for
+//!   both games; [`Record`] holds one game with its comments, NAGs and variations.
 //! - [`perft`]: the generic perft (bulk counted), used to cross-check each game's own.
 //! - `toy` (feature `toy`): a tiny game with known values, for the tests of generic code.
 
 mod color;
 mod excerpt;
 mod outcome;
-mod record;
+pub mod records;
 mod text_serde;
 mod variant;
 
@@ -21,7 +22,9 @@ pub mod toy;
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use outcome::{EndReason, Outcome};
-pub use record::{Record, RecordError, RecordResult, write_tag, write_wrapped};
+pub use records::{
+    Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
+};
 pub use variant::{
     MoveTextFault, MoveTextKind, Variant, legal_moves_hint, perft, perft_divide, sorted_move_texts,
 };

@@ -37,11 +37,11 @@ fn perft(c: &mut Criterion) {
             .expect("valid FEN")
             .into_position(CastlingMode::Standard)
             .expect("legal position");
-        assert_eq!(iceage::perft::perft(&ours, depth), nodes);
+        assert_eq!(iceage::perft(&ours, depth), nodes);
         assert_eq!(shakmaty::perft(&theirs, depth), nodes);
         group.throughput(Throughput::Elements(nodes));
         group.bench_with_input(BenchmarkId::new("iceage", name), &ours, |b, p| {
-            b.iter(|| iceage::perft::perft(black_box(p), depth))
+            b.iter(|| iceage::perft(black_box(p), depth))
         });
         group.bench_with_input(BenchmarkId::new("shakmaty", name), &theirs, |b, p| {
             b.iter(|| shakmaty::perft(black_box(p), depth))
@@ -50,7 +50,7 @@ fn perft(c: &mut Criterion) {
     let ice = iceage::Position::start();
     group.throughput(Throughput::Elements(121_094));
     group.bench_with_input(BenchmarkId::new("iceage", "ice_age_start"), &ice, |b, p| {
-        b.iter(|| iceage::perft::perft(black_box(p), 4))
+        b.iter(|| iceage::perft(black_box(p), 4))
     });
     group.finish();
 }

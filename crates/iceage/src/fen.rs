@@ -1,18 +1,19 @@
 //! FEN with `*` for ice (C12): reading with every rejection C12 lists, and writing.
 
-use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use crate::board::Board;
 use crate::position::Position;
 
-/// The largest full-move number a FEN may give (C12): far beyond any game, and low enough
-/// that move numbers never overflow while a game goes on.
-pub const MAX_FULLMOVES: u32 = 1_000_000;
+/// The largest full-move number a FEN may give (C12). Whatever full-move number the writer
+/// writes reads back: the count stops at this number (no game comes near it: every game
+/// ends within some 8,000 moves of any position, C10), so it never overflows.
+pub const MAX_FULLMOVES: u32 = u32::MAX;
 
 /// Why a FEN text could not be read (C12). Ranks are named as on the board (8 is the first
 /// rank written).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FenError {
+pub enum PositionError {
     /// The text is empty.
     #[error("empty position text")]
     Empty,
@@ -90,10 +91,9 @@ pub enum FenError {
     /// The full-move number is not a number.
     #[error("bad full-move number '{0}'")]
     BadFullmoves(String),
-    /// The full-move number is above [`MAX_FULLMOVES`]: no game gets there, and the count
-    /// must be able to go on.
+    /// The full-move number is above [`MAX_FULLMOVES`].
     #[error("full-move number {0} is too large (at most {MAX_FULLMOVES})")]
-    FullmoveTooLarge(u32),
+    FullmoveTooLarge(String),
     /// The full-move number is 0.
     #[error("the full-move number is 0, it starts at 1")]
     FullmoveZero,
@@ -106,10 +106,10 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn parse_board(text: &str) -> Result<Board, FenError> {
+fn parse_board(text: &str) -> Result<Board, PositionError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {
-        return Err(FenError::RankCount(ranks.len()));
+        return Err(PositionError::RankCount(ranks.len()));
     }
     let mut board = Board::empty();
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -122,7 +122,7 @@ fn parse_board(text: &str) -> Result<Board, FenError> {
                 '*' => file += 1,
                 _ => {
                     let role = Role::from_char(ch.to_ascii_lowercase()).ok_or(
-                        FenError::UnknownLetter {
+                        PositionError::UnknownLetter {
                             letter: ch,
                             rank: rank + 1,
                         },
@@ -140,7 +140,7 @@ fn parse_board(text: &str) -> Result<Board, FenError> {
             }
         }
         if file != 8 {
-            return Err(FenError::RankLength {
+            return Err(PositionError::RankLength {
                 rank: rank + 1,
                 squares: file,
             });
@@ -153,21 +153,30 @@ fn parse_board(text: &str) -> Result<Board, FenError> {
 /// `0 1`; missing castling and en-passant fields to `-`.
 ///
 /// # Errors
-/// [`FenError`] naming the first problem found: shape (field count, ranks, rank length,
+/// [`PositionError`] naming the first problem found: shape (field count, ranks, rank length,
 /// letters), then the counts, then the rules (kings, pawns, castling, en passant, check).
-pub fn parse(text: &str) -> Result<Position, FenError> {
+///
+/// ```
+/// use iceage::{fen, PositionError};
+/// // An en-passant square is kept only when the capture is legal: here d4xe3 would
+/// // leave Black's king on a4 in check from the rook on h4.
+/// let pos = fen::parse("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 5").unwrap();
+/// assert_eq!(fen::write(&pos), "8/8/8/8/k2pP2R/8/8/4K3 b - - 0 5");
+/// assert_eq!(fen::parse("8/8/8/8/8/8/8/K1k5 w - - 0 0"), Err(PositionError::FullmoveZero));
+/// ```
+pub fn parse(text: &str) -> Result<Position, PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(FenError::Empty);
+        return Err(PositionError::Empty);
     }
     if fields.len() < 2 || fields.len() > 6 {
-        return Err(FenError::FieldCount(fields.len()));
+        return Err(PositionError::FieldCount(fields.len()));
     }
     let board = parse_board(fields[0])?;
     let turn = match fields[1] {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(FenError::BadTurn(game::excerpt(other))),
+        other => return Err(PositionError::BadTurn(game::excerpt(other))),
     };
     let castling_text = fields.get(2).copied().unwrap_or("-");
     let ep_text = fields.get(3).copied().unwrap_or("-");
@@ -175,32 +184,30 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
         None => 0,
         Some(t) => t
             .parse::<u32>()
-            .map_err(|_| FenError::BadHalfmoves(game::excerpt(t)))?,
+            .map_err(|_| PositionError::BadHalfmoves(game::excerpt(t)))?,
     };
     let fullmoves = match fields.get(5) {
         None => 1,
-        Some(t) => t
+        Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => t
             .parse::<u32>()
-            .map_err(|_| FenError::BadFullmoves(game::excerpt(t)))?,
+            .map_err(|_| PositionError::FullmoveTooLarge(game::excerpt(t)))?,
+        Some(t) => return Err(PositionError::BadFullmoves(game::excerpt(t))),
     };
     if fullmoves == 0 {
-        return Err(FenError::FullmoveZero);
-    }
-    if fullmoves > MAX_FULLMOVES {
-        return Err(FenError::FullmoveTooLarge(fullmoves));
+        return Err(PositionError::FullmoveZero);
     }
 
     for color in [Color::White, Color::Black] {
         let count = board.by_piece(Role::King.of(color)).count();
         if count > 1 {
-            return Err(FenError::TooManyKings {
+            return Err(PositionError::TooManyKings {
                 color: color_name(color),
                 count,
             });
         }
     }
     if let Some(sq) = (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
-        return Err(FenError::PawnOnBackRank {
+        return Err(PositionError::PawnOnBackRank {
             square: sq.to_string(),
         });
     }
@@ -212,7 +219,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     if let Some(king) = board.king_of(!turn)
         && board.is_attacked(king, turn)
     {
-        return Err(FenError::OppositeCheck(color_name(!turn)));
+        return Err(PositionError::OppositeCheck(color_name(!turn)));
     }
 
     let mut pos = Position {
@@ -228,7 +235,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     Ok(pos)
 }
 
-fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, FenError> {
+fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, PositionError> {
     let mut rights = Bitboard::EMPTY;
     if text == "-" {
         return Ok(rights);
@@ -239,15 +246,15 @@ fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, FenError> {
             'Q' => (Color::White, Square::E1, Square::A1, "e1", "a1"),
             'k' => (Color::Black, Square::E8, Square::H8, "e8", "h8"),
             'q' => (Color::Black, Square::E8, Square::A8, "e8", "a8"),
-            _ => return Err(FenError::BadCastling(game::excerpt(text))),
+            _ => return Err(PositionError::BadCastling(game::excerpt(text))),
         };
         if rights.contains(rook) {
-            return Err(FenError::BadCastling(game::excerpt(text)));
+            return Err(PositionError::BadCastling(game::excerpt(text)));
         }
         if board.piece_at(king) != Some(Role::King.of(color))
             || board.piece_at(rook) != Some(Role::Rook.of(color))
         {
-            return Err(FenError::CastlingWithoutKingAndRook {
+            return Err(PositionError::CastlingWithoutKingAndRook {
                 right: ch,
                 king: king_name,
                 rook: rook_name,
@@ -260,15 +267,20 @@ fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, FenError> {
 
 /// The en-passant square must be on the sixth rank of the side to move, empty (no ice),
 /// with the empty start square behind it and the enemy pawn that just passed in front. It is
-/// kept only when a pawn of the side to move attacks it.
-fn parse_en_passant(text: &str, board: &Board, turn: Color) -> Result<Option<Square>, FenError> {
+/// kept only when an en-passant capture onto it is legal (the rule of C1 in
+/// `docs/rules/iceage.md`), so every FEN of a position is written alike.
+fn parse_en_passant(
+    text: &str,
+    board: &Board,
+    turn: Color,
+) -> Result<Option<Square>, PositionError> {
     if text == "-" {
         return Ok(None);
     }
     let sq: Square = text
         .parse()
-        .map_err(|_| FenError::BadEnPassant(game::excerpt(text)))?;
-    let impossible = |why| FenError::ImpossibleEnPassant {
+        .map_err(|_| PositionError::BadEnPassant(game::excerpt(text)))?;
+    let impossible = |why| PositionError::ImpossibleEnPassant {
         square: text.to_string(),
         why,
     };
@@ -292,12 +304,21 @@ fn parse_en_passant(text: &str, board: &Board, turn: Color) -> Result<Option<Squ
     if board.piece_at(pawn) != Some(Role::Pawn.of(!turn)) {
         return Err(impossible("no pawn that just made a double step"));
     }
-    let capturers = attacks::pawn_attacks(!turn, sq) & board.by_piece(Role::Pawn.of(turn));
-    Ok(capturers.any().then_some(sq))
+    Ok(crate::movegen::en_passant_takers(board, turn, sq)
+        .any()
+        .then_some(sq))
 }
 
 /// Writes the position as FEN with `*` for ice (C12); a run of empty squares is a digit and
 /// `*` is never merged into one.
+///
+/// ```
+/// use iceage::{Position, fen};
+/// assert_eq!(
+///     fen::write(&Position::start()),
+///     "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+/// );
+/// ```
 pub fn write(pos: &Position) -> String {
     let mut s = String::with_capacity(90);
     let board = pos.board();
@@ -329,7 +350,7 @@ pub fn write(pos: &Position) -> String {
         }
     }
     s.push(' ');
-    s.push(match pos.turn() {
+    s.push(match pos.side_to_move() {
         Color::White => 'w',
         Color::Black => 'b',
     });
@@ -354,6 +375,10 @@ pub fn write(pos: &Position) -> String {
         Some(sq) => s.push_str(&sq.to_string()),
         None => s.push('-'),
     }
-    s.push_str(&format!(" {} {}", pos.halfmoves(), pos.fullmoves()));
+    s.push_str(&format!(
+        " {} {}",
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    ));
     s
 }

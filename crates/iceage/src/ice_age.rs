@@ -10,11 +10,23 @@ const RANK_8: Bitboard = Bitboard(0xff00_0000_0000_0000);
 const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
 const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
+/// The Ice Age period (C5): the Ice Age comes inside Black's move whose full-move number
+/// is a multiple of this. Every other place that counts towards an Ice Age uses it.
+pub const PERIOD: u32 = 20;
+
 /// True when the Ice Age comes inside the move of `turn` at full-move number `fullmoves`:
-/// Black's move whose number is a multiple of 20 (C5).
+/// Black's move whose number is a multiple of [`PERIOD`] (C5).
+///
+/// ```
+/// use iceage::ice_age::{PERIOD, is_due};
+/// use shakmaty::Color;
+/// assert!(is_due(Color::Black, PERIOD));
+/// assert!(!is_due(Color::White, PERIOD));
+/// assert!(!is_due(Color::Black, PERIOD + 1));
+/// ```
 #[inline]
 pub fn is_due(turn: shakmaty::Color, fullmoves: u32) -> bool {
-    turn == shakmaty::Color::Black && fullmoves.is_multiple_of(20)
+    turn == shakmaty::Color::Black && fullmoves.is_multiple_of(PERIOD)
 }
 
 /// The isolated pieces of `board` (C6): pieces of either colour with no other piece on any of

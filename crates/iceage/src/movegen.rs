@@ -290,29 +290,46 @@ pub(crate) fn generate<S: MoveSink>(input: &GenInput<'_>, out: &mut S) {
         }
     }
 
-    // En passant: the captured pawn and the capturer both leave their squares, which can
-    // uncover a slider on the king; judged on the exact resulting occupancy.
-    if let Some(ep) = input.ep_square
-        && !occ.contains(ep)
-    {
-        let victim = offset(ep, -up);
-        let victim_bb = Bitboard::from(victim);
-        if (their & board.by_role(Role::Pawn)).contains(victim) {
-            for from in attacks::pawn_attacks(them, ep) & pawns {
-                let occ2 = (occ ^ Bitboard::from(from) ^ victim_bb) | Bitboard::from(ep);
-                if (board.attackers(king, them, occ2) & !victim_bb).is_empty() {
-                    out.push(Move {
-                        role: Role::Pawn,
-                        from,
-                        to: ep,
-                        capture: Capture::Piece(Role::Pawn),
-                        promotion: None,
-                        kind: MoveKind::EnPassant,
-                    });
-                }
-            }
+    if let Some(ep) = input.ep_square {
+        for from in en_passant_takers(board, us, ep) {
+            out.push(Move {
+                role: Role::Pawn,
+                from,
+                to: ep,
+                capture: Capture::Piece(Role::Pawn),
+                promotion: None,
+                kind: MoveKind::EnPassant,
+            });
         }
     }
+}
+
+/// The pawns of `us` that may legally take en passant on `ep` (C1; never onto ice, C3):
+/// `ep` empty, an enemy pawn in front of it, and `us`'s king safe afterwards. The captured
+/// pawn and the capturer both leave their squares, which can uncover a slider on the king
+/// (even along the rank), so it is judged on the exact resulting occupancy.
+pub(crate) fn en_passant_takers(board: &Board, us: Color, ep: Square) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    let occ = board.occupied();
+    let Some(king) = board.king_of(us) else {
+        return out;
+    };
+    if occ.contains(ep) {
+        return out;
+    }
+    let up = if us == Color::White { 8 } else { -8 };
+    let victim = offset(ep, -up);
+    let victim_bb = Bitboard::from(victim);
+    if !board.by_piece(Role::Pawn.of(!us)).contains(victim) {
+        return out;
+    }
+    for from in attacks::pawn_attacks(!us, ep) & board.by_piece(Role::Pawn.of(us)) {
+        let occ2 = (occ ^ Bitboard::from(from) ^ victim_bb) | Bitboard::from(ep);
+        if (board.attackers(king, !us, occ2) & !victim_bb).is_empty() {
+            out.add(from);
+        }
+    }
+    out
 }
 
 /// Castling (C1, C2): the king not in check (the caller checks), no piece and no ice between

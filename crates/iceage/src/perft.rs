@@ -6,6 +6,13 @@ use crate::position::Position;
 
 /// Leaf count of the legal move tree of depth `depth` from `pos` (depth 0 counts 1; a
 /// finished game has no children). Same result as [`game::perft`].
+///
+/// ```
+/// use iceage::{Position, perft};
+/// // The spec's figures from C4 (depths 1-3).
+/// let counts: Vec<u64> = (1..=3).map(|d| perft(&Position::start(), d)).collect();
+/// assert_eq!(counts, [18, 324, 6264]);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

@@ -2,7 +2,7 @@
 //! square, half-move clock (C10), full-move number (C5) and its zobrist key. Playing a move
 //! returns a new position, with the Ice Age applied inside Black's 20th, 40th ... move (C5-C9).
 
-use shakmaty::{Bitboard, Color, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, Role, Square};
 
 use crate::board::Board;
 use crate::ice_age::{self, IceAgeReport};
@@ -71,8 +71,9 @@ impl Position {
         &self.board
     }
 
-    /// The side to move.
-    pub fn turn(&self) -> Color {
+    /// The side to move (in shakmaty's colours, as the board speaks; the [`game::Variant`]
+    /// gives it as a [`game::Color`]).
+    pub fn side_to_move(&self) -> Color {
         self.turn
     }
 
@@ -81,18 +82,21 @@ impl Position {
         self.castling
     }
 
-    /// The en-passant square, kept only when an enemy pawn attacks it.
+    /// The en-passant square: the square a pawn passed by a double step, kept only when an
+    /// en-passant capture onto it is legal (the rule of `docs/rules/iceage.md`, C1).
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
     }
 
-    /// Half-moves since the last pawn move, capture of a piece or freeze (C10).
-    pub fn halfmoves(&self) -> u32 {
+    /// Half-moves since the last pawn move, capture of a piece or freeze (C10; FEN's fifth
+    /// field).
+    pub fn halfmove_clock(&self) -> u32 {
         self.halfmoves
     }
 
-    /// Full-move number (FEN's sixth field; C5 counts Ice Ages by it).
-    pub fn fullmoves(&self) -> u32 {
+    /// Full-move number: 1 at the start, one more after each Black move (FEN's sixth
+    /// field; C5 counts Ice Ages by it).
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmoves
     }
 
@@ -109,7 +113,7 @@ impl Position {
     /// Plies until the next Ice Age, counting the move that brings it (1 when it comes with
     /// the next move).
     pub fn plies_to_ice_age(&self) -> u32 {
-        let rest = (20 - self.fullmoves % 20) % 20;
+        let rest = (ice_age::PERIOD - self.fullmoves % ice_age::PERIOD) % ice_age::PERIOD;
         match self.turn {
             Color::White => 2 * rest + 2,
             Color::Black => 2 * rest + 1,
@@ -173,12 +177,14 @@ impl Position {
         out
     }
 
-    /// True when the side to move is checkmated (judged on the board, C8).
+    /// True when the side to move is checkmated: both kings on the board (a frozen king ends
+    /// the game first, C7), the side to move in check and without a move (C8, C10). What
+    /// `#` means in SAN.
     pub fn is_checkmate(&self) -> bool {
-        if !self.is_check() {
-            return false;
-        }
-        self.count_board_moves() == 0
+        self.board.king_of(Color::White).is_some()
+            && self.board.king_of(Color::Black).is_some()
+            && self.is_check()
+            && self.count_board_moves() == 0
     }
 
     /// The number of legal moves by the board alone (the fifty-move rule not applied).
@@ -189,6 +195,16 @@ impl Position {
     }
 
     /// Plays `mv` if it is legal.
+    ///
+    /// ```
+    /// use iceage::{Position, notation};
+    /// let start = Position::start();
+    /// assert_eq!(start.legal_moves().len(), 18); // every first move takes ice (C4)
+    /// let mv = notation::parse_move(&start, "Nxf3").unwrap();
+    /// let next = start.play(&mv).unwrap();
+    /// assert!(next.play(&mv).is_err(), "it is Black's turn");
+    /// assert_eq!(next.outcome(), None);
+    /// ```
     ///
     /// # Errors
     /// [`IllegalMove`] when the game is over or `mv` is not among the legal moves.
@@ -238,6 +254,15 @@ impl Position {
     /// Plays a legal `mv` and also returns what its Ice Age did, if it brought one.
     pub fn play_with_report(&self, mv: &Move) -> (Position, Option<IceAgeReport>) {
         self.play_inner(mv, Ice::Report)
+    }
+
+    /// What the Ice Age that `mv` brings does (C5-C6): `None` when `mv` brings none or is
+    /// not legal here.
+    pub fn ice_age_report(&self, mv: &Move) -> Option<IceAgeReport> {
+        if !self.ice_age_due() || !self.legal_moves().contains(mv) {
+            return None;
+        }
+        self.play_with_report(mv).1
     }
 
     /// The position right after the legal `mv`, before the Ice Age it brings: the position the
@@ -301,8 +326,9 @@ impl Position {
         if mv.role == Role::Pawn {
             p.halfmoves = 0;
             if mv.from.to_u32().abs_diff(mv.to.to_u32()) == 16 {
+                // Kept only when an en-passant capture onto it is legal (C1).
                 let mid = Square::new((mv.from.to_u32() + mv.to.to_u32()) / 2);
-                if (attacks::pawn_attacks(us, mid) & p.board.by_piece(Role::Pawn.of(them))).any() {
+                if movegen::en_passant_takers(&p.board, them, mid).any() {
                     p.ep_square = Some(mid);
                 }
             }

@@ -2,11 +2,11 @@
 
 use game::{Color, Outcome, Record, RecordError, Variant};
 
-use crate::fen::{self, FenError};
+use crate::fen::{self, PositionError};
 use crate::moves::Move;
+use crate::notation::{self, MoveTextError};
 use crate::position::{IllegalMove, Position, to_game_color};
-use crate::san::{self, MoveTextError};
-use crate::{IceAge, perft, pgn};
+use crate::{IceAge, perft};
 
 impl Variant for IceAge {
     const NAME: &'static str = "iceage";
@@ -15,7 +15,7 @@ impl Variant for IceAge {
     type Position = Position;
     type Move = Move;
     type IllegalMove = IllegalMove;
-    type PositionError = FenError;
+    type PositionError = PositionError;
     type MoveTextError = MoveTextError;
 
     fn start_position() -> Position {
@@ -23,7 +23,7 @@ impl Variant for IceAge {
     }
 
     fn side_to_move(pos: &Position) -> Color {
-        to_game_color(pos.turn())
+        to_game_color(pos.side_to_move())
     }
 
     fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
@@ -47,7 +47,7 @@ impl Variant for IceAge {
     }
 
     fn fullmove_number(pos: &Position) -> u32 {
-        pos.fullmoves()
+        pos.fullmove_number()
     }
 
     fn is_tactical(_pos: &Position, mv: &Move) -> bool {
@@ -63,18 +63,18 @@ impl Variant for IceAge {
     }
 
     fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
-        san::parse(pos, text)
+        notation::parse_move(pos, text)
     }
 
     fn move_text(pos: &Position, mv: &Move) -> String {
-        san::write(pos, mv)
+        notation::move_text(pos, mv)
     }
 
     fn move_id(_pos: &Position, mv: &Move) -> String {
         mv.uci()
     }
 
-    fn parse_position(text: &str) -> Result<Position, FenError> {
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
         fen::parse(text)
     }
 
@@ -87,10 +87,10 @@ impl Variant for IceAge {
     }
 
     fn write_record(record: &Record<Self>) -> String {
-        pgn::write_record(record)
+        game::records::write(record)
     }
 
     fn read_records(text: &str) -> Vec<Result<Record<Self>, RecordError>> {
-        pgn::read_records(text)
+        game::records::read::<Self>(text).games
     }
 }

@@ -1,5 +1,5 @@
 //! Zobrist keys: pieces, ice, side to move, castling rights, en-passant file and the
-//! Ice Age phase (full-move number modulo 20, C5), so that positions that differ only in how
+//! Ice Age phase (full-move number modulo the Ice Age period, C5), so that positions that differ only in how
 //! many plies remain until the next Ice Age get different keys. The half-move clock is left
 //! out, as in chess engines: it changes the outcome only at 100 (C10), and keying it would
 //! stop transpositions from meeting in the engine's table.
@@ -18,7 +18,7 @@ const N_PIECES: usize = 12 * 64;
 const N_ICE: usize = 64;
 const N_CASTLE: usize = 64;
 const N_EP: usize = 8;
-const N_PHASE: usize = 20;
+const N_PHASE: usize = crate::ice_age::PERIOD as usize;
 const TOTAL: usize = N_PIECES + N_ICE + N_CASTLE + N_EP + N_PHASE + 1;
 
 static KEYS: [u64; TOTAL] = {
@@ -71,11 +71,11 @@ pub fn en_passant(sq: Square) -> u64 {
     KEYS[EP_BASE + sq.file().to_usize()]
 }
 
-/// Key of the Ice Age phase: the full-move number modulo 20 (C5). With the side to move it
+/// Key of the Ice Age phase: the full-move number modulo [`crate::ice_age::PERIOD`] (C5). With the side to move it
 /// gives the plies left until the next Ice Age.
 #[inline]
 pub fn phase(fullmoves: u32) -> u64 {
-    KEYS[PHASE_BASE + (fullmoves % 20) as usize]
+    KEYS[PHASE_BASE + (fullmoves % crate::ice_age::PERIOD) as usize]
 }
 
 /// Key of the side to move (xored in when Black is to move).

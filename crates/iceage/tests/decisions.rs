@@ -1,10 +1,12 @@
-//! One test (at least) per decision C1-C14 of `spec/iceage.md`, named after it.
+//! One test (at least) per decision C1-C14 of `docs/rules/iceage.md`, named after it.
 
 mod common;
 
 use common::{mv, play, pos, san_moves, uci_moves};
 use game::{EndReason, Outcome, Variant};
-use iceage::{Capture, FenError, IceAge, MoveTextError, Position, fen, ice_age_comment, san};
+use iceage::{
+    Capture, IceAge, MoveTextError, Position, PositionError, fen, ice_age_comment, notation,
+};
 
 fn white_wins(reason: EndReason) -> Option<Outcome> {
     Some(Outcome::Win {
@@ -31,7 +33,7 @@ fn c1_standard_chess_without_ice() {
     assert_eq!(start.legal_moves().len(), 20);
     let p = play(&start, &["f3", "e5", "g4"]);
     let m = mv(&p, "Qh4");
-    assert_eq!(san::write(&p, &m), "Qh4#");
+    assert_eq!(notation::move_text(&p, &m), "Qh4#");
     let end = p.play(&m).expect("legal");
     assert_eq!(end.outcome(), black_wins(EndReason::Checkmate));
     // Castling, en passant and promotion exist.
@@ -96,7 +98,7 @@ fn c3_ice_captured_like_a_piece_never_attacks() {
         .legal_moves()
         .iter()
         .filter(|m| m.capture == Capture::Ice)
-        .map(|m| san::write(&p, m))
+        .map(|m| notation::move_text(&p, m))
         .collect();
     for want in [
         "bxc3", "bxa3", "Nxb3", "Nxf3", "Bxf3", "Bxd3", "Kxf2", "Rxg3", "Qxh3",
@@ -125,7 +127,7 @@ fn c3_ice_captured_like_a_piece_never_attacks() {
     // Ice is never the target of en passant: an en-passant square holding ice is rejected.
     assert!(matches!(
         fen::parse("4k3/8/3*4/3pP3/8/8/8/4K3 w - d6 0 1"),
-        Err(FenError::ImpossibleEnPassant { .. })
+        Err(PositionError::ImpossibleEnPassant { .. })
     ));
 }
 
@@ -190,8 +192,8 @@ fn c6_report_names_the_closed_squares_and_the_position_it_judged() {
         report.new_ice.contains(H8) && report.new_ice.contains(A1) && !report.new_ice.contains(F1)
     );
     let before = p.before_ice_age(&m).expect("the Ice Age is due");
-    assert_eq!(before.turn(), shakmaty::Color::White);
-    assert_eq!(before.fullmoves(), after.fullmoves());
+    assert_eq!(before.side_to_move(), shakmaty::Color::White);
+    assert_eq!(before.fullmove_number(), after.fullmove_number());
     assert!(
         before.board().ice().is_empty(),
         "no ice yet: {}",
@@ -272,10 +274,10 @@ fn c7_both_kings_frozen_draw() {
 #[test]
 fn c8_check_by_black_20th_move_blocked_by_new_ice() {
     let at19 = pos("6rk/7p/8/8/8/8/P6p/K7 b - - 0 19");
-    assert_eq!(san::write(&at19, &mv(&at19, "Rg1")), "Rg1+");
+    assert_eq!(notation::move_text(&at19, &mv(&at19, "Rg1")), "Rg1+");
     let at20 = pos("6rk/7p/8/8/8/8/P6p/K7 b - - 0 20");
     let m = mv(&at20, "Rg1");
-    assert_eq!(san::write(&at20, &m), "Rg1");
+    assert_eq!(notation::move_text(&at20, &m), "Rg1");
     let after = at20.play(&m).expect("legal");
     assert!(!after.is_check());
     assert!(after.board().is_ice(shakmaty::Square::B1));
@@ -286,21 +288,21 @@ fn c8_mate_by_black_20th_move_undone() {
     // At move 19, Rg1 mates; at move 20 the Ice Age fills b1-f1 and the mate is gone.
     let at19 = pos("6rk/7p/8/8/8/8/PP5p/K7 b - - 0 19");
     let m = mv(&at19, "Rg1");
-    assert_eq!(san::write(&at19, &m), "Rg1#");
+    assert_eq!(notation::move_text(&at19, &m), "Rg1#");
     assert_eq!(
         at19.play(&m).expect("legal").outcome(),
         black_wins(EndReason::Checkmate)
     );
     let at20 = pos("6rk/7p/8/8/8/8/PP5p/K7 b - - 0 20");
     let m = mv(&at20, "Rg1");
-    assert_eq!(san::write(&at20, &m), "Rg1");
+    assert_eq!(notation::move_text(&at20, &m), "Rg1");
     let after = at20.play(&m).expect("legal");
     assert_eq!(after.outcome(), None);
     assert!(!after.is_check());
     // A frozen checking piece no longer checks: here the rook g1 is isolated and freezes.
     let lone = pos("6rk/7p/8/8/8/8/PP6/K7 b - - 0 20");
     let m = mv(&lone, "Rg1");
-    assert_eq!(san::write(&lone, &m), "Rg1");
+    assert_eq!(notation::move_text(&lone, &m), "Rg1");
     assert_eq!(
         ice_age_comment(&lone, &m).as_deref(),
         Some("Ice Age: Rg1 frozen")
@@ -328,11 +330,11 @@ fn c9_ice_age_keeps_fullmove_and_resets_clock_only_on_freeze() {
     let m = mv(&p, "Nxf6");
     assert_eq!(ice_age_comment(&p, &m).as_deref(), Some("Ice Age"));
     let after = p.play(&m).expect("legal");
-    assert_eq!((after.halfmoves(), after.fullmoves()), (11, 21));
+    assert_eq!((after.halfmove_clock(), after.fullmove_number()), (11, 21));
     // A piece froze: the clock is reset.
     let p = pos("4k2r/3ppp2/8/8/8/8/4PPP1/4K1N1 b - - 7 20");
     let after = play(&p, &["Kd8"]);
-    assert_eq!((after.halfmoves(), after.fullmoves()), (0, 21));
+    assert_eq!((after.halfmove_clock(), after.fullmove_number()), (0, 21));
 }
 
 #[test]
@@ -343,13 +345,13 @@ fn c10_fifty_move_rule_ice_captures_do_not_reset() {
     assert!(p.legal_moves().is_empty());
     // Capturing ice does not reset the count.
     let p = play(&pos("4k3/8/8/8/8/8/3*P3/4K3 w - - 99 30"), &["Kxd2"]);
-    assert_eq!(p.halfmoves(), 100);
+    assert_eq!(p.halfmove_clock(), 100);
     assert_eq!(p.outcome(), draw(EndReason::FiftyMoveRule));
     // A pawn move and a piece capture do.
     let p = play(&pos("4k3/8/8/8/8/8/3*P3/4K3 w - - 99 30"), &["e3"]);
-    assert_eq!((p.halfmoves(), p.outcome()), (0, None));
+    assert_eq!((p.halfmove_clock(), p.outcome()), (0, None));
     let p = play(&pos("4k3/8/8/8/8/8/3nP3/4K3 w - - 99 30"), &["Kxd2"]);
-    assert_eq!((p.halfmoves(), p.outcome()), (0, None));
+    assert_eq!((p.halfmove_clock(), p.outcome()), (0, None));
     // Checkmate on the 100th half-move is checkmate.
     let p = play(&pos("k7/8/1K6/8/8/8/8/7R w - - 99 30"), &["Rh8"]);
     assert_eq!(p.outcome(), white_wins(EndReason::Checkmate));
@@ -395,27 +397,27 @@ fn c12_fen_round_trip_and_defaults() {
 
 #[test]
 fn c12_fen_rejections_say_which() {
-    type Check = fn(&FenError) -> bool;
+    type Check = fn(&PositionError) -> bool;
     let cases: [(&str, Check); 14] = [
         ("4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", |e| {
-            matches!(e, FenError::RankCount(9))
+            matches!(e, PositionError::RankCount(9))
         }),
         ("4k3/8/8/8/*******/8/8/4K3 w - - 0 1", |e| {
             matches!(
                 e,
-                FenError::RankLength {
+                PositionError::RankLength {
                     rank: 4,
                     squares: 7
                 }
             )
         }),
         ("4k3/8/8/8/9/8/8/4K3 w - - 0 1", |e| {
-            matches!(e, FenError::UnknownLetter { letter: '9', .. })
+            matches!(e, PositionError::UnknownLetter { letter: '9', .. })
         }),
         ("4k3/8/8/8/3x4/8/8/4K3 w - - 0 1", |e| {
             matches!(
                 e,
-                FenError::UnknownLetter {
+                PositionError::UnknownLetter {
                     letter: 'x',
                     rank: 4
                 }
@@ -424,38 +426,41 @@ fn c12_fen_rejections_say_which() {
         ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| {
             matches!(
                 e,
-                FenError::TooManyKings {
+                PositionError::TooManyKings {
                     color: "white",
                     count: 2
                 }
             )
         }),
         ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| {
-            matches!(e, FenError::PawnOnBackRank { .. })
+            matches!(e, PositionError::PawnOnBackRank { .. })
         }),
         ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
-            matches!(e, FenError::PawnOnBackRank { .. })
+            matches!(e, PositionError::PawnOnBackRank { .. })
         }),
         ("4k3/8/8/8/8/8/8/4R2K w - - 0 1", |e| {
-            matches!(e, FenError::OppositeCheck("black"))
+            matches!(e, PositionError::OppositeCheck("black"))
         }),
         ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", |e| {
-            matches!(e, FenError::CastlingWithoutKingAndRook { right: 'K', .. })
+            matches!(
+                e,
+                PositionError::CastlingWithoutKingAndRook { right: 'K', .. }
+            )
         }),
         ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", |e| {
-            matches!(e, FenError::ImpossibleEnPassant { .. })
+            matches!(e, PositionError::ImpossibleEnPassant { .. })
         }),
         ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", |e| {
-            matches!(e, FenError::ImpossibleEnPassant { .. })
+            matches!(e, PositionError::ImpossibleEnPassant { .. })
         }),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", |e| {
-            matches!(e, FenError::FullmoveZero)
+            matches!(e, PositionError::FullmoveZero)
         }),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| {
-            matches!(e, FenError::BadTurn(_))
+            matches!(e, PositionError::BadTurn(_))
         }),
         ("4k3/8/8/8/8/8/8/4K3 w - - zero 1", |e| {
-            matches!(e, FenError::BadHalfmoves(_))
+            matches!(e, PositionError::BadHalfmoves(_))
         }),
     ];
     for (text, ok) in cases {
@@ -497,19 +502,22 @@ fn c13_san_and_uci() {
     assert_eq!(mv(&c, "O-O"), mv(&c, "e1g1"));
     assert_eq!(mv(&c, "0-0-0"), mv(&c, "e1c1"));
     // Errors: ambiguous (lists candidates), no match, syntax.
-    match san::parse(&p, "Nd2") {
+    match notation::parse_move(&p, "Nd2") {
         Err(MoveTextError::Ambiguous { candidates, .. }) => assert_eq!(candidates.len(), 3),
         other => panic!("expected ambiguity, got {other:?}"),
     }
     assert!(matches!(
-        san::parse(&start, "e4"),
+        notation::parse_move(&start, "e4"),
         Err(MoveTextError::NoMatch { .. })
     ));
     assert!(matches!(
-        san::parse(&start, "Zz9"),
+        notation::parse_move(&start, "Zz9"),
         Err(MoveTextError::Syntax { .. })
     ));
-    assert!(matches!(san::parse(&start, " "), Err(MoveTextError::Empty)));
+    assert!(matches!(
+        notation::parse_move(&start, " "),
+        Err(MoveTextError::Empty)
+    ));
 }
 
 #[test]

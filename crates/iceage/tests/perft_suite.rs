@@ -3,7 +3,7 @@
 //! figures). The deepest runs are `#[ignore]`d: `cargo test -p iceage -- --ignored`.
 
 use game::Variant;
-use iceage::{IceAge, fen, perft::perft};
+use iceage::{IceAge, fen, perft};
 
 fn check(fen_text: &str, expected: &[u64]) {
     let pos = fen::parse(fen_text).expect("valid FEN");

@@ -1,6 +1,6 @@
 //! Property tests: FEN (C12) and SAN/UCI (C13) round trips over random reachable positions.
 
-use iceage::{Position, fen, san};
+use iceage::{Position, fen, notation};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -42,9 +42,9 @@ proptest! {
     fn san_and_uci_round_trip(start in 0usize..4, seed in any::<u64>(), plies in 0usize..80) {
         let pos = walk(start, seed, plies);
         for mv in pos.legal_moves() {
-            let text = san::write(&pos, &mv);
-            prop_assert_eq!(san::parse(&pos, &text).expect("own SAN reads back"), mv);
-            prop_assert_eq!(san::parse(&pos, &mv.uci()).expect("UCI reads back"), mv);
+            let text = notation::move_text(&pos, &mv);
+            prop_assert_eq!(notation::parse_move(&pos, &text).expect("own SAN reads back"), mv);
+            prop_assert_eq!(notation::parse_move(&pos, &mv.uci()).expect("UCI reads back"), mv);
         }
     }
 }
@@ -62,7 +62,7 @@ proptest! {
     #[test]
     fn move_text_never_panics(text in "[a-hx1-9NBRQKO=+#0-]{0,8}", start in 0usize..4, seed in any::<u64>()) {
         let pos = walk(start, seed, 20);
-        if let Ok(mv) = san::parse(&pos, &text) {
+        if let Ok(mv) = notation::parse_move(&pos, &text) {
             prop_assert!(pos.legal_moves().contains(&mv));
         }
     }

@@ -37,7 +37,7 @@ fn c5_key_tells_plies_to_next_ice_age_apart() {
         key("4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
         key("4k3/8/8/8/8/8/*7/4K3 w - - 0 1")
     );
-    // The half-move clock is not (see `iceage::zobrist`).
+    // The half-move clock is not (see `crates/iceage/src/zobrist.rs`).
     assert_eq!(
         key(&format!("{board} w KQkq - 0 1")),
         key(&format!("{board} w KQkq - 7 1"))

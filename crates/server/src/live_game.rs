@@ -105,7 +105,7 @@ fn ice_age_view(pos: &iceage::Position, mv: &iceage::Move) -> Option<IceAgeView>
         .iter()
         .map(|(sq, piece)| FrozenView {
             square: sq.to_string(),
-            color: iceage::position::to_game_color(piece.color),
+            color: iceage::to_game_color(piece.color),
             role: piece.role.char().to_string(),
         })
         .collect();
@@ -114,7 +114,7 @@ fn ice_age_view(pos: &iceage::Position, mv: &iceage::Move) -> Option<IceAgeView>
         .frozen
         .iter()
         .filter(|(_, p)| p.role == shakmaty::Role::King)
-        .map(|(_, p)| iceage::position::to_game_color(p.color))
+        .map(|(_, p)| iceage::to_game_color(p.color))
         .collect();
     Some(IceAgeView {
         frozen,

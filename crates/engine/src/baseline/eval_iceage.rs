@@ -155,7 +155,7 @@ fn role_index(role: Role) -> usize {
 
 /// Static evaluation from the side to move, centi-units.
 pub fn evaluate(pos: &Position) -> i32 {
-    let us = pos.turn();
+    let us = pos.side_to_move();
     let isolated = ice_age::isolated(pos.board());
     // Moves each side still makes before the Ice Age, the one that brings it included.
     let plies = pos.plies_to_ice_age();

@@ -244,7 +244,7 @@ fn side<T: Terms>(
 
 /// Reports the terms of `pos` (from the side to move) to `t`.
 pub fn terms<T: Terms>(pos: &Position, t: &mut T) {
-    let us = pos.turn();
+    let us = pos.side_to_move();
     let isolated = ice_age::isolated(pos.board());
     // Moves each side still makes before the Ice Age, the one that brings it included.
     let plies = pos.plies_to_ice_age();
@@ -312,7 +312,7 @@ impl EngineVariant for IceAge {
     /// move that brings the Ice Age ([`iceage::Position::pass`]).
     fn null_move(pos: &Position, _moves: &[Move]) -> Option<Position> {
         let b = pos.board();
-        let own = b.by_color(pos.turn());
+        let own = b.by_color(pos.side_to_move());
         let pieces = own & !(b.by_role(Role::Pawn) | b.by_role(Role::King));
         if pieces.is_empty() {
             return None;

@@ -1,7 +1,7 @@
 //! Helpers shared by the rules tests.
 #![allow(dead_code)]
 
-use iceage::{Move, Position, fen, san};
+use iceage::{Move, Position, fen, notation};
 
 /// Reads a FEN that the test knows to be valid.
 pub fn pos(text: &str) -> Position {
@@ -12,7 +12,7 @@ pub fn pos(text: &str) -> Position {
 pub fn play(start: &Position, moves: &[&str]) -> Position {
     let mut p = start.clone();
     for text in moves {
-        let mv = san::parse(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mv = notation::parse_move(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         p = p.play(&mv).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     p
@@ -27,12 +27,16 @@ pub fn uci_moves(p: &Position) -> Vec<String> {
 
 /// The legal moves as sorted SAN strings.
 pub fn san_moves(p: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p.legal_moves().iter().map(|m| san::write(p, m)).collect();
+    let mut v: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .map(|m| notation::move_text(p, m))
+        .collect();
     v.sort();
     v
 }
 
 /// The legal move named by `text`.
 pub fn mv(p: &Position, text: &str) -> Move {
-    san::parse(p, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }

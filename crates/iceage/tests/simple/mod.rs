@@ -388,6 +388,19 @@ impl Simple {
         s
     }
 
+    /// The en-passant square stays only when an en-passant capture onto it is legal (the
+    /// rule of C1 in `docs/rules/iceage.md`).
+    fn keep_legal_en_passant(&mut self) {
+        let me = self.white;
+        let legal = self.pseudo().iter().filter(|m| m.ep).any(|m| {
+            let after = self.make(m);
+            after.king(me).is_some_and(|k| !after.attacked(k, !me))
+        });
+        if !legal {
+            self.ep = None;
+        }
+    }
+
     fn normalise_castling(&mut self) {
         let need = [(4, 7, true), (4, 0, true), (60, 63, false), (60, 56, false)];
         for (i, (k, r, w)) in need.into_iter().enumerate() {
@@ -456,6 +469,7 @@ impl Simple {
             }
             s.white = !me;
             s.normalise_castling();
+            s.keep_legal_en_passant();
             out.push((m, s));
         }
         out

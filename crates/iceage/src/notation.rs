@@ -52,15 +52,27 @@ impl game::MoveTextFault for MoveTextError {
 }
 
 /// SAN of a legal `mv` in `pos` (C13): `Nxf3` for an ice capture too, `=Q` for promotion,
-/// `O-O`/`O-O-O`, `+`/`#` judged on the position after the move and its Ice Age (C8).
-pub fn write(pos: &Position, mv: &Move) -> String {
+/// `O-O`/`O-O-O`; `#` for a checkmate and `+` for any other check, both judged on the
+/// position after the move and its Ice Age (C8). A move whose Ice Age freezes a king ends
+/// the game by C7, not by checkmate: it gets `+` at most.
+///
+/// ```
+/// use iceage::{fen, notation};
+/// // Black's 20th move checks, but the Ice Age freezes Black's own king (C7): `+`, not `#`.
+/// let pos = fen::parse("7k/8/8/8/1n6/8/4P3/4K3 b - - 0 20").unwrap();
+/// let mv = notation::parse_move(&pos, "Nd3").unwrap();
+/// assert_eq!(notation::move_text(&pos, &mv), "Nd3+");
+/// ```
+pub fn move_text(pos: &Position, mv: &Move) -> String {
     let mut s = String::with_capacity(8);
     let mut moves = Vec::with_capacity(64);
     pos.board_moves(&mut moves);
     write_body(&moves, mv, &mut s);
     let after = pos.play_unchecked(mv);
-    if after.is_check() {
-        s.push(if after.is_checkmate() { '#' } else { '+' });
+    if after.is_checkmate() {
+        s.push('#');
+    } else if after.is_check() {
+        s.push('+');
     }
     s
 }
@@ -107,11 +119,6 @@ fn write_body(moves: &[Move], mv: &Move, s: &mut String) {
         s.push('x');
     }
     s.push_str(&mv.to.to_string());
-}
-
-/// UCI text of a move (`e2e4`, `e7e8q`, castling `e1g1`).
-pub fn uci(mv: &Move) -> String {
-    mv.uci()
 }
 
 fn promotion_role(ch: char) -> Option<Role> {
@@ -166,7 +173,8 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
         .or_else(|| t.strip_suffix("ep"))
         .map_or(t, str::trim_end);
     match t {
-        "O-O" | "0-0" => {
+        // Short castling is the three-character form.
+        "O-O" | "0-0" | "O-O-O" | "0-0-0" => {
             return Ok(Pattern {
                 role: Some(Role::King),
                 from_file: None,
@@ -174,18 +182,7 @@ fn parse_san(text: &str) -> Result<Pattern, &'static str> {
                 to: None,
                 promotion: None,
                 capture: false,
-                castle: Some(true),
-            });
-        }
-        "O-O-O" | "0-0-0" => {
-            return Ok(Pattern {
-                role: Some(Role::King),
-                from_file: None,
-                from_rank: None,
-                to: None,
-                promotion: None,
-                capture: false,
-                castle: Some(false),
+                castle: Some(t.len() == 3),
             });
         }
         _ => {}
@@ -290,8 +287,18 @@ fn matches(p: &Pattern, m: &Move) -> bool {
 /// king's move `e1g1`) and finds the legal move it names (C13).
 ///
 /// # Errors
-/// [`MoveTextError`]: bad syntax, no legal move matching, or several (listed in SAN).
-pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+/// [`MoveTextError`]: bad syntax, no legal move matching (with the decision that forbids
+/// the likely reading, when one can be told), or several (listed in SAN).
+///
+/// ```
+/// use iceage::{Position, notation};
+/// let start = Position::start();
+/// let mv = notation::parse_move(&start, "g1f3").unwrap();
+/// assert_eq!(notation::move_text(&start, &mv), "Nxf3"); // the knight takes ice (C3)
+/// let e = notation::parse_move(&start, "e4").unwrap_err();
+/// assert!(e.to_string().contains("C2"), "{e}");
+/// ```
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(MoveTextError::Empty);
@@ -326,14 +333,14 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         [one] => Ok(**one),
         many => Err(MoveTextError::Ambiguous {
             text: game::excerpt(text),
-            candidates: many.iter().map(|m| write(pos, m)).collect(),
+            candidates: many.iter().map(|m| move_text(pos, m)).collect(),
         }),
     }
 }
 
-/// Why a move text that names no legal move failed, when it can be told simply: a pawn
-/// push onto or through ice (C2: a pawn takes ice only diagonally, C3), a promotion
-/// written without its piece, or a check.
+/// Why a move text that names no legal move failed, when it can be told simply, with the
+/// decision: a pawn push onto or through ice (C2: a pawn takes ice only diagonally, C3), a
+/// promotion written without its piece (C1), castling through ice (C2), or a check (C1).
 fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
     let board = pos.board();
     if p.promotion.is_none()
@@ -348,10 +355,10 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
                 )
         })
     {
-        let san = write(pos, m);
+        let san = move_text(pos, m);
         let base = san.split('=').next().unwrap_or(&san);
         return format!(
-            ": a pawn reaching the last rank must promote: add =Q, =R, =B or =N (e.g. {base}=Q)"
+            ": a pawn reaching the last rank must promote: add =Q, =R, =B or =N (e.g. {base}=Q, C1)"
         );
     }
     if let Some(to) = p.to
@@ -362,7 +369,7 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
         if board.is_ice(to) {
             return format!(": {to} holds ice, and a pawn takes ice only diagonally (C2, C3)");
         }
-        let back = match pos.turn() {
+        let back = match pos.side_to_move() {
             shakmaty::Color::White => to.to_u32().checked_sub(8),
             shakmaty::Color::Black => Some(to.to_u32() + 8).filter(|&i| i < 64),
         };
@@ -372,12 +379,25 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
             return format!(": ice on {sq} blocks the pawn's way to {to} (C2)");
         }
     }
+    if let Some(kingside) = p.castle {
+        let rank = match pos.side_to_move() {
+            shakmaty::Color::White => 0,
+            shakmaty::Color::Black => 7,
+        };
+        let files = if kingside { 5..7 } else { 1..4 };
+        if let Some(sq) = files
+            .map(|f| Square::new(rank * 8 + f))
+            .find(|&sq| board.is_ice(sq))
+        {
+            return format!(": ice on {sq} stands between king and rook (C2)");
+        }
+    }
     if pos.is_check() {
-        let side = match pos.turn() {
+        let side = match pos.side_to_move() {
             shakmaty::Color::White => "white",
             shakmaty::Color::Black => "black",
         };
-        return format!(": {side} is in check");
+        return format!(": {side} is in check and must answer it (C1)");
     }
     String::new()
 }

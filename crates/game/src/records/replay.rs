@@ -1,0 +1,270 @@
+//! Games as written to [`Record`]s: the game's tags are read first, then the start
+//! position, then every move of the main line and of its variations is read and played by
+//! the rules. The main line must be legal (else the game is an error naming the move);
+//! a variation is cut at its first illegal move (with a warning); a comment never refuses a
+//! game.
+
+use super::games::{RawGame, RawLine};
+use super::{Reading, RecordRules};
+use crate::{Color, Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordWarning};
+
+/// Tags the reader leaves out of [`Record::tags`] besides the game tag: the writer derives
+/// them.
+const DERIVED: [&str; 3] = ["Result", "FEN", "SetUp"];
+
+/// Replays every game of `raw` into `reading`.
+pub(crate) fn replay_all<V: RecordRules>(raw: Vec<RawGame>, reading: &mut Reading<V>) {
+    for (i, game) in raw.into_iter().enumerate() {
+        let number = i + 1;
+        for (line, message) in &game.warnings {
+            reading.warnings.push(RecordWarning {
+                game: Some(number),
+                line: *line,
+                message: message.clone(),
+            });
+        }
+        let mut replay = Replay::<V> {
+            game: number,
+            warnings: Vec::new(),
+            _variant: std::marker::PhantomData,
+        };
+        let record = replay.game(game);
+        reading.warnings.append(&mut replay.warnings);
+        reading.games.push(record);
+    }
+}
+
+struct Replay<V> {
+    game: usize,
+    warnings: Vec<RecordWarning>,
+    _variant: std::marker::PhantomData<V>,
+}
+
+/// A move that failed, as words and the line it is on.
+struct MoveFailure {
+    line: usize,
+    message: String,
+}
+
+impl<V: RecordRules> Replay<V> {
+    fn warn(&mut self, line: Option<usize>, message: String) {
+        self.warnings.push(RecordWarning {
+            game: Some(self.game),
+            line,
+            message,
+        });
+    }
+
+    fn error(&self, line: Option<usize>, message: String) -> RecordError {
+        RecordError {
+            game: self.game,
+            move_number: None,
+            side: None,
+            line,
+            message,
+        }
+    }
+
+    fn game(&mut self, raw: RawGame) -> Result<Record<V>, RecordError> {
+        let all: Vec<(String, String)> = raw
+            .tags
+            .iter()
+            .map(|t| (t.name.clone(), t.value.clone()))
+            .collect();
+        if let Err((index, message)) = V::check_game_tags(&all) {
+            let line = index
+                .and_then(|i| raw.tags.get(i))
+                .map_or(raw.line, |t| t.line);
+            return Err(self.error(Some(line), message));
+        }
+        let mut start = V::start_position();
+        if let Some(fen) = raw.tags.iter().find(|t| t.name == "FEN") {
+            start = V::read_position(&fen.value).map_err(|e| {
+                self.error(
+                    Some(fen.line),
+                    format!("FEN tag \"{}\": {e}", crate::excerpt(&fen.value)),
+                )
+            })?;
+        }
+        if let Some(e) = &raw.error {
+            // A syntax error rejects the game whatever its moves; its move is counted
+            // from the start.
+            let location = e.plies.map(|plies| {
+                let index = plies + usize::from(V::side_to_move(&start) == Color::Black);
+                let number = V::fullmove_number(&start).saturating_add((index / 2) as u32);
+                let side = if index % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                (number, side)
+            });
+            return Err(RecordError {
+                game: self.game,
+                move_number: location.map(|l| l.0),
+                side: location.map(|l| l.1),
+                line: Some(e.line),
+                message: e.message.clone(),
+            });
+        }
+        let game_tag = V::FORMAT.game_tag.0;
+        let tag_result = raw
+            .tags
+            .iter()
+            .find(|t| t.name == "Result")
+            .map(|t| (RecordResult::parse(&t.value), t));
+        let tags = raw
+            .tags
+            .iter()
+            .filter(|t| !DERIVED.contains(&t.name.as_str()) && t.name != game_tag)
+            .map(|t| (t.name.clone(), t.value.clone()))
+            .collect();
+
+        let mut record = Record::<V>::new(start.clone());
+        record.tags = tags;
+        record.comments = raw.main.comments.clone();
+        let mut pos = start;
+        for (ply, node) in raw.main.nodes.iter().enumerate() {
+            let number = V::fullmove_number(&pos);
+            let side = V::side_to_move(&pos);
+            let (mv, next) = self.play(&pos, &node.text, node.line).map_err(|f| {
+                let hint = (ply == 0).then(|| V::first_move_hint(&all)).flatten();
+                RecordError {
+                    game: self.game,
+                    move_number: Some(number),
+                    side: Some(side),
+                    line: Some(f.line),
+                    message: match hint {
+                        Some(hint) => format!("{}; {hint}", f.message),
+                        None => f.message,
+                    },
+                }
+            })?;
+            let notes = self.notes(&pos, &mv, node);
+            record.moves.push(mv);
+            record.notes.push(notes);
+            pos = next;
+        }
+        record.trim_notes();
+
+        record.result = match (raw.result, tag_result) {
+            (Some((marker, _)), Some((Some(tag), t))) if tag != marker => {
+                self.warn(
+                    Some(t.line),
+                    format!(
+                        "the [Result \"{}\"] tag and the result marker {marker} disagree: the marker is kept",
+                        t.value
+                    ),
+                );
+                marker
+            }
+            (Some((marker, _)), _) => marker,
+            (None, Some((Some(tag), _))) => tag,
+            (None, _) => RecordResult::Unknown,
+        };
+        if let Some(outcome) = V::outcome(&pos) {
+            let reached = RecordResult::from_outcome(Some(outcome));
+            if record.result != RecordResult::Unknown && record.result != reached {
+                let line = raw.result.map(|(_, l)| l);
+                self.warn(
+                    line,
+                    format!(
+                        "the result {} disagrees with the final position ({outcome})",
+                        record.result
+                    ),
+                );
+            }
+        }
+        Ok(record)
+    }
+
+    /// Reads and plays one move word.
+    fn play(
+        &mut self,
+        pos: &V::Position,
+        text: &str,
+        line: usize,
+    ) -> Result<(V::Move, V::Position), MoveFailure> {
+        let shown = crate::excerpt(text);
+        if let Some(outcome) = V::outcome(pos) {
+            return Err(MoveFailure {
+                line,
+                message: format!("'{shown}': the game is already over ({outcome})"),
+            });
+        }
+        let mv = V::read_move(pos, text).map_err(|e| MoveFailure {
+            line,
+            message: format!("{e} ({})", crate::legal_moves_hint::<V>(pos)),
+        })?;
+        let next = V::play(pos, &mv).map_err(|e| MoveFailure {
+            line,
+            message: format!("'{shown}': {e}"),
+        })?;
+        Ok((mv, next))
+    }
+
+    /// The notes of a move played from `pos`: NAGs, the comments that are not its own note
+    /// restated, and its variations replayed from `pos`.
+    fn notes(
+        &mut self,
+        pos: &V::Position,
+        mv: &V::Move,
+        node: &super::games::RawNode,
+    ) -> MoveNotes<V::Move> {
+        let mut notes = MoveNotes {
+            nags: node.nags.clone(),
+            ..MoveNotes::default()
+        };
+        for comment in &node.comments {
+            match V::check_note(pos, mv, comment) {
+                super::NoteCheck::Same => {}
+                super::NoteCheck::Prose => notes.comments.push(comment.clone()),
+                super::NoteCheck::Differs(why) => {
+                    self.warn(
+                        Some(node.line),
+                        format!(
+                            "'{}' is followed by {{{}}}, but {why}; the comment is kept as written",
+                            crate::excerpt(&node.text),
+                            crate::excerpt(comment)
+                        ),
+                    );
+                    notes.comments.push(comment.clone());
+                }
+            }
+        }
+        for variation in &node.variations {
+            notes.variations.push(self.variation(pos, variation));
+        }
+        notes
+    }
+
+    /// A variation from `pos`, cut at its first move that cannot be played.
+    fn variation(&mut self, pos: &V::Position, raw: &RawLine) -> Line<V::Move> {
+        let mut line = Line {
+            comments: raw.comments.clone(),
+            nodes: Vec::with_capacity(raw.nodes.len()),
+        };
+        let mut pos = pos.clone();
+        for node in &raw.nodes {
+            match self.play(&pos, &node.text, node.line) {
+                Ok((mv, next)) => {
+                    let notes = self.notes(&pos, &mv, node);
+                    line.nodes.push(Node { mv, notes });
+                    pos = next;
+                }
+                Err(f) => {
+                    let left = raw.nodes.len() - line.nodes.len();
+                    self.warn(
+                        Some(f.line),
+                        format!(
+                            "the variation opened on line {} is cut here, {left} move(s) left out: {}",
+                            raw.line, f.message
+                        ),
+                    );
+                    break;
+                }
+            }
+        }
+        line
+    }
+}
