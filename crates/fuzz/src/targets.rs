@@ -353,7 +353,10 @@ impl<V: RecordRules> Target for Records<V> {
 }
 
 /// The JSON bodies of the site's POST endpoints, sent through the real router (SQLite in
-/// a temporary file) to a local game: create, move, draw, resign, rematch, join.
+/// a temporary file) to a local game: create, move, draw, resign, takeback, abort, rematch,
+/// join. They go as a bot sends them (issue 9): a token the server issued in
+/// `X-Icebound-Player` and `content-type: application/json`, with rate limits off, so the
+/// fuzzed bodies reach the game logic rather than the edge's refusals.
 pub struct ServerJson {
     inner: Mutex<Option<Site>>,
 }
@@ -362,6 +365,8 @@ pub struct ServerJson {
 struct Site {
     runtime: tokio::runtime::Runtime,
     router: axum::Router,
+    /// The player token the site issued to the fuzzer.
+    token: String,
     game: String,
     /// Inputs sent; a fresh game is opened every [`FRESH_GAME_EVERY`] (a fuzzed body soon
     /// resigns or finishes the game).
@@ -377,10 +382,11 @@ impl Site {
     fn open_game(
         runtime: &tokio::runtime::Runtime,
         router: &axum::Router,
+        token: &str,
         variant: &str,
     ) -> String {
         let body = format!(r#"{{"variant":"{variant}","opponent":"local"}}"#);
-        let created = runtime.block_on(post(router, "/api/games", &body));
+        let created = runtime.block_on(post(router, token, "/api/games", &body));
         serde_json::from_str::<serde_json::Value>(&created.1)
             .ok()
             .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(String::from))
@@ -397,8 +403,28 @@ impl Drop for TempDir {
     }
 }
 
-/// The player the fuzzer plays as (the `X-Icebound-Player` header).
-const PLAYER: &str = "fuzz-player-000000000001";
+/// The token the site issues to a first request (its `Set-Cookie`), as a bot takes it.
+fn issued_token(runtime: &tokio::runtime::Runtime, router: &axum::Router) -> String {
+    use tower::ServiceExt;
+    let request = axum::http::Request::builder()
+        .uri("/api/stats")
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let response = runtime
+        .block_on(router.clone().oneshot(request))
+        .expect("infallible");
+    response
+        .headers()
+        .get_all(axum::http::header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| {
+            let (name, rest) = c.split_once('=')?;
+            (name.trim_start_matches("__Host-") == server::player::COOKIE_NAME)
+                .then(|| rest.split(';').next().unwrap_or("").to_string())
+        })
+        .expect("the site issues a player token in a cookie")
+}
 
 const JSON_WORDS: &[&str] = &[
     "{",
@@ -466,13 +492,21 @@ impl ServerJson {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let url = format!("sqlite://{}?mode=rwc", dir.join("fuzz.db").display());
         let site = runtime
-            .block_on(server::Site::open(&url))
+            .block_on(server::Site::open_with(
+                &url,
+                server::SiteOptions {
+                    rate_limits: server::options::RateLimits::off(),
+                    ..server::SiteOptions::default()
+                },
+            ))
             .expect("the site opens");
         let router = site.router();
-        let game = Site::open_game(&runtime, &router, "antarctos");
+        let token = issued_token(&runtime, &router);
+        let game = Site::open_game(&runtime, &router, &token, "antarctos");
         Site {
             runtime,
             router,
+            token,
             game,
             sent: 0,
             _dir: TempDir(dir),
@@ -480,14 +514,14 @@ impl ServerJson {
     }
 }
 
-/// POSTs `body` to `path`; the status and the body of the answer.
-async fn post(router: &axum::Router, path: &str, body: &str) -> (u16, String) {
+/// POSTs `body` to `path` as the player of `token`; the status and the body of the answer.
+async fn post(router: &axum::Router, token: &str, path: &str, body: &str) -> (u16, String) {
     use tower::ServiceExt;
     let request = axum::http::Request::builder()
         .method("POST")
         .uri(path)
         .header("content-type", "application/json")
-        .header("x-icebound-player", PLAYER)
+        .header(server::player::HEADER_NAME, token)
         .body(axum::body::Body::from(body.to_string()))
         .expect("request");
     let response = router.clone().oneshot(request).await.expect("infallible");
@@ -535,13 +569,15 @@ impl Target for ServerJson {
             } else {
                 "iceage"
             };
-            site.game = Site::open_game(&site.runtime, &site.router, variant);
+            site.game = Site::open_game(&site.runtime, &site.router, &site.token, variant);
         }
         let id = site.game.clone();
         let paths = [
             format!("/api/games/{id}/moves"),
             format!("/api/games/{id}/draw"),
             format!("/api/games/{id}/resign"),
+            format!("/api/games/{id}/takeback"),
+            format!("/api/games/{id}/abort"),
             format!("/api/games/{id}/rematch"),
             format!("/api/join/{id}"),
             // Engine games would queue searches that outlive the run: a body that names the
@@ -553,7 +589,9 @@ impl Target for ServerJson {
             if path == "/api/games" && input.contains("engine") {
                 continue;
             }
-            let (status, body) = site.runtime.block_on(post(&site.router, &path, input));
+            let (status, body) =
+                site.runtime
+                    .block_on(post(&site.router, &site.token, &path, input));
             if status >= 500 {
                 return Err(format!("POST {path} answered {status}: {body}"));
             }

@@ -56,6 +56,12 @@ fn run(name: &str, short_inputs: u64) {
     let report = runner::fuzz(t.as_ref(), budget, seed, &dir);
     eprintln!("{report}");
     assert!(report.findings.is_empty(), "{report}");
+    // A target whose every input is refused at the door (a stale token, a missing header)
+    // tests nothing behind it: some inputs, the seeds at least, must get through.
+    assert!(
+        report.accepted * 20 >= report.inputs.min(1_000),
+        "too few inputs accepted, the target tests little: {report}"
+    );
 }
 
 #[test]

@@ -71,9 +71,13 @@ async fn run(service: Arc<GameService>, slot: Arc<GameSlot>) {
         if attempt > 0 {
             tokio::time::sleep(Duration::from_millis(200 << attempt)).await;
         }
-        match think_and_move(&service, &slot).await {
-            Step::Done => return,
-            Step::Retry => continue,
+        loop {
+            match think_and_move(&service, &slot).await {
+                Step::Done => return,
+                Step::Retry => break,
+                // Not a failure: the position changed under the search; think again at once.
+                Step::Stale => continue,
+            }
         }
     }
     // Gave up for now (storage keeps failing): the next start resumes it (resume_engines).
@@ -84,10 +88,11 @@ async fn run(service: Arc<GameService>, slot: Arc<GameSlot>) {
 enum Step {
     Done,
     Retry,
+    Stale,
 }
 
 async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Step {
-    let (job, ply, id, spec) = {
+    let (job, line, id, spec) = {
         let g = slot.game.lock().await;
         let row = g.row();
         let Some(level) = row.engine_to_move() else {
@@ -103,14 +108,20 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
             since_ms: row.updated_at,
         };
         let job = g.engine_job(config(level, seed_of(&row.id, row.ply)));
-        (job, row.ply, row.id.clone(), spec)
+        (job, g.line(), row.id.clone(), spec)
     };
     let found = service.engine_queue.submit(spec, job).result().await;
     let mut g = slot.game.lock().await;
-    if g.row().ply != ply || g.row().engine_to_move().is_none() {
-        // The game moved on meanwhile (resignation, reload): this search is stale.
+    if g.row().engine_to_move().is_none() {
+        // The game ended or it is no longer the engine's turn (resignation, takeback).
         slot.engine_running.store(false, Ordering::SeqCst);
         return Step::Done;
+    }
+    if g.line() != line {
+        // A takeback and a new move can return to the same ply with another position while
+        // the search ran (the move that made it the engine's turn did not start a task, as
+        // this one was running): the search is stale, search the new position.
+        return Step::Stale;
     }
     let mv = match found {
         Ok(Some(mv)) => mv,

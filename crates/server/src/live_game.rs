@@ -166,6 +166,9 @@ pub trait LiveGame: Send + Sync {
     fn engine_job(&self, config: EngineConfig) -> EngineJob;
     /// The PDN/PGN record.
     fn record(&self) -> String;
+    /// The move ids played so far, in order: two equal lines mean the same position reached
+    /// the same way (an engine's search of one is valid for the other).
+    fn line(&self) -> Vec<String>;
 }
 
 struct Game<V: SiteVariant> {
@@ -410,6 +413,10 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             config.stop = Some(stop);
             engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv))
         })
+    }
+
+    fn line(&self) -> Vec<String> {
+        self.views.iter().map(|v| v.id.clone()).collect()
     }
 
     fn record(&self) -> String {

@@ -358,6 +358,42 @@ async fn games_with_a_seat_nobody_took_are_not_counted() {
     srv.stop().await;
 }
 
+/// A takeback while the engine thinks, then another move to the same ply: the search of the
+/// old position must not be played on the new one. Here the old search finds a quiet move, and
+/// after the new move (c3-d4) Black must capture (A-rules: compulsory capture), so the old
+/// answer is illegal: the engine has to search again, never stall.
+#[tokio::test]
+async fn engine_searches_again_when_a_takeback_changes_the_position_under_it() {
+    let url = sqlite_url("stale_search");
+    let srv = TestServer::start(&url).await;
+    let mut a = srv.client();
+    let e = create(
+        &mut a,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 8, "color": "white",
+               "fen": "W:Wa1,c3,e1,g1,h2:Be5,b8,d8,f8,h8,a7,c7,g7"}),
+    )
+    .await;
+    let eid = id_of(&e);
+    play(&mut a, &eid, "a1-b2").await;
+    let back = post(
+        &mut a,
+        &format!("/api/games/{eid}/takeback"),
+        json!({"action": "offer"}),
+    )
+    .await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    // Usually taken back while the engine was still thinking; ply 0 either way.
+    assert_eq!(back.body["ply"], 0, "{}", back.text);
+    play(&mut a, &eid, "c3-d4").await;
+    let replied = wait_ply(&mut a, &eid, 2).await;
+    let reply = replied["moves"][1]["text"].as_str().unwrap_or_default();
+    assert!(
+        reply.starts_with("e5") && reply.ends_with("c3"),
+        "Black must take c3-d4 with e5, got {reply}"
+    );
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn takeback_on_one_screen_against_the_engine_and_between_friends() {
     let url = sqlite_url("takeback");

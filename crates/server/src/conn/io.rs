@@ -162,7 +162,7 @@ pub fn raise_fd_limit() -> Option<u64> {
         && cur < max
     {
         limit.current = Some(max);
-        if setrlimit(Resource::Nofile, limit.clone()).is_ok() {
+        if setrlimit(Resource::Nofile, limit).is_ok() {
             tracing::info!(from = cur, to = max, "descriptor limit raised");
         }
     }

@@ -480,15 +480,26 @@ impl Store {
 
     /// Unfinished games where `token` holds a seat against an engine seat.
     pub async fn unfinished_engine_games(&self, token: &str) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM games WHERE status = 'ongoing' AND \
-             ((white_token = $1 AND black_kind = 'engine') OR \
-              (black_token = $1 AND white_kind = 'engine'))",
-        )
-        .bind(token)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get("n")?)
+        let token = token.to_string();
+        self.run(|mut conn| {
+            let token = token.clone();
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM games WHERE status = 'ongoing' AND \
+                         ((white_token = $1 AND black_kind = 'engine') OR \
+                          (black_token = $1 AND white_kind = 'engine'))",
+                    )
+                    .bind(token)
+                    .fetch_one(conn.raw())
+                    .await?;
+                    Ok(row.try_get("n")?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Ids of unfinished games where an engine seat is to move (resumed at start).

@@ -271,15 +271,13 @@ fn private_sqlite_file(url: &str) {
             && file
                 .parent()
                 .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir())
-        {
-            if let Err(e) = std::fs::OpenOptions::new()
+            && let Err(e) = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .mode(0o600)
                 .open(file)
-            {
-                tracing::warn!(file = %path, error = %e, "cannot create the database file 0600");
-            }
+        {
+            tracing::warn!(file = %path, error = %e, "cannot create the database file 0600");
         }
         return;
     }

@@ -66,18 +66,32 @@ impl Store {
     /// database reads the same one (a racing creation loses to the first, `ON CONFLICT`).
     pub async fn player_token_secret(&self) -> Result<Vec<u8>, StoreError> {
         let fresh: String = new_secret().iter().map(|b| format!("{b:02x}")).collect();
-        sqlx::query(
-            "INSERT INTO site_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-        )
-        .bind(PLAYER_TOKEN_SECRET)
-        .bind(&fresh)
-        .execute(&self.pool)
-        .await?;
-        let stored: String = sqlx::query("SELECT value FROM site_secrets WHERE name = $1")
-            .bind(PLAYER_TOKEN_SECRET)
-            .fetch_one(&self.pool)
-            .await?
-            .try_get("value")?;
+        let stored: String = self
+            .run(|mut conn| {
+                let fresh = fresh.clone();
+                Box::pin(async move {
+                    let result = async {
+                        sqlx::query(
+                            "INSERT INTO site_secrets (name, value) VALUES ($1, $2) \
+                             ON CONFLICT (name) DO NOTHING",
+                        )
+                        .bind(PLAYER_TOKEN_SECRET)
+                        .bind(fresh)
+                        .execute(conn.raw())
+                        .await?;
+                        Ok(
+                            sqlx::query("SELECT value FROM site_secrets WHERE name = $1")
+                                .bind(PLAYER_TOKEN_SECRET)
+                                .fetch_one(conn.raw())
+                                .await?
+                                .try_get("value")?,
+                        )
+                    }
+                    .await;
+                    (conn, result)
+                })
+            })
+            .await?;
         let bytes: Option<Vec<u8>> = (0..stored.len())
             .step_by(2)
             .map(|i| {
@@ -96,12 +110,21 @@ impl Store {
 
     /// Hashes (hex) of the unsigned tokens that held seats when the database was migrated.
     pub async fn legacy_player_hashes(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT token_hash FROM legacy_players")
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("token_hash"))
-            .collect::<Result<_, _>>()?)
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query("SELECT token_hash FROM legacy_players")
+                        .fetch_all(conn.raw())
+                        .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("token_hash"))
+                        .collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 }
