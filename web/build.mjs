@@ -1,5 +1,6 @@
 // Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css and
 // dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
+// The rules pages' exact rulings come from docs/rules/*.md (`virtual:decisions`).
 // Run by `npm run build` and by crates/server/build.rs. Chess piece images come from
 // chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
 import * as esbuild from 'esbuild';
@@ -8,6 +9,33 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The numbered decisions of docs/rules/<game>.md (`- A10. ...` with its indented lines), for
+ * the rules pages' list of exact rulings, which the decision badges link to. */
+function decisions(game) {
+  const out = [];
+  let cur = null;
+  for (const line of readFileSync(join(here, '..', 'docs', 'rules', `${game}.md`), 'utf8').split('\n')) {
+    const m = /^- ([AC]\d+[a-z]?)(?: \*\(added\)\*)?\. (.*)$/.exec(line);
+    if (m) {
+      cur = { id: m[1], text: m[2] };
+      out.push(cur);
+    } else if (cur && /^ {2}\S|^ {4}/.test(line)) cur.text += ` ${line.trim()}`;
+    else cur = null;
+  }
+  return out;
+}
+const virtualDecisions = {
+  name: 'virtual-decisions',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:decisions$/ }, () => ({ path: 'decisions', namespace: 'virtual-decisions' }));
+    build.onLoad({ filter: /.*/, namespace: 'virtual-decisions' }, () => ({
+      contents: JSON.stringify({ antarctos: decisions('antarctos'), iceage: decisions('iceage') }),
+      loader: 'json',
+      watchFiles: ['antarctos', 'iceage'].map(g => join(here, '..', 'docs', 'rules', `${g}.md`)),
+    }));
+  },
+};
 const dist = join(here, 'dist');
 const assets = join(dist, 'assets');
 rmSync(dist, { recursive: true, force: true });
@@ -21,6 +49,7 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outfile: join(assets, 'main.js'),
+  plugins: [virtualDecisions],
   logLevel: 'warning',
 });
 

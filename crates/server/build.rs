@@ -7,12 +7,14 @@ use std::process::Command;
 use std::time::SystemTime;
 
 /// Inputs of the page build, relative to `web/`.
-const SOURCES: [&str; 5] = [
+const SOURCES: [&str; 6] = [
     "src",
     "package.json",
     "package-lock.json",
     "build.mjs",
     "tsconfig.json",
+    // The rules pages' exact rulings (build.mjs reads the decisions).
+    "../docs/rules",
 ];
 
 fn main() {

@@ -52,7 +52,7 @@ async function waitingRoom(browser) {
   await a.click('#invite-copy');
   eq(await a.evaluate(() => navigator.clipboard.readText()), url, 'Copy puts the link on the clipboard');
   eq(await a.textContent('#invite-copy'), 'Copied', 'Copy says it copied');
-  eq(await statusText(a), 'waiting for a friend to join', 'the status says what the game waits for');
+  eq(await statusText(a), 'Waiting for a friend to join', 'the status says what the game waits for');
   check(!(await a.isVisible('#resign')) && !(await a.isVisible('#abort')), 'no Resign before the friend joins (Cancel is the way out)');
   await screenshot(a, 'waiting-room', 'friend-waiting-room.png');
   // The same on a phone: the link and its buttons fit.
@@ -63,12 +63,13 @@ async function waitingRoom(browser) {
   await a.setViewportSize({ width: 1280, height: 800 });
   // Cancel: the game ends without a result, the link leads nowhere, nothing is counted.
   await a.click('#invite-cancel');
+  await a.click('#invite-cancel-yes');
   await waitForStatus(a, 'aborted');
   eq(await statusText(a), 'Game aborted', 'a cancelled game says so');
   const b = await newPage(browser);
   await b.goto(url);
-  await b.waitForSelector('p.error');
-  check((await b.textContent('p.error')).length > 0, 'a cancelled game cannot be joined');
+  await b.waitForSelector('#dead-end');
+  eq(await b.textContent('#dead-end h1'), 'Invitation cancelled', 'a cancelled game cannot be joined, and the page says so');
   eq(await totals(a), before, 'an unjoined, cancelled game is not counted');
   eq((await api(a, 'GET', `/api/games/${id}`)).json.result, null, 'no result');
 }
@@ -87,7 +88,8 @@ async function joinAndAbort(browser) {
   await b.click('#abort-yes');
   await waitForStatus(b, 'aborted');
   await waitForStatus(a, 'aborted');
-  eq(await a.textContent('#moves .move-result'), 'Game aborted', 'the move list ends with the abort');
+  eq(await statusText(a), 'Game aborted', 'the abort is said in the status');
+  eq(await a.$$eval('#moves .move-result', r => r.length), 0, 'and not again in the move list');
   eq(await totals(a), before, 'an aborted game is not counted');
   eq((await api(a, 'POST', `/api/games/${id}/moves`, { move: 'f6-g5', ply: 1 })).json?.error?.code, 'game_over', 'an aborted game takes no moves');
   // Once both have moved, Abort gives way to Resign.

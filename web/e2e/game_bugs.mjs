@@ -88,6 +88,7 @@ async function bug3UnjoinedFriendGame(browser) {
     eq([r.status, r.json?.error?.code], [409, 'waiting_for_opponent'], `${path} before the friend joins`);
   }
   await page.click('#invite-cancel');
+  await page.click('#invite-cancel-yes');
   await waitForStatus(page, 'aborted');
   const after = (await api(page, 'GET', '/api/stats')).json.iceage.total;
   eq(after, before, 'a cancelled friend game is not in the statistics');

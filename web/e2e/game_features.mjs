@@ -95,8 +95,10 @@ async function keyboardEntry(browser) {
   eq(await moveTexts(page), ['hxg3', 'Nxf6'], 'SAN and UCI typed moves are played');
   await page.fill('#move-input', 'Qz9');
   await page.press('#move-input', 'Enter');
-  await page.waitForFunction(() => document.querySelector('#message')?.textContent.length > 0);
-  eq(await page.textContent('#message'), 'No legal move matches “Qz9”', 'a text that fits no move is explained');
+  await page.waitForSelector('#kbd-says:not([hidden])');
+  const why = await page.textContent('#kbd-says');
+  check(why.startsWith('“Qz9” cannot be played: ') && why.length > '“Qz9” cannot be played: '.length, `a text that fits no move is explained with the server's reason, got "${why}"`);
+  eq(await page.inputValue('#move-input'), 'Qz9', 'the text stays in the box to be corrected');
   const created = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' });
   await openGame(page, created.json.id);
   await page.fill('#move-input', 'c3d4');

@@ -106,7 +106,8 @@ async function walk(browser, l) {
   await visit('/rules/iceage', '.diagram cg-board piece');
   await visit('/stats', '#stats');
   await visit('/no/such/page', '#not-found');
-  await visit('/join/nosuchinvitation', 'p.error');
+  await visit('/join/nosuchinvitation', '#dead-end');
+  await visit('/game/nosuchgame', '#dead-end');
   await screenshot(page, `languages-${l}`);
   eq(left, [], `every page in ${l} is free of English`);
   return { page, games };

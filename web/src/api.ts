@@ -200,6 +200,9 @@ export class ApiError extends Error {
     public code: string,
     message: string,
     public status: number,
+    /** The game the error is about when the request did not name it (a used or cancelled
+     * invitation: docs/api.md, Errors). */
+    public game?: string,
   ) {
     super(message);
   }
@@ -227,8 +230,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = undefined;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status);
+    const err = (data as { error?: { code?: string; message?: string; game?: string } } | undefined)?.error;
+    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status, err?.game);
   }
   return data as T;
 }

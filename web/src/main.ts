@@ -46,7 +46,10 @@ function header(): HTMLElement {
   );
 }
 
+let shownPath = '';
+
 function render(): void {
+  shownPath = location.pathname + location.search;
   if (typeof cleanup === 'function') cleanup();
   cleanup = undefined;
   const app = document.getElementById('app')!;
@@ -65,6 +68,9 @@ function render(): void {
 
 document.documentElement.lang = lang();
 document.addEventListener('click', linkHandler);
-window.addEventListener('popstate', render);
+// A link within the page (`#a10`) changes only the fragment: the page stays, and scrolls.
+window.addEventListener('popstate', () => {
+  if (location.pathname + location.search !== shownPath) render();
+});
 window.addEventListener('icebound:navigate', render);
 render();

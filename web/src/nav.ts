@@ -1,7 +1,9 @@
 // Client-side navigation of the single page: pages call `navigate`, main.ts renders the route.
 
 export function navigate(path: string, replace = false): void {
-  if (replace) history.replaceState(null, '', path);
+  // A second click on the same link (a double click) adds no history entry.
+  const here = location.pathname + location.search + location.hash;
+  if (replace || path === here) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
   window.dispatchEvent(new Event('icebound:navigate'));
 }

@@ -28,6 +28,11 @@ pub enum ErrorCode {
     TooManyEngineGames,
     /// 409: a friend game's open seat is not taken yet: nothing but cancelling is possible.
     WaitingForOpponent,
+    /// 409: the invitation was already used: both seats are taken (the error's `game` names
+    /// the game, which anyone may watch).
+    InviteUsed,
+    /// 409: the game was cancelled before anyone used the invitation (`game` names it).
+    InviteCancelled,
     /// 413: body, field or message too large.
     TooLarge,
     /// 422: no legal move matches.
@@ -64,7 +69,9 @@ impl ErrorCode {
             | ErrorCode::GameOver
             | ErrorCode::Conflict
             | ErrorCode::TooManyEngineGames
-            | ErrorCode::WaitingForOpponent => StatusCode::CONFLICT,
+            | ErrorCode::WaitingForOpponent
+            | ErrorCode::InviteUsed
+            | ErrorCode::InviteCancelled => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
@@ -86,6 +93,10 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// What is wrong, in words.
     pub message: String,
+    /// The game the error is about, when the caller did not name it (a used or cancelled
+    /// invitation): its id, so that the page can offer to watch it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
 }
 
 impl ApiError {
@@ -94,7 +105,14 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            game: None,
         }
+    }
+
+    /// The same error, naming game `id` (see [`ApiError::game`]).
+    pub fn with_game(mut self, id: &str) -> Self {
+        self.game = Some(id.to_string());
+        self
     }
 
     /// 400 `bad_request`.

@@ -123,7 +123,7 @@ pub fn match_run(
 }
 
 /// A stored run as `GET /api/stats` shows it: the row plus the percentages of all games
-/// (truncated to two decimals, like the site's figures).
+/// (rounded half-up to one decimal, like the site's figures).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LabRunView {
     /// The stored run.
@@ -141,7 +141,7 @@ pub struct LabRunView {
 
 impl From<LabRun> for LabRunView {
     fn from(run: LabRun) -> Self {
-        let pct = |n: i64| crate::view::truncated_percent(n, run.games);
+        let pct = |n: i64| crate::view::rounded_percent(n, run.games);
         LabRunView {
             white_pct: pct(run.white_wins),
             black_pct: pct(run.black_wins),
@@ -212,6 +212,6 @@ mod tests {
         assert!(lower > 0.0 && lower < 1.0, "Wilson lower bound {lower}");
         assert_eq!(row.id.len(), 12);
         let view = LabRunView::from(row);
-        assert_eq!((view.white_pct, view.capped_pct), (66.66, 33.33));
+        assert_eq!((view.white_pct, view.capped_pct), (66.7, 33.3));
     }
 }

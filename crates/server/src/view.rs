@@ -214,10 +214,10 @@ pub struct VariantStats {
 }
 
 impl VariantStats {
-    /// Counts with their percentages of the total, truncated to two decimals.
+    /// Counts with their percentages of the total, rounded half-up to one decimal.
     pub fn new(white: i64, black: i64, draws: i64) -> VariantStats {
         let total = white + black + draws;
-        let pct = |n: i64| truncated_percent(n, total);
+        let pct = |n: i64| rounded_percent(n, total);
         VariantStats {
             white,
             black,
@@ -230,13 +230,17 @@ impl VariantStats {
     }
 }
 
-/// `n` in % of `total`, truncated (not rounded) to two decimals: the seed's page shows
-/// 50.06 % for 4,095 of 8,179. 0 when `total` is 0.
-pub fn truncated_percent(n: i64, total: i64) -> f64 {
+/// `n` in % of `total`, rounded half-up to one decimal (2 of 3 is 66.7, not the 66.66 a
+/// truncation gives), in integer arithmetic so that no float error moves a half. 0 when
+/// `total` is 0.
+pub fn rounded_percent(n: i64, total: i64) -> f64 {
     if total <= 0 {
         0.0
     } else {
-        (n.saturating_mul(10_000) / total) as f64 / 100.0
+        let n = i128::from(n);
+        let total = i128::from(total);
+        let tenths = (n * 2000 + total) / (2 * total);
+        tenths as f64 / 10.0
     }
 }
 
@@ -245,13 +249,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stats_percentages_like_the_seed() {
-        // The seed's page: 3,887 / 4,095 / 197 of 8,179.
+    fn stats_percentages_round_half_up_to_one_decimal() {
+        // The seed's page's counts: 3,887 / 4,095 / 197 of 8,179.
         let s = VariantStats::new(3887, 4095, 197);
         assert_eq!(s.total, 8179);
-        assert_eq!(s.white_pct, 47.52);
-        assert_eq!(s.black_pct, 50.06);
-        assert_eq!(s.draws_pct, 2.4);
+        assert_eq!((s.white_pct, s.black_pct, s.draws_pct), (47.5, 50.1, 2.4));
+        // 2 of 3: 66.666… shows as 66.7 (was 66.66, truncated); 1 of 3: 33.3.
+        let s = VariantStats::new(2, 1, 0);
+        assert_eq!((s.white_pct, s.black_pct), (66.7, 33.3));
+        // An exact half rounds up: 1 of 16 is 6.25 %, 1 of 8 is 12.5 %.
+        assert_eq!(rounded_percent(1, 16), 6.3);
+        assert_eq!(rounded_percent(1, 8), 12.5);
+        assert_eq!(rounded_percent(1, 1), 100.0);
         assert_eq!(VariantStats::new(0, 0, 0).white_pct, 0.0);
     }
 }

@@ -180,7 +180,8 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
         .post(&format!("/api{invite}"), json!({}))
         .await
         .expect("join");
-    assert_error(&late, 409, "conflict");
+    assert_error(&late, 409, "invite_used");
+    assert_eq!(late.body["error"]["game"], id.as_str(), "the used invitation names its game");
     let unknown = eve
         .post("/api/join/nosuchinvite", json!({}))
         .await

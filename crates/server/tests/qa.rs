@@ -178,3 +178,100 @@ async fn ws_retry_of_a_stored_move_is_answered_once() {
     assert_eq!(wait_error(&mut ws).await["code"], "conflict");
     srv.stop().await;
 }
+
+/// A used invitation says so (`invite_used`, the game under way or over) and a cancelled one
+/// says it was cancelled (`invite_cancelled`), each naming the game so that the page can offer
+/// to watch it; before, they answered `conflict` ("the game changed meanwhile") and `game_over`
+/// without the game.
+#[tokio::test]
+async fn used_and_cancelled_invitations_say_what_happened_and_name_the_game() {
+    let srv = TestServer::start(&sqlite_url("qa-invites")).await;
+    let (mut alice, mut bob, mut eve) = (srv.client(), srv.client(), srv.client());
+    let friend = json!({"variant": "antarctos", "opponent": "friend", "color": "white"});
+    let g = create(&mut alice, friend.clone()).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let invite = format!("/api{}", g["invite_url"].as_str().expect("invite"));
+    let joined = bob.post(&invite, json!({})).await.expect("join");
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let late = eve.post(&invite, json!({})).await.expect("join");
+    assert_error(&late, 409, "invite_used");
+    assert_eq!(late.body["error"]["game"], id.as_str());
+    assert!(
+        late.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("under way")),
+        "{}",
+        late.text
+    );
+    // The named game can be watched by the late friend.
+    let watched = eve.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(watched.status, 200, "{}", watched.text);
+    assert_eq!(watched.body["you"], serde_json::Value::Null);
+    // Over: the same code, the message says the game is over.
+    let resigned = alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await
+        .expect("resign");
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    let after = eve.post(&invite, json!({})).await.expect("join");
+    assert_error(&after, 409, "invite_used");
+    assert!(
+        after.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("over")),
+        "{}",
+        after.text
+    );
+
+    let g = create(&mut alice, friend).await;
+    let cancelled_id = g["id"].as_str().expect("id").to_string();
+    let invite = format!("/api{}", g["invite_url"].as_str().expect("invite"));
+    let aborted = alice
+        .post(&format!("/api/games/{cancelled_id}/abort"), json!({}))
+        .await
+        .expect("abort");
+    assert_eq!(aborted.status, 200, "{}", aborted.text);
+    let cancelled = bob.post(&invite, json!({})).await.expect("join");
+    assert_error(&cancelled, 409, "invite_cancelled");
+    assert_eq!(cancelled.body["error"]["game"], cancelled_id.as_str());
+    // Errors about a game the caller named carry no `game` field.
+    let unknown = bob.post("/api/join/nosuchinvite", json!({})).await.expect("join");
+    assert_error(&unknown, 404, "not_found");
+    assert!(unknown.body["error"].get("game").is_none(), "{}", unknown.text);
+}
+
+/// The statistics' percentages are rounded half-up to one decimal: White 2 of 3 is 66.7 %
+/// (was 66.66, truncated to two decimals).
+#[tokio::test]
+async fn stats_percentages_are_rounded_to_one_decimal() {
+    let srv = TestServer::start(&sqlite_url("qa-stats-round")).await;
+    let mut c = srv.client();
+    // Three finished games of Antarctos: White wins two (Black resigns), Black one.
+    for loser in ["black", "black", "white"] {
+        let g = create(
+            &mut c,
+            json!({"variant": "antarctos", "opponent": "local", "color": "white"}),
+        )
+        .await;
+        let id = g["id"].as_str().expect("id").to_string();
+        // On one screen the side to move resigns: Black after three plies, White after two.
+        let moves: &[&str] = if loser == "black" {
+            &["c3-d4", "b6-a5", "a3-b4"]
+        } else {
+            &["c3-d4", "b6-a5"]
+        };
+        for mv in moves {
+            play(&mut c, &id, mv).await;
+        }
+        let r = c
+            .post(&format!("/api/games/{id}/resign"), json!({}))
+            .await
+            .expect("resign");
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.body["result"]["winner"], if loser == "black" { "white" } else { "black" }, "{}", r.text);
+    }
+    let s = c.get("/api/stats").await.expect("stats").body;
+    assert_eq!(s["antarctos"]["total"], 3, "{s}");
+    assert_eq!(s["antarctos"]["white_pct"], 66.7, "{s}");
+    assert_eq!(s["antarctos"]["black_pct"], 33.3, "{s}");
+}

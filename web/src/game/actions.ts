@@ -3,7 +3,7 @@
 // game: New game, Rematch (an offer the opponent answers) and Analyse (when the server has an
 // analysis board).
 
-import type { Action, Answer, GameView } from '../api';
+import type { Action, Answer, Color, GameView } from '../api';
 import { h } from '../dom';
 import { colorName, t, type Key } from '../i18n';
 import { myColors } from './model';
@@ -17,7 +17,7 @@ export interface ActionEvents {
 }
 
 /** A button that asks "Sure? Yes / No" in place before it acts. */
-function confirmButton(id: string, label: string, question: string, act: () => void): HTMLElement {
+export function confirmButton(id: string, label: string, question: string, act: () => void): HTMLElement {
   const box = h('span.confirm');
   const ask = () => {
     box.replaceChildren(
@@ -30,6 +30,22 @@ function confirmButton(id: string, label: string, question: string, act: () => v
   const first = h('button', { type: 'button', id, onclick: ask }, label);
   box.append(first);
   return box;
+}
+
+/** How many plies a takeback by `side` removes: its last move and whatever followed it
+ * (docs/api.md, takeback), so that the words say exactly what goes. */
+export function takebackPlies(g: GameView, side: Color): number {
+  for (let i = g.moves.length - 1; i >= 0; i--) if (g.moves[i].color === side) return g.ply - i;
+  return 0;
+}
+
+/** The takeback button's words: the last move on one screen; one's own move, or one's move
+ * and the reply, otherwise. */
+function takebackLabel(g: GameView, offer: boolean): string {
+  if (g.you === 'both' || g.you === null) return t('game.takeback_last');
+  const two = takebackPlies(g, g.you) > 1;
+  if (offer) return t(two ? 'game.offer_takeback_mine_reply' : 'game.offer_takeback_mine');
+  return t(two ? 'game.takeback_mine_reply' : 'game.takeback_mine');
 }
 
 /** An offer to answer: the question and Accept / Decline. */
@@ -49,7 +65,10 @@ export function offers(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLEle
     g.you === 'both' && by ? t('game.draw_offered_by', { color: colorName(by) }) : t(key);
   if (can.has('accept_draw')) out.push(offerBox('draw-offer', from('game.draw_offered_you', g.draw_offer), ev.draw));
   else if (g.draw_offer && mine.includes(g.draw_offer) && g.status === 'ongoing') out.push(h('p.offer-note#draw-sent', t('game.draw_sent')));
-  if (can.has('accept_takeback')) out.push(offerBox('takeback-offer', t('game.takeback_offered_you'), ev.takeback));
+  if (can.has('accept_takeback')) {
+    const two = !!g.takeback_offer && takebackPlies(g, g.takeback_offer) > 1;
+    out.push(offerBox('takeback-offer', t(two ? 'game.takeback_offered_reply' : 'game.takeback_offered_last'), ev.takeback));
+  }
   else if (g.takeback_offer && mine.includes(g.takeback_offer) && g.status === 'ongoing') out.push(h('p.offer-note#takeback-sent', t('game.takeback_sent')));
   if (can.has('accept_rematch')) out.push(offerBox('rematch-offer', t('game.rematch_offered_you'), ev.rematch));
   else if (g.rematch_offer && mine.includes(g.rematch_offer) && !g.rematch) out.push(h('p.offer-note#rematch-sent', t('game.rematch_sent')));
@@ -62,8 +81,9 @@ export function playButtons(g: GameView, can: Set<Action>, ev: ActionEvents): HT
   if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), t('game.abort_confirm'), ev.abort));
   if (can.has('resign')) out.push(confirmButton('resign', t('game.resign'), t('game.resign_confirm'), ev.resign));
   if (can.has('offer_draw')) out.push(h('button#offer-draw', { type: 'button', onclick: () => ev.draw('offer') }, t('game.offer_draw')));
-  if (can.has('takeback')) out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, t('game.takeback')));
-  else if (can.has('offer_takeback')) out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, t('game.offer_takeback')));
+  if (can.has('takeback') || can.has('offer_takeback')) {
+    out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, takebackLabel(g, !can.has('takeback'))));
+  }
   return out;
 }
 

@@ -11,12 +11,9 @@ export interface KeyboardEvents {
   canMove: () => boolean;
   /** The legal moves now. */
   legal: () => LegalMove[];
-  /** Play a legal move. */
-  play: (m: LegalMove) => void;
-  /** Send text the page could not match to the server. */
-  send: (text: string) => void;
-  /** Say something about the input. */
-  say: (text: string) => void;
+  /** Send a move (a legal move's id, or text the page could not match, which the server reads):
+   * `true` when played, otherwise why not, in words. */
+  send: (text: string) => Promise<true | string>;
 }
 
 /** The legal move `text` names, by its notation or machine form (exact first, then ignoring
@@ -31,7 +28,8 @@ export function matchMove(text: string, legal: LegalMove[]): LegalMove | null {
   return loose.length === 1 ? loose[0] : null;
 }
 
-/** The input box: a label, the field, and what it does on Enter. */
+/** The input box: a label, the field, the line that answers it, and what Enter does. A text
+ * that is not played stays in the box, with the reason beside it. */
 export function keyboardInput(variant: Variant, ev: KeyboardEvents): HTMLElement {
   const input = h('input#move-input', {
     type: 'text',
@@ -40,19 +38,27 @@ export function keyboardInput(variant: Variant, ev: KeyboardEvents): HTMLElement
     autocapitalize: 'off',
     placeholder: t(variant === 'antarctos' ? 'game.kbd_hint_antarctos' : 'game.kbd_hint_iceage'),
   }) as HTMLInputElement;
-  input.addEventListener('keydown', e => {
+  const says = h('p.kbd-says#kbd-says', { role: 'status', hidden: true });
+  const say = (text: string) => {
+    says.hidden = !text;
+    says.textContent = text;
+  };
+  input.addEventListener('input', () => say(''));
+  input.addEventListener('keydown', async e => {
     if (e.key !== 'Enter') return;
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
     if (!ev.canMove()) {
-      ev.say(t('game.kbd_not_your_turn'));
+      say(t('game.kbd_not_your_turn'));
       return;
     }
+    say('');
     const m = matchMove(text, ev.legal());
-    input.value = '';
-    if (m) ev.play(m);
-    else ev.send(text);
+    const answer = await ev.send(m ? m.id : text);
+    if (answer === true) {
+      if (input.value.trim() === text) input.value = '';
+    } else say(answer);
   });
-  return h('label.kbd', h('span', t('game.kbd_label')), input);
+  return h('div.kbd-entry', h('label.kbd', h('span', t('game.kbd_label')), input), says);
 }

@@ -12,9 +12,9 @@ export interface MoveListEvents {
   go: (ply: number) => void;
 }
 
-/** The result row's text: the score and the result in words. */
+/** The result row's text: the score and the result in words. An aborted game has none: the
+ * status line says "Game aborted", once. */
 export function resultRow(g: GameView): string | null {
-  if (g.status === 'aborted') return t('result.aborted');
   if (!g.result) return null;
   return `${g.result.result} · ${resultHeadline(g.result, myColors(g))}. ${resultReason(g.result)}`;
 }
@@ -58,9 +58,12 @@ export function drawMoveList(list: HTMLElement, bar: HTMLElement, g: GameView, a
     step(t('game.next'), 'step-next', '▶', at + 1, at >= last),
     step(t('game.last'), 'step-last', '»', last, at >= last),
   );
-  const current = list.querySelector<HTMLElement>('.current');
-  if (current) scrollWithin(list, current);
-  else if (at >= last) list.scrollTop = list.scrollHeight;
+  // The live position shows the newest move and, at the end, the result row below it.
+  if (at >= last) list.scrollTop = list.scrollHeight;
+  else {
+    const current = list.querySelector<HTMLElement>('.current');
+    if (current) scrollWithin(list, current);
+  }
 }
 
 /** Scrolls `box` (the move list) so that `el` shows, moving nothing else: `scrollIntoView`

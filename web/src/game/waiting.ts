@@ -1,9 +1,10 @@
 // The friend's waiting room: while the invited friend has not opened the link, the creator sees
-// the link on top with Copy and Cancel, and nobody can move, offer or resign.
+// the link on top with Copy and Cancel (which asks once), and nobody can move, offer or resign.
 
 import type { GameView } from '../api';
 import { copyText, h } from '../dom';
 import { colorName, t } from '../i18n';
+import { confirmButton } from './actions';
 
 export interface WaitingEvents {
   cancel: () => void;
@@ -26,6 +27,7 @@ export function waitingRoom(g: GameView, ev: WaitingEvents): HTMLElement {
     h('p', t('wait.text')),
     h('div.copy-row', input, copy),
     mine ? h('p.muted', t('wait.you_play', { color: colorName(mine) })) : null,
-    h('button#invite-cancel', { type: 'button', onclick: ev.cancel }, t('wait.cancel')),
+    // Cancelling asks once, in place (Yes / No), before the link stops working.
+    h('div.actions', confirmButton('invite-cancel', t('wait.cancel'), t('wait.cancel_confirm'), ev.cancel)),
   );
 }

@@ -7,11 +7,12 @@
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
-import { colorName, errorWords, has, orList, resultHeadline, resultReason, t } from '../i18n';
+import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { isFlipped, setFlipped } from '../prefs';
 import * as sound from '../sound';
 import { setTitle } from '../title';
+import { deadEndPage } from './notfound';
 import { afterButtons, offers, playButtons } from '../game/actions';
 import { countdownText, drawIcePanel, iceMarks } from '../game/iceage';
 import { keyboardInput } from '../game/keyboard';
@@ -19,14 +20,25 @@ import { actionsOf, isNewer, lastIceAge, myColors, other, waitingForFriend } fro
 import { drawMoveList } from '../game/movelist';
 import { waitingRoom } from '../game/waiting';
 
-/** `/join/<invite>`: takes the open seat, then shows the game. */
+/** `/join/<invite>`: takes the open seat, then shows the game. A used or cancelled invitation
+ * says what happened and offers the game to watch; an unknown one is a page of its own. */
 export function joinPage(root: HTMLElement, invite: string): void {
   setTitle(t('page.loading'));
   mount(root, h('section.card', h('p', t('page.loading'))));
   api.join(invite).then(
     game => navigate(`/game/${game.id}`, true),
-    err => mount(root, h('section.card', h('p.error',
-      err instanceof ApiError && err.status === 404 ? t('game.invite_not_found') : errorWords(err)))),
+    async err => {
+      if (!(err instanceof ApiError)) return mount(root, h('section.card', h('p.error', errorWords(err))));
+      if (err.status === 404) return deadEndPage(root, 'invitenf.title', t('game.invite_not_found'));
+      const watch = (key: Key) => err.game ? [h('a.button.primary#watch-link', { href: `/game/${err.game}` }, t(key))] : [];
+      if (err.code === 'invite_cancelled') return deadEndPage(root, 'invite.cancelled_title', t('invite.cancelled'), watch('invite.see'));
+      if (err.code === 'invite_used') {
+        // Under way or over: the game says which.
+        const over = err.game ? await api.game(err.game).then(g => g.status !== 'ongoing', () => false) : false;
+        return deadEndPage(root, 'invite.used_title', t(over ? 'invite.used_over' : 'invite.used_live'), watch(over ? 'invite.see' : 'invite.watch'));
+      }
+      mount(root, h('section.card', h('p.error', errorWords(err))));
+    },
   );
 }
 
@@ -76,7 +88,6 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let seenNotice = -1;
   let networkError = false;
   let hadRematch: string | null | undefined;
-  let noticeTimer: number | undefined;
 
   const boardEl = h('div.cg-wrap');
   const boardBox = h('div.board-box', boardEl);
@@ -154,8 +165,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   };
 
   let ownPly = -1; // the ply whose sound was played when the move was made here
-  const sendMove = async (text: string) => {
-    if (!game || busy) return;
+  /** Sends move `text`; `true` when the server took it, otherwise the words of why not (for
+   * the keyboard's box; a failure of a board move is shown as the page's message). */
+  const sendMove = async (text: string): Promise<true | string> => {
+    if (!game || busy) return t('game.kbd_busy');
     busy = true;
     // The move's sound at once, as on a real board; the state that confirms it stays quiet.
     const known = game.legal.find(m => m.id === text);
@@ -167,18 +180,33 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     say(null);
     try {
       update(await api.move(game.id, text, game.ply));
+      return true;
     } catch (err) {
-      if (err instanceof ApiError && (err.code === 'illegal_move' || err.code === 'ambiguous_move') && !game.legal.some(m => m.id === text)) {
-        message.textContent = t('game.kbd_no_match', { text });
-      } else showError(err);
-      if (err instanceof ApiError && err.code === 'conflict') resync();
       if (game) drawBoard(game, true);
+      // Typed text no legal move fits: why, in the server's words, beside the box.
+      if (err instanceof ApiError && (err.code === 'illegal_move' || err.code === 'ambiguous_move') && !game.legal.some(m => m.id === text)) {
+        return t('game.kbd_illegal', { text, why: err.message });
+      }
+      showError(err);
+      if (err instanceof ApiError && err.code === 'conflict') resync();
+      return errorWords(err);
     } finally {
       busy = false;
     }
   };
 
+  // One request of the buttons at a time: a double click sends once, and the buttons stay
+  // disabled until the answer (whose state redraws them).
+  let pending = false;
+  const disableButtons = () => {
+    for (const box of [actions, offerBox, overBox, waitBox]) {
+      for (const b of box.querySelectorAll<HTMLButtonElement>('button')) b.disabled = true;
+    }
+  };
   const act = async (f: () => Promise<GameView>) => {
+    if (pending) return;
+    pending = true;
+    disableButtons();
     clearError();
     try {
       const v = await f();
@@ -188,6 +216,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     } catch (err) {
       showError(err);
       if (err instanceof ApiError && err.code === 'conflict') resync();
+    } finally {
+      pending = false;
+      if (game && !closed) drawPanel(game);
     }
   };
 
@@ -286,7 +317,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
     if (g.status === 'aborted') return [h('strong', t('result.aborted'))];
     if (g.result) return [h('strong', resultHeadline(g.result, myColors(g)))];
-    if (waitingForFriend(g)) return [t('game.open_seat')];
+    if (waitingForFriend(g)) return [t(g.you === null ? 'status.watching_waiting' : 'status.waiting_friend')];
     const mine = myColors(g);
     const seat = g[g.turn];
     if (g.engine_thinking || seat.kind === 'engine') return [t('turn.engine')];
@@ -317,6 +348,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         h('p.over-reason', g.result ? resultReason(g.result) : t('result.aborted_words')),
         h('div.actions', ...afterButtons(g, can, actionEvents)));
     }
+    if (pending) disableButtons();
     const copyBtn = h('button#copy-fen', {
       type: 'button',
       onclick: async () => {
@@ -353,9 +385,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       mount(kbdBox, keyboardInput(g.variant, {
         canMove: () => !!game && canMoveNow(game),
         legal: () => game?.legal ?? [],
-        play: m => void sendMove(m.id),
-        send: text => void sendMove(text),
-        say: text => { message.textContent = text; },
+        send: text => sendMove(text),
       }));
     }
   }
@@ -377,7 +407,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const mine = myColors(g);
     const prefix = g.status !== 'ongoing'
       ? (g.result ? resultHeadline(g.result, mine) : t('result.aborted'))
-      : waitingForFriend(g) ? t('title.waiting')
+      : waitingForFriend(g) ? t(g.you === null ? 'game.watching' : 'title.waiting')
         : g.you !== 'both' && mine.includes(g.turn) ? t('title.your_move')
           : t(g.turn === 'white' ? 'turn.white' : 'turn.black');
     setTitle(`${prefix} · ${gameName(g)}`);
@@ -401,7 +431,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const n = g.notice;
     if (!n || n.version <= seenNotice) return;
     seenNotice = n.version;
-    if (first || n.code.endsWith('_offered')) return; // an offer shows as its own box
+    // An offer shows as its own box; an abort as the status ("Game aborted"), once.
+    if (first || n.code.endsWith('_offered') || n.code === 'aborted') return;
     const by = n.by ?? null;
     const engine = by !== null && g[by].kind === 'engine';
     const key = `notice.${n.code}`;
@@ -411,8 +442,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     notice.hidden = false;
     notice.textContent = words;
     notice.dataset.code = n.code;
-    window.clearTimeout(noticeTimer);
-    noticeTimer = window.setTimeout(() => { notice.hidden = true; }, 8000);
+  }
+
+  /** A notice belongs to the moment it was made: it goes with the next move or the game's end
+   * (as on lichess), not on a timer. */
+  function clearNotice(): void {
+    notice.hidden = true;
+    notice.textContent = '';
+    delete notice.dataset.code;
   }
 
   /** Plays the premove `p` (taken before the board was redrawn, which drops it from the
@@ -444,6 +481,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (browsing !== null && browsing > g.ply) browsing = null;
     if (prev && g.ply !== prev.ply) beforeIceAge = false;
     if (prev) soundOf(prev, g);
+    if (prev && (g.ply !== prev.ply || g.status !== prev.status)) clearNotice();
     showNotice(g, !prev);
     // A rematch both sides agreed to opens for both players.
     if (prev && hadRematch === null && g.rematch && g.you !== null) {
@@ -552,13 +590,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       update(g);
       connect();
     },
-    err => mount(root, h('section.card', h('p.error', err instanceof ApiError && err.status === 404 ? t('game.not_found') : errorWords(err)))),
+    err => err instanceof ApiError && err.status === 404
+      ? deadEndPage(root, 'gamenf.title', t('gamenf.text'))
+      : mount(root, h('section.card', h('p.error', errorWords(err)))),
   );
 
   return () => {
     closed = true;
     ws?.close();
-    window.clearTimeout(noticeTimer);
     window.clearTimeout(retryTimer);
     document.removeEventListener('keydown', keys);
     delete document.body.dataset.theme;

@@ -1,5 +1,6 @@
 // The rules of both games for players: prose with board pictures, the decision numbers as small
-// anchors (`/rules/antarctos#a9`), and the seeds' worked examples to step through on a board.
+// badges that link to the exact ruling (`/rules/antarctos#a9`, in the list of rulings at the end,
+// read from docs/rules/*.md at build time), and the seeds' worked examples to step through.
 
 import { api } from '../api';
 import { Board } from '../board';
@@ -10,6 +11,7 @@ import { antarctosIntro, antarctosSections } from '../rules_antarctos';
 import { examples, type Diagram, type Example, type RuleSection } from '../rules_content';
 import { iceageIntro, iceageSections } from '../rules_iceage';
 import { setTitle } from '../title';
+import decisions, { type Decision } from 'virtual:decisions';
 
 /** A small board showing `d`, with its caption. */
 function diagramView(d: Diagram, boards: Board[]): HTMLElement {
@@ -28,18 +30,39 @@ function diagramView(d: Diagram, boards: Board[]): HTMLElement {
     h('figcaption', caption));
 }
 
-function sectionView(s: RuleSection, boards: Board[], anchored: Set<string>): HTMLElement {
+function sectionView(s: RuleSection, boards: Board[]): HTMLElement {
   const paragraphs = s.paragraphs.map(p => h('p',
     p.text[lang()], ' ',
-    ...p.decisions.map(d => {
-      const id = d.toLowerCase();
-      const first = !anchored.has(id);
-      anchored.add(id);
-      return h('a.decision', { id: first ? id : undefined, href: `#${id}`, title: t('rules.decision_link', { id: d }) }, d);
-    })));
+    ...p.decisions.map(d => h('a.decision', { href: `#${d.toLowerCase()}`, title: t('rules.decision_link', { id: d }) }, d))));
   return h('section.rules-section', { id: `rules-${s.id}` },
     h('div.rules-text', h('h3', s.heading[lang()]), ...paragraphs),
     s.diagram ? diagramView(s.diagram, boards) : null);
+}
+
+/** A ruling's Markdown inline text: `code` as code, the rest as it reads. */
+function inline(text: string): (string | HTMLElement)[] {
+  return text.split(/(`[^`]*`)/).filter(Boolean).map(part =>
+    part.startsWith('`') && part.endsWith('`') ? h('code', part.slice(1, -1)) : part.replace(/\*+/g, ''));
+}
+
+/** The exact rulings (the project's specification, in English), folded: a decision badge, or a
+ * link to `#a10`, unfolds the list and shows its ruling. */
+function rulingsView(list: Decision[]): HTMLElement {
+  return h('details.rulings#rulings',
+    h('summary', h('h2', t('rules.rulings'))),
+    h('p.muted.small', t('rules.rulings_note')),
+    h('dl', ...list.flatMap(d => [
+      h('dt', { id: d.id.toLowerCase() }, d.id),
+      h('dd', { lang: 'en' }, ...inline(d.text)),
+    ])));
+}
+
+/** Unfolds the rulings and shows the one `location.hash` names, if it names one. */
+function showRuling(): void {
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  const rulings = target?.closest('details');
+  if (rulings) rulings.open = true;
+  target?.scrollIntoView();
 }
 
 function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
@@ -107,7 +130,6 @@ export function rulesPage(root: HTMLElement, which?: string): () => void {
     h('a.tab', { href: `/rules/${v}`, class: variant === v ? 'active' : undefined, 'aria-current': variant === v ? 'page' : undefined }, t(`game.${v}` as 'game.antarctos'));
   const sections = variant === 'antarctos' ? antarctosSections : iceageSections;
   const intro = (variant === 'antarctos' ? antarctosIntro : iceageIntro)[lang()];
-  const anchored = new Set<string>();
   const exs = examples.map((e, i) => [e, i] as const).filter(([e]) => e.variant === variant);
   mount(root,
     h('section.card.rules', { 'data-variant': variant },
@@ -116,14 +138,17 @@ export function rulesPage(root: HTMLElement, which?: string): () => void {
       h('h2', name),
       h('p.lead', intro),
       h('p.muted.small', t('rules.decisions')),
-      ...sections.map(s => sectionView(s, boards, anchored)),
+      ...sections.map(s => sectionView(s, boards)),
       h('h2', t('rules.examples')),
       ...exs.map(([e, i]) => exampleView(e, i, boards)),
+      rulingsView(decisions[variant]),
     ),
   );
-  // A link to a decision (`#c6`) lands on it once the page is drawn.
-  if (location.hash) requestAnimationFrame(() => document.getElementById(location.hash.slice(1))?.scrollIntoView());
+  // A link to a decision (`#c6`) lands on its ruling once the page is drawn; so does a badge.
+  if (location.hash) requestAnimationFrame(showRuling);
+  window.addEventListener('hashchange', showRuling);
   return () => {
+    window.removeEventListener('hashchange', showRuling);
     boards.forEach(b => b.destroy());
     delete document.body.dataset.theme;
   };

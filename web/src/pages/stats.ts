@@ -1,6 +1,6 @@
 // Statistics per game, like the seed's page ("Kazanılmış oyunların istatistiği": beyaz, siyah,
-// Berabere, each with its percentage, in each language's words); then the engine's self-play runs
-// and matches stored by `icebound selfplay|match --database`.
+// Berabere, each with its percentage rounded to one decimal, in each language's words); then the
+// engine's self-play runs and matches stored by `icebound selfplay|match --database`.
 
 import { api, type LabRun, type VariantStats } from '../api';
 import { h, mount } from '../dom';
@@ -15,7 +15,7 @@ function siteTable(s: VariantStats | undefined): HTMLElement {
     h('tr', { class: cls },
       h('th', label),
       h('td.num', num(n)),
-      h('td.num', `(${num(pct, 2)} %)`),
+      h('td.num', `(${num(pct, 1)} %)`),
       h('td.bar', h('span', { class: cls, style: `width:${Math.max(0, Math.min(100, pct))}%` })));
   return h('table.stats',
     row(t('stats.white'), s.white, s.white_pct, 'white'),
@@ -24,7 +24,8 @@ function siteTable(s: VariantStats | undefined): HTMLElement {
     h('tr.total', h('th', t('stats.total')), h('td.num', num(s.total)), h('td'), h('td')));
 }
 
-const count = (n: number, pct: number) => `${n} (${num(pct, 2)} %)`;
+// The server rounds the percentages half-up to one decimal (2 of 3: 66.7 %).
+const count = (n: number, pct: number) => `${n} (${num(pct, 1)} %)`;
 const day = (ms: number) => date(ms);
 const fixed = (x: number | null, digits: number) => (x === null ? '—' : x.toFixed(digits));
 
@@ -35,10 +36,8 @@ function settingCell(r: LabRun): HTMLElement {
 
 function selfplayTable(variant: VariantName, runs: LabRun[]): HTMLElement {
   const title = h('h3', t('stats.selfplay'));
-  if (runs.length === 0) {
-    const command = `cargo run --release -- selfplay --variant ${variant} --games 1000 --level 2 --database icebound.db`;
-    return h('div.lab-selfplay', title, h('p.muted', t('stats.selfplay_none')), h('pre.lab-command', h('code', command)));
-  }
+  // How to store runs is for whoever runs the site (README.md, docs/strength.md), not for players.
+  if (runs.length === 0) return h('div.lab-selfplay', { 'data-variant': variant }, title, h('p.muted', t('stats.selfplay_none')));
   const head = h('tr',
     h('th', t('stats.setting')), h('th.num', t('stats.games')), h('th.num', t('stats.white_wins')),
     h('th.num', t('stats.black_wins')), h('th.num', t('stats.draw_count')), h('th.num', t('stats.white_score')),

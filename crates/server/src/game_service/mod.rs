@@ -549,13 +549,24 @@ impl GameService {
         } else if row.black.kind == SeatKind::Open {
             (&mut row.black, Color::Black)
         } else {
+            let state = if row.status == GameStatus::Ongoing {
+                "the game is under way"
+            } else {
+                "the game is over"
+            };
             return Err(ApiError::new(
-                ErrorCode::Conflict,
-                "the invitation was already used: both seats are taken",
-            ));
+                ErrorCode::InviteUsed,
+                format!("the invitation was already used: {state}; you can watch it"),
+            )
+            .with_game(&id));
         };
         if row.status != GameStatus::Ongoing {
-            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
+            // Only a cancel (abort) ends a game whose seat is still open.
+            return Err(ApiError::new(
+                ErrorCode::InviteCancelled,
+                "the game was cancelled before anyone used the invitation",
+            )
+            .with_game(&id));
         }
         *open = human_seat(token);
         notify(&mut row, NoticeCode::Joined, Some(joined));
