@@ -169,8 +169,8 @@ async function friendGame(browser, page) {
   // A link that leads nowhere says so in words (not the API's raw message).
   const stray = await friendContext.newPage();
   await stray.goto(`${base}/join/nosuchinvitation`);
-  await stray.waitForSelector('p.error', { timeout: 10000 });
-  const strayText = await stray.textContent('p.error');
+  await stray.waitForSelector('#dead-end p', { timeout: 10000 });
+  const strayText = await stray.textContent('#dead-end p');
   check(strayText === 'This invitation link does not lead to any game.', `a bad invitation link explained, got "${strayText}"`);
   await friendContext.close();
 }

@@ -43,7 +43,8 @@ async function anchorsAndExamples(browser) {
   const page = await newPage(browser);
   await page.goto(`${base}/rules/antarctos#a9`);
   await page.waitForSelector('#example-1 cg-board piece');
-  check(await page.$('a.decision#a9') !== null, 'the decision A9 is an anchor');
+  check(await page.$('a.decision[href="#a9"]') !== null, 'the decision A9 links to its ruling');
+  check(await page.isVisible('.rulings dt#a9'), 'a link to #a9 unfolds the rulings and shows A9');
   const anchors = await page.$$eval('a.decision', as => as.map(a => a.textContent));
   for (const n of Array.from({ length: 19 }, (_, i) => `A${i + 1}`)) check(anchors.includes(n), `decision ${n} is cited`);
   const body = await page.textContent('.rules');

@@ -245,7 +245,7 @@ async fn a_friend_game_waits_for_its_friend_and_can_be_cancelled() {
     let invite = g["invite_url"].as_str().expect("invite");
     let mut b = srv.client();
     let late = post(&mut b, &format!("/api{invite}"), json!({})).await;
-    assert_error(&late, 409, "game_over");
+    assert_error(&late, 409, "invite_cancelled");
     assert_eq!(
         totals(&mut a).await,
         before,

@@ -46,23 +46,33 @@ function inline(text: string): (string | HTMLElement)[] {
 }
 
 /** The exact rulings (the project's specification, in English), folded: a decision badge, or a
- * link to `#a10`, unfolds the list and shows its ruling. */
+ * link to `#a10`, unfolds the list and shows its ruling. The list is made when it unfolds. */
 function rulingsView(list: Decision[]): HTMLElement {
-  return h('details.rulings#rulings',
+  const dl = h('dl');
+  const view = h('details.rulings#rulings', { 'data-ids': list.map(d => d.id.toLowerCase()).join(' ') },
     h('summary', h('h2', t('rules.rulings'))),
     h('p.muted.small', t('rules.rulings_note')),
-    h('dl', ...list.flatMap(d => [
+    dl);
+  const fill = () => {
+    if (dl.firstChild) return;
+    mount(dl, ...list.flatMap(d => [
       h('dt', { id: d.id.toLowerCase() }, d.id),
       h('dd', { lang: 'en' }, ...inline(d.text)),
-    ])));
+    ]));
+  };
+  view.addEventListener('toggle', fill);
+  (view as HTMLElement & { fill?: () => void }).fill = fill;
+  return view;
 }
 
 /** Unfolds the rulings and shows the one `location.hash` names, if it names one. */
 function showRuling(): void {
-  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-  const rulings = target?.closest('details');
-  if (rulings) rulings.open = true;
-  target?.scrollIntoView();
+  const id = decodeURIComponent(location.hash.slice(1));
+  const rulings = document.getElementById('rulings') as (HTMLDetailsElement & { fill?: () => void }) | null;
+  if (!id || !rulings || !rulings.dataset.ids?.split(' ').includes(id)) return;
+  rulings.fill?.();
+  rulings.open = true;
+  document.getElementById(id)?.scrollIntoView();
 }
 
 function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
