@@ -181,7 +181,11 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
         .await
         .expect("join");
     assert_error(&late, 409, "invite_used");
-    assert_eq!(late.body["error"]["game"], id.as_str(), "the used invitation names its game");
+    assert_eq!(
+        late.body["error"]["game"],
+        id.as_str(),
+        "the used invitation names its game"
+    );
     let unknown = eve
         .post("/api/join/nosuchinvite", json!({}))
         .await

@@ -235,9 +235,16 @@ async fn used_and_cancelled_invitations_say_what_happened_and_name_the_game() {
     assert_error(&cancelled, 409, "invite_cancelled");
     assert_eq!(cancelled.body["error"]["game"], cancelled_id.as_str());
     // Errors about a game the caller named carry no `game` field.
-    let unknown = bob.post("/api/join/nosuchinvite", json!({})).await.expect("join");
+    let unknown = bob
+        .post("/api/join/nosuchinvite", json!({}))
+        .await
+        .expect("join");
     assert_error(&unknown, 404, "not_found");
-    assert!(unknown.body["error"].get("game").is_none(), "{}", unknown.text);
+    assert!(
+        unknown.body["error"].get("game").is_none(),
+        "{}",
+        unknown.text
+    );
 }
 
 /// The statistics' percentages are rounded half-up to one decimal: White 2 of 3 is 66.7 %
@@ -268,7 +275,12 @@ async fn stats_percentages_are_rounded_to_one_decimal() {
             .await
             .expect("resign");
         assert_eq!(r.status, 200, "{}", r.text);
-        assert_eq!(r.body["result"]["winner"], if loser == "black" { "white" } else { "black" }, "{}", r.text);
+        assert_eq!(
+            r.body["result"]["winner"],
+            if loser == "black" { "white" } else { "black" },
+            "{}",
+            r.text
+        );
     }
     let s = c.get("/api/stats").await.expect("stats").body;
     assert_eq!(s["antarctos"]["total"], 3, "{s}");
