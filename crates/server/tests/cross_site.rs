@@ -192,14 +192,13 @@ async fn websocket_upgrade_checks_origin() {
             &[("origin", "http://evil.example.test"), ("cookie", &cookie)],
         )
         .await;
-    let err = refused.err().expect("refused").to_string();
+    let err = refused.expect_err("refused").to_string();
     assert!(err.contains("403"), "{err}");
     // The cookie without any Origin (not a browser, not a bot either): refused.
     let err = c
         .ws_with_headers(&id, &[("cookie", &cookie)])
         .await
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("403"), "{err}");
     let view = me.get(&format!("/api/games/{id}")).await.expect("get");
