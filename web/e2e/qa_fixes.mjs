@@ -25,6 +25,16 @@ function watchRequests(page) {
 
 const noticeShown = page => page.isVisible('#notice');
 
+/** White plays `from`-`to` as the game's third ply: the standing notice goes with it; then
+ * waits for the computer's reply. */
+async function moveClearsNotice(page, from, to, what) {
+  await clickSquare(page, from);
+  await clickSquare(page, to);
+  await waitForMoves(page, 3);
+  check(!(await noticeShown(page)), `${what} goes with the next move (it stayed before)`);
+  await waitForMoves(page, 4);
+}
+
 /** An Antarctos game on one screen, finished by the side to move resigning after `moves`. */
 async function resignedLocalGame(page, moves) {
   const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
@@ -86,21 +96,13 @@ async function noticesTakebackDoubleClicks(browser) {
   await page.waitForSelector('#notice:not([hidden])', { timeout: 5000 });
   eq(await page.textContent('#notice'), 'The computer declined the draw: play on', 'the decline is said');
   eq(requests.count('/draw'), 1, 'a double click on "Offer a draw" sends one offer');
-  await clickSquare(page, 'g1');
-  await clickSquare(page, 'f3');
-  await waitForMoves(page, 3);
-  check(!(await noticeShown(page)), 'the notice of the decline goes with the next move (it stayed before)');
-  await waitForMoves(page, 4);
+  await moveClearsNotice(page, 'g1', 'f3', 'the notice of the decline');
   await page.dblclick('#takeback');
   await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2, null, { timeout: 5000 });
   await page.waitForTimeout(500);
   eq(requests.count('/takeback'), 1, 'a double click on the takeback sends one request');
   eq(await page.textContent('#notice'), 'Move taken back', 'the takeback is said');
-  await clickSquare(page, 'b1');
-  await clickSquare(page, 'c3');
-  await waitForMoves(page, 3);
-  check(!(await noticeShown(page)), '"Move taken back" goes with the next move');
-  await waitForMoves(page, 4);
+  await moveClearsNotice(page, 'b1', 'c3', '"Move taken back"');
   // A notice standing when the game ends goes with the end.
   await page.click('#offer-draw');
   await page.waitForSelector('#notice:not([hidden])', { timeout: 5000 });

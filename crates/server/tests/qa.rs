@@ -179,6 +179,20 @@ async fn ws_retry_of_a_stored_move_is_answered_once() {
     srv.stop().await;
 }
 
+/// `a` is the refusal of a join with `code`, naming game `game`, its message holding `words`.
+fn assert_join_refused(a: &server::client::Answer, code: &str, game: &str, words: &str) {
+    assert_error(a, 409, code);
+    assert_eq!(a.body["error"]["game"], game, "{}", a.text);
+    let message = a.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(words), "{}", a.text);
+}
+
+/// `path` posted with `{}` by `c` answers 200.
+async fn post_ok(c: &mut server::client::ApiClient, path: &str) {
+    let a = c.post(path, json!({})).await.expect("request");
+    assert_eq!(a.status, 200, "{path}: {}", a.text);
+}
+
 /// A used invitation says so (`invite_used`, the game under way or over) and a cancelled one
 /// says it was cancelled (`invite_cancelled`), each naming the game so that the page can offer
 /// to watch it; before, they answered `conflict` ("the game changed meanwhile") and `game_over`
@@ -191,49 +205,24 @@ async fn used_and_cancelled_invitations_say_what_happened_and_name_the_game() {
     let g = create(&mut alice, friend.clone()).await;
     let id = g["id"].as_str().expect("id").to_string();
     let invite = format!("/api{}", g["invite_url"].as_str().expect("invite"));
-    let joined = bob.post(&invite, json!({})).await.expect("join");
-    assert_eq!(joined.status, 200, "{}", joined.text);
+    post_ok(&mut bob, &invite).await;
     let late = eve.post(&invite, json!({})).await.expect("join");
-    assert_error(&late, 409, "invite_used");
-    assert_eq!(late.body["error"]["game"], id.as_str());
-    assert!(
-        late.body["error"]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("under way")),
-        "{}",
-        late.text
-    );
+    assert_join_refused(&late, "invite_used", &id, "under way");
     // The named game can be watched by the late friend.
     let watched = eve.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(watched.status, 200, "{}", watched.text);
     assert_eq!(watched.body["you"], serde_json::Value::Null);
     // Over: the same code, the message says the game is over.
-    let resigned = alice
-        .post(&format!("/api/games/{id}/resign"), json!({}))
-        .await
-        .expect("resign");
-    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    post_ok(&mut alice, &format!("/api/games/{id}/resign")).await;
     let after = eve.post(&invite, json!({})).await.expect("join");
-    assert_error(&after, 409, "invite_used");
-    assert!(
-        after.body["error"]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("over")),
-        "{}",
-        after.text
-    );
+    assert_join_refused(&after, "invite_used", &id, "the game is over");
 
     let g = create(&mut alice, friend).await;
     let cancelled_id = g["id"].as_str().expect("id").to_string();
     let invite = format!("/api{}", g["invite_url"].as_str().expect("invite"));
-    let aborted = alice
-        .post(&format!("/api/games/{cancelled_id}/abort"), json!({}))
-        .await
-        .expect("abort");
-    assert_eq!(aborted.status, 200, "{}", aborted.text);
+    post_ok(&mut alice, &format!("/api/games/{cancelled_id}/abort")).await;
     let cancelled = bob.post(&invite, json!({})).await.expect("join");
-    assert_error(&cancelled, 409, "invite_cancelled");
-    assert_eq!(cancelled.body["error"]["game"], cancelled_id.as_str());
+    assert_join_refused(&cancelled, "invite_cancelled", &cancelled_id, "cancelled");
     // Errors about a game the caller named carry no `game` field.
     let unknown = bob
         .post("/api/join/nosuchinvite", json!({}))
