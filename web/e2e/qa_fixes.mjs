@@ -282,7 +282,7 @@ async function phone(browser) {
   await page.waitForSelector('#my-games tr[data-id]');
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector('#my-games').getBoundingClientRect().right]);
   check(widths[0] <= 360 && widths[1] <= 360, `My games fits 360 px (was 469 px wide), got ${widths}`);
-  await screenshot(page, 'phone-my-games', 'phone-my-games.png');
+  await screenshot(page, 'phone-my-games');
   await page.goto(`${base}/`);
   await page.waitForSelector('#new-game');
   const small = await page.$$eval('input[type=radio]', rs => rs.filter(r => r.offsetParent).flatMap(r => {
