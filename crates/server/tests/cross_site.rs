@@ -435,6 +435,14 @@ async fn every_response_carries_the_security_headers() {
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
         assert_eq!(a.headers["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(a.headers["referrer-policy"], "no-referrer", "{path}");
+        if path.starts_with("/api/") || path == "record" || path == "415" {
+            // Per-player answers (a creator's view carries the invitation) are never cached.
+            let cc = a
+                .headers
+                .get("cache-control")
+                .map(|v| v.to_str().unwrap_or(""));
+            assert_eq!(cc, Some("private, no-store"), "{path}");
+        }
         assert!(
             !a.headers.contains_key("strict-transport-security"),
             "{path}: no HSTS over plain HTTP"
