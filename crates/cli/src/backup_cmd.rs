@@ -17,7 +17,29 @@ pub struct BackupArgs {
     pub out: PathBuf,
 }
 
+/// The file of a SQLite `database` argument (`sqlite://FILE?...`, `sqlite:FILE`, a bare
+/// path); `None` for PostgreSQL or an in-memory database.
+fn sqlite_file(database: &str) -> Option<PathBuf> {
+    if database.starts_with("postgres:") || database.starts_with("postgresql:") {
+        return None;
+    }
+    let rest = database.strip_prefix("sqlite:").unwrap_or(database);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let path = rest.split('?').next().unwrap_or(rest);
+    (!path.is_empty() && path != ":memory:").then(|| PathBuf::from(path))
+}
+
 pub fn backup(args: BackupArgs) -> Result<(), String> {
+    // Opening a SQLite URL with mode=rwc creates the file: a mistyped path would be "backed
+    // up" as a new empty database. A backup reads an existing database only.
+    if let Some(file) = sqlite_file(&args.database)
+        && !file.is_file()
+    {
+        return Err(format!(
+            "no database file at {}: give the --database that `serve` uses",
+            file.display()
+        ));
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
     let shown = server::store::redacted_url(&args.database);
     runtime.block_on(async {

@@ -102,6 +102,26 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
         printed.starts_with("backup of sqlite://") && printed.contains(" games, "),
         "{printed}"
     );
+    // A mistyped database is an error, not a new empty database "backed up".
+    let typo = dir.join("typo.db");
+    let (ok, _, err) = icebound(&[
+        "backup",
+        "--database",
+        &format!("sqlite://{}?mode=rwc", typo.display()),
+        "--out",
+        &dir.join("typo-copy.db").display().to_string(),
+    ]);
+    assert!(!ok && err.contains("no database file at"), "{err}");
+    assert!(!typo.exists(), "the mistyped database was created");
+    // A backup holds the token-signing secret: private to its owner whatever the umask.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .map(|m| m.permissions().mode() & 0o777)
+            .unwrap_or(0)
+    };
+    assert_eq!(mode(&out), 0o600, "the backup file's mode");
+    assert_eq!(mode(&scheduled), 0o700, "the backup folder's mode");
     // A second backup to the same name is refused: a backup never overwrites.
     let (ok, _, err) = icebound(&[
         "backup",
@@ -121,6 +141,9 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
     names.sort();
+    // The kill may cut a backup short: it is left as `.partial` (removed by the next start),
+    // never under a complete backup's name.
+    names.retain(|n| !n.contains(".partial"));
     assert!(
         !names.is_empty() && names.len() <= 2,
         "scheduled backups kept: {names:?}"
@@ -130,6 +153,7 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
             name.starts_with("icebound-") && name.ends_with(".db"),
             "{name}"
         );
+        assert_eq!(mode(&scheduled.join(name)), 0o600, "{name}'s mode");
         let head = std::fs::read(scheduled.join(name)).expect("backup file");
         assert!(
             head.starts_with(b"SQLite format 3\0"),

@@ -163,7 +163,9 @@ async fn silent_sockets_cannot_starve_other_clients_of_descriptors() {
         served.as_millis()
     );
     assert!(fate.open <= 56, "{fate:?}");
-    assert!(fate.refused_503 >= 130 - 56, "{fate:?}");
+    // Each socket over the cap was answered 503 or, once idle, shed to make room.
+    assert!(fate.refused_503 + fate.closed >= 130 - 56, "{fate:?}");
+    assert!(fate.refused_503 >= 1, "{fate:?}");
 
     // A cap above the descriptor limit: accept runs out of descriptors, and the server closes
     // the oldest idle connection to keep serving.

@@ -3,6 +3,7 @@
 //! (`icebound-20261130T131500Z.db`, or `.pgdump` for PostgreSQL), keeping the newest N.
 //! The copy itself is [`Store::backup_to`]; restoring is in docs/operations.md.
 
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -45,9 +46,14 @@ pub async fn backup_now(
     dir: &Path,
     keep: usize,
 ) -> Result<BackupSummary, StoreError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        StoreError::Backup(format!("cannot create the folder {}: {e}", dir.display()))
-    })?;
+    // Backups hold the token-signing secret: a folder only its owner can enter.
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| {
+            StoreError::Backup(format!("cannot create the folder {}: {e}", dir.display()))
+        })?;
     let ext = extension(store);
     let mut name = format!("{PREFIX}{}.{ext}", utc_stamp(now_ms()));
     let mut n = 1;
@@ -82,9 +88,30 @@ fn prune(dir: &Path, ext: &str, keep: usize) {
     }
 }
 
+/// Removes `icebound-*.partial*` files of `dir`: backups cut off by a crash or a kill (a
+/// backup is written as `NAME.partial` and renamed when complete, so a cut one never looks
+/// complete). Run when a schedule starts; one schedule per folder is assumed.
+fn remove_partials(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for name in entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(PREFIX) && n.contains(".partial"))
+    {
+        match std::fs::remove_file(dir.join(&name)) {
+            Ok(()) => tracing::info!(file = %name, "unfinished backup of an earlier run removed"),
+            Err(e) => {
+                tracing::warn!(file = %name, error = %e, "cannot remove an unfinished backup")
+            }
+        }
+    }
+}
+
 /// Runs the schedule until the task is dropped: a backup at once, then one per interval.
 /// A failed backup is logged and tried again at the next interval; the site goes on.
 pub async fn run_schedule(store: Store, schedule: BackupSchedule) {
+    remove_partials(&schedule.dir);
     let mut ticks = tokio::time::interval(schedule.every.max(Duration::from_secs(1)));
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -114,6 +141,28 @@ mod tests {
             "20261201T131507Z"
         );
         assert!(utc_stamp(1_796_083_199_000) < utc_stamp(1_796_083_200_000));
+    }
+
+    #[test]
+    fn unfinished_backups_of_an_earlier_run_are_removed() {
+        let dir = std::env::temp_dir().join(format!("icebound-partials-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        for name in [
+            "icebound-20260101T000000Z.db",
+            "icebound-20260102T000000Z.db.partial",
+            "icebound-20260102T000000Z.db.partial-journal",
+            "mine.partial",
+        ] {
+            std::fs::write(dir.join(name), b"x").expect("file");
+        }
+        remove_partials(&dir);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("read")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        left.sort();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(left, ["icebound-20260101T000000Z.db", "mine.partial"]);
     }
 
     #[test]

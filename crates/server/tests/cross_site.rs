@@ -192,15 +192,16 @@ async fn websocket_upgrade_checks_origin() {
             &[("origin", "http://evil.example.test"), ("cookie", &cookie)],
         )
         .await;
-    let err = refused.err().expect("refused").to_string();
+    let Err(err) = refused else {
+        panic!("a WebSocket from another origin was accepted")
+    };
+    let err = err.to_string();
     assert!(err.contains("403"), "{err}");
     // The cookie without any Origin (not a browser, not a bot either): refused.
-    let err = c
-        .ws_with_headers(&id, &[("cookie", &cookie)])
-        .await
-        .err()
-        .expect("refused")
-        .to_string();
+    let Err(err) = c.ws_with_headers(&id, &[("cookie", &cookie)]).await else {
+        panic!("a WebSocket with only the cookie and no Origin was accepted")
+    };
+    let err = err.to_string();
     assert!(err.contains("403"), "{err}");
     let view = me.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(view.body["ply"], 0);
@@ -434,6 +435,14 @@ async fn every_response_carries_the_security_headers() {
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
         assert_eq!(a.headers["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(a.headers["referrer-policy"], "no-referrer", "{path}");
+        if path.starts_with("/api/") || path == "record" || path == "415" {
+            // Per-player answers (a creator's view carries the invitation) are never cached.
+            let cc = a
+                .headers
+                .get("cache-control")
+                .map(|v| v.to_str().unwrap_or(""));
+            assert_eq!(cc, Some("private, no-store"), "{path}");
+        }
         assert!(
             !a.headers.contains_key("strict-transport-security"),
             "{path}: no HSTS over plain HTTP"

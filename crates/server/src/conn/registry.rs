@@ -142,11 +142,14 @@ impl Drop for ConnGuard {
 
 impl Registry {
     /// A registry admitting `total` connections, `per_address` from one address.
+    /// One address never holds more than half of `total` (a small descriptor limit would
+    /// otherwise let one address fill the server with WebSockets, which are never shed).
     pub fn new(total: usize, per_address: Option<usize>) -> Arc<Registry> {
+        let total = total.max(1);
         Arc::new(Registry {
             inner: Mutex::new(Inner::default()),
-            total: total.max(1),
-            per_address,
+            total,
+            per_address: per_address.map(|n| n.min(total.div_ceil(2)).max(1)),
             start: Instant::now(),
         })
     }
@@ -181,7 +184,10 @@ impl Registry {
         {
             return Err(Refusal::PerAddress(cap));
         }
-        if inner.conns.len() - inner.shedding >= self.total && !self.shed_in(&mut inner, None) {
+        if inner.conns.len() - inner.shedding >= self.total
+            && !self.shed_heaviest(&mut inner, ip)
+            && !self.shed_in(&mut inner, None)
+        {
             return Err(Refusal::Total(self.total));
         }
         let state = Arc::new(ConnState::default());
@@ -209,6 +215,44 @@ impl Registry {
     /// (The registry's lock is taken once: `shed_in` gets the guarded maps.)
     pub fn shed_oldest(&self) -> bool {
         self.shed_in(&mut self.lock(), None)
+    }
+
+    /// At the overall cap, a newcomer from an address holding fewer connections than the
+    /// busiest address makes room at that address's expense: its oldest connection with no
+    /// request in flight is closed, even one accepted a moment ago (slow-header attackers
+    /// reconnect at once, so their connections are always young). So a few addresses cannot
+    /// keep everyone else out.
+    fn shed_heaviest(&self, inner: &mut Inner, newcomer: IpAddr) -> bool {
+        let mine = inner.per_ip.get(&newcomer).copied().unwrap_or(0);
+        let Some((heaviest, most)) = inner
+            .per_ip
+            .iter()
+            .max_by_key(|(ip, n)| (**n, **ip))
+            .map(|(ip, n)| (*ip, *n))
+        else {
+            return false;
+        };
+        if most <= mine + 1 {
+            return false;
+        }
+        let victim = inner
+            .conns
+            .iter()
+            .filter(|(_, e)| {
+                e.ip == heaviest
+                    && e.state.in_flight.load(Ordering::SeqCst) == 0
+                    && !e.state.upgraded.load(Ordering::SeqCst)
+                    && !e.state.shed.load(Ordering::SeqCst)
+            })
+            .min_by_key(|(id, e)| (e.state.idle_since.load(Ordering::SeqCst), **id))
+            .map(|(_, e)| e.state.clone());
+        let Some(victim) = victim else {
+            return false;
+        };
+        victim.shed.store(true, Ordering::SeqCst);
+        victim.wake.notify_one();
+        inner.shedding += 1;
+        true
     }
 
     fn shed_in(&self, inner: &mut Inner, ip: Option<IpAddr>) -> bool {
@@ -263,6 +307,27 @@ mod tests {
         assert!(d.shed.load(Ordering::SeqCst));
         assert!(!r.shed_oldest(), "nothing else is idle");
         assert_eq!(r.open(), 5);
+    }
+
+    #[test]
+    fn a_light_address_gets_in_at_the_expense_of_the_busiest() {
+        let r = Registry::new(4, None);
+        let attacker: Vec<_> = (0..4).map(|_| r.admit(ip("10.0.0.9")).unwrap()).collect();
+        // All four just accepted (within the grace): still the newcomer gets in, and the
+        // attacker's oldest goes.
+        let (_v, _) = r.admit(ip("10.0.0.1")).unwrap();
+        assert!(attacker[0].1.shed.load(Ordering::SeqCst));
+        assert!(!attacker[1].1.shed.load(Ordering::SeqCst));
+        // The attacker itself cannot push others out by the same rule.
+        assert_eq!(r.admit(ip("10.0.0.9")).err(), Some(Refusal::Total(4)));
+    }
+
+    #[test]
+    fn one_address_holds_at_most_half() {
+        let r = Registry::new(6, Some(256));
+        let _held: Vec<_> = (0..3).map(|_| r.admit(ip("10.0.0.9")).unwrap()).collect();
+        assert_eq!(r.admit(ip("10.0.0.9")).err(), Some(Refusal::PerAddress(3)));
+        assert!(r.admit(ip("10.0.0.1")).is_ok());
     }
 
     #[test]

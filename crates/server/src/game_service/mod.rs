@@ -231,7 +231,8 @@ impl GameService {
 
     /// Refuses another engine game to `token` once it has [`MAX_ENGINE_GAMES`] unfinished.
     async fn check_engine_games(&self, token: &str) -> Result<(), ApiError> {
-        let n = self.store.unfinished_engine_games(token).await?;
+        // Seats hold the token's hash (issue 9, section 3), never the token.
+        let n = self.store.unfinished_engine_games(&hash_hex(token)).await?;
         if n >= MAX_ENGINE_GAMES {
             return Err(ApiError::new(
                 ErrorCode::TooManyEngineGames,

@@ -1,12 +1,13 @@
 //! Security headers on every response (issue 9, section 2): a Content-Security-Policy that lets
 //! the page run only its own script and never be framed, `nosniff`, and `no-referrer`, so that
 //! an invitation link in the address bar never leaks through `Referer`. Over HTTPS, HSTS too.
+//! API answers are `private, no-store` with `Vary: Cookie`: they differ per player.
 
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS,
-    X_FRAME_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, VARY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::middleware::Next;
 use axum::response::Response;
@@ -23,6 +24,7 @@ pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; script-src 
 /// Middleware: adds the headers to every response that lacks them.
 pub async fn middleware(State(sec): State<SecurityState>, req: Request, next: Next) -> Response {
     let https = sec.https(req.headers());
+    let api = req.uri().path().starts_with("/api/");
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     for (name, value) in [
@@ -32,6 +34,13 @@ pub async fn middleware(State(sec): State<SecurityState>, req: Request, next: Ne
         (X_FRAME_OPTIONS, "DENY"),
     ] {
         h.entry(name).or_insert(HeaderValue::from_static(value));
+    }
+    if api {
+        // Answers differ per player (a creator's view carries the invitation): no shared
+        // cache may keep one and hand it to someone else.
+        h.entry(CACHE_CONTROL)
+            .or_insert(HeaderValue::from_static("private, no-store"));
+        h.entry(VARY).or_insert(HeaderValue::from_static("Cookie"));
     }
     if https {
         h.entry(STRICT_TRANSPORT_SECURITY)

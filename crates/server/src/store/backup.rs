@@ -3,6 +3,7 @@
 //! PostgreSQL's `pg_dump` (one `REPEATABLE READ` snapshot of its own). Restoring is in
 //! docs/operations.md.
 
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -50,6 +51,15 @@ impl Store {
         }
         let partial = partial_of(out);
         let _ = std::fs::remove_file(&partial);
+        // A backup holds the site's token-signing secret: only its owner may read it
+        // (created 0600 before anything is written; VACUUM INTO and pg_dump accept an
+        // existing empty file and keep its mode).
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&partial)
+            .map_err(|e| backup_error(format!("cannot create {}: {e}", partial.display())))?;
         let result = if self.sqlite {
             self.vacuum_into(&partial).await
         } else {
@@ -62,6 +72,13 @@ impl Store {
                 return Err(e);
             }
         };
+        if let Err(e) = std::fs::set_permissions(&partial, std::fs::Permissions::from_mode(0o600)) {
+            let _ = std::fs::remove_file(&partial);
+            return Err(backup_error(format!(
+                "cannot make {} private: {e}",
+                partial.display()
+            )));
+        }
         std::fs::rename(&partial, out)
             .map_err(|e| backup_error(format!("cannot name the backup {}: {e}", out.display())))?;
         let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);

@@ -478,9 +478,10 @@ impl Store {
         .await
     }
 
-    /// Unfinished games where `token` holds a seat against an engine seat.
-    pub async fn unfinished_engine_games(&self, token: &str) -> Result<i64, StoreError> {
-        let token = token.to_string();
+    /// Unfinished games where the seat token hashed to `token_hash` (hex SHA-256, as stored)
+    /// plays against an engine seat.
+    pub async fn unfinished_engine_games(&self, token_hash: &str) -> Result<i64, StoreError> {
+        let token = token_hash.to_string();
         self.run(|mut conn| {
             let token = token.clone();
             Box::pin(async move {
