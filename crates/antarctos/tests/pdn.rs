@@ -378,7 +378,9 @@ fn a19_unquoted_tag_value_is_read_with_a_warning() {
     assert_eq!(texts(game), ["c3-d4", "f6-e5"]);
     let warnings: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
     assert!(
-        warnings.contains(&"game 1 (line 2): tag [Round]: the value is not in quotes: read as \"17\"".to_string()),
+        warnings.contains(
+            &"game 1 (line 2): tag [Round]: the value is not in quotes: read as \"17\"".to_string()
+        ),
         "{warnings:?}"
     );
     let written = game::records::write(game);
@@ -387,7 +389,11 @@ fn a19_unquoted_tag_value_is_read_with_a_warning() {
     assert_eq!(ok(&back[0]).moves, game.moves);
     let e = err(&reading.games[1]);
     assert_eq!((e.game, e.line), (2, Some(9)), "{e}");
-    assert!(e.message.contains("tag [Round]: the value must be a \"string\""), "{e}");
+    assert!(
+        e.message
+            .contains("tag [Round]: the value must be a \"string\""),
+        "{e}"
+    );
 }
 
 /// Fault 4 (A19): `[GameType]` is read first. Absent, `Antarctos` or `25` (Russian

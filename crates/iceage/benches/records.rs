@@ -49,8 +49,12 @@ fn generated<V: RecordRules>(max_plies: usize) -> (String, u64) {
             record.moves.push(mv);
         }
         record.result = RecordResult::Unknown;
-        record.tags.push(("White".into(), format!("Player {}", games % 97)));
-        record.tags.push(("Black".into(), format!("Player {}", games % 89)));
+        record
+            .tags
+            .push(("White".into(), format!("Player {}", games % 97)));
+        record
+            .tags
+            .push(("Black".into(), format!("Player {}", games % 89)));
         text.push_str(&records::write(&record));
         text.push('\n');
         games += 1;
@@ -94,9 +98,15 @@ impl Visitor for Replay {
     fn begin_tags(&mut self) -> ControlFlow<u32, Option<Chess>> {
         ControlFlow::Continue(None)
     }
-    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<u32> {
+    fn tag(
+        &mut self,
+        tags: &mut Option<Chess>,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<u32> {
         if name == b"FEN" {
-            match Fen::from_ascii(value.as_bytes()).map(|f| f.into_position(CastlingMode::Chess960)) {
+            match Fen::from_ascii(value.as_bytes()).map(|f| f.into_position(CastlingMode::Chess960))
+            {
                 Ok(Ok(pos)) => *tags = Some(pos),
                 _ => return ControlFlow::Break(0),
             }
@@ -144,7 +154,13 @@ fn describe(name: &str, text: &str, games: u64, read: u64) {
     );
 }
 
-fn bench_file(c: &mut Criterion, name: &str, text: &str, games: u64, readers: &[(&str, &dyn Fn(&str) -> u64)]) {
+fn bench_file(
+    c: &mut Criterion,
+    name: &str,
+    text: &str,
+    games: u64,
+    readers: &[(&str, &dyn Fn(&str) -> u64)],
+) {
     for (unit, throughput) in [
         ("MB/s", Throughput::Bytes(text.len() as u64)),
         ("games/s", Throughput::Elements(games)),
@@ -168,7 +184,11 @@ fn records_bench(c: &mut Criterion) {
     let (pgn, pgn_games) = generated::<iceage::IceAge>(120);
     let read = icebound_games::<iceage::IceAge>(&pgn);
     assert_eq!(read, pgn_games, "every generated Ice Age game reads back");
-    assert_eq!(pgn_reader_games(&pgn, Scan), pgn_games, "pgn-reader sees every game");
+    assert_eq!(
+        pgn_reader_games(&pgn, Scan),
+        pgn_games,
+        "pgn-reader sees every game"
+    );
     describe("iceage.pgn", &pgn, pgn_games, read);
     bench_file(
         c,
@@ -197,14 +217,22 @@ fn records_bench(c: &mut Criterion) {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let chess = records::decode(&bytes).text;
         let games = pgn_reader_games(&chess, Scan);
-        describe(&path, &chess, games, icebound_games::<iceage::IceAge>(&chess));
+        describe(
+            &path,
+            &chess,
+            games,
+            icebound_games::<iceage::IceAge>(&chess),
+        );
         bench_file(
             c,
             "chess.pgn",
             &chess,
             games,
             &[
-                ("icebound read (refuses at move 1)", &icebound_games::<iceage::IceAge>),
+                (
+                    "icebound read (refuses at move 1)",
+                    &icebound_games::<iceage::IceAge>,
+                ),
                 ("pgn-reader scan", &|t| pgn_reader_games(t, Scan)),
                 ("pgn-reader + shakmaty", &|t| pgn_reader_games(t, Replay)),
             ],

@@ -352,8 +352,9 @@ fn c14a_untagged_fen_without_ice_is_a_standard_chess_game() {
     let e = err(&reading.games[0]);
     assert_eq!((e.game, e.line, e.move_number), (1, Some(5), None), "{e}");
     assert!(
-        e.message
-            .contains("this is a standard chess game (a FEN without ice and no [Variant] tag, C14a)"),
+        e.message.contains(
+            "this is a standard chess game (a FEN without ice and no [Variant] tag, C14a)"
+        ),
         "{e}"
     );
     assert_eq!(sans(ok(&reading.games[1])), ["Bg5", "e6", "f4", "Be7"]);

@@ -104,9 +104,7 @@ fn tag_value_without_quotes_is_read_with_a_warning() {
         name: name.into(),
         value: value.into(),
     };
-    let mut lexer = Lexer::new("[Round 17]
-[Date  1.1.1965 ]
-1. c3-d4", Dialect::Pdn);
+    let mut lexer = Lexer::new("[Round 17]\n[Date  1.1.1965 ]\n1. c3-d4", Dialect::Pdn);
     let mut seen = Vec::new();
     while let Some(t) = lexer.next_token() {
         seen.push(t.expect("token").token);
@@ -123,8 +121,14 @@ fn tag_value_without_quotes_is_read_with_a_warning() {
     assert_eq!(
         lexer.warnings,
         [
-            (1, "tag [Round]: the value is not in quotes: read as \"17\"".to_string()),
-            (2, "tag [Date]: the value is not in quotes: read as \"1.1.1965\"".to_string()),
+            (
+                1,
+                "tag [Round]: the value is not in quotes: read as \"17\"".to_string()
+            ),
+            (
+                2,
+                "tag [Date]: the value is not in quotes: read as \"1.1.1965\"".to_string()
+            ),
         ]
     );
 }
