@@ -105,11 +105,13 @@ impl Visitor for Replay {
         value: RawTag<'_>,
     ) -> ControlFlow<u32> {
         if name == b"FEN" {
-            match Fen::from_ascii(value.as_bytes()).map(|f| f.into_position(CastlingMode::Chess960))
-            {
-                Ok(Ok(pos)) => *tags = Some(pos),
-                _ => return ControlFlow::Break(0),
-            }
+            let Ok(fen) = Fen::from_ascii(value.as_bytes()) else {
+                return ControlFlow::Break(0);
+            };
+            let Ok(pos) = fen.into_position(CastlingMode::Chess960) else {
+                return ControlFlow::Break(0);
+            };
+            *tags = Some(pos);
         }
         ControlFlow::Continue(())
     }
@@ -129,6 +131,9 @@ impl Visitor for Replay {
         pos.fullmoves().get()
     }
 }
+
+/// A reader under test: the file's text in, the number of games it saw out.
+type ReadFn<'a> = &'a dyn Fn(&str) -> u64;
 
 fn pgn_reader_games<V: Visitor>(text: &str, mut visitor: V) -> u64 {
     let mut reader = Reader::new(text.as_bytes());
@@ -154,13 +159,7 @@ fn describe(name: &str, text: &str, games: u64, read: u64) {
     );
 }
 
-fn bench_file(
-    c: &mut Criterion,
-    name: &str,
-    text: &str,
-    games: u64,
-    readers: &[(&str, &dyn Fn(&str) -> u64)],
-) {
+fn bench_file(c: &mut Criterion, name: &str, text: &str, games: u64, readers: &[(&str, ReadFn)]) {
     for (unit, throughput) in [
         ("MB/s", Throughput::Bytes(text.len() as u64)),
         ("games/s", Throughput::Elements(games)),
