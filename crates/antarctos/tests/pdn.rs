@@ -363,6 +363,39 @@ fn a19_fault3_unescaped_quote_in_a_tag() {
     assert_eq!(texts(ok(&reading.games[1])), ["c3-d4"]);
 }
 
+/// Found in a real file (a draughts program's test games, `[Round 17]`): a tag value
+/// without quotes is read up to its `]` with a warning, and written back quoted; without
+/// the `]` the game is refused, and the next one is read.
+#[test]
+fn a19_unquoted_tag_value_is_read_with_a_warning() {
+    let reading = read_record_file("unquoted-tag.pdn");
+    assert_eq!(reading.games.len(), 2);
+    let game = ok(&reading.games[0]);
+    assert_eq!(
+        (game.tag("Round"), game.tag("Date")),
+        (Some("17"), Some("1.1.1965"))
+    );
+    assert_eq!(texts(game), ["c3-d4", "f6-e5"]);
+    let warnings: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.contains(
+            &"game 1 (line 2): tag [Round]: the value is not in quotes: read as \"17\"".to_string()
+        ),
+        "{warnings:?}"
+    );
+    let written = game::records::write(game);
+    assert!(written.contains("[Round \"17\"]"), "{written}");
+    let back = Antarctos::read_records(&written);
+    assert_eq!(ok(&back[0]).moves, game.moves);
+    let e = err(&reading.games[1]);
+    assert_eq!((e.game, e.line), (2, Some(9)), "{e}");
+    assert!(
+        e.message
+            .contains("tag [Round]: the value must be a \"string\""),
+        "{e}"
+    );
+}
+
 /// Fault 4 (A19): `[GameType]` is read first. Absent, `Antarctos` or `25` (Russian
 /// draughts) is read; another draughts game or a chess game is refused by name and the
 /// reader goes on.

@@ -149,8 +149,9 @@ fn c14_pgn_good_and_bad_games() {
 #[test]
 fn c14_pgn_frozen_king_game() {
     // Black's king alone on a7 freezes in the Ice Age of move 20 (C7).
-    let text = "[Event \"Freeze\"]\n[White \"W\"]\n[Black \"B\"]\n[SetUp \"1\"]\n\
-                [FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 20\"]\n\n20... Ka7 {Ice Age: Ka7 frozen} 1-0\n";
+    // No ice on the board: the Variant tag makes it an Ice Age game (C14a).
+    let text = "[Event \"Freeze\"]\n[White \"W\"]\n[Black \"B\"]\n[Variant \"Ice Age\"]\n\
+                [SetUp \"1\"]\n[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 20\"]\n\n20... Ka7 {Ice Age: Ka7 frozen} 1-0\n";
     let path = temp_file("freeze.pgn", text);
     let (code, out, err) = icebound(&["pgn", path.path()]);
     assert_eq!(code, 0, "{out}{err}");

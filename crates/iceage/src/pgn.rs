@@ -10,8 +10,8 @@
 //!   (`{Ice Age: Rh8 frozen}`, C13).
 //! - Read: `[Variant]` first: `Ice Age`, `Ice Age Chess` or `iceage` in any case is read; a
 //!   game of any other variant (`Standard`, `From Position`, `Chess960` ...) is refused by
-//!   name, and so is a game without a `Variant` tag whose `FEN` is chess's start position,
-//!   and a PDN game (`GameType`). Without `Variant` and `FEN` the game starts from C4 (an
+//!   name, and so is a game without a `Variant` tag whose `FEN` is chess's start position
+//!   or has no ice, and a PDN game (`GameType`). Without `Variant` and `FEN` the game starts from C4 (an
 //!   error at its first move says so). Moves in SAN or UCI (C13). A comment is commentary: an `{Ice Age ...}`
 //!   comment that lists frozen pieces (in any order; a pawn as `h4` or `Ph4`; `nothing`
 //!   for none) is compared with what the replay froze and, when it differs, kept with a
@@ -27,6 +27,9 @@ use crate::{IceAge, Move, Position};
 /// The board field of chess's start position: a game that starts there without a
 /// `[Variant]` tag is a standard chess game.
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+/// An ice cube in a FEN's board field (C12).
+const ICE: char = '*';
 
 impl RecordRules for IceAge {
     const FORMAT: RecordFormat = RecordFormat {
@@ -66,15 +69,28 @@ impl RecordRules for IceAge {
         if let Some(i) = find("GameType") {
             return refuse(i, game_type_tag(&tags[i].1).describe(&tags[i].1));
         }
-        if let Some(i) = find("FEN")
-            && tags[i].1.split_whitespace().next() == Some(CHESS_START)
-        {
-            return Err((
-                Some(i),
-                "this is a standard chess game (chess's start position and no [Variant] tag); \
-                 icebound reads Ice Age Chess here"
-                    .into(),
-            ));
+        if let Some(i) = find("FEN") {
+            let board = tags[i].1.split_whitespace().next().unwrap_or("");
+            let why = if board == CHESS_START {
+                Some("chess's start position")
+            } else if !board.contains(ICE) && crate::fen::parse(&tags[i].1).is_ok() {
+                // Chess programs write a set-up game (an opening, a study) this way; an Ice
+                // Age record names its variant (C14), so an untagged FEN without ice is chess.
+                // A FEN that does not parse is left to the FEN error.
+                Some("a FEN without ice")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err((
+                    Some(i),
+                    format!(
+                        "this is a standard chess game ({why} and no [Variant] tag, C14a); \
+                         icebound reads Ice Age Chess here (a position without ice is read \
+                         with [Variant \"Ice Age\"])"
+                    ),
+                ));
+            }
         }
         Ok(())
     }

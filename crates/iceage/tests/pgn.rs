@@ -202,7 +202,9 @@ fn c14_bad_input_names_game_and_move() {
 #[test]
 fn c14_moves_after_the_end_are_refused() {
     // Black's king alone on a7 at the Ice Age of move 20 freezes (C7): the game is over.
-    let text = "[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 20\"]\n\n20... Ka7 21. Rb2 *\n";
+    // No ice on the board, so the Variant tag says it is Ice Age Chess (C14a).
+    let text = "[Variant \"Ice Age\"]\n[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 20\"]\n\n\
+                20... Ka7 21. Rb2 *\n";
     let games = IceAge::read_records(text);
     let e = err(&games[0]);
     assert_eq!(
@@ -337,6 +339,26 @@ fn c14_fault4_other_variants_are_refused_by_name() {
             .message
             .contains("a Russian draughts game ([GameType \"25\"])")
     );
+}
+
+/// Found reading real files (chess.com and TWIC exports): a chess game set up from a FEN
+/// without ice and without a `Variant` tag was replayed as Ice Age Chess, silently, until
+/// its end. Such a FEN is chess's (C14a); `[Variant "Ice Age"]` reads the same position,
+/// and an untagged FEN with ice stays an Ice Age game.
+#[test]
+fn c14a_untagged_fen_without_ice_is_a_standard_chess_game() {
+    let reading = read_data("standard-fen.pgn");
+    assert_eq!(reading.games.len(), 3);
+    let e = err(&reading.games[0]);
+    assert_eq!((e.game, e.line, e.move_number), (1, Some(5), None), "{e}");
+    assert!(
+        e.message.contains(
+            "this is a standard chess game (a FEN without ice and no [Variant] tag, C14a)"
+        ),
+        "{e}"
+    );
+    assert_eq!(sans(ok(&reading.games[1])), ["Bg5", "e6", "f4", "Be7"]);
+    assert_eq!(sans(ok(&reading.games[2])), ["e4", "Kd7"]);
 }
 
 /// Fault 5: every Unicode space is a space (no-break, narrow no-break, thin, ideographic,

@@ -334,7 +334,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `[Name "value"]`, recovering a quote inside the value.
+    /// `[Name "value"]`, recovering a quote inside the value and a value without quotes.
     fn tag(&mut self, line: usize) -> Result<Lexed, LexError> {
         self.bump();
         while self
@@ -366,10 +366,22 @@ impl<'a> Lexer<'a> {
             self.bump();
         }
         if self.peek() != Some('"') {
-            return give_up(
-                self,
-                format!("tag [{name}]: the value must be a \"string\""),
-            );
+            // `[Round 17]`: some draughts programs leave the quotes out. Read up to the `]`
+            // on the same line, as the common readers do, and say so.
+            let rest = self.rest_of_line();
+            let Some(end) = rest.find(']').filter(|&end| !rest[..end].contains('[')) else {
+                return give_up(
+                    self,
+                    format!("tag [{name}]: the value must be a \"string\""),
+                );
+            };
+            let value = rest[..end].trim_matches(is_space).to_string();
+            self.skip_bytes(end + 1);
+            self.warnings.push((
+                line,
+                format!("tag [{name}]: the value is not in quotes: read as \"{value}\""),
+            ));
+            return Ok(self.lexed(Token::Tag { name, value }, line));
         }
         self.bump();
         let rest = self.rest_of_line();

@@ -96,6 +96,43 @@ fn tags_escape_and_recover() {
     assert_eq!(lexer.warnings.len(), 1, "{:?}", lexer.warnings);
 }
 
+/// Found in a real PDN file (a draughts program's test games): `[Round 17]` without quotes
+/// is read up to its `]`, with a warning, instead of refusing the game.
+#[test]
+fn tag_value_without_quotes_is_read_with_a_warning() {
+    let tag = |name: &str, value: &str| Token::Tag {
+        name: name.into(),
+        value: value.into(),
+    };
+    let mut lexer = Lexer::new("[Round 17]\n[Date  1.1.1965 ]\n1. c3-d4", Dialect::Pdn);
+    let mut seen = Vec::new();
+    while let Some(t) = lexer.next_token() {
+        seen.push(t.expect("token").token);
+    }
+    assert_eq!(
+        seen,
+        [
+            tag("Round", "17"),
+            tag("Date", "1.1.1965"),
+            Token::MoveNumber,
+            mv("c3-d4")
+        ]
+    );
+    assert_eq!(
+        lexer.warnings,
+        [
+            (
+                1,
+                "tag [Round]: the value is not in quotes: read as \"17\"".to_string()
+            ),
+            (
+                2,
+                "tag [Date]: the value is not in quotes: read as \"1.1.1965\"".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn comments_nags_variations_results() {
     let t = ok_tokens(
@@ -183,7 +220,7 @@ fn stray_and_unclosed_things_are_errors() {
         ("$", "without a number"),
         ("\"", "unexpected"),
         ("[ \"x\"]", "without a name"),
-        ("[A x]", "must be a \"string\""),
+        ("[A x", "must be a \"string\""),
     ] {
         let r = tokens(text, Dialect::Pgn);
         assert!(
