@@ -57,7 +57,9 @@ async function waitingRoom(browser) {
   await screenshot(a, 'waiting-room', 'friend-waiting-room.png');
   // The same on a phone: the link and its buttons fit.
   await a.setViewportSize({ width: 390, height: 844 });
-  const fits = await a.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  // The board resizes a moment after the window (a resize observer): the layout settles first.
+  const fits = await a.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 3000 })
+    .then(() => true, () => false);
   check(fits, 'the waiting room fits a phone');
   await screenshot(a, 'waiting-room-phone', 'phone-friend-waiting-room.png');
   await a.setViewportSize({ width: 1280, height: 800 });
