@@ -82,6 +82,15 @@ async function issuedToken() {
   throw new Error(`no token issued: ${JSON.stringify(r.cookie)}`);
 }
 
+/** The seat the holder of `token` has in game `id`, as the server says; null when it has none or
+ * the server refuses the token itself (401 bad_token: a token it never issued). */
+async function seatOf(id, token) {
+  const r = await api('GET', `/api/games/${id}`, token);
+  if (r.status === 401) return null;
+  if (r.status !== 200) throw new Error(`GET game ${id}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.you ?? null;
+}
+
 async function gameOf(id, token) {
   const r = await api('GET', `/api/games/${id}`, token);
   if (r.status !== 200) throw new Error(`GET game ${id}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -217,7 +226,7 @@ ws.onclose = e => window.log.push('close ' + e.code);
   );
   await p5.goto(site + '/');
   const g5 = await createFromSite(p5, { variant: 'antarctos', opponent: 'local' });
-  const seen5 = g5.status === 201 ? (await gameOf(g5.body.id, madeUp)).you : null;
+  const seen5 = g5.status === 201 ? await seatOf(g5.body.id, madeUp) : null;
   report('5. a planted made-up token owns the victim\'s next game', seen5 !== null, `create ${g5.status}; attacker sees you=${seen5}`);
   await fresh.close();
 
@@ -237,7 +246,7 @@ ws.onclose = e => window.log.push('close ' + e.code);
   );
   await p6.goto(site + '/');
   const g6 = await createFromSite(p6, { variant: 'antarctos', opponent: 'local' });
-  const seen6 = g6.status === 201 ? (await gameOf(g6.body.id, attacker)).you : null;
+  const seen6 = g6.status === 201 ? await seatOf(g6.body.id, attacker) : null;
   report(
     '6. a planted issued token (narrower path) owns the victim\'s next game',
     seen6 !== null,

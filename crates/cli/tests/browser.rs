@@ -15,7 +15,11 @@ use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// One browser test at a time: two Chromiums at once on a small machine make timing checks flaky.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -59,6 +63,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 
 #[test]
 fn browser_tests_of_web_e2e() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|p| p.into_inner());
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
     let chromium =
         PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
@@ -129,7 +134,7 @@ fn browser_tests_of_web_e2e() {
     assert!(!scripts.is_empty(), "no browser test script in web/e2e");
     let failures: Vec<String> = scripts
         .iter()
-        .filter_map(|script| run_script(&root, &chromium, &dir, &template, script).err())
+        .filter_map(|script| run_script(&root, &chromium, &dir, Some(&template), script).err())
         .collect();
     assert!(
         failures.is_empty(),
@@ -138,6 +143,40 @@ fn browser_tests_of_web_e2e() {
         scripts.len(),
         failures.join("\n\n")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 9, section 2, in the browser: another origin of the same site (a form, a no-cors
+/// fetch, a WebSocket, planted cookies) acts on the victim's game through the victim's cookie.
+/// `web/e2e/attacks.mjs` (a harness of its own: it serves the attacker's pages and maps host
+/// names in Chromium) prints each attack and fails if any succeeds.
+#[test]
+fn browser_refuses_cross_site_attacks() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|p| p.into_inner());
+    let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
+    let chromium =
+        PathBuf::from(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()));
+    let root = repo_root();
+    if !have("node", "--version")
+        || !chromium.exists()
+        || !root.join("web/node_modules/playwright-core").exists()
+    {
+        assert!(
+            !ci,
+            "the attack test needs node, chromium and web/node_modules"
+        );
+        eprintln!("SKIPPED: node, chromium or web/node_modules missing");
+        return;
+    }
+    let dir = temp_dir("attacks");
+    let result = run_script(
+        &root,
+        &chromium,
+        &dir,
+        None,
+        &root.join("web/e2e/attacks.mjs"),
+    );
+    assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -189,7 +228,7 @@ fn run_script(
     root: &Path,
     chromium: &Path,
     dir: &Path,
-    template: &Path,
+    template: Option<&Path>,
     script: &Path,
 ) -> Result<(), String> {
     let name = script
@@ -197,12 +236,14 @@ fn run_script(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let db = dir.join(format!("{name}.db"));
-    std::fs::copy(template, &db).expect("copy the template database");
-    // A lab command may leave its last writes in SQLite's write-ahead log (not yet
-    // checkpointed into the main file): the copy needs it too.
-    let wal = |p: &Path| PathBuf::from(format!("{}-wal", p.display()));
-    if wal(template).exists() {
-        std::fs::copy(wal(template), wal(&db)).expect("copy the template's write-ahead log");
+    if let Some(template) = template {
+        std::fs::copy(template, &db).expect("copy the template database");
+        // A lab command may leave its last writes in SQLite's write-ahead log (not yet
+        // checkpointed into the main file): the copy needs it too.
+        let wal = |p: &Path| PathBuf::from(format!("{}-wal", p.display()));
+        if wal(template).exists() {
+            std::fs::copy(wal(template), wal(&db)).expect("copy the template's write-ahead log");
+        }
     }
     let shots = dir.join(format!("screenshots-{name}"));
     let log_path = dir.join(format!("server-{name}.log"));
