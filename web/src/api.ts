@@ -203,9 +203,20 @@ export class ApiError extends Error {
     /** The game the error is about when the request did not name it (a used or cancelled
      * invitation: docs/api.md, Errors). */
     public game?: string,
+    /** For `illegal_move` and `ambiguous_move`: the move text's fault as data, which the page
+     * words in its own language (docs/api.md, Errors). */
+    public move?: MoveFault,
   ) {
     super(message);
   }
+}
+
+/** Why move text was not played: `unreadable` (no accepted form), `no_match` (no legal move is
+ * this one) or `ambiguous`; `candidates` are the legal moves it could have meant. */
+export interface MoveFault {
+  text: string;
+  kind: 'unreadable' | 'no_match' | 'ambiguous';
+  candidates: string[];
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -230,8 +241,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = undefined;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; game?: string } } | undefined)?.error;
-    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status, err?.game);
+    const err = (data as { error?: { code?: string; message?: string; game?: string; move?: MoveFault } } | undefined)?.error;
+    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status, err?.game, err?.move);
   }
   return data as T;
 }

@@ -148,7 +148,7 @@ export const examples: Example[] = [
   },
   {
     variant: 'iceage',
-    title: { en: 'The Ice Age after Black\'s 20th move', ru: 'Ледниковый период после 20-го хода чёрных', tr: 'Siyahın 20. hamlesinden sonra Buz Çağı' },
+    title: { en: 'An Ice Age, after Black\'s 20th move', ru: 'Ледниковый период после 20-го хода чёрных', tr: 'Siyahın 20. hamlesinden sonra Buz Çağı' },
     fen: 'rnbqk1*r/pppp1p*1/****pnp1/4PP2/3P4/3B4/PPP2PPP/RNBQK1NR b - - 0 20',
     intro: {
       en: 'Black is about to make its 20th move; the Ice Age follows at once.',

@@ -72,6 +72,14 @@ impl game::MoveTextFault for MoveTextError {
             MoveTextError::Ambiguous { .. } => game::MoveTextKind::Ambiguous,
         }
     }
+
+    fn candidates(&self) -> &[String] {
+        match self {
+            MoveTextError::Ambiguous { candidates, .. }
+            | MoveTextError::Incomplete { candidates, .. } => candidates,
+            _ => &[],
+        }
+    }
 }
 
 /// The canonical text of a turn (A16): `c3-d4`, `d6xb4xd2xf4`. No `#` is appended. The

@@ -21,6 +21,14 @@ pub enum MoveTextKind {
 pub trait MoveTextFault {
     /// Which kind of problem this is.
     fn kind(&self) -> MoveTextKind;
+
+    /// The legal moves the text could have meant, in canonical text: the matches of an
+    /// ambiguous text, or the full jump sequences an abbreviated one leaves out squares of
+    /// (Antarctos A17). Empty when none is known. The site sends them so that a page can
+    /// word the error in its own language.
+    fn candidates(&self) -> &[String] {
+        &[]
+    }
 }
 
 /// A game: its positions, its moves and the rules that join them, plus the texts that

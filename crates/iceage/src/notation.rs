@@ -49,6 +49,13 @@ impl game::MoveTextFault for MoveTextError {
             MoveTextError::Ambiguous { .. } => game::MoveTextKind::Ambiguous,
         }
     }
+
+    fn candidates(&self) -> &[String] {
+        match self {
+            MoveTextError::Ambiguous { candidates, .. } => candidates,
+            _ => &[],
+        }
+    }
 }
 
 /// SAN of a legal `mv` in `pos` (C13): `Nxf3` for an ice capture too, `=Q` for promotion,

@@ -346,4 +346,8 @@ fn c13_move_text_errors_carry_their_kind() {
     assert_eq!(kind(&start, "e4"), MoveTextKind::NoMatch);
     assert_eq!(kind(&start, "Zz9"), MoveTextKind::Unreadable);
     assert_eq!(kind(&start, " "), MoveTextKind::Unreadable);
+    let err = IceAge::parse_move(&p, "Nd2").expect_err("Nd2");
+    let named = err.candidates();
+    assert_eq!(named.len(), 3, "every knight that reaches d2: {named:?}");
+    assert!(named.iter().all(|m| m.starts_with('N') && m.ends_with("d2")), "{named:?}");
 }

@@ -33,6 +33,9 @@ pub enum ErrorCode {
     InviteUsed,
     /// 409: the game was cancelled before anyone used the invitation (`game` names it).
     InviteCancelled,
+    /// 409: the creator of a friend game opened their own invitation while the other seat is
+    /// still open (`game` names the game, to go back to).
+    OwnInvite,
     /// 413: body, field or message too large.
     TooLarge,
     /// 422: no legal move matches.
@@ -71,7 +74,8 @@ impl ErrorCode {
             | ErrorCode::TooManyEngineGames
             | ErrorCode::WaitingForOpponent
             | ErrorCode::InviteUsed
-            | ErrorCode::InviteCancelled => StatusCode::CONFLICT,
+            | ErrorCode::InviteCancelled
+            | ErrorCode::OwnInvite => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
@@ -97,6 +101,24 @@ pub struct ApiError {
     /// invitation): its id, so that the page can offer to watch it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
+    /// For `illegal_move` and `ambiguous_move`: the move text's fault as data, so that a page
+    /// words it in its own language (the message is English).
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_fault: Option<MoveFault>,
+}
+
+/// Why move text was not played, as data: `{"text": "c3xc3", "kind": "ambiguous",
+/// "candidates": ["c3xe1xg3xe5xc3", "c3xe5xg3xe1xc3"]}` (Antarctos A17, Ice Age Chess C13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveFault {
+    /// The text as sent (at most 128 bytes: longer text is refused as `too_large` first).
+    pub text: String,
+    /// `unreadable` (no accepted form), `no_match` (no legal move is this one; the game may be
+    /// over) or `ambiguous`.
+    pub kind: &'static str,
+    /// The legal moves the text could have meant, in canonical notation: the matches of an
+    /// ambiguous text, or the full jump sequences an abbreviated one leaves squares out of.
+    pub candidates: Vec<String>,
 }
 
 impl ApiError {
@@ -106,6 +128,7 @@ impl ApiError {
             code,
             message: message.into(),
             game: None,
+            move_fault: None,
         }
     }
 

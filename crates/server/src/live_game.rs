@@ -10,7 +10,7 @@ use engine::{EngineConfig, EngineVariant, StopFlag};
 use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Variant};
 use iceage::IceAge;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, MoveFault};
 use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, MoveRow, now_ms};
 use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
@@ -191,18 +191,26 @@ fn path_of<V: Variant>(mv: &V::Move) -> Vec<String> {
 }
 
 /// A rules error on move text as `ambiguous_move` (several moves match, A17 / C13) or
-/// `illegal_move` (anything else), by the error's kind, with its message naming the text.
-fn move_error(text: &str, kind: MoveTextKind, message: String) -> ApiError {
-    let code = match kind {
-        MoveTextKind::Ambiguous => ErrorCode::AmbiguousMove,
-        MoveTextKind::Unreadable | MoveTextKind::NoMatch => ErrorCode::IllegalMove,
+/// `illegal_move` (anything else), by the error's kind, with its message naming the text and
+/// the fault as data ([`MoveFault`]) for pages in other languages.
+fn move_error(text: &str, kind: MoveTextKind, candidates: &[String], message: String) -> ApiError {
+    let (code, kind_name) = match kind {
+        MoveTextKind::Ambiguous => (ErrorCode::AmbiguousMove, "ambiguous"),
+        MoveTextKind::Unreadable => (ErrorCode::IllegalMove, "unreadable"),
+        MoveTextKind::NoMatch => (ErrorCode::IllegalMove, "no_match"),
     };
     let message = if message.contains(text) {
         message
     } else {
         format!("'{text}': {message}")
     };
-    ApiError::new(code, message)
+    let mut error = ApiError::new(code, message);
+    error.move_fault = Some(MoveFault {
+        text: text.to_string(),
+        kind: kind_name,
+        candidates: candidates.to_vec(),
+    });
+    error
 }
 
 /// The move `mv` of `pos`, stored as `row`, as the API shows it.
@@ -343,9 +351,10 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             ));
         }
         let pos = self.current();
-        let mv = V::parse_move(pos, text).map_err(|e| move_error(text, e.kind(), e.to_string()))?;
+        let mv = V::parse_move(pos, text)
+            .map_err(|e| move_error(text, e.kind(), e.candidates(), e.to_string()))?;
         let next = V::play(pos, &mv)
-            .map_err(|e| move_error(text, MoveTextKind::NoMatch, e.to_string()))?;
+            .map_err(|e| move_error(text, MoveTextKind::NoMatch, &[], e.to_string()))?;
         let row = MoveRow {
             ply: self.row.ply + 1,
             move_id: V::move_id(pos, &mv),

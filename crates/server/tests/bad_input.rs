@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
+use serde_json::{Value, json};
 use server::client::send_json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -142,11 +142,17 @@ async fn bad_moves_leave_the_game_unchanged() {
             .unwrap_or("")
             .contains("c3-e5")
     );
+    // The fault as data, for pages in other languages (docs/api.md, "Errors").
+    assert_eq!(
+        a.body["error"]["move"],
+        json!({"text": "c3-e5", "kind": "no_match", "candidates": []})
+    );
     let a = c
         .post(&path, json!({"move": "zz9", "ply": 0}))
         .await
         .expect("move");
     assert_error(&a, 422, "illegal_move");
+    assert_eq!(a.body["error"]["move"]["kind"], "unreadable");
     let a = c
         .post(&path, json!({"move": "", "ply": 0}))
         .await
@@ -211,6 +217,13 @@ async fn bad_moves_leave_the_game_unchanged() {
         .await
         .expect("move");
     assert_error(&a, 422, "ambiguous_move");
+    assert_eq!(a.body["error"]["move"]["kind"], "ambiguous");
+    let mut named: Vec<&str> = a.body["error"]["move"]["candidates"]
+        .as_array()
+        .map(|c| c.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    named.sort_unstable();
+    assert_eq!(named, ["c1xa3xc5xe3xc1", "c1xe3xc5xa3xc1"], "{}", a.text);
     srv.stop().await;
 }
 

@@ -7,6 +7,9 @@ import { h } from '../dom';
 import { t } from '../i18n';
 
 export interface KeyboardEvents {
+  /** Returns the board to the live position (a move typed while looking back is meant for
+   * the game as it stands, as on lichess). */
+  live: () => void;
   /** Whether the player may move now. */
   canMove: () => boolean;
   /** The legal moves now. */
@@ -28,9 +31,16 @@ export function matchMove(text: string, legal: LegalMove[]): LegalMove | null {
   return loose.length === 1 ? loose[0] : null;
 }
 
+/** The input box and what the page tells it. */
+export interface KeyboardInput {
+  element: HTMLElement;
+  /** A move was played (by anyone): the answer to an earlier text is out of date. */
+  moved: () => void;
+}
+
 /** The input box: a label, the field, the line that answers it, and what Enter does. A text
- * that is not played stays in the box, with the reason beside it. */
-export function keyboardInput(variant: Variant, ev: KeyboardEvents): HTMLElement {
+ * that is not played stays in the box, with the reason beside it until the next move. */
+export function keyboardInput(variant: Variant, ev: KeyboardEvents): KeyboardInput {
   const input = h('input#move-input', {
     type: 'text',
     autocomplete: 'off',
@@ -49,6 +59,7 @@ export function keyboardInput(variant: Variant, ev: KeyboardEvents): HTMLElement
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
+    ev.live();
     if (!ev.canMove()) {
       say(t('game.kbd_not_your_turn'));
       return;
@@ -60,5 +71,8 @@ export function keyboardInput(variant: Variant, ev: KeyboardEvents): HTMLElement
       if (input.value.trim() === text) input.value = '';
     } else say(answer);
   });
-  return h('div.kbd-entry', h('label.kbd', h('span', t('game.kbd_label')), input), says);
+  return {
+    element: h('div.kbd-entry', h('label.kbd', h('span', t('game.kbd_label')), input), says),
+    moved: () => say(''),
+  };
 }

@@ -4,7 +4,7 @@
 // the buttons follow `actions`, and every change arrives as a GameView (an HTTP answer or a
 // WebSocket `state`), applied only when it is newer than the one shown.
 
-import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView, type Seat } from '../api';
+import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveFault, type MoveView, type Seat } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
@@ -15,7 +15,7 @@ import { setTitle } from '../title';
 import { deadEndPage } from './notfound';
 import { afterButtons, offers, playButtons } from '../game/actions';
 import { countdownText, drawIcePanel, iceMarks } from '../game/iceage';
-import { keyboardInput } from '../game/keyboard';
+import { keyboardInput, type KeyboardInput } from '../game/keyboard';
 import { actionsOf, isNewer, lastIceAge, myColors, other, waitingForFriend } from '../game/model';
 import { drawMoveList } from '../game/movelist';
 import { waitingRoom } from '../game/waiting';
@@ -31,6 +31,10 @@ export function joinPage(root: HTMLElement, invite: string): void {
       if (!(err instanceof ApiError)) return mount(root, h('section.card', h('p.error', errorWords(err))));
       if (err.status === 404) return deadEndPage(root, 'invitenf.title', t('game.invite_not_found'));
       const watch = (key: Key) => err.game ? [h('a.button.primary#watch-link', { href: `/game/${err.game}` }, t(key))] : [];
+      if (err.code === 'own_invite' && err.game) {
+        return deadEndPage(root, 'invite.own_title', t('invite.own'),
+          [h('a.button.primary#back-link', { href: `/game/${err.game}` }, t('invite.back'))]);
+      }
       if (err.code === 'invite_cancelled') return deadEndPage(root, 'invite.cancelled_title', t('invite.cancelled'), watch('invite.see'));
       if (err.code === 'invite_used') {
         // Under way or over: the game says which.
@@ -42,7 +46,12 @@ export function joinPage(root: HTMLElement, invite: string): void {
   );
 }
 
-function seatName(seat: Seat): string {
+/** The name of `g`'s seat `c` as its viewer sees it: You, Opponent (the other human of a game
+ * the viewer plays), Player (a watcher), a computer level, or the open seat. */
+function seatName(g: GameView, c: Color): string {
+  const seat: Seat = g[c];
+  if (seat.kind === 'human' && (g.you === c || g.you === 'both')) return t('game.you_seat');
+  if (seat.kind === 'human' && g.you !== null) return t('game.opponent');
   if (seat.kind === 'engine') {
     const level = seat.level ?? 0;
     const words = level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?';
@@ -71,6 +80,29 @@ function speakerIcon(on: boolean): SVGElement {
   path.setAttribute('stroke-linecap', 'round');
   svg.append(path);
   return svg;
+}
+
+/** Why typed move text was not played, in words, from the server's fault data (A17, C13) and
+ * the facts of the view (a compulsory capture, A9). */
+function moveFaultWords(g: GameView, f: MoveFault): string {
+  const text = f.text;
+  if (g.legal.length === 0) return t('game.kbd_over');
+  if (f.kind === 'unreadable') {
+    const examples = g.variant === 'antarctos' ? ['c3-d4', 'c3xe5'] : ['Nf3', 'exd5', 'e2e4'];
+    return t('game.kbd_unreadable', { text, example: orList(examples) });
+  }
+  if (f.kind === 'ambiguous') return t('game.kbd_ambiguous', { text, moves: orList(f.candidates) });
+  if (f.candidates.length) return t('game.kbd_incomplete', { text, moves: orList(f.candidates) });
+  if (g.capture_compulsory) {
+    const from = [...new Set(g.legal.map(m => m.path[0]))];
+    return t('game.kbd_no_match_capture', { text, squares: orList(from) });
+  }
+  return t('game.kbd_no_match', { text });
+}
+
+/** A move as a reader names it: `12. Nf3` for White, `12… Nf6` for Black. */
+function moveLabel(m: MoveView): string {
+  return `${m.number}${m.color === 'white' ? '.' : '…'} ${m.text}`;
 }
 
 const gameName = (g: GameView) => t(g.variant === 'antarctos' ? 'game.antarctos' : 'game.iceage');
@@ -113,6 +145,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const kbdBox = h('div.kbd-box');
 
   let board: Board | null = null;
+  let kbd: KeyboardInput | null = null;
 
   let retryTimer: number | undefined;
   const showError = (err: unknown) => {
@@ -183,9 +216,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       return true;
     } catch (err) {
       if (game) drawBoard(game, true);
-      // Typed text no legal move fits: why, in the server's words, beside the box.
-      if (err instanceof ApiError && (err.code === 'illegal_move' || err.code === 'ambiguous_move') && !game.legal.some(m => m.id === text)) {
-        return t('game.kbd_illegal', { text, why: err.message });
+      // Typed text no legal move fits: why, in the page's language, beside the box.
+      if (err instanceof ApiError && err.move && !game.legal.some(m => m.id === text)) {
+        return moveFaultWords(game, err.move);
       }
       showError(err);
       if (err instanceof ApiError && err.code === 'conflict') resync();
@@ -311,7 +344,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   function statusLines(g: GameView): (string | HTMLElement)[] {
     if (browsing !== null) {
       return [
-        h('span.viewing', browsing === 0 ? t('game.viewing_start') : t('game.viewing', { n: browsing })),
+        h('span.viewing', browsing === 0 || !g.moves[browsing - 1]
+          ? t('game.viewing_start') : t('game.viewing', { move: moveLabel(g.moves[browsing - 1]) })),
         h('button#back-to-game', { type: 'button', onclick: () => browse(g.ply) }, t('game.back_to_game')),
       ];
     }
@@ -329,8 +363,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   function drawPlayers(g: GameView): void {
     const bottom: Color = board?.getOrientation() ?? 'white';
     const line = (c: Color) => h('span.seat', { 'data-color': c },
-      h('span.dot', { class: c }), ' ', colorName(c), ': ', seatName(g[c]),
-      g.you === c ? h('em', ` (${t('game.you')})`) : null,
+      h('span.dot', { class: c }), ' ', colorName(c), ': ',
+      g.you === c || (g.you === 'both' && g[c].kind === 'human') ? h('strong', seatName(g, c)) : seatName(g, c),
       g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { 'aria-hidden': 'true' }, ' ◀') : null);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));
@@ -381,12 +415,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
     const player = g.you !== null && g.status === 'ongoing' && !waiting;
     kbdBox.hidden = !player;
-    if (player && !kbdBox.firstChild) {
-      mount(kbdBox, keyboardInput(g.variant, {
+    if (player && !kbd) {
+      kbd = keyboardInput(g.variant, {
+        live: () => { if (browsing !== null || beforeIceAge) browse(game?.ply ?? 0); },
         canMove: () => !!game && canMoveNow(game),
         legal: () => game?.legal ?? [],
         send: text => sendMove(text),
-      }));
+      });
+      mount(kbdBox, kbd.element);
     }
   }
 
@@ -481,7 +517,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (browsing !== null && browsing > g.ply) browsing = null;
     if (prev && g.ply !== prev.ply) beforeIceAge = false;
     if (prev) soundOf(prev, g);
-    if (prev && (g.ply !== prev.ply || g.status !== prev.status)) clearNotice();
+    if (prev && (g.ply !== prev.ply || g.status !== prev.status)) {
+      clearNotice();
+      kbd?.moved();
+    }
     showNotice(g, !prev);
     // A rematch both sides agreed to opens for both players.
     if (prev && hadRematch === null && g.rematch && g.you !== null) {

@@ -539,9 +539,10 @@ impl GameService {
         if seat_of(&row, token).is_some() {
             if row.has_open_seat() {
                 return Err(ApiError::new(
-                    ErrorCode::Conflict,
-                    "you already hold the other seat: send the invitation to a friend",
-                ));
+                    ErrorCode::OwnInvite,
+                    "this is your own invitation: send it to a friend, who takes the other seat",
+                )
+                .with_game(&id));
             }
             return Ok(g.view().personalize(&row, token));
         }
