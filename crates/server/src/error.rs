@@ -55,6 +55,8 @@ pub enum ErrorCode {
     CookieConflict,
     /// 429: too many requests of one kind from this client address; `Retry-After` says when.
     RateLimited,
+    /// 429: the player already has the most analyses allowed queued or running.
+    TooManyAnalyses,
     /// 408: the request body did not arrive in time.
     Timeout,
     /// 500: storage failure.
@@ -82,7 +84,7 @@ impl ErrorCode {
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => StatusCode::FORBIDDEN,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadToken => StatusCode::UNAUTHORIZED,
-            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited | ErrorCode::TooManyAnalyses => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

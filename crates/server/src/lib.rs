@@ -9,6 +9,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod analysis;
 pub mod assets;
 pub mod backup;
 pub mod client;

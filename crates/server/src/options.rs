@@ -169,6 +169,9 @@ pub struct RateLimits {
     /// Every request naming a game id (`/api/games/{id}/...`, its WebSocket included): 1,200 a
     /// minute (20/s), 100 at once.
     pub lookup: Option<Rate>,
+    /// `POST /api/analysis`: 60 a minute, 10 at once (each search also waits its turn in the
+    /// engine queue, at most two at once per player).
+    pub analysis: Option<Rate>,
 }
 
 impl Default for RateLimits {
@@ -177,6 +180,7 @@ impl Default for RateLimits {
             create: Some(Rate::per_minute(30, 20)),
             join: Some(Rate::per_minute(30, 20)),
             lookup: Some(Rate::per_minute(1_200, 100)),
+            analysis: Some(Rate::per_minute(60, 10)),
         }
     }
 }
@@ -188,6 +192,7 @@ impl RateLimits {
             create: None,
             join: None,
             lookup: None,
+            analysis: None,
         }
     }
 }

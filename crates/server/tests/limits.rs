@@ -280,6 +280,10 @@ async fn rate_limits_per_client_answer_429() {
                 burst: 5,
                 period: hour,
             }),
+            analysis: Some(Rate {
+                burst: 2,
+                period: hour,
+            }),
         },
         ..SiteOptions::default()
     };

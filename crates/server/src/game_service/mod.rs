@@ -143,6 +143,8 @@ pub struct GameService {
     pub(crate) store: Store,
     slots: StdMutex<HashMap<String, Arc<GameSlot>>>,
     pub(crate) engine_queue: Arc<EngineQueue>,
+    /// Each player's analyses in flight (`POST /api/analysis`).
+    pub(crate) analyses: crate::analysis::InFlight,
     ws_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
 }
@@ -207,6 +209,7 @@ impl GameService {
             store,
             slots: StdMutex::new(HashMap::new()),
             engine_queue: EngineQueue::new(engine_threads),
+            analyses: crate::analysis::InFlight::default(),
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
         })

@@ -1,7 +1,9 @@
 //! The HTTP routes (docs/api.md), one file per area: `games` (create, read, join, my games,
-//! record), `play` (moves, resignation, draws, rematch), `ws` (live updates), `stats` (results and
-//! worked examples), `pages` (the single page and its assets).
+//! record), `play` (moves, resignation, draws, rematch), `ws` (live updates), `analysis` (the
+//! engine on any position), `stats` (results and worked examples), `pages` (the single page and
+//! its assets).
 
+mod analysis;
 mod games;
 mod pages;
 mod play;
@@ -103,10 +105,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/ws", get(ws::upgrade));
     let creates = Router::new().route("/games", post(games::create));
     let joins = Router::new().route("/join/{invite}", post(games::join));
+    let analyses = Router::new().route("/analysis", post(analysis::analyse));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
         .merge(limited(joins, limits.join, "joins"))
+        .merge(limited(analyses, limits.analysis, "analyses"))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
