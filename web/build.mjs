@@ -1,38 +1,34 @@
 // Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css and
 // dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
-// The rules pages' exact rulings come from docs/rules/*.md (`virtual:decisions`).
+// The rules pages' exact rulings come from docs/rules/<game>.md and its Russian and Turkish
+// translations <game>.ru.md, <game>.tr.md (`virtual:decisions`, read by decisions.mjs).
 // Run by `npm run build` and by crates/server/build.rs. Chess piece images come from
 // chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allDecisions, fileOf, GAMES, LANGS } from './decisions.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The numbered decisions of docs/rules/<game>.md (`- A10. ...` with its indented lines), for
- * the rules pages' list of exact rulings, which the decision badges link to. */
-function decisions(game) {
-  const out = [];
-  let cur = null;
-  for (const line of readFileSync(join(here, '..', 'docs', 'rules', `${game}.md`), 'utf8').split('\n')) {
-    const m = /^- ([AC]\d+[a-z]?)(?: \*\(added\)\*)?\. (.*)$/.exec(line);
-    if (m) {
-      cur = { id: m[1], text: m[2] };
-      out.push(cur);
-    } else if (cur && /^ {2}\S|^ {4}/.test(line)) cur.text += ` ${line.trim()}`;
-    else cur = null;
-  }
-  return out;
+// The exact rulings in every language (decisions.mjs): a translation that lacks a decision of
+// the English file, or has one it does not have, fails the build.
+let rulings;
+try {
+  rulings = allDecisions(message => console.warn(`build.mjs: warning: ${message}`));
+} catch (err) {
+  console.error(`build.mjs: ${err.message}`);
+  process.exit(1);
 }
 const virtualDecisions = {
   name: 'virtual-decisions',
   setup(build) {
     build.onResolve({ filter: /^virtual:decisions$/ }, () => ({ path: 'decisions', namespace: 'virtual-decisions' }));
     build.onLoad({ filter: /.*/, namespace: 'virtual-decisions' }, () => ({
-      contents: JSON.stringify({ antarctos: decisions('antarctos'), iceage: decisions('iceage') }),
+      contents: JSON.stringify(rulings),
       loader: 'json',
-      watchFiles: ['antarctos', 'iceage'].map(g => join(here, '..', 'docs', 'rules', `${g}.md`)),
+      watchFiles: GAMES.flatMap(g => LANGS.map(l => join(here, '..', fileOf(g, l)))),
     }));
   },
 };

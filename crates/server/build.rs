@@ -7,13 +7,14 @@ use std::process::Command;
 use std::time::SystemTime;
 
 /// Inputs of the page build, relative to `web/`.
-const SOURCES: [&str; 6] = [
+const SOURCES: [&str; 7] = [
     "src",
     "package.json",
     "package-lock.json",
     "build.mjs",
+    "decisions.mjs",
     "tsconfig.json",
-    // The rules pages' exact rulings (build.mjs reads the decisions).
+    // The rules pages' exact rulings and their translations (decisions.mjs reads them).
     "../docs/rules",
 ];
 

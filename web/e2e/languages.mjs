@@ -1,10 +1,13 @@
 // Every page in Russian and in Turkish, walked in headless Chromium: no text, tooltip, label or
 // window title may be left in English. A word counts as English when it is a word of the page's
 // English texts (web/src/lang/en.ts, the rules pages) that the language's own texts do not use;
-// notation (move lists, position text, commands in <code>) is not language. Also: dates in the
-// language's own format, the statistics headings of the seed's page in each language, and
-// results and server events worded in the language.
+// notation (move lists, position text, commands in <code>) is not language. The rules pages'
+// exact rulings are unfolded and checked too: they are the translations docs/rules/<game>.<lang>.md,
+// and a word of the English rulings (docs/rules/<game>.md) left in them counts as English. Also:
+// dates in the language's own format, the statistics headings of the seed's page in each language,
+// and results and server events worded in the language.
 
+import { allDecisions } from '../decisions.mjs';
 import {
   api, base, check, eq, loadModule, newPage, openGame, screenshot, suite, waitForMoves,
 } from './lib.mjs';
@@ -15,6 +18,8 @@ const { tr } = await loadModule('lang/tr.ts');
 const antarctos = await loadModule('rules_antarctos.ts');
 const iceage = await loadModule('rules_iceage.ts');
 const content = await loadModule('rules_content.ts');
+/** The exact rulings as the build reads them: `{antarctos: {en, ru, tr}, iceage: {...}}`. */
+const rulings = allDecisions();
 
 /** Every text of the rules pages in language `l`. */
 function rulesTexts(l) {
@@ -27,37 +32,64 @@ function rulesTexts(l) {
   return out;
 }
 
-const words = text => (text.match(/[A-Za-z]{3,}/g) ?? []).map(w => w.toLowerCase());
+/** The words of `text` written in Latin letters only: a Turkish word is one word, not the Latin
+ * pieces between its own letters (`kazandıran` is not `ran`). */
+const words = text => (text.match(/\p{L}{3,}/gu) ?? []).filter(w => /^[A-Za-z]+$/.test(w)).map(w => w.toLowerCase());
 const vocabulary = texts => new Set(texts.flatMap(words));
 /** Names and notation that are the same in every language. */
-const SAME_EVERYWHERE = new Set(['icebound', 'antarctos', 'pdn', 'pgn', 'fen', 'san', 'uci', 'sprt', 'elo', 'köksal', 'karakus', 'llr', 'nxf', 'hxg']);
+const SAME_EVERYWHERE = new Set(['icebound', 'antarctos', 'pdn', 'pgn', 'fen', 'san', 'uci', 'sprt', 'elo', 'köksal', 'karakus', 'llr', 'nxf', 'hxg',
+  // Names in the exact rulings: chess and draughts federations, a hashing scheme, programs.
+  'fide', 'fmjd', 'zobrist', 'fairy', 'stockfish', 'chessgroundx']);
 const english = vocabulary([...Object.values(en), ...rulesTexts('en')]);
 const own = { ru: vocabulary([...Object.values(ru), ...rulesTexts('ru')]), tr: vocabulary([...Object.values(tr), ...rulesTexts('tr')]) };
+/** The words of the English rulings too: the unfolded rulings are checked against them. A
+ * translation's own words are not added to `own`, so a word left in English is still caught. */
+const rulingsEnglish = new Set([...english, ...vocabulary(Object.values(rulings).flatMap(g => g.en.map(d => d.text)))]);
 
-/** The visible texts of the page (and its labels, tooltips, placeholders and title) that hold
- * an English word, for language `l`. */
-async function englishLeft(page, l) {
-  const texts = await page.evaluate(() => {
+/** The visible texts of the page (and its labels, tooltips, placeholders and title), or of the
+ * element `root` only, that hold an English word (a word of `vocab`), for language `l`. */
+async function englishLeft(page, l, { root = null, vocab = english } = {}) {
+  const texts = await page.evaluate(root => {
     const skip = el => el.closest('code, pre, .fen, #moves, .cg-wrap, .example-moves, option, [data-notation]');
     const visible = el => {
       const r = el.getBoundingClientRect();
       const st = getComputedStyle(el);
       return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
     };
-    const out = [document.title];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const top = root ? document.querySelector(root) : document.body;
+    const out = root ? [] : [document.title];
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || !n.textContent.trim() || skip(el) || !visible(el)) continue;
       out.push(n.textContent.trim());
     }
-    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
+    for (const el of top.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
       if (skip(el)) continue;
       for (const a of ['title', 'aria-label', 'placeholder', 'alt']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
     }
     return out;
-  });
-  return texts.filter(text => words(text).some(w => english.has(w) && !own[l].has(w) && !SAME_EVERYWHERE.has(w)));
+  }, root);
+  return texts.filter(text => words(text).some(w => vocab.has(w) && !own[l].has(w) && !SAME_EVERYWHERE.has(w)));
+}
+
+/** Unfolds the rulings of the rules page shown and checks them: every decision of `game`, in
+ * language `l` (the translation's own text, marked with its language), and no English left. */
+async function checkRulings(page, game, l, left) {
+  await page.click('#rulings summary');
+  await page.waitForSelector('#rulings dd', { state: 'visible' });
+  const shown = await page.$$eval('#rulings dt', dts => dts.map(dt => ({
+    id: dt.textContent, anchor: dt.id, lang: dt.nextElementSibling?.getAttribute('lang'), text: dt.nextElementSibling?.textContent ?? '',
+  })));
+  const want = rulings[game][l];
+  eq(shown.map(d => d.id), rulings[game].en.map(d => d.id), `${game}: every ruling is listed in ${l}, in the English order`);
+  eq(shown.map(d => d.anchor), rulings[game].en.map(d => d.id.toLowerCase()), `${game}: the rulings' anchors (#a10) are the same in ${l}`);
+  eq(shown.filter(d => d.lang !== l).map(d => d.id), [], `${game}: every ruling is marked lang="${l}"`);
+  const strip = text => text.replace(/[`*]/g, '').replace(/\s+/g, ' ').trim();
+  const wrong = shown.filter((d, i) => strip(d.text) !== strip(want[i]?.text ?? '')).map(d => d.id);
+  eq(wrong, [], `${game}: every ruling shows the text of ${game}.${l}.md`);
+  if (l === 'ru') eq(shown.filter(d => !/[а-яё]/i.test(d.text)).map(d => d.id), [], `${game}: every ruling reads in Russian`);
+  for (const text of await englishLeft(page, l, { root: '#rulings', vocab: rulingsEnglish })) left.push(`${game} rulings: "${text}"`);
 }
 
 /** Games in every state the pages can show, made through the API in this browser's name. */
@@ -103,7 +135,9 @@ async function walk(browser, l) {
   await visit('/rules/antarctos', '#example-1 cg-board piece');
   await page.click('#example-1 [data-action=next]');
   for (const text of await englishLeft(page, l)) left.push(`rules example: "${text}"`);
+  await checkRulings(page, 'antarctos', l, left);
   await visit('/rules/iceage', '.diagram cg-board piece');
+  await checkRulings(page, 'iceage', l, left);
   await visit('/stats', '#stats');
   await visit('/no/such/page', '#not-found');
   await visit('/join/nosuchinvitation', '#dead-end');

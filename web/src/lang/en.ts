@@ -291,7 +291,7 @@ export const en = {
   'rules.step': 'Step {n} of {total}',
   'rules.decisions': 'Decision numbers (A1, C6 …) link to the exact ruling behind each paragraph, listed at the end of the page.',
   'rules.rulings': 'The exact rulings',
-  'rules.rulings_note': 'The project\'s own rulings, numbered, in English as they are written: each settles a point the original texts leave open.',
+  'rules.rulings_note': 'The project\'s own rulings, numbered: each settles a point the original texts leave open. The English text is the authoritative one; the Russian and Turkish pages show a translation of it.',
   'rules.decision_link': 'Decision {id}',
   'rules.diagram': 'Diagram',
 };

@@ -291,7 +291,7 @@ export const tr: Record<Key, string> = {
   'rules.step': 'Adım {n} / {total}',
   'rules.decisions': 'Karar numaraları (A1, C6 …) her paragrafın arkasındaki kesin karara götürür; kararların hepsi sayfanın sonundadır.',
   'rules.rulings': 'Kesin kararlar',
-  'rules.rulings_note': 'Projenin kendi kararları, numaralı ve yazıldıkları gibi İngilizce: her biri özgün metinlerin açık bıraktığı bir noktayı çözer.',
+  'rules.rulings_note': 'Projenin kendi kararları, numaralı: her biri özgün metinlerin açık bıraktığı bir noktayı çözer. Burada çevirileri verilmiştir; geçerli olan İngilizce metindir: çeviri ondan farklıysa o esas alınır.',
   'rules.decision_link': 'Karar {id}',
   'rules.diagram': 'Diyagram',
 };

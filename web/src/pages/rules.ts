@@ -1,6 +1,7 @@
 // The rules of both games for players: prose with board pictures, the decision numbers as small
 // badges that link to the exact ruling (`/rules/antarctos#a9`, in the list of rulings at the end,
-// read from docs/rules/*.md at build time), and the seeds' worked examples to step through.
+// read at build time from docs/rules/<game>.md or its translation in the page's language), and the
+// seeds' worked examples to step through.
 
 import { api } from '../api';
 import { Board } from '../board';
@@ -45,8 +46,9 @@ function inline(text: string): (string | HTMLElement)[] {
     part.startsWith('`') && part.endsWith('`') ? h('code', part.slice(1, -1)) : part.replace(/\*+/g, ''));
 }
 
-/** The exact rulings (the project's specification, in English), folded: a decision badge, or a
- * link to `#a10`, unfolds the list and shows its ruling. The list is made when it unfolds. */
+/** The exact rulings (the project's specification: English, or its Russian or Turkish
+ * translation in the page's language), folded: a decision badge, or a link to `#a10`, unfolds the
+ * list and shows its ruling. The list is made when it unfolds. */
 function rulingsView(list: Decision[]): HTMLElement {
   const dl = h('dl');
   const view = h('details.rulings#rulings', { 'data-ids': list.map(d => d.id.toLowerCase()).join(' ') },
@@ -57,7 +59,7 @@ function rulingsView(list: Decision[]): HTMLElement {
     if (dl.firstChild) return;
     mount(dl, ...list.flatMap(d => [
       h('dt', { id: d.id.toLowerCase() }, d.id),
-      h('dd', { lang: 'en' }, ...inline(d.text)),
+      h('dd', { lang: lang() }, ...inline(d.text)),
     ]));
   };
   view.addEventListener('toggle', fill);
@@ -151,7 +153,7 @@ export function rulesPage(root: HTMLElement, which?: string): () => void {
       ...sections.map(s => sectionView(s, boards)),
       h('h2', t('rules.examples')),
       ...exs.map(([e, i]) => exampleView(e, i, boards)),
-      rulingsView(decisions[variant]),
+      rulingsView(decisions[variant][lang()]),
     ),
   );
   // A link to a decision (`#c6`) lands on its ruling once the page is drawn; so does a badge.
