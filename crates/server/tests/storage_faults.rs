@@ -107,26 +107,22 @@ impl Table {
 
     /// Game `i` as stored holds exactly its acknowledged moves.
     async fn check(&mut self, i: usize) {
-        if self.reader.ping().await.is_err() {
-            self.reconnect_reader().await;
-        }
+        // The restart may end the reader's connection between a ping and the reads (57P01,
+        // "terminating connection due to administrator command"): read again on a new one.
+        let mut tries = 0;
+        let (ply, stored) = loop {
+            match self.read_game(i).await {
+                Ok(found) => break found,
+                Err(e) if tries < 50 => {
+                    tries += 1;
+                    eprintln!("reading the game again after: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    self.reconnect_reader().await;
+                }
+                Err(e) => panic!("game row: {e}"),
+            }
+        };
         let (id, acked) = &self.games[i];
-        let ply: i64 = sqlx::query("SELECT ply FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_one(&mut self.reader)
-            .await
-            .expect("game row")
-            .try_get("ply")
-            .expect("ply");
-        let stored: Vec<String> =
-            sqlx::query("SELECT move_text FROM moves WHERE game_id = $1 ORDER BY ply")
-                .bind(id)
-                .fetch_all(&mut self.reader)
-                .await
-                .expect("moves")
-                .iter()
-                .map(|r| r.try_get("move_text").expect("text"))
-                .collect();
         assert_eq!(
             stored, *acked,
             "game {id}: the stored moves are the acknowledged ones"
@@ -134,7 +130,25 @@ impl Table {
         assert_eq!(ply, acked.len() as i64, "game {id}: stored ply");
     }
 
-    /// A new reader once the database accepts connections again (30 s at most).
+    /// Game `i`'s stored ply and move texts, read through the test's own connection.
+    async fn read_game(&mut self, i: usize) -> Result<(i64, Vec<String>), sqlx::Error> {
+        let id = &self.games[i].0;
+        let ply: i64 = sqlx::query("SELECT ply FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut self.reader)
+            .await?
+            .try_get("ply")?;
+        let rows = sqlx::query("SELECT move_text FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(id)
+            .fetch_all(&mut self.reader)
+            .await?;
+        let stored = rows
+            .iter()
+            .map(|r| r.try_get("move_text"))
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok((ply, stored))
+    }
+
     async fn reconnect_reader(&mut self) {
         for _ in 0..300 {
             if let Ok(conn) = AnyConnection::connect(&self.url).await {
