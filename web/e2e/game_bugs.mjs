@@ -174,7 +174,7 @@ async function bug7LookingBack(browser) {
   await waitForMoves(page, 2);
   await page.click('#moves button.move[data-ply="1"]');
   const status = await statusText(page);
-  check(status.startsWith('You are looking at move 1') && !/to move|Your move/.test(status), `the status says which move is shown, got "${status}"`);
+  check(status.startsWith('You are looking at the position after 1. c3-d4') && !/to move|Your move/.test(status), `the status says which move is shown, got "${status}"`);
   eq(await page.$eval('#status', s => s.dataset.browsing), '1', 'the status knows the shown ply');
   await page.keyboard.press('Home');
   check((await statusText(page)).startsWith('You are looking at the start position'), 'Home shows the start');

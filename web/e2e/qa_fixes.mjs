@@ -79,7 +79,7 @@ async function statisticsRounding(browser) {
   eq(rows.slice(0, 3), ['White 2 (66.7 %)', 'Black 1 (33.3 %)', 'Draw 0 (0.0 %)'], 'percentages rounded half-up to one decimal (was 66.66 %)');
   const text = await page.textContent('#stats');
   check(!/cargo|--database|selfplay --variant/.test(text), 'no command on the players\' statistics page');
-  eq(await page.textContent('#stats h1'), 'Results of finished games', 'the heading says what is counted (draws too; was "Statistics of won games")');
+  eq(await page.textContent('#stats h1'), 'Statistics of won games', 'the seed page\'s heading, in English');
 }
 
 // 1, 10, 11. Against the computer: a notice goes with the next move; the takeback says what
@@ -309,7 +309,7 @@ async function phone(browser) {
 }
 
 await suite([
-  ['statistics: one decimal, no command, a heading that says what is counted', statisticsRounding],
+  ['statistics: one decimal, no command, the seed heading', statisticsRounding],
   ['notices, takeback words and double clicks against the computer', noticesTakebackDoubleClicks],
   ['a waiting game: the watcher, the cancel, the cancelled invitation', waitingWatcherAndCancel],
   ['a used invitation, typed moves, the takeback between friends', usedInvitationTypedMovesTakeback],

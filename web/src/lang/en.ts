@@ -252,7 +252,7 @@ export const en = {
   'my.when': 'Last change',
   'my.state': 'State',
 
-  'stats.title': 'Results of finished games',
+  'stats.title': 'Statistics of won games',
   'stats.white': 'White',
   'stats.black': 'Black',
   'stats.draws': 'Draw',

@@ -252,9 +252,9 @@ export const ru: Record<Key, string> = {
   'my.when': 'Последнее изменение',
   'my.state': 'Состояние',
 
-  'stats.title': 'Результаты сыгранных партий',
-  'stats.white': 'Белые',
-  'stats.black': 'Чёрные',
+  'stats.title': 'Статистика выигранных партий',
+  'stats.white': 'белые',
+  'stats.black': 'чёрные',
   'stats.draws': 'Ничья',
   'stats.total': 'Всего',
   'stats.none': 'Завершённых партий пока нет.',

@@ -252,9 +252,9 @@ export const tr: Record<Key, string> = {
   'my.when': 'Son değişiklik',
   'my.state': 'Durum',
 
-  'stats.title': 'Biten oyunların sonuçları',
-  'stats.white': 'Beyaz',
-  'stats.black': 'Siyah',
+  'stats.title': 'Kazanılmış oyunların istatistiği',
+  'stats.white': 'beyaz',
+  'stats.black': 'siyah',
   'stats.draws': 'Berabere',
   'stats.total': 'Toplam',
   'stats.none': 'Henüz biten oyun yok.',
