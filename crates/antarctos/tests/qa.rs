@@ -129,6 +129,10 @@ fn a17_move_text_errors_carry_their_kind() {
     assert_eq!(kind("c3-z9"), MoveTextKind::Unreadable);
     assert_eq!(kind("hello"), MoveTextKind::Unreadable);
     let err = |text: &str| Antarctos::parse_move(&p, text).expect_err(text);
-    assert_eq!(err("c3xc3").candidates().len(), 2, "both ways round are named");
+    assert_eq!(
+        err("c3xc3").candidates().len(),
+        2,
+        "both ways round are named"
+    );
     assert!(err("c3-d4").candidates().is_empty());
 }

@@ -349,5 +349,10 @@ fn c13_move_text_errors_carry_their_kind() {
     let err = IceAge::parse_move(&p, "Nd2").expect_err("Nd2");
     let named = err.candidates();
     assert_eq!(named.len(), 3, "every knight that reaches d2: {named:?}");
-    assert!(named.iter().all(|m| m.starts_with('N') && m.ends_with("d2")), "{named:?}");
+    assert!(
+        named
+            .iter()
+            .all(|m| m.starts_with('N') && m.ends_with("d2")),
+        "{named:?}"
+    );
 }

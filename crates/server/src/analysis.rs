@@ -127,9 +127,8 @@ fn position<V: Variant>(fen: &str) -> Result<V::Position, ApiError> {
             format!("fen of {} bytes (at most {MAX_FEN_TEXT})", fen.len()),
         ));
     }
-    let pos = V::parse_position(fen.trim()).map_err(|e| {
-        ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim())))
-    })?;
+    let pos = V::parse_position(fen.trim())
+        .map_err(|e| ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim()))))?;
     if let Some(outcome) = V::outcome(&pos) {
         return Err(ApiError::bad_request(format!(
             "the position is finished ({outcome}): there is nothing to analyse"
@@ -262,6 +261,9 @@ mod tests {
         drop(a);
         let c = counts.take("p").expect("one answered: room again");
         drop((b, c));
-        assert!(counts.0.lock().expect("lock").is_empty(), "nothing left counted");
+        assert!(
+            counts.0.lock().expect("lock").is_empty(),
+            "nothing left counted"
+        );
     }
 }

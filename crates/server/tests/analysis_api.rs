@@ -39,7 +39,9 @@ async fn ice_age_chess_start_gets_a_score_and_a_line_in_san() {
     )
     .await;
     assert_eq!(a.status, 200, "{}", a.text);
-    let cp = a.body["score"]["cp"].as_i64().expect("a score in centi-units");
+    let cp = a.body["score"]["cp"]
+        .as_i64()
+        .expect("a score in centi-units");
     assert!(cp.abs() < 300, "the start is about level: {cp}");
     let pv: Vec<&str> = a.body["pv"]
         .as_array()

@@ -169,7 +169,11 @@ async fn friend_game_by_invitation_with_watchers_and_seat_checks() {
         .await
         .expect("join");
     assert_error(&own, 409, "own_invite");
-    assert_eq!(own.body["error"]["game"], id.as_str(), "the page offers a way back to the game");
+    assert_eq!(
+        own.body["error"]["game"],
+        id.as_str(),
+        "the page offers a way back to the game"
+    );
     let joined = bob
         .post(&format!("/api{invite}"), json!({}))
         .await
