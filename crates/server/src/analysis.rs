@@ -1,7 +1,9 @@
 //! Engine analysis of any position for scripts and pages (issue 14): `POST /api/analysis`
-//! (docs/api.md). The search runs in the site's engine queue ([`Lane::Analysis`], behind every
-//! engine reply a game waits for, fair among players), at most
-//! [`MAX_ANALYSES_PER_PLAYER`] at once per player, for at most [`MAX_MOVETIME_MS`].
+//! answers once after at most [`MAX_MOVETIME_MS`]; `POST /api/analysis/stream` streams every
+//! iteration as server-sent events for up to [`MAX_STREAM_MS`] (the analysis board), and
+//! stops when the client closes the connection (docs/api.md). Searches run in the site's
+//! engine queue ([`Lane::Analysis`], behind every engine reply a game waits for, fair among
+//! players), at most [`MAX_ANALYSES_PER_PLAYER`] at once per player.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,7 +17,7 @@ use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
-use crate::engine_queue::{JobError, JobSpec, Lane, Owner};
+use crate::engine_queue::{JobError, JobHandle, JobSpec, Lane, Owner};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{MAX_FEN_TEXT, SiteVariant};
 use crate::secrets::hash_hex;
@@ -24,6 +26,8 @@ use crate::store::now_ms;
 
 /// Longest search a request may ask for, in milliseconds.
 pub const MAX_MOVETIME_MS: u64 = 5_000;
+/// Longest streamed search, in milliseconds (and its default).
+pub const MAX_STREAM_MS: u64 = 30_000;
 /// Analyses one player may have queued or running at once; more are answered 429.
 pub const MAX_ANALYSES_PER_PLAYER: usize = 2;
 /// Transposition table of one analysis, MiB.
@@ -37,8 +41,9 @@ pub struct AnalysisRequest {
     pub variant: String,
     /// The position (Antarctos A18, Ice Age Chess C12), at most 256 bytes.
     pub fen: String,
-    /// Search time, 1 to [`MAX_MOVETIME_MS`] milliseconds.
-    pub movetime_ms: u64,
+    /// Search time, 1 to [`MAX_MOVETIME_MS`] milliseconds (required by `POST /api/analysis`;
+    /// the stream's default and cap is [`MAX_STREAM_MS`]).
+    pub movetime_ms: Option<u64>,
 }
 
 /// A score from the side to move's point of view: `{"cp": 35}` (centi-units: a man or a pawn
@@ -82,40 +87,59 @@ pub struct AnalysisView {
     pub nodes: u64,
 }
 
+/// One completed iteration of a streamed search (the `iteration` event).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IterationView {
+    /// Nominal depth, plies.
+    pub depth: u32,
+    /// The best move's score.
+    pub score: ScoreView,
+    /// The principal variation in canonical notation, best move first.
+    pub pv: Vec<String>,
+    /// Positions searched so far.
+    pub nodes: u64,
+    /// Positions per second so far.
+    pub nps: u64,
+    /// Time since the search started, milliseconds.
+    pub elapsed_ms: u64,
+}
+
 /// Counts each player's analyses in flight (see [`MAX_ANALYSES_PER_PLAYER`]).
 #[derive(Debug, Default)]
 pub struct InFlight(Mutex<HashMap<String, usize>>);
 
-/// One counted analysis; uncounted when dropped (answered, failed or abandoned).
-struct Ticket<'a> {
-    counts: &'a InFlight,
-    owner: String,
-}
-
 impl InFlight {
-    fn take(&self, owner: &str) -> Option<Ticket<'_>> {
+    /// Counts one more analysis of `owner`; false when they already have the most allowed.
+    fn try_take(&self, owner: &str) -> bool {
         let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let n = m.entry(owner.to_string()).or_default();
         if *n >= MAX_ANALYSES_PER_PLAYER {
-            return None;
+            return false;
         }
         *n += 1;
-        Some(Ticket {
-            counts: self,
-            owner: owner.to_string(),
-        })
+        true
+    }
+
+    fn release(&self, owner: &str) {
+        let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = m.get_mut(owner) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(owner);
+            }
+        }
     }
 }
 
-impl Drop for Ticket<'_> {
+/// One counted analysis; uncounted when dropped (answered, failed, or the client went away).
+struct Ticket {
+    service: Arc<GameService>,
+    owner: String,
+}
+
+impl Drop for Ticket {
     fn drop(&mut self) {
-        let mut m = self.counts.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = m.get_mut(&self.owner) {
-            *n -= 1;
-            if *n == 0 {
-                m.remove(&self.owner);
-            }
-        }
+        self.service.analyses.release(&self.owner);
     }
 }
 
@@ -137,24 +161,43 @@ fn position<V: Variant>(fen: &str) -> Result<V::Position, ApiError> {
     Ok(pos)
 }
 
-/// The search of `pos` until `stop` says (its deadline is the request's time), on the
-/// queue's thread.
-fn search<V: SiteVariant>(pos: &V::Position, stop: StopFlag) -> Option<AnalysisView> {
-    let limits = Limits {
-        stop: Some(stop),
-        ..Limits::default()
-    };
-    let found = engine::analyse::<V>(pos, &limits, 1, TABLE_MIB, |_| {});
-    let best = found.best?;
+/// `line` in canonical notation, each move in the position it is played in.
+fn line_text<V: SiteVariant>(pos: &V::Position, line: &[V::Move]) -> Vec<String> {
     let mut at = pos.clone();
-    let mut pv = Vec::with_capacity(found.pv.len());
-    for mv in &found.pv {
-        pv.push(V::move_text(&at, mv));
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        out.push(V::move_text(&at, mv));
         match V::play(&at, mv) {
             Ok(next) => at = next,
             Err(_) => break,
         }
     }
+    out
+}
+
+/// The search of `pos` until `stop` says (its deadline is the request's time), on the
+/// queue's thread; `on_iteration` sees each completed iteration.
+fn search<V: SiteVariant>(
+    pos: &V::Position,
+    stop: StopFlag,
+    mut on_iteration: impl FnMut(IterationView),
+) -> Option<AnalysisView> {
+    let limits = Limits {
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    let found = engine::analyse::<V>(pos, &limits, 1, TABLE_MIB, |it| {
+        on_iteration(IterationView {
+            depth: it.depth,
+            score: ScoreView::of(it.score),
+            pv: line_text::<V>(pos, &it.pv),
+            nodes: it.nodes,
+            nps: it.nps(),
+            elapsed_ms: u64::try_from(it.elapsed.as_millis()).unwrap_or(u64::MAX),
+        });
+    });
+    let best = found.best?;
+    let mut pv = line_text::<V>(pos, &found.pv);
     let bestmove = V::move_text(pos, &best);
     if pv.first() != Some(&bestmove) {
         pv = vec![bestmove.clone()];
@@ -168,31 +211,47 @@ fn search<V: SiteVariant>(pos: &V::Position, stop: StopFlag) -> Option<AnalysisV
     })
 }
 
-async fn run<V: SiteVariant>(
+/// The checked request: the position, the player's ticket and the queue's job spec.
+fn prepare<V: SiteVariant>(
     service: &Arc<GameService>,
     token: &str,
     req: &AnalysisRequest,
-) -> Result<AnalysisView, ApiError> {
+    movetime_ms: u64,
+) -> Result<(V::Position, Ticket, JobSpec), ApiError> {
     let pos = position::<V>(&req.fen)?;
     let owner = hash_hex(token);
-    let Some(_ticket) = service.analyses.take(&owner) else {
+    if !service.analyses.try_take(&owner) {
         return Err(ApiError::new(
             ErrorCode::TooManyAnalyses,
             format!(
                 "at most {MAX_ANALYSES_PER_PLAYER} analyses at once per player: wait for an \
-                 answer"
+                 answer, or close one"
             ),
         ));
+    }
+    let ticket = Ticket {
+        service: service.clone(),
+        owner: owner.clone(),
     };
     let spec = JobSpec {
         owner: Owner(owner),
         lane: Lane::Analysis,
-        budget: Duration::from_millis(req.movetime_ms),
+        budget: Duration::from_millis(movetime_ms),
         since_ms: now_ms(),
     };
+    Ok((pos, ticket, spec))
+}
+
+async fn run<V: SiteVariant>(
+    service: &Arc<GameService>,
+    token: &str,
+    req: &AnalysisRequest,
+    movetime_ms: u64,
+) -> Result<AnalysisView, ApiError> {
+    let (pos, _ticket, spec) = prepare::<V>(service, token, req, movetime_ms)?;
     let job = service
         .engine_queue
-        .submit(spec, move |stop| search::<V>(&pos, stop));
+        .submit(spec, move |stop| search::<V>(&pos, stop, |_| {}));
     match job.result().await {
         Ok(Some(view)) => Ok(view),
         // The position was checked unfinished: a search always has a move there.
@@ -211,6 +270,91 @@ async fn run<V: SiteVariant>(
     }
 }
 
+/// What a streamed search sends: an iteration, or the final answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamEvent {
+    /// A completed iteration (`event: iteration`).
+    Iteration(IterationView),
+    /// The search ended (`event: done`): its final answer.
+    Done(AnalysisView),
+}
+
+/// A streamed search: its events, in order, then the end of the stream. Dropping it (the
+/// client closed the connection) cancels the search and frees the player's ticket.
+pub struct AnalysisStream {
+    events: tokio::sync::mpsc::UnboundedReceiver<StreamEvent>,
+    job: Option<JobHandle<()>>,
+    _ticket: Ticket,
+}
+
+impl AnalysisStream {
+    /// The next event; `None` once the search ended (or failed: the log says why).
+    pub async fn next(&mut self) -> Option<StreamEvent> {
+        if let Some(e) = self.events.recv().await {
+            return Some(e);
+        }
+        if let Some(job) = self.job.take()
+            && let Err(e @ JobError::Panicked(_)) = job.result().await
+        {
+            tracing::error!(error = %e, "streamed analysis failed");
+        }
+        None
+    }
+}
+
+async fn stream_of<V: SiteVariant>(
+    service: &Arc<GameService>,
+    token: &str,
+    req: &AnalysisRequest,
+    movetime_ms: u64,
+) -> Result<AnalysisStream, ApiError> {
+    let (pos, ticket, spec) = prepare::<V>(service, token, req, movetime_ms)?;
+    let (tx, events) = tokio::sync::mpsc::unbounded_channel();
+    let job = service.engine_queue.submit(spec, move |stop| {
+        let each = tx.clone();
+        if let Some(done) = search::<V>(&pos, stop, |it| {
+            let _ = each.send(StreamEvent::Iteration(it));
+        }) {
+            let _ = tx.send(StreamEvent::Done(done));
+        }
+    });
+    Ok(AnalysisStream {
+        events,
+        job: Some(job),
+        _ticket: ticket,
+    })
+}
+
+/// The variant of `req`, or the `bad_request` that names it.
+fn variant_of(req: &AnalysisRequest) -> Result<VariantName, ApiError> {
+    VariantName::parse(&req.variant).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "unknown variant '{}' (antarctos or iceage)",
+            game::excerpt(&req.variant)
+        ))
+    })
+}
+
+/// `POST /api/analysis/stream`: checks the request as [`analyse`] does (`movetime_ms` may be
+/// left out: [`MAX_STREAM_MS`]), then streams the search's iterations and its answer.
+pub async fn stream(
+    service: &Arc<GameService>,
+    token: &str,
+    req: &AnalysisRequest,
+) -> Result<AnalysisStream, ApiError> {
+    let variant = variant_of(req)?;
+    let movetime_ms = req.movetime_ms.unwrap_or(MAX_STREAM_MS);
+    if !(1..=MAX_STREAM_MS).contains(&movetime_ms) {
+        return Err(ApiError::bad_request(format!(
+            "movetime_ms {movetime_ms} is out of range (1 to {MAX_STREAM_MS})"
+        )));
+    }
+    match variant {
+        VariantName::Antarctos => stream_of::<Antarctos>(service, token, req, movetime_ms).await,
+        VariantName::IceAge => stream_of::<IceAge>(service, token, req, movetime_ms).await,
+    }
+}
+
 /// `POST /api/analysis`: checks the request (400 for a bad variant, position or time, 413
 /// for a long position), then searches in the engine queue.
 pub async fn analyse(
@@ -218,21 +362,20 @@ pub async fn analyse(
     token: &str,
     req: &AnalysisRequest,
 ) -> Result<AnalysisView, ApiError> {
-    let variant = VariantName::parse(&req.variant).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown variant '{}' (antarctos or iceage)",
-            game::excerpt(&req.variant)
-        ))
-    })?;
-    if !(1..=MAX_MOVETIME_MS).contains(&req.movetime_ms) {
+    let variant = variant_of(req)?;
+    let Some(movetime_ms) = req.movetime_ms else {
         return Err(ApiError::bad_request(format!(
-            "movetime_ms {} is out of range (1 to {MAX_MOVETIME_MS})",
-            req.movetime_ms
+            "missing field `movetime_ms` (1 to {MAX_MOVETIME_MS})"
+        )));
+    };
+    if !(1..=MAX_MOVETIME_MS).contains(&movetime_ms) {
+        return Err(ApiError::bad_request(format!(
+            "movetime_ms {movetime_ms} is out of range (1 to {MAX_MOVETIME_MS})"
         )));
     }
     match variant {
-        VariantName::Antarctos => run::<Antarctos>(service, token, req).await,
-        VariantName::IceAge => run::<IceAge>(service, token, req).await,
+        VariantName::Antarctos => run::<Antarctos>(service, token, req, movetime_ms).await,
+        VariantName::IceAge => run::<IceAge>(service, token, req, movetime_ms).await,
     }
 }
 
@@ -254,13 +397,14 @@ mod tests {
     #[test]
     fn a_player_holds_at_most_two_analyses() {
         let counts = InFlight::default();
-        let a = counts.take("p").expect("first");
-        let b = counts.take("p").expect("second");
-        assert!(counts.take("p").is_none(), "a third waits for an answer");
-        assert!(counts.take("q").is_some(), "another player is not held up");
-        drop(a);
-        let c = counts.take("p").expect("one answered: room again");
-        drop((b, c));
+        assert!(counts.try_take("p") && counts.try_take("p"));
+        assert!(!counts.try_take("p"), "a third waits for an answer");
+        assert!(counts.try_take("q"), "another player is not held up");
+        counts.release("p");
+        assert!(counts.try_take("p"), "one answered: room again");
+        for owner in ["p", "p", "q"] {
+            counts.release(owner);
+        }
         assert!(
             counts.0.lock().expect("lock").is_empty(),
             "nothing left counted"

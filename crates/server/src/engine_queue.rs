@@ -146,12 +146,16 @@ pub struct JobHandle<R> {
 }
 
 impl<R> JobHandle<R> {
-    /// The work's result once it ran.
+    /// The work's result once it ran. Dropping this future before it is ready (the client
+    /// went away) cancels the job, as dropping the handle does.
     pub async fn result(mut self) -> Result<R, JobError> {
-        let Some(rx) = self.rx.take() else {
-            return Err(JobError::Cancelled);
+        let out = match self.rx.as_mut() {
+            Some(rx) => rx.await.unwrap_or(Err(JobError::Cancelled)),
+            None => Err(JobError::Cancelled),
         };
-        rx.await.unwrap_or(Err(JobError::Cancelled))
+        // Delivered: nothing left to cancel.
+        self.rx = None;
+        out
     }
 
     /// Cancels the job: a waiting job never starts, a running search stops at its next check.
@@ -446,6 +450,20 @@ mod tests {
         // The long jobs still run to their stop time and return.
         assert!(long.result().await.is_ok_and(|checks| checks > 0));
         assert!(long2.result().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_result_abandoned_while_awaited_cancels_its_search() {
+        // A client that goes away mid-search (POST /api/analysis) drops the awaiting future.
+        let q = EngineQueue::new(1);
+        let job = q.submit(spec("gone", Lane::Analysis, 60_000), spin);
+        let waited = tokio::time::timeout(Duration::from_millis(100), job.result()).await;
+        assert!(waited.is_err(), "still searching after 100 ms");
+        let t = Instant::now();
+        while q.load() != QueueLoad::default() {
+            assert!(t.elapsed() < Duration::from_secs(5), "{:?}", q.load());
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     #[tokio::test]

@@ -23,6 +23,7 @@ pub mod live_game;
 pub mod options;
 pub mod permissions;
 pub mod player;
+pub mod positions;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;

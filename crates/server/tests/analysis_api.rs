@@ -146,3 +146,174 @@ async fn a_player_has_at_most_two_analyses_at_once() {
     assert_eq!(analyse(&mut me, body).await.status, 200);
     srv.stop().await;
 }
+
+/// The `data:` of every `event: name` of a server-sent event stream, as JSON.
+fn events(body: &str, name: &str) -> Vec<Value> {
+    body.split("\n\n")
+        .filter(|block| block.lines().any(|l| l == format!("event: {name}")))
+        .filter_map(|block| {
+            let data: String = block
+                .lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .collect();
+            serde_json::from_str(&data).ok()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_stream_sends_each_iteration_then_the_answer() {
+    let srv = TestServer::start(&sqlite_url("analysis_stream")).await;
+    let mut c = srv.client();
+    let a = c
+        .post(
+            "/api/analysis/stream",
+            json!({"variant": "antarctos", "fen": "B:Wa5,d2,d4:Ba7,c7", "movetime_ms": 1000}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(a.status, 200, "{}", a.text);
+    let iterations = events(&a.text, "iteration");
+    assert!(!iterations.is_empty(), "{}", a.text);
+    let depths: Vec<u64> = iterations
+        .iter()
+        .filter_map(|i| i["depth"].as_u64())
+        .collect();
+    assert!(
+        depths.windows(2).all(|w| w[0] < w[1]),
+        "deeper each time: {depths:?}"
+    );
+    let done = events(&a.text, "done");
+    assert_eq!(done.len(), 1, "{}", a.text);
+    assert_eq!(done[0]["score"], json!({"win": 3}));
+    assert_eq!(done[0]["pv"], json!(["c7-b6", "a5xc7", "a7xc5xe3xc1"]));
+    // The same checks as the one-shot answer; the stream's time may be left out (30 s cap).
+    let bad = c
+        .post(
+            "/api/analysis/stream",
+            json!({"variant": "antarctos", "fen": "W:Wc3:Bf6", "movetime_ms": 30001}),
+        )
+        .await
+        .expect("post");
+    assert_error(&bad, 400, "bad_request");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn closing_the_stream_stops_the_search_and_frees_the_player() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let srv = TestServer::start(&sqlite_url("analysis_close")).await;
+    let mut me = srv.client();
+    assert_eq!(me.get("/api/my-games").await.expect("get").status, 200);
+    let token = me.token().expect("token").to_string();
+    let body = json!({"variant": "iceage", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}).to_string();
+    // Two 30 s searches, read until their first event, then the connections are dropped.
+    for _ in 0..2 {
+        let mut tcp = tokio::net::TcpStream::connect(srv.addr)
+            .await
+            .expect("connect");
+        let request = format!(
+            "POST /api/analysis/stream HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\nx-icebound-player: {token}\r\ncontent-length: {}\r\n\r\n{body}",
+            srv.addr,
+            body.len()
+        );
+        tcp.write_all(request.as_bytes()).await.expect("write");
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !String::from_utf8_lossy(&seen).contains("event: iteration") {
+            let n = tokio::time::timeout(std::time::Duration::from_secs(20), tcp.read(&mut buf))
+                .await
+                .expect("an iteration within 20 s")
+                .expect("read");
+            assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+            seen.extend_from_slice(&buf[..n]);
+        }
+        assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"));
+    }
+    // Both closed: within a few seconds the player may analyse again, twice at once.
+    let quick = json!({"variant": "iceage", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "movetime_ms": 50});
+    let t = std::time::Instant::now();
+    loop {
+        let a = me.post("/api/analysis", quick.clone()).await.expect("post");
+        if a.status == 200 {
+            break;
+        }
+        assert_error(&a, 429, "too_many_analyses");
+        assert!(
+            t.elapsed().as_secs() < 10,
+            "the closed streams still hold the player"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let load = srv.site.service().engine_queue().load();
+    assert_eq!(load.running + load.paused + load.waiting, 0, "{load:?}");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn positions_give_every_legal_move_and_where_it_leads() {
+    let srv = TestServer::start(&sqlite_url("positions")).await;
+    let mut c = srv.client();
+    let start = c
+        .post(
+            "/api/positions",
+            json!({"variant": "antarctos", "fen": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(start.status, 200, "{}", start.text);
+    assert_eq!(start.body["turn"], "white");
+    assert_eq!(start.body["result"], Value::Null);
+    let legal = start.body["legal"].as_array().expect("legal");
+    assert_eq!(legal.len(), 7, "A5: seven simple moves from the start");
+    let c3d4 = legal.iter().find(|m| m["text"] == "c3-d4").expect("c3-d4");
+    assert_eq!(c3d4["path"], json!(["c3", "d4"]));
+    // The position after it is the one the rules give.
+    let after = c
+        .post(
+            "/api/positions",
+            json!({"variant": "antarctos", "fen": c3d4["fen"]}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(after.body["turn"], "black");
+    assert_eq!(after.body["fen"], c3d4["fen"]);
+    // Seed example 1's end: over, with its result in words and no moves (A14).
+    let over = c
+        .post(
+            "/api/positions",
+            json!({"variant": "antarctos", "fen": "W:Wc7:Bc1:Id2,d4"}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(over.status, 200, "{}", over.text);
+    assert_eq!(over.body["legal"], json!([]));
+    assert_eq!(over.body["result"]["winner"], "black");
+    assert_eq!(over.body["result"]["reason"], "breakthrough");
+    // Ice Age Chess: the countdown, and the move that brings an Ice Age says so (C5).
+    let ice = c
+        .post(
+            "/api/positions",
+            json!({"variant": "iceage", "fen": "4k3/8/8/8/8/8/8/4K3 b - - 0 20"}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(ice.status, 200, "{}", ice.text);
+    assert_eq!(ice.body["ice_age_in"], 1);
+    assert!(
+        ice.body["legal"]
+            .as_array()
+            .is_some_and(|l| l.iter().all(|m| m["event"].is_string())),
+        "{}",
+        ice.text
+    );
+    let bad = c
+        .post(
+            "/api/positions",
+            json!({"variant": "antarctos", "fen": "W:Wz9"}),
+        )
+        .await
+        .expect("post");
+    assert_error(&bad, 400, "bad_request");
+    srv.stop().await;
+}

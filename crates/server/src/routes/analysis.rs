@@ -1,12 +1,16 @@
-//! `POST /api/analysis`: the engine's evaluation of a position (crate::analysis).
+//! `POST /api/analysis` and `POST /api/analysis/stream`: the engine on any position
+//! (crate::analysis); `POST /api/positions`: a position's legal moves (crate::positions).
 
 use axum::Json;
 use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
 
 use super::{ApiJson, AppState};
-use crate::analysis::{self, AnalysisRequest, AnalysisView};
+use crate::analysis::{self, AnalysisRequest, AnalysisView, StreamEvent};
 use crate::error::ApiError;
 use crate::player::Player;
+use crate::positions::{self, PositionRequest, PositionView};
 
 /// `POST /api/analysis` -> 200 with the search's depth, score, principal variation, best move
 /// and nodes.
@@ -16,4 +20,29 @@ pub async fn analyse(
     ApiJson(body): ApiJson<AnalysisRequest>,
 ) -> Result<Json<AnalysisView>, ApiError> {
     Ok(Json(analysis::analyse(&svc, &token, &body).await?))
+}
+
+/// `POST /api/analysis/stream` -> 200 `text/event-stream`: an `iteration` event per completed
+/// iteration, then one `done` event, then the end. Closing the connection stops the search.
+pub async fn stream(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(body): ApiJson<AnalysisRequest>,
+) -> Result<Sse<impl Stream<Item = Result<Event, axum::Error>>>, ApiError> {
+    let search = analysis::stream(&svc, &token, &body).await?;
+    let events = futures_util::stream::unfold(search, |mut search| async move {
+        let event = match search.next().await? {
+            StreamEvent::Iteration(it) => Event::default().event("iteration").json_data(it),
+            StreamEvent::Done(done) => Event::default().event("done").json_data(done),
+        };
+        Some((event, search))
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+/// `POST /api/positions` -> 200 with the position's facts and legal moves.
+pub async fn position(
+    ApiJson(body): ApiJson<PositionRequest>,
+) -> Result<Json<PositionView>, ApiError> {
+    Ok(Json(positions::position(&body)?))
 }

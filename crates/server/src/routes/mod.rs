@@ -105,12 +105,17 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/ws", get(ws::upgrade));
     let creates = Router::new().route("/games", post(games::create));
     let joins = Router::new().route("/join/{invite}", post(games::join));
-    let analyses = Router::new().route("/analysis", post(analysis::analyse));
+    let analyses = Router::new()
+        .route("/analysis", post(analysis::analyse))
+        .route("/analysis/stream", post(analysis::stream));
+    // As cheap as a game lookup: the same rate, counted apart.
+    let positions = Router::new().route("/positions", post(analysis::position));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
         .merge(limited(joins, limits.join, "joins"))
         .merge(limited(analyses, limits.analysis, "analyses"))
+        .merge(limited(positions, limits.lookup, "position lookups"))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
