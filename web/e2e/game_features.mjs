@@ -36,7 +36,8 @@ async function endInWords(browser) {
   eq(href, '/?variant=antarctos&opponent=engine&level=1&color=white', 'New game keeps the setting');
   check(await page.isVisible('#rematch'), 'Rematch is offered');
   const view = (await api(page, 'GET', new URL(page.url()).pathname.replace('/game/', '/api/games/'))).json;
-  eq(await page.isVisible('#analyse'), !!view.analysis_url, 'Analyse is shown exactly when the server has an analysis board');
+  eq(view.analysis_url, `/analysis/game/${view.id}`, 'a finished game has its analysis board');
+  eq(await page.getAttribute('#analyse', 'href'), view.analysis_url, 'Analyse leads there');
   await screenshot(page, 'end-in-words', 'antarctos-lost.png');
   await page.click('#new-game');
   await page.waitForURL(u => u.pathname === '/');
@@ -97,7 +98,7 @@ async function keyboardEntry(browser) {
   await page.press('#move-input', 'Enter');
   await page.waitForSelector('#kbd-says:not([hidden])');
   const why = await page.textContent('#kbd-says');
-  eq(why, '“Qz9” is not a move: type it as Nf3, exd5 or e2e4', 'a text that is no move says how moves are written');
+  eq(why, '“Qz9” cannot be read as a move. Moves are written like Nf3, exd5 or e2e4.', 'a text that is no move says how moves are written');
   eq(await page.inputValue('#move-input'), 'Qz9', 'the text stays in the box to be corrected');
   const created = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' });
   await openGame(page, created.json.id);

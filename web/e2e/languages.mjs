@@ -139,6 +139,13 @@ async function walk(browser, l) {
   await visit('/rules/iceage', '.diagram cg-board piece');
   await checkRulings(page, 'iceage', l, left);
   await visit('/stats', '#stats');
+  await visit(`/analysis/game/${games.finished}`, '#tree button.move', 'analysis board');
+  await page.click('#tree button.move'); // the finished game's last position has nothing to search
+  await page.click('#engine-toggle');
+  await page.waitForSelector('#engine-score', { timeout: 20000 });
+  for (const text of await englishLeft(page, l)) left.push(`computer analysis: "${text}"`);
+  await page.click('#engine-toggle');
+  await visit('/analysis/iceage', '#analysis-status', 'analysis board, Ice Age Chess');
   await visit('/no/such/page', '#not-found');
   await visit('/join/nosuchinvitation', '#dead-end');
   await visit('/game/nosuchgame', '#dead-end');

@@ -176,7 +176,7 @@ async function usedInvitationTypedMovesTakeback(browser) {
   await a.press('#move-input', 'Enter');
   await a.waitForSelector('#kbd-says:not([hidden])');
   const why = await a.textContent('#kbd-says');
-  eq(why, '“c3-e5” is not a legal move here', 'an illegal typed move says so');
+  eq(why, '“c3-e5” cannot be played: there is nothing to jump on d4.', 'an illegal typed move says why');
   eq(await a.inputValue('#move-input'), 'c3-e5', 'and stays in the box (it was emptied)');
   await a.fill('#move-input', 'c3-d4');
   await a.press('#move-input', 'Enter');

@@ -78,7 +78,7 @@ async function lookingBackAndTyping(browser) {
   eq(await page.inputValue('#move-input'), '', 'the move was played');
   // Black to move: a man that cannot take while a capture is compulsory (A9).
   await typeMove(page, 'h6-g5');
-  eq(await kbdSays(page), '“h6-g5” is not a legal move here. A capture is compulsory: d6 must take', 'why, with the man that must take');
+  eq(await kbdSays(page), '“h6-g5” is not a legal move here. A capture is compulsory: d6 must take.', 'why, with the man that must take');
   // The capture made on the board: the answer to the earlier text goes with it.
   await clickSquare(page, 'd6');
   await clickSquare(page, 'b4');
@@ -103,10 +103,10 @@ async function typedErrorsTranslated(browser) {
   await openGame(ru, g.id);
   await typeMove(ru, 'c1xc1');
   const both = await kbdSays(ru);
-  check(['c1xa3xc5xe3xc1 или c1xe3xc5xa3xc1', 'c1xe3xc5xa3xc1 или c1xa3xc5xe3xc1'].some(list => both === `«c1xc1» подходит к нескольким ходам: ${list}. Введите нужный`),
+  check(['c1xa3xc5xe3xc1 или c1xe3xc5xa3xc1', 'c1xe3xc5xa3xc1 или c1xa3xc5xe3xc1'].some(list => both === `«c1xc1» подходит к нескольким ходам: ${list}. Введите нужный.`),
     `an ambiguous text, in Russian, with both sequences, got "${both}"`);
   await typeMove(ru, 'c1-z9');
-  eq(await kbdSays(ru), '«c1-z9» — это не ход: введите его так: c3-d4 или c3xe5', 'a text that is no move, in Russian');
+  eq(await kbdSays(ru), '«c1-z9» не читается как ход. Ходы записывают так: c3-d4 или c3xe5.', 'a text that is no move, in Russian');
   const live = await ru.$eval('.live', el => [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).lineHeight) || 0, el.textContent]);
   check(live[1] === 0 || live[0] < live[1] * 1.5, `the Russian "${live[2]}" label stays on one line, got ${live[0]} px`);
   const tr = await newPage(browser, { locale: 'tr-TR' });
@@ -114,7 +114,14 @@ async function typedErrorsTranslated(browser) {
   const c = (await api(tr, 'POST', '/api/games', { variant: 'iceage', opponent: 'local' })).json;
   await openGame(tr, c.id);
   await typeMove(tr, 'e4');
-  eq(await kbdSays(tr), '“e4” burada yasal bir hamle değil', 'a move that is not legal, in Turkish (e4 is on ice, C2)');
+  eq(await kbdSays(tr), '“e4” oynanamaz: e4 karesinde buz var; piyon buzu yalnızca çaprazdan alır.', 'why a move is not legal, in Turkish (e4 is on ice, C2)');
+  // And in English, the reason of the rules (it was "not a legal move here").
+  const en = await newPage(browser);
+  await en.goto(`${base}/`);
+  const mine = (await api(en, 'POST', '/api/games', { variant: 'iceage', opponent: 'local' })).json;
+  await openGame(en, mine.id);
+  await typeMove(en, 'e4');
+  eq(await kbdSays(en), '“e4” cannot be played: e4 holds ice, and a pawn takes ice only diagonally.', 'the pawn and the ice, in English');
 }
 
 // The phone: no typed-move box between the board and the game's state.

@@ -195,6 +195,25 @@ export interface NewGame {
 
 /** An error the server reported (`{"error": {"code", "message"}}`) or a network failure
  * (code `network`). The page words it by its code (i18n `errorWords`). */
+/** `POST /api/positions`: one legal move and the position after it. */
+export interface NextMove extends LegalMove {
+  fen: string;
+  event: string | null;
+}
+
+/** `POST /api/positions`: a position's facts, all from the rules crates. */
+export interface PositionView {
+  variant: Variant;
+  fen: string;
+  turn: Color;
+  /** The move number of the side to move. */
+  number: number;
+  legal: NextMove[];
+  result: ResultView | null;
+  capture_compulsory: boolean;
+  ice_age_in: number | null;
+}
+
 export class ApiError extends Error {
   constructor(
     public code: string,
@@ -217,6 +236,8 @@ export interface MoveFault {
   text: string;
   kind: 'unreadable' | 'no_match' | 'ambiguous';
   candidates: string[];
+  /** Why no legal move is this one, when one reason can be told (`why.<code>` words it). */
+  reason?: { code: string; squares: string[] } | null;
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -262,6 +283,7 @@ export const api = {
   takeback: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/takeback`, { action }),
   rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
+  position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `${game(id)}/record`,
   wsUrl: (id: string) => {

@@ -1,10 +1,11 @@
 // Entry point of the single page: the header, and the route -> page table. A page draws itself
-// into `main` and sets the window's title; later pages (analysis board, editor, lobby,
-// profiles) add a line to `routes`.
+// into `main` and sets the window's title; later pages (editor, lobby, profiles) add a line to
+// `routes`.
 
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { linkHandler } from './nav';
+import { analysisGamePage, analysisPage } from './pages/analysis';
 import { homePage } from './pages/home';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
@@ -22,6 +23,8 @@ const routes: [RegExp, Page][] = [
   [/^\/my$/, myGamesPage],
   [/^\/rules(?:\/(antarctos|iceage))?$/, rulesPage],
   [/^\/stats$/, statsPage],
+  [/^\/analysis\/game\/([\w-]+)$/, analysisGamePage],
+  [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
 ];
 
 let cleanup: void | (() => void);
@@ -41,7 +44,7 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats'))),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis'))),
     select,
   );
 }

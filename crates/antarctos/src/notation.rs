@@ -40,6 +40,8 @@ pub enum MoveTextError {
         text: String,
         /// Empty, or why a likely reading is not legal (starts with `: `).
         hint: String,
+        /// The same reason as a code and its squares (see [`why_not`]'s codes), if any.
+        reason: Option<game::MoveHint>,
     },
     /// Several legal turns match (start and end only, or the short form).
     #[error("'{text}' is ambiguous: it matches {} (A17)", .candidates.join(", "))]
@@ -78,6 +80,13 @@ impl game::MoveTextFault for MoveTextError {
             MoveTextError::Ambiguous { candidates, .. }
             | MoveTextError::Incomplete { candidates, .. } => candidates,
             _ => &[],
+        }
+    }
+
+    fn hint(&self) -> Option<&game::MoveHint> {
+        match self {
+            MoveTextError::NoMatch { reason, .. } => reason.as_ref(),
+            _ => None,
         }
     }
 }
@@ -166,9 +175,13 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             original,
             found,
             if compulsory {
-                ": a capture is compulsory (A9)"
+                why(
+                    "capture_compulsory",
+                    NO_SQUARES,
+                    ": a capture is compulsory (A9)",
+                )
             } else {
-                ""
+                NO_REASON
             },
         );
     }
@@ -198,7 +211,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             .filter(|m| m.is_jump() && m.from() == first && m.to() == last)
             .collect();
         if !ends.is_empty() {
-            return pick(original, ends, "");
+            return pick(original, ends, NO_REASON);
         }
     }
     let longer: Vec<String> = legal
@@ -212,19 +225,22 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             candidates: longer,
         });
     }
+    let (hint, reason) = why_not(pos, &legal, &squares);
     Err(MoveTextError::NoMatch {
         text: given(),
-        hint: why_not(pos, &legal, &squares),
+        hint,
+        reason,
     })
 }
 
 /// One match is the turn; several are ambiguous; none is no match.
-fn pick(text: &str, found: Vec<&Move>, hint: &str) -> Result<Move, MoveTextError> {
+fn pick(text: &str, found: Vec<&Move>, why: Why) -> Result<Move, MoveTextError> {
     match found.as_slice() {
         [one] => Ok(**one),
         [] => Err(MoveTextError::NoMatch {
             text: game::excerpt(text),
-            hint: hint.to_string(),
+            hint: why.0,
+            reason: why.1,
         }),
         many => Err(MoveTextError::Ambiguous {
             text: game::excerpt(text),
@@ -233,33 +249,81 @@ fn pick(text: &str, found: Vec<&Move>, hint: &str) -> Result<Move, MoveTextError
     }
 }
 
+/// A reason in English (after `: `, empty for none) and as a code with its squares.
+type Why = (String, Option<game::MoveHint>);
+
+/// No reason can be told.
+const NO_REASON: Why = (String::new(), None);
+
+/// A reason that names no square.
+const NO_SQUARES: [Square; 0] = [];
+
+fn why<S: ToString>(
+    code: &'static str,
+    squares: impl IntoIterator<Item = S>,
+    words: impl Into<String>,
+) -> Why {
+    (words.into(), Some(game::MoveHint::new(code, squares)))
+}
+
 /// Why no legal turn has these squares, naming the decision: the first square's occupant,
 /// then each step or jump of the list in turn (A5-A8), then the priorities (A9, A10).
-/// Empty when no single reason can be told.
-fn why_not(pos: &Position, legal: &[Move], squares: &[Square]) -> String {
+/// [`NO_REASON`] when no single reason can be told. The codes, with the squares they name:
+/// `not_own_man` [a], `ice_not_man` [a], `no_man` [a], `step_then_more`, `forward_only`,
+/// `not_empty` [a], `capture_compulsory`, `not_a_jump` [from, to], `jumped_twice` [a],
+/// `start_left` [a], `nothing_to_jump` [a], `own_man` [a], `captured_stays` [a],
+/// `capture_first`, `capture_beats_ice` [a], `capture_goes_on` [a], `ice_jump_goes_on` [a].
+fn why_not(pos: &Position, legal: &[Move], squares: &[Square]) -> Why {
     let side = pos.side_to_move();
     let first = squares[0];
     match pos.piece_at(first) {
         Some(Piece::Man(c)) if c == side => {}
-        Some(Piece::Man(_)) => return format!(": the man on {first} is not {side}'s"),
-        Some(Piece::Ice) => return format!(": {first} holds ice, not a man (A2)"),
-        None => return format!(": no man on {first}"),
+        Some(Piece::Man(_)) => {
+            return why(
+                "not_own_man",
+                [first],
+                format!(": the man on {first} is not {side}'s"),
+            );
+        }
+        Some(Piece::Ice) => {
+            return why(
+                "ice_not_man",
+                [first],
+                format!(": {first} holds ice, not a man (A2)"),
+            );
+        }
+        None => return why("no_man", [first], format!(": no man on {first}")),
     }
     let capture_exists = capture_compulsory(legal);
     let (df, dr) = delta(first, squares[1], side);
     if df.abs() == 1 && dr.abs() == 1 {
         return if squares.len() > 2 {
-            ": a simple move is one step (A5); a jump sequence lists landing squares two \
-             diagonal squares apart (A16)"
-                .into()
+            why(
+                "step_then_more",
+                NO_SQUARES,
+                ": a simple move is one step (A5); a jump sequence lists landing squares two \
+                 diagonal squares apart (A16)",
+            )
         } else if dr < 0 {
-            ": a man steps forward only (A5); it goes backward only by jumping (A6, A7)".into()
+            why(
+                "forward_only",
+                NO_SQUARES,
+                ": a man steps forward only (A5); it goes backward only by jumping (A6, A7)",
+            )
         } else if pos.piece_at(squares[1]).is_some() {
-            format!(": {} is not empty (A5)", squares[1])
+            why(
+                "not_empty",
+                [squares[1]],
+                format!(": {} is not empty (A5)", squares[1]),
+            )
         } else if capture_exists {
-            ": a capture is compulsory (A9)".into()
+            why(
+                "capture_compulsory",
+                NO_SQUARES,
+                ": a capture is compulsory (A9)",
+            )
         } else {
-            String::new()
+            NO_REASON
         };
     }
     jump_why_not(pos, capture_exists, squares)
@@ -289,7 +353,7 @@ fn delta(a: Square, b: Square, side: Color) -> (i32, i32) {
 
 /// [`why_not`] for a list that starts with a jump: walks it with the board as the turn
 /// leaves it (start square empty, A11; jumped ice gone, A7; captured men still there, A8).
-fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> String {
+fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Why {
     let side = pos.side_to_move();
     let start = squares[0];
     let mut captured = 0u64;
@@ -323,9 +387,13 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
         let (from, to) = (pair[0], pair[1]);
         let (df, dr) = delta(from, to, side);
         if df.abs() != 2 || dr.abs() != 2 {
-            return format!(
-                ": {from} to {to} is not a jump (a man jumps two squares diagonally, over the \
-                 square between, A6, A7)"
+            return why(
+                "not_a_jump",
+                [from, to],
+                format!(
+                    ": {from} to {to} is not a jump (a man jumps two squares diagonally, over \
+                     the square between, A6, A7)"
+                ),
             );
         }
         let over = Square::new(
@@ -334,39 +402,69 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
         )
         .expect("the middle of a diagonal jump is a dark square");
         if (captured | melted) & over.bit() != 0 {
-            return format!(
-                ": {over} was already jumped this turn: nothing may be jumped twice (A8)"
+            return why(
+                "jumped_twice",
+                [over],
+                format!(": {over} was already jumped this turn: nothing may be jumped twice (A8)"),
             );
         }
         let is_ice = match pos.piece_at(over) {
             _ if over == start => {
-                return format!(": nothing to jump on {over}: the man has left it (A11)");
+                return why(
+                    "start_left",
+                    [over],
+                    format!(": nothing to jump on {over}: the man has left it (A11)"),
+                );
             }
-            None => return format!(": nothing to jump on {over} (A6, A7)"),
+            None => {
+                return why(
+                    "nothing_to_jump",
+                    [over],
+                    format!(": nothing to jump on {over} (A6, A7)"),
+                );
+            }
             Some(Piece::Man(c)) if c == side => {
-                return format!(
-                    ": {over} holds {side}'s own man, and a man jumps only an enemy man or ice (A6, A7)"
+                return why(
+                    "own_man",
+                    [over],
+                    format!(
+                        ": {over} holds {side}'s own man, and a man jumps only an enemy man or \
+                         ice (A6, A7)"
+                    ),
                 );
             }
             Some(Piece::Man(_)) => false,
             Some(Piece::Ice) => true,
         };
         if captured & to.bit() != 0 {
-            return format!(
-                ": {to} holds a man captured this turn, which stays there until the turn ends (A8)"
+            return why(
+                "captured_stays",
+                [to],
+                format!(
+                    ": {to} holds a man captured this turn, which stays there until the turn \
+                     ends (A8)"
+                ),
             );
         }
         if occupied(to, captured, melted) {
-            return format!(": {to} is not empty (A6, A7)");
+            return why("not_empty", [to], format!(": {to} is not empty (A6, A7)"));
         }
         if is_ice {
             if k == 0 && capture_exists {
-                return ": a capture is compulsory: the turn must start by taking a man (A9)"
-                    .into();
+                return why(
+                    "capture_first",
+                    NO_SQUARES,
+                    ": a capture is compulsory: the turn must start by taking a man (A9)",
+                );
             }
             if k > 0 && jumpable(from, captured, melted).0 {
-                return format!(
-                    ": from {from} a man can be captured, and a capture beats an ice jump (A10)"
+                return why(
+                    "capture_beats_ice",
+                    [from],
+                    format!(
+                        ": from {from} a man can be captured, and a capture beats an ice jump \
+                         (A10)"
+                    ),
                 );
             }
             melted |= over.bit();
@@ -376,13 +474,17 @@ fn jump_why_not(pos: &Position, capture_exists: bool, squares: &[Square]) -> Str
     }
     let end = squares[squares.len() - 1];
     match jumpable(end, captured, melted) {
-        (true, _) => {
-            format!(": the sequence cannot stop on {end}: a capture goes on from there (A10)")
-        }
-        (false, true) => {
-            format!(": the sequence cannot stop on {end}: an ice jump goes on from there (A10)")
-        }
-        _ => String::new(),
+        (true, _) => why(
+            "capture_goes_on",
+            [end],
+            format!(": the sequence cannot stop on {end}: a capture goes on from there (A10)"),
+        ),
+        (false, true) => why(
+            "ice_jump_goes_on",
+            [end],
+            format!(": the sequence cannot stop on {end}: an ice jump goes on from there (A10)"),
+        ),
+        _ => NO_REASON,
     }
 }
 

@@ -17,6 +17,28 @@ pub enum MoveTextKind {
     Ambiguous,
 }
 
+/// Why readable move text names no legal move, when one reason can be told: a stable code
+/// (`no_man`, `pawn_onto_ice`, ...; each rules crate documents its own) and the squares the
+/// reason names, in order. The error's message says the same in English; a page words the
+/// code in its own language.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MoveHint {
+    /// The reason's code.
+    pub code: &'static str,
+    /// The squares it names (`e4`), in the order its sentence uses them.
+    pub squares: Vec<String>,
+}
+
+impl MoveHint {
+    /// A hint with `code` naming `squares`.
+    pub fn new(code: &'static str, squares: impl IntoIterator<Item = impl ToString>) -> Self {
+        MoveHint {
+            code,
+            squares: squares.into_iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
 /// The kind of a rules crate's move text error ([`Variant::MoveTextError`]).
 pub trait MoveTextFault {
     /// Which kind of problem this is.
@@ -28,6 +50,11 @@ pub trait MoveTextFault {
     /// word the error in its own language.
     fn candidates(&self) -> &[String] {
         &[]
+    }
+
+    /// Why no legal move is this one, as a code and squares, when one reason can be told.
+    fn hint(&self) -> Option<&MoveHint> {
+        None
     }
 }
 

@@ -30,6 +30,8 @@ pub enum MoveTextError {
         /// Empty, or why a likely reading is not legal (starts with `: `): a pawn push onto
         /// or through ice (C2), or the side to move being in check.
         hint: String,
+        /// The same reason as a code and its squares (see [`hint`]'s codes), if any.
+        reason: Option<game::MoveHint>,
     },
     /// Several legal moves match.
     #[error("'{text}' is ambiguous: {}", candidates.join(", "))]
@@ -54,6 +56,13 @@ impl game::MoveTextFault for MoveTextError {
         match self {
             MoveTextError::Ambiguous { candidates, .. } => candidates,
             _ => &[],
+        }
+    }
+
+    fn hint(&self) -> Option<&game::MoveHint> {
+        match self {
+            MoveTextError::NoMatch { reason, .. } => reason.as_ref(),
+            _ => None,
         }
     }
 }
@@ -328,15 +337,19 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     };
     let found: Vec<&Move> = moves.iter().filter(|m| matches(&pattern, m)).collect();
     match found.as_slice() {
-        [] => Err(MoveTextError::NoMatch {
-            text: game::excerpt(text),
-            game_over: moves.is_empty(),
-            hint: if moves.is_empty() {
-                String::new()
+        [] => {
+            let (hint, reason) = if moves.is_empty() {
+                (String::new(), None)
             } else {
                 hint(pos, &pattern, &moves)
-            },
-        }),
+            };
+            Err(MoveTextError::NoMatch {
+                text: game::excerpt(text),
+                game_over: moves.is_empty(),
+                hint,
+                reason,
+            })
+        }
         [one] => Ok(**one),
         many => Err(MoveTextError::Ambiguous {
             text: game::excerpt(text),
@@ -348,7 +361,12 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
 /// Why a move text that names no legal move failed, when it can be told simply, with the
 /// decision: a pawn push onto or through ice (C2: a pawn takes ice only diagonally, C3), a
 /// promotion written without its piece (C1), castling through ice (C2), or a check (C1).
-fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
+/// Also as a code with the squares it names: `must_promote`, `pawn_onto_ice` [to],
+/// `ice_blocks_pawn` [ice, to], `ice_blocks_castling` [ice], `in_check`.
+fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> (String, Option<game::MoveHint>) {
+    let why = |code: &'static str, squares: &[String], words: String| {
+        (words, Some(game::MoveHint::new(code, squares)))
+    };
     let board = pos.board();
     if p.promotion.is_none()
         && let Some(m) = moves.iter().find(|m| {
@@ -364,8 +382,13 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
     {
         let san = move_text(pos, m);
         let base = san.split('=').next().unwrap_or(&san);
-        return format!(
-            ": a pawn reaching the last rank must promote: add =Q, =R, =B or =N (e.g. {base}=Q, C1)"
+        return why(
+            "must_promote",
+            &[],
+            format!(
+                ": a pawn reaching the last rank must promote: add =Q, =R, =B or =N (e.g. \
+                 {base}=Q, C1)"
+            ),
         );
     }
     if let Some(to) = p.to
@@ -374,7 +397,11 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
         && p.from_file == Some(to.file().to_u32())
     {
         if board.is_ice(to) {
-            return format!(": {to} holds ice, and a pawn takes ice only diagonally (C2, C3)");
+            return why(
+                "pawn_onto_ice",
+                &[to.to_string()],
+                format!(": {to} holds ice, and a pawn takes ice only diagonally (C2, C3)"),
+            );
         }
         let back = match pos.side_to_move() {
             shakmaty::Color::White => to.to_u32().checked_sub(8),
@@ -383,7 +410,11 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
         if let Some(sq) = back.map(Square::new)
             && board.is_ice(sq)
         {
-            return format!(": ice on {sq} blocks the pawn's way to {to} (C2)");
+            return why(
+                "ice_blocks_pawn",
+                &[sq.to_string(), to.to_string()],
+                format!(": ice on {sq} blocks the pawn's way to {to} (C2)"),
+            );
         }
     }
     if let Some(kingside) = p.castle {
@@ -396,7 +427,11 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
             .map(|f| Square::new(rank * 8 + f))
             .find(|&sq| board.is_ice(sq))
         {
-            return format!(": ice on {sq} stands between king and rook (C2)");
+            return why(
+                "ice_blocks_castling",
+                &[sq.to_string()],
+                format!(": ice on {sq} stands between king and rook (C2)"),
+            );
         }
     }
     if pos.is_check() {
@@ -404,7 +439,11 @@ fn hint(pos: &Position, p: &Pattern, moves: &[Move]) -> String {
             shakmaty::Color::White => "white",
             shakmaty::Color::Black => "black",
         };
-        return format!(": {side} is in check and must answer it (C1)");
+        return why(
+            "in_check",
+            &[],
+            format!(": {side} is in check and must answer it (C1)"),
+        );
     }
-    String::new()
+    (String::new(), None)
 }

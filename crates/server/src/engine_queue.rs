@@ -327,16 +327,30 @@ impl EngineQueue {
         let mut run = Vec::with_capacity(self.slots);
         let mut start = Vec::new();
         let mut started = st.started.len();
-        for (_, _, id, waiting) in ranked {
+        // Analyses may hold at most half of the started searches: the other half is always
+        // free for replies, which a flood of analyses (each a new owner, each ranked ahead of
+        // the last and so pausing it) would otherwise lock out.
+        let mut analyses = st
+            .started
+            .iter()
+            .filter(|s| s.lane == Lane::Analysis)
+            .count();
+        for (lane, _, id, waiting) in ranked {
             if run.len() == self.slots {
                 break;
             }
             match waiting {
                 None => run.push(id),
-                Some(i) if started < self.max_started => {
+                Some(i)
+                    if started < self.max_started
+                        && (lane == Lane::Reply || analyses < self.max_started / 2) =>
+                {
                     run.push(id);
                     start.push(i);
                     started += 1;
+                    if lane == Lane::Analysis {
+                        analyses += 1;
+                    }
                 }
                 Some(_) => {}
             }
@@ -450,6 +464,33 @@ mod tests {
         // The long jobs still run to their stop time and return.
         assert!(long.result().await.is_ok_and(|checks| checks > 0));
         assert!(long2.result().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_analyses_never_locks_out_a_reply() {
+        // Each analysis a new owner with a shorter budget than the last: each ranks ahead of
+        // the ones before and pauses them, so started searches pile up.
+        let q = EngineQueue::new(1);
+        let flood: Vec<_> = (0..3 * MAX_STARTED_PER_SLOT)
+            .map(|k| {
+                let budget = 5_000 - 20 * k as u64;
+                q.submit(spec(&format!("analyst {k}"), Lane::Analysis, budget), spin)
+            })
+            .collect();
+        let load = q.load();
+        assert!(
+            load.running + load.paused <= MAX_STARTED_PER_SLOT / 2,
+            "analyses hold at most half the started searches: {load:?}"
+        );
+        let t = Instant::now();
+        let reply = q.submit(spec("player", Lane::Reply, 50), |_| 7);
+        assert_eq!(reply.result().await, Ok(7));
+        assert!(
+            t.elapsed() < Duration::from_millis(1000),
+            "the reply waited {:?}",
+            t.elapsed()
+        );
+        drop(flood);
     }
 
     #[tokio::test]

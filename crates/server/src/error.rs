@@ -121,6 +121,18 @@ pub struct MoveFault {
     /// The legal moves the text could have meant, in canonical notation: the matches of an
     /// ambiguous text, or the full jump sequences an abbreviated one leaves squares out of.
     pub candidates: Vec<String>,
+    /// Why no legal move is this one, when one reason can be told: `{"code": "pawn_onto_ice",
+    /// "squares": ["e4"]}` (the codes of the rules crates' `why_not` and `hint`); else null.
+    pub reason: Option<ReasonView>,
+}
+
+/// A [`game::MoveHint`] as the API sends it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReasonView {
+    /// The reason's code.
+    pub code: &'static str,
+    /// The squares it names, in order.
+    pub squares: Vec<String>,
 }
 
 impl ApiError {

@@ -10,7 +10,7 @@ use engine::{EngineConfig, EngineVariant, StopFlag};
 use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Variant};
 use iceage::IceAge;
 
-use crate::error::{ApiError, ErrorCode, MoveFault};
+use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
 use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, MoveRow, now_ms};
 use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
@@ -193,22 +193,33 @@ fn path_of<V: Variant>(mv: &V::Move) -> Vec<String> {
 /// A rules error on move text as `ambiguous_move` (several moves match, A17 / C13) or
 /// `illegal_move` (anything else), by the error's kind, with its message naming the text and
 /// the fault as data ([`MoveFault`]) for pages in other languages.
-fn move_error(text: &str, kind: MoveTextKind, candidates: &[String], message: String) -> ApiError {
+fn move_error(
+    text: &str,
+    kind: MoveTextKind,
+    candidates: &[String],
+    reason: Option<&game::MoveHint>,
+    message: String,
+) -> ApiError {
     let (code, kind_name) = match kind {
         MoveTextKind::Ambiguous => (ErrorCode::AmbiguousMove, "ambiguous"),
         MoveTextKind::Unreadable => (ErrorCode::IllegalMove, "unreadable"),
         MoveTextKind::NoMatch => (ErrorCode::IllegalMove, "no_match"),
     };
-    let message = if message.contains(text) {
+    // The rules crates quote a long text as its excerpt.
+    let message = if message.contains(text) || message.contains(&game::excerpt(text)) {
         message
     } else {
-        format!("'{text}': {message}")
+        format!("'{}': {message}", game::excerpt(text))
     };
     let mut error = ApiError::new(code, message);
     error.move_fault = Some(MoveFault {
         text: text.to_string(),
         kind: kind_name,
         candidates: candidates.to_vec(),
+        reason: reason.map(|r| ReasonView {
+            code: r.code,
+            squares: r.squares.clone(),
+        }),
     });
     error
 }
@@ -330,9 +341,8 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             } else {
                 None
             },
-            // TODO(analysis board, issue 14): Some(format!("/analysis/game/{}", r.id)) once
-            // the site serves that page; the game page shows "Analyse" exactly when it is set.
-            analysis_url: None,
+            // Not while the game goes on: the engine would play for whoever asked.
+            analysis_url: (!ongoing).then(|| format!("/analysis/game/{}", r.id)),
         }
     }
 
@@ -352,9 +362,9 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         }
         let pos = self.current();
         let mv = V::parse_move(pos, text)
-            .map_err(|e| move_error(text, e.kind(), e.candidates(), e.to_string()))?;
+            .map_err(|e| move_error(text, e.kind(), e.candidates(), e.hint(), e.to_string()))?;
         let next = V::play(pos, &mv)
-            .map_err(|e| move_error(text, MoveTextKind::NoMatch, &[], e.to_string()))?;
+            .map_err(|e| move_error(text, MoveTextKind::NoMatch, &[], None, e.to_string()))?;
         let row = MoveRow {
             ply: self.row.ply + 1,
             move_id: V::move_id(pos, &mv),

@@ -108,6 +108,11 @@ fn too_many(e: GovernorError, what: &str) -> Response<Body> {
             if let Some(h) = headers {
                 res.headers_mut().extend(h);
             }
+            // governor rounds the wait down: a bot honouring "0" would retry at once.
+            for name in ["retry-after", "x-ratelimit-after"] {
+                res.headers_mut()
+                    .insert(name, axum::http::HeaderValue::from(wait));
+            }
             res
         }
         other => ApiError::new(ErrorCode::Internal, format!("rate limit: {other}")).into_response(),

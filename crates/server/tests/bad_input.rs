@@ -145,7 +145,8 @@ async fn bad_moves_leave_the_game_unchanged() {
     // The fault as data, for pages in other languages (docs/api.md, "Errors").
     assert_eq!(
         a.body["error"]["move"],
-        json!({"text": "c3-e5", "kind": "no_match", "candidates": []})
+        json!({"text": "c3-e5", "kind": "no_match", "candidates": [],
+               "reason": {"code": "nothing_to_jump", "squares": ["d4"]}})
     );
     let a = c
         .post(&path, json!({"move": "zz9", "ply": 0}))

@@ -45,7 +45,8 @@ async fn a_finished_game_view_is_sent_byte_for_byte_as_before() {
         r#""words":"Black wins by breakthrough"},"#,
         r#""invite_url":null,"rematch_of":null,"rematch":null,"engine_thinking":false,"#,
         r#""version":4,"actions":["rematch"],"takeback_offer":null,"rematch_offer":null,"#,
-        r#""notice":null,"capture_compulsory":false,"ice_age_in":null,"analysis_url":null}"#
+        r#""notice":null,"capture_compulsory":false,"ice_age_in":null,"#,
+        r#""analysis_url":"/analysis/game/ID"}"#
     );
     assert_eq!(without_id(&got.text, &id), want);
     srv.stop().await;

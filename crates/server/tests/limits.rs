@@ -303,7 +303,14 @@ async fn rate_limits_per_client_answer_429() {
     let a = me.post("/api/games", new_game.clone()).await.expect("post");
     assert_eq!(a.status, 429, "{}", a.text);
     assert_eq!(a.body["error"]["code"], "rate_limited");
-    assert!(a.headers.contains_key("retry-after"), "{:?}", a.headers);
+    // A whole second at least (governor rounds down: "0" sent a bot straight back).
+    let retry: u64 = a
+        .headers
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    assert!(retry >= 1, "{:?}", a.headers);
     // The limit is per client: another address creates its games.
     let mut other = ApiClient::new(srv.addr).from_local(other_address());
     let g = create(&mut other, new_game.clone()).await;
@@ -350,6 +357,19 @@ async fn rate_limits_per_client_answer_429() {
             .status,
         200
     );
+    // Analyses: two, then 429 (the engine's time is the scarce thing).
+    let mut analyst = ApiClient::new(srv.addr).from_local("127.0.0.5".parse().expect("ip"));
+    let quick = json!({"variant": "antarctos", "fen": "W:Wc3:Bf6", "movetime_ms": 1});
+    for _ in 0..2 {
+        let a = analyst
+            .post("/api/analysis", quick.clone())
+            .await
+            .expect("post");
+        assert_eq!(a.status, 200, "{}", a.text);
+    }
+    let a = analyst.post("/api/analysis", quick).await.expect("post");
+    assert_eq!(a.status, 429, "{}", a.text);
+    assert_eq!(a.body["error"]["code"], "rate_limited");
     srv.stop().await;
 }
 

@@ -223,6 +223,9 @@ async fn used_and_cancelled_invitations_say_what_happened_and_name_the_game() {
     post_ok(&mut alice, &format!("/api/games/{cancelled_id}/abort")).await;
     let cancelled = bob.post(&invite, json!({})).await.expect("join");
     assert_join_refused(&cancelled, "invite_cancelled", &cancelled_id, "cancelled");
+    // Its creator is told the same (it said "send it to a friend", for a dead invitation).
+    let own = alice.post(&invite, json!({})).await.expect("join");
+    assert_join_refused(&own, "invite_cancelled", &cancelled_id, "cancelled");
     // Errors about a game the caller named carry no `game` field.
     let unknown = bob
         .post("/api/join/nosuchinvite", json!({}))

@@ -93,6 +93,13 @@ function moveFaultWords(g: GameView, f: MoveFault): string {
   }
   if (f.kind === 'ambiguous') return t('game.kbd_ambiguous', { text, moves: orList(f.candidates) });
   if (f.candidates.length) return t('game.kbd_incomplete', { text, moves: orList(f.candidates) });
+  // A compulsory capture is said with the men that must take (A9).
+  const capture = !f.reason || f.reason.code === 'capture_compulsory' || f.reason.code === 'capture_first';
+  const why = f.reason ? `why.${f.reason.code}` : '';
+  if (f.reason && has(why) && !(capture && g.capture_compulsory)) {
+    const [a = '', b = ''] = f.reason.squares;
+    return t('game.kbd_why', { text, why: t(why as Key, { a, b }) });
+  }
   if (g.capture_compulsory) {
     const from = [...new Set(g.legal.map(m => m.path[0]))];
     return t('game.kbd_no_match_capture', { text, squares: orList(from) });

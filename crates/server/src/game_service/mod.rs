@@ -540,6 +540,14 @@ impl GameService {
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
         if seat_of(&row, token).is_some() {
+            if row.has_open_seat() && row.status != GameStatus::Ongoing {
+                // The creator's own invitation, cancelled: as anyone else is told.
+                return Err(ApiError::new(
+                    ErrorCode::InviteCancelled,
+                    "the game was cancelled before anyone used the invitation",
+                )
+                .with_game(&id));
+            }
             if row.has_open_seat() {
                 return Err(ApiError::new(
                     ErrorCode::OwnInvite,

@@ -1,0 +1,110 @@
+// The analysis board (issue 14): moves and variations by clicking, stepping with the keys, the
+// tree written as a record with its variations, the engine's live analysis (seed example 1 is
+// a win in 3 plies, and its line plays on the board), a finished game opened on its last
+// position from its page, an unfinished game refused, and a bad position explained.
+
+import { readFileSync } from 'node:fs';
+import {
+  api, base, check, clickSquare, eq, newPage, openGame, screenshot, suite,
+} from './lib.mjs';
+
+const tree = page => page.$$eval('#tree button.move', bs => bs.map(b => b.textContent.trim()));
+const current = page => page.$eval('#tree button.move.current', b => b.textContent.trim()).catch(() => null);
+const status = page => page.textContent('#analysis-status').then(s => s.trim());
+
+async function waitTree(page, n) {
+  await page.waitForFunction(k => document.querySelectorAll('#tree button.move').length >= k, n, { timeout: 10000 });
+  await page.waitForTimeout(200);
+}
+
+async function treeAndVariations(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.trim());
+  eq(await status(page), 'White to move', 'the start, White to move');
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitTree(page, 1);
+  await clickSquare(page, 'f6');
+  await clickSquare(page, 'g5');
+  await waitTree(page, 2);
+  eq(await tree(page), ['1. c3-d4', 'f6-g5'], 'the main line');
+  check(page.url().includes('?fen='), 'the address holds the position shown');
+  await page.keyboard.press('Home');
+  eq(await current(page), null, 'Home: the start');
+  await page.keyboard.press('ArrowRight');
+  eq(await current(page), '1. c3-d4', '→ steps forward');
+  await page.keyboard.press('ArrowLeft');
+  // Another first move starts a variation; the main line stays.
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await waitTree(page, 3);
+  eq(await page.$$eval('#tree .variation', vs => vs.map(v => v.textContent.trim())), ['1. e3-f4'], 'a variation');
+  eq(await current(page), '1. e3-f4', 'shown');
+  await page.keyboard.press('End');
+  eq(await current(page), '1. e3-f4', 'End: the end of this line');
+  await page.click('#promote');
+  eq((await tree(page))[0], '1. e3-f4', 'promoted to the main line');
+  eq(await page.$$eval('#tree .variation', vs => vs.map(v => v.textContent.trim())), ['1. c3-d4f6-g5'], 'the old main line is now a variation');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const text = readFileSync(await download.path(), 'utf8');
+  check(text.includes('[GameType "Antarctos"]') && text.includes('1. e3-f4 (1. c3-d4 f6-g5) *'), `the record keeps the variation, got ${JSON.stringify(text)}`);
+  await page.click('#tree button.move[data-key]');
+  await page.click('#delete');
+  eq(await tree(page), ['1. c3-d4', 'f6-g5'], 'delete removes the move and what follows');
+  await screenshot(page, 'analysis-tree', 'analysis-antarctos.png');
+}
+
+async function engineFindsTheSeedWin(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent('B:Wa5,d2,d4:Ba7,c7')}`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.click('#engine-toggle');
+  await page.waitForFunction(() => document.querySelector('#engine-score')?.textContent.includes('Black wins in 3 plies'), null, { timeout: 20000 });
+  const pv = await page.$$eval('#engine-pv button.move', bs => bs.map(b => b.textContent.trim()));
+  eq(pv, ['c7-b6', 'a5xc7', 'a7xc5xe3xc1'], 'the seed\'s line (antarctos.md, example 1)');
+  await screenshot(page, 'analysis-engine', 'analysis-engine.png');
+  await page.click('#engine-pv button.move[data-index="2"]');
+  await waitTree(page, 3);
+  eq(await tree(page), ['1… c7-b6', '2. a5xc7', 'a7xc5xe3xc1'], 'a click on the line plays it to that move');
+  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.includes('Black wins'));
+  check((await page.textContent('#engine')).includes('nothing to analyse'), 'the finished position is not searched');
+  await page.click('#engine-toggle');
+  check(!(await page.isVisible('#engine')), 'the engine switches off');
+  // A bad position is explained and changes nothing.
+  await page.fill('#fen-input', 'W:Wz9');
+  await page.click('#fen-load');
+  await page.waitForFunction(() => document.querySelector('#message')?.textContent);
+  check((await page.textContent('#message')).startsWith('That position text cannot be read:'), 'a bad position says so');
+  // Ice Age Chess: the countdown.
+  await page.goto(`${base}/analysis/iceage`);
+  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.includes('Ice Age'));
+  eq(await status(page), 'White to move · ❄ Ice Age in 20 Black moves', 'the Ice Age countdown (C5)');
+}
+
+async function fromAFinishedGame(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'iceage', opponent: 'local' })).json;
+  let ply = 0;
+  for (const move of ['hxg3', 'Nxf6', 'Nxh3']) eq((await api(page, 'POST', `/api/games/${g.id}/moves`, { move, ply: ply++ })).status, 200, move);
+  // Unfinished: no analysis (the engine would play for whoever asked).
+  await page.goto(`${base}/analysis/game/${g.id}`);
+  await page.waitForSelector('#dead-end');
+  eq(await page.textContent('#dead-end h1'), 'The game goes on', 'an unfinished game is refused');
+  eq((await api(page, 'POST', `/api/games/${g.id}/resign`, {})).status, 200, 'resign');
+  await openGame(page, g.id);
+  await page.click('#analyse');
+  await page.waitForURL(u => u.pathname === `/analysis/game/${g.id}`);
+  await waitTree(page, 3);
+  eq(await tree(page), ['1. hxg3', 'Nxf6', '2. Nxh3'], 'the game\'s moves');
+  eq(await current(page), '2. Nxh3', 'opened on its last position');
+  eq(await page.getAttribute('#game-link', 'href'), `/game/${g.id}`, 'with a way back to the game');
+}
+
+await suite([
+  ['moves, variations, keys and the record', treeAndVariations],
+  ['the engine finds the seed\'s win and its line plays', engineFindsTheSeedWin],
+  ['a finished game opens on its last position', fromAFinishedGame],
+]);

@@ -1,0 +1,333 @@
+// The analysis board (issue 14): any position (`/analysis/<game>?fen=...`) or a finished game
+// (`/analysis/game/<id>`, opened on its last position), a move tree with variations, stepping
+// with the arrow keys, the engine's live analysis with its best line (a click plays it), and the
+// tree as a PGN or PDN record. Every position's moves come from the server (`POST
+// /api/positions`); the page computes no rule.
+
+import { api, ApiError, type GameView, type LegalMove, type PositionView, type Variant } from '../api';
+import { Board } from '../board';
+import { copyText, h, mount } from '../dom';
+import { colorName, errorWords, resultHeadline, resultReason, t } from '../i18n';
+import { navigate } from '../nav';
+import { setTitle } from '../title';
+import { startAnalysis, type EngineLine, type Score } from '../analysis/engine';
+import { MoveTree, type TreeNode } from '../analysis/tree';
+import { deadEndPage } from './notfound';
+
+/** The start positions (Antarctos A3, Ice Age Chess C4), as the server writes them. */
+export const START_FEN: Record<Variant, string> = {
+  antarctos: 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8',
+  iceage: 'rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+};
+
+const gameName = (v: Variant) => t(v === 'antarctos' ? 'game.antarctos' : 'game.iceage');
+
+/** A score in words, from White's point of view: `+0.35`, or who wins in how many plies. */
+export function scoreWords(score: Score, turn: 'white' | 'black'): string {
+  const sign = turn === 'white' ? 1 : -1;
+  if ('cp' in score) {
+    const v = (sign * score.cp) / 100;
+    return `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(2)}`;
+  }
+  const wins = 'win' in score;
+  const plies = wins ? score.win : score.loss;
+  const winner = wins === (turn === 'white') ? 'white' : 'black';
+  return t('analysis.wins_in', { color: colorName(winner), n: plies });
+}
+
+/** `/analysis/game/<id>`: the stored game as the tree's main line, on its last position. */
+export function analysisGamePage(root: HTMLElement, id: string): () => void {
+  let close: (() => void) | undefined;
+  let gone = false;
+  setTitle(t('page.loading'));
+  mount(root, h('section.card', h('p', t('page.loading'))));
+  api.game(id).then(
+    (g: GameView) => {
+      if (gone) return;
+      if (g.status === 'ongoing') {
+        return deadEndPage(root, 'analysis.ongoing_title', t('analysis.ongoing'),
+          [h('a.button.primary#game-link', { href: `/game/${g.id}` }, t('game.back_to_game'))]);
+      }
+      const tree = new MoveTree(g.variant, g.start_fen);
+      let node = tree.root;
+      for (const m of g.moves) node = tree.add(node, { id: m.id, text: m.text, path: m.path, event: m.event, number: m.number, color: m.color }, m.fen);
+      // As the server's own record names them (the tags are data, not the page's language).
+      const seat = (c: 'white' | 'black') => g[c].kind === 'engine' ? `icebound engine level ${g[c].level ?? '?'}` : g[c].kind === 'open' ? '?' : 'Human';
+      close = board(root, tree, node, {
+        game: g.id,
+        standardStart: g.start_fen === START_FEN[g.variant],
+        tags: { Event: `icebound game ${g.id}`, White: seat('white'), Black: seat('black'), Result: g.result?.result ?? '*' },
+      });
+    },
+    err => err instanceof ApiError && err.status === 404
+      ? deadEndPage(root, 'gamenf.title', t('gamenf.text'))
+      : mount(root, h('section.card', h('p.error', errorWords(err)))),
+  );
+  return () => {
+    gone = true;
+    close?.();
+  };
+}
+
+/** `/analysis/<game>`: the position of `?fen=`, or the start. */
+export function analysisPage(root: HTMLElement, variant?: string): () => void {
+  const v: Variant = variant === 'iceage' ? 'iceage' : 'antarctos';
+  const fen = new URLSearchParams(location.search).get('fen')?.trim() || START_FEN[v];
+  const tree = new MoveTree(v, fen);
+  return board(root, tree, tree.root, { standardStart: fen === START_FEN[v], tags: {} });
+}
+
+interface Setting {
+  /** The stored game analysed, if any. */
+  game?: string;
+  standardStart: boolean;
+  tags: Record<string, string>;
+}
+
+function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Setting): () => void {
+  const variant = tree.variant;
+  let current = first;
+  let closed = false;
+  let engineOn = false;
+  let stopEngine: (() => void) | null = null;
+  let lastLine: EngineLine | null = null;
+  let searched: TreeNode | null = null; // the node the engine searches (or last searched)
+  const positions = new Map<string, Promise<PositionView>>();
+  const position = (fen: string) => {
+    let p = positions.get(fen);
+    if (!p) {
+      p = api.position(variant, fen);
+      p.catch(() => positions.delete(fen));
+      positions.set(fen, p);
+    }
+    return p;
+  };
+
+  const boardEl = h('div.cg-wrap');
+  const status = h('div.status#analysis-status', { 'aria-live': 'polite' });
+  const message = h('p.error#message', { role: 'alert' });
+  const treeBox = h('div.moves.tree#tree');
+  const engineBox = h('div.engine#engine', { hidden: true });
+  const engineBtn = h('button#engine-toggle', { type: 'button', 'aria-pressed': 'false', onclick: () => setEngine(!engineOn) }, t('analysis.engine'));
+  const fenInput = h('input#fen-input', { type: 'text', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.position') }) as HTMLInputElement;
+  const branchTools = h('div.actions.branch');
+  let cg: Board | null = null;
+
+  function make(): Board {
+    const b = new Board(boardEl, variant, { move: m => void play(m) });
+    b.setOrientation('white');
+    return b;
+  }
+
+  async function play(m: LegalMove): Promise<void> {
+    const here = current;
+    const pos = await position(here.fen);
+    const next = pos.legal.find(l => l.id === m.id);
+    if (!next || closed) return;
+    go(tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, number: pos.number, color: pos.turn }, next.fen));
+  }
+
+  /** Plays the engine's line up to its move `upto` (0: the best move) from the current node. */
+  async function playLine(line: string[], upto: number): Promise<void> {
+    let node = current;
+    for (const text of line.slice(0, upto + 1)) {
+      const pos = await position(node.fen);
+      const next = pos.legal.find(l => l.text === text);
+      if (!next || closed) break;
+      node = tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, number: pos.number, color: pos.turn }, next.fen);
+    }
+    go(node);
+  }
+
+  function go(node: TreeNode): void {
+    current = node;
+    render();
+  }
+
+  function setEngine(on: boolean): void {
+    engineOn = on;
+    engineBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    engineBtn.classList.toggle('primary', on);
+    engineBox.hidden = !on;
+    searched = null;
+    render();
+  }
+
+  function runEngine(pos: PositionView): void {
+    stopEngine?.();
+    stopEngine = null;
+    lastLine = null;
+    if (!engineOn) return;
+    if (!pos.legal.length) {
+      mount(engineBox, h('p.muted', t('analysis.no_search')));
+      return;
+    }
+    mount(engineBox, h('p.muted', t('analysis.searching')));
+    // The node searched: what the page shows may be another by the time a line arrives.
+    const node = current;
+    stopEngine = startAnalysis(variant, pos.fen, {
+      line: l => {
+        if (closed || current !== node) return;
+        lastLine = l;
+        drawEngine(pos, l, false);
+      },
+      end: err => {
+        if (closed || current !== node) return;
+        if (err) mount(engineBox, h('p.error', err.code === 'too_many_analyses' ? t('analysis.busy') : errorWords(err)));
+        else if (lastLine) drawEngine(pos, lastLine, true);
+      },
+    });
+  }
+
+  function drawEngine(pos: PositionView, l: EngineLine, ended: boolean): void {
+    const facts = [t('analysis.depth', { depth: l.depth })];
+    if (l.nps) facts.push(t('analysis.nps', { knps: Math.round(l.nps / 1000).toLocaleString() }));
+    if (ended) facts.push(t('analysis.ended'));
+    mount(engineBox,
+      h('div.engine-head', h('strong.score#engine-score', scoreWords(l.score, pos.turn)), h('span.muted', facts.join(' · '))),
+      h('div.pv#engine-pv', { 'aria-label': t('analysis.best_line') },
+        ...l.pv.map((text, i) => h('button.move', { type: 'button', 'data-index': i, title: t('analysis.play_line'), onclick: () => void playLine(l.pv, i) }, text))));
+  }
+
+  function drawTree(): void {
+    const cell = (n: TreeNode, numbered: boolean) => {
+      const m = n.move!;
+      const label = m.color === 'white' ? `${m.number}. ${m.text}` : numbered ? `${m.number}… ${m.text}` : m.text;
+      return h('button.move', {
+        type: 'button',
+        'data-key': n.key,
+        class: n === current ? 'current' : undefined,
+        'aria-current': n === current ? 'step' : undefined,
+        onclick: () => go(n),
+      }, label);
+    };
+    const line = (start: TreeNode, numbered: boolean): HTMLElement[] => {
+      const out: HTMLElement[] = [];
+      let n: TreeNode | undefined = start;
+      let num = numbered;
+      while (n) {
+        out.push(cell(n, num));
+        num = false;
+        const p: TreeNode = n.parent!;
+        if (p.children[0] === n && p.children.length > 1) {
+          for (const v of p.children.slice(1)) out.push(h('span.variation', ...line(v, true)));
+          num = true;
+        }
+        n = n.children[0];
+      }
+      return out;
+    };
+    mount(treeBox, ...(tree.root.children.length ? line(tree.root.children[0], true) : [h('p.muted', t('analysis.no_moves'))]));
+    treeBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    const inVariation = tree.pathTo(current).some(n => n.parent && n.parent.children[0] !== n);
+    mount(branchTools,
+      inVariation ? h('button#promote', { type: 'button', onclick: () => { tree.promote(current); render(); } }, t('analysis.promote')) : null,
+      current.parent && !setting.game ? h('button#delete', { type: 'button', onclick: () => { const p = tree.remove(current); if (p) go(p); } }, t('analysis.delete')) : null);
+  }
+
+  function render(): void {
+    if (closed) return;
+    cg ??= make();
+    drawTree();
+    fenInput.value = current.fen;
+    if (!setting.game) history.replaceState(history.state, '', `/analysis/${variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
+    const node = current;
+    position(node.fen).then(
+      pos => {
+        if (closed || node !== current) return;
+        message.textContent = '';
+        cg?.show(pos.fen, { legal: pos.legal, movable: pos.legal.length ? 'both' : null, lastMove: node.move?.path, check: !!node.move && /[+#]$/.test(node.move.text) });
+        mount(status, pos.result
+          ? h('strong', `${resultHeadline(pos.result, [])} · ${resultReason(pos.result)}`)
+          : `${t(pos.turn === 'white' ? 'turn.white' : 'turn.black')}${pos.capture_compulsory ? ` · ${t('analysis.capture')}` : ''}${pos.ice_age_in ? ` · ❄ ${t('analysis.ice_age_in', { n: pos.ice_age_in })}` : ''}`);
+        if (searched !== node) {
+          searched = node;
+          runEngine(pos);
+        }
+      },
+      err => {
+        if (closed || node !== current) return;
+        message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err);
+      },
+    );
+  }
+
+  const keys = (e: KeyboardEvent) => {
+    const tag = (e.target as HTMLElement)?.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    if (e.key === 'ArrowLeft' && current.parent) go(current.parent);
+    else if (e.key === 'ArrowRight' && current.children[0]) go(current.children[0]);
+    else if (e.key === 'Home') go(tree.root);
+    else if (e.key === 'End') go(tree.lineEnd(current));
+    else return;
+    e.preventDefault();
+  };
+  document.addEventListener('keydown', keys);
+
+  const download = () => {
+    const text = tree.record(setting.tags, setting.standardStart);
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = h('a', { href: url, download: `icebound-analysis.${variant === 'antarctos' ? 'pdn' : 'pgn'}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const copyBtn = h('button#copy-fen', {
+    type: 'button',
+    onclick: async () => {
+      const ok = await copyText(current.fen);
+      copyBtn.textContent = ok ? t('game.copied') : current.fen;
+      setTimeout(() => { copyBtn.textContent = t('game.copy_fen'); }, 1500);
+    },
+  }, t('game.copy_fen'));
+  const load = () => {
+    const fen = fenInput.value.trim();
+    if (!fen) return;
+    api.position(variant, fen).then(
+      pos => navigate(`/analysis/${variant}?fen=${encodeURIComponent(pos.fen)}`),
+      err => { message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err); },
+    );
+  };
+  fenInput.addEventListener('keydown', e => { if (e.key === 'Enter') load(); });
+
+  const step = (label: string, id: string, icon: string, to: () => TreeNode | null | undefined) =>
+    h(`button.icon#${id}`, { type: 'button', title: label, 'aria-label': label, onclick: () => { const n = to(); if (n) go(n); } }, icon);
+
+  setTitle(`${t('analysis.title')} · ${gameName(variant)}`);
+  document.body.dataset.theme = variant;
+  mount(root,
+    h('section.game.analysis',
+      h('div.board-col',
+        h('div.board-box', boardEl),
+        h('div.browse.analysis-nav',
+          step(t('game.first'), 'nav-first', '|◀', () => tree.root),
+          step(t('game.prev'), 'nav-prev', '◀', () => current.parent),
+          step(t('game.next'), 'nav-next', '▶', () => current.children[0]),
+          step(t('analysis.line_end'), 'nav-last', '▶|', () => tree.lineEnd(current)),
+          h('button#flip', { type: 'button', onclick: () => { cg?.flip(); } }, t('game.flip')))),
+      h('aside.panel',
+        h('div.panel-head', h('h1#analysis-title', `${t('analysis.title')} · ${gameName(variant)}`)),
+        status,
+        h('div.actions', engineBtn),
+        engineBox,
+        h('h2', t('game.moves')),
+        treeBox,
+        branchTools,
+        h('div.actions.tools',
+          copyBtn,
+          h('button#download', { type: 'button', onclick: download }, t(variant === 'antarctos' ? 'game.download_pdn' : 'game.download_pgn')),
+          setting.game ? h('a.button#game-link', { href: `/game/${setting.game}` }, t('analysis.to_game')) : null,
+          h('a.button#other-game', { href: `/analysis/${variant === 'antarctos' ? 'iceage' : 'antarctos'}` }, gameName(variant === 'antarctos' ? 'iceage' : 'antarctos'))),
+        h('label.kbd', h('span', t('analysis.position')), fenInput, h('button#fen-load', { type: 'button', onclick: load }, t('analysis.load'))),
+        message)));
+  render();
+
+  return () => {
+    closed = true;
+    stopEngine?.();
+    document.removeEventListener('keydown', keys);
+    delete document.body.dataset.theme;
+    cg?.destroy();
+  };
+}
