@@ -119,12 +119,17 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     return b;
   }
 
+  /** The move number of a move by `color` after `parent`: counted along the tree from the
+   * root's (an Antarctos position text carries no move number). */
+  const numberAfter = (parent: TreeNode, color: 'white' | 'black', pos: PositionView) =>
+    !parent.move ? pos.number : color === 'white' ? parent.move.number + 1 : parent.move.number;
+
   async function play(m: LegalMove): Promise<void> {
     const here = current;
     const pos = await position(here.fen);
     const next = pos.legal.find(l => l.id === m.id);
     if (!next || closed) return;
-    go(tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, number: pos.number, color: pos.turn }, next.fen));
+    go(tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, number: numberAfter(here, pos.turn, pos), color: pos.turn }, next.fen));
   }
 
   /** Plays the engine's line up to its move `upto` (0: the best move) from the current node. */
@@ -134,7 +139,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
       const pos = await position(node.fen);
       const next = pos.legal.find(l => l.text === text);
       if (!next || closed) break;
-      node = tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, number: pos.number, color: pos.turn }, next.fen);
+      node = tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, number: numberAfter(node, pos.turn, pos), color: pos.turn }, next.fen);
     }
     go(node);
   }
