@@ -134,6 +134,18 @@ async function phoneHasNoMoveBox(browser) {
   const bottom = await page.evaluate(() => document.querySelector('#status').getBoundingClientRect().bottom);
   check(bottom <= 844, `the game's state is on the first screen, below the board, got its bottom at ${bottom} px`);
   await screenshot(page, 'phone-no-move-box');
+  // Right after an Ice Age a draw offer still shows on the first screen (the Ice Age's account
+  // pushed it below the fold).
+  const ice = (await api(page, 'POST', '/api/games', { variant: 'iceage', opponent: 'local', fen: 'rnbqk1*r/pppp1p*1/****pnp1/4PP2/3P4/3B4/PPP2PPP/RNBQK1NR b - - 0 20' })).json;
+  let ply = 0;
+  for (const move of ['Nh5', 'Bxe4']) eq((await api(page, 'POST', `/api/games/${ice.id}/moves`, { move, ply: ply++ })).status, 200, move);
+  eq((await api(page, 'POST', `/api/games/${ice.id}/draw`, { action: 'offer' })).status, 200, 'a draw offer');
+  await openGame(page, ice.id);
+  await page.waitForSelector('#draw-offer');
+  check(await page.isVisible('#ice-panel'), 'the Ice Age\'s account is shown');
+  const offerBottom = await page.$eval('#draw-offer', el => el.getBoundingClientRect().bottom);
+  check(offerBottom <= 844, `the offer is on the first screen, got its bottom at ${offerBottom} px`);
+  await screenshot(page, 'phone-offer-after-ice-age');
 }
 
 // The Ice Age example's caption says it is one of many.

@@ -619,7 +619,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       h('div.board-col', topPlayer, boardBox, bottomPlayer, kbdBox),
       h('aside.panel',
         h('div.panel-head', title, h('span.head-tools', live, soundBtn)),
-        status, notice, hint, countdown, icePanel, jumpBox, waitBox, offerBox, overBox,
+        // Offers and the end before the Ice Age's account: on a phone they must not fall below the fold.
+        status, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
         h('h2', t('game.moves')),
         moveList,
         browseBar,
