@@ -1,6 +1,6 @@
 // The analysis board (issue 14): moves and variations by clicking, stepping with the keys, the
-// tree written as a record with its variations, the engine's live analysis (seed example 1 is
-// a win in 3 plies, and its line plays on the board), a finished game opened on its last
+// tree written as a record with its variations, Solve and the engine's live analysis (seed
+// example 1 is a win in 3 plies, and its line plays on the board), a finished game opened on its last
 // position from its page, an unfinished game refused, and a bad position explained.
 
 import { readFileSync } from 'node:fs';
@@ -60,6 +60,11 @@ async function engineFindsTheSeedWin(browser) {
   const page = await newPage(browser);
   await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent('B:Wa5,d2,d4:Ba7,c7')}`);
   await page.waitForSelector('.cg-wrap cg-board piece');
+  // Solve: the exact solver's proof, with the seed's line.
+  await page.click('#solve');
+  await page.waitForSelector('#solve-words', { timeout: 20000 });
+  eq(await page.textContent('#solve-words'), 'Black wins in 3 plies', 'Solve proves the seed\'s win');
+  eq(await page.$$eval('#solve-line button.move', bs => bs.map(b => b.textContent.trim())), ['c7-b6', 'a5xc7', 'a7xc5xe3xc1'], 'with its line');
   await page.click('#engine-toggle');
   await page.waitForFunction(() => document.querySelector('#engine-score')?.textContent.includes('Black wins in 3 plies'), null, { timeout: 20000 });
   const pv = await page.$$eval('#engine-pv button.move', bs => bs.map(b => b.textContent.trim()));

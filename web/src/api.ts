@@ -214,6 +214,17 @@ export interface PositionView {
   ice_age_in: number | null;
 }
 
+/** `POST /api/solve`: a proven result for the side to move, or none within `max_plies`. */
+export interface SolveView {
+  result: 'win' | 'loss' | 'unknown';
+  winner: Color | null;
+  plies: number | null;
+  line: string[];
+  max_plies: number;
+  stopped: boolean;
+  nodes: number;
+}
+
 export class ApiError extends Error {
   constructor(
     public code: string,
@@ -284,6 +295,7 @@ export const api = {
   rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),
+  solve: (variant: Variant, fen: string) => call<SolveView>('POST', '/api/solve', { variant, fen }),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `${game(id)}/record`,
   wsUrl: (id: string) => {

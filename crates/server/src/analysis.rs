@@ -132,7 +132,7 @@ impl InFlight {
 }
 
 /// One counted analysis; uncounted when dropped (answered, failed, or the client went away).
-struct Ticket {
+pub(crate) struct Ticket {
     service: Arc<GameService>,
     owner: String,
 }
@@ -162,7 +162,7 @@ fn position<V: Variant>(fen: &str) -> Result<V::Position, ApiError> {
 }
 
 /// `line` in canonical notation, each move in the position it is played in.
-fn line_text<V: SiteVariant>(pos: &V::Position, line: &[V::Move]) -> Vec<String> {
+pub(crate) fn line_text<V: SiteVariant>(pos: &V::Position, line: &[V::Move]) -> Vec<String> {
     let mut at = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for mv in line {
@@ -212,13 +212,13 @@ fn search<V: SiteVariant>(
 }
 
 /// The checked request: the position, the player's ticket and the queue's job spec.
-fn prepare<V: SiteVariant>(
+pub(crate) fn prepare<V: SiteVariant>(
     service: &Arc<GameService>,
     token: &str,
-    req: &AnalysisRequest,
+    fen: &str,
     movetime_ms: u64,
 ) -> Result<(V::Position, Ticket, JobSpec), ApiError> {
-    let pos = position::<V>(&req.fen)?;
+    let pos = position::<V>(fen)?;
     let owner = hash_hex(token);
     if !service.analyses.try_take(&owner) {
         return Err(ApiError::new(
@@ -248,7 +248,7 @@ async fn run<V: SiteVariant>(
     req: &AnalysisRequest,
     movetime_ms: u64,
 ) -> Result<AnalysisView, ApiError> {
-    let (pos, _ticket, spec) = prepare::<V>(service, token, req, movetime_ms)?;
+    let (pos, _ticket, spec) = prepare::<V>(service, token, &req.fen, movetime_ms)?;
     let job = service
         .engine_queue
         .submit(spec, move |stop| search::<V>(&pos, stop, |_| {}));
@@ -308,7 +308,7 @@ async fn stream_of<V: SiteVariant>(
     req: &AnalysisRequest,
     movetime_ms: u64,
 ) -> Result<AnalysisStream, ApiError> {
-    let (pos, ticket, spec) = prepare::<V>(service, token, req, movetime_ms)?;
+    let (pos, ticket, spec) = prepare::<V>(service, token, &req.fen, movetime_ms)?;
     let (tx, events) = tokio::sync::mpsc::unbounded_channel();
     let job = service.engine_queue.submit(spec, move |stop| {
         let each = tx.clone();
@@ -326,7 +326,7 @@ async fn stream_of<V: SiteVariant>(
 }
 
 /// The variant of `req`, or the `bad_request` that names it.
-fn variant_of(req: &AnalysisRequest) -> Result<VariantName, ApiError> {
+pub(crate) fn variant_of(req: &AnalysisRequest) -> Result<VariantName, ApiError> {
     VariantName::parse(&req.variant).ok_or_else(|| {
         ApiError::bad_request(format!(
             "unknown variant '{}' (antarctos or iceage)",

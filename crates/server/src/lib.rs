@@ -28,6 +28,7 @@ pub mod rate_limit;
 pub mod routes;
 pub mod secrets;
 pub mod security;
+pub mod solve;
 pub mod state;
 pub mod store;
 pub mod view;

@@ -317,3 +317,63 @@ async fn positions_give_every_legal_move_and_where_it_leads() {
     assert_error(&bad, 400, "bad_request");
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn solve_proves_the_seed_examples_with_their_lines() {
+    let srv = TestServer::start(&sqlite_url("solve")).await;
+    let mut c = srv.client();
+    // antarctos.md, examples 1 and 2: Black wins, then White wins, each in 3 plies.
+    let one = c
+        .post(
+            "/api/solve",
+            json!({"variant": "antarctos", "fen": "B:Wa5,d2,d4:Ba7,c7"}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(one.status, 200, "{}", one.text);
+    assert_eq!(one.body["result"], "win");
+    assert_eq!(one.body["winner"], "black");
+    assert_eq!(one.body["plies"], 3);
+    assert_eq!(one.body["line"], json!(["c7-b6", "a5xc7", "a7xc5xe3xc1"]));
+    let two = c
+        .post(
+            "/api/solve",
+            json!({"variant": "antarctos", "fen": "W:Wb4,e3,f2:Bc7,d6:Ic3", "max_plies": 10}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(two.status, 200, "{}", two.text);
+    assert_eq!(two.body["winner"], "white", "{}", two.text);
+    assert_eq!(two.body["line"][0], "b4-c5", "{}", two.text);
+    // Nothing forced in 2 plies from the start.
+    let none = c
+        .post(
+            "/api/solve",
+            json!({"variant": "iceage", "fen": "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "max_plies": 2}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(none.status, 200, "{}", none.text);
+    assert_eq!(none.body["result"], "unknown");
+    assert_eq!(none.body["max_plies"], 2);
+    assert_eq!(none.body["line"], json!([]));
+    for (body, says) in [
+        (
+            json!({"variant": "antarctos", "fen": "B:Wa5,d2,d4:Ba7,c7", "max_plies": 101}),
+            "max_plies",
+        ),
+        (
+            json!({"variant": "antarctos", "fen": "B:Wa5,d2,d4:Ba7,c7", "movetime_ms": 10001}),
+            "movetime_ms",
+        ),
+        (
+            json!({"variant": "antarctos", "fen": "W:Wc7:Bc1:Id2,d4"}),
+            "finished",
+        ),
+    ] {
+        let a = c.post("/api/solve", body.clone()).await.expect("post");
+        assert_eq!(a.status, 400, "{body}: {}", a.text);
+        assert!(a.text.contains(says), "{body}: {}", a.text);
+    }
+    srv.stop().await;
+}

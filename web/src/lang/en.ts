@@ -199,6 +199,10 @@ export const en = {
   'analysis.to_game': 'The game',
   'analysis.ongoing_title': 'The game goes on',
   'analysis.ongoing': 'This game is still being played: its analysis board opens when it ends.',
+  'analysis.solve': 'Solve',
+  'analysis.solve_title': 'Prove a forced win or loss (up to 30 plies, 10 s)',
+  'analysis.solving': 'Looking for a forced result… (up to 10 s)',
+  'analysis.no_proof': 'No forced result within {n, plural, one {# ply} other {# plies}}.',
   'home.analyse': 'Study a position on the analysis board',
 
   'result.you_won': 'You won',

@@ -199,6 +199,10 @@ export const ru: Record<Key, string> = {
   'analysis.to_game': 'Партия',
   'analysis.ongoing_title': 'Партия ещё идёт',
   'analysis.ongoing': 'Эта партия ещё идёт: доска анализа откроется, когда она закончится.',
+  'analysis.solve': 'Решить',
+  'analysis.solve_title': 'Найти форсированный выигрыш или проигрыш (до 30 полуходов, 10 с)',
+  'analysis.solving': 'Ищем форсированный результат… (до 10 с)',
+  'analysis.no_proof': 'Форсированного результата в пределах {n, plural, one {# полухода} few {# полуходов} many {# полуходов} other {# полухода}} нет.',
   'home.analyse': 'Изучить позицию на доске анализа',
 
   'result.you_won': 'Вы выиграли',

@@ -199,6 +199,10 @@ export const tr: Record<Key, string> = {
   'analysis.to_game': 'Oyun',
   'analysis.ongoing_title': 'Oyun sürüyor',
   'analysis.ongoing': 'Bu oyun hâlâ oynanıyor: analiz tahtası oyun bitince açılır.',
+  'analysis.solve': 'Çöz',
+  'analysis.solve_title': 'Zorunlu bir galibiyet ya da yenilgi kanıtla (30 yarım hamleye kadar, 10 sn)',
+  'analysis.solving': 'Zorunlu bir sonuç aranıyor… (10 sn’ye kadar)',
+  'analysis.no_proof': '{n} yarım hamle içinde zorunlu bir sonuç yok.',
   'home.analyse': 'Bir konumu analiz tahtasında incele',
 
   'result.you_won': 'Kazandınız',

@@ -108,6 +108,8 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   const message = h('p.error#message', { role: 'alert' });
   const treeBox = h('div.moves.tree#tree');
   const engineBox = h('div.engine#engine', { hidden: true });
+  const solveBox = h('div.engine#solve-result', { hidden: true });
+  const solveBtn = h('button#solve', { type: 'button', title: t('analysis.solve_title'), onclick: () => solve() }, t('analysis.solve'));
   const engineBtn = h('button#engine-toggle', { type: 'button', 'aria-pressed': 'false', onclick: () => setEngine(!engineOn) }, t('analysis.engine'));
   const fenInput = h('input#fen-input', { type: 'text', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.position') }) as HTMLInputElement;
   const branchTools = h('div.actions.branch');
@@ -146,7 +148,32 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
 
   function go(node: TreeNode): void {
     current = node;
+    solveBox.hidden = true;
     render();
+  }
+
+  /** Runs the exact solver on the shown position and says what it proved. */
+  function solve(): void {
+    const node = current;
+    solveBox.hidden = false;
+    solveBtn.setAttribute('disabled', '');
+    mount(solveBox, h('p.muted', t('analysis.solving')));
+    api.solve(variant, node.fen).then(
+      r => {
+        if (closed || node !== current) return;
+        if (r.result === 'unknown' || !r.winner || r.plies === null) {
+          mount(solveBox, h('p', t('analysis.no_proof', { n: r.max_plies })));
+          return;
+        }
+        mount(solveBox,
+          h('p', h('strong#solve-words', t('analysis.wins_in', { color: colorName(r.winner), n: r.plies }))),
+          h('div.pv#solve-line', ...r.line.map((text, i) => h('button.move', { type: 'button', 'data-index': i, title: t('analysis.play_line'), onclick: () => void playLine(r.line, i) }, text))));
+      },
+      err => {
+        if (closed || node !== current) return;
+        mount(solveBox, h('p.error', err instanceof ApiError && err.code === 'too_many_analyses' ? t('analysis.busy') : err instanceof ApiError && err.code === 'bad_request' ? t('analysis.no_search') : errorWords(err)));
+      },
+    ).finally(() => solveBtn.removeAttribute('disabled'));
   }
 
   function setEngine(on: boolean): void {
@@ -314,8 +341,9 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
       h('aside.panel',
         h('div.panel-head', h('h1#analysis-title', `${t('analysis.title')} · ${gameName(variant)}`)),
         status,
-        h('div.actions', engineBtn),
+        h('div.actions', engineBtn, solveBtn),
         engineBox,
+        solveBox,
         h('h2', t('game.moves')),
         treeBox,
         branchTools,

@@ -1,5 +1,6 @@
 //! `POST /api/analysis` and `POST /api/analysis/stream`: the engine on any position
-//! (crate::analysis); `POST /api/positions`: a position's legal moves (crate::positions).
+//! (crate::analysis); `POST /api/solve`: the exact solver (crate::solve); `POST
+//! /api/positions`: a position's legal moves (crate::positions).
 
 use axum::Json;
 use axum::extract::State;
@@ -11,6 +12,7 @@ use crate::analysis::{self, AnalysisRequest, AnalysisView, StreamEvent};
 use crate::error::ApiError;
 use crate::player::Player;
 use crate::positions::{self, PositionRequest, PositionView};
+use crate::solve::{self as solver, SolveRequest, SolveView};
 
 /// `POST /api/analysis` -> 200 with the search's depth, score, principal variation, best move
 /// and nodes.
@@ -45,4 +47,14 @@ pub async fn position(
     ApiJson(body): ApiJson<PositionRequest>,
 ) -> Result<Json<PositionView>, ApiError> {
     Ok(Json(positions::position(&body)?))
+}
+
+/// `POST /api/solve` -> 200 with the proof (a win or loss in plies with its line) or the plies
+/// searched without one.
+pub async fn solve(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(body): ApiJson<SolveRequest>,
+) -> Result<Json<SolveView>, ApiError> {
+    Ok(Json(solver::solve(&svc, &token, &body).await?))
 }

@@ -107,7 +107,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
     let joins = Router::new().route("/join/{invite}", post(games::join));
     let analyses = Router::new()
         .route("/analysis", post(analysis::analyse))
-        .route("/analysis/stream", post(analysis::stream));
+        .route("/analysis/stream", post(analysis::stream))
+        .route("/solve", post(analysis::solve));
     // As cheap as a game lookup: the same rate, counted apart.
     let positions = Router::new().route("/positions", post(analysis::position));
     let api = Router::new()
