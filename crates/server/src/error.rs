@@ -106,7 +106,7 @@ pub struct ApiError {
     /// For `illegal_move` and `ambiguous_move`: the move text's fault as data, so that a page
     /// words it in its own language (the message is English).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    pub move_fault: Option<MoveFault>,
+    pub move_fault: Option<Box<MoveFault>>,
 }
 
 /// Why move text was not played, as data: `{"text": "c3xc3", "kind": "ambiguous",

@@ -212,7 +212,7 @@ fn move_error(
         format!("'{}': {message}", game::excerpt(text))
     };
     let mut error = ApiError::new(code, message);
-    error.move_fault = Some(MoveFault {
+    error.move_fault = Some(Box::new(MoveFault {
         text: text.to_string(),
         kind: kind_name,
         candidates: candidates.to_vec(),
@@ -220,7 +220,7 @@ fn move_error(
             code: r.code,
             squares: r.squares.clone(),
         }),
-    });
+    }));
     error
 }
 
