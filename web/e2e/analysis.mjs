@@ -108,8 +108,52 @@ async function fromAFinishedGame(browser) {
   eq(await page.getAttribute('#game-link', 'href'), `/game/${g.id}`, 'with a way back to the game');
 }
 
+async function boardEditor(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/editor/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent);
+  eq(await page.textContent('#editor-verdict'), 'A possible position.', 'the start position is possible');
+  await page.click('#editor-clear');
+  await page.click('button.tool[data-tool=W]');
+  await clickSquare(page, 'c3');
+  await page.click('button.tool[data-tool=B]');
+  await clickSquare(page, 'f6');
+  await page.click('button.tool[data-tool="*"]');
+  await clickSquare(page, 'd4');
+  await page.waitForFunction(() => document.querySelector('#editor-fen')?.value === 'W:Wc3:Bf6:Id4');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
+  // Black to move, then an impossible position typed in: the rules' words say why.
+  await page.click('#editor-turn input[value=black]');
+  await page.waitForFunction(() => document.querySelector('#editor-fen')?.value.startsWith('B:'));
+  await page.fill('#editor-fen', 'W:Wc3:Bc3');
+  await page.press('#editor-fen', 'Enter');
+  await page.dispatchEvent('#editor-fen', 'change');
+  await page.waitForSelector('#editor-why');
+  check((await page.textContent('#editor-verdict')).startsWith('Not a possible position:'), `an impossible position is refused, got "${await page.textContent('#editor-verdict')}"`);
+  check(await page.getAttribute('#editor-analyse', 'aria-disabled') === 'true', 'and cannot be analysed');
+  await page.fill('#editor-fen', 'B:Wa5,d2,d4:Ba7,c7');
+  await page.dispatchEvent('#editor-fen', 'change');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
+  await page.click('#editor-analyse');
+  await page.waitForURL(u => u.pathname === '/analysis/antarctos');
+  eq(new URL(page.url()).searchParams.get('fen'), 'B:Wa5,d2,d4:Ba7,c7', 'Analyse opens the position');
+  // Ice Age Chess: the move number sets the countdown (C5).
+  await page.goto(`${base}/editor/iceage`);
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent.includes('Ice Age in 20'));
+  await page.fill('#editor-move', '40');
+  await page.dispatchEvent('#editor-move', 'change');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent.includes('Ice Age in 1 Black move'), null, { timeout: 5000 });
+  check((await page.inputValue('#editor-fen')).endsWith(' w KQkq - 0 40'), 'the move number is in the position text');
+  await page.click('#editor-engine');
+  await page.waitForURL(u => u.pathname === '/');
+  check((await page.inputValue('#fen')).endsWith(' 40'), 'Play against the computer presets the start position');
+  await screenshot(page, 'editor-to-home');
+}
+
 await suite([
   ['moves, variations, keys and the record', treeAndVariations],
   ['the engine finds the seed\'s win and its line plays', engineFindsTheSeedWin],
   ['a finished game opens on its last position', fromAFinishedGame],
+  ['the board editor', boardEditor],
 ]);

@@ -6,6 +6,7 @@ import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { linkHandler } from './nav';
 import { analysisGamePage, analysisPage } from './pages/analysis';
+import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
@@ -25,6 +26,7 @@ const routes: [RegExp, Page][] = [
   [/^\/stats$/, statsPage],
   [/^\/analysis\/game\/([\w-]+)$/, analysisGamePage],
   [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
+  [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
 ];
 
 let cleanup: void | (() => void);

@@ -350,6 +350,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
         h('div.actions.tools',
           copyBtn,
           h('button#download', { type: 'button', onclick: download }, t(variant === 'antarctos' ? 'game.download_pdn' : 'game.download_pgn')),
+          h('a.button#to-editor', { href: `/editor/${variant}?fen=${encodeURIComponent(current.fen)}`, onclick: (e: Event) => { e.preventDefault(); navigate(`/editor/${variant}?fen=${encodeURIComponent(current.fen)}`); } }, t('analysis.editor')),
           setting.game ? h('a.button#game-link', { href: `/game/${setting.game}` }, t('analysis.to_game')) : null,
           h('a.button#other-game', { href: `/analysis/${variant === 'antarctos' ? 'iceage' : 'antarctos'}` }, gameName(variant === 'antarctos' ? 'iceage' : 'antarctos'))),
         h('label.kbd', h('span', t('analysis.position')), fenInput, h('button#fen-load', { type: 'button', onclick: load }, t('analysis.load'))),

@@ -42,6 +42,9 @@ export function homePage(root: HTMLElement): () => void {
   const boards: Board[] = [];
   const error = h('p.error', { role: 'alert' });
   const fenInput = h('input#fen', { type: 'text', placeholder: t('home.fen_hint'), 'aria-label': t('home.fen'), spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
+  // A start position set up in the board editor (`?fen=`).
+  const presetFen = new URLSearchParams(location.search).get('fen')?.trim() ?? '';
+  fenInput.value = presetFen;
 
   const levelRow = h('fieldset.levels',
     h('legend', t('home.level')),
@@ -116,7 +119,7 @@ export function homePage(root: HTMLElement): () => void {
         ),
         levelRow,
         sideRow,
-        h('details',
+        h('details', { open: presetFen !== '' },
           h('summary', t('home.fen')),
           fenInput,
         ),
