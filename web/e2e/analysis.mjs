@@ -135,6 +135,7 @@ async function boardEditor(browser) {
   await page.fill('#editor-fen', 'B:Wa5,d2,d4:Ba7,c7');
   await page.dispatchEvent('#editor-fen', 'change');
   await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
+  await screenshot(page, 'editor', 'editor-antarctos.png');
   await page.click('#editor-analyse');
   await page.waitForURL(u => u.pathname === '/analysis/antarctos');
   eq(new URL(page.url()).searchParams.get('fen'), 'B:Wa5,d2,d4:Ba7,c7', 'Analyse opens the position');
