@@ -44,12 +44,13 @@ async function treeAndVariations(browser) {
   eq(await current(page), '1. e3-f4', 'shown');
   await page.keyboard.press('End');
   eq(await current(page), '1. e3-f4', 'End: the end of this line');
+  await page.fill('#comment', 'the quiet way');
   await page.click('#promote');
   eq((await tree(page))[0], '1. e3-f4', 'promoted to the main line');
   eq(await page.$$eval('#tree .variation', vs => vs.map(v => v.textContent.trim())), ['1. c3-d4f6-g5'], 'the old main line is now a variation');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
   const text = readFileSync(await download.path(), 'utf8');
-  check(text.includes('[GameType "Antarctos"]') && text.includes('1. e3-f4 (1. c3-d4 f6-g5) *'), `the record keeps the variation, got ${JSON.stringify(text)}`);
+  check(text.includes('[GameType "Antarctos"]') && text.includes('1. e3-f4 {the quiet way} (1. c3-d4 f6-g5) *'), `the record keeps the variation and the note, got ${JSON.stringify(text)}`);
   await page.click('#tree button.move[data-key]');
   await page.click('#delete');
   eq(await tree(page), ['1. c3-d4', 'f6-g5'], 'delete removes the move and what follows');

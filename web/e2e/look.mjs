@@ -81,7 +81,8 @@ async function pagesMeetAA(browser) {
     ['/', '#new-game'], ['/my', '#my-games'], ['/stats', '#stats'], ['/rules/antarctos', '.diagram cg-board piece'],
     ['/rules/iceage', '.diagram cg-board piece'], [`/game/${local.id}`, '#game-over:not([hidden])'],
     [`/game/${ice.id}`, '#ice-panel:not([hidden])'], [`/game/${offer.id}`, '#draw-offer'], [`/game/${waiting.id}`, '#waiting'],
-    ['/no/such/page', '#not-found'],
+    ['/no/such/page', '#not-found'], [`/analysis/antarctos?fen=${encodeURIComponent('W:Wb4,e3,f2:Bc7,d6:Ic3')}`, '#analysis-status'],
+    ['/analysis/iceage', '#analysis-status'], ['/editor/antarctos', '#editor-verdict'], ['/editor/iceage', '#editor-verdict'],
   ]) {
     await page.goto(`${base}${path}`);
     await page.waitForSelector(ready, { timeout: 15000 });
@@ -124,7 +125,8 @@ async function screenshots(browser) {
   await screenshot(phone, 'phone-iceage', 'phone-iceage.png');
   await phone.evaluate(() => document.querySelector('#ice-panel').scrollIntoView());
   await screenshot(phone, 'phone-iceage-account', 'phone-iceage-account.png');
-  for (const [path, ready, name] of [['/rules/antarctos', '.diagram cg-board piece', 'phone-rules.png'], ['/stats', '#stats', 'phone-statistics.png'], ['/my', 'main h1', 'phone-my-games.png']]) {
+  for (const [path, ready, name] of [['/rules/antarctos', '.diagram cg-board piece', 'phone-rules.png'], ['/stats', '#stats', 'phone-statistics.png'], ['/my', 'main h1', 'phone-my-games.png'],
+    ['/analysis/iceage', '#analysis-status', 'phone-analysis.png'], ['/editor/antarctos', '#editor-verdict', 'phone-editor.png']]) {
     await phone.goto(`${base}${path}`);
     await phone.waitForSelector(ready);
     const fits = await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -204,6 +204,7 @@ export const en = {
   'analysis.solving': 'Looking for a forced result… (up to 10 s)',
   'analysis.no_proof': 'No forced result within {n, plural, one {# ply} other {# plies}}.',
   'analysis.editor': 'Set up a position',
+  'analysis.comment': 'A note on this move (kept in the downloaded record)',
   'editor.title': 'Board editor',
   'editor.hint': 'Pick a man, a piece, ice or the eraser, then click squares.',
   'editor.white_man': 'White man',

@@ -204,6 +204,7 @@ export const ru: Record<Key, string> = {
   'analysis.solving': 'Ищем форсированный результат… (до 10 с)',
   'analysis.no_proof': 'Форсированного результата в пределах {n, plural, one {# полухода} few {# полуходов} many {# полуходов} other {# полухода}} нет.',
   'analysis.editor': 'Расставить позицию',
+  'analysis.comment': 'Комментарий к ходу (сохраняется в скачанной записи)',
   'editor.title': 'Редактор позиции',
   'editor.hint': 'Выберите шашку, фигуру, лёд или ластик и щёлкайте по полям.',
   'editor.white_man': 'Белая шашка',

@@ -204,6 +204,7 @@ export const tr: Record<Key, string> = {
   'analysis.solving': 'Zorunlu bir sonuç aranıyor… (10 sn’ye kadar)',
   'analysis.no_proof': '{n} yarım hamle içinde zorunlu bir sonuç yok.',
   'analysis.editor': 'Konum kur',
+  'analysis.comment': 'Bu hamleye not (indirilen kayıtta kalır)',
   'editor.title': 'Konum düzenleyici',
   'editor.hint': 'Bir taş, bir taş türü, buz ya da silgi seçin, sonra karelere tıklayın.',
   'editor.white_man': 'Beyaz taş',

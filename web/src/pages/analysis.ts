@@ -113,6 +113,8 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   const engineBtn = h('button#engine-toggle', { type: 'button', 'aria-pressed': 'false', onclick: () => setEngine(!engineOn) }, t('analysis.engine'));
   const fenInput = h('input#fen-input', { type: 'text', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.position') }) as HTMLInputElement;
   const branchTools = h('div.actions.branch');
+  const commentBox = h('textarea#comment', { rows: 2, maxlength: 500, 'aria-label': t('analysis.comment'), placeholder: t('analysis.comment') }) as HTMLTextAreaElement;
+  commentBox.addEventListener('input', () => { current.comment = commentBox.value; });
   let cg: Board | null = null;
 
   function make(): Board {
@@ -262,6 +264,9 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     cg ??= make();
     drawTree();
     fenInput.value = current.fen;
+    // A note belongs to a move: none on the start position.
+    commentBox.hidden = !current.move;
+    commentBox.value = current.comment;
     if (!setting.game) history.replaceState(history.state, '', `/analysis/${variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
     const node = current;
     position(node.fen).then(
@@ -346,6 +351,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
         solveBox,
         h('h2', t('game.moves')),
         treeBox,
+        commentBox,
         branchTools,
         h('div.actions.tools',
           copyBtn,

@@ -69,7 +69,7 @@ export function homePage(root: HTMLElement): () => void {
       h('span.game-pic', { role: 'img', 'aria-label': t(v === 'antarctos' ? 'home.antarctos_picture' : 'home.iceage_picture') }, pic),
       h('span.game-blurb', blurb),
       h('a.game-rules', { href: `/rules/${v}` }, t('home.rules_link')),
-      h('a.game-rules.game-analyse', { href: `/analysis/${v}` }, t('home.analyse')),
+      h('a.game-analyse', { href: `/analysis/${v}` }, t('home.analyse')),
     );
     // chessgroundx measures its element: the picture is drawn once the page holds it.
     requestAnimationFrame(() => {
