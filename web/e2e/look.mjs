@@ -129,8 +129,9 @@ async function screenshots(browser) {
     ['/analysis/iceage', '#analysis-status', 'phone-analysis.png'], ['/editor/antarctos', '#editor-verdict', 'phone-editor.png']]) {
     await phone.goto(`${base}${path}`);
     await phone.waitForSelector(ready);
-    const fits = await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-    check(fits, `${path} fits a phone without sideways scrolling`);
+    const fits = await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth
+      && [...document.querySelectorAll('main section, main aside, main .card, main .panel')].every(el => el.getBoundingClientRect().right <= window.innerWidth + 1));
+    check(fits, `${path} fits a phone without sideways scrolling or anything cut at the edge`);
     await screenshot(phone, name.replace('.png', ''), name);
   }
 }

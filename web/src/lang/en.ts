@@ -183,7 +183,7 @@ export const en = {
   'analysis.busy': 'You already run two analyses (another tab?): close one and try again.',
   'analysis.depth': 'depth {depth}',
   'analysis.nps': '{knps} thousand positions/s',
-  'analysis.ended': 'finished (30 s)',
+  'analysis.ended': 'search finished',
   'analysis.wins_in': '{color} wins in {n, plural, one {# ply} other {# plies}}',
   'analysis.best_line': 'The computer\'s best line',
   'analysis.play_line': 'Play the line up to this move',

@@ -183,7 +183,7 @@ export const ru: Record<Key, string> = {
   'analysis.busy': 'У вас уже идут два анализа (в другой вкладке?): закройте один и попробуйте снова.',
   'analysis.depth': 'глубина {depth}',
   'analysis.nps': '{knps} тыс. позиций/с',
-  'analysis.ended': 'закончено (30 с)',
+  'analysis.ended': 'поиск закончен',
   'analysis.wins_in': '{color} выигрывают за {n, plural, one {# полуход} few {# полухода} many {# полуходов} other {# полухода}}',
   'analysis.best_line': 'Лучший вариант компьютера',
   'analysis.play_line': 'Сыграть вариант до этого хода',

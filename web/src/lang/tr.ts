@@ -183,7 +183,7 @@ export const tr: Record<Key, string> = {
   'analysis.busy': 'Zaten iki analiz çalıştırıyorsunuz (başka bir sekmede mi?): birini kapatıp yeniden deneyin.',
   'analysis.depth': 'derinlik {depth}',
   'analysis.nps': 'saniyede {knps} bin konum',
-  'analysis.ended': 'bitti (30 sn)',
+  'analysis.ended': 'arama bitti',
   'analysis.wins_in': '{color} {n} yarım hamlede kazanır',
   'analysis.best_line': 'Bilgisayarın en iyi devamı',
   'analysis.play_line': 'Devamı bu hamleye kadar oyna',
