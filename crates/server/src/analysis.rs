@@ -12,14 +12,14 @@ use std::time::Duration;
 use antarctos::Antarctos;
 use engine::score::{WIN, is_decisive};
 use engine::{Limits, StopFlag};
-use game::Variant;
 use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
 use crate::engine_queue::{JobError, JobHandle, JobSpec, Lane, Owner};
 use crate::error::{ApiError, ErrorCode};
-use crate::live_game::{MAX_FEN_TEXT, SiteVariant};
+use crate::live_game::SiteVariant;
+use crate::positions::{in_range, read_position, variant_named};
 use crate::secrets::hash_hex;
 use crate::state::VariantName;
 use crate::store::now_ms;
@@ -144,15 +144,8 @@ impl Drop for Ticket {
 }
 
 /// The position of `fen`, checked: 413 when too long, 400 when unreadable or finished.
-fn position<V: Variant>(fen: &str) -> Result<V::Position, ApiError> {
-    if fen.len() > MAX_FEN_TEXT {
-        return Err(ApiError::new(
-            ErrorCode::TooLarge,
-            format!("fen of {} bytes (at most {MAX_FEN_TEXT})", fen.len()),
-        ));
-    }
-    let pos = V::parse_position(fen.trim())
-        .map_err(|e| ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim()))))?;
+fn position<V: SiteVariant>(fen: &str) -> Result<V::Position, ApiError> {
+    let pos = read_position::<V>(fen)?;
     if let Some(outcome) = V::outcome(&pos) {
         return Err(ApiError::bad_request(format!(
             "the position is finished ({outcome}): there is nothing to analyse"
@@ -325,16 +318,6 @@ async fn stream_of<V: SiteVariant>(
     })
 }
 
-/// The variant of `req`, or the `bad_request` that names it.
-pub(crate) fn variant_of(req: &AnalysisRequest) -> Result<VariantName, ApiError> {
-    VariantName::parse(&req.variant).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown variant '{}' (antarctos or iceage)",
-            game::excerpt(&req.variant)
-        ))
-    })
-}
-
 /// `POST /api/analysis/stream`: checks the request as [`analyse`] does (`movetime_ms` may be
 /// left out: [`MAX_STREAM_MS`]), then streams the search's iterations and its answer.
 pub async fn stream(
@@ -342,13 +325,13 @@ pub async fn stream(
     token: &str,
     req: &AnalysisRequest,
 ) -> Result<AnalysisStream, ApiError> {
-    let variant = variant_of(req)?;
-    let movetime_ms = req.movetime_ms.unwrap_or(MAX_STREAM_MS);
-    if !(1..=MAX_STREAM_MS).contains(&movetime_ms) {
-        return Err(ApiError::bad_request(format!(
-            "movetime_ms {movetime_ms} is out of range (1 to {MAX_STREAM_MS})"
-        )));
-    }
+    let variant = variant_named(&req.variant)?;
+    let movetime_ms = in_range(
+        "movetime_ms",
+        req.movetime_ms.unwrap_or(MAX_STREAM_MS),
+        1,
+        MAX_STREAM_MS,
+    )?;
     match variant {
         VariantName::Antarctos => stream_of::<Antarctos>(service, token, req, movetime_ms).await,
         VariantName::IceAge => stream_of::<IceAge>(service, token, req, movetime_ms).await,
@@ -362,17 +345,13 @@ pub async fn analyse(
     token: &str,
     req: &AnalysisRequest,
 ) -> Result<AnalysisView, ApiError> {
-    let variant = variant_of(req)?;
+    let variant = variant_named(&req.variant)?;
     let Some(movetime_ms) = req.movetime_ms else {
         return Err(ApiError::bad_request(format!(
             "missing field `movetime_ms` (1 to {MAX_MOVETIME_MS})"
         )));
     };
-    if !(1..=MAX_MOVETIME_MS).contains(&movetime_ms) {
-        return Err(ApiError::bad_request(format!(
-            "movetime_ms {movetime_ms} is out of range (1 to {MAX_MOVETIME_MS})"
-        )));
-    }
+    let movetime_ms = in_range("movetime_ms", movetime_ms, 1, MAX_MOVETIME_MS)?;
     match variant {
         VariantName::Antarctos => run::<Antarctos>(service, token, req, movetime_ms).await,
         VariantName::IceAge => run::<IceAge>(service, token, req, movetime_ms).await,

@@ -59,15 +59,42 @@ pub struct PositionView {
     pub ice_age_in: Option<u32>,
 }
 
-fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView, ApiError> {
+/// The game named `name`, or the `bad_request` that names it.
+pub(crate) fn variant_named(name: &str) -> Result<VariantName, ApiError> {
+    VariantName::parse(name).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "unknown variant '{}' (antarctos or iceage)",
+            game::excerpt(name)
+        ))
+    })
+}
+
+/// A number of `what` in `min..=max`, or the `bad_request` that says the range.
+pub(crate) fn in_range(what: &str, n: u64, min: u64, max: u64) -> Result<u64, ApiError> {
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(ApiError::bad_request(format!(
+            "{what} {n} is out of range ({min} to {max})"
+        )))
+    }
+}
+
+/// The position of `fen`: 413 when over [`MAX_FEN_TEXT`] bytes, 400 with the rules crate's
+/// words when it cannot be read.
+pub(crate) fn read_position<V: SiteVariant>(fen: &str) -> Result<V::Position, ApiError> {
     if fen.len() > MAX_FEN_TEXT {
         return Err(ApiError::new(
             ErrorCode::TooLarge,
             format!("fen of {} bytes (at most {MAX_FEN_TEXT})", fen.len()),
         ));
     }
-    let pos = V::parse_position(fen.trim())
-        .map_err(|e| ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim()))))?;
+    V::parse_position(fen.trim())
+        .map_err(|e| ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim()))))
+}
+
+fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView, ApiError> {
+    let pos = read_position::<V>(fen)?;
     let result = V::outcome(&pos).map(|o| ResultView {
         result: match o.winner() {
             Some(Color::White) => game::RecordResult::WhiteWins,
@@ -103,12 +130,7 @@ fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView,
 /// `POST /api/positions`: 400 for an unknown variant or unreadable position text, 413 for a
 /// position over 256 bytes. A finished position is answered, with its result and no moves.
 pub fn position(req: &PositionRequest) -> Result<PositionView, ApiError> {
-    let variant = VariantName::parse(&req.variant).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown variant '{}' (antarctos or iceage)",
-            game::excerpt(&req.variant)
-        ))
-    })?;
+    let variant = variant_named(&req.variant)?;
     match variant {
         VariantName::Antarctos => view::<Antarctos>(variant, &req.fen),
         VariantName::IceAge => view::<IceAge>(variant, &req.fen),

@@ -18,6 +18,7 @@ use crate::analysis::{line_text, prepare};
 use crate::engine_queue::JobError;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::SiteVariant;
+use crate::positions::{in_range, variant_named};
 use crate::state::VariantName;
 
 /// Longest proof search a request may ask for, milliseconds (and the default).
@@ -130,24 +131,19 @@ pub async fn solve(
     token: &str,
     req: &SolveRequest,
 ) -> Result<SolveView, ApiError> {
-    let variant = VariantName::parse(&req.variant).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown variant '{}' (antarctos or iceage)",
-            game::excerpt(&req.variant)
-        ))
-    })?;
-    let max_plies = req.max_plies.unwrap_or(DEFAULT_PLIES);
-    if !(1..=MAX_PLIES).contains(&max_plies) {
-        return Err(ApiError::bad_request(format!(
-            "max_plies {max_plies} is out of range (1 to {MAX_PLIES})"
-        )));
-    }
-    let movetime_ms = req.movetime_ms.unwrap_or(MAX_SOLVE_MS);
-    if !(1..=MAX_SOLVE_MS).contains(&movetime_ms) {
-        return Err(ApiError::bad_request(format!(
-            "movetime_ms {movetime_ms} is out of range (1 to {MAX_SOLVE_MS})"
-        )));
-    }
+    let variant = variant_named(&req.variant)?;
+    let max_plies = in_range(
+        "max_plies",
+        u64::from(req.max_plies.unwrap_or(DEFAULT_PLIES)),
+        1,
+        u64::from(MAX_PLIES),
+    )? as u32;
+    let movetime_ms = in_range(
+        "movetime_ms",
+        req.movetime_ms.unwrap_or(MAX_SOLVE_MS),
+        1,
+        MAX_SOLVE_MS,
+    )?;
     match variant {
         VariantName::Antarctos => {
             run::<Antarctos>(service, token, req, max_plies, movetime_ms).await
