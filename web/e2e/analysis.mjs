@@ -153,9 +153,29 @@ async function boardEditor(browser) {
   await screenshot(page, 'editor-to-home');
 }
 
+async function importRecords(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.click('#import summary');
+  // Seed example 1 with a variation and a note, then a game with a move Antarctos forbids.
+  await page.fill('#import-text', '[Event "one"]\n[White "Ann"]\n[Black "Bo"]\n[FEN "B:Wa5,d2,d4:Ba7,c7"]\n\n1... c7-b6 {the only way} (1... c7-d6 2. a5-b6) 2. a5xc7 a7xc5xe3xc1 0-1\n\n[Event "two"]\n\n1. c3-d4 f6-g5 2. d4-e7 *\n');
+  await page.click('#import-open');
+  await page.waitForSelector('.import-game');
+  eq(await page.textContent('.import-game'), 'Game 1: Ann – Bo, 3 plies', 'the game read');
+  check((await page.textContent('.import-error')).startsWith('Game 2 (line 10) cannot be read:') && (await page.textContent('.import-error')).includes('d4-e7'), `the error names game, line and move, got "${await page.textContent('.import-error')}"`);
+  await page.click('.import-game');
+  await waitTree(page, 5);
+  eq(await tree(page), ['1… c7-b6', '1… c7-d6', '2. a5-b6', '2. a5xc7', 'a7xc5xe3xc1'], 'the game with its variation');
+  eq(await current(page), 'a7xc5xe3xc1', 'opened on its last position');
+  await page.click('#tree button.move[data-key="1"]');
+  eq(await page.inputValue('#comment'), 'the only way', 'with its note');
+}
+
 await suite([
   ['moves, variations, keys and the record', treeAndVariations],
   ['the engine finds the seed\'s win and its line plays', engineFindsTheSeedWin],
   ['a finished game opens on its last position', fromAFinishedGame],
   ['the board editor', boardEditor],
+  ['a record file opens in the board', importRecords],
 ]);

@@ -225,6 +225,25 @@ export interface SolveView {
   nodes: number;
 }
 
+/** `POST /api/records/read`: one move of a game's tree. */
+export interface RecordNode {
+  id: string;
+  text: string;
+  path: string[];
+  fen: string;
+  number: number;
+  color: Color;
+  event: string | null;
+  comments: string[];
+  variations: RecordNode[][];
+}
+
+/** `POST /api/records/read`: the games of a record file, and the errors of the others. */
+export interface RecordsRead {
+  games: { tags: [string, string][]; start_fen: string; result: string; moves: RecordNode[] }[];
+  errors: { game: number; line: number | null; message: string }[];
+}
+
 export class ApiError extends Error {
   constructor(
     public code: string,
@@ -295,6 +314,7 @@ export const api = {
   rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),
+  readRecords: (variant: Variant, text: string) => call<RecordsRead>('POST', '/api/records/read', { variant, text }),
   solve: (variant: Variant, fen: string) => call<SolveView>('POST', '/api/solve', { variant, fen }),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `${game(id)}/record`,

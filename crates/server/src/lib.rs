@@ -25,6 +25,7 @@ pub mod permissions;
 pub mod player;
 pub mod positions;
 pub mod rate_limit;
+pub mod records_read;
 pub mod routes;
 pub mod secrets;
 pub mod security;

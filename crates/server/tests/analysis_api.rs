@@ -377,3 +377,62 @@ async fn solve_proves_the_seed_examples_with_their_lines() {
     }
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn record_files_open_as_move_trees_with_their_errors() {
+    let srv = TestServer::start(&sqlite_url("records_read")).await;
+    let mut c = srv.client();
+    // Seed example 1 with a variation and a comment, then a game with an illegal move.
+    let text = "[Event \"one\"]\n[FEN \"B:Wa5,d2,d4:Ba7,c7\"]\n\n1... c7-b6 {the only way} (1... c7-d6 2. a5-b6) 2. a5xc7 a7xc5xe3xc1 0-1\n\n\
+                [Event \"two\"]\n\n1. c3-d4 f6-g5 2. d4-e7 *\n";
+    let a = c
+        .post(
+            "/api/records/read",
+            json!({"variant": "antarctos", "text": text}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(a.status, 200, "{}", a.text);
+    let games = a.body["games"].as_array().expect("games");
+    assert_eq!(games.len(), 1, "{}", a.text);
+    let moves = games[0]["moves"].as_array().expect("moves");
+    let texts: Vec<&str> = moves.iter().filter_map(|m| m["text"].as_str()).collect();
+    assert_eq!(texts, ["c7-b6", "a5xc7", "a7xc5xe3xc1"]);
+    assert_eq!(moves[0]["comments"], json!(["the only way"]));
+    assert_eq!(moves[0]["variations"][0][0]["text"], "c7-d6");
+    assert_eq!(moves[0]["variations"][0][1]["text"], "a5-b6");
+    assert_eq!(moves[2]["fen"], "W:Wc7:Bc1:Id2,d4");
+    assert_eq!(games[0]["result"], "0-1");
+    let errors = a.body["errors"].as_array().expect("errors");
+    assert_eq!(errors.len(), 1, "{}", a.text);
+    assert_eq!(errors[0]["game"], 2);
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("d4-e7"),
+        "the error names the move: {}",
+        a.text
+    );
+    // Larger than the 16 KiB of other requests, up to 256 KiB of text.
+    let many = "[Event \"x\"]\n\n1. c3-d4 *\n\n".repeat(1500);
+    assert!(many.len() > 16 * 1024);
+    let big = c
+        .post(
+            "/api/records/read",
+            json!({"variant": "antarctos", "text": many}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(big.status, 200, "{}", &big.text[..big.text.len().min(300)]);
+    assert_eq!(big.body["games"].as_array().map(Vec::len), Some(200));
+    let huge = c
+        .post(
+            "/api/records/read",
+            json!({"variant": "antarctos", "text": "x".repeat(300 * 1024)}),
+        )
+        .await
+        .expect("post");
+    assert_error(&huge, 413, "too_large");
+    srv.stop().await;
+}

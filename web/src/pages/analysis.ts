@@ -4,7 +4,7 @@
 // tree as a PGN or PDN record. Every position's moves come from the server (`POST
 // /api/positions`); the page computes no rule.
 
-import { api, ApiError, type GameView, type LegalMove, type PositionView, type Variant } from '../api';
+import { api, ApiError, type GameView, type LegalMove, type PositionView, type RecordNode, type RecordsRead, type Variant } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, resultHeadline, resultReason, t } from '../i18n';
@@ -53,7 +53,11 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
       for (const m of g.moves) node = tree.add(node, { id: m.id, text: m.text, path: m.path, event: m.event, number: m.number, color: m.color }, m.fen);
       // As the server's own record names them (the tags are data, not the page's language).
       const seat = (c: 'white' | 'black') => g[c].kind === 'engine' ? `icebound engine level ${g[c].level ?? '?'}` : g[c].kind === 'open' ? '?' : 'Human';
-      close = board(root, tree, node, {
+      const open = (t: MoveTree, n: TreeNode, setting: Setting) => {
+        close?.();
+        close = board(root, t, n, { ...setting, reopen: open });
+      };
+      open(tree, node, {
         game: g.id,
         standardStart: g.start_fen === START_FEN[g.variant],
         tags: { Event: `icebound game ${g.id}`, White: seat('white'), Black: seat('black'), Result: g.result?.result ?? '*' },
@@ -74,7 +78,29 @@ export function analysisPage(root: HTMLElement, variant?: string): () => void {
   const v: Variant = variant === 'iceage' ? 'iceage' : 'antarctos';
   const fen = new URLSearchParams(location.search).get('fen')?.trim() || START_FEN[v];
   const tree = new MoveTree(v, fen);
-  return board(root, tree, tree.root, { standardStart: fen === START_FEN[v], tags: {} });
+  let close = () => {};
+  const open = (t: MoveTree, node: TreeNode, setting: Setting) => {
+    close();
+    close = board(root, t, node, { ...setting, reopen: open });
+  };
+  open(tree, tree.root, { standardStart: fen === START_FEN[v], tags: {} });
+  return () => close();
+}
+
+/** A game of a record file as a tree: its main line, comments and variations. */
+function treeOfRecord(variant: Variant, game: RecordsRead['games'][number]): MoveTree {
+  const tree = new MoveTree(variant, game.start_fen);
+  const add = (parent: TreeNode, line: RecordNode[]) => {
+    let at = parent;
+    for (const n of line) {
+      const child = tree.add(at, { id: n.id, text: n.text, path: n.path, event: n.event, number: n.number, color: n.color }, n.fen);
+      child.comment = n.comments.join(' ');
+      for (const v of n.variations) add(at, v);
+      at = child;
+    }
+  };
+  add(tree.root, game.moves);
+  return tree;
 }
 
 interface Setting {
@@ -82,6 +108,8 @@ interface Setting {
   game?: string;
   standardStart: boolean;
   tags: Record<string, string>;
+  /** Opens another tree in the page's place (an imported game). */
+  reopen?: (tree: MoveTree, node: TreeNode, setting: Setting) => void;
 }
 
 function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Setting): () => void {
@@ -328,6 +356,38 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   };
   fenInput.addEventListener('keydown', e => { if (e.key === 'Enter') load(); });
 
+  const importText = h('textarea#import-text', { rows: 4, spellcheck: 'false', 'aria-label': t('analysis.import_text'), placeholder: t('analysis.import_text') }) as HTMLTextAreaElement;
+  const importFile = h('input#import-file', { type: 'file', accept: variant === 'antarctos' ? '.pdn,.txt' : '.pgn,.txt', 'aria-label': t('analysis.import_file') }) as HTMLInputElement;
+  const importOut = h('div#import-result');
+  importFile.addEventListener('change', async () => {
+    const f = importFile.files?.[0];
+    if (f) importText.value = await f.text();
+  });
+  const importRecords = () => {
+    const text = importText.value;
+    if (!text.trim()) return;
+    api.readRecords(variant, text).then(
+      read => {
+        if (closed) return;
+        const open = (i: number) => {
+          const g = read.games[i];
+          const tags = Object.fromEntries(g.tags);
+          const tree = treeOfRecord(variant, g);
+          setting.reopen?.(tree, tree.lineEnd(tree.root), { standardStart: g.start_fen === START_FEN[variant], tags: { ...tags, Result: g.result } });
+        };
+        if (read.games.length === 1 && !read.errors.length) return open(0);
+        mount(importOut,
+          ...read.games.map((g, i) => {
+            const tags = Object.fromEntries(g.tags);
+            return h('button.import-game', { type: 'button', 'data-index': i, onclick: () => open(i) },
+              t('analysis.import_game', { n: i + 1, white: tags.White ?? '?', black: tags.Black ?? '?', plies: g.moves.length }));
+          }),
+          ...read.errors.map(e => h('p.error.import-error', t('analysis.import_error', { n: e.game, line: e.line ?? '?' }), ' ', h('code', e.message))));
+      },
+      err => { if (!closed) mount(importOut, h('p.error', errorWords(err))); },
+    );
+  };
+
   const step = (label: string, id: string, icon: string, to: () => TreeNode | null | undefined) =>
     h(`button.icon#${id}`, { type: 'button', title: label, 'aria-label': label, onclick: () => { const n = to(); if (n) go(n); } }, icon);
 
@@ -360,6 +420,9 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
           setting.game ? h('a.button#game-link', { href: `/game/${setting.game}` }, t('analysis.to_game')) : null,
           h('a.button#other-game', { href: `/analysis/${variant === 'antarctos' ? 'iceage' : 'antarctos'}` }, gameName(variant === 'antarctos' ? 'iceage' : 'antarctos'))),
         h('label.kbd', h('span', t('analysis.position')), fenInput, h('button#fen-load', { type: 'button', onclick: load }, t('analysis.load'))),
+        h('details.import#import',
+          h('summary', t(variant === 'antarctos' ? 'analysis.import_pdn' : 'analysis.import_pgn')),
+          importText, h('div.actions', importFile, h('button#import-open', { type: 'button', onclick: importRecords }, t('analysis.load'))), importOut),
         message)));
   render();
 

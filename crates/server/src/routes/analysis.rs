@@ -12,6 +12,7 @@ use crate::analysis::{self, AnalysisRequest, AnalysisView, StreamEvent};
 use crate::error::ApiError;
 use crate::player::Player;
 use crate::positions::{self, PositionRequest, PositionView};
+use crate::records_read::{self, ReadRequest, ReadView};
 use crate::solve::{self as solver, SolveRequest, SolveView};
 
 /// `POST /api/analysis` -> 200 with the search's depth, score, principal variation, best move
@@ -57,4 +58,10 @@ pub async fn solve(
     ApiJson(body): ApiJson<SolveRequest>,
 ) -> Result<Json<SolveView>, ApiError> {
     Ok(Json(solver::solve(&svc, &token, &body).await?))
+}
+
+/// `POST /api/records/read` -> 200 with every game of a PGN/PDN file as a move tree, and the
+/// errors of the games that could not be read.
+pub async fn read_records(ApiJson(body): ApiJson<ReadRequest>) -> Result<Json<ReadView>, ApiError> {
+    Ok(Json(records_read::read_records(&body)?))
 }

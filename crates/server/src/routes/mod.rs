@@ -29,6 +29,8 @@ use crate::security::{self, SecurityState};
 
 /// Largest request body accepted (bytes).
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// Largest body of `POST /api/records/read` (a record file and its JSON escapes).
+pub const RECORDS_BODY_LIMIT: usize = crate::records_read::MAX_RECORD_TEXT + 64 * 1024;
 
 /// The shared state of every handler.
 pub type AppState = Arc<GameService>;
@@ -67,7 +69,10 @@ fn json_error(rejection: JsonRejection) -> ApiError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
         return ApiError::new(
             ErrorCode::TooLarge,
-            format!("request body over {BODY_LIMIT} bytes"),
+            format!(
+                "request body over {BODY_LIMIT} bytes (a record file for /api/records/read: \
+                 {RECORDS_BODY_LIMIT})"
+            ),
         );
     }
     ApiError::bad_request(rejection.body_text())
@@ -110,7 +115,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/analysis/stream", post(analysis::stream))
         .route("/solve", post(analysis::solve));
     // As cheap as a game lookup: the same rate, counted apart.
-    let positions = Router::new().route("/positions", post(analysis::position));
+    let positions = Router::new()
+        .route("/positions", post(analysis::position))
+        .route(
+            "/records/read",
+            post(analysis::read_records).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+        );
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))

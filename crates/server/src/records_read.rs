@@ -1,0 +1,168 @@
+//! `POST /api/records/read` (issue 14, the analysis board's import): reads a PGN (Ice Age
+//! Chess, C14) or PDN (Antarctos, A19) file of one or more games with the rules crates' readers
+//! and answers each game as a move tree (main line, variations, comments) with the position after
+//! every move, and each game that could not be read as an error naming the game, the line and
+//! the move. Nothing is stored.
+
+use antarctos::Antarctos;
+use game::{Color, Line};
+use iceage::IceAge;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::live_game::{SiteVariant, square_name};
+use crate::positions::variant_named;
+use crate::state::VariantName;
+
+/// Largest record text accepted, bytes (the route's body limit is a little larger).
+pub const MAX_RECORD_TEXT: usize = 256 * 1024;
+/// Most games answered from one file; the others are reported as one error.
+pub const MAX_GAMES: usize = 200;
+
+/// Body of `POST /api/records/read`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadRequest {
+    /// `antarctos` (PDN) or `iceage` (PGN).
+    pub variant: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// One move of a game's tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    /// Machine form.
+    pub id: String,
+    /// Canonical notation.
+    pub text: String,
+    /// Every square visited.
+    pub path: Vec<String>,
+    /// The position after the move.
+    pub fen: String,
+    /// Move number of the mover (a record's `12.` or `12...`).
+    pub number: u32,
+    /// The mover.
+    pub color: Color,
+    /// What happened besides the move (the Ice Age it brought).
+    pub event: Option<String>,
+    /// The comments after the move.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each a line starting from the position before it.
+    pub variations: Vec<Vec<NodeView>>,
+}
+
+/// One game read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRead {
+    /// The record's tags, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start_fen: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// The main line.
+    pub moves: Vec<NodeView>,
+}
+
+/// A game that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadError {
+    /// 1-based game of the file.
+    pub game: usize,
+    /// 1-based line of the file, when known.
+    pub line: Option<usize>,
+    /// What is wrong, naming the move.
+    pub message: String,
+}
+
+/// `POST /api/records/read`'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadView {
+    /// The games read, in file order.
+    pub games: Vec<GameRead>,
+    /// The games that could not be read, in file order.
+    pub errors: Vec<ReadError>,
+}
+
+fn line_view<V: SiteVariant>(start: &V::Position, line: &Line<V::Move>) -> Vec<NodeView> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(line.nodes.len());
+    for node in &line.nodes {
+        // The reader replayed every move: each is legal where it stands.
+        let Ok(next) = V::play(&pos, &node.mv) else {
+            break;
+        };
+        out.push(NodeView {
+            id: V::move_id(&pos, &node.mv),
+            text: V::move_text(&pos, &node.mv),
+            path: V::move_path(&node.mv)
+                .into_iter()
+                .map(square_name)
+                .collect(),
+            fen: V::position_text(&next),
+            number: V::fullmove_number(&pos),
+            color: V::side_to_move(&pos),
+            event: V::event(&pos, &node.mv),
+            comments: node.notes.comments.clone(),
+            variations: node
+                .notes
+                .variations
+                .iter()
+                .map(|v| line_view::<V>(&pos, v))
+                .collect(),
+        });
+        pos = next;
+    }
+    out
+}
+
+fn read<V: SiteVariant>(text: &str) -> ReadView {
+    let mut view = ReadView {
+        games: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (i, entry) in V::read_records(text).into_iter().enumerate() {
+        if view.games.len() + view.errors.len() >= MAX_GAMES {
+            view.errors.push(ReadError {
+                game: i + 1,
+                line: None,
+                message: format!("only the first {MAX_GAMES} games of a file are read"),
+            });
+            break;
+        }
+        match entry {
+            Ok(record) => view.games.push(GameRead {
+                tags: record.tags.clone(),
+                start_fen: V::position_text(&record.start),
+                result: record.result.to_string(),
+                moves: line_view::<V>(&record.start, &record.main_line()),
+            }),
+            Err(e) => view.errors.push(ReadError {
+                game: e.game,
+                line: e.line,
+                message: e.to_string(),
+            }),
+        }
+    }
+    view
+}
+
+/// `POST /api/records/read`: 400 for an unknown variant, 413 past [`MAX_RECORD_TEXT`] bytes;
+/// otherwise 200 with the games read and the errors of the others.
+pub fn read_records(req: &ReadRequest) -> Result<ReadView, ApiError> {
+    let variant = variant_named(&req.variant)?;
+    if req.text.len() > MAX_RECORD_TEXT {
+        return Err(ApiError::new(
+            crate::error::ErrorCode::TooLarge,
+            format!(
+                "a record file of {} bytes (at most {MAX_RECORD_TEXT})",
+                req.text.len()
+            ),
+        ));
+    }
+    Ok(match variant {
+        VariantName::Antarctos => read::<Antarctos>(&req.text),
+        VariantName::IceAge => read::<IceAge>(&req.text),
+    })
+}
