@@ -54,6 +54,19 @@ async function treeAndVariations(browser) {
   await page.click('#tree button.move[data-key]');
   await page.click('#delete');
   eq(await tree(page), ['1. c3-d4', 'f6-g5'], 'delete removes the move and what follows');
+  // A reload or a language switch keeps the analysis (it was wiped).
+  await clickSquare(page, 'e3');
+  await clickSquare(page, 'f4');
+  await waitTree(page, 3);
+  const before = await tree(page);
+  await page.reload();
+  await waitTree(page, before.length);
+  eq(await tree(page), before, 'a reload keeps the tree');
+  await page.selectOption('select.lang', 'ru');
+  await page.waitForFunction(() => document.querySelector('#analysis-title')?.textContent.startsWith('Доска анализа'));
+  await waitTree(page, before.length);
+  eq(await tree(page), before, 'so does a language switch');
+  await page.selectOption('select.lang', 'en');
   await screenshot(page, 'analysis-tree', 'analysis-antarctos.png');
 }
 
@@ -162,7 +175,7 @@ async function importRecords(browser) {
   await page.fill('#import-text', '[Event "one"]\n[White "Ann"]\n[Black "Bo"]\n[FEN "B:Wa5,d2,d4:Ba7,c7"]\n\n1... c7-b6 {the only way} (1... c7-d6 2. a5-b6) 2. a5xc7 a7xc5xe3xc1 0-1\n\n[Event "two"]\n\n1. c3-d4 f6-g5 2. d4-e7 *\n');
   await page.click('#import-open');
   await page.waitForSelector('.import-game');
-  eq(await page.textContent('.import-game'), 'Game 1: Ann – Bo, 3 plies', 'the game read');
+  eq(await page.textContent('.import-game'), 'Game 1: Ann – Bo, 3 plies · one', 'the game read, with its event');
   check((await page.textContent('.import-error')).startsWith('Game 2 (line 10) cannot be read:') && (await page.textContent('.import-error')).includes('d4-e7'), `the error names game, line and move, got "${await page.textContent('.import-error')}"`);
   await page.click('.import-game');
   await waitTree(page, 5);

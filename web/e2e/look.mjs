@@ -134,6 +134,11 @@ async function screenshots(browser) {
     check(fits, `${path} fits a phone without sideways scrolling or anything cut at the edge`);
     await screenshot(phone, name.replace('.png', ''), name);
   }
+  // The Ice Age Chess editor's move number box can be used on a phone (it was 8 px wide).
+  await phone.goto(`${base}/editor/iceage`);
+  await phone.waitForSelector('#editor-verdict');
+  const width = await phone.$eval('#editor-move', el => el.getBoundingClientRect().width);
+  check(width >= 60, `the move number box is ${width} px wide`);
 }
 
 await suite([

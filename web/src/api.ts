@@ -240,7 +240,7 @@ export interface RecordNode {
 
 /** `POST /api/records/read`: the games of a record file, and the errors of the others. */
 export interface RecordsRead {
-  games: { tags: [string, string][]; start_fen: string; result: string; moves: RecordNode[] }[];
+  games: { game: number; tags: [string, string][]; start_fen: string; result: string; moves: RecordNode[] }[];
   errors: { game: number; line: number | null; message: string }[];
 }
 

@@ -55,6 +55,8 @@ pub struct NodeView {
 /// One game read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameRead {
+    /// 1-based game of the file (the errors count the same way).
+    pub game: usize,
     /// The record's tags, in file order.
     pub tags: Vec<(String, String)>,
     /// The position before the first move.
@@ -133,6 +135,7 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
         }
         match entry {
             Ok(record) => view.games.push(GameRead {
+                game: i + 1,
                 tags: record.tags.clone(),
                 start_fen: V::position_text(&record.start),
                 result: record.result.to_string(),

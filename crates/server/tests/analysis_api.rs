@@ -403,6 +403,7 @@ async fn record_files_open_as_move_trees_with_their_errors() {
     assert_eq!(moves[0]["variations"][0][1]["text"], "a5-b6");
     assert_eq!(moves[2]["fen"], "W:Wc7:Bc1:Id2,d4");
     assert_eq!(games[0]["result"], "0-1");
+    assert_eq!(games[0]["game"], 1);
     let errors = a.body["errors"].as_array().expect("errors");
     assert_eq!(errors.len(), 1, "{}", a.text);
     assert_eq!(errors[0]["game"], 2);

@@ -7,11 +7,11 @@
 import { api, ApiError, type GameView, type LegalMove, type PositionView, type RecordNode, type RecordsRead, type Variant } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
-import { colorName, errorWords, resultHeadline, resultReason, t } from '../i18n';
+import { colorName, errorWords, locale, resultHeadline, resultReason, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
 import { startAnalysis, type EngineLine, type Score } from '../analysis/engine';
-import { MoveTree, type TreeNode } from '../analysis/tree';
+import { MoveTree, type TreeMove, type TreeNode } from '../analysis/tree';
 import { deadEndPage } from './notfound';
 
 /** The start positions (Antarctos A3, Ice Age Chess C4), as the server writes them. */
@@ -48,14 +48,18 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
         return deadEndPage(root, 'analysis.ongoing_title', t('analysis.ongoing'),
           [h('a.button.primary#game-link', { href: `/game/${g.id}` }, t('game.back_to_game'))]);
       }
-      const tree = new MoveTree(g.variant, g.start_fen);
+      const store = `icebound.analysis.game.${g.id}`;
+      let tree = new MoveTree(g.variant, g.start_fen);
       let node = tree.root;
       for (const m of g.moves) node = tree.add(node, { id: m.id, text: m.text, path: m.path, event: m.event, number: m.number, color: m.color }, m.fen);
+      // This tab's own variations and notes on the game, kept across a reload.
+      const kept = restoreTree(store, g.variant, t => t.root.fen === g.start_fen);
+      if (kept) [tree, node] = kept;
       // As the server's own record names them (the tags are data, not the page's language).
       const seat = (c: 'white' | 'black') => g[c].kind === 'engine' ? `icebound engine level ${g[c].level ?? '?'}` : g[c].kind === 'open' ? '?' : 'Human';
       const open = (t: MoveTree, n: TreeNode, setting: Setting) => {
         close?.();
-        close = board(root, t, n, { ...setting, reopen: open });
+        close = board(root, t, n, { ...setting, reopen: open, store });
       };
       open(tree, node, {
         game: g.id,
@@ -77,13 +81,16 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
 export function analysisPage(root: HTMLElement, variant?: string): () => void {
   const v: Variant = variant === 'iceage' ? 'iceage' : 'antarctos';
   const fen = new URLSearchParams(location.search).get('fen')?.trim() || START_FEN[v];
-  const tree = new MoveTree(v, fen);
+  const store = `icebound.analysis.${v}`;
+  // The tab's analysis, when the address shows one of its positions (a reload, a language switch).
+  const kept = restoreTree(store, v, (_, node) => node.fen === fen);
+  const [tree, first] = kept ?? [new MoveTree(v, fen), null];
   let close = () => {};
   const open = (t: MoveTree, node: TreeNode, setting: Setting) => {
     close();
-    close = board(root, t, node, { ...setting, reopen: open });
+    close = board(root, t, node, { ...setting, reopen: open, store });
   };
-  open(tree, tree.root, { standardStart: fen === START_FEN[v], tags: {} });
+  open(tree, first ?? tree.root, { standardStart: tree.root.fen === START_FEN[v], tags: {} });
   return () => close();
 }
 
@@ -103,6 +110,52 @@ function treeOfRecord(variant: Variant, game: RecordsRead['games'][number]): Mov
   return tree;
 }
 
+/** A tree as plain data, for the tab's session storage. */
+interface SavedNode {
+  fen: string;
+  move: TreeMove | null;
+  comment: string;
+  children: SavedNode[];
+}
+
+function saveNode(n: TreeNode): SavedNode {
+  return { fen: n.fen, move: n.move, comment: n.comment, children: n.children.map(saveNode) };
+}
+
+/** Keeps `tree` and the node shown for this tab: a language switch or a reload redraws the page,
+ * and the analysis must survive it. */
+function saveTree(key: string, tree: MoveTree, current: TreeNode): void {
+  const path = tree.pathTo(current).slice(1).map(n => n.parent!.children.indexOf(n));
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ variant: tree.variant, root: saveNode(tree.root), path }));
+  } catch {
+    // Storage full or off: the analysis lives as long as the page.
+  }
+}
+
+/** The tree saved under `key` and its shown node, if there is one for `variant` that `accept`s. */
+function restoreTree(key: string, variant: Variant, accept: (tree: MoveTree, node: TreeNode) => boolean): [MoveTree, TreeNode] | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as { variant: Variant; root: SavedNode; path: number[] } | null;
+    if (!saved || saved.variant !== variant) return null;
+    const tree = new MoveTree(variant, saved.root.fen);
+    const grow = (node: TreeNode, from: SavedNode) => {
+      for (const c of from.children) {
+        if (!c.move) continue;
+        const child = tree.add(node, c.move, c.fen);
+        child.comment = c.comment;
+        grow(child, c);
+      }
+    };
+    grow(tree.root, saved.root);
+    let node = tree.root;
+    for (const i of saved.path) node = node.children[i] ?? node;
+    return accept(tree, node) ? [tree, node] : null;
+  } catch {
+    return null;
+  }
+}
+
 interface Setting {
   /** The stored game analysed, if any. */
   game?: string;
@@ -110,6 +163,8 @@ interface Setting {
   tags: Record<string, string>;
   /** Opens another tree in the page's place (an imported game). */
   reopen?: (tree: MoveTree, node: TreeNode, setting: Setting) => void;
+  /** Where the tab keeps the tree (session storage key). */
+  store?: string;
 }
 
 function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Setting): () => void {
@@ -142,7 +197,10 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   const fenInput = h('input#fen-input', { type: 'text', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.position') }) as HTMLInputElement;
   const branchTools = h('div.actions.branch');
   const commentBox = h('textarea#comment', { rows: 2, maxlength: 500, 'aria-label': t('analysis.comment'), placeholder: t('analysis.comment') }) as HTMLTextAreaElement;
-  commentBox.addEventListener('input', () => { current.comment = commentBox.value; });
+  commentBox.addEventListener('input', () => {
+    current.comment = commentBox.value;
+    if (setting.store) saveTree(setting.store, tree, current);
+  });
   let cg: Board | null = null;
 
   function make(): Board {
@@ -227,6 +285,15 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     mount(engineBox, h('p.muted', t('analysis.searching')));
     // The node searched: what the page shows may be another by the time a line arrives.
     const node = current;
+    // Stepping through moves (a held arrow key) starts a search only where the player pauses.
+    let timer: number | undefined = window.setTimeout(() => {
+      timer = undefined;
+      if (!closed && current === node && engineOn) search(node, pos);
+    }, 250);
+    stopEngine = () => window.clearTimeout(timer);
+  }
+
+  function search(node: TreeNode, pos: PositionView): void {
     stopEngine = startAnalysis(variant, pos.fen, {
       line: l => {
         if (closed || current !== node) return;
@@ -235,6 +302,12 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
       },
       end: err => {
         if (closed || current !== node) return;
+        if (err?.code === 'rate_limited') {
+          // Too many starts a minute: try again shortly, as long as the position stays.
+          const retry = window.setTimeout(() => { if (!closed && current === node && engineOn) search(node, pos); }, 1500);
+          stopEngine = () => window.clearTimeout(retry);
+          return;
+        }
         if (err) mount(engineBox, h('p.error', err.code === 'too_many_analyses' ? t('analysis.busy') : errorWords(err)));
         else if (lastLine) drawEngine(pos, lastLine, true);
       },
@@ -243,7 +316,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
 
   function drawEngine(pos: PositionView, l: EngineLine, ended: boolean): void {
     const facts = [t('analysis.depth', { depth: l.depth })];
-    if (l.nps) facts.push(t('analysis.nps', { knps: Math.round(l.nps / 1000).toLocaleString() }));
+    if (l.nps) facts.push(t('analysis.nps', { knps: Math.round(l.nps / 1000).toLocaleString(locale()) }));
     if (ended) facts.push(t('analysis.ended'));
     mount(engineBox,
       h('div.engine-head', h('strong.score#engine-score', scoreWords(l.score, pos.turn)), h('span.muted', facts.join(' · '))),
@@ -290,6 +363,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   function render(): void {
     if (closed) return;
     cg ??= make();
+    if (setting.store) saveTree(setting.store, tree, current);
     drawTree();
     fenInput.value = current.fen;
     // A note belongs to a move: none on the start position.
@@ -380,7 +454,8 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
           ...read.games.map((g, i) => {
             const tags = Object.fromEntries(g.tags);
             return h('button.import-game', { type: 'button', 'data-index': i, onclick: () => open(i) },
-              t('analysis.import_game', { n: i + 1, white: tags.White ?? '?', black: tags.Black ?? '?', plies: g.moves.length }));
+              t('analysis.import_game', { n: g.game, white: tags.White ?? '?', black: tags.Black ?? '?', plies: g.moves.length }),
+              tags.Event ? h('span.muted', ` · ${tags.Event}`) : null);
           }),
           ...read.errors.map(e => h('p.error.import-error', t('analysis.import_error', { n: e.game, line: e.line ?? '?' }), ' ', h('code', e.message))));
       },
