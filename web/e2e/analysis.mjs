@@ -119,6 +119,7 @@ async function fromAFinishedGame(browser) {
   await waitTree(page, 3);
   eq(await tree(page), ['1. hxg3', 'Nxf6', '2. Nxh3'], 'the game\'s moves');
   eq(await current(page), '2. Nxh3', 'opened on its last position');
+  eq(await page.textContent('#analysis-about'), 'White wins · Black resigned.', 'with how the game ended');
   eq(await page.getAttribute('#game-link', 'href'), `/game/${g.id}`, 'with a way back to the game');
 }
 

@@ -211,6 +211,7 @@ export const en = {
   'analysis.import_file': 'Record file',
   'analysis.import_game': 'Game {n}: {white} – {black}, {plies, plural, one {# ply} other {# plies}}',
   'analysis.import_error': 'Game {n} (line {line}) cannot be read:',
+  'analysis.import_too_large': 'The file is over 256 KiB: split it and open the parts one by one.',
   'editor.title': 'Board editor',
   'editor.hint': 'Pick a man, a piece, ice or the eraser, then click squares.',
   'editor.white_man': 'White man',

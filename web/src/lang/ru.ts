@@ -211,6 +211,7 @@ export const ru: Record<Key, string> = {
   'analysis.import_file': 'Файл записи',
   'analysis.import_game': 'Партия {n}: {white} – {black}, {plies, plural, one {# полуход} few {# полухода} many {# полуходов} other {# полухода}}',
   'analysis.import_error': 'Партию {n} (строка {line}) прочитать нельзя:',
+  'analysis.import_too_large': 'Файл больше 256 КиБ: разделите его и открывайте части по одной.',
   'editor.title': 'Редактор позиции',
   'editor.hint': 'Выберите шашку, фигуру, лёд или ластик и щёлкайте по полям.',
   'editor.white_man': 'Белая шашка',

@@ -211,6 +211,7 @@ export const tr: Record<Key, string> = {
   'analysis.import_file': 'Kayıt dosyası',
   'analysis.import_game': 'Oyun {n}: {white} – {black}, {plies} yarım hamle',
   'analysis.import_error': 'Oyun {n} (satır {line}) okunamıyor:',
+  'analysis.import_too_large': 'Dosya 256 KiB’tan büyük: bölün ve parçaları tek tek açın.',
   'editor.title': 'Konum düzenleyici',
   'editor.hint': 'Bir taş, bir taş türü, buz ya da silgi seçin, sonra karelere tıklayın.',
   'editor.white_man': 'Beyaz taş',

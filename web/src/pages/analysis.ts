@@ -63,6 +63,7 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
       };
       open(tree, node, {
         game: g.id,
+        about: g.result ? `${resultHeadline(g.result, [])} · ${resultReason(g.result)}` : t('result.aborted'),
         standardStart: g.start_fen === START_FEN[g.variant],
         tags: { Event: `icebound game ${g.id}`, White: seat('white'), Black: seat('black'), Result: g.result?.result ?? '*' },
       });
@@ -165,6 +166,8 @@ interface Setting {
   reopen?: (tree: MoveTree, node: TreeNode, setting: Setting) => void;
   /** Where the tab keeps the tree (session storage key). */
   store?: string;
+  /** A line about the stored game: how it ended. */
+  about?: string;
 }
 
 function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Setting): () => void {
@@ -439,6 +442,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   });
   const importRecords = () => {
     const text = importText.value;
+    mount(importOut);
     if (!text.trim()) return;
     api.readRecords(variant, text).then(
       read => {
@@ -459,7 +463,9 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
           }),
           ...read.errors.map(e => h('p.error.import-error', t('analysis.import_error', { n: e.game, line: e.line ?? '?' }), ' ', h('code', e.message))));
       },
-      err => { if (!closed) mount(importOut, h('p.error', errorWords(err))); },
+      err => {
+        if (!closed) mount(importOut, h('p.error', err instanceof ApiError && err.code === 'too_large' ? t('analysis.import_too_large') : errorWords(err)));
+      },
     );
   };
 
@@ -480,6 +486,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
           h('button#flip', { type: 'button', onclick: () => { cg?.flip(); } }, t('game.flip')))),
       h('aside.panel',
         h('div.panel-head', h('h1#analysis-title', `${t('analysis.title')} · ${gameName(variant)}`)),
+        setting.about ? h('p.muted#analysis-about', setting.about) : null,
         status,
         h('div.actions', engineBtn, solveBtn),
         engineBox,
