@@ -4,7 +4,7 @@
 // the buttons follow `actions`, and every change arrives as a GameView (an HTTP answer or a
 // WebSocket `state`), applied only when it is newer than the one shown.
 
-import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveFault, type MoveView, type Seat } from '../api';
+import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
@@ -19,6 +19,7 @@ import { keyboardInput, type KeyboardInput } from '../game/keyboard';
 import { actionsOf, isNewer, lastIceAge, myColors, other, waitingForFriend } from '../game/model';
 import { drawMoveList } from '../game/movelist';
 import { waitingRoom } from '../game/waiting';
+import { moveFaultWords, moveLabel, seatName, speakerIcon } from '../game/words';
 
 /** `/join/<invite>`: takes the open seat, then shows the game. A used or cancelled invitation
  * says what happened and offers the game to watch; an unknown one is a page of its own. */
@@ -44,72 +45,6 @@ export function joinPage(root: HTMLElement, invite: string): void {
       mount(root, h('section.card', h('p.error', errorWords(err))));
     },
   );
-}
-
-/** The name of `g`'s seat `c` as its viewer sees it: You, Opponent (the other human of a game
- * the viewer plays), Player (a watcher), a computer level, or the open seat. */
-function seatName(g: GameView, c: Color): string {
-  const seat: Seat = g[c];
-  if (seat.kind === 'human' && (g.you === c || g.you === 'both')) return t('game.you_seat');
-  if (seat.kind === 'human' && g.you !== null) return t('game.opponent');
-  if (seat.kind === 'engine') {
-    const level = seat.level ?? 0;
-    const words = level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?';
-    return t('game.engine_level', { level: level || '?', words });
-  }
-  if (seat.kind === 'open') return t('game.open_seat');
-  return t('game.human');
-}
-
-/** A speaker, with sound waves when the sound is on and a cross when it is off. */
-function speakerIcon(on: boolean): SVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '20');
-  svg.setAttribute('height', '20');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', on
-    ? 'M4 9h4l5-4v14l-5-4H4z M16 8.5a5 5 0 0 1 0 7 M18.5 6a8.5 8.5 0 0 1 0 12'
-    : 'M4 9h4l5-4v14l-5-4H4z M16 9l6 6 M22 9l-6 6');
-  path.setAttribute('fill', 'none');
-  path.setAttribute('stroke', 'currentColor');
-  path.setAttribute('stroke-width', '2');
-  path.setAttribute('stroke-linejoin', 'round');
-  path.setAttribute('stroke-linecap', 'round');
-  svg.append(path);
-  return svg;
-}
-
-/** Why typed move text was not played, in words, from the server's fault data (A17, C13) and
- * the facts of the view (a compulsory capture, A9). */
-function moveFaultWords(g: GameView, f: MoveFault): string {
-  const text = f.text;
-  if (g.legal.length === 0) return t('game.kbd_over');
-  if (f.kind === 'unreadable') {
-    const examples = g.variant === 'antarctos' ? ['c3-d4', 'c3xe5'] : ['Nf3', 'exd5', 'e2e4'];
-    return t('game.kbd_unreadable', { text, example: orList(examples) });
-  }
-  if (f.kind === 'ambiguous') return t('game.kbd_ambiguous', { text, moves: orList(f.candidates) });
-  if (f.candidates.length) return t('game.kbd_incomplete', { text, moves: orList(f.candidates) });
-  // A compulsory capture is said with the men that must take (A9).
-  const capture = !f.reason || f.reason.code === 'capture_compulsory' || f.reason.code === 'capture_first';
-  const why = f.reason ? `why.${f.reason.code}` : '';
-  if (f.reason && has(why) && !(capture && g.capture_compulsory)) {
-    const [a = '', b = ''] = f.reason.squares;
-    return t('game.kbd_why', { text, why: t(why as Key, { a, b }) });
-  }
-  if (g.capture_compulsory) {
-    const from = [...new Set(g.legal.map(m => m.path[0]))];
-    return t('game.kbd_no_match_capture', { text, squares: orList(from) });
-  }
-  return t('game.kbd_no_match', { text });
-}
-
-/** A move as a reader names it: `12. Nf3` for White, `12… Nf6` for Black. */
-function moveLabel(m: MoveView): string {
-  return `${m.number}${m.color === 'white' ? '.' : '…'} ${m.text}`;
 }
 
 const gameName = (g: GameView) => t(g.variant === 'antarctos' ? 'game.antarctos' : 'game.iceage');
