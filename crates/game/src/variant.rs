@@ -215,6 +215,21 @@ pub fn sorted_move_texts<V: Variant>(pos: &V::Position) -> Vec<String> {
     texts
 }
 
+/// The moves of `line` in the game's canonical text, each in the position it is played in
+/// (a principal variation, a proof's line); stops before the first move that is not legal.
+pub fn line_move_texts<V: Variant>(start: &V::Position, line: &[V::Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        let Ok(next) = V::play(&pos, mv) else {
+            break;
+        };
+        out.push(V::move_text(&pos, mv));
+        pos = next;
+    }
+    out
+}
+
 /// `legal here: a, b, c` (sorted; the first ten, then how many more): the hint that follows
 /// an error about a move that matched nothing.
 pub fn legal_moves_hint<V: Variant>(pos: &V::Position) -> String {

@@ -154,20 +154,6 @@ fn position<V: SiteVariant>(fen: &str) -> Result<V::Position, ApiError> {
     Ok(pos)
 }
 
-/// `line` in canonical notation, each move in the position it is played in.
-pub(crate) fn line_text<V: SiteVariant>(pos: &V::Position, line: &[V::Move]) -> Vec<String> {
-    let mut at = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for mv in line {
-        out.push(V::move_text(&at, mv));
-        match V::play(&at, mv) {
-            Ok(next) => at = next,
-            Err(_) => break,
-        }
-    }
-    out
-}
-
 /// The search of `pos` until `stop` says (its deadline is the request's time), on the
 /// queue's thread; `on_iteration` sees each completed iteration.
 fn search<V: SiteVariant>(
@@ -183,14 +169,14 @@ fn search<V: SiteVariant>(
         on_iteration(IterationView {
             depth: it.depth,
             score: ScoreView::of(it.score),
-            pv: line_text::<V>(pos, &it.pv),
+            pv: game::line_move_texts::<V>(pos, &it.pv),
             nodes: it.nodes,
             nps: it.nps(),
             elapsed_ms: u64::try_from(it.elapsed.as_millis()).unwrap_or(u64::MAX),
         });
     });
     let best = found.best?;
-    let mut pv = line_text::<V>(pos, &found.pv);
+    let mut pv = game::line_move_texts::<V>(pos, &found.pv);
     let bestmove = V::move_text(pos, &best);
     if pv.first() != Some(&bestmove) {
         pv = vec![bestmove.clone()];
@@ -252,13 +238,21 @@ async fn run<V: SiteVariant>(
             ErrorCode::Internal,
             "the engine found no move",
         )),
-        Err(JobError::Cancelled) => Err(ApiError::new(
+        Err(e) => Err(job_failed(e, "analysis", &req.fen)),
+    }
+}
+
+/// The answer to a search job that gave no result: the server shutting down (503) or the
+/// search panicking (500, logged with the position).
+pub(crate) fn job_failed(e: JobError, what: &str, fen: &str) -> ApiError {
+    match e {
+        JobError::Cancelled => ApiError::new(
             ErrorCode::TooMany,
-            "the server is shutting down: the analysis was cancelled",
-        )),
-        Err(e @ JobError::Panicked(_)) => {
-            tracing::error!(error = %e, fen = %game::excerpt(&req.fen), "analysis failed");
-            Err(ApiError::new(ErrorCode::Internal, "the analysis failed"))
+            format!("the server is shutting down: the {what} was cancelled"),
+        ),
+        JobError::Panicked(_) => {
+            tracing::error!(error = %e, fen = %game::excerpt(fen), "{what} failed");
+            ApiError::new(ErrorCode::Internal, format!("the {what} failed"))
         }
     }
 }

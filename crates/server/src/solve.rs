@@ -14,9 +14,8 @@ use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
-use crate::analysis::{line_text, prepare};
-use crate::engine_queue::JobError;
-use crate::error::{ApiError, ErrorCode};
+use crate::analysis::{job_failed, prepare};
+use crate::error::ApiError;
 use crate::live_game::SiteVariant;
 use crate::positions::{in_range, variant_named};
 use crate::state::VariantName;
@@ -71,14 +70,14 @@ fn prove<V: SiteVariant>(pos: &V::Position, max_plies: u32, deadline: Instant) -
             "win",
             Some(side),
             Some(*plies),
-            line_text::<V>(pos, line),
+            game::line_move_texts::<V>(pos, line),
             max_plies,
         ),
         Proof::Loss { plies, line } => (
             "loss",
             Some(!side),
             Some(*plies),
-            line_text::<V>(pos, line),
+            game::line_move_texts::<V>(pos, line),
             max_plies,
         ),
         Proof::Unknown { max_plies } => ("unknown", None, None, Vec::new(), *max_plies),
@@ -110,17 +109,7 @@ async fn run<V: SiteVariant>(
     });
     match job.result().await {
         Ok(view) => Ok(view),
-        Err(JobError::Cancelled) => Err(ApiError::new(
-            ErrorCode::TooMany,
-            "the server is shutting down: the proof search was cancelled",
-        )),
-        Err(e @ JobError::Panicked(_)) => {
-            tracing::error!(error = %e, fen = %game::excerpt(&req.fen), "solve failed");
-            Err(ApiError::new(
-                ErrorCode::Internal,
-                "the proof search failed",
-            ))
-        }
+        Err(e) => Err(job_failed(e, "proof search", &req.fen)),
     }
 }
 
