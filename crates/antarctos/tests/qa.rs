@@ -136,3 +136,26 @@ fn a17_move_text_errors_carry_their_kind() {
     );
     assert!(err("c3-d4").candidates().is_empty());
 }
+
+/// A6-A11, A5: the reason a readable turn is not legal comes as a code and its squares too,
+/// so that the site words it in each language.
+#[test]
+fn a6_a11_no_match_reasons_carry_a_code_and_squares() {
+    use game::MoveTextFault;
+    let start = Antarctos::start_position();
+    let reason = |p: &Position, text: &str| {
+        let e = Antarctos::parse_move(p, text).expect_err(text);
+        e.hint().map(|h| (h.code, h.squares.clone()))
+    };
+    let sq = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        reason(&start, "c3-e5"),
+        Some(("nothing_to_jump", sq(&["d4"])))
+    );
+    assert_eq!(reason(&start, "d4-e5"), Some(("no_man", sq(&["d4"]))));
+    assert_eq!(reason(&start, "f6-e5"), Some(("not_own_man", sq(&["f6"]))));
+    assert_eq!(reason(&start, "c3-b2"), Some(("forward_only", sq(&[]))));
+    // A9: a man beside an enemy must take.
+    let p = pos("W:Wc3,g3:Bd4");
+    assert_eq!(reason(&p, "g3-h4"), Some(("capture_compulsory", sq(&[]))));
+}

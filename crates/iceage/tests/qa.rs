@@ -356,3 +356,25 @@ fn c13_move_text_errors_carry_their_kind() {
         "{named:?}"
     );
 }
+
+/// C2: a pawn push onto or through ice, and castling through ice, say why as a code and its
+/// squares too, so that the site words it in each language.
+#[test]
+fn c2_ice_reasons_carry_a_code_and_squares() {
+    use game::MoveTextFault;
+    let reason = |p: &Position, text: &str| {
+        let e = IceAge::parse_move(p, text).expect_err(text);
+        e.hint().map(|h| (h.code, h.squares.clone()))
+    };
+    let start = IceAge::start_position();
+    assert_eq!(
+        reason(&start, "e3"),
+        Some(("pawn_onto_ice", vec!["e3".to_string()]))
+    );
+    // Ice on e3, e4 empty: the double step is blocked on its way.
+    let blocked = pos("4k3/8/8/8/8/4*3/4P3/4K3 w - - 0 1");
+    assert_eq!(
+        reason(&blocked, "e4"),
+        Some(("ice_blocks_pawn", vec!["e3".to_string(), "e4".to_string()]))
+    );
+}
