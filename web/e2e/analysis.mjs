@@ -1,7 +1,8 @@
 // The analysis board (issue 14): moves and variations by clicking, stepping with the keys, the
 // tree written as a record with its variations, Solve and the engine's live analysis (seed
 // example 1 is a win in 3 plies, and its line plays on the board), a finished game opened on its last
-// position from its page, an unfinished game refused, and a bad position explained.
+// position from its page, an unfinished game refused, a bad position explained, a record file of
+// two games (one bad) imported and stored, and the computer analysis of a short finished game.
 
 import { readFileSync } from 'node:fs';
 import {
@@ -171,6 +172,7 @@ async function importRecords(browser) {
   const page = await newPage(browser);
   await page.goto(`${base}/analysis/antarctos`);
   await page.waitForSelector('.cg-wrap cg-board piece');
+  const statsBefore = (await api(page, 'GET', '/api/stats')).json;
   await page.click('#import summary');
   // Seed example 1 with a variation and a note, then a game with a move Antarctos forbids.
   await page.fill('#import-text', '[Event "one"]\n[White "Ann"]\n[Black "Bo"]\n[FEN "B:Wa5,d2,d4:Ba7,c7"]\n\n1... c7-b6 {the only way} (1... c7-d6 2. a5-b6) 2. a5xc7 a7xc5xe3xc1 0-1\n\n[Event "two"]\n\n1. c3-d4 f6-g5 2. d4-e7 *\n');
@@ -178,12 +180,59 @@ async function importRecords(browser) {
   await page.waitForSelector('.import-game');
   eq(await page.textContent('.import-game'), 'Game 1: Ann – Bo, 3 plies · one', 'the game read, with its event');
   check((await page.textContent('.import-error')).startsWith('Game 2 (line 10) cannot be read:') && (await page.textContent('.import-error')).includes('d4-e7'), `the error names game, line and move, got "${await page.textContent('.import-error')}"`);
+  const href = await page.getAttribute('.import-game', 'href');
+  check(/^\/analysis\/import\/\w+$/.test(href ?? ''), `the game is stored with an address of its own, got ${href}`);
   await page.click('.import-game');
+  await page.waitForFunction(p => location.pathname === p, href);
   await waitTree(page, 5);
   eq(await tree(page), ['1… c7-b6', '1… c7-d6', '2. a5-b6', '2. a5xc7', 'a7xc5xe3xc1'], 'the game with its variation');
   eq(await current(page), 'a7xc5xe3xc1', 'opened on its last position');
+  eq(await page.textContent('#analysis-about'), 'Ann – Bo · one · 0-1', 'with its players, event and result');
   await page.click('#tree button.move[data-key="1"]');
   eq(await page.inputValue('#comment'), 'the only way', 'with its note');
+  // Anyone with the address opens it (a new browser, no session).
+  const other = await newPage(browser);
+  await other.goto(`${base}${href}`);
+  await waitTree(other, 5);
+  eq(await tree(other), ['1… c7-b6', '1… c7-d6', '2. a5-b6', '2. a5xc7', 'a7xc5xe3xc1'], 'the stored game opens elsewhere');
+  // Never a game of the statistics.
+  eq((await api(other, 'GET', '/api/stats')).json, statsBefore, 'imported games are not counted');
+}
+
+/** The computer analysis of a short finished game: seed example 1 with Black's losing c7-d6
+ * instead of the winning c7-b6 (White then wins in 5 plies). */
+async function gameGraph(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local', fen: 'B:Wa5,d2,d4:Ba7,c7' })).json;
+  let ply = 0;
+  for (const move of ['c7-d6', 'd2-c3', 'd6-e5', 'd4xf6', 'a7-b6', 'a5xc7']) eq((await api(page, 'POST', `/api/games/${g.id}/moves`, { move, ply: ply++ })).status, 200, move);
+  await page.goto(`${base}/analysis/game/${g.id}`);
+  await waitTree(page, 6);
+  await page.waitForSelector('#review-request');
+  eq(await page.textContent('#review-request'), 'Request computer analysis', 'a finished game offers its computer analysis');
+  await page.click('#review-request');
+  await page.waitForSelector('#review-summary', { timeout: 30000 });
+  const points = await page.$eval('#review-graph polyline', p => p.getAttribute('points').trim().split(/\s+/).length);
+  eq(points, 7, 'the graph has a point per position');
+  eq(await page.$$eval('#review-graph circle.mark.blunder', c => c.length), 1, 'one blunder on the graph');
+  eq(await page.textContent('#tree button.move.blunder'), '1… c7-d6??', 'the blunder is marked in the moves');
+  const rows = await page.$$eval('#review-summary tbody tr', trs => trs.map(tr => [...tr.children].map(c => c.textContent)));
+  eq(rows, [['White', '0', '0', '0'], ['Black', '0', '0', '1']], 'each side\'s count');
+  await page.click('#tree button.move.blunder');
+  await page.waitForSelector('#review-mark');
+  eq(await page.textContent('#review-now'), 'Evaluation White wins in 5 plies (depth 5). Blunder c7-d6 lost 200 % of the winning chances; better was c7-b6.', 'the blunder with the better move');
+  // The graph takes the player to a move: its start is Black's proven win.
+  const box = await page.$eval('#review-graph', e => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, h: r.height }; });
+  await page.mouse.click(box.x + 2, box.y + box.h / 2);
+  await page.waitForFunction(() => !document.querySelector('#tree button.move.current'));
+  check((await page.textContent('#review-eval')).includes('Black wins in 3 plies'), `the start's evaluation, got ${await page.textContent('#review-eval')}`);
+  await screenshot(page, 'review', 'analysis-review.png');
+  // Computed once: another browser sees it at once, without asking.
+  const other = await newPage(browser);
+  await other.goto(`${base}/analysis/game/${g.id}`);
+  await other.waitForSelector('#review-summary');
+  check(!(await other.$('#review-request')), 'the stored analysis shows without a new request');
 }
 
 await suite([
@@ -192,4 +241,5 @@ await suite([
   ['a finished game opens on its last position', fromAFinishedGame],
   ['the board editor', boardEditor],
   ['a record file opens in the board', importRecords],
+  ['the graph of a short finished game', gameGraph],
 ]);

@@ -244,6 +244,45 @@ export interface RecordsRead {
   errors: { game: number; line: number | null; message: string }[];
 }
 
+/** One game of a record file as read: tags, start, result and move tree. */
+export type RecordGame = RecordsRead['games'][number];
+
+/** `POST /api/import`: the games stored (each opens at `/analysis/import/<id>`) and the errors
+ * of the others. */
+export interface ImportView {
+  variant: Variant;
+  games: { id: string; game: number; white: string; black: string; event: string; result: string; plies: number }[];
+  errors: RecordsRead['errors'];
+}
+
+/** `GET /api/imports/<id>`: an imported game. */
+export interface ImportedGame {
+  id: string;
+  variant: Variant;
+  record: RecordGame;
+}
+
+/** A position's evaluation for White: centi-units, a proven win in plies (White's when
+ * positive), or the result of a finished position. */
+export type WhiteScore = { cp: number } | { mate: number } | { end: string };
+
+/** The computer analysis of a whole game (`/api/games/<id>/review`, `/api/imports/<id>/review`). */
+export interface ReviewView {
+  status: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  nodes: number;
+  evals: { ply: number; turn: Color; played: string | null; score: WhiteScore; best: string | null; pv: string[]; depth: number }[];
+  marks: { ply: number; color: Color; kind: 'inaccuracy' | 'mistake' | 'blunder'; played: string; better: string; loss: number }[];
+  summary: Record<Color, { inaccuracies: number; mistakes: number; blunders: number }>;
+}
+
+/** What a review is of: a game played here, or an imported one. */
+export interface ReviewSubject {
+  kind: 'games' | 'imports';
+  id: string;
+}
+
 export class ApiError extends Error {
   constructor(
     public code: string,
@@ -315,6 +354,10 @@ export const api = {
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),
   readRecords: (variant: Variant, text: string) => call<RecordsRead>('POST', '/api/records/read', { variant, text }),
+  importRecords: (text: string) => call<ImportView>('POST', '/api/import', { text }),
+  imported: (id: string) => call<ImportedGame>('GET', `/api/imports/${encodeURIComponent(id)}`),
+  review: (s: ReviewSubject) => call<ReviewView>('GET', `/api/${s.kind}/${encodeURIComponent(s.id)}/review`),
+  requestReview: (s: ReviewSubject) => call<ReviewView>('POST', `/api/${s.kind}/${encodeURIComponent(s.id)}/review`, {}),
   solve: (variant: Variant, fen: string) => call<SolveView>('POST', '/api/solve', { variant, fen }),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `${game(id)}/record`,

@@ -5,7 +5,7 @@
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { linkHandler } from './nav';
-import { analysisGamePage, analysisPage } from './pages/analysis';
+import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
 import { gamePage, joinPage } from './pages/game';
@@ -25,6 +25,7 @@ const routes: [RegExp, Page][] = [
   [/^\/rules(?:\/(antarctos|iceage))?$/, rulesPage],
   [/^\/stats$/, statsPage],
   [/^\/analysis\/game\/([\w-]+)$/, analysisGamePage],
+  [/^\/analysis\/import\/([\w-]+)$/, analysisImportPage],
   [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
   [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
 ];

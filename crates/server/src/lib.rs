@@ -18,6 +18,7 @@ pub mod engine_player;
 pub mod engine_queue;
 pub mod error;
 pub mod game_service;
+pub mod import;
 pub mod lab;
 pub mod live_game;
 pub mod options;
@@ -26,6 +27,7 @@ pub mod player;
 pub mod positions;
 pub mod rate_limit;
 pub mod records_read;
+pub mod review;
 pub mod routes;
 pub mod secrets;
 pub mod security;
@@ -80,8 +82,13 @@ impl Site {
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
+        let service = GameService::new(store, threads);
+        service.review_nodes.store(
+            options.review_nodes.unwrap_or(review::REVIEW_NODES),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         Ok(Site {
-            service: GameService::new(store, threads),
+            service,
             security: security::Security::new(&options, keys),
             options,
         })
@@ -108,7 +115,8 @@ impl Site {
     }
 
     /// Serves on `listener` until `shutdown` completes, then closes live connections and waits
-    /// for requests in flight. Engine moves due from before a restart are started first.
+    /// for requests in flight. Engine moves due from before a restart, and computer analyses
+    /// left running, are started first.
     pub async fn serve(
         self,
         listener: TcpListener,
@@ -118,6 +126,11 @@ impl Site {
             Ok(0) => {}
             Ok(n) => tracing::info!(games = n, "engines resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume engine games"),
+        }
+        match review::resume_all(&self.service).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
+            Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
         if let Ok(addr) = listener.local_addr() {
             tracing::info!("icebound serving on http://{addr}");

@@ -25,6 +25,9 @@ pub struct SiteOptions {
     pub rate_limits: RateLimits,
     /// Storage settings (a SQLite size cap, for one).
     pub store: crate::store::StoreOptions,
+    /// Nodes searched per position by a game's computer analysis (`None`:
+    /// [`crate::review::REVIEW_NODES`]); a test sets it to make the analysis slower or faster.
+    pub review_nodes: Option<u64>,
 }
 
 /// The site's public address: `http(s)://host[:port]`, without a path.

@@ -5,7 +5,7 @@
 //! the move. Nothing is stored.
 
 use antarctos::Antarctos;
-use game::{Color, Line};
+use game::{Color, Line, Record};
 use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
@@ -119,6 +119,17 @@ fn line_view<V: SiteVariant>(start: &V::Position, line: &Line<V::Move>) -> Vec<N
     out
 }
 
+/// Game `game` (1-based) of a file as the page opens it: tags, start, result and move tree.
+pub(crate) fn game_read<V: SiteVariant>(game: usize, record: &Record<V>) -> GameRead {
+    GameRead {
+        game,
+        tags: record.tags.clone(),
+        start_fen: V::position_text(&record.start),
+        result: record.result.to_string(),
+        moves: line_view::<V>(&record.start, &record.main_line()),
+    }
+}
+
 fn read<V: SiteVariant>(text: &str) -> ReadView {
     let mut view = ReadView {
         games: Vec::new(),
@@ -134,13 +145,7 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
             break;
         }
         match entry {
-            Ok(record) => view.games.push(GameRead {
-                game: i + 1,
-                tags: record.tags.clone(),
-                start_fen: V::position_text(&record.start),
-                result: record.result.to_string(),
-                moves: line_view::<V>(&record.start, &record.main_line()),
-            }),
+            Ok(record) => view.games.push(game_read(i + 1, &record)),
             Err(e) => view.errors.push(ReadError {
                 game: e.game,
                 line: e.line,

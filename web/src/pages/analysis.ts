@@ -1,16 +1,19 @@
 // The analysis board (issue 14): any position (`/analysis/<game>?fen=...`) or a finished game
-// (`/analysis/game/<id>`, opened on its last position), a move tree with variations, stepping
+// (`/analysis/game/<id>`, opened on its last position) or an imported one
+// (`/analysis/import/<id>`), with the computer analysis of the whole game (analysis/review.ts),
+// a move tree with variations, stepping
 // with the arrow keys, the engine's live analysis with its best line (a click plays it), and the
 // tree as a PGN or PDN record. Every position's moves come from the server (`POST
 // /api/positions`); the page computes no rule.
 
-import { api, ApiError, type GameView, type LegalMove, type PositionView, type RecordNode, type RecordsRead, type Variant } from '../api';
+import { api, ApiError, type GameView, type LegalMove, type PositionView, type RecordGame, type RecordNode, type ReviewSubject, type Variant } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, locale, resultHeadline, resultReason, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
 import { startAnalysis, type EngineLine, type Score } from '../analysis/engine';
+import { GLYPH, ReviewPanel } from '../analysis/review';
 import { MoveTree, type TreeMove, type TreeNode } from '../analysis/tree';
 import { deadEndPage } from './notfound';
 
@@ -63,9 +66,46 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
       };
       open(tree, node, {
         game: g.id,
+        review: { kind: 'games', id: g.id },
         about: g.result ? `${resultHeadline(g.result, [])} · ${resultReason(g.result)}` : t('result.aborted'),
         standardStart: g.start_fen === START_FEN[g.variant],
         tags: { Event: `icebound game ${g.id}`, White: seat('white'), Black: seat('black'), Result: g.result?.result ?? '*' },
+      });
+    },
+    err => err instanceof ApiError && err.status === 404
+      ? deadEndPage(root, 'gamenf.title', t('gamenf.text'))
+      : mount(root, h('section.card', h('p.error', errorWords(err)))),
+  );
+  return () => {
+    gone = true;
+    close?.();
+  };
+}
+
+/** `/analysis/import/<id>`: an imported game (`POST /api/import`), on its last position. */
+export function analysisImportPage(root: HTMLElement, id: string): () => void {
+  let close: (() => void) | undefined;
+  let gone = false;
+  setTitle(t('page.loading'));
+  mount(root, h('section.card', h('p', t('page.loading'))));
+  api.imported(id).then(
+    g => {
+      if (gone) return;
+      const store = `icebound.analysis.import.${g.id}`;
+      const tags = Object.fromEntries(g.record.tags);
+      let tree = treeOfRecord(g.variant, g.record);
+      let node = tree.lineEnd(tree.root);
+      const kept = restoreTree(store, g.variant, t => t.root.fen === g.record.start_fen);
+      if (kept) [tree, node] = kept;
+      const open = (t: MoveTree, n: TreeNode, setting: Setting) => {
+        close?.();
+        close = board(root, t, n, { ...setting, reopen: open, store });
+      };
+      open(tree, node, {
+        review: { kind: 'imports', id: g.id },
+        about: [`${tags.White ?? '?'} – ${tags.Black ?? '?'}`, tags.Event, g.record.result].filter(Boolean).join(' · '),
+        standardStart: g.record.start_fen === START_FEN[g.variant],
+        tags: { ...tags, Result: g.record.result },
       });
     },
     err => err instanceof ApiError && err.status === 404
@@ -96,7 +136,7 @@ export function analysisPage(root: HTMLElement, variant?: string): () => void {
 }
 
 /** A game of a record file as a tree: its main line, comments and variations. */
-function treeOfRecord(variant: Variant, game: RecordsRead['games'][number]): MoveTree {
+function treeOfRecord(variant: Variant, game: RecordGame): MoveTree {
   const tree = new MoveTree(variant, game.start_fen);
   const add = (parent: TreeNode, line: RecordNode[]) => {
     let at = parent;
@@ -168,6 +208,8 @@ interface Setting {
   store?: string;
   /** A line about the stored game: how it ended. */
   about?: string;
+  /** The whole game's computer analysis (a stored or imported game). */
+  review?: ReviewSubject;
 }
 
 function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Setting): () => void {
@@ -205,6 +247,9 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     if (setting.store) saveTree(setting.store, tree, current);
   });
   let cg: Board | null = null;
+  const review = setting.review
+    ? new ReviewPanel({ subject: setting.review, tree, go: n => go(n), redraw: () => { if (!closed) drawTree(); } })
+    : null;
 
   function make(): Board {
     const b = new Board(boardEl, variant, { move: m => void play(m) });
@@ -331,13 +376,15 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     const cell = (n: TreeNode, numbered: boolean) => {
       const m = n.move!;
       const label = m.color === 'white' ? `${m.number}. ${m.text}` : numbered ? `${m.number}… ${m.text}` : m.text;
+      const mark = review?.markOf(n);
       return h('button.move', {
         type: 'button',
         'data-key': n.key,
-        class: n === current ? 'current' : undefined,
+        class: [n === current ? 'current' : '', mark ? `marked ${mark.kind}` : ''].join(' ').trim() || undefined,
         'aria-current': n === current ? 'step' : undefined,
+        title: mark ? t(`review.${mark.kind}`) : undefined,
         onclick: () => go(n),
-      }, label);
+      }, label, mark ? h(`span.glyph.${mark.kind}`, GLYPH[mark.kind]) : null);
     };
     const line = (start: TreeNode, numbered: boolean): HTMLElement[] => {
       const out: HTMLElement[] = [];
@@ -368,11 +415,13 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     cg ??= make();
     if (setting.store) saveTree(setting.store, tree, current);
     drawTree();
+    review?.show(current);
     fenInput.value = current.fen;
     // A note belongs to a move: none on the start position.
     commentBox.hidden = !current.move;
     commentBox.value = current.comment;
-    if (!setting.game) history.replaceState(history.state, '', `/analysis/${variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
+    // A stored or imported game keeps its own address; a free analysis shows its position.
+    if (!setting.game && !setting.review) history.replaceState(history.state, '', `/analysis/${variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
     const node = current;
     position(node.fen).then(
       pos => {
@@ -444,30 +493,24 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     const text = importText.value;
     mount(importOut);
     if (!text.trim()) return;
-    api.readRecords(variant, text).then(
+    importBtn.setAttribute('disabled', '');
+    api.importRecords(text).then(
       read => {
         if (closed) return;
-        const open = (i: number) => {
-          const g = read.games[i];
-          const tags = Object.fromEntries(g.tags);
-          const tree = treeOfRecord(variant, g);
-          setting.reopen?.(tree, tree.lineEnd(tree.root), { standardStart: g.start_fen === START_FEN[variant], tags: { ...tags, Result: g.result } });
-        };
-        if (read.games.length === 1 && !read.errors.length) return open(0);
+        const url = (id: string) => `/analysis/import/${id}`;
+        if (read.games.length === 1 && !read.errors.length) return navigate(url(read.games[0].id));
         mount(importOut,
-          ...read.games.map((g, i) => {
-            const tags = Object.fromEntries(g.tags);
-            return h('button.import-game', { type: 'button', 'data-index': i, onclick: () => open(i) },
-              t('analysis.import_game', { n: g.game, white: tags.White ?? '?', black: tags.Black ?? '?', plies: g.moves.length }),
-              tags.Event ? h('span.muted', ` · ${tags.Event}`) : null);
-          }),
+          ...read.games.map(g => h('a.button.import-game', { href: url(g.id), 'data-game': g.game, onclick: (e: Event) => { e.preventDefault(); navigate(url(g.id)); } },
+            t('analysis.import_game', { n: g.game, white: g.white, black: g.black, plies: g.plies }),
+            g.event ? h('span.muted', ` · ${g.event}`) : null)),
           ...read.errors.map(e => h('p.error.import-error', t('analysis.import_error', { n: e.game, line: e.line ?? '?' }), ' ', h('code', e.message))));
       },
       err => {
         if (!closed) mount(importOut, h('p.error', err instanceof ApiError && err.code === 'too_large' ? t('analysis.import_too_large') : errorWords(err)));
       },
-    );
+    ).finally(() => importBtn.removeAttribute('disabled'));
   };
+  const importBtn = h('button#import-open', { type: 'button', onclick: importRecords }, t('analysis.load'));
 
   const step = (label: string, id: string, icon: string, to: () => TreeNode | null | undefined) =>
     h(`button.icon#${id}`, { type: 'button', title: label, 'aria-label': label, onclick: () => { const n = to(); if (n) go(n); } }, icon);
@@ -491,6 +534,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
         h('div.actions', engineBtn, solveBtn),
         engineBox,
         solveBox,
+        review?.el,
         h('h2', t('game.moves')),
         treeBox,
         commentBox,
@@ -504,13 +548,14 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
         h('label.kbd', h('span', t('analysis.position')), fenInput, h('button#fen-load', { type: 'button', onclick: load }, t('analysis.load'))),
         h('details.import#import',
           h('summary', t(variant === 'antarctos' ? 'analysis.import_pdn' : 'analysis.import_pgn')),
-          importText, h('div.actions', importFile, h('button#import-open', { type: 'button', onclick: importRecords }, t('analysis.load'))), importOut),
+          importText, h('div.actions', importFile, importBtn), importOut),
         message)));
   render();
 
   return () => {
     closed = true;
     stopEngine?.();
+    review?.close();
     document.removeEventListener('keydown', keys);
     delete document.body.dataset.theme;
     cg?.destroy();

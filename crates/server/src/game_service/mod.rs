@@ -145,6 +145,10 @@ pub struct GameService {
     pub(crate) engine_queue: Arc<EngineQueue>,
     /// Each player's analyses in flight (`POST /api/analysis`).
     pub(crate) analyses: crate::analysis::InFlight,
+    /// The computer analyses of whole games running in this process.
+    pub(crate) reviews: crate::review::Running,
+    /// Nodes per position of a computer analysis (`SiteOptions::review_nodes`).
+    pub(crate) review_nodes: std::sync::atomic::AtomicU64,
     ws_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
 }
@@ -160,7 +164,7 @@ impl Drop for WsGuard {
     }
 }
 
-fn random_token(len: usize) -> String {
+pub(crate) fn random_token(len: usize) -> String {
     rand::rng()
         .sample_iter(&Alphanumeric)
         .take(len)
@@ -168,7 +172,7 @@ fn random_token(len: usize) -> String {
         .collect()
 }
 
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
@@ -210,6 +214,8 @@ impl GameService {
             slots: StdMutex::new(HashMap::new()),
             engine_queue: EngineQueue::new(engine_threads),
             analyses: crate::analysis::InFlight::default(),
+            reviews: crate::review::Running::default(),
+            review_nodes: std::sync::atomic::AtomicU64::new(crate::review::REVIEW_NODES),
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
         })

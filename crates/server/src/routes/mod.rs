@@ -7,6 +7,7 @@ mod analysis;
 mod games;
 mod pages;
 mod play;
+mod records;
 mod stats;
 mod ws;
 
@@ -29,7 +30,8 @@ use crate::security::{self, SecurityState};
 
 /// Largest request body accepted (bytes).
 pub const BODY_LIMIT: usize = 16 * 1024;
-/// Largest body of `POST /api/records/read` (a record file and its JSON escapes).
+/// Largest body of `POST /api/records/read` and `POST /api/import` (a record file and its
+/// JSON escapes).
 pub const RECORDS_BODY_LIMIT: usize = crate::records_read::MAX_RECORD_TEXT + 64 * 1024;
 
 /// The shared state of every handler.
@@ -70,7 +72,7 @@ fn json_error(rejection: JsonRejection) -> ApiError {
         return ApiError::new(
             ErrorCode::TooLarge,
             format!(
-                "request body over {BODY_LIMIT} bytes (a record file for /api/records/read: \
+                "request body over {BODY_LIMIT} bytes (a record file for /api/import: \
                  {RECORDS_BODY_LIMIT})"
             ),
         );
@@ -107,13 +109,23 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/takeback", post(play::takeback))
         .route("/games/{id}/record", get(games::record))
-        .route("/games/{id}/ws", get(ws::upgrade));
+        .route("/games/{id}/ws", get(ws::upgrade))
+        .route("/games/{id}/review", get(records::game_review))
+        .route("/imports/{id}", get(records::imported))
+        .route("/imports/{id}/review", get(records::import_review));
     let creates = Router::new().route("/games", post(games::create));
     let joins = Router::new().route("/join/{invite}", post(games::join));
     let analyses = Router::new()
         .route("/analysis", post(analysis::analyse))
         .route("/analysis/stream", post(analysis::stream))
-        .route("/solve", post(analysis::solve));
+        .route("/solve", post(analysis::solve))
+        .route("/games/{id}/review", post(records::request_game_review))
+        .route("/imports/{id}/review", post(records::request_import_review));
+    // An import writes games: counted like new games, apart from them.
+    let imports = Router::new().route(
+        "/import",
+        post(records::import).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+    );
     // As cheap as a game lookup: the same rate, counted apart.
     let positions = Router::new()
         .route("/positions", post(analysis::position))
@@ -126,6 +138,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(creates, limits.create, "new games"))
         .merge(limited(joins, limits.join, "joins"))
         .merge(limited(analyses, limits.analysis, "analyses"))
+        .merge(limited(imports, limits.create, "imports"))
         .merge(limited(positions, limits.lookup, "position lookups"))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))

@@ -1,8 +1,9 @@
 //! Storage through sqlx's `Any` driver: a SQLite file (`sqlite://icebound.db?mode=rwc`, the
 //! default) or PostgreSQL (`postgres://user:pass@host/db`), with the same SQL (`$1` parameters,
 //! `TEXT`/`BIGINT` columns). Tables: `games` (one row per game: seats, state, result), `moves`
-//! (one row per move, keyed by game and ply) and `lab_runs` (one row per finished engine
-//! self-play or match run of the CLI).
+//! (one row per move, keyed by game and ply), `lab_runs` (one row per finished engine
+//! self-play or match run of the CLI), `imported_games` (records imported into the analysis
+//! board) and `reviews` (the computer analysis of a game).
 //!
 //! Durability: a move is acknowledged only after [`Store::save_move`]'s commit returned OK; it
 //! checks the expected ply and version in the same transaction, so two writers can never both
@@ -13,8 +14,10 @@
 mod backup;
 mod conn;
 mod games;
+mod imports;
 mod lab_runs;
 mod moves;
+mod reviews;
 mod schema;
 mod secrets;
 
@@ -25,8 +28,10 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use backup::BackupSummary;
 pub use games::{GameRow, SeatRow, StatsRow};
+pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
+pub use reviews::ReviewRow;
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

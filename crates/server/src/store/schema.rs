@@ -94,6 +94,39 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN notice TEXT",
         ],
     ),
+    (
+        5,
+        &[
+            // Games imported into the analysis board (store/imports.rs): no seats, never in
+            // the statistics or anyone's games; `record` is the game rewritten by the rules
+            // crate's writer, `importer` the SHA-256 of the importing player's token.
+            "CREATE TABLE IF NOT EXISTS imported_games (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            white TEXT NOT NULL, black TEXT NOT NULL, event TEXT NOT NULL,
+            result TEXT NOT NULL,
+            plies BIGINT NOT NULL,
+            record TEXT NOT NULL,
+            importer TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            // The computer analysis of a finished or imported game (store/reviews.rs): one
+            // evaluation per position, appended as the background search goes.
+            "CREATE TABLE IF NOT EXISTS reviews (
+            subject TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            status TEXT NOT NULL,
+            nodes BIGINT NOT NULL,
+            total BIGINT NOT NULL,
+            done BIGINT NOT NULL,
+            evals TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS reviews_status ON reviews (status)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

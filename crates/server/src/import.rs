@@ -1,0 +1,291 @@
+//! `POST /api/import` (issue 14): stores the games of a PGN (Ice Age Chess, C14) or PDN
+//! (Antarctos, A19) file as analysis games, and `GET /api/imports/{id}` gives one back as a
+//! move tree. Imported games have no seats and never enter the statistics or anyone's games
+//! (their own table, store/imports.rs). Which game a file holds is found from the file:
+//! the reader that reads more of its games, then its tags, then its move text.
+
+use std::sync::Arc;
+
+use antarctos::Antarctos;
+use game::{Record, RecordError, Variant};
+use iceage::IceAge;
+use serde::{Deserialize, Serialize};
+
+use crate::GameService;
+use crate::error::{ApiError, ErrorCode};
+use crate::game_service::{random_token, valid_id};
+use crate::live_game::SiteVariant;
+use crate::positions::variant_named;
+use crate::records_read::{GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read};
+use crate::secrets::hash_hex;
+use crate::state::VariantName;
+use crate::store::{ImportRow, now_ms};
+
+/// Body of `POST /api/import`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// The file's text, at most [`MAX_RECORD_TEXT`] bytes.
+    pub text: String,
+    /// `antarctos` or `iceage`; found from the text when left out.
+    #[serde(default)]
+    pub variant: Option<String>,
+}
+
+/// One stored game of an import.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportedView {
+    /// Its id: `/analysis/import/{id}` opens it, `GET /api/imports/{id}` reads it.
+    pub id: String,
+    /// 1-based game of the file.
+    pub game: usize,
+    /// The `White` tag, `?` when missing.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `Event` tag, empty when missing.
+    pub event: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// Moves of the main line.
+    pub plies: i64,
+}
+
+/// `POST /api/import`'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportView {
+    /// The game the file holds.
+    pub variant: VariantName,
+    /// The games stored, in file order.
+    pub games: Vec<ImportedView>,
+    /// The games that could not be read (game, line, what is wrong naming the move).
+    pub errors: Vec<ReadError>,
+}
+
+/// `GET /api/imports/{id}`'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportedGameView {
+    /// Its id.
+    pub id: String,
+    /// The game.
+    pub variant: VariantName,
+    /// The game as read: tags, start, result and move tree (comments and variations).
+    pub record: GameRead,
+}
+
+fn tag<V: Variant>(record: &Record<V>, name: &str, missing: &str) -> String {
+    record
+        .tag(name)
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or(missing)
+        .to_string()
+}
+
+/// The games and errors of `text` read as `V`, the stored rows of the games (at most
+/// [`MAX_GAMES`] games or errors in all; the rest is one error).
+fn rows_of<V: SiteVariant>(
+    variant: VariantName,
+    entries: Vec<Result<Record<V>, RecordError>>,
+    importer: &str,
+) -> (Vec<ImportRow>, Vec<ImportedView>, Vec<ReadError>) {
+    let (mut rows, mut games, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    let now = now_ms();
+    for (i, entry) in entries.into_iter().enumerate() {
+        if games.len() + errors.len() >= MAX_GAMES {
+            errors.push(ReadError {
+                game: i + 1,
+                line: None,
+                message: format!("only the first {MAX_GAMES} games of a file are imported"),
+            });
+            break;
+        }
+        match entry {
+            Ok(record) => {
+                let row = ImportRow {
+                    id: random_token(10),
+                    variant,
+                    white: tag(&record, "White", "?"),
+                    black: tag(&record, "Black", "?"),
+                    event: tag(&record, "Event", ""),
+                    result: record.result.to_string(),
+                    plies: record.main_line().nodes.len() as i64,
+                    record: V::write_record(&record),
+                    importer: importer.to_string(),
+                    created_at: now,
+                };
+                games.push(ImportedView {
+                    id: row.id.clone(),
+                    game: i + 1,
+                    white: row.white.clone(),
+                    black: row.black.clone(),
+                    event: row.event.clone(),
+                    result: row.result.clone(),
+                    plies: row.plies,
+                });
+                rows.push(row);
+            }
+            Err(e) => errors.push(ReadError {
+                game: e.game,
+                line: e.line,
+                message: e.to_string(),
+            }),
+        }
+    }
+    (rows, games, errors)
+}
+
+/// Whether `token` (a move-number prefix removed) is checkers move text: squares joined by
+/// `-`, `:` or `x` (`c3-d4`, `e3:g5:e7`).
+fn checkers_move(token: &str) -> bool {
+    let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let b = token.trim_end_matches(['!', '?', '+', '#']).as_bytes();
+    let square = |i: usize| {
+        b.get(i).is_some_and(|c| (b'a'..=b'h').contains(c))
+            && b.get(i + 1).is_some_and(|c| (b'1'..=b'8').contains(c))
+    };
+    if b.len() < 5 || (b.len() - 2) % 3 != 0 {
+        return false;
+    }
+    (0..b.len()).step_by(3).all(|i| {
+        square(i) && (i + 2 == b.len() || matches!(b.get(i + 2), Some(b'-' | b':' | b'x')))
+    })
+}
+
+/// The game `text` holds: the one whose reader reads more of its games; on a tie, its tags
+/// (`[GameType]` is PDN's, `[Variant]` PGN's), then whether most move tokens are checkers
+/// moves.
+pub fn detect(text: &str) -> VariantName {
+    let read = |n: Vec<bool>| n.into_iter().filter(|ok| *ok).count();
+    let antarctos = read(
+        Antarctos::read_records(text)
+            .iter()
+            .map(Result::is_ok)
+            .collect(),
+    );
+    let iceage = read(
+        IceAge::read_records(text)
+            .iter()
+            .map(Result::is_ok)
+            .collect(),
+    );
+    if antarctos != iceage {
+        return if antarctos > iceage {
+            VariantName::Antarctos
+        } else {
+            VariantName::IceAge
+        };
+    }
+    if text.contains("[GameType") {
+        return VariantName::Antarctos;
+    }
+    if text.contains("[Variant") {
+        return VariantName::IceAge;
+    }
+    let moves = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('['))
+        .flat_map(str::split_whitespace)
+        .filter(|t| t.bytes().any(|b| b.is_ascii_alphabetic()));
+    let (mut checkers, mut all) = (0usize, 0usize);
+    for t in moves {
+        all += 1;
+        checkers += usize::from(checkers_move(t));
+    }
+    if all > 0 && checkers * 2 > all {
+        VariantName::Antarctos
+    } else {
+        VariantName::IceAge
+    }
+}
+
+/// `POST /api/import`: 413 past [`MAX_RECORD_TEXT`] bytes, 400 for an unknown variant;
+/// otherwise stores every game read (all in one transaction) and answers their ids and the
+/// errors of the others.
+pub async fn import(
+    service: &Arc<GameService>,
+    token: &str,
+    req: &ImportRequest,
+) -> Result<ImportView, ApiError> {
+    if req.text.len() > MAX_RECORD_TEXT {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!(
+                "a record file of {} bytes (at most {MAX_RECORD_TEXT})",
+                req.text.len()
+            ),
+        ));
+    }
+    let variant = match &req.variant {
+        Some(name) => variant_named(name)?,
+        None => detect(&req.text),
+    };
+    let importer = hash_hex(token);
+    let (rows, games, errors) = match variant {
+        VariantName::Antarctos => rows_of(variant, Antarctos::read_records(&req.text), &importer),
+        VariantName::IceAge => rows_of(variant, IceAge::read_records(&req.text), &importer),
+    };
+    if !rows.is_empty() {
+        service.store.insert_imports(&rows).await?;
+    }
+    Ok(ImportView {
+        variant,
+        games,
+        errors,
+    })
+}
+
+fn reread<V: SiteVariant>(record: &str) -> Option<GameRead> {
+    let first = V::read_records(record).into_iter().next()?.ok()?;
+    Some(game_read::<V>(1, &first))
+}
+
+/// `GET /api/imports/{id}`: 404 for an unknown id.
+pub async fn imported(service: &GameService, id: &str) -> Result<ImportedGameView, ApiError> {
+    let not_found = || ApiError::new(ErrorCode::NotFound, "no such imported game");
+    if !valid_id(id) {
+        return Err(not_found());
+    }
+    let row = service.store.load_import(id).await?.ok_or_else(not_found)?;
+    let record = match row.variant {
+        VariantName::Antarctos => reread::<Antarctos>(&row.record),
+        VariantName::IceAge => reread::<IceAge>(&row.record),
+    }
+    .ok_or_else(|| {
+        // The writer's text always reads back (game's write tests); a row that does not is
+        // damaged.
+        tracing::error!(import = %id, "a stored imported game does not read back");
+        ApiError::new(ErrorCode::Internal, "the imported game cannot be read back")
+    })?;
+    Ok(ImportedGameView {
+        id: row.id,
+        variant: row.variant,
+        record,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkers_moves_are_told_from_chess_moves() {
+        for t in ["c3-d4", "1.c3-d4", "e3:g5:e7", "a1xc3", "12.h6-g5!"] {
+            assert!(checkers_move(t), "{t}");
+        }
+        for t in ["e4", "Nf3", "exd5", "O-O", "e2-e", "c3-d4-", "1-0", "Qxh7#"] {
+            assert!(!checkers_move(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_file_says_which_game_it_holds() {
+        let pdn = "[Event \"x\"]\n1. c3-d4 f6-e5 2. d4xf6 *\n";
+        let pgn = "[Event \"x\"]\n1. e4 e5 2. Nf3 *\n";
+        assert_eq!(detect(pdn), VariantName::Antarctos);
+        assert_eq!(detect(pgn), VariantName::IceAge);
+        // Neither reads (an illegal first move): the move text decides.
+        assert_eq!(detect("1. c3-b8 *"), VariantName::Antarctos);
+        assert_eq!(detect("1. Ke8 *"), VariantName::IceAge);
+        assert_eq!(detect("[GameType \"25\"]\n1. zz *"), VariantName::Antarctos);
+    }
+}

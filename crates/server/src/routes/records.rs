@@ -1,0 +1,67 @@
+//! `POST /api/import` and `GET /api/imports/{id}`: games imported into the analysis board
+//! (crate::import); `POST`/`GET /api/games/{id}/review` and `/api/imports/{id}/review`: the
+//! computer analysis of a whole game (crate::review).
+
+use axum::Json;
+use axum::extract::{Path, State};
+
+use super::{ApiJson, AppState};
+use crate::error::ApiError;
+use crate::import::{self, ImportRequest, ImportView, ImportedGameView};
+use crate::player::Player;
+use crate::review::{self, ReviewView, Subject};
+
+/// `POST /api/import` -> 200 with the ids of the games stored and the errors of the others.
+pub async fn import(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(body): ApiJson<ImportRequest>,
+) -> Result<Json<ImportView>, ApiError> {
+    Ok(Json(import::import(&svc, &token, &body).await?))
+}
+
+/// `GET /api/imports/{id}` -> 200 with the game as a move tree.
+pub async fn imported(
+    State(svc): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<ImportedGameView>, ApiError> {
+    Ok(Json(import::imported(&svc, &id).await?))
+}
+
+/// `POST /api/games/{id}/review` -> 200 with the review, started if new.
+pub async fn request_game_review(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<Json<ReviewView>, ApiError> {
+    Ok(Json(
+        review::request(&svc, &token, &Subject::Game(id)).await?,
+    ))
+}
+
+/// `GET /api/games/{id}/review` -> 200 with the review so far; 404 when none was asked for.
+pub async fn game_review(
+    State(svc): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<ReviewView>, ApiError> {
+    Ok(Json(review::review(&svc, &Subject::Game(id)).await?))
+}
+
+/// `POST /api/imports/{id}/review` -> as for a game.
+pub async fn request_import_review(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    Path(id): Path<String>,
+) -> Result<Json<ReviewView>, ApiError> {
+    Ok(Json(
+        review::request(&svc, &token, &Subject::Import(id)).await?,
+    ))
+}
+
+/// `GET /api/imports/{id}/review` -> as for a game.
+pub async fn import_review(
+    State(svc): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<ReviewView>, ApiError> {
+    Ok(Json(review::review(&svc, &Subject::Import(id)).await?))
+}
