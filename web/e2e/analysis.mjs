@@ -92,6 +92,18 @@ async function engineFindsTheSeedWin(browser) {
   check((await page.textContent('#engine')).includes('nothing to analyse'), 'the finished position is not searched');
   await page.click('#engine-toggle');
   check(!(await page.isVisible('#engine')), 'the engine switches off');
+  // Seed examples 2 and 3 (antarctos.md): Solve shows their known lines.
+  for (const [fen, line] of [
+    ['W:Wb4,e3,f2:Bc7,d6:Ic3', ['b4-c5', 'd6xb4xd2xf4', 'f2xd4xb6xd8']],
+    ['W:Wb2,c1,h2:Ba3,c5:Ie5,e7,g3', ['h2xf4xd6xb4']],
+  ]) {
+    await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent(fen)}`);
+    await page.waitForSelector('.cg-wrap cg-board piece');
+    await page.click('#solve');
+    await page.waitForSelector('#solve-words', { timeout: 20000 });
+    eq(await page.textContent('#solve-words'), `White wins in ${line.length} ${line.length === 1 ? 'ply' : 'plies'}`, `Solve proves ${fen}`);
+    eq(await page.$$eval('#solve-line button.move', bs => bs.map(b => b.textContent.trim())), line, 'with the seed\'s line');
+  }
   // A bad position is explained and changes nothing.
   await page.fill('#fen-input', 'W:Wz9');
   await page.click('#fen-load');
