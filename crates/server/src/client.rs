@@ -48,6 +48,8 @@ pub struct Answer {
 pub struct ApiClient {
     addr: SocketAddr,
     token: Option<String>,
+    /// The log-in session cookie's token, once an answer set one (crate::accounts).
+    session: Option<String>,
     /// The local address to connect from (another loopback address: another client).
     local: Option<IpAddr>,
 }
@@ -62,6 +64,7 @@ impl ApiClient {
         ApiClient {
             addr,
             token: None,
+            session: None,
             local: None,
         }
     }
@@ -90,6 +93,11 @@ impl ApiClient {
         self.addr = addr;
     }
 
+    /// The log-in session's token, while logged in.
+    pub fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+
     /// The player token, once issued.
     pub fn token(&self) -> Option<&str> {
         self.token.as_deref()
@@ -100,6 +108,7 @@ impl ApiClient {
         ApiClient {
             addr,
             token: Some(token.to_string()),
+            session: None,
             local: None,
         }
     }
@@ -131,6 +140,12 @@ impl ApiClient {
         }
         if let Some(t) = &self.token {
             headers.push((HEADER_NAME.to_string(), t.clone()));
+        }
+        if let Some(s) = &self.session {
+            headers.push((
+                "cookie".to_string(),
+                format!("{}={s}", crate::accounts::SESSION_COOKIE),
+            ));
         }
         self.exchange(method, path, &headers, raw).await
     }
@@ -186,6 +201,17 @@ impl ApiClient {
                 .filter_map(|kv| kv.split_once('='))
                 .find(|(k, _)| *k == COOKIE_NAME || *k == SECURE_COOKIE_NAME)
                 .map(|(_, v)| v.to_string());
+        }
+        if let Some((_, v)) = res
+            .headers()
+            .get_all(SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .filter_map(|v| v.split(';').next())
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == crate::accounts::SESSION_COOKIE)
+        {
+            self.session = (!v.is_empty()).then(|| v.to_string());
         }
         let status = res.status().as_u16();
         let response_headers = res.headers().clone();

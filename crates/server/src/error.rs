@@ -59,6 +59,10 @@ pub enum ErrorCode {
     TooManyAnalyses,
     /// 408: the request body did not arrive in time.
     Timeout,
+    /// 401: log-in with an unknown username or a wrong password (the same answer for both).
+    BadCredentials,
+    /// 401: an account's action without a session.
+    NotLoggedIn,
     /// 500: storage failure.
     Internal,
 }
@@ -83,7 +87,9 @@ impl ErrorCode {
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => StatusCode::FORBIDDEN,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::BadToken => StatusCode::UNAUTHORIZED,
+            ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => {
+                StatusCode::UNAUTHORIZED
+            }
             ErrorCode::RateLimited | ErrorCode::TooManyAnalyses => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -9,6 +9,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod backup;
@@ -87,9 +88,10 @@ impl Site {
             options.review_nodes.unwrap_or(review::REVIEW_NODES),
             std::sync::atomic::Ordering::Relaxed,
         );
+        let sessions = accounts::Sessions::new(service.store().clone());
         Ok(Site {
             service,
-            security: security::Security::new(&options, keys),
+            security: security::Security::with_sessions(&options, keys, sessions),
             options,
         })
     }

@@ -175,6 +175,9 @@ pub struct RateLimits {
     /// `POST /api/analysis`: 60 a minute, 10 at once (each search also waits its turn in the
     /// engine queue, at most two at once per player).
     pub analysis: Option<Rate>,
+    /// `POST /api/session` and `POST /api/accounts` (log-ins and registrations, counted
+    /// together against password guessing): 10 a minute, 5 at once.
+    pub login: Option<Rate>,
 }
 
 impl Default for RateLimits {
@@ -184,6 +187,7 @@ impl Default for RateLimits {
             join: Some(Rate::per_minute(30, 20)),
             lookup: Some(Rate::per_minute(1_200, 100)),
             analysis: Some(Rate::per_minute(60, 10)),
+            login: Some(Rate::per_minute(10, 5)),
         }
     }
 }
@@ -196,6 +200,7 @@ impl RateLimits {
             join: None,
             lookup: None,
             analysis: None,
+            login: None,
         }
     }
 }

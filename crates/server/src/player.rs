@@ -1,7 +1,8 @@
 //! The player token: a secret signed by the server (`crate::secrets`), carried in the cookie
 //! `icebound_player` (`__Host-icebound_player`, `Secure`, over HTTPS) or, for bots, in the header
 //! `X-Icebound-Player`. A request without a token the server issued gets a new one; holding a
-//! seat means sending the token whose hash is stored for it.
+//! seat means sending the token whose hash is stored for it. A live log-in session (cookie
+//! `icebound_session`, crate::accounts) makes the request's player its account's token instead.
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
@@ -115,7 +116,18 @@ pub async fn middleware(
         // Pages do not use the token: serve them, set nothing.
         Presented::BadHeader | Presented::Conflict => (String::new(), false),
     };
-    req.extensions_mut().insert(Player(token.clone()));
+    // A live log-in session makes the request its account's player (crate::accounts).
+    let account = match (&sec.sessions, session_cookie(req.headers(), https)) {
+        (Some(sessions), Some(t)) => sessions.account_of(&t).await,
+        _ => None,
+    };
+    let player = match &account {
+        Some(a) => sec.keys.account_token(&a.id),
+        None => token.clone(),
+    };
+    req.extensions_mut().insert(Player(player));
+    req.extensions_mut().insert(Anonymous(token.clone()));
+    req.extensions_mut().insert(LoggedIn(account));
     let mut res = next.run(req).await;
     if fresh {
         let secure = if https { "; Secure" } else { "" };
@@ -127,6 +139,55 @@ pub async fn middleware(
     }
     res
 }
+
+/// The browser's own anonymous player token (its `icebound_player` cookie), whether or not a
+/// session makes the request an account's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anonymous(pub String);
+
+/// The account the request is logged in as, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedIn(pub Option<crate::accounts::Account>);
+
+/// The session token of the request's session cookie (the `__Host-` one over HTTPS).
+pub fn session_cookie(headers: &HeaderMap, https: bool) -> Option<String> {
+    let name = if https {
+        crate::accounts::SECURE_SESSION_COOKIE
+    } else {
+        crate::accounts::SESSION_COOKIE
+    };
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim().to_string())
+}
+
+macro_rules! from_extension {
+    ($t:ty) => {
+        impl<S: Send + Sync> FromRequestParts<S> for $t {
+            type Rejection = ApiError;
+
+            async fn from_request_parts(
+                parts: &mut Parts,
+                _state: &S,
+            ) -> Result<Self, Self::Rejection> {
+                parts.extensions.get::<$t>().cloned().ok_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::Internal,
+                        "player middleware missing on this route",
+                    )
+                })
+            }
+        }
+    };
+}
+
+from_extension!(Anonymous);
+from_extension!(LoggedIn);
 
 impl<S: Send + Sync> FromRequestParts<S> for Player {
     type Rejection = ApiError;

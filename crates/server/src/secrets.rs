@@ -105,6 +105,30 @@ impl TokenKeys {
         random + &tag
     }
 
+    /// The player token of account `account_id`: a signed token whose random part is derived
+    /// from the site's secret and the id, so it is the same in every process and never needs
+    /// storing. It never leaves the server (a logged-in browser holds a session cookie, which
+    /// the player middleware turns into this token: crate::accounts).
+    pub fn account_token(&self, account_id: &str) -> String {
+        const ALNUM: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let Ok(mut mac) = HmacSha256::new_from_slice(&self.secret) else {
+            return String::new();
+        };
+        mac.update(b"icebound account ");
+        mac.update(account_id.as_bytes());
+        let bytes = mac.finalize().into_bytes();
+        let random: String = bytes
+            .iter()
+            .take(RANDOM_LEN)
+            .map(|b| char::from(ALNUM[usize::from(*b) % ALNUM.len()]))
+            .collect();
+        let tag = self
+            .mac(&random)
+            .map(|m| URL_SAFE_NO_PAD.encode(&m.finalize().into_bytes()[..MAC_LEN]))
+            .unwrap_or_default();
+        random + &tag
+    }
+
     /// Whether this server issued `token`: its signature checks (in constant time), or it is an
     /// unsigned token that held a seat before signing.
     pub fn issued(&self, token: &str) -> bool {

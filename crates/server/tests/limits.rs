@@ -284,6 +284,7 @@ async fn rate_limits_per_client_answer_429() {
                 burst: 2,
                 period: hour,
             }),
+            login: None,
         },
         ..SiteOptions::default()
     };

@@ -3,6 +3,7 @@
 //! engine on any position), `stats` (results and worked examples), `pages` (the single page and
 //! its assets).
 
+mod accounts;
 mod analysis;
 mod games;
 mod pages;
@@ -133,6 +134,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             "/records/read",
             post(analysis::read_records).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
         );
+    // Log-ins and registrations share one limit against password guessing.
+    let logins = Router::new()
+        .route("/accounts", post(accounts::register))
+        .route("/session", post(accounts::log_in));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
@@ -140,6 +145,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(analyses, limits.analysis, "analyses"))
         .merge(limited(imports, limits.create, "imports"))
         .merge(limited(positions, limits.lookup, "position lookups"))
+        .merge(limited(logins, limits.login, "log-ins"))
+        .route("/session", axum::routing::delete(accounts::log_out))
+        .route("/me", get(accounts::me))
+        .route("/me/password", post(accounts::change_password))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
@@ -155,6 +164,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .nest("/api", api)
         .fallback(pages::page)
         .layer(Extension(BodyTimeout(t.body)))
+        .layer(Extension(security.clone()))
         .layer(Extension(ws::WsTimers {
             ping: t.ws_ping,
             dead: t.ws_dead,

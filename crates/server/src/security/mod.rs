@@ -22,18 +22,35 @@ pub struct Security {
     pub public_url: Option<PublicUrl>,
     /// `--trust-proxy`.
     pub trust_proxy: bool,
+    /// Log-in sessions (none in unit tests of the middlewares: no one is logged in).
+    pub sessions: Option<Arc<crate::accounts::Sessions>>,
 }
 
 /// The shared state of the security middlewares.
 pub type SecurityState = Arc<Security>;
 
 impl Security {
-    /// From the site's options and its token keys.
+    /// From the site's options and its token keys, without sessions.
     pub fn new(options: &SiteOptions, keys: TokenKeys) -> SecurityState {
         Arc::new(Security {
             keys,
             public_url: options.public_url.clone(),
             trust_proxy: options.trust_proxy,
+            sessions: None,
+        })
+    }
+
+    /// [`Security::new`] with the site's log-in sessions.
+    pub fn with_sessions(
+        options: &SiteOptions,
+        keys: TokenKeys,
+        sessions: Arc<crate::accounts::Sessions>,
+    ) -> SecurityState {
+        Arc::new(Security {
+            keys,
+            public_url: options.public_url.clone(),
+            trust_proxy: options.trust_proxy,
+            sessions: Some(sessions),
         })
     }
 

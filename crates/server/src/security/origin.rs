@@ -84,7 +84,10 @@ fn carries_cookie(headers: &HeaderMap) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .any(|(k, _)| k.trim_start_matches("__Host-") == COOKIE_NAME)
+        .any(|(k, _)| {
+            let k = k.trim_start_matches("__Host-");
+            k == COOKIE_NAME || k == crate::accounts::SESSION_COOKIE
+        })
 }
 
 /// `content-type: application/json` (parameters such as `charset` allowed).

@@ -11,6 +11,7 @@
 //! the store recovers by itself once the disk has room again or the database server is back.
 //! Related rows (a game and its moves) are read from one snapshot.
 
+mod accounts;
 mod backup;
 mod conn;
 mod games;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 
+pub use accounts::AccountRow;
 pub use backup::BackupSummary;
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;

@@ -127,6 +127,27 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS reviews_status ON reviews (status)",
         ],
     ),
+    (
+        6,
+        &[
+            // Accounts (crate::accounts): `username_key` is the name in lower case (unique
+            // without regard to case), `password_hash` an argon2id PHC string.
+            "CREATE TABLE IF NOT EXISTS accounts (
+            id TEXT PRIMARY KEY,
+            username TEXT NOT NULL,
+            username_key TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            // Log-in sessions: the SHA-256 of the session cookie's token, never the token.
+            "CREATE TABLE IF NOT EXISTS sessions (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -1,0 +1,226 @@
+//! The `accounts` and `sessions` tables (issue 13, accounts): one row per registered player,
+//! and one per log-in session (the SHA-256 of its cookie token).
+
+use sqlx::Row;
+
+use super::conn::commit;
+use super::{Store, StoreError};
+
+/// One account as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountRow {
+    /// Public id (12 letters and digits).
+    pub id: String,
+    /// The name as registered.
+    pub username: String,
+    /// argon2id PHC string of the password.
+    pub password_hash: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Store {
+    /// Stores a new account with its first session, and gives it the seats held by
+    /// `player_hash` (the anonymous games of the registering browser) as `account_hash`, in one
+    /// transaction. `Ok(false)`: the name is taken (without regard to case).
+    pub async fn insert_account(
+        &self,
+        account: &AccountRow,
+        session_hash: &str,
+        player_hash: &str,
+        account_hash: &str,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let inserted = sqlx::query(
+                        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+                         VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(&account.id)
+                    .bind(&account.username)
+                    .bind(account.username.to_lowercase())
+                    .bind(&account.password_hash)
+                    .bind(account.created_at)
+                    .execute(&mut *tx)
+                    .await;
+                    match inserted {
+                        Err(e) if is_unique_violation(&e) => return Ok(false),
+                        other => other?,
+                    };
+                    sqlx::query(
+                        "INSERT INTO sessions (token_hash, account_id, created_at) VALUES ($1, $2, $3)",
+                    )
+                    .bind(session_hash)
+                    .bind(&account.id)
+                    .bind(account.created_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    for column in ["white_token", "black_token"] {
+                        sqlx::query(&format!(
+                            "UPDATE games SET {column} = $1, version = version + 1 WHERE {column} = $2"
+                        ))
+                        .bind(account_hash)
+                        .bind(player_hash)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    commit(tx).await?;
+                    Ok(true)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The account named `username` (without regard to case).
+    pub async fn account_named(&self, username: &str) -> Result<Option<AccountRow>, StoreError> {
+        let key = username.to_lowercase();
+        self.account_where("username_key", &key).await
+    }
+
+    /// The account `id`.
+    pub async fn account(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
+        self.account_where("id", id).await
+    }
+
+    async fn account_where(
+        &self,
+        column: &'static str,
+        value: &str,
+    ) -> Result<Option<AccountRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(&format!(
+                        "SELECT id, username, password_hash, created_at FROM accounts WHERE {column} = $1"
+                    ))
+                    .bind(value)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    let Some(r) = row else { return Ok(None) };
+                    Ok(Some(AccountRow {
+                        id: r.try_get("id")?,
+                        username: r.try_get("username")?,
+                        password_hash: r.try_get("password_hash")?,
+                        created_at: r.try_get("created_at")?,
+                    }))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Stores a session of `account_id`.
+    pub async fn insert_session(
+        &self,
+        session_hash: &str,
+        account_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    sqlx::query(
+                        "INSERT INTO sessions (token_hash, account_id, created_at) VALUES ($1, $2, $3)",
+                    )
+                    .bind(session_hash)
+                    .bind(account_id)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The account id and name of the session whose token hashes to `session_hash`.
+    pub async fn session_account(
+        &self,
+        session_hash: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT a.id, a.username FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                         WHERE s.token_hash = $1",
+                    )
+                    .bind(session_hash)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    Ok(match row {
+                        Some(r) => Some((r.try_get("id")?, r.try_get("username")?)),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Ends the session whose token hashes to `session_hash`.
+    pub async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                        .bind(session_hash)
+                        .execute(&mut *tx)
+                        .await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Sets the password of `account_id` and ends its sessions other than `keep_hash`'s.
+    pub async fn set_password(
+        &self,
+        account_id: &str,
+        password_hash: &str,
+        keep_hash: &str,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                        .bind(password_hash)
+                        .bind(account_id)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+                        .bind(account_id)
+                        .bind(keep_hash)
+                        .execute(&mut *tx)
+                        .await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}
