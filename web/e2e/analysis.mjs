@@ -191,7 +191,7 @@ async function importRecords(browser) {
   await page.click('#import-open');
   await page.waitForSelector('.import-game');
   eq(await page.textContent('.import-game'), 'Game 1: Ann – Bo, 3 plies · one', 'the game read, with its event');
-  check((await page.textContent('.import-error')).startsWith('Game 2 (line 10) cannot be read:') && (await page.textContent('.import-error')).includes('d4-e7'), `the error names game, line and move, got "${await page.textContent('.import-error')}"`);
+  check((await page.textContent('.import-error')).startsWith('Game 2, move 2 (line 10) cannot be played:') && (await page.textContent('.import-error')).includes('d4-e7'), `the error names game, line and move, got "${await page.textContent('.import-error')}"`);
   const href = await page.getAttribute('.import-game', 'href');
   check(/^\/analysis\/import\/\w+$/.test(href ?? ''), `the game is stored with an address of its own, got ${href}`);
   await page.click('.import-game');
@@ -202,6 +202,12 @@ async function importRecords(browser) {
   eq(await page.textContent('#analysis-about'), 'Ann – Bo · one · 0-1', 'with its players, event and result');
   await page.click('#tree button.move[data-key="1"]');
   eq(await page.inputValue('#comment'), 'the only way', 'with its note');
+  // Back: the record's games and errors are still listed, the game shown marked.
+  eq(await page.$$eval('#import-last .import-game', as => as.map(a => a.getAttribute('aria-current'))), ['page'], 'the game shown is marked in the list');
+  check((await page.textContent('#import-last .import-error')).includes('d4-e7'), 'the list keeps the error');
+  await page.goBack();
+  await page.waitForSelector('#import-last .import-game');
+  eq(await page.getAttribute('#import-last .import-game', 'href'), href, 'Back lists the record\'s games again');
   // Anyone with the address opens it (a new browser, no session).
   const other = await newPage(browser);
   await other.goto(`${base}${href}`);
@@ -233,7 +239,12 @@ async function gameGraph(browser) {
   eq(rows, [['White', '0', '0', '0'], ['Black', '0', '0', '1']], 'each side\'s count');
   await page.click('#tree button.move.blunder');
   await page.waitForSelector('#review-mark');
-  eq(await page.textContent('#review-now'), 'Evaluation White wins in 5 plies (depth 5). Blunder c7-d6 lost 200 % of the winning chances; better was c7-b6.', 'the blunder with the better move');
+  eq(await page.textContent('#review-now'), 'Evaluation White wins in 5 plies (depth 5). Blunder c7\u2011d6 lowered the winning chances by 100\u00a0%; better was c7\u2011b6.', 'the blunder with the better move');
+  // Stepping through the moves moves the list, never the page.
+  const y = await page.evaluate(() => scrollY);
+  for (let i = 0; i < 5; i++) await page.click('#nav-next');
+  eq(await page.evaluate(() => scrollY), y, 'the page stays put while stepping');
+  eq(await page.textContent('#review-eval'), 'The game is over here: 1-0.', 'the last position says the game is over');
   // The graph takes the player to a move: its start is Black's proven win.
   const box = await page.$eval('#review-graph', e => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, h: r.height }; });
   await page.mouse.click(box.x + 2, box.y + box.h / 2);

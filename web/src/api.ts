@@ -241,7 +241,7 @@ export interface RecordNode {
 /** `POST /api/records/read`: the games of a record file, and the errors of the others. */
 export interface RecordsRead {
   games: { game: number; tags: [string, string][]; start_fen: string; result: string; moves: RecordNode[] }[];
-  errors: { game: number; line: number | null; message: string }[];
+  errors: { game: number; line: number | null; message: string; move_number: number | null; side: Color | null; reason: string }[];
 }
 
 /** One game of a record file as read: tags, start, result and move tree. */

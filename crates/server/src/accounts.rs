@@ -162,11 +162,15 @@ async fn verify_password(password: String, stored: String) -> bool {
     .unwrap_or(false)
 }
 
+/// What a process read of one session: its account's id and name (none: no such session),
+/// and when.
+type Cached = (Option<(String, String)>, Instant);
+
 /// The sessions of the site, read through a short cache ([`SESSION_CACHE`]).
 #[derive(Debug)]
 pub struct Sessions {
     store: Store,
-    cache: Mutex<HashMap<String, (Option<(String, String)>, Instant)>>,
+    cache: Mutex<HashMap<String, Cached>>,
 }
 
 /// Most sessions cached per process; past it the cache starts again.

@@ -92,11 +92,7 @@ fn rows_of<V: SiteVariant>(
     let now = now_ms();
     for (i, entry) in entries.into_iter().enumerate() {
         if games.len() + errors.len() >= MAX_GAMES {
-            errors.push(ReadError {
-                game: i + 1,
-                line: None,
-                message: format!("only the first {MAX_GAMES} games of a file are imported"),
-            });
+            errors.push(ReadError::file(i + 1, format!("only the first {MAX_GAMES} games of a file are imported")));
             break;
         }
         match entry {
@@ -124,11 +120,7 @@ fn rows_of<V: SiteVariant>(
                 });
                 rows.push(row);
             }
-            Err(e) => errors.push(ReadError {
-                game: e.game,
-                line: e.line,
-                message: e.to_string(),
-            }),
+            Err(e) => errors.push(ReadError::of(&e)),
         }
     }
     (rows, games, errors)

@@ -74,8 +74,40 @@ pub struct ReadError {
     pub game: usize,
     /// 1-based line of the file, when known.
     pub line: Option<usize>,
-    /// What is wrong, naming the move.
+    /// What is wrong, naming the game, the move and the line.
     pub message: String,
+    /// The full-move number of the move that could not be played, when the error is a move's.
+    pub move_number: Option<u32>,
+    /// Its side.
+    pub side: Option<Color>,
+    /// What is wrong, without the game, move and line (the page words those itself).
+    pub reason: String,
+}
+
+impl ReadError {
+    /// The error of a game the reader refused.
+    pub fn of(e: &game::RecordError) -> ReadError {
+        ReadError {
+            game: e.game,
+            line: e.line,
+            message: e.to_string(),
+            move_number: e.move_number,
+            side: e.side,
+            reason: e.message.clone(),
+        }
+    }
+
+    /// An error about the file, not one game's moves.
+    pub fn file(game: usize, message: String) -> ReadError {
+        ReadError {
+            game,
+            line: None,
+            reason: message.clone(),
+            message,
+            move_number: None,
+            side: None,
+        }
+    }
 }
 
 /// `POST /api/records/read`'s answer.
@@ -137,20 +169,12 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
     };
     for (i, entry) in V::read_records(text).into_iter().enumerate() {
         if view.games.len() + view.errors.len() >= MAX_GAMES {
-            view.errors.push(ReadError {
-                game: i + 1,
-                line: None,
-                message: format!("only the first {MAX_GAMES} games of a file are read"),
-            });
+            view.errors.push(ReadError::file(i + 1, format!("only the first {MAX_GAMES} games of a file are read")));
             break;
         }
         match entry {
             Ok(record) => view.games.push(game_read(i + 1, &record)),
-            Err(e) => view.errors.push(ReadError {
-                game: e.game,
-                line: e.line,
-                message: e.to_string(),
-            }),
+            Err(e) => view.errors.push(ReadError::of(&e)),
         }
     }
     view

@@ -154,7 +154,8 @@ pub struct Mark {
     pub played: String,
     /// The engine's move in the position before.
     pub better: String,
-    /// The mover's winning chances lost, in hundredths (10 to 200).
+    /// The mover's winning percentage lost (lichess's win %, `50 + 50 · chances`), in points
+    /// (5 to 100).
     pub loss: u32,
 }
 
@@ -229,7 +230,7 @@ pub fn marks(evals: &[Eval]) -> Vec<Mark> {
             kind,
             played: played.clone(),
             better: better.clone(),
-            loss: (drop * 100.0).round() as u32,
+            loss: (drop * 50.0).round() as u32,
         });
     }
     out
@@ -646,7 +647,7 @@ mod tests {
                 (5, White, MarkKind::Blunder, "Qh5+"),
             ]
         );
-        assert_eq!(m[0].loss, 48);
+        assert_eq!(m[0].loss, 24);
         let s = summary(&m);
         assert_eq!((s.white.blunders, s.black.blunders), (1, 2));
     }

@@ -313,7 +313,7 @@ async fn a_blunder_is_marked_with_the_better_move() {
     assert_eq!(
         done["marks"],
         json!([{"ply": 1, "color": "black", "kind": "blunder", "played": "c7-d6",
-                "better": "c7-b6", "loss": 200}])
+                "better": "c7-b6", "loss": 100}])
     );
     assert_eq!(
         done["summary"],

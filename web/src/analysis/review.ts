@@ -163,7 +163,12 @@ export class ReviewPanel {
     graph.append(svg('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }));
     for (const m of v.marks) {
       const e = v.evals[m.ply];
-      if (e) graph.append(svg('circle', { cx: this.x(m.ply), cy: this.y(e), r: 4, class: `mark ${m.kind}`, 'data-ply': m.ply }));
+      if (!e) continue;
+      const dot = svg('circle', { cx: this.x(m.ply), cy: this.y(e), r: 4, class: `mark ${m.kind}`, 'data-ply': m.ply });
+      const tip = svg('title', {});
+      tip.textContent = `${m.played}: ${t(`review.${m.kind}`)}`;
+      dot.append(tip);
+      graph.append(dot);
     }
     this.cursor = svg('line', { x1: 0, y1: 0, x2: 0, y2: H, class: 'cursor', visibility: 'hidden' });
     graph.append(this.cursor);
@@ -201,9 +206,11 @@ export class ReviewPanel {
     if (!box || !node) return;
     const e = this.evals.get(node);
     const m = this.marks.get(node);
+    // Moves keep their hyphens on one line.
+    const move = (text: string) => text.replace(/-/g, '\u2011');
     mount(box,
-      e ? h('span#review-eval', t('review.eval', { score: evalWords(e.score), depth: e.depth })) : null,
+      e ? h('span#review-eval', 'end' in e.score ? t('review.over', { result: e.score.end }) : t('review.eval', { score: evalWords(e.score), depth: e.depth })) : null,
       m ? h('span', ' ', h(`strong.mark-words.${m.kind}#review-mark`, t(`review.${m.kind}`)), ' ',
-        t('review.better', { played: m.played, loss: m.loss, better: m.better })) : null);
+        t('review.better', { played: move(m.played), loss: m.loss, better: move(m.better) })) : null);
   }
 }

@@ -6,7 +6,7 @@
 // tree as a PGN or PDN record. Every position's moves come from the server (`POST
 // /api/positions`); the page computes no rule.
 
-import { api, ApiError, type GameView, type LegalMove, type PositionView, type RecordGame, type RecordNode, type ReviewSubject, type Variant } from '../api';
+import { api, ApiError, type GameView, type LegalMove, type PositionView, type ImportView, type RecordGame, type RecordNode, type ReviewSubject, type Variant } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, locale, resultHeadline, resultReason, t } from '../i18n';
@@ -133,6 +133,47 @@ export function analysisPage(root: HTMLElement, variant?: string): () => void {
   };
   open(tree, first ?? tree.root, { standardStart: tree.root.fen === START_FEN[v], tags: {} });
   return () => close();
+}
+
+const importUrl = (id: string) => `/analysis/import/${id}`;
+const IMPORT_KEY = 'icebound.import.last';
+
+/** Keeps the answer of the last import for this tab. */
+function saveImport(read: ImportView): void {
+  try {
+    sessionStorage.setItem(IMPORT_KEY, JSON.stringify(read));
+  } catch {
+    // Storage full or off: the list lives as long as the page.
+  }
+}
+
+function loadImport(): ImportView | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(IMPORT_KEY) ?? 'null') as ImportView | null;
+  } catch {
+    return null;
+  }
+}
+
+/** A link to a stored game of an import (`current`: the game shown). */
+function importLink(g: ImportView['games'][number], current = false): HTMLElement {
+  return h('a.button.import-game', {
+    href: importUrl(g.id),
+    'data-game': g.game,
+    'aria-current': current ? 'page' : undefined,
+    class: current ? 'current' : undefined,
+    onclick: (e: Event) => { e.preventDefault(); navigate(importUrl(g.id)); },
+  },
+  t('analysis.import_game', { n: g.game, white: g.white, black: g.black, plies: g.plies }),
+  g.event ? h('span.muted', ` · ${g.event}`) : null);
+}
+
+/** A game of a record file that could not be read: where, in the page's words, and why. */
+function importError(e: ImportView['errors'][number]): HTMLElement {
+  const where = e.move_number !== null
+    ? t('analysis.import_error_move', { n: e.game, move: `${e.move_number}${e.side === 'black' ? '…' : ''}`, line: e.line ?? '?' })
+    : t('analysis.import_error', { n: e.game, line: e.line ?? '?' });
+  return h('p.error.import-error', where, ' ', h('code', e.reason));
 }
 
 /** A game of a record file as a tree: its main line, comments and variations. */
@@ -364,7 +405,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
 
   function drawEngine(pos: PositionView, l: EngineLine, ended: boolean): void {
     const facts = [t('analysis.depth', { depth: l.depth })];
-    if (l.nps) facts.push(t('analysis.nps', { knps: Math.round(l.nps / 1000).toLocaleString(locale()) }));
+    if (l.nps) facts.push(t('analysis.nps', { mnps: (l.nps / 1e6).toLocaleString(locale(), { maximumFractionDigits: 1, minimumFractionDigits: 1 }) }));
     if (ended) facts.push(t('analysis.ended'));
     mount(engineBox,
       h('div.engine-head', h('strong.score#engine-score', scoreWords(l.score, pos.turn)), h('span.muted', facts.join(' · '))),
@@ -403,7 +444,14 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
       return out;
     };
     mount(treeBox, ...(tree.root.children.length ? line(tree.root.children[0], true) : [h('p.muted', t('analysis.no_moves'))]));
-    treeBox.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    // Only the move list scrolls to the current move: the page (and the board) stays put.
+    const cur = treeBox.querySelector<HTMLElement>('.current');
+    if (cur && treeBox.scrollHeight > treeBox.clientHeight) {
+      const top = cur.offsetTop; // .tree is the offset parent
+      if (top < treeBox.scrollTop || top + cur.offsetHeight > treeBox.scrollTop + treeBox.clientHeight) {
+        treeBox.scrollTop = Math.max(0, top - treeBox.clientHeight / 2);
+      }
+    }
     const inVariation = tree.pathTo(current).some(n => n.parent && n.parent.children[0] !== n);
     mount(branchTools,
       inVariation ? h('button#promote', { type: 'button', onclick: () => { tree.promote(current); render(); } }, t('analysis.promote')) : null,
@@ -497,13 +545,11 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     api.importRecords(text).then(
       read => {
         if (closed) return;
-        const url = (id: string) => `/analysis/import/${id}`;
-        if (read.games.length === 1 && !read.errors.length) return navigate(url(read.games[0].id));
+        saveImport(read);
+        if (read.games.length === 1 && !read.errors.length) return navigate(importUrl(read.games[0].id));
         mount(importOut,
-          ...read.games.map(g => h('a.button.import-game', { href: url(g.id), 'data-game': g.game, onclick: (e: Event) => { e.preventDefault(); navigate(url(g.id)); } },
-            t('analysis.import_game', { n: g.game, white: g.white, black: g.black, plies: g.plies }),
-            g.event ? h('span.muted', ` · ${g.event}`) : null)),
-          ...read.errors.map(e => h('p.error.import-error', t('analysis.import_error', { n: e.game, line: e.line ?? '?' }), ' ', h('code', e.message))));
+          ...read.games.map(g => importLink(g)),
+          ...read.errors.map(importError));
       },
       err => {
         if (!closed) mount(importOut, h('p.error', err instanceof ApiError && err.code === 'too_large' ? t('analysis.import_too_large') : errorWords(err)));
@@ -511,6 +557,15 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     ).finally(() => importBtn.removeAttribute('disabled'));
   };
   const importBtn = h('button#import-open', { type: 'button', onclick: importRecords }, t('analysis.load'));
+
+  // The games of the last record opened stay listed (Back from one of them, or the next one).
+  const last = loadImport();
+  const lastBox = last && last.games.length && (last.games.length > 1 || last.errors.length)
+    ? h('div.import-last#import-last',
+      h('h2', t('analysis.import_last')),
+      ...last.games.map(g => importLink(g, g.id === setting.review?.id && setting.review?.kind === 'imports')),
+      ...last.errors.map(importError))
+    : null;
 
   const step = (label: string, id: string, icon: string, to: () => TreeNode | null | undefined) =>
     h(`button.icon#${id}`, { type: 'button', title: label, 'aria-label': label, onclick: () => { const n = to(); if (n) go(n); } }, icon);
@@ -546,6 +601,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
           setting.game ? h('a.button#game-link', { href: `/game/${setting.game}` }, t('analysis.to_game')) : null,
           h('a.button#other-game', { href: `/analysis/${variant === 'antarctos' ? 'iceage' : 'antarctos'}` }, gameName(variant === 'antarctos' ? 'iceage' : 'antarctos'))),
         h('label.kbd', h('span', t('analysis.position')), fenInput, h('button#fen-load', { type: 'button', onclick: load }, t('analysis.load'))),
+        lastBox,
         h('details.import#import',
           h('summary', t(variant === 'antarctos' ? 'analysis.import_pdn' : 'analysis.import_pgn')),
           importText, h('div.actions', importFile, importBtn), importOut),
