@@ -185,9 +185,7 @@ impl Sessions {
         })
     }
 
-    fn cache(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<String, (Option<(String, String)>, Instant)>> {
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -16,7 +16,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::game_service::{random_token, valid_id};
 use crate::live_game::SiteVariant;
 use crate::positions::variant_named;
-use crate::records_read::{GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read};
+use crate::records_read::{GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread};
 use crate::secrets::hash_hex;
 use crate::state::VariantName;
 use crate::store::{ImportRow, now_ms};
@@ -92,7 +92,10 @@ fn rows_of<V: SiteVariant>(
     let now = now_ms();
     for (i, entry) in entries.into_iter().enumerate() {
         if games.len() + errors.len() >= MAX_GAMES {
-            errors.push(ReadError::file(i + 1, format!("only the first {MAX_GAMES} games of a file are imported")));
+            errors.push(ReadError::file(
+                i + 1,
+                format!("only the first {MAX_GAMES} games of a file are imported"),
+            ));
             break;
         }
         match entry {
@@ -207,15 +210,26 @@ pub async fn import(
             ),
         ));
     }
-    let variant = match &req.variant {
-        Some(name) => variant_named(name)?,
-        None => detect(&req.text),
+    let named = match &req.variant {
+        Some(name) => Some(variant_named(name)?),
+        None => None,
     };
     let importer = hash_hex(token);
-    let (rows, games, errors) = match variant {
-        VariantName::Antarctos => rows_of(variant, Antarctos::read_records(&req.text), &importer),
-        VariantName::IceAge => rows_of(variant, IceAge::read_records(&req.text), &importer),
-    };
+    let text = req.text.clone();
+    let (variant, rows, games, errors) = off_thread(move || {
+        let variant = named.unwrap_or_else(|| detect(&text));
+        let (rows, games, errors) = match variant {
+            VariantName::Antarctos => rows_of(variant, Antarctos::read_records(&text), &importer),
+            VariantName::IceAge => rows_of(variant, IceAge::read_records(&text), &importer),
+        };
+        (variant, rows, games, errors)
+    })
+    .await?;
+    if games.is_empty() && errors.is_empty() {
+        return Err(ApiError::bad_request(
+            "the text holds no game: paste a PGN or PDN record of one or more games",
+        ));
+    }
     if !rows.is_empty() {
         service.store.insert_imports(&rows).await?;
     }
@@ -238,10 +252,12 @@ pub async fn imported(service: &GameService, id: &str) -> Result<ImportedGameVie
         return Err(not_found());
     }
     let row = service.store.load_import(id).await?.ok_or_else(not_found)?;
-    let record = match row.variant {
-        VariantName::Antarctos => reread::<Antarctos>(&row.record),
-        VariantName::IceAge => reread::<IceAge>(&row.record),
-    }
+    let (variant, text) = (row.variant, row.record.clone());
+    let record = off_thread(move || match variant {
+        VariantName::Antarctos => reread::<Antarctos>(&text),
+        VariantName::IceAge => reread::<IceAge>(&text),
+    })
+    .await?
     .ok_or_else(|| {
         // The writer's text always reads back (game's write tests); a row that does not is
         // damaged.

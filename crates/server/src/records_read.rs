@@ -169,7 +169,10 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
     };
     for (i, entry) in V::read_records(text).into_iter().enumerate() {
         if view.games.len() + view.errors.len() >= MAX_GAMES {
-            view.errors.push(ReadError::file(i + 1, format!("only the first {MAX_GAMES} games of a file are read")));
+            view.errors.push(ReadError::file(
+                i + 1,
+                format!("only the first {MAX_GAMES} games of a file are read"),
+            ));
             break;
         }
         match entry {
@@ -180,9 +183,35 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
     view
 }
 
+/// Record files read at once: the work runs on the blocking pool, one file at a time, so that
+/// reading (up to half a second for a hostile 256 KiB file) never holds the threads that serve
+/// requests, sockets and moves.
+const RECORD_READERS: usize = 1;
+
+/// Runs `work` (reading or writing records) on the blocking pool behind [`RECORD_READERS`].
+pub(crate) async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    static READERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    let gate = READERS.get_or_init(|| tokio::sync::Semaphore::new(RECORD_READERS));
+    let _permit = gate.acquire().await.map_err(|_| {
+        ApiError::new(
+            crate::error::ErrorCode::TooMany,
+            "the server is shutting down",
+        )
+    })?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        tracing::error!(error = %e, "reading a record failed");
+        ApiError::new(
+            crate::error::ErrorCode::Internal,
+            "the record could not be read",
+        )
+    })
+}
+
 /// `POST /api/records/read`: 400 for an unknown variant, 413 past [`MAX_RECORD_TEXT`] bytes;
 /// otherwise 200 with the games read and the errors of the others.
-pub fn read_records(req: &ReadRequest) -> Result<ReadView, ApiError> {
+pub async fn read_records(req: ReadRequest) -> Result<ReadView, ApiError> {
     let variant = variant_named(&req.variant)?;
     if req.text.len() > MAX_RECORD_TEXT {
         return Err(ApiError::new(
@@ -193,8 +222,9 @@ pub fn read_records(req: &ReadRequest) -> Result<ReadView, ApiError> {
             ),
         ));
     }
-    Ok(match variant {
+    off_thread(move || match variant {
         VariantName::Antarctos => read::<Antarctos>(&req.text),
         VariantName::IceAge => read::<IceAge>(&req.text),
     })
+    .await
 }

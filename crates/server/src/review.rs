@@ -40,9 +40,14 @@ pub const REVIEW_NODES: u64 = 150_000;
 pub const MAX_REVIEW_PLIES: usize = 600;
 /// Reviews one process runs at once; another asked for is answered 503 `too_many`.
 pub const MAX_RUNNING_REVIEWS: usize = 8;
-/// Wall time allowed to one position's search in the queue (the node budget ends it sooner
-/// on any machine that plays at all).
-const POSITION_BUDGET: Duration = Duration::from_secs(10);
+/// Wall time allowed to one position's search in the queue. Long on purpose: the node budget
+/// ends a search, and a review waiting behind live replies must not store a shallower
+/// evaluation.
+const POSITION_BUDGET: Duration = Duration::from_secs(600);
+/// A review left `running` whose progress is older than this, and that this process does not
+/// run, is taken up again when someone looks at it (its worker died with a crash elsewhere, or
+/// gave up).
+const STALLED_MS: i64 = 20_000;
 /// Transposition table of one position's search, MiB.
 const TABLE_MIB: usize = 8;
 
@@ -303,6 +308,12 @@ async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLi
                     "the game is still being played: its computer analysis comes once it ends",
                 ));
             }
+            if row.result.is_none() || moves.is_empty() {
+                return Err(ApiError::new(
+                    ErrorCode::Conflict,
+                    "the game was called off without a result: there is nothing to analyse",
+                ));
+            }
             let mut fens = vec![row.start_fen.clone()];
             fens.extend(moves.iter().map(|m| m.fen.clone()));
             Ok(GameLine {
@@ -349,6 +360,10 @@ pub async fn review(service: &Arc<GameService>, subject: &Subject) -> Result<Rev
                 "no computer analysis of this game yet: request one",
             )
         })?;
+    if row.status == "running" && now_ms() - row.updated_at > STALLED_MS && claim(service, &row) {
+        tracing::info!(review = %row.subject, done = row.done, "taking up a stalled computer analysis");
+        spawn_work(service, row.clone());
+    }
     view_of(&row)
 }
 
@@ -365,8 +380,8 @@ pub async fn request(
     if let Some(row) = service.store.load_review(&key).await?
         && row.status != "failed"
     {
-        if row.status == "running" {
-            resume(service, row.clone());
+        if row.status == "running" && claim(service, &row) {
+            spawn_work(service, row.clone());
         }
         return view_of(&row);
     }
@@ -378,8 +393,27 @@ pub async fn request(
         )));
     }
     let owner = hash_hex(token);
-    {
+    let busy_here = {
         let running = service.reviews.lock();
+        running.contains_key(&key)
+    };
+    if busy_here {
+        // Started here an instant ago by another request for the same game.
+        return match service.store.load_review(&key).await? {
+            Some(row) => view_of(&row),
+            None => Err(ApiError::new(ErrorCode::TooMany, "try again in a moment")),
+        };
+    }
+    {
+        // The slot is reserved before the database write, so requests arriving together
+        // cannot all pass the caps.
+        let mut running = service.reviews.lock();
+        if running.contains_key(&key) {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                "this game's computer analysis is starting: look again in a moment",
+            ));
+        }
         if running.values().any(|o| *o == owner) {
             return Err(ApiError::new(
                 ErrorCode::TooManyAnalyses,
@@ -394,12 +428,16 @@ pub async fn request(
                 ),
             ));
         }
+        running.insert(key.clone(), owner.clone());
     }
+    let release = |service: &Arc<GameService>| {
+        service.reviews.lock().remove(&key);
+    };
     let now = now_ms();
-    let row = service
+    let started = service
         .store
         .start_review(&ReviewRow {
-            subject: key,
+            subject: key.clone(),
             variant: line.variant,
             owner,
             status: "running".into(),
@@ -410,9 +448,18 @@ pub async fn request(
             created_at: now,
             updated_at: now,
         })
-        .await?;
+        .await;
+    let row = match started {
+        Ok(row) => row,
+        Err(e) => {
+            release(service);
+            return Err(e.into());
+        }
+    };
     if row.status == "running" {
-        resume(service, row.clone());
+        spawn_work(service, row.clone());
+    } else {
+        release(service);
     }
     view_of(&row)
 }
@@ -421,23 +468,28 @@ pub async fn request(
 pub async fn resume_all(service: &Arc<GameService>) -> Result<usize, StoreError> {
     let mut n = 0;
     for key in service.store.running_reviews().await? {
-        if let Some(row) = service.store.load_review(&key).await? {
-            resume(service, row);
+        if let Some(row) = service.store.load_review(&key).await?
+            && claim(service, &row)
+        {
+            spawn_work(service, row);
             n += 1;
         }
     }
     Ok(n)
 }
 
-/// Runs the review of `row` in the background unless this process runs it already.
-fn resume(service: &Arc<GameService>, row: ReviewRow) {
-    {
-        let mut running = service.reviews.lock();
-        if running.contains_key(&row.subject) {
-            return;
-        }
-        running.insert(row.subject.clone(), row.owner.clone());
+/// Reserves `row`'s review for this process; false when it runs here already.
+fn claim(service: &Arc<GameService>, row: &ReviewRow) -> bool {
+    let mut running = service.reviews.lock();
+    if running.contains_key(&row.subject) {
+        return false;
     }
+    running.insert(row.subject.clone(), row.owner.clone());
+    true
+}
+
+/// Runs the review of `row`, reserved by [`claim`] or `request`, in the background.
+fn spawn_work(service: &Arc<GameService>, row: ReviewRow) {
     let service = service.clone();
     tokio::spawn(async move {
         let key = row.subject.clone();
@@ -448,8 +500,8 @@ fn resume(service: &Arc<GameService>, row: ReviewRow) {
     });
 }
 
-/// How many times a storage fault is retried before the review is left for the next start.
-const SAVE_ATTEMPTS: u32 = 5;
+/// Longest wait between two attempts to save progress after a storage fault.
+const MAX_SAVE_BACKOFF: Duration = Duration::from_secs(30);
 
 async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), ApiError> {
     let subject = Subject::of_key(&row.subject)
@@ -494,18 +546,33 @@ async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), ApiE
             "running".into()
         };
         row.updated_at = now_ms();
-        let mut attempt = 0;
+        // A storage fault (a full disk, a database gone read-only) is waited out: the
+        // review goes on by itself once the store takes writes again.
+        let mut wait = Duration::from_millis(500);
         loop {
             match service.store.save_review(&row, from).await {
                 Ok(()) => break,
-                // Another process saved this step: it runs the review.
-                Err(StoreError::Stale { .. }) => return Ok(()),
-                Err(e) if attempt + 1 < SAVE_ATTEMPTS => {
-                    attempt += 1;
-                    tracing::warn!(review = %row.subject, error = %e, attempt, "cannot save the analysis; retrying");
-                    tokio::time::sleep(Duration::from_millis(500 << attempt)).await;
+                // Another process saved this step (or a commit reported failed had landed):
+                // go on from the stored progress.
+                Err(StoreError::Stale { .. }) => {
+                    let Some(stored) = service.store.load_review(&row.subject).await? else {
+                        return Ok(());
+                    };
+                    if stored.status != "running" || stored.done < row.done {
+                        return Ok(());
+                    }
+                    evals = evals_of(&stored)?;
+                    row = stored;
+                    break;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => {
+                    if *shutdown.borrow() {
+                        return Ok(());
+                    }
+                    tracing::warn!(review = %row.subject, error = %e, "cannot save the analysis; retrying in {} s", wait.as_secs_f64());
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(MAX_SAVE_BACKOFF);
+                }
             }
         }
     }

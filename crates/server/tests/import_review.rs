@@ -142,6 +142,12 @@ async fn imports_of_chess_are_found_and_bad_imports_say_why() {
         400,
         "bad_request",
     );
+    // No game at all: said so.
+    assert_error(
+        &import(&mut c, json!({ "text": "  \n" })).await,
+        400,
+        "bad_request",
+    );
     // Nothing readable: nothing stored, every game an error.
     let a = import(&mut c, json!({ "text": "1. zz9 *" })).await;
     assert_eq!(a.status, 200, "{}", a.text);
@@ -200,6 +206,21 @@ async fn a_finished_game_is_reviewed_once_and_a_game_in_play_is_not() {
             .expect("post"),
         404,
         "not_found",
+    );
+    // A game called off before any move has nothing to analyse.
+    let off = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let off = off["id"].as_str().expect("id");
+    let a = c
+        .post(&format!("/api/games/{off}/abort"), json!({}))
+        .await
+        .expect("abort");
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_error(
+        &c.post(&format!("/api/games/{off}/review"), json!({}))
+            .await
+            .expect("post"),
+        409,
+        "conflict",
     );
 
     let id = finished_game(&mut c, 6).await;
@@ -321,4 +342,51 @@ async fn a_blunder_is_marked_with_the_better_move() {
                "black": {"inaccuracies": 0, "mistakes": 0, "blunders": 1}})
     );
     srv.stop().await;
+}
+
+#[tokio::test]
+async fn requests_arriving_together_cannot_pass_the_caps() {
+    // All from one address: no per-address limits here.
+    let slow = SiteOptions {
+        review_nodes: Some(3_000_000),
+        rate_limits: server::options::RateLimits::off(),
+        ..SiteOptions::default()
+    };
+    let srv = TestServer::start_with(&sqlite_url("review_caps"), slow).await;
+    let mut maker = srv.client();
+    let mut games = Vec::new();
+    for _ in 0..12 {
+        games.push(finished_game(&mut maker, 1).await);
+    }
+    // Twelve players at once, a game each: at most 8 run, the others hear 503.
+    let answers = futures_util::future::join_all(games.iter().map(|id| {
+        let mut c = srv.client();
+        let path = format!("/api/games/{id}/review");
+        async move { c.post(&path, json!({})).await.expect("post").status }
+    }))
+    .await;
+    let started = answers.iter().filter(|s| **s == 200).count();
+    assert_eq!(started, 8, "{answers:?}");
+    assert!(
+        answers.iter().all(|s| *s == 200 || *s == 503),
+        "{answers:?}"
+    );
+    // One player asking for three more games at once: never more than one.
+    let mut one = srv.client();
+    let mut mine = Vec::new();
+    for _ in 0..3 {
+        mine.push(finished_game(&mut one, 1).await);
+    }
+    let token = one.token().expect("token").to_string();
+    let answers = futures_util::future::join_all(mine.iter().map(|id| {
+        let mut c = ApiClient::with_token(srv.addr, &token);
+        let path = format!("/api/games/{id}/review");
+        async move { c.post(&path, json!({})).await.expect("post").status }
+    }))
+    .await;
+    assert!(
+        answers.iter().filter(|s| **s == 200).count() <= 1,
+        "{answers:?}"
+    );
+    srv.crash().await;
 }

@@ -63,5 +63,5 @@ pub async fn solve(
 /// `POST /api/records/read` -> 200 with every game of a PGN/PDN file as a move tree, and the
 /// errors of the games that could not be read.
 pub async fn read_records(ApiJson(body): ApiJson<ReadRequest>) -> Result<Json<ReadView>, ApiError> {
-    Ok(Json(records_read::read_records(&body)?))
+    Ok(Json(records_read::read_records(body).await?))
 }

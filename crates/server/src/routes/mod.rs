@@ -33,7 +33,9 @@ use crate::security::{self, SecurityState};
 pub const BODY_LIMIT: usize = 16 * 1024;
 /// Largest body of `POST /api/records/read` and `POST /api/import` (a record file and its
 /// JSON escapes).
-pub const RECORDS_BODY_LIMIT: usize = crate::records_read::MAX_RECORD_TEXT + 64 * 1024;
+/// JSON may escape every character as `\uXXXX` (six bytes), so the body may be six times the
+/// text.
+pub const RECORDS_BODY_LIMIT: usize = crate::records_read::MAX_RECORD_TEXT * 6 + 64 * 1024;
 
 /// The shared state of every handler.
 pub type AppState = Arc<GameService>;
