@@ -294,6 +294,9 @@ export class ApiError extends Error {
     /** For `illegal_move` and `ambiguous_move`: the move text's fault as data, which the page
      * words in its own language (docs/api.md, Errors). */
     public move?: MoveFault,
+    /** For a `bad_request` about position text: the rules' fault as data, which the page
+     * words in its own language (docs/api.md, Errors). */
+    public position?: PositionFault,
   ) {
     super(message);
   }
@@ -307,6 +310,13 @@ export interface MoveFault {
   candidates: string[];
   /** Why no legal move is this one, when one reason can be told (`why.<code>` words it). */
   reason?: { code: string; squares: string[] } | null;
+}
+
+/** Why position text was refused (Antarctos A18, Ice Age Chess C12): a code (`pos.<code>` words
+ * it) and the values it names, in order; a side is `white` or `black`, always first. */
+export interface PositionFault {
+  code: string;
+  args: string[];
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -331,8 +341,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = undefined;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; game?: string; move?: MoveFault } } | undefined)?.error;
-    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status, err?.game, err?.move);
+    const err = (data as { error?: { code?: string; message?: string; game?: string; move?: MoveFault; position?: PositionFault } } | undefined)?.error;
+    throw new ApiError(err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`, res.status, err?.game, err?.move, err?.position);
   }
   return data as T;
 }

@@ -80,6 +80,66 @@ pub enum PositionError {
     },
 }
 
+impl game::PositionFault for PositionError {
+    /// The fault as a code and its values (A18), for pages in other languages:
+    ///
+    /// | code | args | variant |
+    /// |---|---|---|
+    /// | `empty` | | [`PositionError::Empty`] |
+    /// | `bad_side` | text | [`PositionError::BadSide`]: not `W` or `B` |
+    /// | `unknown_field` | text | [`PositionError::UnknownField`] |
+    /// | `empty_field` | field number (2 = the first after the side) | [`PositionError::EmptyField`] |
+    /// | `missing_field` | `W` or `B` | [`PositionError::MissingField`] |
+    /// | `duplicate_field` | `W`, `B` or `I` | [`PositionError::DuplicateField`] |
+    /// | `malformed_square` | field, text | [`PositionError::BadSquare`], [`SquareError::Malformed`] |
+    /// | `off_board` | field, square | [`PositionError::BadSquare`], [`SquareError::OffBoard`] |
+    /// | `light_square` | field, square | [`PositionError::BadSquare`], [`SquareError::Light`] (A1) |
+    /// | `king` | field, text | [`PositionError::King`]: Antarctos has no kings (A2) |
+    /// | `duplicate_square` | square, first field, second field | [`PositionError::DuplicateSquare`] |
+    /// | `too_many_men` | side, count | [`PositionError::TooManyMen`]: at most 12 (A3) |
+    /// | `man_on_goal_row` | side, square | [`PositionError::ManOnGoalRow`] (A4, A12) |
+    ///
+    /// A side is `white` or `black`.
+    fn hint(&self) -> game::PositionHint {
+        use game::PositionHint as H;
+        match self {
+            PositionError::Empty => H::new("empty", [""; 0]),
+            PositionError::BadSide(text) => H::new("bad_side", [text]),
+            PositionError::UnknownField(text) => H::new("unknown_field", [text]),
+            PositionError::EmptyField(n) => H::new("empty_field", [n]),
+            PositionError::MissingField(f) => H::new("missing_field", [f]),
+            PositionError::DuplicateField(f) => H::new("duplicate_field", [f]),
+            PositionError::BadSquare { field, error } => {
+                let (code, text) = match error {
+                    SquareError::Malformed(t) => ("malformed_square", t),
+                    SquareError::OffBoard(t) => ("off_board", t),
+                    SquareError::Light(t) => ("light_square", t),
+                };
+                H::new(code, [field.to_string(), text.clone()])
+            }
+            PositionError::King { field, text } => {
+                H::new("king", [field.to_string(), text.clone()])
+            }
+            PositionError::DuplicateSquare {
+                square,
+                first,
+                second,
+            } => H::new(
+                "duplicate_square",
+                [square.to_string(), first.to_string(), second.to_string()],
+            ),
+            PositionError::TooManyMen { color, count } => H::new(
+                "too_many_men",
+                [color.name().to_string(), count.to_string()],
+            ),
+            PositionError::ManOnGoalRow { color, square } => H::new(
+                "man_on_goal_row",
+                [color.name().to_string(), square.to_string()],
+            ),
+        }
+    }
+}
+
 /// Reads position text (A18). Fields are separated by `:`; squares by `,`, in any order
 /// and any case; a field may be empty (`:W:Bc7`); the `I` field is optional. The
 /// fullmove number is 1.
@@ -204,4 +264,73 @@ pub fn write(pos: &Position) -> String {
         field('I', pos.ice());
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use game::{PositionFault, PositionHint};
+
+    /// The hint of the error `parse` gives for `text`.
+    fn hint(text: &str) -> PositionHint {
+        super::parse(text).expect_err(text).hint()
+    }
+
+    /// One unit test per code: the position text, the code, its args.
+    macro_rules! code {
+        ($name:ident, $text:expr, $code:literal, [$($arg:literal),*]) => {
+            #[test]
+            fn $name() {
+                let args: Vec<String> = vec![$($arg.to_string()),*];
+                assert_eq!(hint($text), PositionHint { code: $code, args });
+            }
+        };
+    }
+
+    code!(a18_empty, "  ", "empty", []);
+    code!(a18_bad_side, "X:Wb4:Bd6", "bad_side", ["X"]);
+    code!(a18_unknown_field, "W:Wb4:Bd6:Qa1", "unknown_field", ["Qa1"]);
+    code!(a18_empty_field, "W:Wb4::Bd6", "empty_field", ["3"]);
+    code!(a18_missing_field, "W:Wb4", "missing_field", ["B"]);
+    code!(
+        a18_duplicate_field,
+        "W:Wb4:Bd6:wc3",
+        "duplicate_field",
+        ["W"]
+    );
+    code!(
+        a18_malformed_square,
+        "W:Wb4:B3d",
+        "malformed_square",
+        ["B", "3d"]
+    );
+    code!(a18_off_board, "W:Wb4:Bd6:Ii3", "off_board", ["I", "i3"]);
+    code!(a1_light_square, "W:WB1:Bc7", "light_square", ["W", "b1"]);
+    code!(a2_king, "W:Wb4:BKd6", "king", ["B", "Kd6"]);
+    code!(
+        a18_duplicate_square,
+        "W:Wc3:Bd6:Ic3",
+        "duplicate_square",
+        ["c3", "W", "I"]
+    );
+    code!(
+        a3_too_many_men,
+        "B:Wb4:Ba1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3,a5,c5",
+        "too_many_men",
+        ["black", "14"]
+    );
+    code!(
+        a12_man_on_goal_row,
+        "B:Wb4:Bd6,c1",
+        "man_on_goal_row",
+        ["black", "c1"]
+    );
+
+    #[test]
+    fn a18_every_code_is_tested_once() {
+        let source = include_str!("fen.rs");
+        let tested = source.matches("\n    code!(").count();
+        // One per code of `PositionFault::hint` (its doc table).
+        let listed = source.matches("\n    /// | `").count();
+        assert_eq!(tested, listed);
+    }
 }

@@ -26,6 +26,6 @@ pub use records::{
     Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
 };
 pub use variant::{
-    MoveHint, MoveTextFault, MoveTextKind, Variant, legal_moves_hint, line_move_texts, perft,
-    perft_divide, sorted_move_texts,
+    MoveHint, MoveTextFault, MoveTextKind, PositionFault, PositionHint, Variant, legal_moves_hint,
+    line_move_texts, perft, perft_divide, sorted_move_texts,
 };

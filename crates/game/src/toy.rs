@@ -56,6 +56,12 @@ impl crate::MoveTextFault for Bad {
     }
 }
 
+impl crate::PositionFault for Bad {
+    fn hint(&self) -> crate::PositionHint {
+        crate::PositionHint::new("bad", [""; 0])
+    }
+}
+
 impl<const BAD_KEY: bool> Variant for Pile<BAD_KEY> {
     const NAME: &'static str = "pile";
     const TITLE: &'static str = "Pile";

@@ -58,6 +58,35 @@ pub trait MoveTextFault {
     }
 }
 
+/// What is wrong with position text, as data: a stable code (`king`, `rank_length`, ...; each
+/// rules crate documents its own) and the values its sentence names, in order: squares,
+/// counts, field names, a side (`white` or `black`, always first when named) or an excerpt of
+/// the text at fault. The error's message says the same in English; a page words the code in
+/// its own language.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PositionHint {
+    /// The fault's code.
+    pub code: &'static str,
+    /// The values it names, in the order its sentence uses them.
+    pub args: Vec<String>,
+}
+
+impl PositionHint {
+    /// A hint with `code` naming `args`.
+    pub fn new(code: &'static str, args: impl IntoIterator<Item = impl ToString>) -> Self {
+        PositionHint {
+            code,
+            args: args.into_iter().map(|a| a.to_string()).collect(),
+        }
+    }
+}
+
+/// A rules crate's position text error ([`Variant::PositionError`]) as data.
+pub trait PositionFault {
+    /// The fault as a code and its values; every error has one.
+    fn hint(&self) -> PositionHint;
+}
+
 /// A game: its positions, its moves and the rules that join them, plus the texts that
 /// name them. Implemented by a zero-sized marker type per game (`antarctos::Antarctos`,
 /// `iceage::IceAge`); the engine, the site and the CLI are generic over it.
@@ -79,8 +108,9 @@ pub trait Variant: Copy + Debug + Send + Sync + 'static {
     type Move: Clone + PartialEq + Eq + Hash + Debug + Send + Sync + 'static;
     /// A move that is not legal in the position it was played in.
     type IllegalMove: Error + Clone + Send + Sync + 'static;
-    /// Position text that cannot be read (says what and where).
-    type PositionError: Error + Clone + Send + Sync + 'static;
+    /// Position text that cannot be read (says what and where); its
+    /// [`PositionFault::hint`] says the same as data, for pages in other languages.
+    type PositionError: Error + Clone + Send + Sync + 'static + PositionFault;
     /// Move text that matches no legal move or several (lists the candidates); its
     /// [`MoveTextFault::kind`] says which, for callers that answer each differently.
     type MoveTextError: Error + Clone + Send + Sync + 'static + MoveTextFault;

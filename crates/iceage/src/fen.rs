@@ -83,7 +83,7 @@ pub enum PositionError {
         /// The square given.
         square: String,
         /// What is wrong.
-        why: &'static str,
+        why: EnPassantFault,
     },
     /// The half-move clock is not a number.
     #[error("bad half-move clock '{0}'")]
@@ -97,6 +97,95 @@ pub enum PositionError {
     /// The full-move number is 0.
     #[error("the full-move number is 0, it starts at 1")]
     FullmoveZero,
+}
+
+/// Why an en-passant square cannot follow a double step (C1, C12).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnPassantFault {
+    /// Not on the third rank of the side that just moved: the sixth rank (`6`) with White to
+    /// move, the third (`3`) with Black to move.
+    #[error("it must be on the third rank of the side that just moved (rank {0})")]
+    WrongRank(u32),
+    /// Something stands on it.
+    #[error("the square is not empty")]
+    Occupied,
+    /// Something stands on the square the pawn left (named).
+    #[error("the pawn's start square {0} is not empty")]
+    StartOccupied(String),
+    /// No pawn of the side that just moved on the square in front of it (named).
+    #[error("no pawn that just made a double step on {0}")]
+    NoPawn(String),
+}
+
+impl game::PositionFault for PositionError {
+    /// The fault as a code and its values (C12), for pages in other languages:
+    ///
+    /// | code | args | variant |
+    /// |---|---|---|
+    /// | `empty` | | [`PositionError::Empty`] |
+    /// | `field_count` | fields found | [`PositionError::FieldCount`]: 2 to 6 |
+    /// | `rank_count` | ranks found | [`PositionError::RankCount`]: 8 |
+    /// | `rank_length` | rank, squares | [`PositionError::RankLength`]: 8 |
+    /// | `unknown_letter` | letter, rank | [`PositionError::UnknownLetter`] |
+    /// | `too_many_kings` | side, count | [`PositionError::TooManyKings`] |
+    /// | `pawn_on_back_rank` | square | [`PositionError::PawnOnBackRank`] |
+    /// | `bad_turn` | text | [`PositionError::BadTurn`]: not `w` or `b` |
+    /// | `opposite_check` | side not to move | [`PositionError::OppositeCheck`] |
+    /// | `bad_castling` | text | [`PositionError::BadCastling`] |
+    /// | `castling_without_king_and_rook` | right, king's square, rook's square | [`PositionError::CastlingWithoutKingAndRook`] (C1) |
+    /// | `bad_en_passant` | text | [`PositionError::BadEnPassant`] |
+    /// | `en_passant_rank` | square, rank it must be on | [`EnPassantFault::WrongRank`] (C1) |
+    /// | `en_passant_occupied` | square | [`EnPassantFault::Occupied`] (C1) |
+    /// | `en_passant_start_occupied` | square, start square | [`EnPassantFault::StartOccupied`] (C1) |
+    /// | `en_passant_no_pawn` | square, pawn's square | [`EnPassantFault::NoPawn`] (C1) |
+    /// | `bad_halfmoves` | text | [`PositionError::BadHalfmoves`] |
+    /// | `bad_fullmoves` | text | [`PositionError::BadFullmoves`] |
+    /// | `fullmove_too_large` | text, largest | [`PositionError::FullmoveTooLarge`] |
+    /// | `fullmove_zero` | | [`PositionError::FullmoveZero`] |
+    ///
+    /// A side is `white` or `black`.
+    fn hint(&self) -> game::PositionHint {
+        use game::PositionHint as H;
+        let none: [&str; 0] = [];
+        match self {
+            PositionError::Empty => H::new("empty", none),
+            PositionError::FieldCount(n) => H::new("field_count", [n]),
+            PositionError::RankCount(n) => H::new("rank_count", [n]),
+            PositionError::RankLength { rank, squares } => H::new("rank_length", [rank, squares]),
+            PositionError::UnknownLetter { letter, rank } => {
+                H::new("unknown_letter", [letter.to_string(), rank.to_string()])
+            }
+            PositionError::TooManyKings { color, count } => {
+                H::new("too_many_kings", [color.to_string(), count.to_string()])
+            }
+            PositionError::PawnOnBackRank { square } => H::new("pawn_on_back_rank", [square]),
+            PositionError::BadTurn(text) => H::new("bad_turn", [text]),
+            PositionError::OppositeCheck(color) => H::new("opposite_check", [color]),
+            PositionError::BadCastling(text) => H::new("bad_castling", [text]),
+            PositionError::CastlingWithoutKingAndRook { right, king, rook } => H::new(
+                "castling_without_king_and_rook",
+                [right.to_string(), king.to_string(), rook.to_string()],
+            ),
+            PositionError::BadEnPassant(text) => H::new("bad_en_passant", [text]),
+            PositionError::ImpossibleEnPassant { square, why } => match why {
+                EnPassantFault::WrongRank(rank) => {
+                    H::new("en_passant_rank", [square.clone(), rank.to_string()])
+                }
+                EnPassantFault::Occupied => H::new("en_passant_occupied", [square]),
+                EnPassantFault::StartOccupied(start) => {
+                    H::new("en_passant_start_occupied", [square, start])
+                }
+                EnPassantFault::NoPawn(pawn) => H::new("en_passant_no_pawn", [square, pawn]),
+            },
+            PositionError::BadHalfmoves(text) => H::new("bad_halfmoves", [text]),
+            PositionError::BadFullmoves(text) => H::new("bad_fullmoves", [text]),
+            PositionError::FullmoveTooLarge(text) => H::new(
+                "fullmove_too_large",
+                [text.clone(), MAX_FULLMOVES.to_string()],
+            ),
+            PositionError::FullmoveZero => H::new("fullmove_zero", none),
+        }
+    }
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -289,20 +378,20 @@ fn parse_en_passant(
         Color::Black => (2, -8i32),
     };
     if sq.rank().to_u32() != rank {
-        return Err(impossible(
-            "it must be on the third rank of the side that just moved",
-        ));
+        return Err(impossible(EnPassantFault::WrongRank(rank + 1)));
     }
     if board.occupied().contains(sq) {
-        return Err(impossible("the square is not empty"));
+        return Err(impossible(EnPassantFault::Occupied));
     }
     let behind = Square::new(sq.to_u32().wrapping_add_signed(up));
     if board.occupied().contains(behind) {
-        return Err(impossible("the pawn's start square is not empty"));
+        return Err(impossible(EnPassantFault::StartOccupied(
+            behind.to_string(),
+        )));
     }
     let pawn = Square::new(sq.to_u32().wrapping_add_signed(-up));
     if board.piece_at(pawn) != Some(Role::Pawn.of(!turn)) {
-        return Err(impossible("no pawn that just made a double step"));
+        return Err(impossible(EnPassantFault::NoPawn(pawn.to_string())));
     }
     Ok(crate::movegen::en_passant_takers(board, turn, sq)
         .any()
@@ -381,4 +470,135 @@ pub fn write(pos: &Position) -> String {
         pos.fullmove_number()
     ));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use game::{PositionFault, PositionHint};
+
+    /// The hint of the error `parse` gives for `text`.
+    fn hint(text: &str) -> PositionHint {
+        super::parse(text).expect_err(text).hint()
+    }
+
+    /// One unit test per code: the position text, the code, its args.
+    macro_rules! code {
+        ($name:ident, $text:expr, $code:literal, [$($arg:literal),*]) => {
+            #[test]
+            fn $name() {
+                let args: Vec<String> = vec![$($arg.to_string()),*];
+                assert_eq!(hint($text), PositionHint { code: $code, args });
+            }
+        };
+    }
+
+    code!(c12_empty, " ", "empty", []);
+    code!(c12_field_count, "8/8/8/8/8/8/8/K1k5", "field_count", ["1"]);
+    code!(c12_rank_count, "8/8/8/8/8/8/K1k5 w", "rank_count", ["7"]);
+    code!(
+        c12_rank_length,
+        "8/8/8/8/8/8/8/K1k4 w",
+        "rank_length",
+        ["1", "7"]
+    );
+    code!(
+        c12_unknown_letter,
+        "8/8/8/8/8/8/8/K1x5 w",
+        "unknown_letter",
+        ["x", "1"]
+    );
+    code!(
+        c12_too_many_kings,
+        "8/8/8/8/8/8/8/K1k2K2 w",
+        "too_many_kings",
+        ["white", "2"]
+    );
+    code!(
+        c12_pawn_on_back_rank,
+        "P7/8/8/8/8/8/8/K1k5 w",
+        "pawn_on_back_rank",
+        ["a8"]
+    );
+    code!(c12_bad_turn, "8/8/8/8/8/8/8/K1k5 x", "bad_turn", ["x"]);
+    code!(
+        c12_opposite_check,
+        "k7/8/8/8/8/8/8/R3K3 w",
+        "opposite_check",
+        ["black"]
+    );
+    code!(
+        c12_bad_castling,
+        "8/8/8/8/8/8/8/K1k5 w xK",
+        "bad_castling",
+        ["xK"]
+    );
+    code!(
+        c1_castling_without_king_and_rook,
+        "8/8/8/8/8/8/8/K1k5 w K",
+        "castling_without_king_and_rook",
+        ["K", "e1", "h1"]
+    );
+    code!(
+        c12_bad_en_passant,
+        "4k3/8/8/8/8/8/8/4K3 w - z9",
+        "bad_en_passant",
+        ["z9"]
+    );
+    code!(
+        c1_en_passant_rank,
+        "4k3/8/8/8/8/8/8/4K3 w - e3",
+        "en_passant_rank",
+        ["e3", "6"]
+    );
+    code!(
+        c1_en_passant_occupied,
+        "4k3/8/4p3/8/8/8/8/4K3 w - e6",
+        "en_passant_occupied",
+        ["e6"]
+    );
+    code!(
+        c1_en_passant_start_occupied,
+        "4k3/4p3/8/4p3/8/8/8/4K3 w - e6",
+        "en_passant_start_occupied",
+        ["e6", "e7"]
+    );
+    code!(
+        c1_en_passant_no_pawn,
+        "4k3/8/8/8/8/8/8/4K3 b - d3",
+        "en_passant_no_pawn",
+        ["d3", "d4"]
+    );
+    code!(
+        c12_bad_halfmoves,
+        "4k3/8/8/8/8/8/8/4K3 w - - x",
+        "bad_halfmoves",
+        ["x"]
+    );
+    code!(
+        c12_bad_fullmoves,
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1x",
+        "bad_fullmoves",
+        ["1x"]
+    );
+    code!(
+        c12_fullmove_too_large,
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999",
+        "fullmove_too_large",
+        ["99999999999", "4294967295"]
+    );
+    code!(
+        c12_fullmove_zero,
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
+        "fullmove_zero",
+        []
+    );
+
+    #[test]
+    fn c12_every_code_is_tested_once() {
+        let source = include_str!("fen.rs");
+        let tested = source.matches("\n    code!(").count();
+        // One per code of `PositionFault::hint` (its doc table).
+        let listed = source.matches("\n    /// | `").count();
+        assert_eq!(tested, listed);
+    }
 }

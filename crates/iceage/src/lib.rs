@@ -43,7 +43,7 @@ mod variant;
 mod zobrist;
 
 pub use board::Board;
-pub use fen::PositionError;
+pub use fen::{EnPassantFault, PositionError};
 pub use ice_age::IceAgeReport;
 pub use moves::{Capture, Move, MoveKind};
 pub use notation::MoveTextError;

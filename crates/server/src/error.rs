@@ -113,6 +113,20 @@ pub struct ApiError {
     /// words it in its own language (the message is English).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub move_fault: Option<Box<MoveFault>>,
+    /// For a `bad_request` about position text that cannot be read or is impossible: the
+    /// rules crate's fault as data, so that a page words it in its own language.
+    #[serde(rename = "position", skip_serializing_if = "Option::is_none")]
+    pub position_fault: Option<Box<PositionFaultView>>,
+}
+
+/// Why position text was refused, as data: `{"code": "king", "args": ["W", "Kc3"]}` (the codes
+/// of the rules crates' `PositionFault::hint`, Antarctos A18 and Ice Age Chess C12).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PositionFaultView {
+    /// The fault's code.
+    pub code: &'static str,
+    /// The values it names (squares, counts, fields, a side, an excerpt of the text), in order.
+    pub args: Vec<String>,
 }
 
 /// Why move text was not played, as data: `{"text": "c3xc3", "kind": "ambiguous",
@@ -149,6 +163,7 @@ impl ApiError {
             message: message.into(),
             game: None,
             move_fault: None,
+            position_fault: None,
         }
     }
 
@@ -161,6 +176,18 @@ impl ApiError {
     /// 400 `bad_request`.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::BadRequest, message)
+    }
+
+    /// 400 `bad_request` for position text `fen` that `error` refuses: the message quotes the
+    /// text and gives the rules crate's words, and the fault goes along as data.
+    pub fn bad_position<E: std::fmt::Display + game::PositionFault>(fen: &str, error: &E) -> Self {
+        let hint = error.hint();
+        let mut e = Self::bad_request(format!("fen '{}': {error}", game::excerpt(fen)));
+        e.position_fault = Some(Box::new(PositionFaultView {
+            code: hint.code,
+            args: hint.args,
+        }));
+        e
     }
 
     /// 404 `not_found` for game `id`.

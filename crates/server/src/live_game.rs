@@ -519,8 +519,7 @@ fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), ApiErro
                     format!("fen of {} bytes (at most {MAX_FEN_TEXT})", text.len()),
                 ));
             }
-            V::parse_position(text.trim())
-                .map_err(|e| ApiError::bad_request(format!("fen '{text}': {e}")))?
+            V::parse_position(text.trim()).map_err(|e| ApiError::bad_position(text, &e))?
         }
     };
     if let Some(outcome) = V::outcome(&pos) {

@@ -81,7 +81,7 @@ pub(crate) fn in_range(what: &str, n: u64, min: u64, max: u64) -> Result<u64, Ap
 }
 
 /// The position of `fen`: 413 when over [`MAX_FEN_TEXT`] bytes, 400 with the rules crate's
-/// words when it cannot be read.
+/// words, and its fault as data (`error.position`), when it cannot be read.
 pub(crate) fn read_position<V: SiteVariant>(fen: &str) -> Result<V::Position, ApiError> {
     if fen.len() > MAX_FEN_TEXT {
         return Err(ApiError::new(
@@ -89,8 +89,7 @@ pub(crate) fn read_position<V: SiteVariant>(fen: &str) -> Result<V::Position, Ap
             format!("fen of {} bytes (at most {MAX_FEN_TEXT})", fen.len()),
         ));
     }
-    V::parse_position(fen.trim())
-        .map_err(|e| ApiError::bad_request(format!("fen '{}': {e}", game::excerpt(fen.trim()))))
+    V::parse_position(fen.trim()).map_err(|e| ApiError::bad_position(fen.trim(), &e))
 }
 
 fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView, ApiError> {

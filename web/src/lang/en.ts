@@ -392,6 +392,42 @@ export const en = {
   'rules.rulings_note': 'The project\'s own rulings, numbered: each settles a point the original texts leave open. The English text is the authoritative one; the Russian and Turkish pages show a translation of it.',
   'rules.decision_link': 'Decision {id}',
   'rules.diagram': 'Diagram',
+
+  // Position text the rules refuse (board editor, analysis board): the codes of the server's
+  // `error.position` (docs/api.md, Errors; Antarctos A18, Ice Age Chess C12). {a}, {b}, {c}
+  // are its values in order; {side} is the side it names (White, Black).
+  'pos.empty': 'the position text is empty',
+  'pos.bad_side': 'the side to move is written W or B, not “{a}”',
+  'pos.unknown_field': '“{a}” is not a field: the fields are W, B and I',
+  'pos.empty_field': 'field {a} is empty: every field after the side to move starts with W, B or I',
+  'pos.missing_field': 'the field {a} is missing (an empty one is written :{a})',
+  'pos.duplicate_field': 'the field {a} is given twice',
+  'pos.malformed_square': 'field {a}: “{b}” is not a square',
+  'pos.off_board': 'field {a}: {b} is off the board',
+  'pos.light_square': 'field {a}: {b} is a light square, and play is on the dark squares only',
+  'pos.king': 'field {a}: “{b}” is a king, and Antarctos has no kings',
+  'pos.duplicate_square': '{a} is listed twice (fields {b} and {c})',
+  'pos.too_many_men': '{side} has {b, plural, one {# man} other {# men}}, and a side has at most 12',
+  'pos.man_on_goal_row': '{side} is to move with a man on {b}, on the far row: the game would already be over',
+  'pos.field_count': 'position text has 2 to 6 parts (board, side to move, castling, en passant, half-moves, move number), this one has {a}',
+  'pos.rank_count': 'the board has {a, plural, one {# rank} other {# ranks}} instead of 8',
+  'pos.rank_length': 'rank {a} covers {b, plural, one {# square} other {# squares}} instead of 8',
+  'pos.unknown_letter': '“{a}” in rank {b} is neither a piece, nor ice (*), nor a number of empty squares',
+  'pos.too_many_kings': '{side} has {b} kings, and a side has only one',
+  'pos.pawn_on_back_rank': 'a pawn on {a}: a pawn never stands on the first or the last rank',
+  'pos.bad_turn': 'the side to move is written w or b, not “{a}”',
+  'pos.opposite_check': 'the side not to move ({side}) is in check',
+  'pos.bad_castling': 'castling rights are written - or with the letters KQkq, not “{a}”',
+  'pos.castling_without_king_and_rook': 'castling right {a} needs the king on {b} and a rook on {c}',
+  'pos.bad_en_passant': 'the en passant square is written as a square or -, not “{a}”',
+  'pos.en_passant_rank': '{a} cannot be the en passant square: it must be on rank {b}',
+  'pos.en_passant_occupied': 'the en passant square {a} is not empty',
+  'pos.en_passant_start_occupied': 'en passant on {a} needs {b}, the square the pawn left, to be empty',
+  'pos.en_passant_no_pawn': 'en passant on {a} needs a pawn on {b} that has just moved two squares',
+  'pos.bad_halfmoves': 'the half-move count “{a}” is not a number',
+  'pos.bad_fullmoves': 'the move number “{a}” is not a number',
+  'pos.fullmove_too_large': 'the move number {a} is too large (at most {b})',
+  'pos.fullmove_zero': 'the move number is 0, and it starts at 1',
 };
 
 export type Key = keyof typeof en;

@@ -11,6 +11,7 @@ import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { colorName, errorWords, locale, resultHeadline, resultReason, t } from '../i18n';
 import { navigate } from '../nav';
+import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 import { startAnalysis, type EngineLine, type Score } from '../analysis/engine';
 import { GLYPH, ReviewPanel } from '../analysis/review';
@@ -486,7 +487,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
       },
       err => {
         if (closed || node !== current) return;
-        message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err);
+        message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}` : errorWords(err);
       },
     );
   }
@@ -525,7 +526,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
     if (!fen) return;
     api.position(variant, fen).then(
       pos => navigate(`/analysis/${variant}?fen=${encodeURIComponent(pos.fen)}`),
-      err => { message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err); },
+      err => { message.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}` : errorWords(err); },
     );
   };
   fenInput.addEventListener('keydown', e => { if (e.key === 'Enter') load(); });

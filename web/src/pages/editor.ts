@@ -2,14 +2,16 @@
 // eraser) and click squares; set the side to move and, for Ice Age Chess, castling rights, the
 // en-passant square and the move number (which sets the Ice Age countdown, C5). The position
 // text follows every change and a typed text redraws the board; the server judges the position
-// (`POST /api/positions`) and its refusal is shown in its words. From here: Analyse, play the
-// computer, play a friend. Writing position text is notation, not a rule.
+// (`POST /api/positions`) and its refusal is worded in the page's language (position_words.ts).
+// From here: Analyse, play the computer, play a friend. Writing position text is notation, not a
+// rule.
 
 import { api, ApiError, type Color, type Variant } from '../api';
 import { Board, parseAntarctosFen } from '../board';
 import { h, mount } from '../dom';
 import { colorName, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
+import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 import { START_FEN } from './analysis';
 
@@ -144,7 +146,7 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
         if (closed || seq !== checkSeq) return;
         verdict.className = 'error';
         mount(verdict, err instanceof ApiError && err.code === 'bad_request'
-          ? [t('editor.impossible'), ' ', h('span#editor-why', err.message.replace(/^fen '[^']*': /, ''))]
+          ? [t('editor.impossible'), ' ', h('span#editor-why', positionFaultWords(err))]
           : [errorWords(err)]);
       },
     );

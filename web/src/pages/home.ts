@@ -7,6 +7,7 @@ import { Board } from '../board';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { navigate } from '../nav';
+import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 
 function radios<T extends string>(name: string, options: [T, string][], selected: T, onchange: (v: T) => void): HTMLElement {
@@ -95,8 +96,9 @@ export function homePage(root: HTMLElement): () => void {
       const game = await api.createGame(body);
       navigate(`/game/${game.id}`);
     } catch (err) {
-      // A start position the rules refuse: the server's message says what and where.
-      if (err instanceof ApiError && err.code === 'bad_request' && fen) mount(error, t('home.bad_fen'), ' ', h('code', err.message));
+      // A start position the rules refuse: why, in the page's language when the rules' fault
+      // came along, else the server's message.
+      if (err instanceof ApiError && err.code === 'bad_request' && fen) mount(error, t('home.bad_fen'), ' ', err.position ? positionFaultWords(err) : h('code', err.message));
       else error.textContent = errorWords(err);
       submit.disabled = false;
     }
