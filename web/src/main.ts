@@ -2,9 +2,11 @@
 // into `main` and sets the window's title; later pages (editor, lobby, profiles) add a line to
 // `routes`.
 
+import { currentUser, loadMe } from './account';
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { linkHandler } from './nav';
+import { accountPage, loginPage } from './pages/account';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
@@ -28,6 +30,8 @@ const routes: [RegExp, Page][] = [
   [/^\/analysis\/import\/([\w-]+)$/, analysisImportPage],
   [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
   [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
+  [/^\/login$/, loginPage],
+  [/^\/account$/, accountPage],
 ];
 
 let cleanup: void | (() => void);
@@ -48,8 +52,19 @@ function header(): HTMLElement {
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
     h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis'))),
+    account(link),
     select,
   );
+}
+
+/** The header's account link: log in, or the account's name. */
+function account(link: (href: string, label: string) => HTMLElement): HTMLElement | null {
+  const user = currentUser();
+  if (user === undefined) return null;
+  const a = user === null ? link('/login', t('nav.login')) : link('/account', user);
+  a.id = 'account-link';
+  a.classList.add('account-link');
+  return a;
 }
 
 let shownPath = '';
@@ -80,3 +95,4 @@ window.addEventListener('popstate', () => {
 });
 window.addEventListener('icebound:navigate', render);
 render();
+void loadMe();

@@ -1,0 +1,28 @@
+// Who the browser is logged in as (`GET /api/me`, issue 13), for the header and the account
+// pages: `undefined` until the server answered, `null` for an anonymous player.
+
+import { api } from './api';
+
+let me: string | null | undefined;
+let asked: Promise<void> | null = null;
+
+/** The account's name, `null` when anonymous, `undefined` while unknown. */
+export function currentUser(): string | null | undefined {
+  return me;
+}
+
+/** Asks the server once; the page redraws (`icebound:navigate`) when the answer changes it. */
+export function loadMe(): Promise<void> {
+  asked ??= api.me().then(
+    r => setMe(r.username),
+    () => setMe(null),
+  );
+  return asked;
+}
+
+/** Records a log-in, log-out or registration and redraws the page. */
+export function setMe(name: string | null): void {
+  const changed = me !== name;
+  me = name;
+  if (changed) window.dispatchEvent(new Event('icebound:navigate'));
+}
