@@ -215,6 +215,21 @@ async function importRecords(browser) {
   eq(await tree(other), ['1… c7-b6', '1… c7-d6', '2. a5-b6', '2. a5xc7', 'a7xc5xe3xc1'], 'the stored game opens elsewhere');
   // Never a game of the statistics.
   eq((await api(other, 'GET', '/api/stats')).json, statsBefore, 'imported games are not counted');
+  // A file saved as Windows-1251 (Cyrillic names), with NAGs: the names keep their letters,
+  // the guess is said, the NAGs show and are written back.
+  await other.goto(`${base}/analysis/antarctos`);
+  await other.waitForSelector('.cg-wrap cg-board piece');
+  await other.click('#import summary');
+  const cp1251 = Buffer.concat([Buffer.from('[Event "cp"]\n[White "'), Buffer.from([0xc1, 0xeb, 0xe8, 0xed, 0xe4, 0xe5, 0xf0]), Buffer.from('"]\n\n1. c3-d4! f6-g5?! *\n')]);
+  await other.setInputFiles('#import-file', { name: 'old.pdn', mimeType: 'text/plain', buffer: cp1251 });
+  await other.waitForFunction(() => document.querySelector('#import-text')?.value.includes('c3-d4'));
+  await other.click('#import-open');
+  await other.waitForSelector('.import-warning');
+  check((await other.textContent('.import-warning')).includes('windows-1251'), `the encoding guess is said, got ${await other.textContent('.import-warning')}`);
+  check((await other.textContent('.import-game')).includes('Блиндер'), 'the Cyrillic name keeps its letters');
+  await other.click('.import-game');
+  await waitTree(other, 2);
+  eq(await tree(other), ['1. c3-d4!', 'f6-g5?!'], 'the NAGs show in the moves');
 }
 
 /** The computer analysis of a short finished game: seed example 1 with Black's losing c7-d6

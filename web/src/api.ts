@@ -234,6 +234,7 @@ export interface RecordNode {
   number: number;
   color: Color;
   event: string | null;
+  nags: number[];
   comments: string[];
   variations: RecordNode[][];
 }
@@ -253,6 +254,7 @@ export interface ImportView {
   variant: Variant;
   games: { id: string; game: number; white: string; black: string; event: string; result: string; plies: number }[];
   errors: RecordsRead['errors'];
+  warnings: { game: number | null; line: number | null; message: string }[];
 }
 
 /** `GET /api/imports/<id>`: an imported game. */
@@ -369,7 +371,7 @@ export const api = {
   logIn: (username: string, password: string) => call<{ username: string }>('POST', '/api/session', { username, password }),
   logOut: () => call<{ username: null }>('DELETE', '/api/session', {}),
   changePassword: (old_password: string, new_password: string) => call<{ username: string }>('POST', '/api/me/password', { old_password, new_password }),
-  importRecords: (text: string) => call<ImportView>('POST', '/api/import', { text }),
+  importRecords: (file: { text: string } | { base64: string }) => call<ImportView>('POST', '/api/import', file),
   imported: (id: string) => call<ImportedGame>('GET', `/api/imports/${encodeURIComponent(id)}`),
   review: (s: ReviewSubject) => call<ReviewView>('GET', `/api/${s.kind}/${encodeURIComponent(s.id)}/review`),
   requestReview: (s: ReviewSubject) => call<ReviewView>('POST', `/api/${s.kind}/${encodeURIComponent(s.id)}/review`, {}),

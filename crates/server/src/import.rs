@@ -20,13 +20,19 @@ use crate::records_read::{GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_
 use crate::secrets::hash_hex;
 use crate::state::VariantName;
 use crate::store::{ImportRow, now_ms};
+use base64::Engine;
 
 /// Body of `POST /api/import`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImportRequest {
-    /// The file's text, at most [`MAX_RECORD_TEXT`] bytes.
-    pub text: String,
+    /// The file's text, at most [`MAX_RECORD_TEXT`] bytes (or `base64` instead).
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The file's bytes in base64, for a file that is not UTF-8: its encoding is guessed
+    /// (`game::records::decode`, chardetng) and said in `warnings`.
+    #[serde(default)]
+    pub base64: Option<String>,
     /// `antarctos` or `iceage`; found from the text when left out.
     #[serde(default)]
     pub variant: Option<String>,
@@ -60,6 +66,20 @@ pub struct ImportView {
     pub games: Vec<ImportedView>,
     /// The games that could not be read (game, line, what is wrong naming the move).
     pub errors: Vec<ReadError>,
+    /// What was read but deserves a word (a guessed encoding, a variation cut at an illegal
+    /// move, a result that disagrees with the position), in file order.
+    pub warnings: Vec<WarningView>,
+}
+
+/// One warning of the reader.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarningView {
+    /// 1-based game of the file; `null` for the whole file (its encoding).
+    pub game: Option<usize>,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// What to know, in words.
+    pub message: String,
 }
 
 /// `GET /api/imports/{id}`'s answer.
@@ -132,6 +152,10 @@ fn rows_of<V: SiteVariant>(
 /// Whether `token` (a move-number prefix removed) is checkers move text: squares joined by
 /// `-`, `:` or `x` (`c3-d4`, `e3:g5:e7`).
 fn checkers_move(token: &str) -> bool {
+    let token = token.trim_matches(['(', ')', '{', '}', ',', ';']);
+    if numeric_checkers_move(token) {
+        return true;
+    }
     let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
     let b = token.trim_end_matches(['!', '?', '+', '#']).as_bytes();
     let square = |i: usize| {
@@ -144,6 +168,22 @@ fn checkers_move(token: &str) -> bool {
     (0..b.len()).step_by(3).all(|i| {
         square(i) && (i + 2 == b.len() || matches!(b.get(i + 2), Some(b'-' | b':' | b'x')))
     })
+}
+
+/// Whether `token` is draughts move text in numbers (`32-28`, `2.28x19`, `11:22:31`): a move
+/// number glued in front is allowed.
+fn numeric_checkers_move(token: &str) -> bool {
+    let token = token.trim_end_matches(['!', '?', '*']);
+    let token = match token.rfind('.') {
+        Some(i) => &token[i + 1..],
+        None => token,
+    };
+    let parts: Vec<&str> = token.split(['-', 'x', ':']).collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+        && !matches!(token, "1-0" | "0-1")
 }
 
 /// The game `text` holds: the one whose reader reads more of its games; on a tie, its tags
@@ -170,7 +210,12 @@ pub fn detect(text: &str) -> VariantName {
             VariantName::IceAge
         };
     }
-    if text.contains("[GameType") {
+    // PDN's tag, or a draughts position (`[FEN "W:W21,22:B1,2"]`).
+    if text.contains("[GameType")
+        || ["[FEN \"W:", "[FEN \"B:", "[FEN \"?:"]
+            .iter()
+            .any(|t| text.contains(t))
+    {
         return VariantName::Antarctos;
     }
     if text.contains("[Variant") {
@@ -180,7 +225,10 @@ pub fn detect(text: &str) -> VariantName {
         .lines()
         .filter(|l| !l.trim_start().starts_with('['))
         .flat_map(str::split_whitespace)
-        .filter(|t| t.bytes().any(|b| b.is_ascii_alphabetic()));
+        .filter(|t| {
+            t.bytes().any(|b| b.is_ascii_alphabetic())
+                || numeric_checkers_move(t.trim_matches(['(', ')']))
+        });
     let (mut checkers, mut all) = (0usize, 0usize);
     for t in moves {
         all += 1;
@@ -201,30 +249,69 @@ pub async fn import(
     token: &str,
     req: &ImportRequest,
 ) -> Result<ImportView, ApiError> {
-    if req.text.len() > MAX_RECORD_TEXT {
-        return Err(ApiError::new(
-            ErrorCode::TooLarge,
-            format!(
-                "a record file of {} bytes (at most {MAX_RECORD_TEXT})",
-                req.text.len()
-            ),
-        ));
+    if let Some(t) = &req.text
+        && t.len() > MAX_RECORD_TEXT
+    {
+        return Err(too_large(t.len()));
+    }
+    // Base64 holds 3 bytes in 4 characters.
+    if let Some(b) = &req.base64
+        && b.len() / 4 * 3 > MAX_RECORD_TEXT + 3
+    {
+        return Err(too_large(b.len() / 4 * 3));
     }
     let named = match &req.variant {
         Some(name) => Some(variant_named(name)?),
         None => None,
     };
     let importer = hash_hex(token);
-    let text = req.text.clone();
-    let (variant, rows, games, errors) = off_thread(move || {
-        let variant = named.unwrap_or_else(|| detect(&text));
-        let (rows, games, errors) = match variant {
-            VariantName::Antarctos => rows_of(variant, Antarctos::read_records(&text), &importer),
-            VariantName::IceAge => rows_of(variant, IceAge::read_records(&text), &importer),
+    let (text, bytes) = (req.text.clone(), req.base64.clone());
+    let (variant, rows, games, errors, warnings) = off_thread(move || {
+        let mut warnings = Vec::new();
+        let text = match (text, bytes) {
+            (Some(t), _) => t,
+            (None, Some(b)) => {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(b.trim())
+                    .map_err(|e| ApiError::bad_request(format!("base64: {e}")))?;
+                if bytes.len() > MAX_RECORD_TEXT {
+                    return Err(too_large(bytes.len()));
+                }
+                let decoded = game::records::decode(&bytes);
+                if let Some(w) = decoded.warning {
+                    warnings.push(WarningView {
+                        game: None,
+                        line: None,
+                        message: w,
+                    });
+                }
+                decoded.text
+            }
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "missing field `text` (or `base64`): the record file",
+                ));
+            }
         };
-        (variant, rows, games, errors)
+        let variant = named.unwrap_or_else(|| detect(&text));
+        let (reading_warnings, (rows, games, errors)) = match variant {
+            VariantName::Antarctos => {
+                let r = game::records::read::<Antarctos>(&text);
+                (r.warnings, rows_of(variant, r.games, &importer))
+            }
+            VariantName::IceAge => {
+                let r = game::records::read::<IceAge>(&text);
+                (r.warnings, rows_of(variant, r.games, &importer))
+            }
+        };
+        warnings.extend(reading_warnings.into_iter().map(|w| WarningView {
+            game: w.game,
+            line: w.line,
+            message: w.message,
+        }));
+        Ok((variant, rows, games, errors, warnings))
     })
-    .await?;
+    .await??;
     if games.is_empty() && errors.is_empty() {
         return Err(ApiError::bad_request(
             "the text holds no game: paste a PGN or PDN record of one or more games",
@@ -237,7 +324,15 @@ pub async fn import(
         variant,
         games,
         errors,
+        warnings,
     })
+}
+
+fn too_large(bytes: usize) -> ApiError {
+    ApiError::new(
+        ErrorCode::TooLarge,
+        format!("a record file of {bytes} bytes (at most {MAX_RECORD_TEXT})"),
+    )
 }
 
 fn reread<V: SiteVariant>(record: &str) -> Option<GameRead> {
@@ -277,10 +372,21 @@ mod tests {
 
     #[test]
     fn checkers_moves_are_told_from_chess_moves() {
-        for t in ["c3-d4", "1.c3-d4", "e3:g5:e7", "a1xc3", "12.h6-g5!"] {
+        for t in [
+            "c3-d4",
+            "1.c3-d4",
+            "e3:g5:e7",
+            "a1xc3",
+            "12.h6-g5!",
+            "32-28",
+            "2.28x19",
+            "(11:22:31",
+        ] {
             assert!(checkers_move(t), "{t}");
         }
-        for t in ["e4", "Nf3", "exd5", "O-O", "e2-e", "c3-d4-", "1-0", "Qxh7#"] {
+        for t in [
+            "e4", "Nf3", "exd5", "O-O", "e2-e", "c3-d4-", "1-0", "0-1", "Qxh7#", "123-4",
+        ] {
             assert!(!checkers_move(t), "{t}");
         }
     }
@@ -295,5 +401,18 @@ mod tests {
         assert_eq!(detect("1. c3-b8 *"), VariantName::Antarctos);
         assert_eq!(detect("1. Ke8 *"), VariantName::IceAge);
         assert_eq!(detect("[GameType \"25\"]\n1. zz *"), VariantName::Antarctos);
+        // Draughts in numbers (FMJD PDN), with or without a draughts position.
+        assert_eq!(
+            detect("1. 32-28 19-23 2.28x19 14x23 *"),
+            VariantName::Antarctos
+        );
+        assert_eq!(
+            detect("[FEN \"W:W29,13:B22,4\"]\n1. 29-24 *"),
+            VariantName::Antarctos
+        );
+        assert_eq!(
+            detect("1. 21-17 (1. 22-18) 12-16 *"),
+            VariantName::Antarctos
+        );
     }
 }

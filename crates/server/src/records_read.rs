@@ -46,6 +46,8 @@ pub struct NodeView {
     pub color: Color,
     /// What happened besides the move (the Ice Age it brought).
     pub event: Option<String>,
+    /// Its NAGs in the order written (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6, `$n` n).
+    pub nags: Vec<u8>,
     /// The comments after the move.
     pub comments: Vec<String>,
     /// Alternatives to this move, each a line starting from the position before it.
@@ -138,6 +140,7 @@ fn line_view<V: SiteVariant>(start: &V::Position, line: &Line<V::Move>) -> Vec<N
             number: V::fullmove_number(&pos),
             color: V::side_to_move(&pos),
             event: V::event(&pos, &node.mv),
+            nags: node.notes.nags.clone(),
             comments: node.notes.comments.clone(),
             variations: node
                 .notes

@@ -142,6 +142,51 @@ async fn imports_of_chess_are_found_and_bad_imports_say_why() {
         400,
         "bad_request",
     );
+    // A file that is not UTF-8 (Windows-1251 Cyrillic names), sent as its bytes: the
+    // encoding is guessed and said.
+    let mut cp1251 = b"[Event \"x\"]\n[White \"".to_vec();
+    cp1251.extend([0xc1, 0xeb, 0xe8, 0xed, 0xe4, 0xe5, 0xf0]); // Блиндер
+    cp1251.extend(b"\"]\n\n1. c3-d4 *\n");
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&cp1251);
+    let a = import(&mut c, json!({ "base64": b64 })).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.body["games"][0]["white"], "Блиндер", "{}", a.text);
+    assert!(
+        a.body["warnings"][0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("windows-1251"),
+        "the guess is said: {}",
+        a.text
+    );
+    // NAGs and the reader's warnings come through.
+    let a = import(
+        &mut c,
+        json!({ "text": "1. c3-d4! (1. e3-f4?! f6-g5 2. f4-e5) f6-g5 $14 *" }),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    let id = a.body["games"][0]["id"].as_str().expect("id");
+    let g = c.get(&format!("/api/imports/{id}")).await.expect("get");
+    assert_eq!(
+        g.body["record"]["moves"][0]["nags"],
+        json!([1]),
+        "{}",
+        g.text
+    );
+    assert_eq!(g.body["record"]["moves"][1]["nags"], json!([14]));
+    assert_eq!(
+        g.body["record"]["moves"][0]["variations"][0][0]["nags"],
+        json!([6])
+    );
+    let a = import(&mut c, json!({ "text": "1. c3-d4 (1. c3-c4) f6-g5 *" })).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert!(
+        a.body["warnings"].as_array().is_some_and(|w| !w.is_empty()),
+        "a variation cut at an illegal move is said: {}",
+        a.text
+    );
     // No game at all: said so.
     assert_error(
         &import(&mut c, json!({ "text": "  \n" })).await,

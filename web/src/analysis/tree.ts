@@ -29,6 +29,13 @@ export interface TreeNode {
   ply: number;
   /** A player's note on the move (written as `{...}` in the record). */
   comment: string;
+  /** The move's NAGs from an imported record (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6, `$n`). */
+  nags?: number[];
+}
+
+/** The glyph of NAG `n` (1-6), or `$n`. */
+export function nagText(n: number): string {
+  return ['', '!', '?', '!!', '??', '!?', '?!'][n] ?? `$${n}`;
 }
 
 export class MoveTree {
@@ -100,6 +107,10 @@ export class MoveTree {
       const m = n.move!;
       if (m.color === 'white') out.push(`${m.number}. ${m.text}`);
       else out.push(forceNumber ? `${m.number}... ${m.text}` : m.text);
+      for (const nag of n.nags ?? []) {
+        if (nag >= 1 && nag <= 6) out[out.length - 1] += nagText(nag);
+        else out.push(`$${nag}`);
+      }
       if (n.comment.trim()) out.push(`{${n.comment.replace(/[{}]/g, '').trim()}}`);
     };
     // Writes the line that starts with `first` (a child of some node), with the variations

@@ -236,6 +236,8 @@ export const en = {
   'account.old_password': 'Password now',
   'account.new_password': 'New password',
   'account.password_changed': 'The password is changed; your other devices are logged out.',
+  'analysis.import_game_no': 'Game {n}',
+  'analysis.line_no': 'line {n}',
   'review.title': 'Computer analysis',
   'review.request': 'Request computer analysis',
   'review.about': 'The engine evaluates every position of the game, once, for everyone: the evaluation graph, and the inaccuracies, mistakes and blunders with the better move.',

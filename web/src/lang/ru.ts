@@ -236,6 +236,8 @@ export const ru: Record<Key, string> = {
   'account.old_password': 'Текущий пароль',
   'account.new_password': 'Новый пароль',
   'account.password_changed': 'Пароль изменён; на других устройствах выполнен выход.',
+  'analysis.import_game_no': 'Партия {n}',
+  'analysis.line_no': 'строка {n}',
   'review.title': 'Компьютерный анализ',
   'review.request': 'Запросить компьютерный анализ',
   'review.about': 'Движок оценит каждую позицию партии, один раз и для всех: график оценки, неточности, ошибки и зевки с лучшим ходом.',

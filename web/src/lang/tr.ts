@@ -236,6 +236,8 @@ export const tr: Record<Key, string> = {
   'account.old_password': 'Şimdiki parola',
   'account.new_password': 'Yeni parola',
   'account.password_changed': 'Parola değiştirildi; diğer cihazlarınızdan çıkış yapıldı.',
+  'analysis.import_game_no': 'Oyun {n}',
+  'analysis.line_no': 'satır {n}',
   'review.title': 'Bilgisayar analizi',
   'review.request': 'Bilgisayar analizi iste',
   'review.about': 'Motor oyunun her konumunu bir kez ve herkes için değerlendirir: değerlendirme grafiği, daha iyi hamleyle birlikte yanlışlıklar, hatalar ve büyük hatalar.',

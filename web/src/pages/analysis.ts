@@ -15,7 +15,7 @@ import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 import { startAnalysis, type EngineLine, type Score } from '../analysis/engine';
 import { GLYPH, ReviewPanel } from '../analysis/review';
-import { MoveTree, type TreeMove, type TreeNode } from '../analysis/tree';
+import { MoveTree, nagText, type TreeMove, type TreeNode } from '../analysis/tree';
 import { deadEndPage } from './notfound';
 
 /** The start positions (Antarctos A3, Ice Age Chess C4), as the server writes them. */
@@ -185,6 +185,7 @@ function treeOfRecord(variant: Variant, game: RecordGame): MoveTree {
     for (const n of line) {
       const child = tree.add(at, { id: n.id, text: n.text, path: n.path, event: n.event, number: n.number, color: n.color }, n.fen);
       child.comment = n.comments.join(' ');
+      if (n.nags.length) child.nags = n.nags;
       for (const v of n.variations) add(at, v);
       at = child;
     }
@@ -198,11 +199,12 @@ interface SavedNode {
   fen: string;
   move: TreeMove | null;
   comment: string;
+  nags?: number[];
   children: SavedNode[];
 }
 
 function saveNode(n: TreeNode): SavedNode {
-  return { fen: n.fen, move: n.move, comment: n.comment, children: n.children.map(saveNode) };
+  return { fen: n.fen, move: n.move, comment: n.comment, nags: n.nags, children: n.children.map(saveNode) };
 }
 
 /** Keeps `tree` and the node shown for this tab: a language switch or a reload redraws the page,
@@ -227,6 +229,7 @@ function restoreTree(key: string, variant: Variant, accept: (tree: MoveTree, nod
         if (!c.move) continue;
         const child = tree.add(node, c.move, c.fen);
         child.comment = c.comment;
+        if (c.nags?.length) child.nags = c.nags;
         grow(child, c);
       }
     };
@@ -426,7 +429,7 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
         'aria-current': n === current ? 'step' : undefined,
         title: mark ? t(`review.${mark.kind}`) : undefined,
         onclick: () => go(n),
-      }, label, mark ? h(`span.glyph.${mark.kind}`, GLYPH[mark.kind]) : null);
+      }, label, (n.nags ?? []).filter(g => g >= 1 && g <= 6).map(nagText).join(''), mark ? h(`span.glyph.${mark.kind}`, GLYPH[mark.kind]) : null);
     };
     const line = (start: TreeNode, numbered: boolean): HTMLElement[] => {
       const out: HTMLElement[] = [];
@@ -534,23 +537,37 @@ function board(root: HTMLElement, tree: MoveTree, first: TreeNode, setting: Sett
   const importText = h('textarea#import-text', { rows: 4, spellcheck: 'false', 'aria-label': t('analysis.import_text'), placeholder: t('analysis.import_text') }) as HTMLTextAreaElement;
   const importFile = h('input#import-file', { type: 'file', accept: variant === 'antarctos' ? '.pdn,.txt' : '.pgn,.txt', 'aria-label': t('analysis.import_file') }) as HTMLInputElement;
   const importOut = h('div#import-result');
+  // A file that is not UTF-8 goes as its bytes: the server guesses its encoding (chardetng).
+  let fileBytes: { base64: string; shown: string } | null = null;
   importFile.addEventListener('change', async () => {
     const f = importFile.files?.[0];
-    if (f) importText.value = await f.text();
+    if (!f) return;
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    fileBytes = null;
+    try {
+      importText.value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      importText.value = new TextDecoder('windows-1252').decode(bytes);
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      fileBytes = { base64: btoa(bin), shown: importText.value };
+    }
   });
   const importRecords = () => {
     const text = importText.value;
     mount(importOut);
     if (!text.trim()) return;
     importBtn.setAttribute('disabled', '');
-    api.importRecords(text).then(
+    const file = fileBytes && fileBytes.shown === text ? { base64: fileBytes.base64 } : { text };
+    api.importRecords(file).then(
       read => {
         if (closed) return;
         saveImport(read);
-        if (read.games.length === 1 && !read.errors.length) return navigate(importUrl(read.games[0].id));
+        if (read.games.length === 1 && !read.errors.length && !read.warnings.length) return navigate(importUrl(read.games[0].id));
         mount(importOut,
           ...read.games.map(g => importLink(g)),
-          ...read.errors.map(importError));
+          ...read.errors.map(importError),
+          ...read.warnings.map(w => h('p.muted.import-warning', w.game ? `${t('analysis.import_game_no', { n: w.game })}${w.line ? ` (${t('analysis.line_no', { n: w.line })})` : ''}: ` : '', h('code', w.message))));
       },
       err => {
         if (!closed) mount(importOut, h('p.error', err instanceof ApiError && err.code === 'too_large' ? t('analysis.import_too_large') : errorWords(err)));
