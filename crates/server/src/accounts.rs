@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ApiError, ErrorCode};
 use crate::game_service::random_token;
 use crate::secrets::{TokenKeys, hash_hex};
-use crate::store::{AccountRow, Store, now_ms};
+use crate::store::{AccountRow, Store, StoreError, now_ms};
 
 /// The session cookie over plain HTTP.
 pub const SESSION_COOKIE: &str = "icebound_session";
@@ -115,8 +115,28 @@ fn bad_credentials() -> ApiError {
     ApiError::new(ErrorCode::BadCredentials, "wrong username or password")
 }
 
+/// argon2 computations at once (each takes 19 MiB and tens of milliseconds of a core): more
+/// wait their turn, up to [`HASH_WAIT`], then get 503.
+const HASHERS: usize = 2;
+/// Longest wait for a turn to hash.
+const HASH_WAIT: Duration = Duration::from_secs(10);
+
+/// A turn to run argon2 ([`HASHERS`] at once).
+async fn hash_turn() -> Result<tokio::sync::SemaphorePermit<'static>, ApiError> {
+    static GATE: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
+    let gate = GATE.get_or_init(|| tokio::sync::Semaphore::new(HASHERS));
+    match tokio::time::timeout(HASH_WAIT, gate.acquire()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(ApiError::new(
+            ErrorCode::TooMany,
+            "the server is busy checking passwords: try again in a moment",
+        )),
+    }
+}
+
 /// The argon2id PHC string of `password`, computed off the async threads.
 async fn hash_password(password: String) -> Result<String, ApiError> {
+    let _turn = hash_turn().await?;
     tokio::task::spawn_blocking(move || {
         let salt: [u8; 16] = rand::rng().random();
         let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
@@ -150,8 +170,9 @@ fn dummy_hash() -> &'static str {
 }
 
 /// Whether `password` matches the PHC string `stored`, computed off the async threads.
-async fn verify_password(password: String, stored: String) -> bool {
-    tokio::task::spawn_blocking(move || {
+async fn verify_password(password: String, stored: String) -> Result<bool, ApiError> {
+    let _turn = hash_turn().await?;
+    Ok(tokio::task::spawn_blocking(move || {
         PasswordHash::new(&stored).is_ok_and(|parsed| {
             Argon2::default()
                 .verify_password(password.as_bytes(), &parsed)
@@ -159,7 +180,7 @@ async fn verify_password(password: String, stored: String) -> bool {
         })
     })
     .await
-    .unwrap_or(false)
+    .unwrap_or(false))
 }
 
 /// What a process read of one session: its account's id and name (none: no such session),
@@ -189,29 +210,29 @@ impl Sessions {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The account of session token `token`, if it is a live session. A storage error counts
-    /// as no session (the request goes on as the anonymous player) and is logged.
-    pub async fn account_of(&self, token: &str) -> Option<Account> {
+    /// The account of session token `token`, if it is a live session; an error when the
+    /// database cannot tell (the request must not go on as the anonymous player).
+    pub async fn account_of(&self, token: &str) -> Result<Option<Account>, StoreError> {
         if token.len() != 43 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return None;
+            return Ok(None);
         }
-        let hash = hash_hex(token);
+        self.account_of_hash(&hash_hex(token)).await
+    }
+
+    /// [`Sessions::account_of`] by the token's hash.
+    pub async fn account_of_hash(&self, hash: &str) -> Result<Option<Account>, StoreError> {
+        let hash = hash.to_string();
         if let Some((found, at)) = self.cache().get(&hash).cloned()
             && at.elapsed() < SESSION_CACHE
         {
-            return found.map(|(id, username)| Account {
+            return Ok(found.map(|(id, username)| Account {
                 id,
                 username,
                 session_hash: hash,
-            });
+            }));
         }
-        let found = match self.store.session_account(&hash).await {
-            Ok(found) => found,
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot read a session");
-                return None;
-            }
-        };
+        let since = now_ms() - (SESSION_MAX_AGE_S as i64) * 1000;
+        let found = self.store.session_account(&hash, since).await?;
         {
             let mut cache = self.cache();
             if cache.len() >= MAX_CACHED_SESSIONS {
@@ -219,11 +240,11 @@ impl Sessions {
             }
             cache.insert(hash.clone(), (found.clone(), Instant::now()));
         }
-        found.map(|(id, username)| Account {
+        Ok(found.map(|(id, username)| Account {
             id,
             username,
             session_hash: hash,
-        })
+        }))
     }
 
     /// Forgets what this process read of account `id`'s sessions (log-out, new password).
@@ -306,7 +327,7 @@ pub async fn log_in(
     let stored = account
         .as_ref()
         .map_or_else(|| dummy_hash().to_string(), |a| a.password_hash.clone());
-    let matches = verify_password(creds.password.clone(), stored).await;
+    let matches = verify_password(creds.password.clone(), stored).await?;
     let Some(account) = account.filter(|_| matches) else {
         return Err(bad_credentials());
     };
@@ -347,9 +368,9 @@ pub async fn change_password(
         return Err(ApiError::new(ErrorCode::NotLoggedIn, "log in first"));
     };
     if change.old_password.len() > MAX_PASSWORD
-        || !verify_password(change.old_password.clone(), row.password_hash).await
+        || !verify_password(change.old_password.clone(), row.password_hash).await?
     {
-        return Err(bad_credentials());
+        return Err(ApiError::new(ErrorCode::BadCredentials, "wrong password"));
     }
     let hash = hash_password(change.new_password.clone()).await?;
     sessions
@@ -391,10 +412,26 @@ mod tests {
         rt.block_on(async {
             let h = hash_password("correct horse".into()).await.expect("hash");
             assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
-            assert!(verify_password("correct horse".into(), h.clone()).await);
-            assert!(!verify_password("correct hors".into(), h.clone()).await);
-            assert!(!verify_password("x".into(), "not a hash".into()).await);
-            assert!(!verify_password("no password is this one".into(), String::new()).await);
+            assert!(
+                verify_password("correct horse".into(), h.clone())
+                    .await
+                    .expect("turn")
+            );
+            assert!(
+                !verify_password("correct hors".into(), h.clone())
+                    .await
+                    .expect("turn")
+            );
+            assert!(
+                !verify_password("x".into(), "not a hash".into())
+                    .await
+                    .expect("turn")
+            );
+            assert!(
+                !verify_password("no password is this one".into(), String::new())
+                    .await
+                    .expect("turn")
+            );
             assert!(dummy_hash().starts_with("$argon2id$"));
         });
     }

@@ -118,7 +118,28 @@ pub async fn middleware(
     };
     // A live log-in session makes the request its account's player (crate::accounts).
     let account = match (&sec.sessions, session_cookie(req.headers(), https)) {
-        (Some(sessions), Some(t)) => sessions.account_of(&t).await,
+        (_, SessionCookie::Conflict) if api => {
+            return ApiError::new(
+                ErrorCode::CookieConflict,
+                "this browser sent two different icebound_session cookies: a page on another \
+                 host of this domain planted one. Remove the domain's icebound_session cookies \
+                 and log in again (or serve the site over HTTPS, where it cannot be planted)",
+            )
+            .into_response();
+        }
+        (Some(sessions), SessionCookie::One(t)) => match sessions.account_of(&t).await {
+            Ok(found) => found,
+            // Never on as the anonymous player: what it started would not be the account's.
+            Err(e) if api => {
+                tracing::warn!(error = %e, "cannot read a session");
+                return ApiError::new(
+                    ErrorCode::Internal,
+                    "storage failure: your log-in cannot be checked now; try again in a moment",
+                )
+                .into_response();
+            }
+            Err(_) => None,
+        },
         _ => None,
     };
     let player = match &account {
@@ -149,21 +170,42 @@ pub struct Anonymous(pub String);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedIn(pub Option<crate::accounts::Account>);
 
-/// The session token of the request's session cookie (the `__Host-` one over HTTPS).
-pub fn session_cookie(headers: &HeaderMap, https: bool) -> Option<String> {
+/// The session cookie a request sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionCookie {
+    /// None.
+    Nothing,
+    /// One token (the same value sent twice counts once).
+    One(String),
+    /// Two different values: one was planted by another host of the domain.
+    Conflict,
+}
+
+/// The request's session cookie (the `__Host-` one over HTTPS).
+pub fn session_cookie(headers: &HeaderMap, https: bool) -> SessionCookie {
     let name = if https {
         crate::accounts::SECURE_SESSION_COOKIE
     } else {
         crate::accounts::SESSION_COOKIE
     };
-    headers
+    let mut found: Option<&str> = None;
+    for v in headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim().to_string())
+        .filter(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+    {
+        match found {
+            Some(f) if f != v => return SessionCookie::Conflict,
+            _ => found = Some(v),
+        }
+    }
+    found.map_or(SessionCookie::Nothing, |t| {
+        SessionCookie::One(t.to_string())
+    })
 }
 
 macro_rules! from_extension {

@@ -240,3 +240,104 @@ async fn log_ins_are_rate_limited() {
     assert_eq!(limited, Some(5), "five at once, then 429");
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn an_ended_log_in_ends_its_sockets_and_a_planted_session_cookie_is_refused() {
+    let options = SiteOptions {
+        rate_limits: RateLimits {
+            login: None,
+            ..RateLimits::default()
+        },
+        ..SiteOptions::default()
+    };
+    let srv = TestServer::start_with(&sqlite_url("accounts_ws"), options).await;
+    let mut c = srv.client();
+    let r = post(
+        &mut c,
+        "/api/accounts",
+        json!({"username": "wsuser", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let session = c.session().expect("session").to_string();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    // A socket opened by the logged-in browser (its cookie, a page's Origin).
+    let origin = format!("http://{}", srv.addr);
+    let cookie = format!("icebound_session={session}");
+    let mut ws = c
+        .ws_with_headers(&id, &[("cookie", &cookie), ("origin", &origin)])
+        .await
+        .expect("ws");
+    let first = wait_state(&mut ws, |_| true).await;
+    assert_eq!(first["you"], "both", "{first}");
+    server::client::send_json(&mut ws, &json!({"type": "move", "move": "c3-d4", "ply": 0}))
+        .await
+        .expect("send");
+    wait_state(&mut ws, |g| g["ply"] == 1).await;
+    // Log-out elsewhere (the same session): the socket's next move is refused and it closes.
+    let out = c
+        .send("DELETE", "/api/session", Some(&json!({})))
+        .await
+        .expect("delete");
+    assert_eq!(out.status, 200, "{}", out.text);
+    server::client::send_json(&mut ws, &json!({"type": "move", "move": "f6-e5", "ply": 1}))
+        .await
+        .expect("send");
+    let err = wait_error(&mut ws).await;
+    assert_eq!(err["code"], "not_logged_in", "{err}");
+    let game = c.get(&format!("/api/games/{id}")).await.expect("get").body;
+    assert_eq!(game["ply"], 1, "no move after the log-out");
+
+    // Two different session cookies (one planted by a sibling host): refused, never the first.
+    let back = post(
+        &mut c,
+        "/api/session",
+        json!({"username": "wsuser", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    let mine = c.session().expect("session").to_string();
+    let planted = format!(
+        "icebound_session={}; icebound_session={mine}",
+        "A".repeat(43)
+    );
+    let a = c
+        .send_with_headers("GET", "/api/me", &[("cookie", &planted)], None)
+        .await
+        .expect("get");
+    assert_error(&a, 403, "cookie_conflict");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn password_changes_count_against_the_log_in_limit() {
+    let srv = TestServer::start(&sqlite_url("accounts_pw_rate")).await;
+    let mut c = srv.client();
+    let r = post(
+        &mut c,
+        "/api/accounts",
+        json!({"username": "pwuser", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let a = post(
+            &mut c,
+            "/api/me/password",
+            json!({"old_password": "guess guess", "new_password": "whatever1"}),
+        )
+        .await;
+        statuses.push(a.status);
+    }
+    assert!(
+        statuses.contains(&429),
+        "guessing the old password is limited: {statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 401 || *s == 429),
+        "{statuses:?}"
+    );
+    srv.stop().await;
+}

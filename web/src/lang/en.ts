@@ -238,6 +238,8 @@ export const en = {
   'account.password_changed': 'The password is changed; your other devices are logged out.',
   'analysis.import_game_no': 'Game {n}',
   'analysis.line_no': 'line {n}',
+  'account.bad_password': 'Wrong password.',
+  'account.cookie_conflict': 'This browser holds two log-in cookies, one planted by another site of this domain: remove this site\'s cookies and log in again.',
   'review.title': 'Computer analysis',
   'review.request': 'Request computer analysis',
   'review.about': 'The engine evaluates every position of the game, once, for everyone: the evaluation graph, and the inaccuracies, mistakes and blunders with the better move.',

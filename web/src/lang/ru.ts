@@ -238,6 +238,8 @@ export const ru: Record<Key, string> = {
   'account.password_changed': 'Пароль изменён; на других устройствах выполнен выход.',
   'analysis.import_game_no': 'Партия {n}',
   'analysis.line_no': 'строка {n}',
+  'account.bad_password': 'Неверный пароль.',
+  'account.cookie_conflict': 'В браузере два cookie входа, один подброшен другим сайтом этого домена: удалите cookie этого сайта и войдите снова.',
   'review.title': 'Компьютерный анализ',
   'review.request': 'Запросить компьютерный анализ',
   'review.about': 'Движок оценит каждую позицию партии, один раз и для всех: график оценки, неточности, ошибки и зевки с лучшим ходом.',

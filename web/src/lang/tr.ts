@@ -238,6 +238,8 @@ export const tr: Record<Key, string> = {
   'account.password_changed': 'Parola değiştirildi; diğer cihazlarınızdan çıkış yapıldı.',
   'analysis.import_game_no': 'Oyun {n}',
   'analysis.line_no': 'satır {n}',
+  'account.bad_password': 'Parola yanlış.',
+  'account.cookie_conflict': 'Bu tarayıcıda iki giriş çerezi var, biri bu alan adının başka bir sitesince bırakılmış: bu sitenin çerezlerini silip yeniden giriş yapın.',
   'review.title': 'Bilgisayar analizi',
   'review.request': 'Bilgisayar analizi iste',
   'review.about': 'Motor oyunun her konumunu bir kez ve herkes için değerlendirir: değerlendirme grafiği, daha iyi hamleyle birlikte yanlışlıklar, hatalar ve büyük hatalar.',

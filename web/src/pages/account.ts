@@ -12,12 +12,13 @@ import { setTitle } from '../title';
 const NAME = /^[A-Za-z0-9_-]{3,20}$/;
 
 /** What went wrong, in words: the usual codes of the account routes, else the generic words. */
-function accountError(err: unknown): string {
+function accountError(err: unknown, passwordOnly = false): string {
   if (err instanceof ApiError) {
-    if (err.code === 'bad_credentials') return t('account.bad_credentials');
+    if (err.code === 'bad_credentials') return t(passwordOnly ? 'account.bad_password' : 'account.bad_credentials');
     if (err.code === 'conflict' && err.message.includes('taken')) return t('account.taken');
     if (err.code === 'conflict') return t('account.logged_in');
     if (err.code === 'not_logged_in') return t('account.not_logged_in');
+    if (err.code === 'cookie_conflict') return t('account.cookie_conflict');
   }
   return errorWords(err);
 }
@@ -81,7 +82,7 @@ export function accountPage(root: HTMLElement): void {
       if ([...fresh.value].length < 8) { msg.className = 'error'; msg.textContent = t('account.password_rule'); return; }
       api.changePassword(old.value, fresh.value).then(
         () => { msg.textContent = t('account.password_changed'); old.value = ''; fresh.value = ''; },
-        err => { msg.className = 'error'; msg.textContent = accountError(err); },
+        err => { msg.className = 'error'; msg.textContent = accountError(err, true); },
       );
     },
   }, h('h2', t('account.change_password')), oldRow, newRow, h('button#password-submit', { type: 'submit' }, t('account.change_password')), msg);

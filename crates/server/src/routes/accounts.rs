@@ -83,7 +83,22 @@ pub async fn log_out(
     headers: HeaderMap,
     LoggedIn(account): LoggedIn,
 ) -> Result<Response, ApiError> {
-    accounts::log_out(sessions(&sec)?, account.as_ref()).await?;
+    // The cookie goes whatever the database says: on a shared computer, logging out must
+    // work on this browser even when the server cannot end the session now.
+    if let Err(e) = accounts::log_out(sessions(&sec)?, account.as_ref()).await {
+        let mut res = ApiError::new(
+            e.code,
+            format!(
+                "logged out on this browser, but the server could not end the session ({}): \
+                 change the password to end it everywhere",
+                e.message
+            ),
+        )
+        .into_response();
+        res.headers_mut()
+            .append(SET_COOKIE, session_cookie(&sec, &headers, None));
+        return Ok(res);
+    }
     Ok(with_cookie(
         StatusCode::OK,
         session_cookie(&sec, &headers, None),

@@ -136,10 +136,11 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             "/records/read",
             post(analysis::read_records).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
         );
-    // Log-ins and registrations share one limit against password guessing.
+    // Log-ins, registrations and password changes share one limit against password guessing.
     let logins = Router::new()
         .route("/accounts", post(accounts::register))
-        .route("/session", post(accounts::log_in));
+        .route("/session", post(accounts::log_in))
+        .route("/me/password", post(accounts::change_password));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
@@ -150,7 +151,6 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(logins, limits.login, "log-ins"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
-        .route("/me/password", post(accounts::change_password))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))
@@ -164,6 +164,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
     let t = options.timeouts;
     Router::new()
         .nest("/api", api)
+        .route("/healthz", get(pages::healthz))
         .fallback(pages::page)
         .layer(Extension(BodyTimeout(t.body)))
         .layer(Extension(security.clone()))

@@ -52,3 +52,25 @@ pub async fn page(method: Method, uri: Uri) -> Response {
         None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
     }
 }
+
+/// `GET /healthz` -> 200 `{"database": "ok"}`, or 503 `{"database": "<why>"}` when the
+/// database does not answer within 5 s: what a reverse proxy or a supervisor polls.
+pub async fn healthz(
+    axum::extract::State(svc): axum::extract::State<super::AppState>,
+) -> (axum::http::StatusCode, axum::Json<serde_json::Value>) {
+    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), svc.store().ping()).await;
+    match ping {
+        Ok(Ok(())) => (
+            axum::http::StatusCode::OK,
+            axum::Json(serde_json::json!({"database": "ok"})),
+        ),
+        Ok(Err(e)) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({"database": e.to_string()})),
+        ),
+        Err(_) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({"database": "no answer within 5 s"})),
+        ),
+    }
+}

@@ -24,9 +24,11 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
-use crate::error::ApiError;
+use crate::accounts::Sessions;
+use crate::error::{ApiError, ErrorCode};
 use crate::game_service::{Answer, DrawAction, GameService, GameSlot, Snapshot, WsGuard};
-use crate::player::Player;
+use crate::player::{LoggedIn, Player};
+use crate::security::SecurityState;
 
 /// Largest WebSocket message accepted from a client (bytes). A longer one closes the
 /// connection with status 1009 ("message too big", RFC 6455 section 7.4.1).
@@ -75,6 +77,8 @@ enum ClientMessage {
 pub async fn upgrade(
     State(svc): State<AppState>,
     Player(token): Player,
+    LoggedIn(account): LoggedIn,
+    Extension(sec): Extension<SecurityState>,
     Path(id): Path<String>,
     Extension(timers): Extension<WsTimers>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
@@ -97,7 +101,12 @@ pub async fn upgrade(
     upgrade
         .max_message_size(WS_TRANSPORT_LIMIT)
         .max_frame_size(WS_TRANSPORT_LIMIT)
-        .on_upgrade(move |socket| session(svc, slot, id, token, socket, guard, timers))
+        .on_upgrade(move |socket| {
+            let login = account
+                .zip(sec.sessions.clone())
+                .map(|(a, s)| (s, a.session_hash));
+            session(svc, slot, id, token, login, socket, guard, timers)
+        })
 }
 
 fn state_message(snap: &Snapshot, token: &str) -> Message {
@@ -198,11 +207,21 @@ async fn send_within(
     )
 }
 
+/// Whether the log-in a socket was opened under (if any) is still live.
+async fn still_logged_in(login: Option<&(Arc<Sessions>, String)>) -> bool {
+    match login {
+        None => true,
+        Some((sessions, hash)) => matches!(sessions.account_of_hash(hash).await, Ok(Some(_))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn session(
     svc: Arc<GameService>,
     slot: Arc<GameSlot>,
     id: String,
     token: String,
+    login: Option<(Arc<Sessions>, String)>,
     socket: WebSocket,
     _guard: WsGuard,
     timers: WsTimers,
@@ -232,6 +251,15 @@ async fn session(
                     }
                     Some(Ok(Message::Binary(b))) if b.len() > WS_MESSAGE_LIMIT => {
                         let _ = sink.send(too_big()).await;
+                        break;
+                    }
+                    Some(Ok(Message::Text(_))) if !still_logged_in(login.as_ref()).await => {
+                        // The session ended (log-out, a new password elsewhere): the socket
+                        // acts for the account no longer.
+                        let _ = sink.send(error_message(&ApiError::new(
+                            ErrorCode::NotLoggedIn,
+                            "this browser's log-in ended: reload the page",
+                        ))).await;
                         break;
                     }
                     Some(Ok(Message::Text(text))) => handle(&svc, &id, &token, text.as_str()).await,

@@ -148,19 +148,22 @@ impl Store {
         .await
     }
 
-    /// The account id and name of the session whose token hashes to `session_hash`.
+    /// The account id and name of the session whose token hashes to `session_hash`, if it
+    /// began after `since` (Unix ms: older sessions have expired).
     pub async fn session_account(
         &self,
         session_hash: &str,
+        since: i64,
     ) -> Result<Option<(String, String)>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(
                         "SELECT a.id, a.username FROM sessions s JOIN accounts a ON a.id = s.account_id \
-                         WHERE s.token_hash = $1",
+                         WHERE s.token_hash = $1 AND s.created_at > $2",
                     )
                     .bind(session_hash)
+                    .bind(since)
                     .fetch_optional(conn.raw())
                     .await?;
                     Ok(match row {

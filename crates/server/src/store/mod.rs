@@ -200,6 +200,21 @@ impl Store {
         Ok(store)
     }
 
+    /// Whether the database answers a query now (`GET /healthz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = sqlx::query("SELECT 1")
+                    .execute(conn.raw())
+                    .await
+                    .map(|_| ())
+                    .map_err(StoreError::from);
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Whether the database is a SQLite file (else PostgreSQL).
     pub fn is_sqlite(&self) -> bool {
         self.sqlite
