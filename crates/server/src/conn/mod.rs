@@ -137,20 +137,38 @@ pub async fn serve(
 
 /// The client address a request is counted under.
 fn client_addr(peer: SocketAddr, req: &Request<Incoming>, trust_proxy: bool) -> IpAddr {
-    if trust_proxy
-        && let Some(ip) = req
+    if trust_proxy {
+        // The last hop is the one the trusted proxy added: the address it saw. Only that one
+        // counts: an earlier entry is whatever the client wrote. One that cannot be read
+        // counts as the proxy's own address, never as an earlier entry.
+        let last = req
             .headers()
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .filter_map(|s| s.trim().parse::<IpAddr>().ok())
-            .next_back()
-    {
-        // The last hop is the one the trusted proxy added: the address it saw.
-        return ip;
+            .next_back();
+        if let Some(last) = last {
+            return forwarded_ip(last).unwrap_or(peer.ip());
+        }
     }
     peer.ip()
+}
+
+/// An `X-Forwarded-For` entry's address: `203.0.113.7`, `2001:db8::7`, with a port
+/// (`203.0.113.7:4431`, `[2001:db8::7]:443`) or in brackets.
+fn forwarded_ip(entry: &str) -> Option<IpAddr> {
+    let entry = entry.trim();
+    entry
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()))
+        .or_else(|| {
+            entry
+                .strip_prefix('[')
+                .and_then(|e| e.strip_suffix(']'))
+                .and_then(|e| e.parse().ok())
+        })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -257,4 +275,20 @@ async fn refuse(mut stream: TcpStream, refusal: Refusal) {
         Ok::<_, std::io::Error>(())
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), answer).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwarded_entries_with_ports_or_brackets_are_read() {
+        let ip = |s: &str| s.parse::<IpAddr>().ok();
+        assert_eq!(forwarded_ip(" 203.0.113.7"), ip("203.0.113.7"));
+        assert_eq!(forwarded_ip("203.0.113.7:4431"), ip("203.0.113.7"));
+        assert_eq!(forwarded_ip("[2001:db8::7]:443"), ip("2001:db8::7"));
+        assert_eq!(forwarded_ip("[2001:db8::7]"), ip("2001:db8::7"));
+        assert_eq!(forwarded_ip("2001:db8::7"), ip("2001:db8::7"));
+        assert_eq!(forwarded_ip("unknown"), None);
+    }
 }
