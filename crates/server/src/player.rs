@@ -59,6 +59,19 @@ pub fn presented(headers: &HeaderMap, keys: &TokenKeys, cookie_name: &str) -> Pr
             Presented::BadHeader
         };
     }
+    match single_cookie(headers, cookie_name, |v| keys.issued(v)) {
+        Ok(found) => found.map_or(Presented::Nothing, Presented::Token),
+        Err(()) => Presented::Conflict,
+    }
+}
+
+/// The one value of the cookies named `name` that `keep` accepts: `Ok(None)` without one,
+/// `Err(())` for two different ones (a planted cookie beside the browser's own).
+fn single_cookie(
+    headers: &HeaderMap,
+    name: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Option<String>, ()> {
     let mut found: Option<&str> = None;
     for v in headers
         .get_all(COOKIE)
@@ -66,16 +79,16 @@ pub fn presented(headers: &HeaderMap, keys: &TokenKeys, cookie_name: &str) -> Pr
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .filter(|(k, _)| *k == cookie_name)
+        .filter(|(k, _)| *k == name)
         .map(|(_, v)| v.trim())
-        .filter(|v| keys.issued(v))
+        .filter(|v| keep(v))
     {
         match found {
-            Some(f) if f != v => return Presented::Conflict,
+            Some(f) if f != v => return Err(()),
             _ => found = Some(v),
         }
     }
-    found.map_or(Presented::Nothing, |t| Presented::Token(t.to_string()))
+    Ok(found.map(str::to_string))
 }
 
 /// Middleware: puts the [`Player`] in the request, and sets the cookie when it issued the token
@@ -188,24 +201,10 @@ pub fn session_cookie(headers: &HeaderMap, https: bool) -> SessionCookie {
     } else {
         crate::accounts::SESSION_COOKIE
     };
-    let mut found: Option<&str> = None;
-    for v in headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .filter(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim())
-    {
-        match found {
-            Some(f) if f != v => return SessionCookie::Conflict,
-            _ => found = Some(v),
-        }
+    match single_cookie(headers, name, |_| true) {
+        Ok(found) => found.map_or(SessionCookie::Nothing, SessionCookie::One),
+        Err(()) => SessionCookie::Conflict,
     }
-    found.map_or(SessionCookie::Nothing, |t| {
-        SessionCookie::One(t.to_string())
-    })
 }
 
 macro_rules! from_extension {
