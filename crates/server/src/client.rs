@@ -191,27 +191,23 @@ impl ApiClient {
             .body(Full::new(Bytes::from(raw.unwrap_or_default())))
             .map_err(|e| err(&e))?;
         let res = sender.send_request(req).await.map_err(|e| err(&e))?;
-        if self.token.is_none() {
-            self.token = res
-                .headers()
+        // The first answer's player cookie; the session cookie of every answer (an empty one
+        // logs out).
+        let set_cookie = |names: &[&str]| {
+            res.headers()
                 .get_all(SET_COOKIE)
                 .iter()
                 .filter_map(|v| v.to_str().ok())
                 .filter_map(|v| v.split(';').next())
                 .filter_map(|kv| kv.split_once('='))
-                .find(|(k, _)| *k == COOKIE_NAME || *k == SECURE_COOKIE_NAME)
-                .map(|(_, v)| v.to_string());
+                .find(|(k, _)| names.contains(k))
+                .map(|(_, v)| v.to_string())
+        };
+        if self.token.is_none() {
+            self.token = set_cookie(&[COOKIE_NAME, SECURE_COOKIE_NAME]);
         }
-        if let Some((_, v)) = res
-            .headers()
-            .get_all(SET_COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .filter_map(|v| v.split(';').next())
-            .filter_map(|kv| kv.split_once('='))
-            .find(|(k, _)| *k == crate::accounts::SESSION_COOKIE)
-        {
-            self.session = (!v.is_empty()).then(|| v.to_string());
+        if let Some(v) = set_cookie(&[crate::accounts::SESSION_COOKIE]) {
+            self.session = (!v.is_empty()).then_some(v);
         }
         let status = res.status().as_u16();
         let response_headers = res.headers().clone();

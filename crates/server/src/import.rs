@@ -16,7 +16,9 @@ use crate::error::{ApiError, ErrorCode};
 use crate::game_service::{random_token, valid_id};
 use crate::live_game::SiteVariant;
 use crate::positions::variant_named;
-use crate::records_read::{GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread};
+use crate::records_read::{
+    GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread, too_large,
+};
 use crate::secrets::hash_hex;
 use crate::state::VariantName;
 use crate::store::{ImportRow, now_ms};
@@ -326,13 +328,6 @@ pub async fn import(
         errors,
         warnings,
     })
-}
-
-fn too_large(bytes: usize) -> ApiError {
-    ApiError::new(
-        ErrorCode::TooLarge,
-        format!("a record file of {bytes} bytes (at most {MAX_RECORD_TEXT})"),
-    )
 }
 
 fn reread<V: SiteVariant>(record: &str) -> Option<GameRead> {

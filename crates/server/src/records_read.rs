@@ -186,6 +186,14 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
     view
 }
 
+/// 413 for a record file of `bytes` bytes, past [`MAX_RECORD_TEXT`].
+pub(crate) fn too_large(bytes: usize) -> ApiError {
+    ApiError::new(
+        crate::error::ErrorCode::TooLarge,
+        format!("a record file of {bytes} bytes (at most {MAX_RECORD_TEXT})"),
+    )
+}
+
 /// Record files read at once: the work runs on the blocking pool, one file at a time, so that
 /// reading (up to half a second for a hostile 256 KiB file) never holds the threads that serve
 /// requests, sockets and moves.
@@ -217,13 +225,7 @@ pub(crate) async fn off_thread<T: Send + 'static>(
 pub async fn read_records(req: ReadRequest) -> Result<ReadView, ApiError> {
     let variant = variant_named(&req.variant)?;
     if req.text.len() > MAX_RECORD_TEXT {
-        return Err(ApiError::new(
-            crate::error::ErrorCode::TooLarge,
-            format!(
-                "a record file of {} bytes (at most {MAX_RECORD_TEXT})",
-                req.text.len()
-            ),
-        ));
+        return Err(too_large(req.text.len()));
     }
     off_thread(move || match variant {
         VariantName::Antarctos => read::<Antarctos>(&req.text),

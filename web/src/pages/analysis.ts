@@ -41,13 +41,7 @@ export function scoreWords(score: Score, turn: 'white' | 'black'): string {
 
 /** `/analysis/game/<id>`: the stored game as the tree's main line, on its last position. */
 export function analysisGamePage(root: HTMLElement, id: string): () => void {
-  let close: (() => void) | undefined;
-  let gone = false;
-  setTitle(t('page.loading'));
-  mount(root, h('section.card', h('p', t('page.loading'))));
-  api.game(id).then(
-    (g: GameView) => {
-      if (gone) return;
+  return storedPage(root, api.game(id), (g: GameView, open) => {
       if (g.status === 'ongoing') {
         return deadEndPage(root, 'analysis.ongoing_title', t('analysis.ongoing'),
           [h('a.button.primary#game-link', { href: `/game/${g.id}` }, t('game.back_to_game'))]);
@@ -61,57 +55,57 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
       if (kept) [tree, node] = kept;
       // As the server's own record names them (the tags are data, not the page's language).
       const seat = (c: 'white' | 'black') => g[c].kind === 'engine' ? `icebound engine level ${g[c].level ?? '?'}` : g[c].kind === 'open' ? '?' : 'Human';
-      const open = (t: MoveTree, n: TreeNode, setting: Setting) => {
-        close?.();
-        close = board(root, t, n, { ...setting, reopen: open, store });
-      };
-      open(tree, node, {
+      open(tree, node, store, {
         game: g.id,
         review: { kind: 'games', id: g.id },
         about: g.result ? `${resultHeadline(g.result, [])} · ${resultReason(g.result)}` : t('result.aborted'),
         standardStart: g.start_fen === START_FEN[g.variant],
         tags: { Event: `icebound game ${g.id}`, White: seat('white'), Black: seat('black'), Result: g.result?.result ?? '*' },
       });
-    },
-    err => err instanceof ApiError && err.status === 404
-      ? deadEndPage(root, 'gamenf.title', t('gamenf.text'))
-      : mount(root, h('section.card', h('p.error', errorWords(err)))),
-  );
-  return () => {
-    gone = true;
-    close?.();
-  };
+  });
 }
 
 /** `/analysis/import/<id>`: an imported game (`POST /api/import`), on its last position. */
 export function analysisImportPage(root: HTMLElement, id: string): () => void {
-  let close: (() => void) | undefined;
-  let gone = false;
-  setTitle(t('page.loading'));
-  mount(root, h('section.card', h('p', t('page.loading'))));
-  api.imported(id).then(
-    g => {
-      if (gone) return;
+  return storedPage(root, api.imported(id), (g, open) => {
       const store = `icebound.analysis.import.${g.id}`;
       const tags = Object.fromEntries(g.record.tags);
       let tree = treeOfRecord(g.variant, g.record);
       let node = tree.lineEnd(tree.root);
       const kept = restoreTree(store, g.variant, t => t.root.fen === g.record.start_fen);
       if (kept) [tree, node] = kept;
-      const open = (t: MoveTree, n: TreeNode, setting: Setting) => {
-        close?.();
-        close = board(root, t, n, { ...setting, reopen: open, store });
-      };
-      open(tree, node, {
+      open(tree, node, store, {
         review: { kind: 'imports', id: g.id },
         about: [`${tags.White ?? '?'} – ${tags.Black ?? '?'}`, tags.Event, g.record.result].filter(Boolean).join(' · '),
         standardStart: g.record.start_fen === START_FEN[g.variant],
         tags: { ...tags, Result: g.record.result },
       });
+  });
+}
+
+/** A stored game's analysis page: "loading" until `load` answers, then `show` opens the board
+ * (through `open`, which keeps the tab's tree under `store`); a 404 is the not-found page. */
+function storedPage<T>(
+  root: HTMLElement,
+  load: Promise<T>,
+  show: (value: T, open: (tree: MoveTree, node: TreeNode, store: string, setting: Setting) => void) => void,
+): () => void {
+  let close: (() => void) | undefined;
+  let gone = false;
+  setTitle(t('page.loading'));
+  mount(root, h('section.card', h('p', t('page.loading'))));
+  const open = (tree: MoveTree, node: TreeNode, store: string, setting: Setting) => {
+    const reopen = (t2: MoveTree, n: TreeNode, s: Setting) => open(t2, n, store, s);
+    close?.();
+    close = board(root, tree, node, { ...setting, reopen, store });
+  };
+  load.then(
+    value => { if (!gone) show(value, open); },
+    err => {
+      if (gone) return;
+      if (err instanceof ApiError && err.status === 404) deadEndPage(root, 'gamenf.title', t('gamenf.text'));
+      else mount(root, h('section.card', h('p.error', errorWords(err))));
     },
-    err => err instanceof ApiError && err.status === 404
-      ? deadEndPage(root, 'gamenf.title', t('gamenf.text'))
-      : mount(root, h('section.card', h('p.error', errorWords(err)))),
   );
   return () => {
     gone = true;
