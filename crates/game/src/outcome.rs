@@ -26,8 +26,8 @@ pub enum EndReason {
     Resignation,
     /// Both players agreed to a draw.
     Agreement,
-    /// A player ran out of time.
-    Timeout,
+    /// A player ran out of time (the site's clocks, issue 13).
+    TimeForfeit,
     /// A player left the game.
     Abandoned,
 }
@@ -45,13 +45,13 @@ impl EndReason {
         EndReason::FiftyMoveRule,
         EndReason::Resignation,
         EndReason::Agreement,
-        EndReason::Timeout,
+        EndReason::TimeForfeit,
         EndReason::Abandoned,
     ];
 
     /// The reason in lower-case words, as the CLI prints it: `breakthrough`, `total freeze`,
     /// `no moves`, `checkmate`, `frozen king`, `both kings frozen`, `stalemate`,
-    /// `fifty-move rule`, `resignation`, `agreement`, `timeout`, `abandoned`.
+    /// `fifty-move rule`, `resignation`, `agreement`, `time forfeit`, `abandoned`.
     pub fn as_str(self) -> &'static str {
         match self {
             EndReason::Breakthrough => "breakthrough",
@@ -64,13 +64,17 @@ impl EndReason {
             EndReason::FiftyMoveRule => "fifty-move rule",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
-            EndReason::Timeout => "timeout",
+            EndReason::TimeForfeit => "time forfeit",
             EndReason::Abandoned => "abandoned",
         }
     }
 
     /// Inverse of [`EndReason::as_str`]; `None` for any other text.
+    /// `timeout`, the name before the site had clocks, reads as `time forfeit`.
     pub fn parse(text: &str) -> Option<EndReason> {
+        if text == "timeout" {
+            return Some(EndReason::TimeForfeit);
+        }
         EndReason::ALL.into_iter().find(|r| r.as_str() == text)
     }
 }

@@ -11,6 +11,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod clock;
 pub mod assets;
 pub mod backup;
 pub mod client;
@@ -34,6 +35,7 @@ pub mod secrets;
 pub mod security;
 pub mod solve;
 pub mod state;
+pub mod timeouts;
 pub mod store;
 pub mod view;
 pub mod words;
@@ -80,6 +82,12 @@ impl Site {
             store.player_token_secret().await?,
             store.legacy_player_hashes().await?,
         );
+        let filled = store
+            .fill_player_hashes(&|id| secrets::hash_hex(&keys.account_token(id)))
+            .await?;
+        if filled > 0 {
+            tracing::info!(accounts = filled, "accounts linked to their seats");
+        }
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
@@ -134,6 +142,10 @@ impl Site {
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
+        tokio::spawn(timeouts::run(
+            self.service.clone(),
+            self.service.shutdown_signal(),
+        ));
         if let Ok(addr) = listener.local_addr() {
             tracing::info!("icebound serving on http://{addr}");
         }

@@ -343,6 +343,8 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             },
             // Not while the game goes on: the engine would play for whoever asked.
             analysis_url: (!ongoing).then(|| format!("/analysis/game/{}", r.id)),
+            clock: r.clock.map(|c| c.view(now_ms())),
+            rated: r.rated,
         }
     }
 

@@ -99,6 +99,8 @@ text_enum! {
         Joined = "joined",
         /// The game was aborted.
         Aborted = "aborted",
+        /// The game was aborted because `by` did not make its first move in time.
+        FirstMoveMissed = "first_move_missed",
     }
 }
 

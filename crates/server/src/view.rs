@@ -3,6 +3,7 @@
 use game::{Color, EndReason, RecordResult};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::ClockView;
 use crate::permissions::{self, Action};
 use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName, YourSeat};
@@ -150,6 +151,11 @@ pub struct GameView {
     pub ice_age_in: Option<u32>,
     /// The analysis board of this game, once the site has one (`null` until then).
     pub analysis_url: Option<String>,
+    /// The clock as it stands when the view is made (`crate::clock::ClockView`); `null` for
+    /// an unlimited game.
+    pub clock: Option<ClockView>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
 }
 
 /// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).
@@ -199,6 +205,10 @@ pub struct GameSummary {
     pub result: Option<ResultView>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The clock now (a correspondence game's deadline: when the player's time runs out).
+    pub clock: Option<ClockView>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
 }
 
 /// Finished games of one variant.

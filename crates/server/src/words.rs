@@ -23,7 +23,7 @@ pub fn result_words(winner: Option<Color>, reason: EndReason) -> String {
         (Some(w), EndReason::Checkmate) => format!("{} wins by checkmate", side(w)),
         (Some(w), EndReason::FrozenKing) => format!("{}'s king froze in the Ice Age", side(!w)),
         (Some(w), EndReason::Resignation) => format!("{} resigned", side(!w)),
-        (Some(w), EndReason::Timeout) => format!("{} wins on time", side(w)),
+        (Some(w), EndReason::TimeForfeit) => format!("{} wins on time", side(w)),
         (Some(w), EndReason::Abandoned) => format!("{} wins: {} left the game", side(w), side(!w)),
         (Some(w), other) => format!("{} wins ({})", side(w), other),
         (None, EndReason::BothKingsFrozen) => "Draw: both kings froze in the Ice Age".into(),

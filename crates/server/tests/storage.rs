@@ -138,6 +138,8 @@ fn engine_white_row(id: &str) -> GameRow {
         version: 1,
         created_at: 1,
         updated_at: 1,
+        clock: None,
+        rated: false,
     }
 }
 

@@ -3,7 +3,14 @@
 // `{name}` is a parameter; `{n, plural, one {# move} other {# moves}}` picks the form for n
 // (Intl.PluralRules: Russian has one/few/many/other).
 
+import { clockEn } from './clock.en';
+import { lobbyEn } from './lobby.en';
+import { ratingsEn } from './ratings.en';
+
 export const en = {
+  ...clockEn,
+  ...lobbyEn,
+  ...ratingsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',
   'nav.my': 'My games',

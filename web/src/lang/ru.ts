@@ -2,8 +2,14 @@
 // sentence with {color} as its subject takes a plural verb.
 
 import type { Key } from './en';
+import { clockRu } from './clock.ru';
+import { lobbyRu } from './lobby.ru';
+import { ratingsRu } from './ratings.ru';
 
 export const ru: Record<Key, string> = {
+  ...clockRu,
+  ...lobbyRu,
+  ...ratingsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',
   'nav.my': 'Мои партии',

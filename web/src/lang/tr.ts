@@ -2,8 +2,14 @@
 // that page's own: "Kazanılmış oyunların istatistiği", "beyaz", "siyah", "Berabere").
 
 import type { Key } from './en';
+import { clockTr } from './clock.tr';
+import { lobbyTr } from './lobby.tr';
+import { ratingsTr } from './ratings.tr';
 
 export const tr: Record<Key, string> = {
+  ...clockTr,
+  ...lobbyTr,
+  ...ratingsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',
   'nav.my': 'Oyunlarım',

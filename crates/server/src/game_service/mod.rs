@@ -18,6 +18,7 @@ use rand::distr::Alphanumeric;
 use serde::Deserialize;
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
+use crate::clock::{Charge, TimeControl};
 use crate::engine_player;
 use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
@@ -79,6 +80,13 @@ pub struct NewGame {
     /// Start position text.
     #[serde(default)]
     pub fen: Option<String>,
+    /// A friend game's time control (`clock::TimeControl`); unlimited when absent. Engine
+    /// and one-screen games are always unlimited.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// Whether a friend game is rated: both players need an account.
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// An offer or its answer: of a draw, a takeback or a rematch.
@@ -151,6 +159,8 @@ pub struct GameService {
     pub(crate) review_nodes: std::sync::atomic::AtomicU64,
     ws_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
+    /// Wakes the timeout sweeper when a clock's deadline may have moved earlier.
+    pub(crate) clock_changed: tokio::sync::Notify,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -199,6 +209,9 @@ fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
     });
     row.reason = Some(reason);
     row.draw_offer = None;
+    if let Some(clock) = row.clock.as_mut() {
+        clock.stop(now_ms());
+    }
 }
 
 fn bump(row: &mut GameRow) {
@@ -218,6 +231,7 @@ impl GameService {
             review_nodes: std::sync::atomic::AtomicU64::new(crate::review::REVIEW_NODES),
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
+            clock_changed: tokio::sync::Notify::new(),
         })
     }
 
@@ -249,6 +263,32 @@ impl GameService {
                     "you already play {n} unfinished games against the engine (at most \
                      {MAX_ENGINE_GAMES}): finish or resign one first"
                 ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// 400 for a rated unlimited game, 401 `not_logged_in` unless `token` is an account's
+    /// (a rated game needs two accounts: issue 13).
+    pub(crate) async fn check_rated(
+        &self,
+        token: &str,
+        control: TimeControl,
+    ) -> Result<(), ApiError> {
+        if control.speed().is_none() {
+            return Err(ApiError::bad_request(
+                "an unlimited game cannot be rated: choose a real-time or correspondence clock",
+            ));
+        }
+        if self
+            .store
+            .account_by_player_hash(&hash_hex(token))
+            .await?
+            .is_none()
+        {
+            return Err(ApiError::new(
+                ErrorCode::NotLoggedIn,
+                "rated games are for accounts: log in or register first",
             ));
         }
         Ok(())
@@ -373,9 +413,52 @@ impl GameService {
             }
             return Err(e.into());
         }
+        let clocked = row.clock.is_some();
         g.set_row(row);
         Self::broadcast(slot, g.as_ref());
+        if clocked {
+            self.clock_changed.notify_one();
+        }
         Ok(())
+    }
+
+    /// Ends the game on time if its running side's time is over now: a loss by time
+    /// forfeit (A15a, C11b: every side can still win in both games, so never a draw), or an
+    /// abort when the side had not made its first move (ply < 2, as lichess).
+    pub(crate) async fn flag(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+    ) -> Result<bool, ApiError> {
+        let mut row = g.row().clone();
+        let Some(side) = row.clock.and_then(|c| c.flagged(now_ms())) else {
+            return Ok(false);
+        };
+        if row.status != GameStatus::Ongoing {
+            return Ok(false);
+        }
+        if row.ply < crate::permissions::ABORT_BEFORE_PLY {
+            row.status = GameStatus::Aborted;
+            row.draw_offer = None;
+            row.takeback_offer = None;
+            if let Some(clock) = row.clock.as_mut() {
+                clock.stop(now_ms());
+            }
+            notify(&mut row, NoticeCode::FirstMoveMissed, Some(side));
+        } else {
+            finish(&mut row, Some(!side), EndReason::TimeForfeit);
+        }
+        self.save_state(slot, g, row).await?;
+        tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");
+        Ok(true)
+    }
+
+    /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
+    /// opponent's clock reach zero).
+    pub async fn flag_if_due(&self, id: &str) -> Result<bool, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        self.flag(&slot, &mut g).await
     }
 
     /// Stores a prepared move with the state after it, then applies and broadcasts it.
@@ -386,6 +469,16 @@ impl GameService {
         prepared: PreparedMove,
     ) -> Result<(), ApiError> {
         let mut row = g.row().clone();
+        if let Some(clock) = row.clock.as_mut()
+            && clock.on_move(prepared.mover, now_ms()) == Charge::Flagged
+        {
+            // The move came after the mover's deadline: it loses on time instead (A15a, C11b).
+            self.flag(slot, g).await?;
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "your time ran out before the move arrived: the game is lost on time",
+            ));
+        }
         row.ply += 1;
         row.turn = prepared.turn;
         if row.draw_offer == Some(!prepared.mover) {
@@ -404,8 +497,12 @@ impl GameService {
             }
             return Err(e.into());
         }
+        let clocked = row.clock.is_some();
         g.commit_move(prepared, row);
         Self::broadcast(slot, g.as_ref());
+        if clocked {
+            self.clock_changed.notify_one();
+        }
         Ok(())
     }
 
@@ -429,6 +526,24 @@ impl GameService {
                 )));
             }
         };
+        let control = req
+            .time_control
+            .unwrap_or(TimeControl::Unlimited)
+            .validate()?;
+        let rated = req.rated.unwrap_or(false);
+        if req.opponent != "friend" && control != TimeControl::Unlimited {
+            return Err(ApiError::bad_request(
+                "a clock is for games between two players (a friend, or the lobby's seeks)",
+            ));
+        }
+        if rated {
+            if req.opponent != "friend" {
+                return Err(ApiError::bad_request(
+                    "only games between two players are rated",
+                ));
+            }
+            self.check_rated(token, control).await?;
+        }
         let human = human_seat(token);
         let id = random_token(8);
         let (other, invite) = match req.opponent.as_str() {
@@ -491,6 +606,9 @@ impl GameService {
             version: 1,
             created_at: now,
             updated_at: now,
+            // A friend game's clock starts when the friend joins.
+            clock: control.new_clock(),
+            rated,
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");
@@ -587,7 +705,16 @@ impl GameService {
             )
             .with_game(&id));
         }
+        if let Some(control) = row.clock.map(|c| c.control())
+            && row.rated
+        {
+            self.check_rated(token, control).await?;
+        }
         *open = human_seat(token);
+        if let Some(clock) = row.clock.as_mut() {
+            // Both seats are taken: the side to move's clock runs.
+            clock.start(row.turn, now_ms());
+        }
         notify(&mut row, NoticeCode::Joined, Some(joined));
         self.save_state(&slot, &mut g, row).await?;
         tracing::info!(game = %id, "friend joined");

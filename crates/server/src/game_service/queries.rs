@@ -48,6 +48,8 @@ impl GameService {
                     ply: r.ply,
                     created_at: r.created_at,
                     updated_at: r.updated_at,
+                    clock: r.clock.map(|c| c.view(crate::store::now_ms())),
+                    rated: r.rated,
                 }
             })
             .collect())

@@ -40,6 +40,9 @@ impl GameService {
         row.status = GameStatus::Aborted;
         row.draw_offer = None;
         row.takeback_offer = None;
+        if let Some(clock) = row.clock.as_mut() {
+            clock.stop(crate::store::now_ms());
+        }
         notify(&mut row, NoticeCode::Aborted, you.color());
         self.save_state(&slot, &mut g, row).await?;
         tracing::info!(game = %id, "aborted");
@@ -122,6 +125,14 @@ impl GameService {
             .unwrap_or(row.turn);
         row.draw_offer = None;
         row.takeback_offer = None;
+        if let Some(clock) = row.clock.as_mut()
+            && clock.running().is_some()
+        {
+            // The side to move after the takeback starts thinking now; nobody is charged twice.
+            let now = crate::store::now_ms();
+            clock.stop(now);
+            clock.start(row.turn, now);
+        }
         notify(&mut row, NoticeCode::TakebackDone, by);
         self.save_takeback(&slot, &mut g, row, from_ply).await?;
         tracing::info!(game = %id, from = from_ply, to = to_ply, seat = %you, "moves taken back");

@@ -39,14 +39,15 @@ impl Store {
                 let result = async {
                     let mut tx = conn.begin().await?;
                     let inserted = sqlx::query(
-                        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
-                         VALUES ($1, $2, $3, $4, $5)",
+                        "INSERT INTO accounts (id, username, username_key, password_hash, created_at, \
+                         player_hash) VALUES ($1, $2, $3, $4, $5, $6)",
                     )
                     .bind(&account.id)
                     .bind(&account.username)
                     .bind(account.username.to_lowercase())
                     .bind(&account.password_hash)
                     .bind(account.created_at)
+                    .bind(account_hash)
                     .execute(&mut *tx)
                     .await;
                     match inserted {
@@ -89,6 +90,47 @@ impl Store {
     /// The account `id`.
     pub async fn account(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
         self.account_where("id", id).await
+    }
+
+    /// The account whose seats hold `player_hash` (the SHA-256 of its player token), if the
+    /// player is an account.
+    pub async fn account_by_player_hash(
+        &self,
+        player_hash: &str,
+    ) -> Result<Option<AccountRow>, StoreError> {
+        self.account_where("player_hash", player_hash).await
+    }
+
+    /// Fills `player_hash` of accounts made before the column existed (migration 7), with
+    /// `hash_of(id)`; returns how many.
+    pub async fn fill_player_hashes(
+        &self,
+        hash_of: &(dyn Fn(&str) -> String + Sync),
+    ) -> Result<usize, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let ids: Vec<String> =
+                        sqlx::query("SELECT id FROM accounts WHERE player_hash IS NULL")
+                            .fetch_all(conn.raw())
+                            .await?
+                            .iter()
+                            .map(|r| r.try_get("id"))
+                            .collect::<Result<_, _>>()?;
+                    for id in &ids {
+                        sqlx::query("UPDATE accounts SET player_hash = $1 WHERE id = $2")
+                            .bind(hash_of(id))
+                            .bind(id)
+                            .execute(conn.raw())
+                            .await?;
+                    }
+                    Ok(ids.len())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     async fn account_where(

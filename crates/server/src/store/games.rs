@@ -6,6 +6,7 @@ use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
 use super::{MoveRow, Store, StoreError, corrupt};
+use crate::clock::Clock;
 use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
@@ -65,6 +66,11 @@ pub struct GameRow {
     pub created_at: i64,
     /// Unix milliseconds of the last change.
     pub updated_at: i64,
+    /// The clock, `None` for an unlimited game (stored as JSON; its deadline is stored
+    /// beside it for the timeout sweeper).
+    pub clock: Option<Clock>,
+    /// Whether the game counts for the players' ratings.
+    pub rated: bool,
 }
 
 impl GameRow {
@@ -103,7 +109,7 @@ pub struct StatsRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice";
+     rematch_offer, notice, clock, clock_deadline, rated";
 
 /// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
 fn parse_column<T>(
@@ -167,13 +173,15 @@ fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        clock: parse_optional(row, "clock", |t| serde_json::from_str(t).ok())?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
     })
 }
 
 async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)"
+         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -200,9 +208,17 @@ async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::
     .bind(g.takeback_offer.map(Color::name))
     .bind(g.rematch_offer.map(Color::name))
     .bind(notice_text(g.notice))
+    .bind(clock_text(&g.clock))
+    .bind(g.clock.and_then(|c| c.deadline_ms()))
+    .bind(i64::from(g.rated))
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// A clock as stored: its JSON text.
+fn clock_text(c: &Option<Clock>) -> Option<String> {
+    c.as_ref().and_then(|c| serde_json::to_string(c).ok())
 }
 
 /// A notice as stored: its JSON text.
@@ -221,8 +237,9 @@ async fn update(
         "UPDATE games SET white_kind = $1, white_level = $2, white_token = $3, black_kind = $4, \
          black_level = $5, black_token = $6, invite = $7, status = $8, result = $9, winner = $10, \
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
-         updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20 \
-         WHERE id = $21 AND version = $22 AND ply = $23",
+         updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20, \
+         clock = $21, clock_deadline = $22, rated = $23 \
+         WHERE id = $24 AND version = $25 AND ply = $26",
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
@@ -244,6 +261,9 @@ async fn update(
     .bind(g.takeback_offer.map(Color::name))
     .bind(g.rematch_offer.map(Color::name))
     .bind(notice_text(g.notice))
+    .bind(clock_text(&g.clock))
+    .bind(g.clock.and_then(|c| c.deadline_ms()))
+    .bind(i64::from(g.rated))
     .bind(&g.id)
     .bind(g.version - 1)
     .bind(expected_ply)

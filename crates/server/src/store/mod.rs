@@ -12,6 +12,7 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
+mod clocks;
 mod backup;
 mod conn;
 mod games;

@@ -148,6 +148,22 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id)",
         ],
     ),
+    (
+        7,
+        &[
+            // Clocks (crate::clock): the stored clock as JSON, and the instant its running side
+            // is flagged, for the timeout sweeper (crate::timeouts); rated games.
+            "ALTER TABLE games ADD COLUMN clock TEXT",
+            "ALTER TABLE games ADD COLUMN clock_deadline BIGINT",
+            "ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX IF NOT EXISTS games_clock_deadline ON games (clock_deadline)",
+            // The SHA-256 of the account's player token (`TokenKeys::account_token`), the
+            // hash its seats hold: seats lead to their account. Filled at start for accounts
+            // made before (store::accounts::fill_player_hashes).
+            "ALTER TABLE accounts ADD COLUMN player_hash TEXT",
+            "CREATE INDEX IF NOT EXISTS accounts_player_hash ON accounts (player_hash)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -1,0 +1,53 @@
+//! The clock's referee (issue 13): flags a side whose time ran out even when nobody is
+//! connected, and after a restart. One task per process sleeps until the earliest stored
+//! deadline (`games.clock_deadline`, at most [`POLL`] ahead, so deadlines set by other
+//! processes are seen) and flags every game past it. Several processes may race on one game:
+//! the version check of the store lets one write win; the others reload and find it over.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::game_service::GameService;
+use crate::store::now_ms;
+
+/// Longest sleep between looks at the stored deadlines.
+pub const POLL: Duration = Duration::from_secs(1);
+/// Most games flagged per look (the rest at the next, at once).
+const BATCH: i64 = 200;
+
+/// Runs until `shutdown` turns true.
+pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let wait = match service.store().next_clock_deadline().await {
+            Ok(Some(deadline)) => {
+                let ms = (deadline + 1 - now_ms()).clamp(0, POLL.as_millis() as i64);
+                Duration::from_millis(ms as u64)
+            }
+            Ok(None) => POLL,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the clocks' deadlines; retrying");
+                POLL
+            }
+        };
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = service.clock_changed.notified() => continue,
+            _ = shutdown.changed() => return,
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+        match service.store().due_clocks(now_ms(), BATCH).await {
+            Ok(ids) => {
+                for id in ids {
+                    if let Err(e) = service.flag_if_due(&id).await {
+                        tracing::warn!(game = %id, error = %e, "cannot flag the game");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot read the games out of time"),
+        }
+    }
+}
