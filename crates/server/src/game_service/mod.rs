@@ -161,6 +161,8 @@ pub struct GameService {
     shutdown: watch::Sender<bool>,
     /// Wakes the timeout sweeper when a clock's deadline may have moved earlier.
     pub(crate) clock_changed: tokio::sync::Notify,
+    /// The lobby's state in this process (crate::lobby).
+    pub lobby: crate::lobby::LobbyState,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -232,6 +234,7 @@ impl GameService {
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
             clock_changed: tokio::sync::Notify::new(),
+            lobby: crate::lobby::LobbyState::default(),
         })
     }
 
@@ -617,7 +620,7 @@ impl GameService {
 
     /// Puts a just-stored game without moves (`what`: "new game", "rematch") in memory,
     /// starts its engine if the engine moves first, and returns `token`'s view of it.
-    async fn open_new(
+    pub(crate) async fn open_new(
         self: &Arc<Self>,
         row: GameRow,
         token: &str,

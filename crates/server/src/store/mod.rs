@@ -12,8 +12,9 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
-mod clocks;
 mod backup;
+mod challenges;
+mod clocks;
 mod conn;
 mod games;
 mod imports;
@@ -22,6 +23,7 @@ mod moves;
 mod reviews;
 mod schema;
 mod secrets;
+mod seeks;
 
 use std::time::Duration;
 
@@ -30,11 +32,13 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::AccountRow;
 pub use backup::BackupSummary;
+pub use challenges::ChallengeRow;
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
 pub use reviews::ReviewRow;
+pub use seeks::{AcceptOutcome, SeekRow, Terms};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
