@@ -191,7 +191,17 @@ export interface NewGame {
   level?: number;
   color: Color | 'random';
   fen?: string;
+  /** A friend game's clock (unlimited when absent). */
+  time_control?: TimeControl;
+  /** A friend game between two accounts may be rated. */
+  rated?: boolean;
 }
+
+/** A time control as asked for (docs/api.md, the lobby). */
+export type TimeControl =
+  | { kind: 'realtime'; initial_s: number; increment_s: number }
+  | { kind: 'correspondence'; days: number }
+  | { kind: 'unlimited' };
 
 /** An error the server reported (`{"error": {"code", "message"}}`) or a network failure
  * (code `network`). The page words it by its code (i18n `errorWords`). */
@@ -321,7 +331,8 @@ export interface PositionFault {
   args: string[];
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One request to the API: the parsed answer, or an `ApiError`. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     // A state-changing request always sends a JSON body with its content type (docs/api.md).
