@@ -112,7 +112,7 @@ async function friendGameWithClock(browser) {
   await page.selectOption('#friend-tc', 'custom');
   await page.fill('#friend-minutes', '0.1');
   await page.click('#start');
-  await page.waitForFunction(() => document.querySelector('.time-picker .error')?.textContent);
+  await page.waitForFunction(() => document.querySelector('.friend-clock .error')?.textContent);
   eq(await page.textContent('.friend-clock .error'), 'Minutes: ¼ to 180; increment: 0 to 60 whole seconds.', 'a custom control out of range is explained');
   await page.fill('#friend-minutes', '2');
   await page.fill('#friend-increment', '1');

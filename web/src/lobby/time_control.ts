@@ -40,8 +40,8 @@ export function timePicker(name: string, loggedIn: boolean, initial = '5+3'): Ti
       ...DAYS.map(d => h('option', { value: `d${d}`, selected: `d${d}` === initial }, t('lobby.days', { n: d })))),
     h('option', { value: 'unlimited', selected: initial === 'unlimited' }, t('lobby.unlimited')),
   ) as HTMLSelectElement;
-  const minutes = h(`input#${name}-minutes`, { type: 'number', min: '0.25', max: '180', step: '0.25', value: '5', inputmode: 'decimal' }) as HTMLInputElement;
-  const increment = h(`input#${name}-increment`, { type: 'number', min: '0', max: '60', step: '1', value: '3', inputmode: 'numeric' }) as HTMLInputElement;
+  const minutes = h(`input#${name}-minutes`, { type: 'number', step: 'any', value: '5', inputmode: 'decimal' }) as HTMLInputElement;
+  const increment = h(`input#${name}-increment`, { type: 'number', step: 'any', value: '3', inputmode: 'numeric' }) as HTMLInputElement;
   const custom = h('div.tc-custom',
     h('label', t('lobby.minutes'), minutes),
     h('label', t('lobby.increment'), increment));
