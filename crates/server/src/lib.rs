@@ -11,10 +11,10 @@
 
 pub mod accounts;
 pub mod analysis;
-pub mod clock;
 pub mod assets;
 pub mod backup;
 pub mod client;
+pub mod clock;
 pub mod conn;
 pub mod engine_player;
 pub mod engine_queue;
@@ -36,8 +36,8 @@ pub mod secrets;
 pub mod security;
 pub mod solve;
 pub mod state;
-pub mod timeouts;
 pub mod store;
+pub mod timeouts;
 pub mod view;
 pub mod words;
 

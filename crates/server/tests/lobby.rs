@@ -172,8 +172,17 @@ async fn seeks_flow(url: &str) {
     .await;
     let a_view = get(&mut a, &format!("/api/games/{game}")).await;
     assert_eq!(a_view.body["you"], "white");
-    assert!(a_view.body["actions"].as_array().unwrap().iter().any(|x| x == "move"));
-    assert!(listed(&mut b, &id).await.is_none(), "an accepted seek is gone");
+    assert!(
+        a_view.body["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x == "move")
+    );
+    assert!(
+        listed(&mut b, &id).await.is_none(),
+        "an accepted seek is gone"
+    );
     assert_error(
         &post(&mut b, &format!("/api/seeks/{id}/accept"), json!({})).await,
         409,
@@ -185,7 +194,10 @@ async fn seeks_flow(url: &str) {
         json!({"variant": "iceage", "time_control": {"kind": "correspondence", "days": 3}, "rated": false, "color": "random"}),
     )
     .await;
-    assert_eq!(listed(&mut b, &id2).await.expect("listed")["label"], "3 days");
+    assert_eq!(
+        listed(&mut b, &id2).await.expect("listed")["label"],
+        "3 days"
+    );
     let d = delete(&mut a, &format!("/api/seeks/{id2}")).await;
     assert_eq!(d.status, 204, "{}", d.text);
     assert!(listed(&mut b, &id2).await.is_none());
@@ -295,7 +307,11 @@ async fn bad_input(url: &str) {
             404,
             "not_found",
         );
-        assert_error(&delete(&mut c, &format!("/api/seeks/{id}")).await, 404, "not_found");
+        assert_error(
+            &delete(&mut c, &format!("/api/seeks/{id}")).await,
+            404,
+            "not_found",
+        );
         assert_error(
             &post(&mut c, &format!("/api/challenges/{id}/accept"), json!({})).await,
             404,
@@ -321,7 +337,8 @@ async fn bad_input_is_a_400_naming_the_field() {
 async fn seek_cap(url: &str) {
     let srv = start(url).await;
     let mut c = srv.client();
-    let body = json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 1}});
+    let body =
+        json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 1}});
     let mut ids = Vec::new();
     for _ in 0..3 {
         ids.push(seek(&mut c, body.clone()).await);
@@ -348,7 +365,10 @@ async fn a_player_holds_at_most_three_seeks() {
 /// The first legal move of game `id` now.
 async fn first_legal(c: &mut ApiClient, id: &str) -> String {
     let v = get(c, &format!("/api/games/{id}")).await;
-    v.body["legal"][0]["text"].as_str().expect("a legal move").to_string()
+    v.body["legal"][0]["text"]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
 }
 
 async fn rated_seek(url: &str) {
@@ -424,7 +444,11 @@ async fn race(url: &str) {
             lost.text
         );
         let games = get(&mut seeker, "/api/my-games").await;
-        assert_eq!(games.body.as_array().unwrap().len(), 1, "round {round}: one game");
+        assert_eq!(
+            games.body.as_array().unwrap().len(),
+            1,
+            "round {round}: one game"
+        );
     }
     one.stop().await;
     two.stop().await;
@@ -455,7 +479,10 @@ async fn presence(url: &str) {
     .await;
     assert!(listed(&mut b, &gone).await.is_some());
     tokio::time::sleep(PRESENCE + Duration::from_millis(500)).await;
-    assert!(listed(&mut b, &gone).await.is_none(), "the real-time seek lapsed");
+    assert!(
+        listed(&mut b, &gone).await.is_none(),
+        "the real-time seek lapsed"
+    );
     assert_error(
         &post(&mut b, &format!("/api/seeks/{gone}/accept"), json!({})).await,
         404,
@@ -521,7 +548,8 @@ async fn quick(url: &str) {
     .await;
     assert!(listed(&mut b, &id).await.is_none());
     // Two clicks at once: never two games; nearly always one.
-    let body2 = json!({"variant": "antarctos", "time_control": realtime(initial, 9), "rated": false});
+    let body2 =
+        json!({"variant": "antarctos", "time_control": realtime(initial, 9), "rated": false});
     let mut c = srv.client();
     let mut d = srv.client();
     let (x, y) = tokio::join!(
@@ -572,9 +600,7 @@ async fn challenges(url: &str) {
     let (mut bob, bob_name) = account(&srv, "bob").await;
     let (mut carl, _) = account(&srv, "carl").await;
     let mut anon = srv.client();
-    let body = |user: &str| {
-        json!({"username": user, "variant": "antarctos", "time_control": realtime(600, 5), "rated": true, "color": "white"})
-    };
+    let body = |user: &str| json!({"username": user, "variant": "antarctos", "time_control": realtime(600, 5), "rated": true, "color": "white"});
     assert_error(
         &post(&mut anon, "/api/challenges", body(&bob_name)).await,
         401,
@@ -587,7 +613,12 @@ async fn challenges(url: &str) {
     );
     let me = post(&mut ann, "/api/challenges", body(&ann_name.to_uppercase())).await;
     assert_error(&me, 400, "bad_request");
-    assert!(me.body["error"]["message"].as_str().unwrap().contains("yourself"));
+    assert!(
+        me.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("yourself")
+    );
     assert_error(
         &post(&mut ann, "/api/challenges", body("a b")).await,
         400,
@@ -613,7 +644,12 @@ async fn challenges(url: &str) {
     assert_eq!(incoming["label"], "10+5");
     // Nobody else answers it.
     assert_error(
-        &post(&mut carl, &format!("/api/challenges/{id}/accept"), json!({})).await,
+        &post(
+            &mut carl,
+            &format!("/api/challenges/{id}/accept"),
+            json!({}),
+        )
+        .await,
         404,
         "not_found",
     );
@@ -622,7 +658,12 @@ async fn challenges(url: &str) {
         404,
         "not_found",
     );
-    let d = post(&mut bob, &format!("/api/challenges/{id}/decline"), json!({})).await;
+    let d = post(
+        &mut bob,
+        &format!("/api/challenges/{id}/decline"),
+        json!({}),
+    )
+    .await;
     assert_eq!(d.status, 204, "{}", d.text);
     wait_lobby(&mut ann_events, |v| {
         v["challenges"]["outgoing"]
@@ -638,7 +679,12 @@ async fn challenges(url: &str) {
             .unwrap()
             .is_empty()
     );
-    assert_eq!(delete(&mut ann, &format!("/api/challenges/{id}")).await.status, 204);
+    assert_eq!(
+        delete(&mut ann, &format!("/api/challenges/{id}"))
+            .await
+            .status,
+        204
+    );
     // Again, accepted: Ann's stream sends her to the game.
     let c = post(&mut ann, "/api/challenges", body(&bob_name)).await;
     let id = c.body["id"].as_str().unwrap().to_string();
@@ -662,11 +708,14 @@ async fn challenges(url: &str) {
         "not_found",
     );
     // At most 10 open challenges out.
-    let corr = |user: &str| {
-        json!({"username": user, "variant": "iceage", "time_control": {"kind": "correspondence", "days": 7}, "rated": false})
-    };
+    let corr = |user: &str| json!({"username": user, "variant": "iceage", "time_control": {"kind": "correspondence", "days": 7}, "rated": false});
     for _ in 0..10 {
-        assert_eq!(post(&mut carl, "/api/challenges", corr(&bob_name)).await.status, 201);
+        assert_eq!(
+            post(&mut carl, "/api/challenges", corr(&bob_name))
+                .await
+                .status,
+            201
+        );
     }
     assert_error(
         &post(&mut carl, "/api/challenges", corr(&ann_name)).await,

@@ -127,7 +127,12 @@ impl GameService {
                 "username: a username is 3 to 20 letters (A-Z, a-z), digits, '_' or '-'",
             ));
         }
-        let terms = parse_terms(&req.variant, req.time_control, req.rated, req.color.as_deref())?;
+        let terms = parse_terms(
+            &req.variant,
+            req.time_control,
+            req.rated,
+            req.color.as_deref(),
+        )?;
         let Some((_, name, challenged)) = self.store.account_player(&req.username).await? else {
             return Err(ApiError::new(
                 ErrorCode::NotFound,

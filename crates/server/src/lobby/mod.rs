@@ -119,7 +119,9 @@ impl LobbyState {
 
     /// Sets [`LobbyState::presence_ms`] (`SiteOptions::lobby_presence`; tests shorten it).
     pub fn set_presence(&self, presence: Duration) {
-        let ms = i64::try_from(presence.as_millis()).unwrap_or(i64::MAX).max(1);
+        let ms = i64::try_from(presence.as_millis())
+            .unwrap_or(i64::MAX)
+            .max(1);
         self.presence_ms.store(ms, Ordering::Relaxed);
     }
 

@@ -116,7 +116,12 @@ impl GameService {
     /// `POST /api/seeks`: 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a
     /// rated seek without an account, 429 `too_many_seeks` past [`MAX_SEEKS`].
     pub async fn create_seek(&self, token: &str, req: NewSeek) -> Result<SeekView, ApiError> {
-        let terms = parse_terms(&req.variant, req.time_control, req.rated, req.color.as_deref())?;
+        let terms = parse_terms(
+            &req.variant,
+            req.time_control,
+            req.rated,
+            req.color.as_deref(),
+        )?;
         let row = self.make_seek(token, terms).await?;
         Ok(SeekView::of(&row, &row.owner))
     }
@@ -183,7 +188,11 @@ impl GameService {
     /// `POST /api/seeks/{id}/accept`: the game, for both players at once. 404 for a seek
     /// that is not open, 409 `own_seek` for one's own, 409 `conflict` when another player
     /// accepted it first, 401 `not_logged_in` for a rated seek without an account.
-    pub async fn accept_seek(self: &Arc<Self>, token: &str, id: &str) -> Result<GameView, ApiError> {
+    pub async fn accept_seek(
+        self: &Arc<Self>,
+        token: &str,
+        id: &str,
+    ) -> Result<GameView, ApiError> {
         if !valid_id(id) {
             return Err(no_seek(id));
         }

@@ -19,7 +19,10 @@ pub async fn create_seek(
     Player(token): Player,
     ApiJson(req): ApiJson<NewSeek>,
 ) -> Result<(StatusCode, Json<SeekView>), ApiError> {
-    Ok((StatusCode::CREATED, Json(svc.create_seek(&token, req).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.create_seek(&token, req).await?),
+    ))
 }
 
 /// `GET /api/seeks`.
@@ -46,7 +49,10 @@ pub async fn accept_seek(
     Player(token): Player,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    Ok((StatusCode::CREATED, Json(svc.accept_seek(&token, &id).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.accept_seek(&token, &id).await?),
+    ))
 }
 
 /// `POST /api/seeks/quick` -> 201 `{"game", "seek"}`.
@@ -55,7 +61,10 @@ pub async fn quick(
     Player(token): Player,
     ApiJson(req): ApiJson<QuickSeek>,
 ) -> Result<(StatusCode, Json<QuickAnswer>), ApiError> {
-    Ok((StatusCode::CREATED, Json(svc.quick_seek(&token, req).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.quick_seek(&token, req).await?),
+    ))
 }
 
 /// `POST /api/challenges` -> 201 ChallengeView.

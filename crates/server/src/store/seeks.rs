@@ -146,13 +146,21 @@ impl Store {
 
     /// The live seeks at `now`, oldest first (at most `limit`).
     pub async fn open_seeks(&self, now: i64, limit: i64) -> Result<Vec<SeekRow>, StoreError> {
-        self.seeks_where(&format!("{LIVE} ORDER BY created_at, id LIMIT $2"), now, limit)
-            .await
+        self.seeks_where(
+            &format!("{LIVE} ORDER BY created_at, id LIMIT $2"),
+            now,
+            limit,
+        )
+        .await
     }
 
     /// The live seeks at `now` that match `terms` (variant, control and rated flag; any
     /// colour), oldest first (at most 20).
-    pub async fn matching_seeks(&self, now: i64, terms: &Terms) -> Result<Vec<SeekRow>, StoreError> {
+    pub async fn matching_seeks(
+        &self,
+        now: i64,
+        terms: &Terms,
+    ) -> Result<Vec<SeekRow>, StoreError> {
         let variant = terms.variant.as_str();
         let control = terms.control_text();
         let rated = i64::from(terms.rated);
