@@ -11,10 +11,10 @@
 
 pub mod accounts;
 pub mod analysis;
-pub mod clock;
 pub mod assets;
 pub mod backup;
 pub mod client;
+pub mod clock;
 pub mod conn;
 pub mod engine_player;
 pub mod engine_queue;
@@ -27,6 +27,7 @@ pub mod options;
 pub mod permissions;
 pub mod player;
 pub mod positions;
+pub mod pubsub;
 pub mod rate_limit;
 pub mod records_read;
 pub mod review;
@@ -35,8 +36,8 @@ pub mod secrets;
 pub mod security;
 pub mod solve;
 pub mod state;
-pub mod timeouts;
 pub mod store;
+pub mod timeouts;
 pub mod view;
 pub mod words;
 
@@ -142,7 +143,22 @@ impl Site {
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
+        if let Some(url) = &self.options.redis {
+            match pubsub::Bus::start(url, &self.service, self.service.shutdown_signal()) {
+                Ok(bus) => self.service.set_bus(bus),
+                Err(e) => {
+                    return Err(ServerError::Io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        e.to_string(),
+                    )));
+                }
+            }
+        }
         tokio::spawn(timeouts::run(
+            self.service.clone(),
+            self.service.shutdown_signal(),
+        ));
+        tokio::spawn(engine_player::supervise(
             self.service.clone(),
             self.service.shutdown_signal(),
         ));

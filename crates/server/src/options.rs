@@ -28,6 +28,9 @@ pub struct SiteOptions {
     /// Nodes searched per position by a game's computer analysis (`None`:
     /// [`crate::review::REVIEW_NODES`]); a test sets it to make the analysis slower or faster.
     pub review_nodes: Option<u64>,
+    /// Redis URL of the cross-process bus (`--redis`, crate::pubsub); `None`: one process
+    /// alone, as always.
+    pub redis: Option<String>,
 }
 
 /// The site's public address: `http(s)://host[:port]`, without a path.

@@ -25,9 +25,16 @@ async fn friend_game(
         json!({"variant": variant, "opponent": "friend", "color": color, "time_control": control}),
     )
     .await;
-    assert_eq!(g["clock"]["running"], Value::Null, "not running before the friend: {g}");
+    assert_eq!(
+        g["clock"]["running"],
+        Value::Null,
+        "not running before the friend: {g}"
+    );
     let id = g["id"].as_str().expect("id").to_string();
-    let invite = g["invite_url"].as_str().expect("invite").replace("/join/", "");
+    let invite = g["invite_url"]
+        .as_str()
+        .expect("invite")
+        .replace("/join/", "");
     let mut b = srv.client();
     let j = b
         .post(&format!("/api/join/{invite}"), json!({}))
@@ -70,7 +77,10 @@ async fn controls_are_checked(url: &str) {
         assert_error(&a, 400, "bad_request");
     }
     // Clocks are for two players; the engine and one screen stay unlimited.
-    for opponent in [json!({"opponent": "engine", "level": 1}), json!({"opponent": "local"})] {
+    for opponent in [
+        json!({"opponent": "engine", "level": 1}),
+        json!({"opponent": "local"}),
+    ] {
         let mut body = json!({"variant": "iceage",
             "time_control": {"kind": "realtime", "initial_s": 180, "increment_s": 2}});
         for (k, v) in opponent.as_object().expect("object") {
@@ -98,7 +108,11 @@ async fn controls_are_checked(url: &str) {
         .expect("post");
     assert_error(&a, 400, "bad_request");
     // Unlimited is the default, with no clock.
-    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "friend"})).await;
+    let g = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "friend"}),
+    )
+    .await;
     assert_eq!(g["clock"], Value::Null);
     assert_eq!(g["rated"], false);
     srv.stop().await;
@@ -125,7 +139,10 @@ async fn fischer_clock_charges_the_mover_and_adds_the_increment() {
     assert_eq!(g["clock"]["kind"], "realtime");
     assert_eq!(g["clock"]["initial_ms"], 60_000);
     assert_eq!(g["clock"]["increment_ms"], 5_000);
-    assert_eq!(g["clock"]["running"], "white", "White's clock runs once both sit: {g}");
+    assert_eq!(
+        g["clock"]["running"], "white",
+        "White's clock runs once both sit: {g}"
+    );
     tokio::time::sleep(Duration::from_millis(1_300)).await;
     let g = play(&mut white, &id, "c3-d4").await;
     // About 1.3 s thought, less the 0.25 s allowance, plus 5 s.
@@ -145,7 +162,11 @@ async fn fischer_clock_charges_the_mover_and_adds_the_increment() {
     assert_eq!(r.body["clock"]["running"], Value::Null);
     let left = ms(&r.body, "white");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(ms(&get(&mut black, &id).await, "white"), left, "a stopped clock stays");
+    assert_eq!(
+        ms(&get(&mut black, &id).await, "white"),
+        left,
+        "a stopped clock stays"
+    );
     // The game list shows the clock too.
     let my = white.get("/api/my-games").await.expect("my games");
     assert_eq!(my.body[0]["clock"]["kind"], "realtime", "{}", my.text);
@@ -209,10 +230,16 @@ async fn time_runs_out(url: &str) {
     assert_eq!(ms(&g, "white"), 0);
     assert_eq!(g["clock"]["running"], Value::Null);
     let g = wait_for(&mut watcher, &iceage, 5, |g| g["status"] != "ongoing").await;
-    assert_eq!(g["result"]["winner"], "black", "White (the friend) ran out: {g}");
+    assert_eq!(
+        g["result"]["winner"], "black",
+        "White (the friend) ran out: {g}"
+    );
     assert_eq!(g["result"]["reason"], "time forfeit");
     let g = wait_for(&mut watcher, &unplayed, 5, |g| g["status"] != "ongoing").await;
-    assert_eq!(g["status"], "aborted", "no first move: aborted, not lost: {g}");
+    assert_eq!(
+        g["status"], "aborted",
+        "no first move: aborted, not lost: {g}"
+    );
     assert_eq!(g["result"], Value::Null);
     // A move after the flag is refused (the players' browsers now reach the new server).
     a.set_addr(srv.addr);

@@ -270,12 +270,15 @@ impl GameService {
             created_at: now,
             updated_at: now,
             // The same control, rated as before; both players are there, so the clock runs.
-            clock: old.clock.and_then(|c| c.control().new_clock()).map(|mut c| {
-                if !old.has_open_seat() {
-                    c.start(turn, now);
-                }
-                c
-            }),
+            clock: old
+                .clock
+                .and_then(|c| c.control().new_clock())
+                .map(|mut c| {
+                    if !old.has_open_seat() {
+                        c.start(turn, now);
+                    }
+                    c
+                }),
             rated: old.rated,
         };
         let mut updated = old.clone();
@@ -289,7 +292,7 @@ impl GameService {
             return Err(e.into());
         }
         g.set_row(updated);
-        Self::broadcast(&slot, g.as_ref());
+        self.broadcast(&slot, g.as_ref());
         drop(g);
         Ok((self.open_new(new, token, "rematch").await?, true))
     }

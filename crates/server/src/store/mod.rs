@@ -12,12 +12,13 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
-mod clocks;
 mod backup;
+mod clocks;
 mod conn;
 mod games;
 mod imports;
 mod lab_runs;
+mod leases;
 mod moves;
 mod reviews;
 mod schema;

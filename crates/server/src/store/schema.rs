@@ -164,6 +164,17 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS accounts_player_hash ON accounts (player_hash)",
         ],
     ),
+    (
+        10,
+        &[
+            // Leases of work done by one process among several (store/leases.rs).
+            "CREATE TABLE IF NOT EXISTS leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its
