@@ -497,7 +497,11 @@ mod tests {
         c.start(Color::Black, 0);
         assert!(matches!(
             c.view(400_000),
-            ClockView::Realtime { black_ms: 0, white_ms: 180_000, .. }
+            ClockView::Realtime {
+                black_ms: 0,
+                white_ms: 180_000,
+                ..
+            }
         ));
     }
 

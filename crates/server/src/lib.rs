@@ -11,10 +11,10 @@
 
 pub mod accounts;
 pub mod analysis;
-pub mod clock;
 pub mod assets;
 pub mod backup;
 pub mod client;
+pub mod clock;
 pub mod conn;
 pub mod engine_player;
 pub mod engine_queue;
@@ -26,8 +26,10 @@ pub mod live_game;
 pub mod options;
 pub mod permissions;
 pub mod player;
+pub mod players;
 pub mod positions;
 pub mod rate_limit;
+pub mod ratings;
 pub mod records_read;
 pub mod review;
 pub mod routes;
@@ -35,8 +37,8 @@ pub mod secrets;
 pub mod security;
 pub mod solve;
 pub mod state;
-pub mod timeouts;
 pub mod store;
+pub mod timeouts;
 pub mod view;
 pub mod words;
 

@@ -270,13 +270,17 @@ impl GameService {
             created_at: now,
             updated_at: now,
             // The same control, rated as before; both players are there, so the clock runs.
-            clock: old.clock.and_then(|c| c.control().new_clock()).map(|mut c| {
-                if !old.has_open_seat() {
-                    c.start(turn, now);
-                }
-                c
-            }),
+            clock: old
+                .clock
+                .and_then(|c| c.control().new_clock())
+                .map(|mut c| {
+                    if !old.has_open_seat() {
+                        c.start(turn, now);
+                    }
+                    c
+                }),
             rated: old.rated,
+            ratings: None,
         };
         let mut updated = old.clone();
         updated.rematch = Some(new.id.clone());

@@ -12,13 +12,15 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
-mod clocks;
 mod backup;
+mod clocks;
 mod conn;
 mod games;
 mod imports;
 mod lab_runs;
 mod moves;
+mod players;
+mod ratings;
 mod reviews;
 mod schema;
 mod secrets;
@@ -34,6 +36,8 @@ pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
+pub use players::{PlayerGames, PlayerRecord, ProfileAccount};
+pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
 
 /// A storage failure.
