@@ -7,6 +7,7 @@
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
+import { ratingBadge } from '../game/ratings';
 import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { isFlipped, setFlipped } from '../prefs';
@@ -311,6 +312,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       h('span.dot', { class: c }), ' ', colorName(c), ': ',
       g.you === c || (g.you === 'both' && g[c].kind === 'human') ? h('strong', seatName(g, c)) : seatName(g, c),
       g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { 'aria-hidden': 'true' }, ' ◀') : null,
+      ratingBadge(g, c),
       clocks.faces[c]);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));

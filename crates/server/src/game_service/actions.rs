@@ -280,6 +280,7 @@ impl GameService {
                     c
                 }),
             rated: old.rated,
+            ratings: None,
         };
         let mut updated = old.clone();
         updated.rematch = Some(new.id.clone());

@@ -471,6 +471,7 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.set_row(row);
         self.broadcast(slot, g.as_ref());
@@ -478,6 +479,18 @@ impl GameService {
             self.clock_changed.notify_one();
         }
         Ok(())
+    }
+
+    /// After a stored write that may have ended a rated game: the rating change the write's
+    /// transaction stored (`store::ratings`), for the view. A failed read leaves it unset; the
+    /// next load of the game reads it.
+    async fn read_rating(&self, row: &mut GameRow) {
+        if row.rated && row.status == GameStatus::Finished && row.ratings.is_none() {
+            match self.store.rating_change(&row.id).await {
+                Ok(change) => row.ratings = change,
+                Err(e) => tracing::warn!(game = %row.id, error = %e, "rating change unread"),
+            }
+        }
     }
 
     /// Ends the game on time if its running side's time is over now: a loss by time
@@ -555,6 +568,7 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.commit_move(prepared, row);
         self.broadcast(slot, g.as_ref());
@@ -667,6 +681,7 @@ impl GameService {
             // A friend game's clock starts when the friend joins.
             clock: control.new_clock(),
             rated,
+            ratings: None,
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");

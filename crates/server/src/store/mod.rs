@@ -20,6 +20,8 @@ mod imports;
 mod lab_runs;
 mod leases;
 mod moves;
+mod players;
+mod ratings;
 mod reviews;
 mod schema;
 mod secrets;
@@ -35,6 +37,8 @@ pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
 pub use moves::MoveRow;
+pub use players::{PlayerGames, PlayerRecord, ProfileAccount};
+pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
 
 /// A storage failure.
