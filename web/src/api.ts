@@ -114,7 +114,22 @@ export interface GameView {
   ice_age_in?: number | null;
   /** The analysis board of this game, once the site has one. */
   analysis_url?: string | null;
+  /** The clock when the state was made (the server is its authority); null: unlimited. */
+  clock?: ClockView | null;
+  /** Whether the game counts for ratings. */
+  rated?: boolean;
 }
+
+/** A game's clock: times in ms; `deadline_ms` is Unix ms (null while stopped). */
+export type ClockView =
+  | { kind: 'realtime'; initial_ms: number; increment_ms: number; white_ms: number; black_ms: number; running: Color | null }
+  | { kind: 'correspondence'; days: number; deadline_ms: number | null; running: Color | null };
+
+/** A time control as asked for (`POST /api/games`, seeks). */
+export type TimeControl =
+  | { kind: 'realtime'; initial_s: number; increment_s: number }
+  | { kind: 'correspondence'; days: number }
+  | { kind: 'unlimited' };
 
 /** One line of "my games". Times are Unix milliseconds. */
 export interface GameSummary {
@@ -131,6 +146,8 @@ export interface GameSummary {
   result: ResultView | null;
   created_at: number;
   updated_at: number;
+  clock?: ClockView | null;
+  rated?: boolean;
 }
 
 export interface VariantStats {
@@ -193,15 +210,9 @@ export interface NewGame {
   fen?: string;
   /** A friend game's clock (unlimited when absent). */
   time_control?: TimeControl;
-  /** A friend game between two accounts may be rated. */
+  /** A rated friend game (both players need an account). */
   rated?: boolean;
 }
-
-/** A time control as asked for (docs/api.md, the lobby). */
-export type TimeControl =
-  | { kind: 'realtime'; initial_s: number; increment_s: number }
-  | { kind: 'correspondence'; days: number }
-  | { kind: 'unlimited' };
 
 /** An error the server reported (`{"error": {"code", "message"}}`) or a network failure
  * (code `network`). The page words it by its code (i18n `errorWords`). */

@@ -10,6 +10,8 @@ import { accountPage, loginPage } from './pages/account';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
+import { leaderboardPage } from './pages/leaderboard';
+import { profilePage } from './pages/profile';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
 import { notFoundPage } from './pages/notfound';
@@ -32,6 +34,8 @@ const routes: [RegExp, Page][] = [
   [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
   [/^\/login$/, loginPage],
   [/^\/account$/, accountPage],
+  [/^\/@\/([\w-]{1,40})$/, profilePage],
+  [/^\/leaderboard(?:\/([\w-]+))?$/, leaderboardPage],
 ];
 
 let cleanup: void | (() => void);
@@ -51,7 +55,7 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis'))),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
     select,
   );
@@ -64,7 +68,12 @@ function account(link: (href: string, label: string) => HTMLElement): HTMLElemen
   const a = user === null ? link('/login', t('nav.login')) : link('/account', user);
   a.id = 'account-link';
   a.classList.add('account-link');
-  return a;
+  if (user === null) return a;
+  // The player's own profile (issue 13), beside the account's name.
+  const profile = link(`/@/${user}`, t('rating.nav_profile'));
+  profile.id = 'profile-link';
+  profile.classList.add('account-link');
+  return h('span.account-links', profile, ' ', a);
 }
 
 let shownPath = '';

@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// No per-client rate limits (a load test from one address).
     #[arg(long)]
     pub no_rate_limits: bool,
+    /// Redis for live play across several processes on one database, e.g.
+    /// redis://127.0.0.1:6379: every stored change is announced there (docs/deploy.md).
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
 }
 
 /// The site's options from the command line.
@@ -69,6 +73,7 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
         } else {
             server::options::RateLimits::default()
         },
+        redis: args.redis.clone(),
         ..server::SiteOptions::default()
     })
 }

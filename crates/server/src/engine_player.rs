@@ -66,13 +66,76 @@ pub fn maybe_start(service: &Arc<GameService>, slot: &Arc<GameSlot>, row: &GameR
     tokio::spawn(async move { run(service, slot).await });
 }
 
+/// How long an engine's lease on its game's move outlives the start of its search, ms:
+/// past it, another process may take the move over (its holder died).
+pub const ENGINE_LEASE_MS: i64 = 10_000;
+/// An engine move due for this long with no lease held is taken up by the supervisor.
+pub const STALLED_MS: i64 = 4_000;
+/// How often the supervisor looks for stalled engine moves.
+pub const SUPERVISE_EVERY: Duration = Duration::from_secs(2);
+
+/// Starts the engine of every game whose engine move is overdue (its process died during
+/// the search): every process looks, the game's lease lets one of them think.
+pub async fn supervise(
+    service: Arc<GameService>,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(SUPERVISE_EVERY) => {}
+            _ = shutdown.changed() => return,
+        }
+        let cutoff = crate::store::now_ms() - STALLED_MS;
+        let ids = match service.store().stalled_engine_games(cutoff).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for stalled engine moves");
+                continue;
+            }
+        };
+        for id in ids {
+            if let Ok(slot) = service.slot(&id).await
+                && let Ok(g) = service.lock_fresh(&slot).await
+            {
+                maybe_start(&service, &slot, g.row());
+            }
+        }
+    }
+}
+
+/// The engine's move under its game's lease: a process whose lease is refused leaves the move
+/// to the holder.
 async fn run(service: Arc<GameService>, slot: Arc<GameSlot>) {
+    let id = slot.game.lock().await.row().id.clone();
+    let lease = format!("engine:{id}");
+    let now = crate::store::now_ms();
+    let pid = service.process_id().to_string();
+    match service
+        .store()
+        .take_lease(&lease, &pid, now, ENGINE_LEASE_MS)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => {
+            slot.engine_running.store(false, Ordering::SeqCst);
+            return;
+        }
+        // The storage is failing: storing the move will tell; think meanwhile.
+        Err(e) => tracing::warn!(game = %id, error = %e, "cannot take the engine's lease"),
+    }
+    think_with_retries(&service, &slot).await;
+    if let Err(e) = service.store().release_lease(&lease, &pid).await {
+        tracing::warn!(game = %id, error = %e, "cannot release the engine's lease");
+    }
+}
+
+async fn think_with_retries(service: &Arc<GameService>, slot: &Arc<GameSlot>) {
     for attempt in 0..5u32 {
         if attempt > 0 {
             tokio::time::sleep(Duration::from_millis(200 << attempt)).await;
         }
         loop {
-            match think_and_move(&service, &slot).await {
+            match think_and_move(service, slot).await {
                 Step::Done => return,
                 Step::Retry => break,
                 // Not a failure: the position changed under the search; think again at once.

@@ -27,8 +27,11 @@ pub mod lobby;
 pub mod options;
 pub mod permissions;
 pub mod player;
+pub mod players;
 pub mod positions;
+pub mod pubsub;
 pub mod rate_limit;
+pub mod ratings;
 pub mod records_read;
 pub mod review;
 pub mod routes;
@@ -146,7 +149,22 @@ impl Site {
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
+        if let Some(url) = &self.options.redis {
+            match pubsub::Bus::start(url, &self.service, self.service.shutdown_signal()) {
+                Ok(bus) => self.service.set_bus(bus),
+                Err(e) => {
+                    return Err(ServerError::Io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        e.to_string(),
+                    )));
+                }
+            }
+        }
         tokio::spawn(timeouts::run(
+            self.service.clone(),
+            self.service.shutdown_signal(),
+        ));
+        tokio::spawn(engine_player::supervise(
             self.service.clone(),
             self.service.shutdown_signal(),
         ));

@@ -345,6 +345,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             analysis_url: (!ongoing).then(|| format!("/analysis/game/{}", r.id)),
             clock: r.clock.map(|c| c.view(now_ms())),
             rated: r.rated,
+            ratings: r.ratings.clone(),
         }
     }
 

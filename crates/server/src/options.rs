@@ -28,6 +28,9 @@ pub struct SiteOptions {
     /// Nodes searched per position by a game's computer analysis (`None`:
     /// [`crate::review::REVIEW_NODES`]); a test sets it to make the analysis slower or faster.
     pub review_nodes: Option<u64>,
+    /// Redis URL of the cross-process bus (`--redis`, crate::pubsub); `None`: one process
+    /// alone, as always.
+    pub redis: Option<String>,
     /// How long a real-time seek or challenge outlives its owner's last lobby stream (`None`:
     /// [`crate::lobby::PRESENCE`], 30 s); a test shortens it.
     pub lobby_presence: Option<Duration>,

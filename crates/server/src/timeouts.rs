@@ -16,10 +16,28 @@ use crate::store::now_ms;
 pub const POLL: Duration = Duration::from_secs(1);
 /// Most games flagged per look (the rest at the next, at once).
 const BATCH: i64 = 200;
+/// The sweeper's lease.
+pub const LEASE: &str = "timeouts";
+/// How long the lease outlives its holder's last look, ms.
+pub const LEASE_MS: i64 = 5_000;
 
 /// Runs until `shutdown` turns true.
 pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>) {
     loop {
+        let holder = service
+            .store()
+            .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
+                false
+            });
+        if !holder {
+            tokio::select! {
+                _ = tokio::time::sleep(POLL) => continue,
+                _ = shutdown.changed() => return,
+            }
+        }
         let wait = match service.store().next_clock_deadline().await {
             Ok(Some(deadline)) => {
                 let ms = (deadline + 1 - now_ms()).clamp(0, POLL.as_millis() as i64);

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockView;
 use crate::permissions::{self, Action};
+use crate::ratings::RatingChange;
 use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow};
@@ -156,6 +157,9 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// Whether the game counts for ratings.
     pub rated: bool,
+    /// A rated game's rating changes, once it is rated (`crate::ratings::RatingChange`);
+    /// `null` before and for every unrated game.
+    pub ratings: Option<RatingChange>,
 }
 
 /// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).

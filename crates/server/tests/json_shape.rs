@@ -46,7 +46,7 @@ async fn a_finished_game_view_is_sent_byte_for_byte_as_before() {
         r#""invite_url":null,"rematch_of":null,"rematch":null,"engine_thinking":false,"#,
         r#""version":4,"actions":["rematch"],"takeback_offer":null,"rematch_offer":null,"#,
         r#""notice":null,"capture_compulsory":false,"ice_age_in":null,"#,
-        r#""analysis_url":"/analysis/game/ID"}"#
+        r#""analysis_url":"/analysis/game/ID","clock":null,"rated":false,"ratings":null}"#
     );
     assert_eq!(without_id(&got.text, &id), want);
     srv.stop().await;
@@ -96,7 +96,7 @@ async fn an_ongoing_game_view_with_a_draw_offer_and_engine_seat_is_sent_as_befor
         r#""rematch":null,"engine_thinking":false,"version":4,"#,
         r#""actions":["move","abort","accept_draw","decline_draw"],"takeback_offer":null,"#,
         r#""rematch_offer":null,"notice":null,"capture_compulsory":false,"ice_age_in":20,"#,
-        r#""analysis_url":null}"#
+        r#""analysis_url":null,"clock":null,"rated":false,"ratings":null}"#
     );
     assert_eq!(without_id(&got.text, &id), want);
 
@@ -129,6 +129,8 @@ async fn an_ongoing_game_view_with_a_draw_offer_and_engine_seat_is_sent_as_befor
         "result",
         "created_at",
         "updated_at",
+        "clock",
+        "rated",
     ];
     want_keys.sort_unstable();
     assert_eq!(keys, want_keys, "{line}");

@@ -140,6 +140,7 @@ fn engine_white_row(id: &str) -> GameRow {
         updated_at: 1,
         clock: None,
         rated: false,
+        ratings: None,
     }
 }
 

@@ -1,5 +1,15 @@
-// English words of the clock part of the site (spread into lang/en.ts, so every key is checked
-// in ru and tr too).
+// English words of the clocks (spread into lang/en.ts, so every key is checked in ru and tr).
 
 export const clockEn = {
+  'clock.unlimited': 'Unlimited',
+  'clock.days': '{n, plural, one {# day} other {# days}} per move',
+  'clock.days_hours': '{d} d {h} h',
+  'clock.hours_minutes': '{h} h {m} min',
+  'clock.deadline': 'Time runs out on {when}',
+  'clock.realtime_title': 'Time left',
+  'clock.correspondence_title': 'Time per move',
+  'clock.rated': 'Rated',
+  'clock.casual': 'Casual',
+  'notice.first_move_missed': '{color} did not make a first move in time: the game is aborted',
+  'my.deadline': 'your time runs out {when}',
 };

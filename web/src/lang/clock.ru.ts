@@ -1,6 +1,17 @@
-// The clock part's words in Russian (keys: lang/clock.en.ts).
+// The clocks' words in Russian (keys: lang/clock.en.ts).
 
 import type { clockEn } from './clock.en';
 
 export const clockRu: Record<keyof typeof clockEn, string> = {
+  'clock.unlimited': 'Без ограничения',
+  'clock.days': '{n, plural, one {# день} few {# дня} many {# дней} other {# дня}} на ход',
+  'clock.days_hours': '{d} д {h} ч',
+  'clock.hours_minutes': '{h} ч {m} мин',
+  'clock.deadline': 'Время кончится {when}',
+  'clock.realtime_title': 'Осталось времени',
+  'clock.correspondence_title': 'Время на ход',
+  'clock.rated': 'На рейтинг',
+  'clock.casual': 'Без рейтинга',
+  'notice.first_move_missed': '{color} не сделали первый ход вовремя: партия отменена',
+  'my.deadline': 'ваше время кончится {when}',
 };

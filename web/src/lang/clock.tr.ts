@@ -1,6 +1,17 @@
-// The clock part's words in Turkish (keys: lang/clock.en.ts).
+// The clocks' words in Turkish (keys: lang/clock.en.ts).
 
 import type { clockEn } from './clock.en';
 
 export const clockTr: Record<keyof typeof clockEn, string> = {
+  'clock.unlimited': 'Süresiz',
+  'clock.days': 'hamle başına {n} gün',
+  'clock.days_hours': '{d} g {h} sa',
+  'clock.hours_minutes': '{h} sa {m} dk',
+  'clock.deadline': 'Süre {when} tarihinde biter',
+  'clock.realtime_title': 'Kalan süre',
+  'clock.correspondence_title': 'Hamle başına süre',
+  'clock.rated': 'Puanlı',
+  'clock.casual': 'Puansız',
+  'notice.first_move_missed': '{color} ilk hamlesini zamanında yapmadı: oyun iptal edildi',
+  'my.deadline': 'süreniz {when} biter',
 };

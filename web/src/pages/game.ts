@@ -7,6 +7,7 @@
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, type MoveView } from '../api';
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
+import { ratingBadge } from '../game/ratings';
 import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { isFlipped, setFlipped } from '../prefs';
@@ -15,6 +16,7 @@ import { setTitle } from '../title';
 import { deadEndPage } from './notfound';
 import { afterButtons, offers, playButtons } from '../game/actions';
 import { countdownText, drawIcePanel, iceMarks } from '../game/iceage';
+import { GameClocks, controlLabel } from '../game/clock';
 import { keyboardInput, type KeyboardInput } from '../game/keyboard';
 import { actionsOf, isNewer, lastIceAge, myColors, other, waitingForFriend } from '../game/model';
 import { drawMoveList } from '../game/movelist';
@@ -88,6 +90,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   let board: Board | null = null;
   let kbd: KeyboardInput | null = null;
+  const clocks = new GameClocks(() => resync());
+  const controlLine = h('p.control#time-control', { hidden: true });
 
   let retryTimer: number | undefined;
   const showError = (err: unknown) => {
@@ -307,7 +311,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     const line = (c: Color) => h('span.seat', { 'data-color': c },
       h('span.dot', { class: c }), ' ', colorName(c), ': ',
       g.you === c || (g.you === 'both' && g[c].kind === 'human') ? h('strong', seatName(g, c)) : seatName(g, c),
-      g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { 'aria-hidden': 'true' }, ' ◀') : null);
+      g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { 'aria-hidden': 'true' }, ' ◀') : null,
+      ratingBadge(g, c),
+      clocks.faces[c]);
     mount(topPlayer, line(other(bottom)));
     mount(bottomPlayer, line(bottom));
   }
@@ -381,6 +387,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     else delete status.dataset.browsing;
     drawPanel(g);
     title.textContent = gameName(g);
+    controlLine.hidden = !g.clock && !g.rated;
+    controlLine.textContent = `${controlLabel(g.clock)} · ${t(g.rated ? 'clock.rated' : 'clock.casual')}`;
     document.body.dataset.theme = g.variant;
     const mine = myColors(g);
     const prefix = g.status !== 'ongoing'
@@ -471,6 +479,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
     hadRematch = g.rematch ?? null;
     const queued = premove;
+    clocks.set(g);
     render();
     playPremove(g, queued);
   }
@@ -554,6 +563,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       h('div.board-col', topPlayer, boardBox, bottomPlayer, kbdBox),
       h('aside.panel',
         h('div.panel-head', title, h('span.head-tools', live, soundBtn)),
+        controlLine,
         // Offers and the end before the Ice Age's account: on a phone they must not fall below the fold.
         status, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
         h('h2', t('game.moves')),
@@ -579,6 +589,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   return () => {
     closed = true;
+    clocks.stop();
     ws?.close();
     window.clearTimeout(retryTimer);
     document.removeEventListener('keydown', keys);

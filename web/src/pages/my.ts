@@ -3,6 +3,7 @@
 import { api, type GameSummary, type Seat } from '../api';
 import { h, mount } from '../dom';
 import { colorName, dateTime, errorWords, resultLine, t } from '../i18n';
+import { controlLabel } from '../game/clock';
 import { setTitle } from '../title';
 
 function opponent(g: GameSummary): string {
@@ -21,7 +22,11 @@ function state(g: GameSummary): string {
   if (g.status === 'aborted') return t('result.aborted');
   if (g.result) return resultLine(g.result, g.you === 'white' || g.you === 'black' ? [g.you] : []);
   if (g.white.kind === 'open' || g.black.kind === 'open') return t('my.waiting');
-  return `${t('my.ongoing')}${g.your_turn ? ` · ${t('turn.you')}` : ''}`;
+  const c = g.clock;
+  // A correspondence player sees when their time runs out (as BrainKing's game list).
+  const deadline = g.your_turn && c?.kind === 'correspondence' && c.deadline_ms !== null
+    ? ` · ${t('my.deadline', { when: dateTime(c.deadline_ms) })}` : '';
+  return `${t('my.ongoing')}${g.your_turn ? ` · ${t('turn.you')}` : ''}${deadline}`;
 }
 
 export function myGamesPage(root: HTMLElement): void {
@@ -31,7 +36,8 @@ export function myGamesPage(root: HTMLElement): void {
     games => {
       const rows = games.map(g =>
         h('tr', { class: g.status, 'data-id': g.id },
-          h('td', t(`game.${g.variant}` as 'game.antarctos')),
+          h('td', t(`game.${g.variant}` as 'game.antarctos'),
+            g.clock ? h('span.muted.control-tag', ` · ${controlLabel(g.clock)}${g.rated ? ` · ${t('clock.rated')}` : ''}`) : null),
           h('td', g.you === 'both' ? t('game.you_both') : g.you ? colorName(g.you) : ''),
           h('td', opponent(g)),
           h('td', state(g)),

@@ -6,6 +6,7 @@ import { api, type LabRun, type VariantStats } from '../api';
 import { h, mount } from '../dom';
 import { date, errorWords, num, t } from '../i18n';
 import { setTitle } from '../title';
+import { ratedStats } from './rated_stats';
 
 type VariantName = 'antarctos' | 'iceage';
 
@@ -100,7 +101,7 @@ export function statsPage(root: HTMLElement): void {
   mount(root, h('section.card', h('h1', t('stats.title')), h('p.muted', t('page.loading'))));
   api.stats().then(
     stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), h('p.muted', t('stats.site_note')),
-      block('antarctos', stats.antarctos), block('iceage', stats.iceage))),
+      block('antarctos', stats.antarctos), block('iceage', stats.iceage), ratedStats(siteTable))),
     err => mount(root, h('section.card', h('p.error', errorWords(err)))),
   );
 }

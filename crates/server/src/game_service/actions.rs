@@ -280,6 +280,7 @@ impl GameService {
                     c
                 }),
             rated: old.rated,
+            ratings: None,
         };
         let mut updated = old.clone();
         updated.rematch = Some(new.id.clone());
@@ -292,7 +293,7 @@ impl GameService {
             return Err(e.into());
         }
         g.set_row(updated);
-        Self::broadcast(&slot, g.as_ref());
+        self.broadcast(&slot, g.as_ref());
         drop(g);
         Ok((self.open_new(new, token, "rematch").await?, true))
     }

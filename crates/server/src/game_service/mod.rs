@@ -161,6 +161,10 @@ pub struct GameService {
     shutdown: watch::Sender<bool>,
     /// Wakes the timeout sweeper when a clock's deadline may have moved earlier.
     pub(crate) clock_changed: tokio::sync::Notify,
+    /// This process among those sharing the database (leases, the bus's messages).
+    process_id: String,
+    /// Announces stored changes to the other processes (`--redis`), once set.
+    bus: std::sync::OnceLock<Arc<crate::pubsub::Bus>>,
     /// The lobby's state in this process (crate::lobby).
     pub lobby: crate::lobby::LobbyState,
 }
@@ -234,8 +238,53 @@ impl GameService {
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
             clock_changed: tokio::sync::Notify::new(),
+            process_id: random_token(12),
+            bus: std::sync::OnceLock::new(),
             lobby: crate::lobby::LobbyState::default(),
         })
+    }
+
+    /// This process's id (leases, the bus).
+    pub fn process_id(&self) -> &str {
+        &self.process_id
+    }
+
+    /// Announces every stored change on `bus` from now on (`serve --redis`).
+    pub fn set_bus(&self, bus: Arc<crate::pubsub::Bus>) {
+        let _ = self.bus.set(bus);
+    }
+
+    /// The bus, when the site runs with Redis.
+    pub fn bus(&self) -> Option<&Arc<crate::pubsub::Bus>> {
+        self.bus.get()
+    }
+
+    /// Another process stored `version` of game `id`: a game held here and older is reloaded
+    /// and its watchers get the new state. Games not in memory are read when asked for.
+    pub async fn remote_change(&self, id: &str, version: i64) {
+        let slot = self.lock_slots().get(id).cloned();
+        let Some(slot) = slot else { return };
+        let mut g = slot.game.lock().await;
+        if g.row().version < version {
+            self.reload(&slot, &mut g).await;
+        }
+    }
+
+    /// Compares every watched game held here with the database and reloads the changed ones
+    /// (Redis was unreachable, or is back after missing messages).
+    pub async fn resync_watched(&self) {
+        let watched: Vec<Arc<GameSlot>> = self
+            .lock_slots()
+            .values()
+            .filter(|s| s.tx.receiver_count() > 0)
+            .cloned()
+            .collect();
+        for slot in watched {
+            if let Err(e) = self.lock_fresh(&slot).await {
+                tracing::warn!(error = %e, "cannot resync a watched game");
+                return;
+            }
+        }
     }
 
     /// The store.
@@ -362,8 +411,17 @@ impl GameService {
             .clone()
     }
 
-    /// Sends the game's state to every watcher.
-    pub(crate) fn broadcast(slot: &GameSlot, g: &dyn LiveGame) {
+    /// Sends the game's state, just stored, to every watcher here, and announces it to the
+    /// other processes.
+    pub(crate) fn broadcast(&self, slot: &GameSlot, g: &dyn LiveGame) {
+        Self::broadcast_here(slot, g);
+        if let Some(bus) = self.bus.get() {
+            bus.announce(&g.row().id, g.row().version);
+        }
+    }
+
+    /// Sends the game's state to every watcher in this process.
+    fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
         let _ = slot.tx.send(Arc::new(Snapshot {
             view: g.view(),
             row: g.row().clone(),
@@ -377,7 +435,7 @@ impl GameService {
             Ok(Some((row, moves))) => match live_game::load(row, &moves) {
                 Ok(fresh) => {
                     **g = fresh;
-                    Self::broadcast(slot, g.as_ref());
+                    Self::broadcast_here(slot, g.as_ref());
                 }
                 Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
             },
@@ -416,13 +474,26 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.set_row(row);
-        Self::broadcast(slot, g.as_ref());
+        self.broadcast(slot, g.as_ref());
         if clocked {
             self.clock_changed.notify_one();
         }
         Ok(())
+    }
+
+    /// After a stored write that may have ended a rated game: the rating change the write's
+    /// transaction stored (`store::ratings`), for the view. A failed read leaves it unset; the
+    /// next load of the game reads it.
+    async fn read_rating(&self, row: &mut GameRow) {
+        if row.rated && row.status == GameStatus::Finished && row.ratings.is_none() {
+            match self.store.rating_change(&row.id).await {
+                Ok(change) => row.ratings = change,
+                Err(e) => tracing::warn!(game = %row.id, error = %e, "rating change unread"),
+            }
+        }
     }
 
     /// Ends the game on time if its running side's time is over now: a loss by time
@@ -500,9 +571,10 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.commit_move(prepared, row);
-        Self::broadcast(slot, g.as_ref());
+        self.broadcast(slot, g.as_ref());
         if clocked {
             self.clock_changed.notify_one();
         }
@@ -612,6 +684,7 @@ impl GameService {
             // A friend game's clock starts when the friend joins.
             clock: control.new_clock(),
             rated,
+            ratings: None,
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");

@@ -157,7 +157,7 @@ impl GameService {
         }
         let to = row.ply;
         g.take_back(to, row);
-        Self::broadcast(slot, g.as_ref());
+        self.broadcast(slot, g.as_ref());
         Ok(())
     }
 }

@@ -279,5 +279,6 @@ fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameR
         updated_at: now,
         clock,
         rated: terms.rated,
+        ratings: None,
     })
 }

@@ -9,6 +9,7 @@ mod games;
 mod lobby;
 mod pages;
 mod play;
+mod players;
 mod records;
 mod stats;
 mod ws;
@@ -116,7 +117,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/ws", get(ws::upgrade))
         .route("/games/{id}/review", get(records::game_review))
         .route("/imports/{id}", get(records::imported))
-        .route("/imports/{id}/review", get(records::import_review));
+        .route("/imports/{id}/review", get(records::import_review))
+        .route("/players/{name}", get(players::player))
+        .route("/players/{name}/history", get(players::history))
+        .route("/players/{name}/games", get(players::games))
+        .route("/leaderboard/{variant}", get(players::leaderboard))
+        .route("/stats/rated", get(players::rated_stats));
     let creates = Router::new().route("/games", post(games::create));
     let joins = Router::new().route("/join/{invite}", post(games::join));
     let analyses = Router::new()

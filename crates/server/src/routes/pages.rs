@@ -53,24 +53,35 @@ pub async fn page(method: Method, uri: Uri) -> Response {
     }
 }
 
-/// `GET /healthz` -> 200 `{"database": "ok"}`, or 503 `{"database": "<why>"}` when the
-/// database does not answer within 5 s: what a reverse proxy or a supervisor polls.
+/// `GET /healthz` -> 200 `{"database": "ok"}` (with `"redis": "ok"` when the site runs with
+/// Redis), or 503 with the reason of the part that fails: the database does not answer
+/// within 5 s, or the Redis subscription is down. What a reverse proxy or a supervisor polls.
 pub async fn healthz(
     axum::extract::State(svc): axum::extract::State<super::AppState>,
 ) -> (axum::http::StatusCode, axum::Json<serde_json::Value>) {
     let ping = tokio::time::timeout(std::time::Duration::from_secs(5), svc.store().ping()).await;
-    match ping {
-        Ok(Ok(())) => (
-            axum::http::StatusCode::OK,
-            axum::Json(serde_json::json!({"database": "ok"})),
-        ),
-        Ok(Err(e)) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            axum::Json(serde_json::json!({"database": e.to_string()})),
-        ),
-        Err(_) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            axum::Json(serde_json::json!({"database": "no answer within 5 s"})),
-        ),
+    let mut ok = true;
+    let database = match ping {
+        Ok(Ok(())) => "ok".to_string(),
+        Ok(Err(e)) => {
+            ok = false;
+            e.to_string()
+        }
+        Err(_) => {
+            ok = false;
+            "no answer within 5 s".to_string()
+        }
+    };
+    let mut body = serde_json::json!({ "database": database });
+    if let Some(bus) = svc.bus() {
+        let up = bus.is_up();
+        ok &= up;
+        body["redis"] = if up { "ok" } else { "unreachable" }.into();
     }
+    let status = if ok {
+        axum::http::StatusCode::OK
+    } else {
+        axum::http::StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, axum::Json(body))
 }

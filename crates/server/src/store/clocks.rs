@@ -1,5 +1,6 @@
-//! The clocks' deadlines in the `games` table (`clock_deadline`, migration 7), read by the
-//! timeout sweeper (crate::timeouts).
+//! Background work's reads of the `games` table: the clocks' deadlines (`clock_deadline`,
+//! migration 7) for the timeout sweeper (crate::timeouts), and overdue engine moves for the
+//! engine supervisor (crate::engine_player::supervise).
 
 use sqlx::Row;
 
@@ -39,6 +40,32 @@ impl Store {
                     )
                     .bind(now)
                     .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("id"))
+                        .collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Ids of unfinished games where an engine seat is to move since before `cutoff` (Unix
+    /// ms): moves whose search died with its process.
+    pub async fn stalled_engine_games(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id FROM games WHERE status = 'ongoing' AND updated_at < $1 AND \
+                         ((turn = 'white' AND white_kind = 'engine') OR \
+                          (turn = 'black' AND black_kind = 'engine')) LIMIT 500",
+                    )
+                    .bind(cutoff)
                     .fetch_all(conn.raw())
                     .await?;
                     Ok(rows

@@ -7,6 +7,7 @@ use sqlx::{Any, Row, Transaction};
 use super::conn::commit;
 use super::{MoveRow, Store, StoreError, corrupt};
 use crate::clock::Clock;
+use crate::ratings::RatingChange;
 use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
@@ -71,6 +72,10 @@ pub struct GameRow {
     pub clock: Option<Clock>,
     /// Whether the game counts for the players' ratings.
     pub rated: bool,
+    /// A rated game's change of both ratings, once it is rated (`rating_diff`, JSON). Written
+    /// only by the rating step of the write that ends the game (`store::ratings`), never by
+    /// [`update`].
+    pub ratings: Option<RatingChange>,
 }
 
 impl GameRow {
@@ -111,6 +116,11 @@ const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_to
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
      rematch_offer, notice, clock, clock_deadline, rated";
 
+/// The columns [`from_row`] reads: the inserted ones and the rating change.
+pub(super) fn select_columns() -> String {
+    format!("{COLUMNS}, rating_diff")
+}
+
 /// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
 fn parse_column<T>(
     row: &AnyRow,
@@ -150,7 +160,7 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
     })
 }
 
-fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
         id: row.try_get("id")?,
         variant: parse_column(row, "variant", VariantName::parse)?,
@@ -175,6 +185,7 @@ fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         updated_at: row.try_get("updated_at")?,
         clock: parse_optional(row, "clock", |t| serde_json::from_str(t).ok())?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
     })
 }
 
@@ -274,7 +285,8 @@ async fn update(
             expected: g.version - 1,
         });
     }
-    Ok(())
+    // A rated game is rated in the transaction of the write that ends it (issue 13).
+    super::ratings::rate_if_over(tx, g).await
 }
 
 impl Store {
@@ -381,10 +393,13 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin_snapshot(sqlite).await?;
-                    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
-                        .bind(id)
-                        .fetch_optional(&mut *tx)
-                        .await?;
+                    let row = sqlx::query(&format!(
+                        "SELECT {} FROM games WHERE id = $1",
+                        select_columns()
+                    ))
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
                     let loaded = match row {
                         Some(row) => {
                             let game = from_row(&row)?;
@@ -452,9 +467,10 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(&format!(
-                        "SELECT {COLUMNS} FROM games WHERE white_token = $1 OR black_token = $1 \
+                        "SELECT {} FROM games WHERE white_token = $1 OR black_token = $1 \
                  ORDER BY CASE WHEN status = 'ongoing' THEN 0 ELSE 1 END, updated_at DESC, id \
-                 LIMIT $2"
+                 LIMIT $2",
+                        select_columns()
                     ))
                     .bind(token)
                     .bind(limit)

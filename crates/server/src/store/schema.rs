@@ -209,6 +209,53 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS challenges_challenged ON challenges (challenged, status)",
         ],
     ),
+    (
+        10,
+        &[
+            // Leases of work done by one process among several (store/leases.rs).
+            "CREATE TABLE IF NOT EXISTS leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )",
+        ],
+    ),
+    (
+        9,
+        &[
+            // Glicko-2 ratings (crate::ratings, store/ratings.rs): one row per account, game and
+            // speed class, made at the account's first rated game in it.
+            "CREATE TABLE IF NOT EXISTS ratings (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            variant TEXT NOT NULL,
+            speed TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            games BIGINT NOT NULL,
+            last_game_at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, variant, speed)
+        )",
+            "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, speed, rating)",
+            // The rating after each rated game, per player: the profile's graph.
+            "CREATE TABLE IF NOT EXISTS rating_history (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            variant TEXT NOT NULL,
+            speed TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, game_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history (account_id, at)",
+            // A rated game's change of both ratings (JSON, `ratings::RatingChange`), set once in
+            // the transaction that ends it, and the mean rating of its players before it (the
+            // statistics' rating bands).
+            "ALTER TABLE games ADD COLUMN rating_diff TEXT",
+            "ALTER TABLE games ADD COLUMN rating_avg BIGINT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -1,0 +1,221 @@
+//! Live updates across processes (issue 12): with `serve --redis URL`, every stored change of
+//! a game is announced on the Redis channel [`CHANNEL`] after its commit, as
+//! `<process> <game id> <version>`; every process that holds the game in memory reloads it
+//! from the database (the database is the truth, the message only says "look") and sends the
+//! new state to its own WebSockets, which send each ply once and in order (`routes/ws.rs`,
+//! `Delivered`). As lichess's lila and lila-ws talk through Redis pub/sub.
+//!
+//! Redis going down loses nothing: moves are stored and answered as before; the process logs
+//! one line, and until Redis is back it compares the stored version of every watched game
+//! each [`FALLBACK_POLL`] (the sockets resync from the database). When the subscription is
+//! back, every watched game is resynced once more, for what was published meanwhile.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::sync::{mpsc, watch};
+
+use crate::game_service::GameService;
+
+/// The channel of game changes.
+pub const CHANNEL: &str = "icebound:games";
+/// How often watched games are compared with the database while Redis is unreachable.
+pub const FALLBACK_POLL: Duration = Duration::from_secs(1);
+/// Announcements waiting to be published; past it the oldest wait is not kept (the other
+/// processes' fallback catches up).
+const QUEUE: usize = 65_536;
+/// Wait before reconnecting to Redis.
+const RECONNECT: Duration = Duration::from_millis(500);
+
+/// This process's side of the bus.
+pub struct Bus {
+    origin: String,
+    tx: mpsc::Sender<String>,
+    up: AtomicBool,
+}
+
+/// `redis://...` that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("Redis URL '{url}': {reason}")]
+pub struct BadRedisUrl {
+    url: String,
+    reason: String,
+}
+
+impl Bus {
+    /// Starts publishing and listening on `url` for `service` (whose process id marks our own
+    /// messages). The URL is checked now; Redis itself may come later: the tasks retry.
+    pub fn start(
+        url: &str,
+        service: &Arc<GameService>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<Arc<Bus>, BadRedisUrl> {
+        let client = redis::Client::open(url).map_err(|e| BadRedisUrl {
+            url: crate::store::redacted_url(url),
+            reason: e.to_string(),
+        })?;
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let bus = Arc::new(Bus {
+            origin: service.process_id().to_string(),
+            tx,
+            up: AtomicBool::new(false),
+        });
+        tokio::spawn(publish(client.clone(), rx, shutdown.clone()));
+        tokio::spawn(listen(
+            client,
+            Arc::downgrade(&bus),
+            Arc::downgrade(service),
+            shutdown,
+        ));
+        Ok(bus)
+    }
+
+    /// Announces that game `id` is now at `version` (after its commit).
+    pub fn announce(&self, id: &str, version: i64) {
+        // Full queue or Redis gone: the others' fallback polling sees the change.
+        let _ = self.tx.try_send(format!("{} {id} {version}", self.origin));
+    }
+
+    /// Whether the subscription is live (`/healthz`).
+    pub fn is_up(&self) -> bool {
+        self.up.load(Ordering::SeqCst)
+    }
+
+    fn set_up(&self, up: bool) {
+        let was = self.up.swap(up, Ordering::SeqCst);
+        if was && !up {
+            tracing::error!(
+                "Redis unreachable: live updates from other processes now come by polling the \
+                 database every second; moves are still stored and answered"
+            );
+        } else if !was && up {
+            tracing::info!("Redis reachable: live updates across processes by pub/sub");
+        }
+    }
+}
+
+async fn publish(
+    client: redis::Client,
+    mut rx: mpsc::Receiver<String>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut conn: Option<redis::aio::MultiplexedConnection> = None;
+    loop {
+        let message = tokio::select! {
+            m = rx.recv() => match m { Some(m) => m, None => return },
+            _ = shutdown.changed() => return,
+        };
+        // A connection broken while Redis was away fails its next command: reconnect and
+        // send once more before giving the message up.
+        for _ in 0..2 {
+            if conn.is_none() {
+                conn = client.get_multiplexed_async_connection().await.ok();
+            }
+            let Some(c) = conn.as_mut() else {
+                // Down: drop this one (the others poll meanwhile).
+                break;
+            };
+            let sent: redis::RedisResult<i64> = redis::cmd("PUBLISH")
+                .arg(CHANNEL)
+                .arg(&message)
+                .query_async(c)
+                .await;
+            if sent.is_ok() {
+                break;
+            }
+            conn = None;
+        }
+    }
+}
+
+async fn listen(
+    client: redis::Client,
+    bus: Weak<Bus>,
+    service: Weak<GameService>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut first = true;
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        let subscribed = match client.get_async_pubsub().await {
+            Ok(mut p) => p.subscribe(CHANNEL).await.map(|()| p),
+            Err(e) => Err(e),
+        };
+        match subscribed {
+            Ok(pubsub) => {
+                let Some(b) = bus.upgrade() else { return };
+                b.set_up(true);
+                let origin = b.origin.clone();
+                drop(b);
+                if !first {
+                    // What was published while we were away.
+                    if let Some(s) = service.upgrade() {
+                        s.resync_watched().await;
+                    }
+                }
+                first = false;
+                let mut messages = pubsub.into_on_message();
+                loop {
+                    tokio::select! {
+                        m = messages.next() => {
+                            let Some(m) = m else { break };
+                            let Ok(text) = m.get_payload::<String>() else { continue };
+                            let Some(s) = service.upgrade() else { return };
+                            if let Some((id, version)) = parse(&text, &origin) {
+                                s.remote_change(id, version).await;
+                            }
+                        }
+                        _ = shutdown.changed() => return,
+                    }
+                }
+                if let Some(b) = bus.upgrade() {
+                    b.set_up(false);
+                }
+            }
+            Err(e) => {
+                if first {
+                    tracing::error!(error = %e, "Redis unreachable at start; retrying");
+                    first = false;
+                }
+                if let Some(b) = bus.upgrade() {
+                    b.set_up(false);
+                }
+            }
+        }
+        // Down: keep the watched games fresh from the database until the subscription is back.
+        let Some(s) = service.upgrade() else { return };
+        s.resync_watched().await;
+        drop(s);
+        tokio::select! {
+            _ = tokio::time::sleep(RECONNECT.max(FALLBACK_POLL)) => {}
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// `<origin> <id> <version>` from another process; `None` for ours or a malformed one.
+fn parse<'a>(text: &'a str, own: &str) -> Option<(&'a str, i64)> {
+    let mut parts = text.split(' ');
+    let origin = parts.next()?;
+    let id = parts.next()?;
+    let version = parts.next()?.parse().ok()?;
+    (origin != own && parts.next().is_none()).then_some((id, version))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn messages_of_other_processes_are_read_and_ours_skipped() {
+        assert_eq!(parse("p2 abc123 7", "p1"), Some(("abc123", 7)));
+        assert_eq!(parse("p1 abc123 7", "p1"), None);
+        assert_eq!(parse("p2 abc123", "p1"), None);
+        assert_eq!(parse("p2 abc123 x", "p1"), None);
+        assert_eq!(parse("p2 abc 1 extra", "p1"), None);
+    }
+}

@@ -1,0 +1,272 @@
+//! Clocks (issue 13): time controls are checked, the server charges each move with the lag
+//! allowance and adds the increment, GameView shows the clock, and a side whose time runs
+//! out loses (A15a, C11b) or, before its first move, aborts the game, even with nobody
+//! connected and across a restart.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use server::client::ApiClient;
+
+/// A friend game of `control` between two fresh browsers, joined; returns (creator, friend,
+/// id, creator's colour).
+async fn friend_game(
+    srv: &TestServer,
+    variant: &str,
+    control: Value,
+    color: &str,
+) -> (ApiClient, ApiClient, String) {
+    let mut a = srv.client();
+    let g = create(
+        &mut a,
+        json!({"variant": variant, "opponent": "friend", "color": color, "time_control": control}),
+    )
+    .await;
+    assert_eq!(
+        g["clock"]["running"],
+        Value::Null,
+        "not running before the friend: {g}"
+    );
+    let id = g["id"].as_str().expect("id").to_string();
+    let invite = g["invite_url"]
+        .as_str()
+        .expect("invite")
+        .replace("/join/", "");
+    let mut b = srv.client();
+    let j = b
+        .post(&format!("/api/join/{invite}"), json!({}))
+        .await
+        .expect("join");
+    assert_eq!(j.status, 200, "{}", j.text);
+    (a, b, id)
+}
+
+async fn get(c: &mut ApiClient, id: &str) -> Value {
+    let a = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(a.status, 200, "{}", a.text);
+    a.body
+}
+
+fn ms(v: &Value, side: &str) -> i64 {
+    v["clock"][format!("{side}_ms")].as_i64().expect("ms")
+}
+
+async fn controls_are_checked(url: &str) {
+    let srv = TestServer::start(url).await;
+    let mut c = srv.client();
+    let bad = [
+        json!({"kind": "realtime", "initial_s": 14, "increment_s": 0}),
+        json!({"kind": "realtime", "initial_s": 10_801, "increment_s": 0}),
+        json!({"kind": "realtime", "initial_s": 60, "increment_s": 61}),
+        json!({"kind": "realtime", "initial_s": 60}),
+        json!({"kind": "correspondence", "days": 4}),
+        json!({"kind": "bullet"}),
+        json!("3+2"),
+    ];
+    for tc in bad {
+        let a = c
+            .post(
+                "/api/games",
+                json!({"variant": "antarctos", "opponent": "friend", "time_control": tc}),
+            )
+            .await
+            .expect("post");
+        assert_error(&a, 400, "bad_request");
+    }
+    // Clocks are for two players; the engine and one screen stay unlimited.
+    for opponent in [
+        json!({"opponent": "engine", "level": 1}),
+        json!({"opponent": "local"}),
+    ] {
+        let mut body = json!({"variant": "iceage",
+            "time_control": {"kind": "realtime", "initial_s": 180, "increment_s": 2}});
+        for (k, v) in opponent.as_object().expect("object") {
+            body[k] = v.clone();
+        }
+        let a = c.post("/api/games", body).await.expect("post");
+        assert_error(&a, 400, "bad_request");
+    }
+    // Rated needs an account and a clock.
+    let a = c
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "friend", "rated": true,
+                "time_control": {"kind": "correspondence", "days": 3}}),
+        )
+        .await
+        .expect("post");
+    assert_error(&a, 401, "not_logged_in");
+    let a = c
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "friend", "rated": true}),
+        )
+        .await
+        .expect("post");
+    assert_error(&a, 400, "bad_request");
+    // Unlimited is the default, with no clock.
+    let g = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "friend"}),
+    )
+    .await;
+    assert_eq!(g["clock"], Value::Null);
+    assert_eq!(g["rated"], false);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_time_controls_are_checked() {
+    controls_are_checked(&sqlite_url("clock-checks")).await;
+}
+
+#[tokio::test]
+async fn postgres_time_controls_are_checked() {
+    if let Some(url) = postgres_url() {
+        controls_are_checked(&url).await;
+    }
+}
+
+#[tokio::test]
+async fn fischer_clock_charges_the_mover_and_adds_the_increment() {
+    let srv = TestServer::start(&sqlite_url("clock-fischer")).await;
+    let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 5});
+    let (mut white, mut black, id) = friend_game(&srv, "antarctos", control, "white").await;
+    let g = get(&mut white, &id).await;
+    assert_eq!(g["clock"]["kind"], "realtime");
+    assert_eq!(g["clock"]["initial_ms"], 60_000);
+    assert_eq!(g["clock"]["increment_ms"], 5_000);
+    assert_eq!(
+        g["clock"]["running"], "white",
+        "White's clock runs once both sit: {g}"
+    );
+    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    let g = play(&mut white, &id, "c3-d4").await;
+    // About 1.3 s thought, less the 0.25 s allowance, plus 5 s.
+    let w = ms(&g, "white");
+    assert!((63_500..=64_000).contains(&w), "white has {w} ms: {g}");
+    assert_eq!(g["clock"]["running"], "black");
+    assert!(ms(&g, "black") <= 60_000 && ms(&g, "black") > 59_000, "{g}");
+    let g = play(&mut black, &id, "f6-g5").await;
+    assert_eq!(g["clock"]["running"], "white");
+    assert!(ms(&g, "black") >= 64_500, "black gained the increment: {g}");
+    // Resigning stops the clock where it stood.
+    let r = white
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await
+        .expect("resign");
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["clock"]["running"], Value::Null);
+    let left = ms(&r.body, "white");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        ms(&get(&mut black, &id).await, "white"),
+        left,
+        "a stopped clock stays"
+    );
+    // The game list shows the clock too.
+    let my = white.get("/api/my-games").await.expect("my games");
+    assert_eq!(my.body[0]["clock"]["kind"], "realtime", "{}", my.text);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn correspondence_restores_the_days_on_each_move() {
+    let srv = TestServer::start(&sqlite_url("clock-corr")).await;
+    let control = json!({"kind": "correspondence", "days": 3});
+    let (mut white, _black, id) = friend_game(&srv, "iceage", control, "white").await;
+    let day = 86_400_000_i64;
+    let before = server::store::now_ms();
+    let g = play(&mut white, &id, "g1f3").await;
+    let deadline = g["clock"]["deadline_ms"].as_i64().expect("deadline");
+    assert_eq!(g["clock"]["days"], 3);
+    assert_eq!(g["clock"]["running"], "black");
+    assert!(
+        (before + 3 * day..=server::store::now_ms() + 3 * day).contains(&deadline),
+        "the deadline is three days after the move: {g}"
+    );
+    srv.stop().await;
+}
+
+/// Waits (polling the API, as a client that just looks would) until `pred` holds of game `id`.
+async fn wait_for(c: &mut ApiClient, id: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+    let end = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let g = get(c, id).await;
+        if pred(&g) {
+            return g;
+        }
+        assert!(std::time::Instant::now() < end, "not within {secs} s: {g}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// One 15-second clock for three games at once: the side to move after two moves loses on
+/// time (both games: A15a, C11b), across a crash and restart with nobody connected; a game
+/// whose first move never comes is aborted, not lost.
+async fn time_runs_out(url: &str) {
+    let srv = TestServer::start(url).await;
+    let control = json!({"kind": "realtime", "initial_s": 15, "increment_s": 0});
+    let (mut a, mut b, antarctos) = friend_game(&srv, "antarctos", control.clone(), "white").await;
+    play(&mut a, &antarctos, "c3-d4").await;
+    play(&mut b, &antarctos, "f6-g5").await;
+    let (mut c, mut d, iceage) = friend_game(&srv, "iceage", control.clone(), "black").await;
+    play(&mut d, &iceage, "g1f3").await;
+    play(&mut c, &iceage, "g8f6").await;
+    let (mut e, _f, unplayed) = friend_game(&srv, "antarctos", control, "white").await;
+    // The server goes down and comes back; nobody is connected or asks meanwhile.
+    srv.crash().await;
+    let srv = TestServer::start(url).await;
+    let mut watcher = srv.client();
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    let g = wait_for(&mut watcher, &antarctos, 5, |g| g["status"] != "ongoing").await;
+    assert_eq!(g["status"], "finished", "{g}");
+    assert_eq!(g["result"]["winner"], "black", "White ran out: {g}");
+    assert_eq!(g["result"]["reason"], "time forfeit");
+    assert_eq!(g["result"]["result"], "0-1");
+    assert_eq!(ms(&g, "white"), 0);
+    assert_eq!(g["clock"]["running"], Value::Null);
+    let g = wait_for(&mut watcher, &iceage, 5, |g| g["status"] != "ongoing").await;
+    assert_eq!(
+        g["result"]["winner"], "black",
+        "White (the friend) ran out: {g}"
+    );
+    assert_eq!(g["result"]["reason"], "time forfeit");
+    let g = wait_for(&mut watcher, &unplayed, 5, |g| g["status"] != "ongoing").await;
+    assert_eq!(
+        g["status"], "aborted",
+        "no first move: aborted, not lost: {g}"
+    );
+    assert_eq!(g["result"], Value::Null);
+    // A move after the flag is refused (the players' browsers now reach the new server).
+    a.set_addr(srv.addr);
+    e.set_addr(srv.addr);
+    let late = a
+        .post(
+            &format!("/api/games/{antarctos}/moves"),
+            json!({"move": "d4-e5", "ply": 2}),
+        )
+        .await
+        .expect("post");
+    assert_error(&late, 409, "game_over");
+    // The first-move notice is told to the players.
+    let g = get(&mut e, &unplayed).await;
+    assert_eq!(g["notice"]["code"], "first_move_missed", "{g}");
+    assert_eq!(g["notice"]["by"], "white");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
+    time_runs_out(&sqlite_url("clock-flag")).await;
+}
+
+#[tokio::test]
+async fn postgres_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
+    if let Some(url) = postgres_url() {
+        time_runs_out(&url).await;
+    }
+}
