@@ -408,6 +408,10 @@ async fn rated_seek(url: &str) {
     let after = play(&mut ann, &game, &reply).await;
     assert_eq!(after["ply"], 2);
     assert_eq!(after["clock"]["running"], "white");
+    // Its end changes both ratings.
+    let over = post(&mut bob, &format!("/api/games/{game}/resign"), json!({})).await;
+    assert_eq!(over.status, 200, "{}", over.text);
+    assert_ne!(over.body["ratings"], Value::Null, "rated: {}", over.text);
     srv.stop().await;
 }
 
@@ -425,6 +429,8 @@ async fn race(url: &str) {
     let two = start(url).await;
     for round in 0..6 {
         let mut seeker = one.client();
+        get(&mut seeker, "/api/me").await;
+        let mut events = stream(&seeker).await;
         let id = seek(
             &mut seeker,
             json!({"variant": "antarctos", "time_control": realtime(60, 0)}),
@@ -449,6 +455,12 @@ async fn race(url: &str) {
             1,
             "round {round}: one game"
         );
+        // The seeker's stream on process one learns of it, whichever process made it.
+        let game = won[0].body["id"].clone();
+        wait_lobby(&mut events, |v| {
+            v["started"].as_array().unwrap().contains(&game)
+        })
+        .await;
     }
     one.stop().await;
     two.stop().await;
