@@ -719,6 +719,22 @@ async fn challenges(url: &str) {
         404,
         "not_found",
     );
+    // The challenger's list says it was accepted, with the game, until dismissed.
+    let out = get(&mut ann, "/api/challenges").await.body["outgoing"].clone();
+    assert_eq!(out[0]["status"], "accepted");
+    assert_eq!(out[0]["game"], game.as_str());
+    assert_eq!(
+        delete(&mut ann, &format!("/api/challenges/{id}"))
+            .await
+            .status,
+        204
+    );
+    assert!(
+        get(&mut ann, "/api/challenges").await.body["outgoing"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
     // At most 10 open challenges out.
     let corr = |user: &str| json!({"username": user, "variant": "iceage", "time_control": {"kind": "correspondence", "days": 7}, "rated": false});
     for _ in 0..10 {

@@ -31,6 +31,7 @@ export const lobbyEn = {
   'lobby.cancel': 'Cancel',
   'lobby.dismiss': 'Dismiss',
   'lobby.declined': 'Declined',
+  'lobby.accepted': 'Accepted: to the game',
   'lobby.waiting_answer': 'Waiting for an answer',
   'lobby.no_such_player': 'No player has this name.',
   'lobby.login_to_challenge': 'Challenges to a player by name, and rated games, are for accounts.',

@@ -32,6 +32,7 @@ export const lobbyRu: Record<keyof typeof lobbyEn, string> = {
   'lobby.cancel': 'Отменить',
   'lobby.dismiss': 'Убрать',
   'lobby.declined': 'Отклонён',
+  'lobby.accepted': 'Принят: к партии',
   'lobby.waiting_answer': 'Ждём ответа',
   'lobby.no_such_player': 'Игрока с таким именем нет.',
   'lobby.login_to_challenge': 'Вызывать игрока по имени и играть на рейтинг можно только с учётной записью.',

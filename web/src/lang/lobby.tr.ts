@@ -32,6 +32,7 @@ export const lobbyTr: Record<keyof typeof lobbyEn, string> = {
   'lobby.cancel': 'İptal et',
   'lobby.dismiss': 'Kaldır',
   'lobby.declined': 'Reddedildi',
+  'lobby.accepted': 'Kabul edildi: oyuna git',
   'lobby.waiting_answer': 'Yanıt bekleniyor',
   'lobby.no_such_player': 'Bu adda bir oyuncu yok.',
   'lobby.login_to_challenge': 'Bir oyuncuya adıyla meydan okumak ve puanlı oynamak hesabı olanlar içindir.',

@@ -185,11 +185,15 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     if (c.direction === 'incoming') {
       button('primary.challenge-accept', 'lobby.accept', async () => started(await lobbyApi.acceptChallenge(c.id)));
       button('challenge-decline', 'lobby.decline', () => lobbyApi.declineChallenge(c.id));
-    } else if (c.status === 'open' || c.status === 'declined') {
+    } else {
       button('challenge-cancel', c.status === 'open' ? 'lobby.cancel' : 'lobby.dismiss', () => lobbyApi.cancelChallenge(c.id));
     }
     const who = c.direction === 'incoming' ? t('lobby.challenge_from', { name: c.challenger }) : t('lobby.challenge_to', { name: c.challenged });
-    const state = c.direction === 'outgoing' ? t(c.status === 'declined' ? 'lobby.declined' : 'lobby.waiting_answer') : yourSide(c.color);
+    const state = c.direction === 'incoming'
+      ? yourSide(c.color)
+      : c.status === 'accepted' && c.game
+        ? h('a', { href: `/game/${c.game}` }, t('lobby.accepted'))
+        : t(c.status === 'declined' ? 'lobby.declined' : 'lobby.waiting_answer');
     return h('li.challenge', { dataset: { id: c.id, status: c.status } },
       h('span.challenge-who', who),
       h('span.seek-game', gameName(c.variant)),

@@ -218,8 +218,8 @@ impl GameService {
         self.end_challenge(token, id, "declined").await
     }
 
-    /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses a
-    /// declined one; 404 otherwise.
+    /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
+    /// answered one (its game, if any, stays); 404 otherwise.
     pub async fn cancel_challenge(&self, token: &str, id: &str) -> Result<(), ApiError> {
         self.end_challenge(token, id, "cancelled").await
     }

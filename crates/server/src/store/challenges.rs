@@ -148,8 +148,8 @@ impl Store {
     }
 
     /// Sets the live challenge `id` to `status` (`declined` by `who` = its challenged player,
-    /// `cancelled` by `who` = its challenger) at `now`; a declined one the challenger
-    /// dismisses is deleted. Whether one was changed.
+    /// `cancelled` by `who` = its challenger: deleted, as is an answered one the challenger
+    /// dismisses) at `now`. Whether one was changed.
     pub async fn end_challenge(
         &self,
         id: &str,
@@ -173,7 +173,7 @@ impl Store {
                     } else {
                         sqlx::query(
                             "DELETE FROM challenges WHERE id = $1 AND challenger = $2 \
-                             AND status IN ('open', 'declined')",
+                             AND status IN ('open', 'declined', 'accepted')",
                         )
                         .bind(id)
                         .bind(who)
