@@ -248,10 +248,11 @@ export async function loadExamples() {
   return (await import(pathToFileURL(file).href)).examples;
 }
 
-/** A TypeScript module of web/src (without imports of its own), loaded in node. */
+/** A TypeScript module of web/src, bundled with what it imports, loaded in node. */
 export async function loadModule(path) {
-  const src = readFileSync(join(repo, 'web/src', path), 'utf8');
-  const js = esbuild.transformSync(src, { loader: 'ts', format: 'esm' }).code;
+  const js = esbuild.buildSync({
+    entryPoints: [join(repo, 'web/src', path)], bundle: true, format: 'esm', write: false, platform: 'neutral',
+  }).outputFiles[0].text;
   const file = join(out, `${basename(path, '.ts')}.mjs`);
   writeFileSync(file, js);
   return import(pathToFileURL(file).href);

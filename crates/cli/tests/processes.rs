@@ -328,3 +328,43 @@ async fn an_engine_move_whose_process_was_killed_is_made_by_another_once() {
         assert_eq!(v.body["engine_thinking"], false, "{}", v.text);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_survives_a_killed_process_and_loses_nothing() {
+    let Some(binary) = redis_binary() else { return };
+    let redis = Redis::start(binary);
+    let (_procs, addrs) = three(&redis, "load").await;
+    let list = addrs
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(["load", "--addr", &list, "--games", "6", "--think-ms", "50"])
+            .args(["--seconds", "6", "--kill-one"])
+            .output()
+            .expect("run icebound load")
+    })
+    .await
+    .expect("load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let last = stdout.lines().last().unwrap_or_default();
+    let fields: Vec<&str> = last.split(' ').collect();
+    let names: Vec<&str> = fields.iter().step_by(2).copied().collect();
+    assert_eq!(
+        names,
+        ["moves_per_s", "median_ms", "p99_ms", "max_ms", "lost"],
+        "{stdout}"
+    );
+    assert_eq!(fields[9], "0", "nothing acknowledged is lost: {stdout}");
+    let rate: f64 = fields[1].parse().expect("a rate");
+    assert!(rate > 0.0, "{stdout}");
+    assert!(
+        stdout.contains("killed the process on") || stderr.contains("killed the process on"),
+        "{stdout}{stderr}"
+    );
+    assert!(stdout.contains("after the kill:"), "{stdout}");
+}
