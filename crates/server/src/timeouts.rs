@@ -23,16 +23,22 @@ pub const LEASE_MS: i64 = 5_000;
 
 /// Runs until `shutdown` turns true.
 pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>) {
+    // The lease is renewed at most once per POLL (a write), not at every wake-up: moves of
+    // timed games wake the sweeper often.
+    let mut renewed: Option<std::time::Instant> = None;
     loop {
-        let holder = service
-            .store()
-            .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
-            .await
-            .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
-                false
-            });
-        if !holder {
+        if renewed.is_none_or(|at| at.elapsed() >= POLL) {
+            let holder = service
+                .store()
+                .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
+                    false
+                });
+            renewed = holder.then(std::time::Instant::now);
+        }
+        if renewed.is_none() {
             tokio::select! {
                 _ = tokio::time::sleep(POLL) => continue,
                 _ = shutdown.changed() => return,
