@@ -317,9 +317,12 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
                     .args(["-9", &pid.to_string()])
                     .status()
                     .map_err(|e| format!("kill: {e}"))?;
+                if !status.success() {
+                    return Err(format!("kill -9 {pid} failed ({status})"));
+                }
                 bar.suspend(|| {
                     println!(
-                        "killed the process on {} (pid {pid}): {status}",
+                        "killed the process on {} (pid {pid}) with SIGKILL",
                         args.addr[0]
                     );
                 });
@@ -346,7 +349,12 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         for r in &results {
             if let Some(e) = &r.error {
                 failed += 1;
-                eprintln!("game {}: {e}", r.id);
+                let name = if r.id.is_empty() {
+                    "(not created)"
+                } else {
+                    r.id.as_str()
+                };
+                eprintln!("game {name}: {e}");
             }
             if let Some(d) = r.resumed {
                 resumed_games += 1;
@@ -391,6 +399,13 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         );
         if lost > 0 {
             return Err(format!("{lost} acknowledged moves are not stored"));
+        }
+        // A run where games failed, or nothing was played, measured nothing worth a number.
+        if failed > 0 || total == 0 {
+            return Err(format!(
+                "{failed} of {} games failed and {total} moves were played: see the lines above",
+                args.games
+            ));
         }
         Ok(())
     })

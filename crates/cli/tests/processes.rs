@@ -81,6 +81,20 @@ impl Redis {
         }
     }
 
+    /// Sends one inline command (`CLIENT PAUSE 3000`) and reads the first line of the answer.
+    fn command(&self, line: &str) {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("redis");
+        stream
+            .write_all(format!("{line}\r\n").as_bytes())
+            .expect("send to redis");
+        let mut answer = String::new();
+        BufReader::new(stream)
+            .read_line(&mut answer)
+            .expect("redis answers");
+        assert!(answer.starts_with('+'), "{line}: {answer}");
+    }
+
     fn down(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
@@ -274,6 +288,12 @@ async fn three_processes_share_live_play_through_redis_and_survive_its_loss() {
         "the watcher has every move"
     );
     assert_eq!(seen["moves"].as_array().map(Vec::len), Some(7));
+    // Redis stalls (CLIENT PAUSE 3 s: commands wait, connections stay): the announcement is
+    // kept and sent again, and arrives once Redis goes on.
+    redis.command("CLIENT PAUSE 3000");
+    let p = play_first_legal(&mut alice, &id).await;
+    let last = until_ply(&mut watch_ws, &mut sc, p).await;
+    until_ply(&mut bob_ws, &mut sb, p).await;
     // The database holds each acknowledged move once.
     let stored = ApiClient::new(c)
         .get(&format!("/api/games/{id}"))
@@ -367,4 +387,25 @@ async fn the_load_harness_survives_a_killed_process_and_loses_nothing() {
         "{stdout}{stderr}"
     );
     assert!(stdout.contains("after the kill:"), "{stdout}");
+}
+
+#[test]
+fn the_load_harness_fails_when_no_game_could_be_played() {
+    let dead = free_addr();
+    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args([
+            "load",
+            "--addr",
+            &dead.to_string(),
+            "--games",
+            "2",
+            "--seconds",
+            "1",
+        ])
+        .output()
+        .expect("run icebound load");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a run that played nothing fails");
+    assert!(stderr.contains("2 of 2 games failed"), "{stderr}");
+    assert!(stderr.contains("(not created)"), "{stderr}");
 }
