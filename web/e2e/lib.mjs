@@ -248,8 +248,7 @@ export async function loadExamples() {
   return (await import(pathToFileURL(file).href)).examples;
 }
 
-/** A TypeScript module of web/src, bundled with what it imports (the dictionaries import
- * their parts: lang/*.en.ts ...), loaded in node. */
+/** A TypeScript module of web/src, bundled with what it imports, loaded in node. */
 export async function loadModule(path) {
   const js = esbuild.buildSync({
     entryPoints: [join(repo, 'web/src', path)], bundle: true, format: 'esm', write: false, platform: 'neutral',

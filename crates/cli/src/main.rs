@@ -4,6 +4,7 @@
 mod analyze_cmd;
 mod backup_cmd;
 mod lab_db;
+mod load_cmd;
 mod match_cmd;
 mod play_cmd;
 mod records_cmds;
@@ -101,6 +102,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Write a consistent copy of the site's database while it runs.
     Backup(backup_cmd::BackupArgs),
+    /// Play many friend games against running servers and measure moves/s and latency.
+    Load(load_cmd::LoadArgs),
 }
 
 fn main() -> ExitCode {
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Command::Suite(args) => suite_cmd::suite(args),
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Backup(args) => backup_cmd::backup(args),
+        Command::Load(args) => load_cmd::load(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

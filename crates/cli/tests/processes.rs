@@ -81,6 +81,20 @@ impl Redis {
         }
     }
 
+    /// Sends one inline command (`CLIENT PAUSE 3000`) and reads the first line of the answer.
+    fn command(&self, line: &str) {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("redis");
+        stream
+            .write_all(format!("{line}\r\n").as_bytes())
+            .expect("send to redis");
+        let mut answer = String::new();
+        BufReader::new(stream)
+            .read_line(&mut answer)
+            .expect("redis answers");
+        assert!(answer.starts_with('+'), "{line}: {answer}");
+    }
+
     fn down(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
@@ -274,6 +288,12 @@ async fn three_processes_share_live_play_through_redis_and_survive_its_loss() {
         "the watcher has every move"
     );
     assert_eq!(seen["moves"].as_array().map(Vec::len), Some(7));
+    // Redis stalls (CLIENT PAUSE 3 s: commands wait, connections stay): the announcement is
+    // kept and sent again, and arrives once Redis goes on.
+    redis.command("CLIENT PAUSE 3000");
+    let p = play_first_legal(&mut alice, &id).await;
+    let last = until_ply(&mut watch_ws, &mut sc, p).await;
+    until_ply(&mut bob_ws, &mut sb, p).await;
     // The database holds each acknowledged move once.
     let stored = ApiClient::new(c)
         .get(&format!("/api/games/{id}"))
@@ -327,4 +347,65 @@ async fn an_engine_move_whose_process_was_killed_is_made_by_another_once() {
         assert_eq!(v.body["ply"], 1, "{}", v.text);
         assert_eq!(v.body["engine_thinking"], false, "{}", v.text);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_survives_a_killed_process_and_loses_nothing() {
+    let Some(binary) = redis_binary() else { return };
+    let redis = Redis::start(binary);
+    let (_procs, addrs) = three(&redis, "load").await;
+    let list = addrs
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(["load", "--addr", &list, "--games", "6", "--think-ms", "50"])
+            .args(["--seconds", "6", "--kill-one"])
+            .output()
+            .expect("run icebound load")
+    })
+    .await
+    .expect("load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let last = stdout.lines().last().unwrap_or_default();
+    let fields: Vec<&str> = last.split(' ').collect();
+    let names: Vec<&str> = fields.iter().step_by(2).copied().collect();
+    assert_eq!(
+        names,
+        ["moves_per_s", "median_ms", "p99_ms", "max_ms", "lost"],
+        "{stdout}"
+    );
+    assert_eq!(fields[9], "0", "nothing acknowledged is lost: {stdout}");
+    let rate: f64 = fields[1].parse().expect("a rate");
+    assert!(rate > 0.0, "{stdout}");
+    assert!(
+        stdout.contains("killed the process on") || stderr.contains("killed the process on"),
+        "{stdout}{stderr}"
+    );
+    assert!(stdout.contains("after the kill:"), "{stdout}");
+}
+
+#[test]
+fn the_load_harness_fails_when_no_game_could_be_played() {
+    let dead = free_addr();
+    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args([
+            "load",
+            "--addr",
+            &dead.to_string(),
+            "--games",
+            "2",
+            "--seconds",
+            "1",
+        ])
+        .output()
+        .expect("run icebound load");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a run that played nothing fails");
+    assert!(stderr.contains("2 of 2 games failed"), "{stderr}");
+    assert!(stderr.contains("(not created)"), "{stderr}");
 }

@@ -52,8 +52,9 @@ pub enum TimeControl {
         /// Days per move.
         days: i64,
     },
-    /// No clock.
-    Unlimited,
+    /// No clock (an empty struct variant, so that `deny_unknown_fields` refuses extra fields
+    /// here too).
+    Unlimited {},
 }
 
 /// A rating's speed class: ratings are kept per game and per speed (issue 13).
@@ -113,7 +114,7 @@ impl TimeControl {
                     )));
                 }
             }
-            TimeControl::Unlimited => {}
+            TimeControl::Unlimited {} => {}
         }
         Ok(self)
     }
@@ -123,7 +124,7 @@ impl TimeControl {
         match self {
             TimeControl::Realtime { .. } => Some(Speed::Realtime),
             TimeControl::Correspondence { .. } => Some(Speed::Correspondence),
-            TimeControl::Unlimited => None,
+            TimeControl::Unlimited {} => None,
         }
     }
 
@@ -145,7 +146,7 @@ impl TimeControl {
             }
             TimeControl::Correspondence { days: 1 } => "1 day".to_string(),
             TimeControl::Correspondence { days } => format!("{days} days"),
-            TimeControl::Unlimited => "unlimited".to_string(),
+            TimeControl::Unlimited {} => "unlimited".to_string(),
         }
     }
 
@@ -168,7 +169,7 @@ impl TimeControl {
                 deadline_ms: 0,
                 running: None,
             }),
-            TimeControl::Unlimited => None,
+            TimeControl::Unlimited {} => None,
         }
     }
 }
@@ -253,6 +254,23 @@ impl Clock {
                 *running = Some(side);
                 *deadline_ms = now.saturating_add(days.saturating_mul(DAY_MS));
             }
+        }
+    }
+
+    /// Gives the running side back `ms` (the site was down that long: nobody could move).
+    pub fn credit(&mut self, ms: i64) {
+        match self {
+            Clock::Realtime {
+                running: Some(_),
+                since_ms,
+                ..
+            } => *since_ms = since_ms.saturating_add(ms),
+            Clock::Correspondence {
+                running: Some(_),
+                deadline_ms,
+                ..
+            } => *deadline_ms = deadline_ms.saturating_add(ms),
+            _ => {}
         }
     }
 
@@ -506,6 +524,21 @@ mod tests {
     }
 
     #[test]
+    fn an_outage_is_credited_to_the_running_side() {
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        c.credit(30_000);
+        assert_eq!(c.left_ms(Color::White, 30_000), 180_000);
+        assert_eq!(c.left_ms(Color::Black, 30_000), 180_000);
+        let mut c = TimeControl::Correspondence { days: 1 }
+            .new_clock()
+            .expect("a clock");
+        c.start(Color::Black, 0);
+        c.credit(5);
+        assert_eq!(c.deadline_ms(), Some(DAY_MS + 5));
+    }
+
+    #[test]
     fn controls_outside_the_offered_ranges_are_refused() {
         let rt = |initial_s, increment_s| {
             TimeControl::Realtime {
@@ -548,6 +581,17 @@ mod tests {
         assert!(
             serde_json::from_str::<TimeControl>(r#"{"kind":"blitz"}"#).is_err(),
             "unknown kinds are refused"
+        );
+        let unlimited: TimeControl =
+            serde_json::from_str(r#"{"kind":"unlimited"}"#).expect("unlimited");
+        assert_eq!(unlimited, TimeControl::Unlimited {});
+        assert_eq!(
+            serde_json::to_string(&unlimited).ok().as_deref(),
+            Some(r#"{"kind":"unlimited"}"#)
+        );
+        assert!(
+            serde_json::from_str::<TimeControl>(r#"{"kind":"unlimited","days":3}"#).is_err(),
+            "extra fields are refused on every kind"
         );
     }
 }

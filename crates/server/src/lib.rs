@@ -62,6 +62,9 @@ pub enum ServerError {
     /// The listener failed.
     #[error("network error: {0}")]
     Io(#[from] std::io::Error),
+    /// An option cannot be used as given (a `--redis` URL that does not parse).
+    #[error("{0}")]
+    Options(String),
 }
 
 /// A site ready to serve: its games and storage, and how it meets the network.
@@ -152,12 +155,7 @@ impl Site {
         if let Some(url) = &self.options.redis {
             match pubsub::Bus::start(url, &self.service, self.service.shutdown_signal()) {
                 Ok(bus) => self.service.set_bus(bus),
-                Err(e) => {
-                    return Err(ServerError::Io(std::io::Error::new(
-                        std::io::ErrorKind::InvalidInput,
-                        e.to_string(),
-                    )));
-                }
+                Err(e) => return Err(ServerError::Options(e.to_string())),
             }
         }
         tokio::spawn(timeouts::run(

@@ -8,7 +8,9 @@
 //! Redis going down loses nothing: moves are stored and answered as before; the process logs
 //! one line, and until Redis is back it compares the stored version of every watched game
 //! each [`FALLBACK_POLL`] (the sockets resync from the database). When the subscription is
-//! back, every watched game is resynced once more, for what was published meanwhile.
+//! back, every watched game is resynced once more, for what was published meanwhile. An
+//! announcement Redis does not take (down, or stalled by `CLIENT PAUSE` or a slow command) is
+//! kept and sent again until it is, and `/healthz` answers 503 meanwhile.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -28,12 +30,18 @@ pub const FALLBACK_POLL: Duration = Duration::from_secs(1);
 const QUEUE: usize = 65_536;
 /// Wait before reconnecting to Redis.
 const RECONNECT: Duration = Duration::from_millis(500);
+/// Longest wait for Redis to take one announcement before the bus counts as failing (and the
+/// announcement is sent again).
+const PUBLISH_WAIT: Duration = Duration::from_secs(2);
 
 /// This process's side of the bus.
 pub struct Bus {
     origin: String,
     tx: mpsc::Sender<String>,
+    /// The subscription is live.
     up: AtomicBool,
+    /// Announcements are taken by Redis (none waiting past [`PUBLISH_WAIT`]).
+    publishing: AtomicBool,
 }
 
 /// `redis://...` that does not parse.
@@ -61,8 +69,14 @@ impl Bus {
             origin: service.process_id().to_string(),
             tx,
             up: AtomicBool::new(false),
+            publishing: AtomicBool::new(true),
         });
-        tokio::spawn(publish(client.clone(), rx, shutdown.clone()));
+        tokio::spawn(publish(
+            client.clone(),
+            Arc::downgrade(&bus),
+            rx,
+            shutdown.clone(),
+        ));
         tokio::spawn(listen(
             client,
             Arc::downgrade(&bus),
@@ -78,9 +92,21 @@ impl Bus {
         let _ = self.tx.try_send(format!("{} {id} {version}", self.origin));
     }
 
-    /// Whether the subscription is live (`/healthz`).
+    /// Whether the subscription is live and announcements are taken (`/healthz`).
     pub fn is_up(&self) -> bool {
-        self.up.load(Ordering::SeqCst)
+        self.up.load(Ordering::SeqCst) && self.publishing.load(Ordering::SeqCst)
+    }
+
+    fn set_publishing(&self, ok: bool) {
+        self.publishing.store(ok, Ordering::SeqCst);
+        if ok {
+            tracing::info!("Redis takes announcements again: the ones waiting are sent");
+        } else {
+            tracing::error!(
+                "Redis does not take announcements (down or stalled): they wait and are sent \
+                 again; other processes' sockets see this process's moves late meanwhile"
+            );
+        }
     }
 
     fn set_up(&self, up: bool) {
@@ -98,34 +124,58 @@ impl Bus {
 
 async fn publish(
     client: redis::Client,
+    bus: Weak<Bus>,
     mut rx: mpsc::Receiver<String>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut conn: Option<redis::aio::MultiplexedConnection> = None;
+    // No response timeout of the client's own: a paused or slow Redis executes a command late,
+    // and dropping the connection on a timeout would drop the command with it. PUBLISH_WAIT
+    // bounds the wait instead, and the message is kept and sent again until Redis takes it:
+    // a message is only "look at this game again", so a late or repeated one is harmless.
+    let config = redis::AsyncConnectionConfig::new().set_response_timeout(None);
+    let mut failing = false;
     loop {
         let message = tokio::select! {
             m = rx.recv() => match m { Some(m) => m, None => return },
             _ = shutdown.changed() => return,
         };
-        // A connection broken while Redis was away fails its next command: reconnect and
-        // send once more before giving the message up.
-        for _ in 0..2 {
+        loop {
             if conn.is_none() {
-                conn = client.get_multiplexed_async_connection().await.ok();
+                conn = client
+                    .get_multiplexed_async_connection_with_config(&config)
+                    .await
+                    .ok();
             }
-            let Some(c) = conn.as_mut() else {
-                // Down: drop this one (the others poll meanwhile).
-                break;
+            let sent = match conn.as_mut() {
+                Some(c) => {
+                    let mut command = redis::cmd("PUBLISH");
+                    command.arg(CHANNEL).arg(&message);
+                    let publish = command.query_async::<i64>(c);
+                    matches!(tokio::time::timeout(PUBLISH_WAIT, publish).await, Ok(Ok(_)))
+                }
+                None => false,
             };
-            let sent: redis::RedisResult<i64> = redis::cmd("PUBLISH")
-                .arg(CHANNEL)
-                .arg(&message)
-                .query_async(c)
-                .await;
-            if sent.is_ok() {
+            if sent {
+                if failing {
+                    failing = false;
+                    if let Some(b) = bus.upgrade() {
+                        b.set_publishing(true);
+                    }
+                }
                 break;
             }
             conn = None;
+            if !failing {
+                failing = true;
+                if let Some(b) = bus.upgrade() {
+                    b.set_publishing(false);
+                }
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(RECONNECT) => {}
+                _ = shutdown.changed() => return,
+            }
         }
     }
 }

@@ -21,18 +21,62 @@ pub const LEASE: &str = "timeouts";
 /// How long the lease outlives its holder's last look, ms.
 pub const LEASE_MS: i64 = 5_000;
 
+/// A site outage longer than this (no process swept the clocks) is given back to the running
+/// clocks, ms.
+pub const OUTAGE_MS: i64 = 3_000;
+
+/// When the sweeper's lease lapsed longer than [`OUTAGE_MS`] ago, every process was down
+/// (another would have taken it within a second): nobody could move meanwhile, so the time
+/// since its last renewal is given back to every running clock (as a paused clock).
+async fn credit_outage(service: &Arc<GameService>) {
+    let now = now_ms();
+    let Ok(Some(expired)) = service.store().lease_expiry(LEASE).await else {
+        return;
+    };
+    let down = now - (expired - LEASE_MS);
+    if now - expired < OUTAGE_MS || down <= 0 {
+        return;
+    }
+    match service.store().running_clocks().await {
+        Ok(ids) => {
+            for id in &ids {
+                if let Err(e) = service.credit_clock(id, down).await {
+                    tracing::warn!(game = %id, error = %e, "cannot give the outage back");
+                }
+            }
+            if !ids.is_empty() {
+                tracing::info!(
+                    games = ids.len(),
+                    seconds = down / 1000,
+                    "the site was down: its time was given back to the running clocks"
+                );
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the running clocks"),
+    }
+}
+
 /// Runs until `shutdown` turns true.
 pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>) {
+    // The lease is renewed at most once per POLL (a write), not at every wake-up: moves of
+    // timed games wake the sweeper often.
+    let mut renewed: Option<std::time::Instant> = None;
     loop {
-        let holder = service
-            .store()
-            .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
-            .await
-            .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
-                false
-            });
-        if !holder {
+        if renewed.is_none_or(|at| at.elapsed() >= POLL) {
+            if renewed.is_none() {
+                credit_outage(&service).await;
+            }
+            let holder = service
+                .store()
+                .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
+                    false
+                });
+            renewed = holder.then(std::time::Instant::now);
+        }
+        if renewed.is_none() {
             tokio::select! {
                 _ = tokio::time::sleep(POLL) => continue,
                 _ = shutdown.changed() => return,

@@ -107,6 +107,41 @@ async fn controls_are_checked(url: &str) {
         .await
         .expect("post");
     assert_error(&a, 400, "bad_request");
+    // A rated game cannot start from a set-up position (it could hand one side the win).
+    let mut ann = srv.client();
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() % 1_000_000_000)
+        .unwrap_or(0);
+    let r = ann
+        .post(
+            "/api/accounts",
+            json!({"username": format!("clk{n}"), "password": "correct horse"}),
+        )
+        .await
+        .expect("register");
+    assert_eq!(r.status, 201, "{}", r.text);
+    let a = ann
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "friend", "rated": true,
+                "fen": "B:Wa5,d2,d4:Ba7,c7",
+                "time_control": {"kind": "realtime", "initial_s": 60, "increment_s": 0}}),
+        )
+        .await
+        .expect("post");
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("set-up position"), "{}", a.text);
+    // Extra fields are refused on every kind of control.
+    let a = c
+        .post(
+            "/api/games",
+            json!({"variant": "antarctos", "opponent": "friend",
+                "time_control": {"kind": "unlimited", "days": 3}}),
+        )
+        .await
+        .expect("post");
+    assert_error(&a, 400, "bad_request");
     // Unlimited is the default, with no clock.
     let g = create(
         &mut c,
@@ -269,4 +304,26 @@ async fn postgres_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_res
     if let Some(url) = postgres_url() {
         time_runs_out(&url).await;
     }
+}
+
+/// The whole site down for 10 s (every process): nobody could move, so the running clocks
+/// get that time back at the restart instead of flagging.
+#[tokio::test]
+async fn a_site_outage_is_given_back_to_the_running_clocks() {
+    let url = sqlite_url("clock-outage");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 15, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    // Let the sweeper hold its lease, then crash and stay down past the outage threshold.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    srv.crash().await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let srv = TestServer::start(&url).await;
+    let mut watcher = srv.client();
+    let g = wait_for(&mut watcher, &id, 5, |g| ms(g, "white") > 10_000).await;
+    assert_eq!(g["status"], "ongoing", "not flagged after the outage: {g}");
+    assert_eq!(g["clock"]["running"], "white");
+    srv.stop().await;
 }

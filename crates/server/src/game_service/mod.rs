@@ -527,6 +527,21 @@ impl GameService {
         Ok(true)
     }
 
+    /// Gives the running side of game `id` back `ms` (a site outage: timeouts.rs).
+    pub async fn credit_clock(&self, id: &str, ms: i64) -> Result<(), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        let Some(clock) = row.clock.as_mut() else {
+            return Ok(());
+        };
+        if row.status != GameStatus::Ongoing || clock.running().is_none() {
+            return Ok(());
+        }
+        clock.credit(ms);
+        self.save_state(&slot, &mut g, row).await
+    }
+
     /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
     /// opponent's clock reach zero).
     pub async fn flag_if_due(&self, id: &str) -> Result<bool, ApiError> {
@@ -603,10 +618,10 @@ impl GameService {
         };
         let control = req
             .time_control
-            .unwrap_or(TimeControl::Unlimited)
+            .unwrap_or(TimeControl::Unlimited {})
             .validate()?;
         let rated = req.rated.unwrap_or(false);
-        if req.opponent != "friend" && control != TimeControl::Unlimited {
+        if req.opponent != "friend" && control != (TimeControl::Unlimited {}) {
             return Err(ApiError::bad_request(
                 "a clock is for games between two players (a friend, or the lobby's seeks)",
             ));
@@ -615,6 +630,12 @@ impl GameService {
             if req.opponent != "friend" {
                 return Err(ApiError::bad_request(
                     "only games between two players are rated",
+                ));
+            }
+            if req.fen.is_some() {
+                // As lichess: a set-up position could hand one side a won game.
+                return Err(ApiError::bad_request(
+                    "a game from a set-up position cannot be rated: leave out the position, or play it casual",
                 ));
             }
             self.check_rated(token, control).await?;

@@ -54,12 +54,22 @@ pub async fn page(method: Method, uri: Uri) -> Response {
 }
 
 /// `GET /healthz` -> 200 `{"database": "ok"}` (with `"redis": "ok"` when the site runs with
-/// Redis), or 503 with the reason of the part that fails: the database does not answer
-/// within 5 s, or the Redis subscription is down. What a reverse proxy or a supervisor polls.
+/// Redis), or 503 with the reason of the part that fails: the database does not answer a read
+/// and a small write within 5 s, or Redis does not deliver or take announcements. What a reverse proxy or a supervisor polls.
 pub async fn healthz(
     axum::extract::State(svc): axum::extract::State<super::AppState>,
 ) -> (axum::http::StatusCode, axum::Json<serde_json::Value>) {
-    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), svc.store().ping()).await;
+    // A read and a write: a database that reads but cannot write (read-only file, full disk,
+    // a lock held elsewhere) cannot take a move, so it is not healthy.
+    let probe = async {
+        svc.store().ping().await?;
+        let now = crate::store::now_ms();
+        svc.store()
+            .take_lease("healthz", svc.process_id(), now, 0)
+            .await
+            .map(|_| ())
+    };
+    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), probe).await;
     let mut ok = true;
     let database = match ping {
         Ok(Ok(())) => "ok".to_string(),

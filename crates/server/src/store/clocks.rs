@@ -79,4 +79,27 @@ impl Store {
         })
         .await
     }
+
+    /// Ids of unfinished games whose clock runs.
+    pub async fn running_clocks(&self) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id FROM games WHERE clock_deadline IS NOT NULL \
+                         AND status = 'ongoing'",
+                    )
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("id"))
+                        .collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
 }

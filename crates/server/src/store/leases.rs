@@ -56,4 +56,25 @@ impl Store {
         })
         .await
     }
+
+    /// When lease `name` expires (Unix ms), if it was ever taken.
+    pub async fn lease_expiry(&self, name: &str) -> Result<Option<i64>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT expires_at FROM leases WHERE name = $1")
+                        .bind(name)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(match row {
+                        Some(r) => Some(sqlx::Row::try_get::<i64, _>(&r, "expires_at")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
 }

@@ -56,11 +56,13 @@ impl TestServer {
         ApiClient::new(self.addr)
     }
 
-    /// Drops the server abruptly, as a crash would (no graceful shutdown).
+    /// Drops the server abruptly, as a crash would (no graceful shutdown), and stops its
+    /// background work (timeout sweeper, engines): a dead process does nothing more.
     pub async fn crash(mut self) {
         self.stop.take();
         self.task.abort();
         let _ = self.task.await;
+        self.site.service().begin_shutdown();
     }
 
     /// Graceful stop.

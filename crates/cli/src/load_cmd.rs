@@ -1,0 +1,412 @@
+//! `icebound load` (issue 12): the load harness. Plays `--games` friend games at once against
+//! running `icebound serve` processes, each player's WebSocket on a different process from its
+//! opponent's (white on address i mod K, black on i+1 mod K), with `--think-ms` before each
+//! move, for `--seconds`; then reads every game back and counts the acknowledged moves that
+//! are not stored (`lost`). Latency is from a move's submission (`POST .../moves`) to the
+//! opponent's WebSocket receiving the state after it. `--kill-one` sends SIGKILL, halfway
+//! through, to the process listening on the first address (found through Linux's /proc):
+//! its clients move to the next address, and the time they take to resume is reported.
+//!
+//! Its last line is for scripts:
+//! `moves_per_s R median_ms M p99_ms P max_ms X lost L`.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+use server::client::{ApiClient, WsStream, next_json};
+
+/// `icebound load` arguments.
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Server addresses, comma-separated (`127.0.0.1:8080,127.0.0.1:8081`).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub addr: Vec<SocketAddr>,
+    /// Games played at once (1 to 20,000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=20_000))]
+    pub games: u64,
+    /// A player's thinking time before each move, ms.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
+    /// How long to play, seconds (1 to 3,600).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    pub seconds: u64,
+    /// Kill (SIGKILL) the process listening on the first address halfway through.
+    #[arg(long)]
+    pub kill_one: bool,
+}
+
+/// What one game measured.
+#[derive(Default)]
+struct GameResult {
+    id: String,
+    latencies: Vec<Duration>,
+    /// Moves acknowledged with 200.
+    acked: u64,
+    /// Longest time a player of this game took to be served again after its server died.
+    resumed: Option<Duration>,
+    error: Option<String>,
+}
+
+/// A player: its client and socket, and the addresses it may fall back to.
+struct Player {
+    client: ApiClient,
+    ws: Option<WsStream>,
+    addrs: Vec<SocketAddr>,
+    at: usize,
+    /// When `--kill-one` killed its process: resuming is timed from then.
+    killed_at: Arc<OnceLock<Instant>>,
+}
+
+impl Player {
+    async fn connect(&mut self, id: &str) -> Result<(), String> {
+        self.ws = Some(self.client.ws(id).await.map_err(|e| e.to_string())?);
+        Ok(())
+    }
+
+    /// Moves to the next address and reconnects (its server went away); returns how long it
+    /// took to be served again, from the kill (or from now, without one).
+    async fn fail_over(&mut self, id: &str) -> Result<Duration, String> {
+        let started = *self.killed_at.get().unwrap_or(&Instant::now());
+        for _ in 0..(self.addrs.len() * 20) {
+            self.at = (self.at + 1) % self.addrs.len();
+            self.client.set_addr(self.addrs[self.at]);
+            if self.connect(id).await.is_ok() {
+                return Ok(started.elapsed());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Err("no server answers".into())
+    }
+
+    /// The next state at `ply` or later from this player's socket.
+    async fn wait_ply(&mut self, ply: u64) -> Result<Value, String> {
+        let ws = self.ws.as_mut().ok_or("not connected")?;
+        loop {
+            let msg = next_json(ws).await.ok_or("websocket closed")?;
+            if msg["type"] == "state" && msg["game"]["ply"].as_u64() >= Some(ply) {
+                return Ok(msg["game"].clone());
+            }
+        }
+    }
+}
+
+/// The state at `ply` or later as `p` sees it, failing over (and reading the game afresh)
+/// when its server is gone; adds the time to resume to `resumed`.
+async fn state_at(
+    p: &mut Player,
+    id: &str,
+    ply: u64,
+    resumed: &mut Option<Duration>,
+) -> Result<Value, String> {
+    for _ in 0..3 {
+        match tokio::time::timeout(Duration::from_secs(10), p.wait_ply(ply)).await {
+            Ok(Ok(v)) => return Ok(v),
+            Ok(Err(_)) | Err(_) => {
+                let took = p.fail_over(id).await?;
+                *resumed = Some(resumed.unwrap_or_default().max(took));
+            }
+        }
+    }
+    Err(format!("ply {ply} never arrived"))
+}
+
+/// What every game shares: the addresses, the clock, the counters.
+struct Shared {
+    addrs: Vec<SocketAddr>,
+    deadline: Instant,
+    think: Duration,
+    moves: AtomicU64,
+    stop: AtomicBool,
+    killed_at: Arc<OnceLock<Instant>>,
+}
+
+async fn one_game(index: u64, shared: Arc<Shared>) -> GameResult {
+    let mut out = GameResult::default();
+    if let Err(e) = play_game(index, &shared, &mut out).await {
+        out.error = Some(e);
+    }
+    out
+}
+
+async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<(), String> {
+    let addrs = &shared.addrs;
+    let k = addrs.len();
+    let i = usize::try_from(index).unwrap_or(0);
+    let variant = if index.is_multiple_of(2) {
+        "antarctos"
+    } else {
+        "iceage"
+    };
+    let player = |at: usize| Player {
+        client: ApiClient::new(addrs[at]),
+        ws: None,
+        addrs: addrs.clone(),
+        at,
+        killed_at: shared.killed_at.clone(),
+    };
+    let mut white = player(i % k);
+    let mut black = player((i + 1) % k);
+    let g = white
+        .client
+        .post(
+            "/api/games",
+            json!({"variant": variant, "opponent": "friend", "color": "white"}),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    if g.status != 201 {
+        return Err(format!("create: {}", g.text));
+    }
+    let id = g.body["id"].as_str().ok_or("no id")?.to_string();
+    out.id = id.clone();
+    let invite = g.body["invite_url"].as_str().ok_or("no invite")?;
+    let j = black
+        .client
+        .post(&format!("/api{invite}"), json!({}))
+        .await
+        .map_err(|e| e.to_string())?;
+    if j.status != 200 {
+        return Err(format!("join: {}", j.text));
+    }
+    white.connect(&id).await?;
+    black.connect(&id).await?;
+    let mut view = state_at(&mut white, &id, 0, &mut out.resumed).await?;
+    state_at(&mut black, &id, 0, &mut out.resumed).await?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(index);
+    let path = format!("/api/games/{id}/moves");
+    while view["status"] == "ongoing"
+        && Instant::now() < shared.deadline
+        && !shared.stop.load(Ordering::SeqCst)
+    {
+        tokio::time::sleep(shared.think).await;
+        let legal = view["legal"].as_array().ok_or("no legal list")?;
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.random_range(0..legal.len())]["id"]
+            .as_str()
+            .ok_or("no move id")?
+            .to_string();
+        let ply = view["ply"].as_u64().ok_or("no ply")?;
+        let (mover, opponent) = if view["turn"] == "white" {
+            (&mut white, &mut black)
+        } else {
+            (&mut black, &mut white)
+        };
+        let start = Instant::now();
+        let body = json!({"move": mv, "ply": ply});
+        // A submission whose server died is sent again through the next one: the server
+        // answers the retry of a stored move as the move (docs/api.md), so nothing doubles.
+        let mut answer = mover.client.post(&path, body.clone()).await;
+        if answer.is_err() {
+            let took = mover.fail_over(&id).await?;
+            out.resumed = Some(out.resumed.unwrap_or_default().max(took));
+            answer = mover.client.post(&path, body).await;
+        }
+        let answer = answer.map_err(|e| e.to_string())?;
+        if answer.status != 200 {
+            return Err(format!("move {mv} at ply {ply}: {}", answer.text));
+        }
+        out.acked += 1;
+        shared.moves.fetch_add(1, Ordering::Relaxed);
+        view = state_at(opponent, &id, ply + 1, &mut out.resumed).await?;
+        out.latencies.push(start.elapsed());
+        state_at(mover, &id, ply + 1, &mut out.resumed).await?;
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// The pid of the process listening on TCP `addr` (Linux: /proc/net/tcp{,6} give the
+/// listening socket's inode, a process's /proc/PID/fd links name it).
+fn listener_pid(addr: SocketAddr) -> Result<u32, String> {
+    let port = format!(":{:04X}", addr.port());
+    let mut inode = None;
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let text = std::fs::read_to_string(table).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // local_address, ..., st (0A = LISTEN), ..., inode
+            if f.len() > 9 && f[1].ends_with(&port) && f[3] == "0A" {
+                inode = Some(f[9].to_string());
+            }
+        }
+    }
+    let inode = inode.ok_or(format!("no process listens on {addr}"))?;
+    let wanted = format!("socket:[{inode}]");
+    let procs = std::fs::read_dir("/proc").map_err(|e| format!("/proc: {e}"))?;
+    for p in procs.flatten() {
+        let Ok(pid) = p.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(p.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            if std::fs::read_link(fd.path()).is_ok_and(|l| l.to_string_lossy() == wanted) {
+                return Ok(pid);
+            }
+        }
+    }
+    Err(format!(
+        "the process listening on {addr} is not visible here"
+    ))
+}
+
+pub fn load(args: LoadArgs) -> Result<(), String> {
+    if args.kill_one && args.addr.len() < 2 {
+        return Err("--kill-one needs at least two addresses to fail over to".into());
+    }
+    let victim = if args.kill_one {
+        Some(listener_pid(args.addr[0])?)
+    } else {
+        None
+    };
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
+    runtime.block_on(async move {
+        let started = Instant::now();
+        let run_for = Duration::from_secs(args.seconds);
+        let deadline = started + run_for;
+        let shared = Arc::new(Shared {
+            addrs: args.addr.clone(),
+            deadline,
+            think: Duration::from_millis(args.think_ms),
+            moves: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            killed_at: Arc::new(OnceLock::new()),
+        });
+        let bar = ProgressBar::new(args.seconds);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} s  {msg}")
+                .map_err(|e| e.to_string())?,
+        );
+        let tasks: Vec<_> = (0..args.games)
+            .map(|i| tokio::spawn(one_game(i, shared.clone())))
+            .collect();
+        let mut killed = false;
+        while Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let elapsed = started.elapsed();
+            bar.set_position(elapsed.as_secs().min(args.seconds));
+            bar.set_message(format!("{} moves", shared.moves.load(Ordering::Relaxed)));
+            if let Some(pid) = victim
+                && !killed
+                && elapsed >= run_for / 2
+            {
+                killed = true;
+                let _ = shared.killed_at.set(Instant::now());
+                // As an operator would: the system's kill, SIGKILL (no graceful shutdown).
+                let status = std::process::Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status()
+                    .map_err(|e| format!("kill: {e}"))?;
+                if !status.success() {
+                    return Err(format!("kill -9 {pid} failed ({status})"));
+                }
+                bar.suspend(|| {
+                    println!(
+                        "killed the process on {} (pid {pid}) with SIGKILL",
+                        args.addr[0]
+                    );
+                });
+            }
+        }
+        shared.stop.store(true, Ordering::SeqCst);
+        bar.finish_and_clear();
+        let mut results = Vec::new();
+        for t in tasks {
+            results.push(t.await.map_err(|e| format!("a game's task failed: {e}"))?);
+        }
+        let wall = started.elapsed();
+        // Every acknowledged move must be stored: read each game back from a live process.
+        let live = if killed {
+            &args.addr[1..]
+        } else {
+            &args.addr[..]
+        };
+        let mut reader = ApiClient::new(live[0]);
+        let mut lost = 0u64;
+        let mut failed = 0usize;
+        let mut resume_max = Duration::ZERO;
+        let mut resumed_games = 0usize;
+        for r in &results {
+            if let Some(e) = &r.error {
+                failed += 1;
+                let name = if r.id.is_empty() {
+                    "(not created)"
+                } else {
+                    r.id.as_str()
+                };
+                eprintln!("game {name}: {e}");
+            }
+            if let Some(d) = r.resumed {
+                resumed_games += 1;
+                resume_max = resume_max.max(d);
+            }
+            if r.id.is_empty() {
+                continue;
+            }
+            let got = reader
+                .get(&format!("/api/games/{}", r.id))
+                .await
+                .map_err(|e| format!("reading game {} back: {e}", r.id))?;
+            let stored = got.body["ply"].as_u64().unwrap_or(0);
+            lost += r.acked.saturating_sub(stored);
+        }
+        let mut all: Vec<Duration> = results.iter().flat_map(|r| r.latencies.clone()).collect();
+        all.sort();
+        let total = shared.moves.load(Ordering::Relaxed);
+        let rate = total as f64 / wall.as_secs_f64();
+        println!(
+            "games {} on {} process(es), think {} ms: {} moves in {:.1} s, {} games failed",
+            args.games,
+            args.addr.len(),
+            args.think_ms,
+            total,
+            wall.as_secs_f64(),
+            failed
+        );
+        if killed {
+            println!(
+                "after the kill: {resumed_games} games had a player move to another process, \
+                 the slowest was served again {:.2} s after the kill",
+                resume_max.as_secs_f64()
+            );
+        }
+        println!(
+            "moves_per_s {:.0} median_ms {:.2} p99_ms {:.2} max_ms {:.2} lost {lost}",
+            rate,
+            ms(percentile(&all, 50.0)),
+            ms(percentile(&all, 99.0)),
+            ms(all.last().copied().unwrap_or_default())
+        );
+        if lost > 0 {
+            return Err(format!("{lost} acknowledged moves are not stored"));
+        }
+        // A run where games failed, or nothing was played, measured nothing worth a number.
+        if failed > 0 || total == 0 {
+            return Err(format!(
+                "{failed} of {} games failed and {total} moves were played: see the lines above",
+                args.games
+            ));
+        }
+        Ok(())
+    })
+}
