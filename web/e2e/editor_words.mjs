@@ -114,7 +114,7 @@ async function analysisIn(browser, l) {
   await says(page, '#message', `${w.badPosition} ${w.light}`, `${l}: a light square (A1), in the address`);
   // The home page's start position (POST /api/games carries the same fault).
   await page.goto(`${base}/?variant=antarctos&opponent=local`);
-  await page.click('details summary');
+  await page.click('#new-game details summary');
   await page.fill('#fen', 'W:WKc3:Bf6');
   await page.click('#start');
   await page.waitForFunction(() => [...document.querySelectorAll('p.error')].some(p => p.textContent));

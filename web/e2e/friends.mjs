@@ -31,7 +31,7 @@ async function startFriendGame(a, variant, fen) {
   await a.check('input[name=opponent][value=friend]');
   await a.check('input[name=color][value=white]');
   if (fen) {
-    await a.click('details summary');
+    await a.click('#new-game details summary');
     await a.fill('#fen', fen);
   }
   await a.click('#start');

@@ -222,7 +222,7 @@ export async function startFromHome(page, { variant, opponent, level, color, fen
   if (level) await page.check(`input[name=level][value="${level}"]`);
   if (color && opponent !== 'local') await page.check(`input[name=color][value=${color}]`);
   if (fen) {
-    await page.click('details summary');
+    await page.click('#new-game details summary');
     await page.fill('#fen', fen);
   }
   await page.click('#start');

@@ -342,7 +342,8 @@ export interface PositionFault {
   args: string[];
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One request to the API: the parsed answer, or an `ApiError`. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     // A state-changing request always sends a JSON body with its content type (docs/api.md).

@@ -243,6 +243,39 @@ impl ApiClient {
         self.send("POST", path, Some(&body)).await
     }
 
+    /// Opens a server-sent events stream (`GET /api/lobby`) with this client's token and
+    /// session: the status, and the events when it is 200.
+    pub async fn events(&self, path: &str) -> Result<(u16, EventStream), ClientError> {
+        let err = |e: &dyn std::fmt::Display| ClientError::Http(e.to_string());
+        let stream = self.connect().await.map_err(|e| err(&e))?;
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| err(&e))?;
+        tokio::spawn(conn);
+        let mut req = Request::builder()
+            .method(Method::GET)
+            .uri(path)
+            .header(HOST, self.addr.to_string())
+            .header("accept", "text/event-stream");
+        if let Some(t) = &self.token {
+            req = req.header(HEADER_NAME, t.as_str());
+        }
+        if let Some(s) = &self.session {
+            req = req.header("cookie", format!("{}={s}", crate::accounts::SESSION_COOKIE));
+        }
+        let req = req.body(Full::new(Bytes::new())).map_err(|e| err(&e))?;
+        let res = sender.send_request(req).await.map_err(|e| err(&e))?;
+        let status = res.status().as_u16();
+        Ok((
+            status,
+            EventStream {
+                body: res.into_body(),
+                buf: String::new(),
+                _sender: sender,
+            },
+        ))
+    }
+
     /// Opens the game's WebSocket with this client's token.
     pub async fn ws(&self, game_id: &str) -> Result<WsStream, ClientError> {
         match &self.token {
@@ -299,4 +332,45 @@ pub async fn send_json(ws: &mut WsStream, v: &Value) -> Result<(), ClientError> 
     ws.send(Message::Text(v.to_string().into()))
         .await
         .map_err(|e| ClientError::Ws(e.to_string()))
+}
+
+/// A server-sent events stream being read.
+pub struct EventStream {
+    body: hyper::body::Incoming,
+    buf: String,
+    // Holding the sender keeps the connection open.
+    _sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+}
+
+impl EventStream {
+    /// The next event: its name (`message` when unnamed) and its data, parsed as JSON when it
+    /// parses; keep-alive comments are skipped. `None` once the stream ended.
+    pub async fn next_event(&mut self) -> Option<(String, Value)> {
+        loop {
+            if let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let mut name = "message".to_string();
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        if !data.is_empty() {
+                            data.push('\n');
+                        }
+                        data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                    }
+                }
+                if data.is_empty() {
+                    continue;
+                }
+                let value = serde_json::from_str(&data).unwrap_or(Value::String(data));
+                return Some((name, value));
+            }
+            let frame = self.body.frame().await?.ok()?;
+            if let Ok(bytes) = frame.into_data() {
+                self.buf.push_str(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
 }

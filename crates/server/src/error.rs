@@ -63,6 +63,12 @@ pub enum ErrorCode {
     BadCredentials,
     /// 401: an account's action without a session.
     NotLoggedIn,
+    /// 429: the player already holds the most open seeks allowed (crate::lobby::MAX_SEEKS).
+    TooManySeeks,
+    /// 429: the player already has the most open challenges out allowed.
+    TooManyChallenges,
+    /// 409: a player tried to accept their own seek.
+    OwnSeek,
     /// 500: storage failure.
     Internal,
 }
@@ -81,7 +87,8 @@ impl ErrorCode {
             | ErrorCode::WaitingForOpponent
             | ErrorCode::InviteUsed
             | ErrorCode::InviteCancelled
-            | ErrorCode::OwnInvite => StatusCode::CONFLICT,
+            | ErrorCode::OwnInvite
+            | ErrorCode::OwnSeek => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
@@ -90,7 +97,10 @@ impl ErrorCode {
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => {
                 StatusCode::UNAUTHORIZED
             }
-            ErrorCode::RateLimited | ErrorCode::TooManyAnalyses => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited
+            | ErrorCode::TooManyAnalyses
+            | ErrorCode::TooManySeeks
+            | ErrorCode::TooManyChallenges => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Timeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -23,6 +23,7 @@ pub mod game_service;
 pub mod import;
 pub mod lab;
 pub mod live_game;
+pub mod lobby;
 pub mod options;
 pub mod permissions;
 pub mod player;
@@ -102,6 +103,9 @@ impl Site {
             options.review_nodes.unwrap_or(review::REVIEW_NODES),
             std::sync::atomic::Ordering::Relaxed,
         );
+        if let Some(presence) = options.lobby_presence {
+            service.lobby.set_presence(presence);
+        }
         let sessions = accounts::Sessions::new(service.store().clone());
         Ok(Site {
             service,

@@ -31,6 +31,9 @@ pub struct SiteOptions {
     /// Redis URL of the cross-process bus (`--redis`, crate::pubsub); `None`: one process
     /// alone, as always.
     pub redis: Option<String>,
+    /// How long a real-time seek or challenge outlives its owner's last lobby stream (`None`:
+    /// [`crate::lobby::PRESENCE`], 30 s); a test shortens it.
+    pub lobby_presence: Option<Duration>,
 }
 
 /// The site's public address: `http(s)://host[:port]`, without a path.

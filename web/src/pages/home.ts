@@ -1,11 +1,16 @@
-// Home: pick a game (each with a picture of its start and a link to its rules), an opponent
-// (engine level in words / friend by link / same screen) and a side. The query string may preset
-// the form (`/?variant=iceage&opponent=engine&level=3&color=black`, the game page's New game).
+// Home: the lobby (quick pairing, open seeks, challenges: lobby/lobby.ts), then a game of one's
+// own: pick a game (each with a picture of its start and a link to its rules), an opponent
+// (engine level in words / friend by link, with a clock and rated or not / same screen) and a
+// side. The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
+// the game page's New game).
 
+import { currentUser } from '../account';
 import { api, ApiError, type Color, type NewGame, type Variant } from '../api';
 import { Board } from '../board';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
+import { lobbySection } from '../lobby/lobby';
+import { timePicker } from '../lobby/time_control';
 import { navigate } from '../nav';
 import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
@@ -57,9 +62,15 @@ export function homePage(root: HTMLElement): () => void {
     radios('color', [['white', t('color.white')], ['black', t('color.black')], ['random', t('color.random')]], form.color, v => { form.color = v; }),
   );
 
+  const loggedIn = typeof currentUser() === 'string';
+  // A friend game's clock and rating: the same picker as the lobby's seeks.
+  const friendClock = timePicker('friend', loggedIn, 'unlimited');
+  const clockRow = h('fieldset.friend-clock', h('legend', t('lobby.time')), friendClock.el);
+
   const syncVisibility = () => {
     levelRow.hidden = form.opponent !== 'engine';
     sideRow.hidden = form.opponent === 'local';
+    clockRow.hidden = form.opponent !== 'friend';
   };
 
   const gameCard = (v: Variant, blurb: string) => {
@@ -90,6 +101,15 @@ export function homePage(root: HTMLElement): () => void {
     const body: NewGame = { variant: form.variant, opponent: form.opponent, color: form.color };
     if (form.opponent === 'engine') body.level = form.level;
     if (form.opponent === 'local') body.color = 'white';
+    if (form.opponent === 'friend') {
+      const tc = friendClock.value();
+      if (!tc) {
+        submit.disabled = false;
+        return;
+      }
+      if (tc.kind !== 'unlimited') body.time_control = tc;
+      if (friendClock.rated()) body.rated = true;
+    }
     const fen = fenInput.value.trim();
     if (fen) body.fen = fen;
     try {
@@ -104,7 +124,9 @@ export function homePage(root: HTMLElement): () => void {
     }
   };
 
+  const lobby = lobbySection(loggedIn);
   mount(root,
+    lobby.el,
     h('section.card.home',
       h('h1', t('home.title')),
       h('form#new-game', { onsubmit: onSubmit },
@@ -120,6 +142,7 @@ export function homePage(root: HTMLElement): () => void {
           }),
         ),
         levelRow,
+        clockRow,
         sideRow,
         h('details', { open: presetFen !== '' },
           h('summary', t('home.fen')),
@@ -131,5 +154,8 @@ export function homePage(root: HTMLElement): () => void {
     ),
   );
   syncVisibility();
-  return () => boards.forEach(b => b.destroy());
+  return () => {
+    lobby.destroy();
+    boards.forEach(b => b.destroy());
+  };
 }

@@ -165,6 +165,8 @@ pub struct GameService {
     process_id: String,
     /// Announces stored changes to the other processes (`--redis`), once set.
     bus: std::sync::OnceLock<Arc<crate::pubsub::Bus>>,
+    /// The lobby's state in this process (crate::lobby).
+    pub lobby: crate::lobby::LobbyState,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -238,6 +240,7 @@ impl GameService {
             clock_changed: tokio::sync::Notify::new(),
             process_id: random_token(12),
             bus: std::sync::OnceLock::new(),
+            lobby: crate::lobby::LobbyState::default(),
         })
     }
 
@@ -711,7 +714,7 @@ impl GameService {
 
     /// Puts a just-stored game without moves (`what`: "new game", "rematch") in memory,
     /// starts its engine if the engine moves first, and returns `token`'s view of it.
-    async fn open_new(
+    pub(crate) async fn open_new(
         self: &Arc<Self>,
         row: GameRow,
         token: &str,

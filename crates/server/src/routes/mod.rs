@@ -6,6 +6,7 @@
 mod accounts;
 mod analysis;
 mod games;
+mod lobby;
 mod pages;
 mod play;
 mod players;
@@ -147,6 +148,23 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/accounts", post(accounts::register))
         .route("/session", post(accounts::log_in))
         .route("/me/password", post(accounts::change_password));
+    // What makes a game or an offer to strangers counts like new games, apart from them.
+    let lobby_writes = Router::new()
+        .route("/seeks", post(lobby::create_seek))
+        .route("/seeks/quick", post(lobby::quick))
+        .route("/seeks/{id}/accept", post(lobby::accept_seek))
+        .route("/challenges", post(lobby::create_challenge))
+        .route("/challenges/{id}/accept", post(lobby::accept_challenge));
+    let lobby_reads = Router::new()
+        .route("/seeks", get(lobby::list_seeks))
+        .route("/seeks/{id}", axum::routing::delete(lobby::cancel_seek))
+        .route("/challenges", get(lobby::list_challenges))
+        .route(
+            "/challenges/{id}",
+            axum::routing::delete(lobby::cancel_challenge),
+        )
+        .route("/challenges/{id}/decline", post(lobby::decline_challenge))
+        .route("/lobby", get(lobby::lobby_stream));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
@@ -155,6 +173,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(imports, limits.create, "imports"))
         .merge(limited(positions, limits.lookup, "position lookups"))
         .merge(limited(logins, limits.login, "log-ins"))
+        .merge(limited(lobby_writes, limits.create, "lobby offers"))
+        .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
         .route("/my-games", get(games::my_games))

@@ -189,7 +189,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     })
 }
 
-async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
+pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"

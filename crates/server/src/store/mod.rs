@@ -13,6 +13,7 @@
 
 mod accounts;
 mod backup;
+mod challenges;
 mod clocks;
 mod conn;
 mod games;
@@ -25,6 +26,7 @@ mod ratings;
 mod reviews;
 mod schema;
 mod secrets;
+mod seeks;
 
 use std::time::Duration;
 
@@ -33,6 +35,7 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::AccountRow;
 pub use backup::BackupSummary;
+pub use challenges::ChallengeRow;
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
@@ -40,6 +43,7 @@ pub use moves::MoveRow;
 pub use players::{PlayerGames, PlayerRecord, ProfileAccount};
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
+pub use seeks::{AcceptOutcome, SeekRow, Terms};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

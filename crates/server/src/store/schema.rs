@@ -165,6 +165,51 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         ],
     ),
     (
+        8,
+        &[
+            // The lobby (crate::lobby, store/seeks.rs, store/challenges.rs). `owner`,
+            // `challenger` and `challenged` hold the SHA-256 of a player token, as seats do;
+            // `time_control` is the control's JSON; `status` is `open`, `accepted` (then
+            // `game_id` names the game), `declined` or `cancelled`; `expires_at` (Unix ms) is
+            // refreshed by the owner's open lobby stream for real-time and unlimited offers,
+            // NULL for correspondence ones, which wait until answered.
+            "CREATE TABLE IF NOT EXISTS seeks (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            username TEXT,
+            variant TEXT NOT NULL,
+            time_control TEXT NOT NULL,
+            rated BIGINT NOT NULL,
+            color TEXT NOT NULL,
+            status TEXT NOT NULL,
+            game_id TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            expires_at BIGINT
+        )",
+            "CREATE INDEX IF NOT EXISTS seeks_status ON seeks (status, created_at)",
+            "CREATE INDEX IF NOT EXISTS seeks_owner ON seeks (owner, status)",
+            "CREATE TABLE IF NOT EXISTS challenges (
+            id TEXT PRIMARY KEY,
+            challenger TEXT NOT NULL,
+            challenger_name TEXT NOT NULL,
+            challenged TEXT NOT NULL,
+            challenged_name TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            time_control TEXT NOT NULL,
+            rated BIGINT NOT NULL,
+            color TEXT NOT NULL,
+            status TEXT NOT NULL,
+            game_id TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            expires_at BIGINT
+        )",
+            "CREATE INDEX IF NOT EXISTS challenges_challenger ON challenges (challenger, status)",
+            "CREATE INDEX IF NOT EXISTS challenges_challenged ON challenges (challenged, status)",
+        ],
+    ),
+    (
         10,
         &[
             // Leases of work done by one process among several (store/leases.rs).

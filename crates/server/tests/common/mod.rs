@@ -2,6 +2,8 @@
 //! helpers to read WebSocket states.
 #![allow(dead_code)]
 
+pub mod lobby;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,0 +1,284 @@
+//! The lobby (issue 13): seeks (an offer to play anyone), quick pairing (accept a matching
+//! seek or make one), direct challenges to a named account, and the live stream of all three
+//! (`GET /api/lobby`, server-sent events). `seeks` and `challenges` hold the actions, `stream`
+//! what the stream sends; storage is `store/seeks.rs` and `store/challenges.rs`.
+//!
+//! Everything lives in the database, so several server processes may share one: a stream
+//! polls it every [`POLL`] (and wakes at once on a change made through its own process).
+//! Presence: a real-time or unlimited seek (or challenge) lives while its owner has a lobby
+//! stream open: the stream pushes its `expires_at` ahead; [`PRESENCE`] after the last push it
+//! is no longer listed nor acceptable, and it is deleted. Correspondence offers wait until
+//! answered or cancelled.
+
+mod challenges;
+mod seeks;
+pub mod stream;
+
+use std::collections::HashMap;
+use std::sync::Mutex as StdMutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use game::Color;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+pub use challenges::{ChallengeLists, ChallengeView, NewChallenge};
+pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
+
+use crate::clock::{Speed, TimeControl};
+use crate::error::{ApiError, ErrorCode};
+use crate::live_game;
+use crate::state::{GameStatus, SeatKind, VariantName};
+use crate::store::{GameRow, SeatRow, Terms};
+
+/// Most open seeks one player may hold (issue 13).
+pub const MAX_SEEKS: i64 = 3;
+/// Most open challenges one player may have out.
+pub const MAX_CHALLENGES: i64 = 10;
+/// How long a real-time offer outlives its owner's last lobby stream.
+pub const PRESENCE: Duration = Duration::from_secs(30);
+/// How often a lobby stream reads the database.
+pub const POLL: Duration = Duration::from_secs(1);
+/// Most lobby streams one player may hold open (tabs), and in all in one process.
+pub const MAX_STREAMS_PER_PLAYER: usize = 8;
+/// Most lobby streams of one process.
+pub const MAX_STREAMS: usize = 5_000;
+/// Answered seeks and challenges are kept this long (ms), so that their owners' streams can
+/// tell them, then deleted.
+pub const KEEP_ANSWERED_MS: i64 = 10 * 60 * 1000;
+
+/// The side a seek or challenge asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeekColor {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Decided when accepted.
+    Random,
+}
+
+impl SeekColor {
+    /// `white`, `black` or `random`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekColor::White => "white",
+            SeekColor::Black => "black",
+            SeekColor::Random => "random",
+        }
+    }
+
+    /// Inverse of [`SeekColor::as_str`].
+    pub fn parse(text: &str) -> Option<SeekColor> {
+        match text {
+            "white" => Some(SeekColor::White),
+            "black" => Some(SeekColor::Black),
+            "random" => Some(SeekColor::Random),
+            _ => None,
+        }
+    }
+
+    /// The side, a random one for `Random`.
+    fn resolve(self) -> Color {
+        match self {
+            SeekColor::White => Color::White,
+            SeekColor::Black => Color::Black,
+            SeekColor::Random => Color::from_white(rand::rng().random_bool(0.5)),
+        }
+    }
+}
+
+/// The lobby's state in one process: a wake-up for its streams, the presence time, the
+/// streams open per player.
+pub struct LobbyState {
+    /// Woken on every change made through this process.
+    pub(crate) changed: tokio::sync::Notify,
+    presence_ms: AtomicI64,
+    last_sweep: AtomicI64,
+    streams: StdMutex<HashMap<String, usize>>,
+}
+
+impl Default for LobbyState {
+    fn default() -> Self {
+        LobbyState {
+            changed: tokio::sync::Notify::new(),
+            presence_ms: AtomicI64::new(PRESENCE.as_millis() as i64),
+            last_sweep: AtomicI64::new(0),
+            streams: StdMutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl LobbyState {
+    /// How long a real-time offer outlives its owner's stream, ms.
+    pub fn presence_ms(&self) -> i64 {
+        self.presence_ms.load(Ordering::Relaxed)
+    }
+
+    /// Sets [`LobbyState::presence_ms`] (`SiteOptions::lobby_presence`; tests shorten it).
+    pub fn set_presence(&self, presence: Duration) {
+        let ms = i64::try_from(presence.as_millis())
+            .unwrap_or(i64::MAX)
+            .max(1);
+        self.presence_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Tells this process's streams to look now.
+    pub(crate) fn touch(&self) {
+        self.changed.notify_waiters();
+    }
+
+    /// Whether the lobby's old rows are due for deletion (once per 5 s per process).
+    fn sweep_due(&self, now: i64) -> bool {
+        let last = self.last_sweep.load(Ordering::Relaxed);
+        now - last >= 5_000
+            && self
+                .last_sweep
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        // A poisoned map of counts is still a map of counts.
+        self.streams.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]).
+pub struct StreamGuard {
+    service: std::sync::Arc<crate::GameService>,
+    player: String,
+}
+
+impl StreamGuard {
+    /// Counts a stream of `player` (its token's hash); 503 `too_many` past a cap.
+    pub fn open(
+        service: &std::sync::Arc<crate::GameService>,
+        player: &str,
+    ) -> Result<StreamGuard, ApiError> {
+        let mut streams = service.lobby.lock_streams();
+        let total: usize = streams.values().sum();
+        let mine = streams.get(player).copied().unwrap_or(0);
+        if total >= MAX_STREAMS || mine >= MAX_STREAMS_PER_PLAYER {
+            return Err(ApiError::new(
+                ErrorCode::TooMany,
+                format!(
+                    "too many lobby streams open (at most {MAX_STREAMS_PER_PLAYER} per player): \
+                     close another tab of the lobby"
+                ),
+            ));
+        }
+        *streams.entry(player.to_string()).or_insert(0) += 1;
+        Ok(StreamGuard {
+            service: service.clone(),
+            player: player.to_string(),
+        })
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        let mut streams = self.service.lobby.lock_streams();
+        if let Some(n) = streams.get_mut(&self.player) {
+            *n -= 1;
+            if *n == 0 {
+                streams.remove(&self.player);
+            }
+        }
+    }
+}
+
+/// The terms of a request, checked: 400 naming the field that is wrong.
+fn parse_terms(
+    variant: &str,
+    control: TimeControl,
+    rated: bool,
+    color: Option<&str>,
+) -> Result<Terms, ApiError> {
+    let variant = VariantName::parse(variant).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "variant: unknown game '{}' (antarctos or iceage)",
+            game::excerpt(variant)
+        ))
+    })?;
+    let control = control
+        .validate()
+        .map_err(|e| ApiError::bad_request(format!("time_control: {}", e.message)))?;
+    let color = match color {
+        None => SeekColor::Random,
+        Some(c) => SeekColor::parse(c).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "color: unknown side '{}' (white, black or random)",
+                game::excerpt(c)
+            ))
+        })?,
+    };
+    Ok(Terms {
+        variant,
+        control,
+        rated,
+        color,
+    })
+}
+
+/// `realtime`, `correspondence` or `unlimited`: the lobby's sections.
+fn speed_name(control: TimeControl) -> &'static str {
+    control.speed().map_or("unlimited", Speed::as_str)
+}
+
+/// When an offer made now by a present player lapses: `None` for correspondence, which
+/// waits for its owner.
+fn expiry(control: TimeControl, now: i64, presence_ms: i64) -> Option<i64> {
+    match control {
+        TimeControl::Correspondence { .. } => None,
+        _ => Some(now + presence_ms),
+    }
+}
+
+/// The game of accepted `terms` between `owner` (who offered; gets the side asked for) and
+/// `other` (token hashes), stored as is: both seats human, the clock running at once for the
+/// side to move.
+fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameRow, ApiError> {
+    let (start_fen, turn) = live_game::start_of(terms.variant, None)?;
+    let seat = |hash: &str| SeatRow {
+        kind: SeatKind::Human,
+        level: None,
+        token: Some(hash.to_string()),
+    };
+    let (white, black) = match terms.color.resolve() {
+        Color::White => (seat(owner), seat(other)),
+        Color::Black => (seat(other), seat(owner)),
+    };
+    let mut clock = terms.control.new_clock();
+    if let Some(c) = clock.as_mut() {
+        c.start(turn, now);
+    }
+    Ok(GameRow {
+        id: crate::game_service::random_token(8),
+        variant: terms.variant,
+        start_fen,
+        white,
+        black,
+        invite: None,
+        status: GameStatus::Ongoing,
+        result: None,
+        winner: None,
+        reason: None,
+        draw_offer: None,
+        takeback_offer: None,
+        rematch_offer: None,
+        notice: None,
+        rematch_of: None,
+        rematch: None,
+        ply: 0,
+        turn,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        clock,
+        rated: terms.rated,
+        ratings: None,
+    })
+}
