@@ -292,8 +292,13 @@ async fn three_processes_share_live_play_through_redis_and_survive_its_loss() {
     // kept and sent again, and arrives once Redis goes on.
     redis.command("CLIENT PAUSE 3000");
     let p = play_first_legal(&mut alice, &id).await;
-    let last = until_ply(&mut watch_ws, &mut sc, p).await;
+    let after_stall = until_ply(&mut watch_ws, &mut sc, p).await;
     until_ply(&mut bob_ws, &mut sb, p).await;
+    assert_eq!(
+        after_stall["moves"].as_array().map(Vec::len),
+        Some(usize::try_from(p).expect("ply")),
+        "the move made during the stall reached the watcher"
+    );
     // The database holds each acknowledged move once.
     let stored = ApiClient::new(c)
         .get(&format!("/api/games/{id}"))
