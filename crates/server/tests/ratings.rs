@@ -182,19 +182,32 @@ async fn ratings_flow(url: &str) {
     .await;
     assert_eq!(none["games"], json!([]));
 
-    // A game played to its real end by a move (the seed's first example: Black begins and
-    // wins by breakthrough): rated too.
-    let id2 = friend_game(&mut ann, &mut bob, true, Some("B:Wa5,d2,d4:Ba7,c7")).await;
-    play(&mut bob, &id2, "c7-b6").await;
-    play(&mut ann, &id2, "a5xc7").await;
-    let end = play(&mut bob, &id2, "a7xc5xe3xc1").await;
-    assert_eq!(end["result"]["reason"], "breakthrough");
-    assert!(end["ratings"]["black"]["diff"].as_i64().expect("diff") > 0);
-    assert!(end["ratings"]["white"]["diff"].as_i64().expect("diff") < 0);
-    assert_eq!(end["ratings"]["white"]["before"], 1662);
+    // A game played from the start to its real end by a move (each side plays its first
+    // legal move; Antarctos always ends, A15): rated too. Rated games never start from a
+    // set-up position.
+    let id2 = friend_game(&mut bob, &mut ann, true, None).await;
+    let mut end = get(&mut bob, &format!("/api/games/{id2}")).await;
+    while end["status"] == "ongoing" {
+        let mover = if end["turn"] == "white" { &mut bob } else { &mut ann };
+        let mv = end["legal"][0]["id"].as_str().expect("a legal move").to_string();
+        end = play(mover, &id2, &mv).await;
+    }
+    assert_eq!(end["status"], "finished", "{end}");
+    let reason = end["result"]["reason"].as_str().expect("reason");
+    assert!(
+        ["breakthrough", "total freeze", "no moves"].contains(&reason),
+        "ended by a move: {reason}"
+    );
+    let winner = end["result"]["winner"].as_str().expect("a winner (A15)").to_string();
+    let loser = if winner == "white" { "black" } else { "white" };
+    assert!(end["ratings"][winner.as_str()]["diff"].as_i64().expect("diff") > 0);
+    assert!(end["ratings"][loser]["diff"].as_i64().expect("diff") < 0);
+    // Bob (White here) comes from his loss of the first game.
+    assert_eq!(end["ratings"]["white"]["before"], 1338);
+    let bob_won = winner == "white";
     let p = player(&mut watcher, &bob_name).await;
     assert_eq!(realtime(&p)["games"], 2);
-    assert_eq!(p["games"]["wins"], 1);
+    assert_eq!(p["games"]["wins"], i64::from(bob_won));
 
     // An aborted rated game and a casual game change nothing.
     let before = player(&mut watcher, &ann_name).await;
@@ -212,7 +225,7 @@ async fn ratings_flow(url: &str) {
     assert_eq!(after["ratings"], before["ratings"]);
     // The casual game counts as a win, not as a rated game; the aborted one not at all.
     assert_eq!(after["games"]["total"], 3);
-    assert_eq!(after["games"]["wins"], 2);
+    assert_eq!(after["games"]["wins"], 2 + i64::from(!bob_won));
 
     // The statistics' rated table counts the two rated games only; the first was played at a
     // mean rating of 1500, the second at 1500 too ((1662 + 1338) / 2).
@@ -220,8 +233,8 @@ async fn ratings_flow(url: &str) {
     let delta =
         |s: &Value, b: &Value, k: &str| s[k].as_i64().unwrap_or(0) - b[k].as_i64().unwrap_or(0);
     assert_eq!(delta(&stats, &stats_before, "total"), 2, "{stats}");
-    assert_eq!(delta(&stats, &stats_before, "white"), 1);
-    assert_eq!(delta(&stats, &stats_before, "black"), 1);
+    assert_eq!(delta(&stats, &stats_before, "white"), 1 + i64::from(bob_won));
+    assert_eq!(delta(&stats, &stats_before, "black"), i64::from(!bob_won));
     let band = rated_stats(&mut watcher, "?min=1400&max=1600").await;
     assert_eq!(delta(&band, &band_before, "total"), 2, "{band}");
     let all_after = get(&mut watcher, "/api/stats").await["antarctos"]["total"].clone();
