@@ -24,17 +24,24 @@ async function register(browser, name) {
 async function ratedGame(browser) {
   annPage = await register(browser, ann);
   bobPage = await register(browser, bob);
-  // The seed's first example: Black begins and wins by breakthrough in three plies.
+  // Rated games start from the start position (never a set-up one): two moves, then White
+  // (ann) resigns.
   const g = (await api(annPage, 'POST', '/api/games', {
-    variant: 'antarctos', opponent: 'friend', color: 'white', fen: 'B:Wa5,d2,d4:Ba7,c7',
+    variant: 'antarctos', opponent: 'friend', color: 'white',
     time_control: { kind: 'realtime', initial_s: 300, increment_s: 3 }, rated: true,
   })).json;
   gameId = g.id;
   eq((await api(bobPage, 'POST', `/api${g.invite_url}`)).status, 200, 'bob joins the rated game');
-  const moves = [[bobPage, 'c7-b6'], [annPage, 'a5xc7'], [bobPage, 'a7xc5xe3xc1']];
+  const refused = await api(annPage, 'POST', '/api/games', {
+    variant: 'antarctos', opponent: 'friend', color: 'white', fen: 'B:Wa5,d2,d4:Ba7,c7',
+    time_control: { kind: 'realtime', initial_s: 300, increment_s: 3 }, rated: true,
+  });
+  eq(refused.status, 400, 'a rated game from a set-up position is refused');
+  const moves = [[annPage, 'c3-d4'], [bobPage, 'f6-g5']];
   for (const [i, [page, move]] of moves.entries()) {
     eq((await api(page, 'POST', `/api/games/${gameId}/moves`, { move, ply: i })).status, 200, `${move} is played`);
   }
+  eq((await api(annPage, 'POST', `/api/games/${gameId}/resign`)).status, 200, 'ann resigns');
   const view = (await api(bobPage, 'GET', `/api/games/${gameId}`)).json;
   eq(view.ratings?.black?.diff, 162, 'the API shows the winner\'s change');
 }
