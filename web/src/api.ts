@@ -9,6 +9,8 @@ export type Status = 'ongoing' | 'finished' | 'aborted';
 export interface Seat {
   kind: 'human' | 'engine' | 'open';
   level?: number;
+  /** The holder's account name, when it sat down logged in. */
+  username?: string;
 }
 
 /** A frozen piece of an Ice Age: its square, its colour and its role letter (`k`, `q`, ... `p`). */

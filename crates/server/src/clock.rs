@@ -24,6 +24,14 @@ use crate::error::ApiError;
 
 /// Network time forgiven per move, milliseconds (see the module's note).
 pub const LAG_ALLOWANCE_MS: i64 = 250;
+/// Longest wait for each side's first move in a real-time game, ms (as lichess): a player who
+/// never moves aborts the game within this, not after the whole initial time.
+pub const FIRST_MOVE_MS: i64 = 30_000;
+
+/// Clocks stored before the first-move count existed are past their first moves.
+fn two() -> u8 {
+    2
+}
 /// The quick choices of real-time controls: (minutes, increment seconds), as lichess's grid.
 pub const REALTIME_PRESETS: [(i64, i64); 5] = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)];
 /// The correspondence choices, days per move.
@@ -163,6 +171,7 @@ impl TimeControl {
                 black_ms: initial_s * 1000,
                 running: None,
                 since_ms: 0,
+                moves: 0,
             }),
             TimeControl::Correspondence { days } => Some(Clock::Correspondence {
                 days,
@@ -192,6 +201,10 @@ pub enum Clock {
         running: Option<Color>,
         /// Unix ms at which the running clock started.
         since_ms: i64,
+        /// Moves made so far, counted up to 2: while below, the side to move has not made
+        /// its first move and has at most [`FIRST_MOVE_MS`] for it.
+        #[serde(default = "two")]
+        moves: u8,
     },
     /// Days per move.
     Correspondence {
@@ -310,6 +323,9 @@ impl Clock {
             let left = self.stored_ms(mover) - charged + increment_ms;
             self.set_left(mover, left.max(0));
         }
+        if let Clock::Realtime { moves, .. } = self {
+            *moves = moves.saturating_add(1).min(2);
+        }
         self.start(!mover, now);
         Charge::Ok
     }
@@ -326,9 +342,17 @@ impl Clock {
     pub fn deadline_ms(&self) -> Option<i64> {
         let side = self.running()?;
         Some(match *self {
-            Clock::Realtime { since_ms, .. } => since_ms
-                .saturating_add(self.stored_ms(side))
-                .saturating_add(LAG_ALLOWANCE_MS),
+            Clock::Realtime {
+                since_ms, moves, ..
+            } => {
+                let mut allowed = self.stored_ms(side);
+                if moves < 2 {
+                    allowed = allowed.min(FIRST_MOVE_MS);
+                }
+                since_ms
+                    .saturating_add(allowed)
+                    .saturating_add(LAG_ALLOWANCE_MS)
+            }
             Clock::Correspondence { deadline_ms, .. } => deadline_ms,
         })
     }
@@ -467,6 +491,10 @@ mod tests {
     #[test]
     fn a_move_after_the_deadline_is_flagged_and_changes_nothing() {
         let mut c = blitz();
+        // Past the first moves (their own limit has its own test).
+        if let Clock::Realtime { moves, .. } = &mut c {
+            *moves = 2;
+        }
         c.start(Color::White, 0);
         let deadline = c.deadline_ms().expect("running");
         assert_eq!(deadline, 180_000 + LAG_ALLOWANCE_MS);
@@ -521,6 +549,26 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn each_side_has_at_most_thirty_seconds_for_its_first_move() {
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        assert_eq!(c.deadline_ms(), Some(FIRST_MOVE_MS + LAG_ALLOWANCE_MS));
+        assert_eq!(c.on_move(Color::White, 10_000), Charge::Ok);
+        assert_eq!(
+            c.deadline_ms(),
+            Some(10_000 + FIRST_MOVE_MS + LAG_ALLOWANCE_MS)
+        );
+        assert_eq!(c.on_move(Color::Black, 20_000), Charge::Ok);
+        // From the third move on, the whole clock counts.
+        let left = c.left_ms(Color::White, 20_000);
+        assert_eq!(c.deadline_ms(), Some(20_000 + left + LAG_ALLOWANCE_MS));
+        // A stored clock without the count is past its first moves.
+        let old = r#"{"kind":"realtime","initial_ms":60000,"increment_ms":0,"white_ms":60000,"black_ms":60000,"running":"white","since_ms":0}"#;
+        let c: Clock = serde_json::from_str(old).expect("parse");
+        assert_eq!(c.deadline_ms(), Some(60_000 + LAG_ALLOWANCE_MS));
     }
 
     #[test]

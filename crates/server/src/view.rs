@@ -10,7 +10,8 @@ use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow};
 
-/// A seat as shown: `{"kind": "human"}`, `{"kind": "engine", "level": 3}`, `{"kind": "open"}`.
+/// A seat as shown: `{"kind": "human"}` (with `"username"` for an account), `{"kind":
+/// "engine", "level": 3}`, `{"kind": "open"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
     /// Who holds it.
@@ -18,6 +19,9 @@ pub struct SeatView {
     /// Engine level.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub level: Option<Level>,
+    /// The holder's account name, when it sat down logged in.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub username: Option<String>,
 }
 
 impl From<&SeatRow> for SeatView {
@@ -25,6 +29,7 @@ impl From<&SeatRow> for SeatView {
         SeatView {
             kind: s.kind,
             level: s.level,
+            username: s.name.clone(),
         }
     }
 }

@@ -426,3 +426,54 @@ async fn real_time_seeks_lapse_when_their_owner_leaves() {
         presence(&url).await;
     }
 }
+
+/// Leaving the lobby (closing the tab, going to another page) ends a real-time seek at once,
+/// not after the 30 s presence time: nobody is paired with a player who is gone. The stream is
+/// a raw connection closed as a browser tab closes it.
+#[tokio::test]
+async fn a_real_time_seek_ends_when_its_owner_leaves_the_lobby() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let srv = TestServer::start(&sqlite_url("lobby-leave")).await;
+    let mut a = srv.client();
+    let mut b = srv.client();
+    let live = seek(
+        &mut a,
+        json!({"variant": "iceage", "time_control": realtime(180, 2)}),
+    )
+    .await;
+    let token = a.token().expect("a token").to_string();
+    let mut tab = tokio::net::TcpStream::connect(srv.addr)
+        .await
+        .expect("connect");
+    let request = format!(
+        "GET /api/lobby HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n{}: {token}\r\n\r\n",
+        srv.addr,
+        server::player::HEADER_NAME
+    );
+    tab.write_all(request.as_bytes()).await.expect("send");
+    let mut first = [0u8; 512];
+    let n = tab.read(&mut first).await.expect("answer");
+    assert!(
+        String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
+        "the stream opens"
+    );
+    assert!(
+        listed(&mut b, &live).await.is_some(),
+        "listed while present"
+    );
+    drop(tab);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(6);
+    while listed(&mut b, &live).await.is_some() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the seek ends within moments of its owner leaving (presence is 30 s)"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_error(
+        &post(&mut b, &format!("/api/seeks/{live}/accept"), json!({})).await,
+        404,
+        "not_found",
+    );
+    srv.stop().await;
+}

@@ -125,6 +125,10 @@ async fn ratings_flow(url: &str) {
 
     // A rated game, resigned by Black: both ratings move, in opposite directions.
     let id = friend_game(&mut ann, &mut bob, true, None).await;
+    // Both names are shown from the start, to the players and to anyone watching.
+    let seen = get(&mut watcher, &format!("/api/games/{id}")).await;
+    assert_eq!(seen["white"]["username"], ann_name.as_str(), "{seen}");
+    assert_eq!(seen["black"]["username"], bob_name.as_str(), "{seen}");
     let g = get(&mut ann, &format!("/api/games/{id}")).await;
     assert_eq!(g["ratings"], Value::Null, "not rated before it ends");
     two_moves(&mut ann, &mut bob, &id).await;
@@ -188,8 +192,15 @@ async fn ratings_flow(url: &str) {
     let id2 = friend_game(&mut bob, &mut ann, true, None).await;
     let mut end = get(&mut bob, &format!("/api/games/{id2}")).await;
     while end["status"] == "ongoing" {
-        let mover = if end["turn"] == "white" { &mut bob } else { &mut ann };
-        let mv = end["legal"][0]["id"].as_str().expect("a legal move").to_string();
+        let mover = if end["turn"] == "white" {
+            &mut bob
+        } else {
+            &mut ann
+        };
+        let mv = end["legal"][0]["id"]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
         end = play(mover, &id2, &mv).await;
     }
     assert_eq!(end["status"], "finished", "{end}");
@@ -198,9 +209,17 @@ async fn ratings_flow(url: &str) {
         ["breakthrough", "total freeze", "no moves"].contains(&reason),
         "ended by a move: {reason}"
     );
-    let winner = end["result"]["winner"].as_str().expect("a winner (A15)").to_string();
+    let winner = end["result"]["winner"]
+        .as_str()
+        .expect("a winner (A15)")
+        .to_string();
     let loser = if winner == "white" { "black" } else { "white" };
-    assert!(end["ratings"][winner.as_str()]["diff"].as_i64().expect("diff") > 0);
+    assert!(
+        end["ratings"][winner.as_str()]["diff"]
+            .as_i64()
+            .expect("diff")
+            > 0
+    );
     assert!(end["ratings"][loser]["diff"].as_i64().expect("diff") < 0);
     // Bob (White here) comes from his loss of the first game.
     assert_eq!(end["ratings"]["white"]["before"], 1338);
@@ -233,7 +252,10 @@ async fn ratings_flow(url: &str) {
     let delta =
         |s: &Value, b: &Value, k: &str| s[k].as_i64().unwrap_or(0) - b[k].as_i64().unwrap_or(0);
     assert_eq!(delta(&stats, &stats_before, "total"), 2, "{stats}");
-    assert_eq!(delta(&stats, &stats_before, "white"), 1 + i64::from(bob_won));
+    assert_eq!(
+        delta(&stats, &stats_before, "white"),
+        1 + i64::from(bob_won)
+    );
     assert_eq!(delta(&stats, &stats_before, "black"), i64::from(!bob_won));
     let band = rated_stats(&mut watcher, "?min=1400&max=1600").await;
     assert_eq!(delta(&band, &band_before, "total"), 2, "{band}");

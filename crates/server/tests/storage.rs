@@ -116,11 +116,13 @@ fn engine_white_row(id: &str) -> GameRow {
             kind: SeatKind::Engine,
             level: Some(Level::MIN),
             token: None,
+            name: None,
         },
         black: SeatRow {
             kind: SeatKind::Human,
             level: None,
             token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
+            name: Some("Ann".into()),
         },
         invite: None,
         status: GameStatus::Ongoing,

@@ -9,6 +9,10 @@ import { has, orList, t, type Key } from '../i18n';
  * the viewer plays), Player (a watcher), a computer level, or the open seat. */
 export function seatName(g: GameView, c: Color): string {
   const seat: Seat = g[c];
+  // An account's name for everyone (as lichess shows both names from the first move).
+  if (seat.kind === 'human' && seat.username && g.you !== 'both') {
+    return g.you === c ? `${seat.username} (${t('game.you_seat')})` : seat.username;
+  }
   if (seat.kind === 'human' && (g.you === c || g.you === 'both')) return t('game.you_seat');
   if (seat.kind === 'human' && g.you !== null) return t('game.opponent');
   if (seat.kind === 'engine') {

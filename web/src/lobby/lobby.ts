@@ -219,6 +219,7 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
             challengeUser.value = '';
           } catch (err) {
             if (err instanceof ApiError && err.code === 'not_found') error.textContent = t('lobby.no_such_player');
+            else if (err instanceof ApiError && err.code === 'bad_request' && /yourself/.test(err.message)) error.textContent = t('lobby.challenge_self');
             else fail(err);
           }
         });

@@ -8,7 +8,7 @@ import { api, ApiError, type Answer, type Color, type GameView, type LegalMove, 
 import { Board } from '../board';
 import { copyText, h, mount } from '../dom';
 import { ratingBadge } from '../game/ratings';
-import { colorName, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
+import { colorName, dateTime, errorWords, has, orList, resultHeadline, resultReason, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { isFlipped, setFlipped } from '../prefs';
 import * as sound from '../sound';
@@ -388,7 +388,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     drawPanel(g);
     title.textContent = gameName(g);
     controlLine.hidden = !g.clock && !g.rated;
-    controlLine.textContent = `${controlLabel(g.clock)} · ${t(g.rated ? 'clock.rated' : 'clock.casual')}`;
+    // A phone has no hover: the correspondence deadline is written out, not only a tooltip.
+    const due = g.status === 'ongoing' && g.clock?.kind === 'correspondence' && g.clock.deadline_ms !== null
+      ? ` · ${t('clock.deadline', { when: dateTime(g.clock.deadline_ms) })}` : '';
+    controlLine.textContent = `${controlLabel(g.clock)} · ${t(g.rated ? 'clock.rated' : 'clock.casual')}${due}`;
     document.body.dataset.theme = g.variant;
     const mine = myColors(g);
     const prefix = g.status !== 'ongoing'

@@ -15,7 +15,7 @@ function opponent(g: GameSummary): string {
     return t('game.engine_level', { level: level || '?', words: level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?' });
   }
   if (seat.kind === 'open') return t('home.friend');
-  return t('game.human');
+  return seat.username ?? t('game.human');
 }
 
 function state(g: GameSummary): string {

@@ -202,6 +202,7 @@ fn human_seat(token: &str) -> SeatRow {
         kind: SeatKind::Human,
         level: None,
         token: Some(hash_hex(token)),
+        name: None,
     }
 }
 
@@ -344,6 +345,29 @@ impl GameService {
             ));
         }
         Ok(())
+    }
+
+    /// The account name of the holder of `token`, if it is an account's.
+    pub(crate) async fn account_name(&self, token: &str) -> Result<Option<String>, ApiError> {
+        Ok(self
+            .store
+            .account_by_player_hash(&hash_hex(token))
+            .await?
+            .map(|a| a.username))
+    }
+
+    /// `row` with the account names of its human seats filled in (seats hold token hashes).
+    pub(crate) async fn with_names(&self, mut row: GameRow) -> Result<GameRow, ApiError> {
+        for seat in [&mut row.white, &mut row.black] {
+            if let Some(hash) = &seat.token {
+                seat.name = self
+                    .store
+                    .account_by_player_hash(hash)
+                    .await?
+                    .map(|a| a.username);
+            }
+        }
+        Ok(row)
     }
 
     /// A receiver that changes to `true` at shutdown.
@@ -640,7 +664,8 @@ impl GameService {
             }
             self.check_rated(token, control).await?;
         }
-        let human = human_seat(token);
+        let mut human = human_seat(token);
+        human.name = self.account_name(token).await?;
         let id = random_token(8);
         let (other, invite) = match req.opponent.as_str() {
             "engine" => {
@@ -653,6 +678,7 @@ impl GameService {
                     kind: SeatKind::Engine,
                     level: Some(level),
                     token: None,
+                    name: None,
                 };
                 (engine, None)
             }
@@ -664,6 +690,7 @@ impl GameService {
                     kind: SeatKind::Open,
                     level: None,
                     token: None,
+                    name: None,
                 };
                 (open, Some(hash_hex(&invite_for(token, &id))))
             }
@@ -808,6 +835,7 @@ impl GameService {
             self.check_rated(token, control).await?;
         }
         *open = human_seat(token);
+        open.name = self.account_name(token).await?;
         if let Some(clock) = row.clock.as_mut() {
             // Both seats are taken: the side to move's clock runs.
             clock.start(row.turn, now_ms());

@@ -206,7 +206,14 @@ impl GameService {
         .filter(|c| c.challenged == me && c.status == "open")
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
-        let row = lobby_game(&challenge.terms, &challenge.challenger, &me, now)?;
+        let row = self
+            .with_names(lobby_game(
+                &challenge.terms,
+                &challenge.challenger,
+                &me,
+                now,
+            )?)
+            .await?;
         if !self.store.accept_challenge(id, &me, &row).await? {
             return Err(no_challenge(id));
         }

@@ -185,6 +185,20 @@ impl Drop for StreamGuard {
             *n -= 1;
             if *n == 0 {
                 streams.remove(&self.player);
+                // The player left the lobby (closed the tab, went to another page): its
+                // live-only offers end now, not 30 s later, so nobody is paired with someone
+                // who will never see the game start.
+                if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                    let service = self.service.clone();
+                    let player = self.player.clone();
+                    rt.spawn(async move {
+                        let now = crate::store::now_ms();
+                        match service.store().end_presence(&player, now).await {
+                            Ok(()) => service.lobby.changed.notify_waiters(),
+                            Err(e) => tracing::warn!(error = %e, "cannot end a lobby presence"),
+                        }
+                    });
+                }
             }
         }
     }
@@ -246,6 +260,7 @@ fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameR
         kind: SeatKind::Human,
         level: None,
         token: Some(hash.to_string()),
+        name: None,
     };
     let (white, black) = match terms.color.resolve() {
         Color::White => (seat(owner), seat(other)),

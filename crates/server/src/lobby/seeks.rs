@@ -214,7 +214,9 @@ impl GameService {
         if seek.terms.rated {
             self.check_rated(token, seek.terms.control).await?;
         }
-        let row = lobby_game(&seek.terms, &seek.owner, &me, now)?;
+        let row = self
+            .with_names(lobby_game(&seek.terms, &seek.owner, &me, now)?)
+            .await?;
         match self.store.accept_seek(id, &me, &row, None).await? {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
             _ => match self.store.seek(id).await? {
@@ -294,7 +296,14 @@ impl GameService {
         seek: &SeekRow,
         withdraw: Option<&str>,
     ) -> Result<Option<GameView>, ApiError> {
-        let row = lobby_game(&seek.terms, &seek.owner, &hash_hex(token), now_ms())?;
+        let row = self
+            .with_names(lobby_game(
+                &seek.terms,
+                &seek.owner,
+                &hash_hex(token),
+                now_ms(),
+            )?)
+            .await?;
         match self
             .store
             .accept_seek(&seek.id, &hash_hex(token), &row, withdraw)

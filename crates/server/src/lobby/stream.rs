@@ -22,7 +22,7 @@ use crate::store::now_ms;
 pub const STARTED_WINDOW_MS: i64 = 15_000;
 /// A comment line this often, so that a closed connection is noticed (and its player's
 /// presence ends) soon.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
+pub const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
 /// What the lobby stream sends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

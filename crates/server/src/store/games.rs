@@ -20,6 +20,8 @@ pub struct SeatRow {
     pub level: Option<Level>,
     /// SHA-256 (hex) of the holder's player token: the token itself is never stored.
     pub token: Option<String>,
+    /// The holder's account name when it sat down logged in (shown to everyone).
+    pub name: Option<String>,
 }
 
 /// One game as stored. `version` grows by one on every write (optimistic concurrency).
@@ -114,7 +116,7 @@ pub struct StatsRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice, clock, clock_deadline, rated";
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name";
 
 /// The columns [`from_row`] reads: the inserted ones and the rating change.
 pub(super) fn select_columns() -> String {
@@ -157,6 +159,7 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
         kind: parse_column(row, &format!("{side}_kind"), SeatKind::parse)?,
         level,
         token: row.try_get(format!("{side}_token").as_str())?,
+        name: row.try_get(format!("{side}_name").as_str())?,
     })
 }
 
@@ -192,7 +195,8 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
 pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
+         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
+         $29, $30)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -222,6 +226,8 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(clock_text(&g.clock))
     .bind(g.clock.and_then(|c| c.deadline_ms()))
     .bind(i64::from(g.rated))
+    .bind(&g.white.name)
+    .bind(&g.black.name)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -249,8 +255,8 @@ async fn update(
          black_level = $5, black_token = $6, invite = $7, status = $8, result = $9, winner = $10, \
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
          updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20, \
-         clock = $21, clock_deadline = $22, rated = $23 \
-         WHERE id = $24 AND version = $25 AND ply = $26",
+         clock = $21, clock_deadline = $22, rated = $23, white_name = $24, black_name = $25 \
+         WHERE id = $26 AND version = $27 AND ply = $28",
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
@@ -275,6 +281,8 @@ async fn update(
     .bind(clock_text(&g.clock))
     .bind(g.clock.and_then(|c| c.deadline_ms()))
     .bind(i64::from(g.rated))
+    .bind(&g.white.name)
+    .bind(&g.black.name)
     .bind(&g.id)
     .bind(g.version - 1)
     .bind(expected_ply)

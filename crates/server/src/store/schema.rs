@@ -256,6 +256,15 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN rating_avg BIGINT",
         ],
     ),
+    (
+        11,
+        &[
+            // The account name of a seat's holder when it sat down logged in, shown beside
+            // the board (GameView's seats).
+            "ALTER TABLE games ADD COLUMN white_name TEXT",
+            "ALTER TABLE games ADD COLUMN black_name TEXT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -340,6 +340,31 @@ impl Store {
         .await
     }
 
+    /// Ends the presence of `player` at `now`: its offers that live only while it is
+    /// connected (real-time seeks, challenges it made) are no longer listed or accepted.
+    pub async fn end_presence(&self, player: &str, now: i64) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    for (table, column) in [("seeks", "owner"), ("challenges", "challenger")] {
+                        sqlx::query(&format!(
+                            "UPDATE {table} SET expires_at = $1 WHERE {column} = $2 AND \
+                             status = 'open' AND expires_at IS NOT NULL AND expires_at > $1"
+                        ))
+                        .bind(now)
+                        .bind(player)
+                        .execute(conn.raw())
+                        .await?;
+                    }
+                    Ok(())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Deletes expired open offers, and answered ones older than `keep_ms`.
     pub async fn sweep_lobby(&self, now: i64, keep_ms: i64) -> Result<(), StoreError> {
         self.run(|mut conn| {
