@@ -2,7 +2,8 @@
 //! running `icebound serve` processes, each player's WebSocket on a different process from its
 //! opponent's (white on address i mod K, black on i+1 mod K), with `--think-ms` before each
 //! move, for `--seconds`; then reads every game back and counts the acknowledged moves that
-//! are not stored (`lost`). Latency is from a move's submission (`POST .../moves`) to the
+//! are not stored (`lost`). The games' first moves are spread over one think time (players
+//! do not all move at once). Latency is from a move's submission (`POST .../moves`) to the
 //! opponent's WebSocket receiving the state after it. `--kill-one` sends SIGKILL, halfway
 //! through, to the process listening on the first address (found through Linux's /proc):
 //! its clients move to the next address, and the time they take to resume is reported.
@@ -180,6 +181,12 @@ async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<
     state_at(&mut black, &id, 0, &mut out.resumed).await?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(index);
     let path = format!("/api/games/{id}/moves");
+    // Players do not all move in the same instant: each game starts its first think at a
+    // random point within one think time, so the games' moves spread over it.
+    let think_ms = u64::try_from(shared.think.as_millis()).unwrap_or(u64::MAX);
+    if think_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(rng.random_range(0..think_ms))).await;
+    }
     while view["status"] == "ongoing"
         && Instant::now() < shared.deadline
         && !shared.stop.load(Ordering::SeqCst)
