@@ -89,7 +89,7 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
             "2",
         ],
     );
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
     let out = dir.join("copy.db");
     let (out_arg, url_arg) = (out.display().to_string(), url.clone());
     let (before, printed) = backup_during_play(addr, move || {
@@ -170,7 +170,7 @@ async fn sqlite_backup_during_play_restores_every_acknowledged_move() {
         addr,
         &[],
     );
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
     holds_every_move(addr, &before).await;
     child.kill().expect("stop");
     let _ = child.wait();
@@ -210,7 +210,7 @@ async fn postgres_pg_dump_during_play_restores_every_acknowledged_move() {
     let dir = temp_dir("pgbackup");
     let addr = free_addr();
     let mut child = start(&url, addr, &[]);
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
     let out = dir.join("live.pgdump");
     let (out_arg, url_arg) = (out.display().to_string(), url.clone());
     let (before, printed) = backup_during_play(addr, move || {
@@ -243,7 +243,7 @@ async fn postgres_pg_dump_during_play_restores_every_acknowledged_move() {
     );
     let addr = free_addr();
     let mut child = start(&restored_url, addr, &[]);
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
     holds_every_move(addr, &before).await;
     child.kill().expect("stop");
     let _ = child.wait();

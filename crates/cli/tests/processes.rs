@@ -132,9 +132,9 @@ async fn three(redis: &Redis, tag: &str) -> (Procs, Vec<SocketAddr>) {
         children.push(start(&url, addr, &["--redis", &redis.url()]));
         addrs.push(addr);
     }
-    let procs = Procs(children);
-    for addr in &addrs {
-        wait_ready(*addr).await;
+    let mut procs = Procs(children);
+    for (child, addr) in procs.0.iter_mut().zip(&addrs) {
+        wait_ready(child, *addr).await;
     }
     (procs, addrs)
 }

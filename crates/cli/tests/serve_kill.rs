@@ -17,7 +17,7 @@ async fn sigkill_loses_no_acknowledged_move() {
     let url = format!("sqlite://{}?mode=rwc", dir.join("kill.db").display());
     let addr = free_addr();
     let mut child = start(&url, addr, &[]);
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
 
     let mut me = ApiClient::new(addr);
     let acked: Acked = Arc::default();
@@ -52,7 +52,7 @@ async fn sigkill_loses_no_acknowledged_move() {
     );
 
     let mut child = start(&url, addr, &[]);
-    wait_ready(addr).await;
+    wait_ready(&mut child, addr).await;
     for (id, moves) in &acked {
         let stored = stored_moves(&mut me, id).await;
         assert!(

@@ -395,3 +395,47 @@ async fn postgres_loads_are_consistent_while_another_store_writes() {
         loads_are_consistent_while_another_store_writes(&url).await;
     }
 }
+
+/// Opens `stores` stores on `url` at the same instant (as processes started together do) and
+/// checks every one migrated the whole schema: the losers of a concurrent migration retry.
+async fn open_together(url: &str, stores: usize) {
+    let opens = (0..stores).map(|_| {
+        let url = url.to_string();
+        tokio::spawn(async move { Store::open(&url).await })
+    });
+    for (i, opened) in futures_util::future::join_all(opens)
+        .await
+        .into_iter()
+        .enumerate()
+    {
+        let store = opened
+            .expect("task")
+            .unwrap_or_else(|e| panic!("store {i}: {e}"));
+        // The newest table of the schema is there for each.
+        store.ping().await.expect("ping");
+        assert!(
+            store
+                .lease_expiry("nobody")
+                .await
+                .expect("leases table")
+                .is_none(),
+            "store {i}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_stores_opened_at_once_on_a_new_file_all_migrate() {
+    for round in 0..5 {
+        open_together(&sqlite_url(&format!("migrate-race-{round}")), 4).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_stores_opened_at_once_on_a_new_database_all_migrate() {
+    for _ in 0..2 {
+        if let Some(url) = postgres_url() {
+            open_together(&url, 4).await;
+        }
+    }
+}

@@ -65,12 +65,16 @@ pub mod serve {
             .expect("icebound starts")
     }
 
-    /// Waits until the server at `addr` answers (30 s at most).
-    pub async fn wait_ready(addr: SocketAddr) {
+    /// Waits until `child`, serving `addr`, answers (30 s at most); fails at once, with its
+    /// exit status, when it has exited instead (its stderr is the test's).
+    pub async fn wait_ready(child: &mut Child, addr: SocketAddr) {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if ApiClient::new(addr).get("/api/stats").await.is_ok() {
                 return;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("icebound serve on {addr} exited before answering: {status}");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

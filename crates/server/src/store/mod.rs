@@ -185,14 +185,30 @@ impl Store {
             )?;
         if sqlite {
             // WAL: readers do not block the writer; survives a kill like the default journal.
-            sqlx::query("PRAGMA journal_mode=WAL")
-                .execute(&pool)
-                .await?;
+            // Switching a new file needs it alone: another process switching or migrating it
+            // at the same instant answers "database is locked" without waiting, so retry.
+            let mut attempt = 0;
+            while let Err(e) = sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await {
+                attempt += 1;
+                if attempt >= 50 {
+                    return Err(e.into());
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
         }
-        // Several processes (or tests) may start on one PostgreSQL database at once: a losing
-        // concurrent CREATE or version insert rolls back, and the next attempt sees it done.
+        // Several processes (or tests) may start on one database at once: a losing concurrent
+        // CREATE or version insert rolls back (on SQLite, "database is locked"), and the next
+        // attempt sees it done. Five failures in a row with no migration recorded meanwhile by
+        // anyone is a fault, not a race; while others progress (eleven migrations, three
+        // processes) a process may lose more often than that.
         let mut attempt = 0;
+        let mut recorded = schema::recorded(&pool).await;
         while let Err(e) = schema::migrate(&pool).await {
+            let now = schema::recorded(&pool).await;
+            if now > recorded {
+                recorded = now;
+                attempt = 0;
+            }
             attempt += 1;
             if attempt >= 5 {
                 return Err(e);

@@ -276,6 +276,15 @@ async fn data_step(version: i64, tx: &mut Transaction<'_, Any>) -> Result<(), St
     }
 }
 
+/// How many migrations are recorded as applied (0 before the first, or when unreadable).
+pub(super) async fn recorded(pool: &AnyPool) -> i64 {
+    sqlx::query("SELECT COUNT(*) FROM icebound_schema")
+        .fetch_one(pool)
+        .await
+        .and_then(|r| r.try_get::<i64, _>(0))
+        .unwrap_or(0)
+}
+
 /// Brings the schema up to date.
 pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
     sqlx::query("CREATE TABLE IF NOT EXISTS icebound_schema (version BIGINT PRIMARY KEY)")

@@ -97,19 +97,78 @@ pub fn sqlite_url(tag: &str) -> String {
     format!("sqlite://{}?mode=rwc", dir.join("test.db").display())
 }
 
-/// The PostgreSQL URL of `.ci/setup-postgres.sh`; under `CI=true` its absence is a failure.
+/// A fresh, empty PostgreSQL database on the server of `.ci/setup-postgres.sh` (its URL with
+/// the database name replaced); under `CI=true` its absence is a failure.
+///
+/// Each call makes its own database (`icebound_t_<pid>_<n>`): tests run at once, and site-wide
+/// state (the clock sweeper's lease and its outage credit, seeks, engine leases) must not leak
+/// from one test's site into another's. Databases of test processes no longer alive are dropped
+/// at the first call.
 pub fn postgres_url() -> Option<String> {
-    match std::env::var("ICEBOUND_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
+    let base = match std::env::var("ICEBOUND_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => url,
         _ => {
             assert!(
                 std::env::var("CI").as_deref() != Ok("true"),
                 "CI=true but ICEBOUND_TEST_POSTGRES_URL is not set: .ci/setup-postgres.sh must run first"
             );
             eprintln!("ICEBOUND_TEST_POSTGRES_URL not set: PostgreSQL part not run");
-            None
+            return None;
+        }
+    };
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let name = format!(
+        "icebound_t_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let (head, tail) = base.rsplit_once('/').expect("a database URL ends in /name");
+    let query = tail.find('?').map(|i| &tail[i..]).unwrap_or("");
+    let url = format!("{head}/{name}{query}");
+    // A thread of its own: the callers are inside a Tokio runtime, which cannot block on one.
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(create_database(&base, &name))
+    })
+    .join()
+    .expect("create the test database");
+    Some(url)
+}
+
+async fn create_database(base: &str, name: &str) {
+    use sqlx::{Connection, Row};
+    static SWEPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    sqlx::any::install_default_drivers();
+    let mut admin = sqlx::AnyConnection::connect(base)
+        .await
+        .expect("connect to the test PostgreSQL");
+    if !SWEPT.swap(true, Ordering::SeqCst) {
+        let rows =
+            sqlx::query("SELECT datname::text FROM pg_database WHERE datname LIKE 'icebound_t_%'")
+                .fetch_all(&mut admin)
+                .await
+                .expect("list test databases");
+        for row in rows {
+            let old: String = row.try_get(0).expect("datname");
+            let pid = old.split('_').nth(2).unwrap_or("");
+            let alive = pid.parse::<u32>().is_ok_and(|pid| {
+                pid == std::process::id() || std::path::Path::new(&format!("/proc/{pid}")).exists()
+            });
+            if !alive {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{old}\""))
+                    .execute(&mut admin)
+                    .await;
+            }
         }
     }
+    sqlx::query(&format!("CREATE DATABASE \"{name}\""))
+        .execute(&mut admin)
+        .await
+        .expect("create a test database (the role needs CREATEDB: .ci/setup-postgres.sh)");
+    let _ = admin.close().await;
 }
 
 /// Reads WebSocket messages until a state with `pred` true arrives (10 s at most).
