@@ -1,5 +1,6 @@
 //! `icebound load` (issue 12): the load harness. Plays `--games` friend games at once against
-//! running `icebound serve` processes, each player's WebSocket on a different process from its
+//! running `icebound serve` processes (a finished game is replaced by a new one at its table,
+//! so the load stays), each player's WebSocket on a different process from its
 //! opponent's (white on address i mod K, black on i+1 mod K), with `--think-ms` before each
 //! move, for `--seconds`; then reads every game back and counts the acknowledged moves that
 //! are not stored (`lost`). The games' first moves are spread over one think time (players
@@ -19,8 +20,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
-use serde_json::{Value, json};
-use server::client::{ApiClient, WsStream, next_json};
+use serde::Deserialize;
+use serde_json::json;
+use server::client::{ApiClient, WsStream, next_text};
 
 /// `icebound load` arguments.
 #[derive(Debug, Args)]
@@ -40,6 +42,31 @@ pub struct LoadArgs {
     /// Kill (SIGKILL) the process listening on the first address halfway through.
     #[arg(long)]
     pub kill_one: bool,
+}
+
+/// The parts of a state message the players read (serde skips the rest, the move list
+/// included, without building it: the harness should measure the server, not itself).
+#[derive(Deserialize)]
+struct Message {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    game: Option<View>,
+}
+
+/// The game as a player here reads it.
+#[derive(Deserialize)]
+struct View {
+    ply: u64,
+    turn: String,
+    status: String,
+    legal: Vec<Legal>,
+}
+
+/// One legal move: its machine form.
+#[derive(Deserialize)]
+struct Legal {
+    id: String,
 }
 
 /// What one game measured.
@@ -86,12 +113,16 @@ impl Player {
     }
 
     /// The next state at `ply` or later from this player's socket.
-    async fn wait_ply(&mut self, ply: u64) -> Result<Value, String> {
+    async fn wait_ply(&mut self, ply: u64) -> Result<View, String> {
         let ws = self.ws.as_mut().ok_or("not connected")?;
         loop {
-            let msg = next_json(ws).await.ok_or("websocket closed")?;
-            if msg["type"] == "state" && msg["game"]["ply"].as_u64() >= Some(ply) {
-                return Ok(msg["game"].clone());
+            let text = next_text(ws).await.ok_or("websocket closed")?;
+            let msg: Message =
+                serde_json::from_str(&text).map_err(|e| format!("a message unread: {e}"))?;
+            if let (true, Some(game)) = (msg.kind == "state", msg.game)
+                && game.ply >= ply
+            {
+                return Ok(game);
             }
         }
     }
@@ -104,7 +135,7 @@ async fn state_at(
     id: &str,
     ply: u64,
     resumed: &mut Option<Duration>,
-) -> Result<Value, String> {
+) -> Result<View, String> {
     for _ in 0..3 {
         match tokio::time::timeout(Duration::from_secs(10), p.wait_ply(ply)).await {
             Ok(Ok(v)) => return Ok(v),
@@ -127,25 +158,45 @@ struct Shared {
     killed_at: Arc<OnceLock<Instant>>,
 }
 
-async fn one_game(index: u64, shared: Arc<Shared>) -> GameResult {
-    let mut out = GameResult::default();
-    if let Err(e) = play_game(index, &shared, &mut out).await {
-        out.error = Some(e);
+/// One table: plays game after game (a finished game is replaced at once, so `--games`
+/// stay in play) until the run ends or a game fails.
+async fn one_table(index: u64, shared: Arc<Shared>) -> Vec<GameResult> {
+    let mut results = Vec::new();
+    let mut round = 0;
+    while Instant::now() < shared.deadline && !shared.stop.load(Ordering::SeqCst) {
+        let mut out = GameResult::default();
+        let failed = match play_game(index, round, &shared, &mut out).await {
+            Ok(()) => false,
+            Err(e) => {
+                out.error = Some(e);
+                true
+            }
+        };
+        results.push(out);
+        if failed {
+            break;
+        }
+        round += 1;
     }
-    out
+    results
 }
 
-async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<(), String> {
+async fn play_game(
+    index: u64,
+    round: u64,
+    shared: &Shared,
+    out: &mut GameResult,
+) -> Result<(), String> {
     let addrs = &shared.addrs;
     let k = addrs.len();
     let i = usize::try_from(index).unwrap_or(0);
-    let variant = if index.is_multiple_of(2) {
+    let variant = if (index + round).is_multiple_of(2) {
         "antarctos"
     } else {
         "iceage"
     };
     let player = |at: usize| Player {
-        client: ApiClient::new(addrs[at]),
+        client: ApiClient::new(addrs[at]).keep_alive(),
         ws: None,
         addrs: addrs.clone(),
         at,
@@ -179,29 +230,27 @@ async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<
     black.connect(&id).await?;
     let mut view = state_at(&mut white, &id, 0, &mut out.resumed).await?;
     state_at(&mut black, &id, 0, &mut out.resumed).await?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(index);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(index.wrapping_mul(1_000_003) + round);
     let path = format!("/api/games/{id}/moves");
-    // Players do not all move in the same instant: each game starts its first think at a
-    // random point within one think time, so the games' moves spread over it.
+    // Players do not all move in the same instant: each table's first game starts its first
+    // think at a random point within one think time, so the games' moves spread over it.
     let think_ms = u64::try_from(shared.think.as_millis()).unwrap_or(u64::MAX);
-    if think_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(rng.random_range(0..think_ms))).await;
+    if think_ms > 0 && round == 0 {
+        think_until(shared, Duration::from_millis(rng.random_range(0..think_ms))).await;
     }
-    while view["status"] == "ongoing"
+    while view.status == "ongoing"
         && Instant::now() < shared.deadline
         && !shared.stop.load(Ordering::SeqCst)
     {
-        tokio::time::sleep(shared.think).await;
-        let legal = view["legal"].as_array().ok_or("no legal list")?;
-        if legal.is_empty() {
+        if !think_until(shared, shared.think).await {
             break;
         }
-        let mv = legal[rng.random_range(0..legal.len())]["id"]
-            .as_str()
-            .ok_or("no move id")?
-            .to_string();
-        let ply = view["ply"].as_u64().ok_or("no ply")?;
-        let (mover, opponent) = if view["turn"] == "white" {
+        if view.legal.is_empty() {
+            break;
+        }
+        let mv = view.legal[rng.random_range(0..view.legal.len())].id.clone();
+        let ply = view.ply;
+        let (mover, opponent) = if view.turn == "white" {
             (&mut white, &mut black)
         } else {
             (&mut black, &mut white)
@@ -210,11 +259,11 @@ async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<
         let body = json!({"move": mv, "ply": ply});
         // A submission whose server died is sent again through the next one: the server
         // answers the retry of a stored move as the move (docs/api.md), so nothing doubles.
-        let mut answer = mover.client.post(&path, body.clone()).await;
+        let mut answer = mover.client.post_unparsed(&path, &body).await;
         if answer.is_err() {
             let took = mover.fail_over(&id).await?;
             out.resumed = Some(out.resumed.unwrap_or_default().max(took));
-            answer = mover.client.post(&path, body).await;
+            answer = mover.client.post_unparsed(&path, &body).await;
         }
         let answer = answer.map_err(|e| e.to_string())?;
         if answer.status != 200 {
@@ -227,6 +276,13 @@ async fn play_game(index: u64, shared: &Shared, out: &mut GameResult) -> Result<
         state_at(mover, &id, ply + 1, &mut out.resumed).await?;
     }
     Ok(())
+}
+
+/// Sleeps `think`, or until the run's end if that comes first; whether the run goes on.
+async fn think_until(shared: &Shared, think: Duration) -> bool {
+    let end = tokio::time::Instant::from_std(shared.deadline);
+    tokio::time::sleep_until((tokio::time::Instant::now() + think).min(end)).await;
+    Instant::now() < shared.deadline && !shared.stop.load(Ordering::SeqCst)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -305,7 +361,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
                 .map_err(|e| e.to_string())?,
         );
         let tasks: Vec<_> = (0..args.games)
-            .map(|i| tokio::spawn(one_game(i, shared.clone())))
+            .map(|i| tokio::spawn(one_table(i, shared.clone())))
             .collect();
         let mut killed = false;
         while Instant::now() < deadline {
@@ -339,7 +395,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         bar.finish_and_clear();
         let mut results = Vec::new();
         for t in tasks {
-            results.push(t.await.map_err(|e| format!("a game's task failed: {e}"))?);
+            results.extend(t.await.map_err(|e| format!("a table's task failed: {e}"))?);
         }
         let wall = started.elapsed();
         // Every acknowledged move must be stored: read each game back from a live process.
@@ -382,10 +438,11 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         let total = shared.moves.load(Ordering::Relaxed);
         let rate = total as f64 / wall.as_secs_f64();
         println!(
-            "games {} on {} process(es), think {} ms: {} moves in {:.1} s, {} games failed",
+            "games {} at once on {} process(es), think {} ms: {} games played, {} moves in {:.1} s, {} games failed",
             args.games,
             args.addr.len(),
             args.think_ms,
+            results.len(),
             total,
             wall.as_secs_f64(),
             failed

@@ -177,6 +177,13 @@ pub trait Variant: Copy + Debug + Send + Sync + 'static {
     /// The move in the game's canonical notation (A16 text, SAN).
     fn move_text(pos: &Self::Position, mv: &Self::Move) -> String;
 
+    /// [`Variant::move_text`] of each of `moves` (moves of `pos`), in order. A variant whose
+    /// notation needs the position's other moves (SAN's disambiguation) computes them once
+    /// for all.
+    fn move_texts(pos: &Self::Position, moves: &[Self::Move]) -> Vec<String> {
+        moves.iter().map(|mv| Self::move_text(pos, mv)).collect()
+    }
+
     /// The move in a fixed machine form for bots and the web page: Antarctos A16 text,
     /// chess UCI (`e2e4`, `e7e8q`).
     fn move_id(pos: &Self::Position, mv: &Self::Move) -> String {

@@ -80,17 +80,30 @@ impl game::MoveTextFault for MoveTextError {
 /// assert_eq!(notation::move_text(&pos, &mv), "Nd3+");
 /// ```
 pub fn move_text(pos: &Position, mv: &Move) -> String {
-    let mut s = String::with_capacity(8);
-    let mut moves = Vec::with_capacity(64);
-    pos.board_moves(&mut moves);
-    write_body(&moves, mv, &mut s);
-    let after = pos.play_unchecked(mv);
-    if after.is_checkmate() {
-        s.push('#');
-    } else if after.is_check() {
-        s.push('+');
-    }
-    s
+    move_texts(pos, std::slice::from_ref(mv))
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`move_text`] of each of `moves` (moves of `pos`), generating the position's moves once
+/// for the disambiguation of all (a page lists every legal move's SAN after each move).
+pub fn move_texts(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut board = Vec::with_capacity(64);
+    pos.board_moves(&mut board);
+    moves
+        .iter()
+        .map(|mv| {
+            let mut s = String::with_capacity(8);
+            write_body(&board, mv, &mut s);
+            let after = pos.play_unchecked(mv);
+            if after.is_checkmate() {
+                s.push('#');
+            } else if after.is_check() {
+                s.push('+');
+            }
+            s
+        })
+        .collect()
 }
 
 fn write_body(moves: &[Move], mv: &Move, s: &mut String) {

@@ -70,6 +70,10 @@ impl Variant for IceAge {
         notation::move_text(pos, mv)
     }
 
+    fn move_texts(pos: &Position, moves: &[Move]) -> Vec<String> {
+        notation::move_texts(pos, moves)
+    }
+
     fn move_id(_pos: &Position, mv: &Move) -> String {
         mv.uci()
     }

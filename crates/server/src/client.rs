@@ -3,6 +3,7 @@
 //! answer's cookie carries and sends it in the `X-Icebound-Player` header from then on.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
@@ -12,6 +13,7 @@ use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpStream;
+use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -52,7 +54,12 @@ pub struct ApiClient {
     session: Option<String>,
     /// The local address to connect from (another loopback address: another client).
     local: Option<IpAddr>,
+    /// With [`ApiClient::keep_alive`]: the open connection, reused by the next request (as a
+    /// browser does); clones share it.
+    kept: Option<Arc<Mutex<Option<Sender>>>>,
 }
+
+type Sender = hyper::client::conn::http1::SendRequest<Full<Bytes>>;
 
 /// A WebSocket connection to one game.
 pub type WsStream =
@@ -66,7 +73,15 @@ impl ApiClient {
             token: None,
             session: None,
             local: None,
+            kept: None,
         }
+    }
+
+    /// Keeps the connection open between requests (HTTP/1.1 keep-alive, as browsers do)
+    /// instead of one connection per request.
+    pub fn keep_alive(mut self) -> ApiClient {
+        self.kept = Some(Arc::default());
+        self
     }
 
     /// Connects from `ip` (e.g. `127.0.0.2`: another client address on the same machine).
@@ -91,6 +106,9 @@ impl ApiClient {
     /// Points the client at another server (same token: the same browser after a restart).
     pub fn set_addr(&mut self, addr: SocketAddr) {
         self.addr = addr;
+        if self.kept.is_some() {
+            self.kept = Some(Arc::default());
+        }
     }
 
     /// The log-in session's token, while logged in.
@@ -110,6 +128,7 @@ impl ApiClient {
             token: Some(token.to_string()),
             session: None,
             local: None,
+            kept: None,
         }
     }
 
@@ -131,6 +150,24 @@ impl ApiClient {
         path: &str,
         raw: Option<Vec<u8>>,
     ) -> Result<Answer, ClientError> {
+        self.send_parsing(method, path, raw, true).await
+    }
+
+    /// `POST path` whose answer keeps its body as text only (`body` is `Value::Null`): for a
+    /// client that needs the status alone, such as the load harness (parsing a whole game
+    /// view costs more than the server's work for it).
+    pub async fn post_unparsed(&mut self, path: &str, body: &Value) -> Result<Answer, ClientError> {
+        let raw = Some(body.to_string().into_bytes());
+        self.send_parsing("POST", path, raw, false).await
+    }
+
+    async fn send_parsing(
+        &mut self,
+        method: &str,
+        path: &str,
+        raw: Option<Vec<u8>>,
+        parse: bool,
+    ) -> Result<Answer, ClientError> {
         let mut headers = Vec::new();
         if raw.is_some() {
             headers.push((
@@ -147,7 +184,7 @@ impl ApiClient {
                 format!("{}={s}", crate::accounts::SESSION_COOKIE),
             ));
         }
-        self.exchange(method, path, &headers, raw).await
+        self.exchange(method, path, &headers, raw, parse).await
     }
 
     /// Sends exactly `headers` (and `Host`), none of this client's own (for tests of what the
@@ -163,7 +200,7 @@ impl ApiClient {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        self.exchange(method, path, &headers, raw).await
+        self.exchange(method, path, &headers, raw, true).await
     }
 
     async fn exchange(
@@ -172,13 +209,31 @@ impl ApiClient {
         path: &str,
         headers: &[(String, String)],
         raw: Option<Vec<u8>>,
+        parse: bool,
     ) -> Result<Answer, ClientError> {
         let err = |e: &dyn std::fmt::Display| ClientError::Http(e.to_string());
-        let stream = self.connect().await.map_err(|e| err(&e))?;
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| err(&e))?;
-        tokio::spawn(conn);
+        let kept = self.kept.clone();
+        let mut slot = match &kept {
+            Some(k) => Some(k.lock().await),
+            None => None,
+        };
+        let mut reused = slot.as_mut().and_then(|s| s.take());
+        if let Some(open) = reused.as_mut()
+            && open.ready().await.is_err()
+        {
+            reused = None;
+        }
+        let mut sender = match reused {
+            Some(open) => open,
+            None => {
+                let stream = self.connect().await.map_err(|e| err(&e))?;
+                let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                    .await
+                    .map_err(|e| err(&e))?;
+                tokio::spawn(conn);
+                sender
+            }
+        };
         let method = Method::from_bytes(method.as_bytes()).map_err(|e| err(&e))?;
         let mut req = Request::builder()
             .method(method)
@@ -191,6 +246,9 @@ impl ApiClient {
             .body(Full::new(Bytes::from(raw.unwrap_or_default())))
             .map_err(|e| err(&e))?;
         let res = sender.send_request(req).await.map_err(|e| err(&e))?;
+        if let Some(slot) = slot.as_mut() {
+            **slot = Some(sender);
+        }
         // The first answer's player cookie; the session cookie of every answer (an empty one
         // logs out).
         let set_cookie = |names: &[&str]| {
@@ -223,7 +281,11 @@ impl ApiClient {
             .map_err(|e| err(&e))?
             .to_bytes();
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text.clone()));
+        let body = if parse {
+            serde_json::from_str(&text).unwrap_or(Value::String(text.clone()))
+        } else {
+            Value::Null
+        };
         Ok(Answer {
             status,
             body,
@@ -317,9 +379,14 @@ impl ApiClient {
 
 /// The next JSON text message of a WebSocket (pings skipped); `None` when it closed.
 pub async fn next_json(ws: &mut WsStream) -> Option<Value> {
+    serde_json::from_str(next_text(ws).await?.as_str()).ok()
+}
+
+/// The next text message of a WebSocket, unparsed (pings skipped); `None` when it closed.
+pub async fn next_text(ws: &mut WsStream) -> Option<String> {
     while let Some(msg) = ws.next().await {
         match msg {
-            Ok(Message::Text(t)) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(Message::Text(t)) => return Some(t.as_str().to_string()),
             Ok(Message::Close(_)) | Err(_) => return None,
             Ok(_) => continue,
         }

@@ -21,6 +21,7 @@ pub mod engine_queue;
 pub mod error;
 pub mod game_service;
 pub mod import;
+pub mod json_list;
 pub mod lab;
 pub mod live_game;
 pub mod lobby;

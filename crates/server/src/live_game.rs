@@ -11,6 +11,7 @@ use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Va
 use iceage::IceAge;
 
 use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
+use crate::json_list::{GrowingList, JsonList};
 use crate::state::{GameStatus, SeatKind, VariantName};
 use crate::store::{GameRow, MoveRow, now_ms};
 use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
@@ -175,8 +176,9 @@ struct Game<V: SiteVariant> {
     row: GameRow,
     positions: Vec<V::Position>,
     moves: Vec<V::Move>,
-    views: Vec<MoveView>,
-    legal: Vec<LegalView>,
+    /// Shared with the views handed out, each move serialised once (`json_list`).
+    views: GrowingList<MoveView>,
+    legal: JsonList<LegalView>,
 }
 
 /// Square index 0..64 (a1 = 0) to its name.
@@ -254,8 +256,8 @@ impl<V: SiteVariant> Game<V> {
             row,
             positions: vec![start],
             moves: Vec::new(),
-            views: Vec::new(),
-            legal: Vec::new(),
+            views: GrowingList::new(),
+            legal: JsonList::default(),
         };
         for m in stored {
             let pos = game.current().clone();
@@ -279,18 +281,21 @@ impl<V: SiteVariant> Game<V> {
 
     fn refresh_legal(&mut self) {
         let pos = self.current();
-        self.legal = if self.row.status == GameStatus::Ongoing {
-            V::legal_moves(pos)
+        self.legal = JsonList::new(if self.row.status == GameStatus::Ongoing {
+            let moves = V::legal_moves(pos);
+            let texts = V::move_texts(pos, &moves);
+            moves
                 .iter()
-                .map(|mv| LegalView {
+                .zip(texts)
+                .map(|(mv, text)| LegalView {
                     id: V::move_id(pos, mv),
-                    text: V::move_text(pos, mv),
+                    text,
                     path: path_of::<V>(mv),
                 })
                 .collect()
         } else {
             Vec::new()
-        };
+        });
     }
 }
 
@@ -322,7 +327,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             start_fen: r.start_fen.clone(),
             turn: r.turn,
             ply: r.ply,
-            moves: self.views.clone(),
+            moves: self.views.list(),
             legal: self.legal.clone(),
             draw_offer: r.draw_offer,
             result: result_view(r),
@@ -438,7 +443,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
     }
 
     fn line(&self) -> Vec<String> {
-        self.views.iter().map(|v| v.id.clone()).collect()
+        self.views.items().iter().map(|v| v.id.clone()).collect()
     }
 
     fn record(&self) -> String {

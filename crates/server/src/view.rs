@@ -4,6 +4,7 @@ use game::{Color, EndReason, RecordResult};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockView;
+use crate::json_list::JsonList;
 use crate::permissions::{self, Action};
 use crate::ratings::RatingChange;
 use crate::secrets::{hash_hex, invite_for};
@@ -131,8 +132,10 @@ pub struct GameView {
     pub start_fen: String,
     pub turn: Color,
     pub ply: i64,
-    pub moves: Vec<MoveView>,
-    pub legal: Vec<LegalView>,
+    /// Shared with the game in memory and every state sent, serialised once (issue 12).
+    pub moves: JsonList<MoveView>,
+    /// Shared and serialised once, like `moves`.
+    pub legal: JsonList<LegalView>,
     pub draw_offer: Option<Color>,
     pub result: Option<ResultView>,
     pub invite_url: Option<String>,

@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use game::Color;
 use serde_json::{Value, json};
+use server::client::ApiClient;
 use server::state::{GameStatus, Level, SeatKind, VariantName};
 use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
 
@@ -437,5 +438,171 @@ async fn postgres_stores_opened_at_once_on_a_new_database_all_migrate() {
         if let Some(url) = postgres_url() {
             open_together(&url, 4).await;
         }
+    }
+}
+
+/// Group commit (issue 12): 120 games, each sent two different first moves at the same
+/// instant. Exactly one of each pair is stored and acknowledged, the other refused as stale
+/// (rolled back alone: its batch still commits), and the moves went into fewer transactions
+/// than there were moves.
+async fn moves_sent_together_commit_together(url: &str) {
+    let store = Store::open(url).await.expect("open");
+    let games = 120;
+    let ids: Vec<String> = (0..games)
+        .map(|i| format!("gc{i}x{}", rand_suffix()))
+        .collect();
+    for id in &ids {
+        store
+            .insert_game(&engine_white_row(id))
+            .await
+            .expect("insert");
+    }
+    let (transactions_before, _) = store.commit_counts();
+    let mut tasks = Vec::new();
+    for id in &ids {
+        for text in ["c3-d4", "e3-f4"] {
+            let store = store.clone();
+            let mut next = engine_white_row(id);
+            next.ply = 1;
+            next.turn = Color::Black;
+            next.version = 2;
+            let mv = MoveRow {
+                ply: 1,
+                move_id: text.into(),
+                move_text: text.into(),
+                fen: "x".into(),
+                event: None,
+                created_at: 2,
+            };
+            tasks.push(tokio::spawn(async move {
+                (next.id.clone(), text, store.save_move(&next, &mv).await)
+            }));
+        }
+    }
+    let mut stored = std::collections::HashMap::new();
+    let mut stale = 0;
+    for t in tasks {
+        let (id, text, result) = t.await.expect("task");
+        match result {
+            Ok(()) => assert!(stored.insert(id, text).is_none(), "two moves acknowledged"),
+            Err(StoreError::Stale { .. }) => stale += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(stored.len(), games, "one move of each game acknowledged");
+    assert_eq!(stale, games, "the other refused as stale");
+    for id in &ids {
+        let (row, moves) = store.load_game(id).await.expect("load").expect("exists");
+        assert_eq!((row.ply, row.version), (1, 2));
+        assert_eq!(moves.len(), 1, "{id}");
+        assert_eq!(
+            moves[0].move_text, stored[id],
+            "the acknowledged move is the stored one"
+        );
+    }
+    let (transactions, moves) = store.commit_counts();
+    let transactions = transactions - transactions_before;
+    eprintln!("{moves} moves in {transactions} transactions");
+    assert!(
+        transactions < 2 * games as u64,
+        "{transactions} transactions for {} moves: no group commit",
+        2 * games
+    );
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_moves_sent_together_commit_together() {
+    moves_sent_together_commit_together(&sqlite_url("group-commit")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_moves_sent_together_commit_together() {
+    if let Some(url) = postgres_url() {
+        moves_sent_together_commit_together(&url).await;
+    }
+}
+
+/// Two servers on one database, without Redis (issue 12): each judges a move against its game
+/// in memory first, so the other's move has made that copy stale. The move must still be
+/// judged against the stored game: accepted when right, refused when stale for real.
+async fn moves_through_two_servers_on_one_database(url: &str) {
+    let a = TestServer::start(url).await;
+    let b = TestServer::start(url).await;
+    let mut white = a.client();
+    let g = create(
+        &mut white,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let invite = g["invite_url"].as_str().expect("invite").to_string();
+    let mut black = b.client();
+    let joined = black
+        .post(&format!("/api{invite}"), json!({}))
+        .await
+        .expect("join");
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    // Both servers now hold the game in memory at ply 0. White moves through A, Black at once
+    // through B (B's copy is at ply 0 still), and so on, each through its own server.
+    let mut white_at_a = ApiClient::with_token(a.addr, white.token().expect("token"));
+    let mut black_at_b = ApiClient::with_token(b.addr, black.token().expect("token"));
+    let line = ["c3-d4", "f6-g5", "g3-h4", "g5-f4", "e3xg5"];
+    for (ply, mv) in line.iter().enumerate() {
+        let c = if ply % 2 == 0 {
+            &mut white_at_a
+        } else {
+            &mut black_at_b
+        };
+        let answer = c
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "ply": ply}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(answer.status, 200, "ply {ply} {mv}: {}", answer.text);
+        assert_eq!(answer.body["ply"], ply + 1, "{}", answer.text);
+    }
+    // A move for a ply already played is refused by either server, whatever its memory held.
+    let late = white_at_a
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a3-b4", "ply": 3}),
+        )
+        .await
+        .expect("post");
+    assert_error(&late, 409, "conflict");
+    // Black's turn at ply 5; A last saw ply 5 (its own move), B ply 4.
+    let not_yours = white_at_a
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "h6xf4", "ply": 5}),
+        )
+        .await
+        .expect("post");
+    assert_error(&not_yours, 409, "not_your_turn");
+    let stored = a
+        .site
+        .service()
+        .store()
+        .load_game(&id)
+        .await
+        .expect("load")
+        .expect("game");
+    assert_eq!(stored.1.len(), 5, "each move stored once");
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_moves_through_two_servers_on_one_database() {
+    moves_through_two_servers_on_one_database(&sqlite_url("two-servers")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_moves_through_two_servers_on_one_database() {
+    if let Some(url) = postgres_url() {
+        moves_through_two_servers_on_one_database(&url).await;
     }
 }

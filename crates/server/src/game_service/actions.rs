@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use game::EndReason;
+use tokio::sync::MutexGuard;
 
 use super::{
     Answer, DrawAction, GameService, bump, finish, holds, notify, random_token,
@@ -12,7 +13,7 @@ use super::{
 };
 use crate::engine_player;
 use crate::error::{ApiError, ErrorCode};
-use crate::live_game;
+use crate::live_game::{self, LiveGame};
 use crate::permissions::{Opponent, opponent};
 use crate::secrets::{hash_hex, invite_for};
 use crate::state::{GameStatus, NoticeCode, SeatKind, VariantName};
@@ -45,7 +46,32 @@ impl GameService {
         ply: i64,
     ) -> Result<(GameView, bool), ApiError> {
         let slot = self.slot(id).await?;
-        let mut g = self.lock_fresh(&slot).await?;
+        // Optimistic (issue 12: one read less per move): the move is judged against the game
+        // in memory, and the checked write refuses it if another process moved on meanwhile.
+        // A refusal of either kind looks at the store, and when the game there is newer the
+        // move is judged once more against it, as if the game had been fresh from the start.
+        let mut g = slot.game.lock().await;
+        let before = g.row().version;
+        match self.play_locked(&slot, &mut g, token, text, ply).await {
+            Ok(done) => Ok(done),
+            Err(e) => {
+                if self.refresh(&slot, &mut g).await.is_err() || g.row().version == before {
+                    return Err(e);
+                }
+                self.play_locked(&slot, &mut g, token, text, ply).await
+            }
+        }
+    }
+
+    /// [`GameService::play_or_retry`] on the locked game `g`.
+    async fn play_locked(
+        self: &Arc<Self>,
+        slot: &Arc<super::GameSlot>,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        token: &str,
+        text: &str,
+        ply: i64,
+    ) -> Result<(GameView, bool), ApiError> {
         let row = g.row();
         let you = seat_of(row, token).ok_or_else(|| {
             ApiError::new(
@@ -85,8 +111,8 @@ impl GameService {
             ));
         }
         let prepared = g.prepare_move(text)?;
-        self.store_move(&slot, &mut g, prepared).await?;
-        engine_player::maybe_start(self, &slot, g.row());
+        self.store_move(slot, g, prepared).await?;
+        engine_player::maybe_start(self, slot, g.row());
         Ok((g.view().personalize(g.row(), token), false))
     }
 

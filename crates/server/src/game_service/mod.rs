@@ -10,12 +10,14 @@ mod takeback;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock};
+
+use axum::extract::ws::Utf8Bytes;
 
 use game::{Color, EndReason, RecordResult};
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
 use crate::clock::{Charge, TimeControl};
@@ -24,7 +26,7 @@ use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::secrets::{hash_hex, invite_for};
-use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName};
+use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName, YourSeat};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -47,12 +49,58 @@ pub struct Snapshot {
     pub view: GameView,
     /// The stored row.
     pub row: GameRow,
+    /// The state message's text per seat held (none, white, black, both), made by the first
+    /// socket that sends it: a move's state is serialised at most once per seat, not once
+    /// per socket (issue 12).
+    texts: [OnceLock<Utf8Bytes>; 4],
+}
+
+/// The WebSocket message of a state: `{"type":"state","game":GameView}`.
+#[derive(Serialize)]
+struct StateMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    game: &'a GameView,
 }
 
 impl Snapshot {
+    /// The state `view` of the game stored as `row`.
+    pub fn new(view: GameView, row: GameRow) -> Snapshot {
+        Snapshot {
+            view,
+            row,
+            texts: Default::default(),
+        }
+    }
+
     /// The view as `token` sees it.
     pub fn view_for(&self, token: &str) -> GameView {
         self.view.clone().personalize(&self.row, token)
+    }
+
+    /// The state message for `token`. Views differ only by the seat held, except the
+    /// creator's invitation while a seat is open: that one is made for its socket alone.
+    pub fn state_text(&self, token: &str) -> Utf8Bytes {
+        let text = || {
+            let view = self.view_for(token);
+            serde_json::to_string(&StateMessage {
+                kind: "state",
+                game: &view,
+            })
+            .unwrap_or_default()
+            .into()
+        };
+        let seat = seat_of(&self.row, token);
+        if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
+            return text();
+        }
+        let slot = match seat {
+            None => 0,
+            Some(YourSeat::White) => 1,
+            Some(YourSeat::Black) => 2,
+            Some(YourSeat::Both) => 3,
+        };
+        self.texts[slot].get_or_init(text).clone()
     }
 }
 
@@ -446,10 +494,9 @@ impl GameService {
 
     /// Sends the game's state to every watcher in this process.
     fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
-        let _ = slot.tx.send(Arc::new(Snapshot {
-            view: g.view(),
-            row: g.row().clone(),
-        }));
+        let _ = slot
+            .tx
+            .send(Arc::new(Snapshot::new(g.view(), g.row().clone())));
     }
 
     /// Reloads a game from the store after a write found it changed by someone else.
@@ -468,6 +515,21 @@ impl GameService {
         }
     }
 
+    /// Reloads the locked game `g` if another process changed it in the store.
+    pub(crate) async fn refresh(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+    ) -> Result<(), ApiError> {
+        let id = g.row().id.clone();
+        if let Some(v) = self.store.version_of(&id).await?
+            && v != g.row().version
+        {
+            self.reload(slot, g).await;
+        }
+        Ok(())
+    }
+
     /// Locks the game, first reloading it if another process changed it in the store (several
     /// servers may share one database).
     pub(crate) async fn lock_fresh<'a>(
@@ -475,12 +537,7 @@ impl GameService {
         slot: &'a GameSlot,
     ) -> Result<MutexGuard<'a, Box<dyn LiveGame>>, ApiError> {
         let mut g = slot.game.lock().await;
-        let id = g.row().id.clone();
-        if let Some(v) = self.store.version_of(&id).await?
-            && v != g.row().version
-        {
-            self.reload(slot, &mut g).await;
-        }
+        self.refresh(slot, &mut g).await?;
         Ok(g)
     }
 
@@ -767,10 +824,7 @@ impl GameService {
     /// The current state, for a new watcher.
     pub async fn snapshot(&self, slot: &GameSlot) -> Snapshot {
         let g = slot.game.lock().await;
-        Snapshot {
-            view: g.view(),
-            row: g.row().clone(),
-        }
+        Snapshot::new(g.view(), g.row().clone())
     }
 
     /// `POST /api/join/{invite}`.

@@ -39,6 +39,15 @@ pub const WS_MESSAGE_LIMIT: usize = 4096;
 /// instead of a dropped connection.
 const WS_TRANSPORT_LIMIT: usize = 64 * 1024;
 
+/// The read buffer of a socket, bytes. tungstenite allocates it up front, 128 KiB by default:
+/// two sockets per game made that most of a game's memory (issue 12). A client sends a few
+/// short messages per minute; a longer one grows the buffer as it arrives.
+const WS_READ_BUFFER: usize = 4 * 1024;
+
+/// What a socket's write buffer collects before it writes, bytes. Each state is flushed as it
+/// is sent anyway; a small target keeps idle sockets small.
+const WS_WRITE_BUFFER: usize = 4 * 1024;
+
 /// Keep-alive of a live connection (`Timeouts::ws_ping`, `Timeouts::ws_dead`).
 #[derive(Debug, Clone, Copy)]
 pub struct WsTimers {
@@ -101,6 +110,8 @@ pub async fn upgrade(
     upgrade
         .max_message_size(WS_TRANSPORT_LIMIT)
         .max_frame_size(WS_TRANSPORT_LIMIT)
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(WS_WRITE_BUFFER)
         .on_upgrade(move |socket| {
             let login = account
                 .zip(sec.sessions.clone())
@@ -110,8 +121,7 @@ pub async fn upgrade(
 }
 
 fn state_message(snap: &Snapshot, token: &str) -> Message {
-    let body = serde_json::json!({"type": "state", "game": snap.view_for(token)});
-    Message::Text(body.to_string().into())
+    Message::Text(snap.state_text(token))
 }
 
 /// The close frame for a message over [`WS_MESSAGE_LIMIT`].

@@ -245,7 +245,7 @@ fn notice_text(n: Option<Notice>) -> Option<String> {
 
 /// Writes every mutable column of `g` where the stored row still has version
 /// `g.version - 1` and ply `expected_ply`; `Stale` otherwise.
-async fn update(
+pub(super) async fn update(
     tx: &mut Transaction<'_, Any>,
     g: &GameRow,
     expected_ply: i64,
@@ -340,27 +340,6 @@ impl Store {
                 let result = async {
                     let mut tx = conn.begin().await?;
                     update(&mut tx, g, g.ply).await?;
-                    commit(tx).await
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
-    /// Appends move `mv` (ply `g.ply`) and saves the game state after it, in one transaction
-    /// that checks the stored game is at ply `g.ply - 1` and version `g.version - 1`. `Ok`
-    /// only once the commit returned OK.
-    pub async fn save_move(&self, g: &GameRow, mv: &MoveRow) -> Result<(), StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let mut tx = conn.begin().await?;
-                    // The UPDATE first: it takes the write lock at once (no read-to-write upgrade in
-                    // SQLite).
-                    update(&mut tx, g, g.ply - 1).await?;
-                    mv.insert(&mut tx, &g.id).await?;
                     commit(tx).await
                 }
                 .await;

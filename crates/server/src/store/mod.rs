@@ -15,6 +15,7 @@ mod accounts;
 mod backup;
 mod challenges;
 mod clocks;
+mod commits;
 mod conn;
 mod games;
 mod imports;
@@ -36,6 +37,7 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 pub use accounts::AccountRow;
 pub use backup::BackupSummary;
 pub use challenges::ChallengeRow;
+pub use commits::{CommitCounts, MAX_BATCH};
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
@@ -117,6 +119,8 @@ pub struct Store {
     url: DbUrl,
     /// Whether a write-ahead log checkpoint is running (`conn.rs`).
     checkpointing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The move writer's queue (`commits.rs`); `None` in the writer's own copy.
+    committer: Option<commits::Committer>,
 }
 
 /// A database URL whose `Debug` hides the password.
@@ -216,12 +220,14 @@ impl Store {
             tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
             tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
         }
-        let store = Store {
+        let mut store = Store {
             pool,
             sqlite,
             url: DbUrl(url),
             checkpointing: Default::default(),
+            committer: None,
         };
+        store.committer = Some(store.start_committer());
         store.truncate_wal().await;
         Ok(store)
     }
