@@ -202,8 +202,11 @@ async fn play_game(
         at,
         killed_at: shared.killed_at.clone(),
     };
-    let mut white = player(i % k);
-    let mut black = player((i + 1) % k);
+    // Once `--kill-one` killed the first address's process, new games start on the others.
+    let first = usize::from(shared.killed_at.get().is_some() && k > 1);
+    let live = k - first;
+    let mut white = player(first + i % live);
+    let mut black = player(first + (i + 1) % live);
     let g = white
         .client
         .post(
@@ -276,6 +279,25 @@ async fn play_game(
         state_at(mover, &id, ply + 1, &mut out.resumed).await?;
     }
     Ok(())
+}
+
+/// The stored ply of game `id`. A rate-limited read (the server's limits were left on) waits
+/// and asks again; any other answer without a ply is an error, never counted as lost moves.
+async fn read_back(reader: &mut ApiClient, id: &str) -> Result<u64, String> {
+    for _ in 0..30 {
+        let got = reader
+            .get(&format!("/api/games/{id}"))
+            .await
+            .map_err(|e| format!("reading game {id} back: {e}"))?;
+        if got.status == 429 {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        return got.body["ply"]
+            .as_u64()
+            .ok_or_else(|| format!("reading game {id} back: {} {}", got.status, got.text));
+    }
+    Err(format!("reading game {id} back: rate-limited for 30 s"))
 }
 
 /// Sleeps `think`, or until the run's end if that comes first; whether the run goes on.
@@ -426,11 +448,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
             if r.id.is_empty() {
                 continue;
             }
-            let got = reader
-                .get(&format!("/api/games/{}", r.id))
-                .await
-                .map_err(|e| format!("reading game {} back: {e}", r.id))?;
-            let stored = got.body["ply"].as_u64().unwrap_or(0);
+            let stored = read_back(&mut reader, &r.id).await?;
             lost += r.acked.saturating_sub(stored);
         }
         let mut all: Vec<Duration> = results.iter().flat_map(|r| r.latencies.clone()).collect();

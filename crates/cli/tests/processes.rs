@@ -123,13 +123,21 @@ impl Drop for Procs {
 
 /// Three `icebound serve --redis` on one fresh SQLite file, answering.
 async fn three(redis: &Redis, tag: &str) -> (Procs, Vec<SocketAddr>) {
+    three_with(redis, tag, &[]).await
+}
+
+/// [`three`] with `extra` arguments for each process.
+async fn three_with(redis: &Redis, tag: &str, extra: &[&str]) -> (Procs, Vec<SocketAddr>) {
     let dir = temp_dir(tag);
     let url = format!("sqlite://{}?mode=rwc", dir.join("site.db").display());
     let mut children = Vec::new();
     let mut addrs = Vec::new();
+    let redis_url = redis.url();
+    let mut args = vec!["--redis", redis_url.as_str()];
+    args.extend_from_slice(extra);
     for _ in 0..3 {
         let addr = free_addr();
-        children.push(start(&url, addr, &["--redis", &redis.url()]));
+        children.push(start(&url, addr, &args));
         addrs.push(addr);
     }
     let mut procs = Procs(children);
@@ -358,7 +366,13 @@ async fn an_engine_move_whose_process_was_killed_is_made_by_another_once() {
 async fn the_load_harness_survives_a_killed_process_and_loses_nothing() {
     let Some(binary) = redis_binary() else { return };
     let redis = Redis::start(binary);
-    let (_procs, addrs) = three(&redis, "load").await;
+    // As docs/deploy.md says for a load test: every player comes from one address.
+    let (_procs, addrs) = three_with(
+        &redis,
+        "load",
+        &["--no-rate-limits", "--max-connections-per-address", "0"],
+    )
+    .await;
     let list = addrs
         .iter()
         .map(ToString::to_string)
