@@ -427,6 +427,50 @@ async fn real_time_seeks_lapse_when_their_owner_leaves() {
     }
 }
 
+/// A tab closed the moment its stream opens, while the stream's first presence write is still
+/// in the database's hands: the end of presence comes after that write, so the seek still ends
+/// at once (a late write had kept it listed for another 30 s; the project's CI saw it).
+#[tokio::test]
+async fn a_tab_closed_as_it_opens_still_ends_its_seek() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let srv = TestServer::start(&sqlite_url("lobby-leave-early")).await;
+    let mut b = srv.client();
+    for round in 0..12 {
+        let mut a = srv.client();
+        let live = seek(
+            &mut a,
+            json!({"variant": "antarctos", "time_control": realtime(60, 0)}),
+        )
+        .await;
+        let token = a.token().expect("a token").to_string();
+        let mut tab = tokio::net::TcpStream::connect(srv.addr)
+            .await
+            .expect("connect");
+        let request = format!(
+            "GET /api/lobby HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n{}: {token}\r\n\r\n",
+            srv.addr,
+            server::player::HEADER_NAME
+        );
+        tab.write_all(request.as_bytes()).await.expect("send");
+        let mut first = [0u8; 64];
+        let n = tab.read(&mut first).await.expect("answer");
+        assert!(
+            String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
+            "the stream opens"
+        );
+        drop(tab);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(8);
+        while listed(&mut b, &live).await.is_some() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "round {round}: the seek ends within moments of its owner leaving (presence is 30 s)"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    srv.stop().await;
+}
+
 /// Leaving the lobby (closing the tab, going to another page) ends a real-time seek at once,
 /// not after the 30 s presence time: nobody is paired with a player who is gone. The stream is
 /// a raw connection closed as a browser tab closes it.

@@ -15,6 +15,7 @@ mod seeks;
 pub mod stream;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::Mutex as StdMutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -97,7 +98,7 @@ pub struct LobbyState {
     pub(crate) changed: tokio::sync::Notify,
     presence_ms: AtomicI64,
     last_sweep: AtomicI64,
-    streams: StdMutex<HashMap<String, usize>>,
+    streams: StdMutex<HashMap<String, Streams>>,
 }
 
 impl Default for LobbyState {
@@ -140,16 +141,27 @@ impl LobbyState {
                 .is_ok()
     }
 
-    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<String, Streams>> {
         // A poisoned map of counts is still a map of counts.
         self.streams.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// One player's open streams in this process.
+#[derive(Default)]
+struct Streams {
+    count: usize,
+    /// Held while the player's presence is written. A refresh already handed to the
+    /// database when its stream closes still runs; the end of presence waits for it, or the
+    /// late refresh would keep the player's real-time offers listed for another presence time.
+    writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]).
 pub struct StreamGuard {
     service: std::sync::Arc<crate::GameService>,
     player: String,
+    writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl StreamGuard {
@@ -159,8 +171,8 @@ impl StreamGuard {
         player: &str,
     ) -> Result<StreamGuard, ApiError> {
         let mut streams = service.lobby.lock_streams();
-        let total: usize = streams.values().sum();
-        let mine = streams.get(player).copied().unwrap_or(0);
+        let total: usize = streams.values().map(|s| s.count).sum();
+        let mine = streams.get(player).map_or(0, |s| s.count);
         if total >= MAX_STREAMS || mine >= MAX_STREAMS_PER_PLAYER {
             return Err(ApiError::new(
                 ErrorCode::TooMany,
@@ -170,20 +182,46 @@ impl StreamGuard {
                 ),
             ));
         }
-        *streams.entry(player.to_string()).or_insert(0) += 1;
+        let entry = streams.entry(player.to_string()).or_default();
+        entry.count += 1;
         Ok(StreamGuard {
             service: service.clone(),
             player: player.to_string(),
+            writes: entry.writes.clone(),
         })
+    }
+
+    /// Extends the player's presence to `until` (Unix ms); true when written, a warning
+    /// logged otherwise. The write runs to its end even if the stream closes meanwhile, and
+    /// before that stream's end of presence.
+    pub async fn refresh(&self, until: i64) -> bool {
+        let permit = self.writes.clone().lock_owned().await;
+        let service = self.service.clone();
+        let player = self.player.clone();
+        let write = tokio::spawn(async move {
+            let _permit = permit;
+            service.store().refresh_presence(&player, until).await
+        });
+        match write.await {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot refresh a lobby presence");
+                false
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the lobby presence refresh failed");
+                false
+            }
+        }
     }
 }
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
         let mut streams = self.service.lobby.lock_streams();
-        if let Some(n) = streams.get_mut(&self.player) {
-            *n -= 1;
-            if *n == 0 {
+        if let Some(mine) = streams.get_mut(&self.player) {
+            mine.count -= 1;
+            if mine.count == 0 {
                 streams.remove(&self.player);
                 // The player left the lobby (closed the tab, went to another page): its
                 // live-only offers end now, not 30 s later, so nobody is paired with someone
@@ -191,7 +229,9 @@ impl Drop for StreamGuard {
                 if let Ok(rt) = tokio::runtime::Handle::try_current() {
                     let service = self.service.clone();
                     let player = self.player.clone();
+                    let writes = self.writes.clone();
                     rt.spawn(async move {
+                        let _permit = writes.lock_owned().await;
                         let now = crate::store::now_ms();
                         match service.store().end_presence(&player, now).await {
                             Ok(()) => service.lobby.changed.notify_waiters(),

@@ -60,13 +60,12 @@ impl GameService {
 struct State {
     service: Arc<GameService>,
     token: String,
-    me: String,
     since: i64,
     last: Option<String>,
     last_refresh: i64,
     first: bool,
     shutdown: tokio::sync::watch::Receiver<bool>,
-    _guard: StreamGuard,
+    guard: StreamGuard,
 }
 
 /// `GET /api/lobby` for `token`: 503 `too_many` past the caps on streams.
@@ -79,13 +78,12 @@ pub fn open(
     let state = State {
         service: service.clone(),
         token,
-        me,
         since: now_ms() - STARTED_WINDOW_MS,
         last: None,
         last_refresh: 0,
         first: true,
         shutdown: service.shutdown_signal(),
-        _guard: guard,
+        guard,
     };
     let events = futures_util::stream::unfold(state, |mut st| async move {
         loop {
@@ -103,16 +101,8 @@ pub fn open(
             let now = now_ms();
             let presence = st.service.lobby.presence_ms();
             // A third of the presence time between pushes: two may be missed.
-            if now - st.last_refresh >= presence / 3 {
-                match st
-                    .service
-                    .store
-                    .refresh_presence(&st.me, now + presence)
-                    .await
-                {
-                    Ok(()) => st.last_refresh = now,
-                    Err(e) => tracing::warn!(error = %e, "cannot refresh a lobby presence"),
-                }
+            if now - st.last_refresh >= presence / 3 && st.guard.refresh(now + presence).await {
+                st.last_refresh = now;
             }
             match st.service.lobby_view(&st.token, st.since).await {
                 Ok(view) => {
