@@ -470,8 +470,9 @@ static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 #[tokio::test]
 async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
-    let Some(base) = postgres_url() else { return };
+    // The lock first: making the test database meets a restart of the other test otherwise.
     let _alone = POSTGRES.lock().await;
+    let Some(base) = postgres_url() else { return };
     let app = format!("icebound-fault-{}", std::process::id());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}application_name={app}");
@@ -559,11 +560,11 @@ fn postgres_restart_command() -> Option<String> {
 /// itself, and after a crash of the site every acknowledged move is there.
 #[tokio::test]
 async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects() {
+    let _alone = POSTGRES.lock().await;
     let Some(url) = postgres_url() else { return };
     let Some(restart) = postgres_restart_command() else {
         return;
     };
-    let _alone = POSTGRES.lock().await;
     let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     let mut table = Table::new(&srv, &url).await;
     assert_eq!(table.play(6).await.failed, 0, "before the restart");
