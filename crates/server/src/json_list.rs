@@ -3,43 +3,65 @@
 //! strings again each time was most of the server's work per move.
 
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::value::RawValue;
+use serde_json::value::{RawValue, to_raw_value};
 
-/// Items and their JSON array, both shared: cloning is two reference counts.
+/// A JSON array and its items, both shared: cloning is two reference counts.
 ///
 /// Serialised with `serde_json` it writes the stored text unchanged; read back, it is the
-/// items again. Equality compares the items.
-#[derive(Debug, Clone)]
+/// items again. A list made from JSON ([`JsonList::from_json`]) reads its items only when
+/// asked for them (the server mostly only sends it). Equality compares the JSON text.
+#[derive(Debug)]
 pub struct JsonList<T> {
-    items: Arc<Vec<T>>,
     json: Arc<RawValue>,
+    items: Arc<OnceLock<Vec<T>>>,
+}
+
+impl<T> Clone for JsonList<T> {
+    fn clone(&self) -> Self {
+        JsonList {
+            json: self.json.clone(),
+            items: self.items.clone(),
+        }
+    }
 }
 
 impl<T: Serialize> JsonList<T> {
     /// The list of `items`, serialised now.
     pub fn new(items: Vec<T>) -> JsonList<T> {
-        let json = array_of(items.iter());
         JsonList {
-            items: Arc::new(items),
-            json,
+            json: Arc::from(raw(&items)),
+            items: Arc::new(OnceLock::from(items)),
         }
     }
 
-    /// The items.
-    pub fn items(&self) -> &[T] {
-        &self.items
+    /// The list whose JSON array `serialize` writes (for example a `Vec` of borrowed views):
+    /// its items are read from that text when first asked for.
+    pub fn from_json<S: Serialize + ?Sized>(serialize: &S) -> JsonList<T> {
+        JsonList {
+            json: Arc::from(raw(serialize)),
+            items: Arc::new(OnceLock::new()),
+        }
     }
 }
 
-impl<T> Deref for JsonList<T> {
+impl<T: DeserializeOwned> JsonList<T> {
+    /// The items.
+    pub fn items(&self) -> &[T] {
+        // Written from items of this type (or read from valid JSON): it reads back.
+        self.items
+            .get_or_init(|| serde_json::from_str(self.json.get()).unwrap_or_default())
+    }
+}
+
+impl<T: DeserializeOwned> Deref for JsonList<T> {
     type Target = [T];
 
     fn deref(&self) -> &[T] {
-        &self.items
+        self.items()
     }
 }
 
@@ -49,13 +71,13 @@ impl<T: Serialize> Default for JsonList<T> {
     }
 }
 
-impl<T: PartialEq> PartialEq for JsonList<T> {
+impl<T> PartialEq for JsonList<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.items == other.items
+        self.json.get() == other.json.get()
     }
 }
 
-impl<T: Eq> Eq for JsonList<T> {}
+impl<T> Eq for JsonList<T> {}
 
 impl<T> Serialize for JsonList<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -69,56 +91,41 @@ impl<'de, T: Serialize + DeserializeOwned> Deserialize<'de> for JsonList<T> {
     }
 }
 
-/// A list that grows at its end, keeping the JSON text of its items: pushing serialises the
-/// new item only, and the array's text is the kept text plus `]` (a copy, no escaping).
+/// A list that grows at its end, keeping the JSON text of each item: pushing serialises the
+/// new item only, and the array's text is the items' texts joined (a copy, no escaping and no
+/// parsing).
 #[derive(Debug, Clone)]
 pub struct GrowingList<T> {
-    /// `[` and the items' JSON, comma-separated, without the closing `]`.
-    open: String,
-    /// Where each item's text starts in `open` (its comma included), for [`Self::truncate`].
-    starts: Vec<usize>,
+    items: Vec<T>,
+    texts: Vec<Box<RawValue>>,
     list: JsonList<T>,
 }
 
-impl<T: Serialize + Clone> GrowingList<T> {
+impl<T: Serialize> GrowingList<T> {
     /// An empty list.
     pub fn new() -> GrowingList<T> {
         GrowingList {
-            open: String::from("["),
-            starts: Vec::new(),
+            items: Vec::new(),
+            texts: Vec::new(),
             list: JsonList::default(),
         }
     }
 
-    /// Appends `item`. The items are copied only while an older [`JsonList`] handed out
-    /// still shares them.
+    /// Appends `item`.
     pub fn push(&mut self, item: T) {
-        self.starts.push(self.open.len());
-        if self.starts.len() > 1 {
-            self.open.push(',');
-        }
-        self.open.push_str(&item_json(&item));
-        Arc::make_mut(&mut self.list.items).push(item);
-        self.close();
+        self.texts.push(raw(&item));
+        self.items.push(item);
+        self.list = JsonList::from_json(&self.texts);
     }
 
     /// Keeps the first `len` items.
     pub fn truncate(&mut self, len: usize) {
-        let Some(&cut) = self.starts.get(len) else {
+        if len >= self.items.len() {
             return;
-        };
-        self.open.truncate(cut);
-        self.starts.truncate(len);
-        Arc::make_mut(&mut self.list.items).truncate(len);
-        self.close();
-    }
-
-    fn close(&mut self) {
-        let mut text = String::with_capacity(self.open.len() + 1);
-        text.push_str(&self.open);
-        text.push(']');
-        // Joined from valid JSON values: always a valid array.
-        self.list.json = Arc::from(RawValue::from_string(text).unwrap_or_default());
+        }
+        self.items.truncate(len);
+        self.texts.truncate(len);
+        self.list = JsonList::from_json(&self.texts);
     }
 
     /// The list now (shared).
@@ -128,32 +135,21 @@ impl<T: Serialize + Clone> GrowingList<T> {
 
     /// The items.
     pub fn items(&self) -> &[T] {
-        &self.list.items
+        &self.items
     }
 }
 
-impl<T: Serialize + Clone> Default for GrowingList<T> {
+impl<T: Serialize> Default for GrowingList<T> {
     fn default() -> Self {
         GrowingList::new()
     }
 }
 
-fn item_json<T: Serialize>(item: &T) -> String {
+/// The JSON text of `value`. `serde_json::to_raw_value` keeps the text it wrote without
+/// parsing it again (a `RawValue` inside is copied as is).
+fn raw<S: Serialize + ?Sized>(value: &S) -> Box<RawValue> {
     // The views are plain structs of strings and numbers: serialising cannot fail.
-    serde_json::to_string(item).unwrap_or_else(|_| "null".into())
-}
-
-fn array_of<'a, T: Serialize + 'a>(items: impl Iterator<Item = &'a T>) -> Arc<RawValue> {
-    let mut text = String::from("[");
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        text.push_str(&item_json(item));
-    }
-    text.push(']');
-    // Joined from valid JSON values: always a valid array.
-    Arc::from(RawValue::from_string(text).unwrap_or_default())
+    to_raw_value(value).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -210,6 +206,26 @@ mod tests {
             serde_json::to_string(&g.list()).unwrap(),
             r#"[{"text":"d4","n":1}]"#
         );
+    }
+
+    #[test]
+    fn a_list_made_from_json_reads_its_items_when_asked() {
+        #[derive(Serialize)]
+        struct Borrowed<'a> {
+            text: &'a str,
+            n: u32,
+        }
+        let list: JsonList<Item> = JsonList::from_json(&[Borrowed {
+            text: "x \"y\"",
+            n: 1,
+        }]);
+        assert_eq!(
+            serde_json::to_string(&list).unwrap(),
+            r#"[{"text":"x \"y\"","n":1}]"#
+        );
+        assert_eq!(list.items(), &[item("x \"y\"", 1)]);
+        assert_eq!(list, JsonList::new(vec![item("x \"y\"", 1)]));
+        assert_ne!(list, JsonList::new(vec![item("x", 1)]));
     }
 
     #[test]

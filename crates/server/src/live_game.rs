@@ -9,6 +9,7 @@ use antarctos::Antarctos;
 use engine::{EngineConfig, EngineVariant, StopFlag};
 use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Variant};
 use iceage::IceAge;
+use serde::Serialize;
 
 use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
 use crate::json_list::{GrowingList, JsonList};
@@ -183,13 +184,32 @@ struct Game<V: SiteVariant> {
 
 /// Square index 0..64 (a1 = 0) to its name.
 pub fn square_name(sq: u8) -> String {
-    let file = (b'a' + sq % 8) as char;
-    let rank = sq / 8 + 1;
-    format!("{file}{rank}")
+    square_str(sq).to_string()
+}
+
+/// The 64 squares' names, a1 = 0 to h8 = 63.
+const SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+/// [`square_name`] without an allocation; `??` off the board.
+pub fn square_str(sq: u8) -> &'static str {
+    SQUARE_NAMES.get(usize::from(sq)).copied().unwrap_or("??")
 }
 
 fn path_of<V: Variant>(mv: &V::Move) -> Vec<String> {
     V::move_path(mv).into_iter().map(square_name).collect()
+}
+
+/// A [`LegalView`] as written: the same JSON, the squares' names borrowed.
+#[derive(Serialize)]
+struct LegalJson {
+    id: String,
+    text: String,
+    path: Vec<&'static str>,
 }
 
 /// A rules error on move text as `ambiguous_move` (several moves match, A17 / C13) or
@@ -281,21 +301,24 @@ impl<V: SiteVariant> Game<V> {
 
     fn refresh_legal(&mut self) {
         let pos = self.current();
-        self.legal = JsonList::new(if self.row.status == GameStatus::Ongoing {
+        // Written as JSON at once: the site only sends the legal moves (as text on every
+        // state), so they are not kept as views too.
+        let legal: Vec<LegalJson> = if self.row.status == GameStatus::Ongoing {
             let moves = V::legal_moves(pos);
             let texts = V::move_texts(pos, &moves);
             moves
                 .iter()
                 .zip(texts)
-                .map(|(mv, text)| LegalView {
+                .map(|(mv, text)| LegalJson {
                     id: V::move_id(pos, mv),
                     text,
-                    path: path_of::<V>(mv),
+                    path: V::move_path(mv).into_iter().map(square_str).collect(),
                 })
                 .collect()
         } else {
             Vec::new()
-        });
+        };
+        self.legal = JsonList::from_json(&legal);
     }
 }
 

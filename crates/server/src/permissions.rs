@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::state::{GameStatus, SeatKind, VariantName, YourSeat};
 use crate::store::GameRow;
-use crate::view::MoveView;
 
 /// Plies after which a game is resigned rather than aborted.
 pub const ABORT_BEFORE_PLY: i64 = 2;
@@ -70,16 +69,20 @@ pub fn opponent(row: &GameRow, you: YourSeat) -> Opponent {
 }
 
 /// The ply a takeback by `side` goes back to: the position before `side`'s last move (so that
-/// `side` is to move again), or `None` when `side` has not moved.
-pub fn takeback_target(moves: &[MoveView], side: Color) -> Option<i64> {
-    moves
-        .iter()
-        .rposition(|m| m.color == side)
-        .map(|i| i as i64)
+/// `side` is to move again), or `None` when `side` has not moved. The sides alternate in both
+/// games (an Ice Age is part of Black's move, C-rules; a jump sequence is one move, A-rules),
+/// so the last move is the side not to move's, and the one before it the other side's.
+pub fn takeback_target(row: &GameRow, side: Color) -> Option<i64> {
+    last_mover_target(row.ply, row.turn, side)
 }
 
-/// What `you` may do in `row` (whose moves so far are `moves`), in a stable order.
-pub fn actions(row: &GameRow, you: Option<YourSeat>, moves: &[MoveView]) -> Vec<Action> {
+fn last_mover_target(ply: i64, turn: Color, side: Color) -> Option<i64> {
+    let back = if side == !turn { 1 } else { 2 };
+    (ply >= back).then_some(ply - back)
+}
+
+/// What `you` may do in `row`, in a stable order.
+pub fn actions(row: &GameRow, you: Option<YourSeat>) -> Vec<Action> {
     let Some(you) = you else { return Vec::new() };
     let mut out = Vec::new();
     let opp = opponent(row, you);
@@ -105,14 +108,14 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>, moves: &[MoveView]) -> Vec<
             }
             match (opp, me) {
                 (Opponent::SameScreen, _) if row.ply > 0 => out.push(Action::Takeback),
-                (Opponent::NoOne, Some(c)) if takeback_target(moves, c).is_some() => {
+                (Opponent::NoOne, Some(c)) if takeback_target(row, c).is_some() => {
                     out.push(Action::Takeback)
                 }
                 (Opponent::Friend, Some(c)) => match row.takeback_offer {
                     Some(by) if by != c => {
                         out.extend([Action::AcceptTakeback, Action::DeclineTakeback])
                     }
-                    None if takeback_target(moves, c).is_some() => out.push(Action::OfferTakeback),
+                    None if takeback_target(row, c).is_some() => out.push(Action::OfferTakeback),
                     _ => {}
                 },
                 _ => {}
@@ -129,4 +132,30 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>, moves: &[MoveView]) -> Vec<
         GameStatus::Finished | GameStatus::Aborted => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The targets agree with a search of the moves' colours, for either side to start.
+    #[test]
+    fn takeback_targets_follow_the_alternating_sides() {
+        for first in [Color::White, Color::Black] {
+            for ply in 0..6_i64 {
+                let colours: Vec<Color> = (0..ply)
+                    .map(|i| if i % 2 == 0 { first } else { !first })
+                    .collect();
+                let turn = if ply % 2 == 0 { first } else { !first };
+                for side in [Color::White, Color::Black] {
+                    let searched = colours.iter().rposition(|&c| c == side).map(|i| i as i64);
+                    assert_eq!(
+                        last_mover_target(ply, turn, side),
+                        searched,
+                        "first {first:?}, ply {ply}, side {side:?}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -189,7 +189,7 @@ impl GameView {
     /// hash is the one stored, that is, to the creator alone.
     pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
         self.you = seat_of(row, token);
-        self.actions = permissions::actions(row, self.you, &self.moves);
+        self.actions = permissions::actions(row, self.you);
         self.invite_url = match (&self.you, &row.invite) {
             (Some(_), Some(stored)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
                 let invite = invite_for(token, &row.id);

@@ -69,7 +69,6 @@ impl GameService {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         refuse_while_waiting(&row)?;
-        let moves = g.view().moves;
         let nothing = || {
             ApiError::new(
                 ErrorCode::Conflict,
@@ -78,12 +77,15 @@ impl GameService {
         };
         let (to_ply, by) = match (opponent(&row, you), you) {
             (Opponent::SameScreen, _) => {
-                let last = moves.last().ok_or_else(nothing)?;
-                (row.ply - 1, Some(last.color))
+                if row.ply == 0 {
+                    return Err(nothing());
+                }
+                // The sides alternate: the last move is the side not to move's.
+                (row.ply - 1, Some(!row.turn))
             }
             (Opponent::NoOne, seat) => {
                 let me = seat.color().unwrap_or(row.turn);
-                (takeback_target(&moves, me).ok_or_else(nothing)?, Some(me))
+                (takeback_target(&row, me).ok_or_else(nothing)?, Some(me))
             }
             (Opponent::Friend, seat) => {
                 let me = seat.color().unwrap_or(row.turn);
@@ -91,7 +93,7 @@ impl GameService {
                 match action {
                     Answer::Offer if !theirs => {
                         if row.takeback_offer != Some(me) {
-                            takeback_target(&moves, me).ok_or_else(nothing)?;
+                            takeback_target(&row, me).ok_or_else(nothing)?;
                             row.takeback_offer = Some(me);
                             self.save_state(&slot, &mut g, row).await?;
                         }
@@ -111,7 +113,7 @@ impl GameService {
                     }
                     // Accepting, or offering while the other's offer stands.
                     Answer::Offer | Answer::Accept => {
-                        let target = takeback_target(&moves, !me).ok_or_else(nothing)?;
+                        let target = takeback_target(&row, !me).ok_or_else(nothing)?;
                         (target, Some(me))
                     }
                 }
@@ -119,6 +121,7 @@ impl GameService {
         };
         let from_ply = row.ply;
         row.ply = to_ply.max(0);
+        let moves = g.view().moves;
         row.turn = moves
             .get(usize::try_from(row.ply).unwrap_or(0))
             .map(|m| m.color)

@@ -118,11 +118,20 @@ impl Store {
                         for j in jobs {
                             each.push(if alone {
                                 // Alone, any error rolls the whole transaction back.
-                                write(&mut tx, j).await.map(|()| Ok(()))?
+                                update(&mut tx, j).await.map(|()| Ok(()))?
                             } else {
-                                write_in_batch(&mut tx, j).await?
+                                update_in_batch(&mut tx, j).await?
                             });
                         }
+                        // The moves of the games that were updated, in few statements (each
+                        // statement is a hand-off to the database's thread).
+                        let rows: Vec<(&str, &MoveRow)> = jobs
+                            .iter()
+                            .zip(&each)
+                            .filter(|(_, ok)| ok.is_ok())
+                            .map(|(j, _)| (j.game.id.as_str(), &j.mv))
+                            .collect();
+                        MoveRow::insert_many(&mut tx, &rows).await?;
                         commit(tx).await?;
                         Ok(each)
                     }
@@ -158,23 +167,21 @@ fn stopped() -> StoreError {
     StoreError::Database(sqlx::Error::PoolClosed)
 }
 
-/// The move's statements: the checked UPDATE first (it takes SQLite's write lock at once, with
-/// no read-to-write upgrade), then the move's row.
-async fn write(tx: &mut Transaction<'_, Any>, j: &MoveJob) -> Result<(), StoreError> {
-    super::games::update(tx, &j.game, j.game.ply - 1).await?;
-    j.mv.insert(tx, &j.game.id).await?;
-    Ok(())
+/// The move's checked UPDATE of its game. The UPDATEs of a batch come first (each takes
+/// SQLite's write lock at once, with no read-to-write upgrade); the moves' rows follow.
+async fn update(tx: &mut Transaction<'_, Any>, j: &MoveJob) -> Result<(), StoreError> {
+    super::games::update(tx, &j.game, j.game.ply - 1).await
 }
 
-/// [`write`] as one of a batch: the outer `Err` fails the batch, the inner one is this move's
+/// [`update`] as one of a batch: the outer `Err` fails the batch, the inner one is this move's
 /// own refusal. Only a stale game is refused alone: its checked UPDATE matched no row, so the
 /// move wrote nothing and the batch goes on without it (no savepoint needed). Any other error
 /// may leave a part written, so the whole batch fails and nothing of it is acknowledged.
-async fn write_in_batch(
+async fn update_in_batch(
     tx: &mut Transaction<'_, Any>,
     j: &MoveJob,
 ) -> Result<Result<(), StoreError>, StoreError> {
-    match write(tx, j).await {
+    match update(tx, j).await {
         Ok(()) => Ok(Ok(())),
         Err(e @ StoreError::Stale { .. }) => Ok(Err(e)),
         Err(e) => Err(e),

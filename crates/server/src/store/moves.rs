@@ -20,24 +20,52 @@ pub struct MoveRow {
 }
 
 impl MoveRow {
-    pub(super) async fn insert(
-        &self,
+    /// Inserts `rows` (game id, move) with as few statements as the sizes allow: runs of 64,
+    /// 32, ... 1 rows, so that at most seven statement texts are prepared and cached.
+    pub(super) async fn insert_many(
         tx: &mut Transaction<'_, Any>,
-        game_id: &str,
+        rows: &[(&str, &MoveRow)],
     ) -> Result<(), sqlx::Error> {
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, move_id, move_text, fen, event, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(game_id)
-        .bind(self.ply)
-        .bind(&self.move_id)
-        .bind(&self.move_text)
-        .bind(&self.fen)
-        .bind(&self.event)
-        .bind(self.created_at)
-        .execute(&mut **tx)
-        .await?;
+        let mut rest = rows;
+        while !rest.is_empty() {
+            let n = [64, 32, 16, 8, 4, 2, 1]
+                .into_iter()
+                .find(|&n| n <= rest.len())
+                .unwrap_or(1);
+            let (run, tail) = rest.split_at(n);
+            let mut sql = String::from(
+                "INSERT INTO moves (game_id, ply, move_id, move_text, fen, event, created_at) VALUES ",
+            );
+            for i in 0..n {
+                let b = i * 7;
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6,
+                    b + 7
+                ));
+            }
+            let mut query = sqlx::query(&sql);
+            for (game_id, m) in run {
+                query = query
+                    .bind(*game_id)
+                    .bind(m.ply)
+                    .bind(&m.move_id)
+                    .bind(&m.move_text)
+                    .bind(&m.fen)
+                    .bind(&m.event)
+                    .bind(m.created_at);
+            }
+            query.execute(&mut **tx).await?;
+            rest = tail;
+        }
         Ok(())
     }
 
