@@ -20,8 +20,10 @@ async fn friend_game(
     color: &str,
 ) -> (ApiClient, ApiClient, String) {
     let mut a = srv.client();
-    let g = create(
+    let mut b = srv.client();
+    let g = create_and_join(
         &mut a,
+        &mut b,
         json!({"variant": variant, "opponent": "friend", "color": color, "time_control": control}),
     )
     .await;
@@ -31,16 +33,6 @@ async fn friend_game(
         "not running before the friend: {g}"
     );
     let id = g["id"].as_str().expect("id").to_string();
-    let invite = g["invite_url"]
-        .as_str()
-        .expect("invite")
-        .replace("/join/", "");
-    let mut b = srv.client();
-    let j = b
-        .post(&format!("/api/join/{invite}"), json!({}))
-        .await
-        .expect("join");
-    assert_eq!(j.status, 200, "{}", j.text);
     (a, b, id)
 }
 

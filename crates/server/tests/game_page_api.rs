@@ -52,14 +52,12 @@ async fn wait_ply(c: &mut ApiClient, id: &str, ply: i64) -> Value {
 
 /// A friend game created by `a` (White) and joined by `b`.
 async fn friend_game(a: &mut ApiClient, b: &mut ApiClient, variant: &str) -> String {
-    let g = create(
+    let g = create_and_join(
         a,
+        b,
         json!({"variant": variant, "opponent": "friend", "color": "white"}),
     )
     .await;
-    let invite = g["invite_url"].as_str().expect("invite").to_string();
-    let joined = post(b, &format!("/api{invite}"), json!({})).await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
     id_of(&g)
 }
 

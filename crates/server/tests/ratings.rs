@@ -66,15 +66,8 @@ async fn friend_game(
     if let Some(fen) = fen {
         body["fen"] = json!(fen);
     }
-    let g = create(white, body).await;
-    let id = g["id"].as_str().expect("id").to_string();
-    let invite = g["invite_url"].as_str().expect("invite").to_string();
-    let j = black
-        .post(&format!("/api{invite}"), json!({}))
-        .await
-        .expect("join");
-    assert_eq!(j.status, 200, "{}", j.text);
-    id
+    let g = create_and_join(white, black, body).await;
+    g["id"].as_str().expect("id").to_string()
 }
 
 /// Each side plays its first legal move.

@@ -530,19 +530,14 @@ async fn moves_through_two_servers_on_one_database(url: &str) {
     let a = TestServer::start(url).await;
     let b = TestServer::start(url).await;
     let mut white = a.client();
-    let g = create(
+    let mut black = b.client();
+    let g = create_and_join(
         &mut white,
+        &mut black,
         json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
     )
     .await;
     let id = g["id"].as_str().expect("id").to_string();
-    let invite = g["invite_url"].as_str().expect("invite").to_string();
-    let mut black = b.client();
-    let joined = black
-        .post(&format!("/api{invite}"), json!({}))
-        .await
-        .expect("join");
-    assert_eq!(joined.status, 200, "{}", joined.text);
     // Both servers now hold the game in memory at ply 0. White moves through A, Black at once
     // through B (B's copy is at ply 0 still), and so on, each through its own server.
     let mut white_at_a = ApiClient::with_token(a.addr, white.token().expect("token"));

@@ -207,6 +207,23 @@ pub async fn create(c: &mut ApiClient, body: Value) -> Value {
     a.body
 }
 
+/// A friend game created by `creator` with `body` and joined by `joiner` through its
+/// invitation; asserts 201 and 200 and returns the created view (before the join).
+pub async fn create_and_join(
+    creator: &mut ApiClient,
+    joiner: &mut ApiClient,
+    body: Value,
+) -> Value {
+    let g = create(creator, body).await;
+    let invite = g["invite_url"].as_str().expect("an invitation").to_string();
+    let joined = joiner
+        .post(&format!("/api{invite}"), json!({}))
+        .await
+        .expect("request");
+    assert_eq!(joined.status, 200, "join: {}", joined.text);
+    g
+}
+
 /// Plays `mv` in game `id` at its current ply (read first); asserts 200 and returns the view.
 pub async fn play(c: &mut ApiClient, id: &str, mv: &str) -> Value {
     let ply = c.get(&format!("/api/games/{id}")).await.expect("get").body["ply"].clone();
