@@ -64,7 +64,10 @@ export class GameClocks {
     this.ongoing = g.status === 'ongoing';
     this.at = performance.now();
     this.asked = false;
-    for (const c of ['white', 'black'] as Color[]) this.faces[c].hidden = !this.clock;
+    for (const c of ['white', 'black'] as Color[]) {
+      this.faces[c].hidden = !this.clock;
+      this.faces[c].classList.remove('stale');
+    }
     this.draw();
     window.clearInterval(this.timer);
     this.timer = undefined;
@@ -75,6 +78,20 @@ export class GameClocks {
 
   stop(): void {
     window.clearInterval(this.timer);
+  }
+
+  /** The page lost its live connection: the faces stop and are marked as not live (the
+   * other side may have moved meanwhile, so counting down either side could mislead). The
+   * next `set` makes them live again. */
+  offline(): void {
+    this.stop();
+    this.timer = undefined;
+    for (const c of ['white', 'black'] as Color[]) {
+      const face = this.faces[c];
+      face.classList.add('stale');
+      face.title = t('clock.stale_title');
+      face.setAttribute('aria-label', `${face.title}: ${face.textContent}`);
+    }
   }
 
   /** Time left of `c` now, ms (real-time), or until the deadline (correspondence). */

@@ -7,6 +7,7 @@ export const clockEn = {
   'clock.hours_minutes': '{h} h {m} min',
   'clock.deadline': 'Time runs out on {when}',
   'clock.realtime_title': 'Time left',
+  'clock.stale_title': 'Not live: reconnecting, the time shown may be old',
   'clock.correspondence_title': 'Time per move',
   'clock.rated': 'Rated',
   'clock.casual': 'Casual',

@@ -9,6 +9,7 @@ export const clockRu: Record<keyof typeof clockEn, string> = {
   'clock.hours_minutes': '{h} ч {m} мин',
   'clock.deadline': 'Время кончится {when}',
   'clock.realtime_title': 'Осталось времени',
+  'clock.stale_title': 'Нет связи: переподключение, время может быть устаревшим',
   'clock.correspondence_title': 'Время на ход',
   'clock.rated': 'На рейтинг',
   'clock.casual': 'Без рейтинга',

@@ -9,6 +9,7 @@ export const clockTr: Record<keyof typeof clockEn, string> = {
   'clock.hours_minutes': '{h} sa {m} dk',
   'clock.deadline': 'Süre {when} tarihinde biter',
   'clock.realtime_title': 'Kalan süre',
+  'clock.stale_title': 'Bağlantı yok: yeniden bağlanıyor, gösterilen süre eski olabilir',
   'clock.correspondence_title': 'Hamle başına süre',
   'clock.rated': 'Puanlı',
   'clock.casual': 'Puansız',

@@ -94,6 +94,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   const controlLine = h('p.control#time-control', { hidden: true });
 
   let retryTimer: number | undefined;
+  let reconnectTimer: number | undefined;
+  let panelStatus: string | null = null; // the status the panel last showed
   const showError = (err: unknown) => {
     networkError = err instanceof ApiError && err.code === 'network';
     message.textContent = errorWords(err);
@@ -324,11 +326,19 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     mount(waitBox, waiting && g.invite_url ? waitingRoom(g, { cancel: actionEvents.abort }) : null);
     mount(offerBox, ...offers(g, can, actionEvents));
     mount(actions, ...(g.status === 'ongoing' && !waiting ? playButtons(g, can, actionEvents) : []));
+    const endsNow = panelStatus === 'ongoing' && g.status !== 'ongoing';
+    panelStatus = g.status;
     overBox.hidden = g.status === 'ongoing';
     if (g.status !== 'ongoing') {
       mount(overBox,
         h('p.over-reason', g.result ? resultReason(g.result) : t('result.aborted_words')),
         h('div.actions', ...afterButtons(g, can, actionEvents)));
+    }
+    // The game just ended (a resignation from the buttons below, a flag, the last move): its
+    // result and the rematch must not stay above a scrolled phone screen.
+    if (endsNow) {
+      const box = overBox.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) overBox.scrollIntoView({ block: 'nearest' });
     }
     if (pending) disableButtons();
     const copyBtn = h('button#copy-fen', {
@@ -463,7 +473,12 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   }
 
   function update(g: GameView): void {
-    if (!isNewer(g, game)) return;
+    if (!isNewer(g, game)) {
+      // The same state again (the first message of a reconnected socket): its clock times
+      // were taken when it was sent, so the clocks go live from them.
+      if (game && g.id === game.id && g.version !== undefined && g.version === game.version) clocks.set(g);
+      return;
+    }
     const prev = game;
     game = g;
     if (networkError) clearError();
@@ -489,6 +504,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
 
   function connect(): void {
     if (closed) return;
+    reconnectTimer = undefined;
     const socket = new WebSocket(api.wsUrl(id));
     ws = socket;
     socket.onopen = () => {
@@ -508,13 +524,28 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       else if (msg.type === 'error' && msg.error) showError(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
     };
     socket.onclose = () => {
-      if (closed) return;
+      if (closed || ws !== socket) return;
+      ws = null;
       live.textContent = `○ ${t('game.offline')}`;
       live.className = 'live off';
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, 500 * 2 ** retry);
+      clocks.offline();
+      // Soon and steadily: 1 s, 2 s, then every 4 s, each with a random quarter either way
+      // so that the sockets of a restarted server do not all come back at once. (A longer
+      // wait costs a real-time player clock time while the server is back.)
+      retry = Math.min(retry + 1, 3);
+      const wait = Math.min(4000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
+      reconnectTimer = window.setTimeout(connect, wait);
     };
   }
+
+  /** Reconnects at once when the browser says it is back online or the tab is shown again. */
+  function reconnectNow(): void {
+    if (closed || ws !== null || document.visibilityState === 'hidden') return;
+    window.clearTimeout(reconnectTimer);
+    connect();
+  }
+  window.addEventListener('online', reconnectNow);
+  document.addEventListener('visibilitychange', reconnectNow);
 
   function browse(ply: number): void {
     if (!game) return;
@@ -568,13 +599,14 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         h('div.panel-head', title, h('span.head-tools', live, soundBtn)),
         controlLine,
         // Offers and the end before the Ice Age's account: on a phone they must not fall below the fold.
-        status, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
+        // The page's message (a move that could not be sent) beside the status: at the end of
+        // the panel it fell below a phone's screen.
+        status, message, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
         h('h2', t('game.moves')),
         moveList,
         browseBar,
         actions,
         tools,
-        message,
       ),
     ),
   );
@@ -595,6 +627,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     clocks.stop();
     ws?.close();
     window.clearTimeout(retryTimer);
+    window.clearTimeout(reconnectTimer);
+    window.removeEventListener('online', reconnectNow);
+    document.removeEventListener('visibilitychange', reconnectNow);
     document.removeEventListener('keydown', keys);
     delete document.body.dataset.theme;
     board?.destroy();

@@ -65,7 +65,8 @@ export function homePage(root: HTMLElement): () => void {
   const loggedIn = typeof currentUser() === 'string';
   // A friend game's clock and rating: the same picker as the lobby's seeks.
   const friendClock = timePicker('friend', loggedIn, 'unlimited');
-  const clockRow = h('fieldset.friend-clock', h('legend', t('lobby.time')), friendClock.el);
+  // The picker labels itself ("Time control"): a legend here said it twice.
+  const clockRow = h('div.friend-clock', friendClock.el);
 
   const syncVisibility = () => {
     levelRow.hidden = form.opponent !== 'engine';

@@ -1,0 +1,153 @@
+// The game page when its live connection drops (a server killed or restarted, a phone between
+// networks), as a browser tester found it on two processes: the page waited up to 32 s to try
+// again while the player's clock ran on the server, kept counting down the side it believed to
+// move, and said a failed move at the end of the panel, below a phone's screen. Also: the
+// result comes into view when a phone player resigns from the buttons at the panel's foot, and
+// the home page names the time control once.
+
+import { api, base, check, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** Routes the page's game sockets through the test, so that it can drop them: each opened
+ * socket goes on to the server; `drop()` closes the open ones as a dying server would. */
+async function droppableSockets(page) {
+  const open = new Set();
+  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws$/, ws => {
+    ws.connectToServer();
+    open.add(ws);
+    ws.onClose(() => open.delete(ws));
+  });
+  // Counts the sockets the page makes, to see a reconnection start.
+  await page.addInitScript(() => {
+    const Real = window.WebSocket;
+    window.__sockets = 0;
+    window.WebSocket = class extends Real {
+      constructor(...args) {
+        super(...args);
+        window.__sockets++;
+      }
+    };
+  });
+  return {
+    drop: async () => {
+      for (const ws of [...open]) await ws.close({ code: 1012, reason: 'restart' });
+    },
+  };
+}
+
+/** A real-time friend game (3+2, Ice Age Chess) made by a desktop player and joined by `page`
+ * (already routed) through its link: the joiner is Black, and White's clock runs. */
+async function blitzJoinedBy(browser, page) {
+  const a = await newPage(browser);
+  await a.goto(`${base}/`);
+  const created = (await api(a, 'POST', '/api/games', {
+    variant: 'iceage', opponent: 'friend', color: 'white',
+    time_control: { kind: 'realtime', initial_s: 180, increment_s: 2 },
+  })).json;
+  await page.goto(`${base}${created.invite_url}`);
+  await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
+  await page.waitForSelector('.live.on', { timeout: 10000 });
+  return created.id;
+}
+
+async function droppedConnection(browser) {
+  const page = await newPage(browser, PHONE);
+  const sockets = await droppableSockets(page);
+  await blitzJoinedBy(browser, page);
+  await page.waitForSelector('.clock.running');
+  await sockets.drop();
+  await page.waitForSelector('.live.off', { timeout: 5000 });
+  const stale = await page.$$eval('.clock', faces => faces.map(f => f.classList.contains('stale')));
+  eq(stale, [true, true], 'both clocks are marked not live while the connection is down');
+  const ticking = await page.$eval('.clock.running:not(.stale)', () => true).catch(() => false);
+  check(!ticking, 'no clock counts down while the page cannot know who is to move');
+  await screenshot(page, 'phone-connection-dropped');
+  // It tries again by itself within seconds (it waited up to 32 s before).
+  const dropped = Date.now();
+  await page.waitForSelector('.live.on', { timeout: 8000 });
+  const back = Date.now() - dropped;
+  check(back < 8000, `back live ${back} ms after the drop`);
+  await page.waitForFunction(() => [...document.querySelectorAll('.clock')].every(f => !f.classList.contains('stale')));
+  const running = await page.$$eval('.clock.running', faces => faces.length);
+  eq(running, 1, 'the state that came with the reconnection runs one clock again');
+
+  // The browser saying it is back online reconnects at once, not after the waiting time:
+  // the event is sent the moment the page marks itself offline.
+  const armed = page.evaluate(() => new Promise(resolve => {
+    const live = document.querySelector('.live');
+    const seen = new MutationObserver(() => {
+      if (!live.classList.contains('off')) return;
+      seen.disconnect();
+      const before = window.__sockets;
+      window.dispatchEvent(new Event('online'));
+      resolve(window.__sockets - before);
+    });
+    seen.observe(live, { attributes: true, attributeFilter: ['class'] });
+  }));
+  await sockets.drop();
+  eq(await armed, 1, 'an "online" event opens a new socket at once');
+  await page.waitForSelector('.live.on', { timeout: 8000 });
+}
+
+/** A move that cannot be sent is said beside the status, on screen on a phone. */
+async function messageBesideTheStatus(browser) {
+  const page = await newPage(browser, PHONE);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  const order = await page.$eval('#status', s => s.nextElementSibling?.id);
+  eq(order, 'message', 'the page\'s message follows the status line');
+  // The move's request fails, as when the server is gone: the move's error shows.
+  await page.route('**/api/games/*/moves', route => route.abort('connectionrefused'));
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await page.waitForFunction(() => document.querySelector('#message')?.textContent, null, { timeout: 5000 });
+  const box = await page.$eval('#message', m => {
+    const r = m.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: innerHeight };
+  });
+  check(box.top >= 0 && box.bottom <= box.height, `the message is on the phone's screen (${Math.round(box.top)}-${Math.round(box.bottom)} of ${box.height})`);
+  await screenshot(page, 'phone-move-not-sent');
+}
+
+/** Resigning from the buttons at the panel's foot brings the result into view on a phone. */
+async function resultInView(browser) {
+  const page = await newPage(browser, PHONE);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white' })).json;
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  const r1 = await api(page, 'POST', `/api/games/${g.id}/moves`, { move: 'c3-d4', ply: 0 });
+  eq(r1.status, 200, 'a first move');
+  await page.waitForSelector('#resign', { timeout: 15000 });
+  await page.locator('#resign').scrollIntoViewIfNeeded();
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await page.waitForSelector('#game-over:not([hidden])', { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const box = await page.$eval('#game-over', m => {
+    const r = m.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: innerHeight };
+  });
+  check(box.top >= 0 && box.bottom <= box.height, `the result and rematch are on screen after resigning (${Math.round(box.top)}-${Math.round(box.bottom)} of ${box.height})`);
+  await screenshot(page, 'phone-resigned');
+}
+
+/** The home page's friend options say "Time control" once. */
+async function timeControlOnce(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.friend-clock', { state: 'attached' });
+  const said = await page.$$eval('.friend-clock legend, .friend-clock label', els =>
+    els.filter(e => e.textContent.trim().startsWith('Time control')).length);
+  eq(said, 1, 'one "Time control" in the friend options');
+}
+
+await suite([
+  ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
+  ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
+  ['the result comes into view after resigning on a phone', resultInView],
+  ['the home page names the time control once', timeControlOnce],
+]);
