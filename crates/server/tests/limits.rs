@@ -413,3 +413,50 @@ async fn id_guessing_is_held_to_the_lookup_rate() {
     );
     srv.stop().await;
 }
+
+/// Watchers filling a game's cap of sockets do not lock its players out (a hostile tester held
+/// 500 watcher sockets on a game, and both players' own sockets were refused with 503): the
+/// players have a reserve above the watchers' cap.
+#[tokio::test]
+async fn watchers_at_a_games_cap_leave_room_for_its_players() {
+    let options = SiteOptions {
+        connections: ConnectionLimits {
+            per_address: None,
+            ..ConnectionLimits::default()
+        },
+        rate_limits: RateLimits::off(),
+        ..SiteOptions::default()
+    };
+    let srv = TestServer::start_with(&sqlite_url("ws-squat"), options).await;
+    let mut white = srv.client();
+    let mut black = srv.client();
+    let g = create_and_join(
+        &mut white,
+        &mut black,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let watcher = ApiClient::new(srv.addr);
+    let mut watchers = Vec::new();
+    for _ in 0..server::game_service::MAX_WS_PER_GAME {
+        watchers.push(watcher.ws(&id).await.expect("a watcher's socket"));
+    }
+    let refused = watcher.ws(&id).await;
+    assert!(refused.is_err(), "a watcher past the cap is refused");
+    for player in [&white, &black] {
+        let mut ws = player
+            .ws(&id)
+            .await
+            .expect("a player's socket past the watchers' cap");
+        let first =
+            tokio::time::timeout(Duration::from_secs(5), server::client::next_json(&mut ws))
+                .await
+                .expect("a first state")
+                .expect("a message");
+        assert_eq!(first["type"], "state");
+        watchers.push(ws);
+    }
+    drop(watchers);
+    srv.stop().await;
+}

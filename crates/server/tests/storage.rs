@@ -7,9 +7,10 @@ mod common;
 use common::*;
 use game::Color;
 use serde_json::{Value, json};
-use server::client::ApiClient;
+use server::client::{ApiClient, next_json};
 use server::state::{GameStatus, Level, SeatKind, VariantName};
 use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
+use std::time::Duration;
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
 /// acknowledged move texts.
@@ -269,6 +270,122 @@ async fn sqlite_two_processes_on_one_database() {
 async fn postgres_two_processes_on_one_database() {
     if let Some(url) = postgres_url() {
         two_processes_on_one_database(&url).await;
+    }
+}
+
+/// Two servers on one database without Redis (issue 12, found by a hostile tester): B holds a
+/// game in memory at ply 3 when a takeback through A stores it back at ply 2. A new socket on B
+/// must start from the stored game, and White sending the taken-back move again through B is
+/// a new move to store, not a retry to answer from B's stale copy (it had answered 200 and
+/// stored nothing: an acknowledged move lost).
+async fn a_retry_through_a_stale_server_is_checked_against_the_store(url: &str) {
+    let a = TestServer::start(url).await;
+    let b = TestServer::start(url).await;
+    let mut white = a.client();
+    let mut black = a.client();
+    let g = create_and_join(
+        &mut white,
+        &mut black,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut white_at_b = ApiClient::with_token(b.addr, white.token().expect("token"));
+    for (c, mv, ply) in [(&mut white, "c3-d4", 0), (&mut black, "f6-g5", 1)] {
+        let answer = c
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "ply": ply}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(answer.status, 200, "{mv}: {}", answer.text);
+    }
+    let through_b = white_at_b
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "g3-h4", "ply": 2}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(through_b.status, 200, "{}", through_b.text);
+    for (c, action) in [(&mut white, "offer"), (&mut black, "accept")] {
+        let answer = c
+            .post(
+                &format!("/api/games/{id}/takeback"),
+                json!({"action": action}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(answer.status, 200, "takeback {action}: {}", answer.text);
+    }
+    assert_eq!(
+        white
+            .get(&format!("/api/games/{id}"))
+            .await
+            .expect("get")
+            .body["ply"],
+        2
+    );
+    let again = white_at_b
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "g3-h4", "ply": 2}),
+        )
+        .await
+        .expect("post");
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.body["ply"], 3, "{}", again.text);
+    let stored = a
+        .site
+        .service()
+        .store()
+        .load_game(&id)
+        .await
+        .expect("load")
+        .expect("game");
+    assert_eq!(stored.0.ply, 3, "the answered move is stored");
+    assert_eq!(
+        stored.1.last().map(|m| m.move_id.as_str()),
+        Some("g3-h4"),
+        "the answered move is the stored one"
+    );
+    // Taken back once more through A, while B holds ply 3 again.
+    for (c, action) in [(&mut white, "offer"), (&mut black, "accept")] {
+        let answer = c
+            .post(
+                &format!("/api/games/{id}/takeback"),
+                json!({"action": action}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(answer.status, 200, "takeback {action}: {}", answer.text);
+    }
+    // A new socket on B: its first state is the stored one, not B's copy at ply 3.
+    let mut ws = white_at_b.ws(&id).await.expect("socket on B");
+    let first = tokio::time::timeout(Duration::from_secs(5), next_json(&mut ws))
+        .await
+        .expect("a first state")
+        .expect("a message");
+    assert_eq!(first["type"], "state");
+    assert_eq!(
+        first["game"]["ply"], 2,
+        "the first state is the stored game"
+    );
+    drop(ws);
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test]
+async fn sqlite_a_retry_through_a_stale_server_is_checked_against_the_store() {
+    a_retry_through_a_stale_server_is_checked_against_the_store(&sqlite_url("stale-retry")).await;
+}
+
+#[tokio::test]
+async fn postgres_a_retry_through_a_stale_server_is_checked_against_the_store() {
+    if let Some(url) = postgres_url() {
+        a_retry_through_a_stale_server_is_checked_against_the_store(&url).await;
     }
 }
 

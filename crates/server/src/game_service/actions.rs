@@ -50,17 +50,25 @@ impl GameService {
         // in memory, and the checked write refuses it if another process moved on meanwhile.
         // A refusal of either kind looks at the store, and when the game there is newer the
         // move is judged once more against it, as if the game had been fresh from the start.
+        // A retry answered from memory is checked the same way: the copy may be stale (a
+        // takeback through another process while Redis was down), and answering "stored" for a
+        // move the store no longer has would be an acknowledged move that is lost.
         let mut g = slot.game.lock().await;
         let before = g.row().version;
-        match self.play_locked(&slot, &mut g, token, text, ply).await {
-            Ok(done) => Ok(done),
-            Err(e) => {
-                if self.refresh(&slot, &mut g).await.is_err() || g.row().version == before {
-                    return Err(e);
-                }
-                self.play_locked(&slot, &mut g, token, text, ply).await
-            }
+        let first = self.play_locked(&slot, &mut g, token, text, ply).await;
+        let retry = matches!(first, Ok((_, true)));
+        if !retry && first.is_ok() {
+            // Stored by this call: its commit is the confirmation.
+            return first;
         }
+        match self.refresh(&slot, &mut g).await {
+            // Without the store, a retry cannot be confirmed.
+            Err(e) if retry => return Err(e),
+            Err(_) => return first,
+            Ok(()) if g.row().version == before => return first,
+            Ok(()) => {}
+        }
+        self.play_locked(&slot, &mut g, token, text, ply).await
     }
 
     /// [`GameService::play_or_retry`] on the locked game `g`.

@@ -32,8 +32,10 @@ use crate::view::{GameView, seat_of};
 
 /// Most WebSocket connections the server holds at once.
 pub const MAX_WS_TOTAL: usize = 10_000;
-/// Most WebSocket connections on one game.
+/// Most WebSocket connections on one game (watchers and players).
 pub const MAX_WS_PER_GAME: usize = 500;
+/// Connections on one game kept for its players beyond [`MAX_WS_PER_GAME`].
+pub const WS_SEAT_RESERVE: usize = 32;
 /// Games kept in memory before idle ones are dropped (they reload from the store).
 const MAX_CACHED_GAMES: usize = 5_000;
 /// Most unfinished games one player may have against the engine; another is refused with
@@ -824,6 +826,19 @@ impl GameService {
     /// The current state, for a new watcher.
     pub async fn snapshot(&self, slot: &GameSlot) -> Snapshot {
         let g = slot.game.lock().await;
+        Snapshot::new(g.view(), g.row().clone())
+    }
+
+    /// [`GameService::snapshot`] after reloading the game if the store has a newer version: the
+    /// first state of a new socket. The copy in memory may have missed another process's
+    /// change (announcements lost while Redis was down), and a socket that starts behind
+    /// waits for a change that already happened. With the store unreachable, the copy in
+    /// memory.
+    pub async fn fresh_snapshot(&self, slot: &GameSlot) -> Snapshot {
+        let mut g = slot.game.lock().await;
+        if let Err(e) = self.refresh(slot, &mut g).await {
+            tracing::warn!(error = %e, "a new socket's first state is the copy in memory");
+        }
         Snapshot::new(g.view(), g.row().clone())
     }
 

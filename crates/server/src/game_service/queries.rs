@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 
 use game::Color;
 
-use super::{GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WsGuard, holds};
+use super::{
+    GameService, GameSlot, MAX_WS_PER_GAME, MAX_WS_TOTAL, WS_SEAT_RESERVE, WsGuard, holds,
+};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
 use crate::secrets::hash_hex;
@@ -81,9 +83,21 @@ impl GameService {
         Ok(serde_json::Value::Object(out))
     }
 
-    /// Registers a WebSocket connection on `slot`, refusing past the limits.
-    pub fn ws_guard(self: &Arc<Self>, slot: &GameSlot) -> Result<WsGuard, ApiError> {
-        if slot.tx.receiver_count() >= MAX_WS_PER_GAME {
+    /// Registers a WebSocket connection of `token` on `slot`, refusing past the limits. A
+    /// player of the game has [`WS_SEAT_RESERVE`] more than watchers: watchers filling the
+    /// game's cap must not lock its players out of their own game.
+    pub async fn ws_guard(
+        self: &Arc<Self>,
+        slot: &GameSlot,
+        token: &str,
+    ) -> Result<WsGuard, ApiError> {
+        let seated = seat_of(slot.game.lock().await.row(), token).is_some();
+        let cap = if seated {
+            MAX_WS_PER_GAME + WS_SEAT_RESERVE
+        } else {
+            MAX_WS_PER_GAME
+        };
+        if slot.tx.receiver_count() >= cap {
             return Err(ApiError::new(
                 ErrorCode::TooMany,
                 format!("this game has {MAX_WS_PER_GAME} watchers already"),

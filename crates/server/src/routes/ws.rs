@@ -103,7 +103,7 @@ pub async fn upgrade(
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
-    let guard = match svc.ws_guard(&slot) {
+    let guard = match svc.ws_guard(&slot, &token).await {
         Ok(g) => g,
         Err(e) => return e.into_response(),
     };
@@ -241,7 +241,7 @@ async fn session(
     let mut pinged = false;
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
-    let first = svc.snapshot(&slot).await;
+    let first = svc.fresh_snapshot(&slot).await;
     let mut delivered = Delivered {
         version: first.row.version,
     };
