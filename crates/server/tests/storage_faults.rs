@@ -11,11 +11,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::disk::{Tmpfs, fill_disk, is_root, skip};
 use common::*;
 use serde_json::{Value, json};
 use server::StoreOptions;
@@ -319,50 +320,12 @@ async fn sqlite_full_database_acknowledges_nothing_and_recovers() {
     .await;
 }
 
-/// Whether the fault tests that need root may be skipped here (not under CI).
-fn skip(reason: &str) {
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI=true runs as root and must run this test: {reason}"
-    );
-    eprintln!("skipped: {reason}");
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-/// A tmpfs mounted for the test, unmounted when dropped.
-struct Tmpfs(PathBuf);
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[tokio::test]
 async fn sqlite_on_a_full_tmpfs_acknowledges_nothing_and_recovers() {
-    if !is_root() {
-        return skip("mounting a 1 MiB tmpfs needs root");
-    }
-    let dir = temp_dir("tmpfs");
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
-        .arg(&dir)
-        .output()
-        .expect("mount runs");
-    if !mounted.status.success() {
-        return skip(&format!(
-            "mount -t tmpfs failed: {}",
-            String::from_utf8_lossy(&mounted.stderr).trim()
-        ));
-    }
-    let mnt = Tmpfs(dir);
+    let mnt = match Tmpfs::mount("tmpfs", "1m") {
+        Ok(mnt) => mnt,
+        Err(reason) => return skip(&reason),
+    };
     let url = format!("sqlite://{}?mode=rwc", mnt.0.join("full.db").display());
     let filler = mnt.0.join("filler");
     let fill_path = filler.clone();
@@ -373,24 +336,6 @@ async fn sqlite_on_a_full_tmpfs_acknowledges_nothing_and_recovers() {
         async move || std::fs::remove_file(&filler).expect("room again"),
     )
     .await;
-}
-
-/// Fills the file system of `path` with a file there, then frees `leave` bytes of it.
-fn fill_disk(path: &Path, leave: u64) {
-    use std::io::Write;
-    let mut f = std::fs::File::create(path).expect("filler file");
-    let chunk = vec![0x55u8; 4096];
-    let mut written = 0u64;
-    loop {
-        match f.write(&chunk) {
-            Ok(0) => break,
-            Ok(n) => written += n as u64,
-            Err(_) => break,
-        }
-    }
-    let _ = f.sync_all();
-    f.set_len(written.saturating_sub(leave))
-        .expect("truncate filler");
 }
 
 /// Files made immutable (`chattr +i`: no write even through descriptors already open, even

@@ -8,11 +8,38 @@
 //! connection kept the write lock. A PostgreSQL connection whose backend died is no better.
 //! So every error closes the connection, and a commit counts only when it returned OK.
 
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+
 use futures_util::future::BoxFuture;
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, Connection, Transaction};
+use sqlx::{Any, AnyConnection, Connection, Row, Transaction};
 
 use super::{Store, StoreError};
+
+/// SQLite: pages in the write-ahead log after which a commit checkpoints it (`PRAGMA
+/// wal_autocheckpoint`; SQLite's default is 1,000, 4 MiB). The log is written from its start
+/// again after a checkpoint, so this bounds the room it takes: a quarter of the default.
+pub(super) const WAL_AUTOCHECKPOINT_PAGES: u32 = 256;
+
+/// SQLite: the bytes the write-ahead log file is cut back to when it starts over after a
+/// checkpoint (`PRAGMA journal_size_limit`; SQLite's default keeps it at its largest, so one
+/// burst, or a checkpoint held back by a long read, would keep its room for good).
+pub(super) const WAL_SIZE_LIMIT: u64 = 1 << 20;
+
+/// Least milliseconds between two tries of an owed checkpoint ([`Store::truncate_wal`]).
+const WAL_RETRY_MS: i64 = 1000;
+
+/// SQLite's write-ahead log checkpoints, shared by the copies of a store.
+#[derive(Debug, Default)]
+pub(super) struct WalCheckpoints {
+    /// Whether a checkpoint is running.
+    running: AtomicBool,
+    /// Whether a truncating checkpoint is owed: a storage error was seen (or a checkpoint
+    /// failed) and none succeeded since.
+    owed: AtomicBool,
+    /// When the last checkpoint began (ms since the epoch).
+    last_try_ms: AtomicI64,
+}
 
 /// A pooled connection that must be given back through [`Conn::settle`].
 pub(super) struct Conn {
@@ -52,34 +79,66 @@ impl Store {
     }
 
     /// SQLite: moves the write-ahead log into the file and truncates it, best effort. The log
-    /// only shrinks at such a checkpoint, and the automatic one waits for 1,000 pages (4 MiB):
-    /// on a nearly full disk the log itself can hold the last free space, so this runs at
-    /// start and after a storage error.
+    /// only shrinks at such a checkpoint (or, down to [`WAL_SIZE_LIMIT`], when it starts over
+    /// after one): on a nearly full disk the log itself can hold the last free space, so this
+    /// runs at start and after a storage error. While the disk is still full it fails too (its
+    /// pages need room in the file), so it stays owed and is tried again after later
+    /// statements that worked ([`Conn::settle`]) until it succeeds: the first read or
+    /// `/healthz` after the operator freed space gives the log's room back.
     pub(super) async fn truncate_wal(&self) {
-        if !self.sqlite
-            || self
-                .checkpointing
-                .swap(true, std::sync::atomic::Ordering::SeqCst)
-        {
+        if !self.sqlite || self.wal.running.swap(true, Ordering::SeqCst) {
             return;
         }
+        self.wal
+            .last_try_ms
+            .store(super::now_ms(), Ordering::SeqCst);
         let result = match self.pool.acquire().await {
             Ok(mut conn) => {
                 let r = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    .execute(&mut *conn)
+                    .fetch_one(&mut *conn)
                     .await;
                 if r.is_err() {
                     conn.close_on_drop();
                 }
-                r.map(|_| ())
+                // Its first column is 1 when a reader or writer kept it from finishing: the
+                // log was not truncated.
+                r.and_then(|row| row.try_get::<i64, _>(0))
+                    .map(|busy| busy == 0)
             }
             Err(e) => Err(e),
         };
-        if let Err(e) = result {
-            tracing::warn!(error = %e, "write-ahead log checkpoint failed");
+        let owed = self.wal.owed.load(Ordering::SeqCst);
+        match result {
+            Ok(true) => {
+                self.wal.owed.store(false, Ordering::SeqCst);
+                if owed {
+                    tracing::info!("write-ahead log truncated after the storage error");
+                }
+            }
+            Ok(false) => {
+                self.wal.owed.store(true, Ordering::SeqCst);
+                tracing::debug!("write-ahead log checkpoint busy; tried again later");
+            }
+            Err(e) => {
+                self.wal.owed.store(true, Ordering::SeqCst);
+                tracing::warn!(error = %e, "write-ahead log checkpoint failed; tried again later");
+            }
         }
-        self.checkpointing
-            .store(false, std::sync::atomic::Ordering::SeqCst);
+        self.wal.running.store(false, Ordering::SeqCst);
+    }
+
+    /// Tries a checkpoint that is owed ([`Store::truncate_wal`]) again, at most every
+    /// [`WAL_RETRY_MS`]: while the disk stays full each try fails, and the site may run many
+    /// statements a second.
+    fn retry_owed_checkpoint(&self) {
+        if !self.sqlite
+            || !self.wal.owed.load(Ordering::SeqCst)
+            || super::now_ms() - self.wal.last_try_ms.load(Ordering::SeqCst) < WAL_RETRY_MS
+        {
+            return;
+        }
+        let store = self.clone();
+        tokio::spawn(async move { store.truncate_wal().await });
     }
 }
 
@@ -124,6 +183,8 @@ impl Conn {
                 let store = self.store.clone();
                 tokio::spawn(async move { store.truncate_wal().await });
             }
+        } else {
+            self.store.retry_owed_checkpoint();
         }
         result
     }

@@ -117,8 +117,8 @@ pub struct Store {
     pool: AnyPool,
     sqlite: bool,
     url: DbUrl,
-    /// Whether a write-ahead log checkpoint is running (`conn.rs`).
-    checkpointing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// SQLite's write-ahead log checkpoints (`conn.rs`).
+    wal: std::sync::Arc<conn::WalCheckpoints>,
     /// The move writer's queue (`commits.rs`); `None` in the writer's own copy.
     committer: Option<commits::Committer>,
 }
@@ -168,6 +168,23 @@ impl Store {
             .acquire_timeout(CONNECT_TIMEOUT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
+                    if sqlite {
+                        // A small write-ahead log (conn.rs): on a nearly full disk a log of
+                        // the default 4 MiB can take all the room there is. Durability is
+                        // unchanged: a commit still syncs as `synchronous` says.
+                        sqlx::query(&format!(
+                            "PRAGMA wal_autocheckpoint = {}",
+                            conn::WAL_AUTOCHECKPOINT_PAGES
+                        ))
+                        .execute(&mut *conn)
+                        .await?;
+                        sqlx::query(&format!(
+                            "PRAGMA journal_size_limit = {}",
+                            conn::WAL_SIZE_LIMIT
+                        ))
+                        .execute(&mut *conn)
+                        .await?;
+                    }
                     if let Some(pages) = max_pages {
                         sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
                             .execute(conn)
@@ -224,7 +241,7 @@ impl Store {
             pool,
             sqlite,
             url: DbUrl(url),
-            checkpointing: Default::default(),
+            wal: Default::default(),
             committer: None,
         };
         store.committer = Some(store.start_committer());

@@ -2,6 +2,7 @@
 //! helpers to read WebSocket states.
 #![allow(dead_code)]
 
+pub mod disk;
 pub mod lobby;
 
 use std::net::SocketAddr;
