@@ -9,6 +9,12 @@
 //! through, to the process listening on the first address (found through Linux's /proc):
 //! its clients move to the next address, and the time they take to resume is reported.
 //!
+//! Every request and WebSocket handshake gives up after [`REQUEST_TIMEOUT`]: a process that
+//! accepts connections but does not answer (stopped, hung) is down as a killed one is, and its
+//! players fail over the same way. The games still in play are cut off [`FINISH_GRACE`] after
+//! `--seconds`, and the read back asks each address at most once after it failed, so a run
+//! always ends, with its summary and the errors of what failed.
+//!
 //! Its last line is for scripts:
 //! `moves_per_s R median_ms M p99_ms P max_ms X lost L`.
 
@@ -23,6 +29,17 @@ use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 use serde_json::json;
 use server::client::{ApiClient, WsStream, next_text};
+
+/// How long a request or a WebSocket handshake waits for its server. Without a limit, a
+/// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
+/// its players, and the run, without end; a few seconds is far above any answer measured
+/// under load (docs/deploy.md: 1.7 s at most, saturated).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long after `--seconds` the games in play may take to finish the move they are in: the
+/// rest are cut off then (their acknowledged moves still read back), so the run ends near
+/// `--seconds` whatever its servers do.
+const FINISH_GRACE: Duration = Duration::from_secs(5);
 
 /// `icebound load` arguments.
 #[derive(Debug, Args)]
@@ -78,6 +95,8 @@ struct GameResult {
     acked: u64,
     /// Longest time a player of this game took to be served again after its server died.
     resumed: Option<Duration>,
+    /// Both players had the game's first state: it was played, not only tried.
+    started: bool,
     error: Option<String>,
 }
 
@@ -93,7 +112,12 @@ struct Player {
 
 impl Player {
     async fn connect(&mut self, id: &str) -> Result<(), String> {
-        self.ws = Some(self.client.ws(id).await.map_err(|e| e.to_string())?);
+        self.ws = Some(
+            self.client
+                .ws(id)
+                .await
+                .map_err(|e| format!("websocket of game {id}: {e}"))?,
+        );
         Ok(())
     }
 
@@ -163,12 +187,23 @@ struct Shared {
 async fn one_table(index: u64, shared: Arc<Shared>) -> Vec<GameResult> {
     let mut results = Vec::new();
     let mut round = 0;
+    let cut_off = tokio::time::Instant::from_std(shared.deadline + FINISH_GRACE);
     while Instant::now() < shared.deadline && !shared.stop.load(Ordering::SeqCst) {
         let mut out = GameResult::default();
-        let failed = match play_game(index, round, &shared, &mut out).await {
-            Ok(()) => false,
-            Err(e) => {
+        // A game cut off keeps in `out` what it measured so far (its id, its acknowledged
+        // moves), so it is still read back.
+        let played = tokio::time::timeout_at(cut_off, play_game(index, round, &shared, &mut out));
+        let failed = match played.await {
+            Ok(Ok(())) => false,
+            Ok(Err(e)) => {
                 out.error = Some(e);
+                true
+            }
+            Err(_) => {
+                out.error = Some(format!(
+                    "cut off {} s after the run's end, still waiting for a server",
+                    FINISH_GRACE.as_secs()
+                ));
                 true
             }
         };
@@ -196,7 +231,9 @@ async fn play_game(
         "iceage"
     };
     let player = |at: usize| Player {
-        client: ApiClient::new(addrs[at]).keep_alive(),
+        client: ApiClient::new(addrs[at])
+            .keep_alive()
+            .timeout(REQUEST_TIMEOUT),
         ws: None,
         addrs: addrs.clone(),
         at,
@@ -214,9 +251,9 @@ async fn play_game(
             json!({"variant": variant, "opponent": "friend", "color": "white"}),
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("create: {e}"))?;
     if g.status != 201 {
-        return Err(format!("create: {}", g.text));
+        return Err(format!("create: {} {}", g.status, g.text));
     }
     let id = g.body["id"].as_str().ok_or("no id")?.to_string();
     out.id = id.clone();
@@ -225,14 +262,15 @@ async fn play_game(
         .client
         .post(&format!("/api{invite}"), json!({}))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("join: {e}"))?;
     if j.status != 200 {
-        return Err(format!("join: {}", j.text));
+        return Err(format!("join: {} {}", j.status, j.text));
     }
     white.connect(&id).await?;
     black.connect(&id).await?;
     let mut view = state_at(&mut white, &id, 0, &mut out.resumed).await?;
     state_at(&mut black, &id, 0, &mut out.resumed).await?;
+    out.started = true;
     let mut rng = rand::rngs::StdRng::seed_from_u64(index.wrapping_mul(1_000_003) + round);
     let path = format!("/api/games/{id}/moves");
     // Players do not all move in the same instant: each table's first game starts its first
@@ -268,9 +306,12 @@ async fn play_game(
             out.resumed = Some(out.resumed.unwrap_or_default().max(took));
             answer = mover.client.post_unparsed(&path, &body).await;
         }
-        let answer = answer.map_err(|e| e.to_string())?;
+        let answer = answer.map_err(|e| format!("move {mv} at ply {ply}: {e}"))?;
         if answer.status != 200 {
-            return Err(format!("move {mv} at ply {ply}: {}", answer.text));
+            return Err(format!(
+                "move {mv} at ply {ply}: {} {}",
+                answer.status, answer.text
+            ));
         }
         out.acked += 1;
         shared.moves.fetch_add(1, Ordering::Relaxed);
@@ -281,23 +322,54 @@ async fn play_game(
     Ok(())
 }
 
+/// Why a game was not read back.
+enum Unread {
+    /// The server did not answer (refused, or silent past [`REQUEST_TIMEOUT`]).
+    Down(String),
+    /// It answered without the game's ply.
+    Answer(String),
+}
+
+/// Reads games back from the first of `addrs` that answers; an address that did not answer is
+/// dropped from `addrs` (not asked again), so each dead or silent one costs one timeout at
+/// most and the read back ends. `None` when no address is left.
+async fn read_back_any(addrs: &mut Vec<SocketAddr>, id: &str) -> Option<Result<u64, String>> {
+    while let Some(&addr) = addrs.first() {
+        let mut reader = ApiClient::new(addr).timeout(REQUEST_TIMEOUT);
+        match read_back(&mut reader, id).await {
+            Ok(ply) => return Some(Ok(ply)),
+            Err(Unread::Answer(e)) => return Some(Err(e)),
+            Err(Unread::Down(e)) => {
+                eprintln!("reading games back: {e}; {addr} is not asked again");
+                addrs.remove(0);
+            }
+        }
+    }
+    None
+}
+
 /// The stored ply of game `id`. A rate-limited read (the server's limits were left on) waits
 /// and asks again; any other answer without a ply is an error, never counted as lost moves.
-async fn read_back(reader: &mut ApiClient, id: &str) -> Result<u64, String> {
+async fn read_back(reader: &mut ApiClient, id: &str) -> Result<u64, Unread> {
     for _ in 0..30 {
         let got = reader
             .get(&format!("/api/games/{id}"))
             .await
-            .map_err(|e| format!("reading game {id} back: {e}"))?;
+            .map_err(|e| Unread::Down(format!("reading game {id} back: {e}")))?;
         if got.status == 429 {
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         }
-        return got.body["ply"]
-            .as_u64()
-            .ok_or_else(|| format!("reading game {id} back: {} {}", got.status, got.text));
+        return got.body["ply"].as_u64().ok_or_else(|| {
+            Unread::Answer(format!(
+                "reading game {id} back: {} {}",
+                got.status, got.text
+            ))
+        });
     }
-    Err(format!("reading game {id} back: rate-limited for 30 s"))
+    Err(Unread::Answer(format!(
+        "reading game {id} back: rate-limited for 30 s"
+    )))
 }
 
 /// Sleeps `think`, or until the run's end if that comes first; whether the run goes on.
@@ -355,12 +427,42 @@ fn listener_pid(addr: SocketAddr) -> Result<u32, String> {
     ))
 }
 
+/// `addrs` without repeats, in their order.
+fn distinct(addrs: &[SocketAddr]) -> Vec<SocketAddr> {
+    let mut out: Vec<SocketAddr> = Vec::new();
+    for a in addrs {
+        if !out.contains(a) {
+            out.push(*a);
+        }
+    }
+    out
+}
+
 pub fn load(args: LoadArgs) -> Result<(), String> {
-    if args.kill_one && args.addr.len() < 2 {
-        return Err("--kill-one needs at least two addresses to fail over to".into());
+    let addrs = distinct(&args.addr);
+    // Counted by process, not by name: `--addr A,A` killed the only process, and the run
+    // ended reading its games back from it, without a summary.
+    if args.kill_one && addrs.len() < 2 {
+        return Err(format!(
+            "--kill-one needs at least two different server addresses (processes) to fail over \
+             to, got only {}",
+            addrs[0]
+        ));
     }
     let victim = if args.kill_one {
-        Some(listener_pid(args.addr[0])?)
+        let pid = listener_pid(args.addr[0])?;
+        // Another name of the same process (127.0.0.2 for a server on 0.0.0.0) is no survivor.
+        if addrs[1..]
+            .iter()
+            .all(|a| listener_pid(*a).is_ok_and(|p| p == pid))
+        {
+            return Err(format!(
+                "--kill-one needs a second server process to fail over to: every address is \
+                 served by the process on {} (pid {pid})",
+                args.addr[0]
+            ));
+        }
+        Some(pid)
     } else {
         None
     };
@@ -370,7 +472,9 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         let run_for = Duration::from_secs(args.seconds);
         let deadline = started + run_for;
         let shared = Arc::new(Shared {
-            addrs: args.addr.clone(),
+            // Each process once: a repeated address would put a table's players on the
+            // killed process again after `--kill-one`.
+            addrs: addrs.clone(),
             deadline,
             think: Duration::from_millis(args.think_ms),
             moves: AtomicU64::new(0),
@@ -421,13 +525,13 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         }
         let wall = started.elapsed();
         // Every acknowledged move must be stored: read each game back from a live process.
-        let live = if killed {
-            &args.addr[1..]
-        } else {
-            &args.addr[..]
-        };
-        let mut reader = ApiClient::new(live[0]);
+        let mut live: Vec<SocketAddr> = addrs
+            .iter()
+            .copied()
+            .filter(|a| !killed || *a != args.addr[0])
+            .collect();
         let mut lost = 0u64;
+        let mut unread = 0usize;
         let mut failed = 0usize;
         let mut resume_max = Duration::ZERO;
         let mut resumed_games = 0usize;
@@ -448,9 +552,19 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
             if r.id.is_empty() {
                 continue;
             }
-            let stored = read_back(&mut reader, &r.id).await?;
-            lost += r.acked.saturating_sub(stored);
+            match read_back_any(&mut live, &r.id).await {
+                Some(Ok(stored)) => lost += r.acked.saturating_sub(stored),
+                Some(Err(e)) => {
+                    eprintln!("{e}");
+                    unread += 1;
+                }
+                None => unread += 1,
+            }
         }
+        if live.is_empty() && unread > 0 {
+            eprintln!("reading games back: no address answers");
+        }
+        let played = results.iter().filter(|r| r.started).count();
         let mut all: Vec<Duration> = results.iter().flat_map(|r| r.latencies.clone()).collect();
         all.sort();
         let total = shared.moves.load(Ordering::Relaxed);
@@ -458,9 +572,9 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         println!(
             "games {} at once on {} process(es), think {} ms: {} games played, {} moves in {:.1} s, {} games failed",
             args.games,
-            args.addr.len(),
+            addrs.len(),
             args.think_ms,
-            results.len(),
+            played,
             total,
             wall.as_secs_f64(),
             failed
@@ -481,6 +595,11 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         );
         if lost > 0 {
             return Err(format!("{lost} acknowledged moves are not stored"));
+        }
+        if unread > 0 {
+            return Err(format!(
+                "{unread} games could not be read back: their lost moves are not known"
+            ));
         }
         // A run where games failed, or nothing was played, measured nothing worth a number.
         if failed > 0 || total == 0 {

@@ -2,7 +2,8 @@
 //! move made through one reaches the WebSockets held by the others, each ply once and in
 //! order; Redis going down loses nothing (the sockets resync from the database, `/healthz`
 //! says so) and its return resumes pub/sub by itself; an engine move whose process was killed
-//! (SIGKILL) is made by another process, once (the game's lease).
+//! (SIGKILL) is made by another process, once (the game's lease). The load harness ends near
+//! its `--seconds`, with its summary, whatever its servers do (killed, stopped, silent).
 //!
 //! Redis is Debian's `redis-server`, started here on a free port (`.ci/setup-redis.sh`
 //! installs it; under CI=true its absence fails).
@@ -424,7 +425,256 @@ fn the_load_harness_fails_when_no_game_could_be_played() {
         .output()
         .expect("run icebound load");
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "a run that played nothing fails");
     assert!(stderr.contains("2 of 2 games failed"), "{stderr}");
     assert!(stderr.contains("(not created)"), "{stderr}");
+    // Games tried are not games played (it said "2 games played").
+    assert!(stdout.contains(": 0 games played,"), "{stdout}");
+}
+
+/// Runs `icebound load ARGS`: (success, stdout, stderr, how long it ran). One still running
+/// after `limit` is killed and fails the test (the harness hung).
+fn run_load(args: &[String], limit: Duration) -> (bool, String, String, Duration) {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .arg("load")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run icebound load");
+    let hung = loop {
+        if child.try_wait().expect("wait for icebound load").is_some() {
+            break false;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            break true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let took = started.elapsed();
+    let out = child.wait_with_output().expect("icebound load's output");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !hung,
+        "icebound load {args:?} still ran after {limit:?}:\n{stdout}\n{stderr}"
+    );
+    (out.status.success(), stdout, stderr, took)
+}
+
+/// [`run_load`] on a blocking thread, for the async tests whose servers run meanwhile.
+async fn run_load_async(args: &[&str], limit: Duration) -> (bool, String, String, Duration) {
+    let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+    tokio::task::spawn_blocking(move || run_load(&args, limit))
+        .await
+        .expect("icebound load")
+}
+
+/// The fields of the summary, the last line of stdout: asserts their names.
+fn summary(stdout: &str) -> Vec<String> {
+    let last = stdout.lines().last().unwrap_or_default();
+    let fields: Vec<String> = last.split(' ').map(str::to_string).collect();
+    let names: Vec<&str> = fields.iter().step_by(2).map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["moves_per_s", "median_ms", "p99_ms", "max_ms", "lost"],
+        "{stdout}"
+    );
+    fields
+}
+
+/// A server that accepts connections and never answers, as a stopped or hung process does
+/// (the kernel completes the handshake): each connection is held open, unread.
+async fn silent_server() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    addr
+}
+
+/// One `icebound serve` on a fresh SQLite file, without limits (as for a load test).
+async fn one_server(tag: &str) -> (Procs, SocketAddr) {
+    let dir = temp_dir(tag);
+    let url = format!("sqlite://{}?mode=rwc", dir.join("site.db").display());
+    let addr = free_addr();
+    let args = ["--no-rate-limits", "--max-connections-per-address", "0"];
+    let mut procs = Procs(vec![start(&url, addr, &args)]);
+    wait_ready(&mut procs.0[0], addr).await;
+    (procs, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_ends_against_a_server_that_never_answers() {
+    let silent = silent_server().await;
+    let addr = silent.to_string();
+    let (ok, stdout, stderr, took) = run_load_async(
+        &["--addr", &addr, "--games", "2", "--seconds", "3"],
+        Duration::from_secs(60),
+    )
+    .await;
+    assert!(!ok, "{stdout}\n{stderr}");
+    assert!(took < Duration::from_secs(20), "ran {took:?}: {stderr}");
+    summary(&stdout);
+    assert!(stderr.contains("did not answer within 5 s"), "{stderr}");
+    assert!(stdout.contains(": 0 games played,"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_ends_when_one_of_its_servers_never_answers() {
+    let silent = silent_server().await;
+    let (_procs, real) = one_server("load-silent").await;
+    // The silent address first: the games are read back from the next one.
+    let list = format!("{silent},{real}");
+    let (ok, stdout, stderr, took) = run_load_async(
+        &["--addr", &list, "--games", "2", "--seconds", "3"],
+        Duration::from_secs(60),
+    )
+    .await;
+    assert!(!ok, "its games failed: {stdout}\n{stderr}");
+    assert!(took < Duration::from_secs(25), "ran {took:?}: {stderr}");
+    let fields = summary(&stdout);
+    assert_eq!(fields[9], "0", "{stdout}");
+    assert!(stderr.contains("did not answer within 5 s"), "{stderr}");
+    // The game created on the real server (its friend's join went to the silent one) was
+    // read back from the real server.
+    assert!(stderr.contains("join: http:"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{silent} is not asked again")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("could not be read back"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_reports_the_status_of_an_empty_refusal() {
+    // `icebound serve` always says why in its body; a proxy in front of it may not (a 503
+    // with an empty body): the status is then all there is to tell.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let _ = socket
+                    .write_all(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n")
+                    .await;
+                let _ = socket.read(&mut buf).await;
+            });
+        }
+    });
+    let list = addr.to_string();
+    let (ok, stdout, stderr, _) = run_load_async(
+        &["--addr", &list, "--games", "1", "--seconds", "1"],
+        Duration::from_secs(60),
+    )
+    .await;
+    assert!(!ok, "{stdout}\n{stderr}");
+    assert!(stderr.contains("create: 503"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_will_not_kill_the_only_process() {
+    let (mut procs, addr) = one_server("load-kill-only").await;
+    let list = format!("{addr},{addr}");
+    let (ok, stdout, stderr, _) = run_load_async(
+        &[
+            "--addr",
+            &list,
+            "--games",
+            "1",
+            "--seconds",
+            "2",
+            "--kill-one",
+        ],
+        Duration::from_secs(60),
+    )
+    .await;
+    assert!(!ok, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("--kill-one needs at least two different server addresses"),
+        "{stderr}"
+    );
+    assert!(
+        procs.0[0].try_wait().expect("wait").is_none(),
+        "the server was killed: {stdout}\n{stderr}"
+    );
+    assert!(ApiClient::new(addr).get("/api/stats").await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_harness_fails_over_from_a_stopped_process_and_ends_in_time() {
+    let Some(binary) = redis_binary() else { return };
+    let redis = Redis::start(binary);
+    let (procs, addrs) = three_with(
+        &redis,
+        "load-stopped",
+        &["--no-rate-limits", "--max-connections-per-address", "0"],
+    )
+    .await;
+    let list = addrs
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let load = tokio::spawn(run_load_async_owned(list));
+    // The first process stops answering (SIGSTOP: its sockets stay open) 2 s in, for the rest
+    // of the run; the tester's run of 15 s lasted until it went on, 40 s.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let pid = procs.0[0].id().to_string();
+    let signal = |name: &str| {
+        let status = Command::new("kill")
+            .args([name, &pid])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {name} {pid}");
+    };
+    signal("-STOP");
+    let outcome = load.await;
+    signal("-CONT");
+    let (_, stdout, stderr, took) = outcome.expect("icebound load");
+    assert!(took < Duration::from_secs(35), "ran {took:?}: {stderr}");
+    let fields = summary(&stdout);
+    assert_eq!(
+        fields[9], "0",
+        "nothing acknowledged is lost: {stdout}\n{stderr}"
+    );
+    assert!(stderr.contains("did not answer within 5 s"), "{stderr}");
+}
+
+/// The run of the stopped-process test: 6 games of 8 s.
+async fn run_load_async_owned(list: String) -> (bool, String, String, Duration) {
+    run_load_async(
+        &[
+            "--addr",
+            &list,
+            "--games",
+            "6",
+            "--think-ms",
+            "50",
+            "--seconds",
+            "8",
+        ],
+        Duration::from_secs(90),
+    )
+    .await
 }

@@ -4,6 +4,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
@@ -57,6 +58,8 @@ pub struct ApiClient {
     /// With [`ApiClient::keep_alive`]: the open connection, reused by the next request (as a
     /// browser does); clones share it.
     kept: Option<Arc<Mutex<Option<Sender>>>>,
+    /// With [`ApiClient::timeout`]: how long a request or a WebSocket handshake may wait.
+    limit: Option<Duration>,
 }
 
 type Sender = hyper::client::conn::http1::SendRequest<Full<Bytes>>;
@@ -74,6 +77,7 @@ impl ApiClient {
             session: None,
             local: None,
             kept: None,
+            limit: None,
         }
     }
 
@@ -81,6 +85,14 @@ impl ApiClient {
     /// instead of one connection per request.
     pub fn keep_alive(mut self) -> ApiClient {
         self.kept = Some(Arc::default());
+        self
+    }
+
+    /// Gives up on a request (connecting, sending, reading the whole answer) or a WebSocket
+    /// handshake after `limit`: a server that accepts connections but never answers (stopped
+    /// by SIGSTOP, hung) is then an error as a dead one is, not a wait without end.
+    pub fn timeout(mut self, limit: Duration) -> ApiClient {
+        self.limit = Some(limit);
         self
     }
 
@@ -129,6 +141,7 @@ impl ApiClient {
             session: None,
             local: None,
             kept: None,
+            limit: None,
         }
     }
 
@@ -211,6 +224,24 @@ impl ApiClient {
         raw: Option<Vec<u8>>,
         parse: bool,
     ) -> Result<Answer, ClientError> {
+        let (addr, limit) = (self.addr, self.limit);
+        let answer = self.exchange_unlimited(method, path, headers, raw, parse);
+        match limit {
+            None => answer.await,
+            Some(limit) => tokio::time::timeout(limit, answer)
+                .await
+                .map_err(|_| ClientError::Http(silent(addr, limit)))?,
+        }
+    }
+
+    async fn exchange_unlimited(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(String, String)],
+        raw: Option<Vec<u8>>,
+        parse: bool,
+    ) -> Result<Answer, ClientError> {
         let err = |e: &dyn std::fmt::Display| ClientError::Http(e.to_string());
         let kept = self.kept.clone();
         let mut slot = match &kept {
@@ -246,9 +277,6 @@ impl ApiClient {
             .body(Full::new(Bytes::from(raw.unwrap_or_default())))
             .map_err(|e| err(&e))?;
         let res = sender.send_request(req).await.map_err(|e| err(&e))?;
-        if let Some(slot) = slot.as_mut() {
-            **slot = Some(sender);
-        }
         // The first answer's player cookie; the session cookie of every answer (an empty one
         // logs out).
         let set_cookie = |names: &[&str]| {
@@ -280,6 +308,11 @@ impl ApiClient {
             .await
             .map_err(|e| err(&e))?
             .to_bytes();
+        // Kept only once the whole answer was read: a request given up on half way (the
+        // timeout) leaves no connection with an answer still coming for the next request.
+        if let Some(slot) = slot.as_mut() {
+            **slot = Some(sender);
+        }
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let body = if parse {
             serde_json::from_str(&text).unwrap_or(Value::String(text.clone()))
@@ -365,23 +398,36 @@ impl ApiClient {
                 .map_err(|_| ClientError::Ws(format!("{k} is not a header value")))?;
             req.headers_mut().append(name, value);
         }
-        let stream = self
-            .connect()
+        let handshake = async {
+            let stream = self
+                .connect()
+                .await
+                .map_err(|e| ClientError::Ws(e.to_string()))?;
+            // tungstenite zeroes its whole read buffer on every read (128 KiB by default): a
+            // client with thousands of sockets (`icebound load`) spent a tenth of its time so.
+            let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+                .read_buffer_size(WS_CLIENT_READ_BUFFER);
+            let (ws, _) = tokio_tungstenite::client_async_with_config(
+                req,
+                tokio_tungstenite::MaybeTlsStream::Plain(stream),
+                Some(config),
+            )
             .await
             .map_err(|e| ClientError::Ws(e.to_string()))?;
-        // tungstenite zeroes its whole read buffer on every read (128 KiB by default): a
-        // client with thousands of sockets (`icebound load`) spent a tenth of its time so.
-        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-            .read_buffer_size(WS_CLIENT_READ_BUFFER);
-        let (ws, _) = tokio_tungstenite::client_async_with_config(
-            req,
-            tokio_tungstenite::MaybeTlsStream::Plain(stream),
-            Some(config),
-        )
-        .await
-        .map_err(|e| ClientError::Ws(e.to_string()))?;
-        Ok(ws)
+            Ok(ws)
+        };
+        match self.limit {
+            None => handshake.await,
+            Some(limit) => tokio::time::timeout(limit, handshake)
+                .await
+                .map_err(|_| ClientError::Ws(silent(self.addr, limit)))?,
+        }
     }
+}
+
+/// The error of a request or handshake that [`ApiClient::timeout`] gave up on.
+fn silent(addr: SocketAddr, limit: Duration) -> String {
+    format!("{addr} did not answer within {} s", limit.as_secs_f64())
 }
 
 /// The read buffer of a client's WebSocket, bytes.
