@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::lobby::*;
 use common::*;
 use serde_json::{Value, json};
-use server::client::Answer;
+use server::client::{Answer, ApiClient};
 
 async fn seeks_flow(url: &str) {
     let srv = start(url).await;
@@ -427,65 +427,11 @@ async fn real_time_seeks_lapse_when_their_owner_leaves() {
     }
 }
 
-/// A tab closed the moment its stream opens, while the stream's first presence write is still
-/// in the database's hands: the end of presence comes after that write, so the seek still ends
-/// at once (a late write had kept it listed for another 30 s; the project's CI saw it).
-#[tokio::test]
-async fn a_tab_closed_as_it_opens_still_ends_its_seek() {
+/// `owner`'s lobby stream on a raw connection, as a browser tab holds it, once its headers
+/// arrived; dropping it closes the connection as closing the tab does.
+async fn open_lobby_tab(srv: &TestServer, owner: &ApiClient) -> tokio::net::TcpStream {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let srv = TestServer::start(&sqlite_url("lobby-leave-early")).await;
-    let mut b = srv.client();
-    for round in 0..12 {
-        let mut a = srv.client();
-        let live = seek(
-            &mut a,
-            json!({"variant": "antarctos", "time_control": realtime(60, 0)}),
-        )
-        .await;
-        let token = a.token().expect("a token").to_string();
-        let mut tab = tokio::net::TcpStream::connect(srv.addr)
-            .await
-            .expect("connect");
-        let request = format!(
-            "GET /api/lobby HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n{}: {token}\r\n\r\n",
-            srv.addr,
-            server::player::HEADER_NAME
-        );
-        tab.write_all(request.as_bytes()).await.expect("send");
-        let mut first = [0u8; 64];
-        let n = tab.read(&mut first).await.expect("answer");
-        assert!(
-            String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
-            "the stream opens"
-        );
-        drop(tab);
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(8);
-        while listed(&mut b, &live).await.is_some() {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "round {round}: the seek ends within moments of its owner leaving (presence is 30 s)"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-    srv.stop().await;
-}
-
-/// Leaving the lobby (closing the tab, going to another page) ends a real-time seek at once,
-/// not after the 30 s presence time: nobody is paired with a player who is gone. The stream is
-/// a raw connection closed as a browser tab closes it.
-#[tokio::test]
-async fn a_real_time_seek_ends_when_its_owner_leaves_the_lobby() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let srv = TestServer::start(&sqlite_url("lobby-leave")).await;
-    let mut a = srv.client();
-    let mut b = srv.client();
-    let live = seek(
-        &mut a,
-        json!({"variant": "iceage", "time_control": realtime(180, 2)}),
-    )
-    .await;
-    let token = a.token().expect("a token").to_string();
+    let token = owner.token().expect("a token").to_string();
     let mut tab = tokio::net::TcpStream::connect(srv.addr)
         .await
         .expect("connect");
@@ -495,25 +441,68 @@ async fn a_real_time_seek_ends_when_its_owner_leaves_the_lobby() {
         server::player::HEADER_NAME
     );
     tab.write_all(request.as_bytes()).await.expect("send");
-    let mut first = [0u8; 512];
+    let mut first = [0u8; 64];
     let n = tab.read(&mut first).await.expect("answer");
     assert!(
         String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
         "the stream opens"
     );
+    tab
+}
+
+/// Waits until seek `id` is no longer listed to `c`, at most `secs` (the presence time is 30 s).
+async fn wait_unlisted(c: &mut ApiClient, id: &str, secs: u64, what: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while listed(c, id).await.is_some() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the seek ends within moments of its owner leaving (presence is 30 s)"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A tab closed the moment its stream opens, while the stream's first presence write is still
+/// in the database's hands: the end of presence comes after that write, so the seek still ends
+/// at once (a late write had kept it listed for another 30 s; the project's CI saw it).
+#[tokio::test]
+async fn a_tab_closed_as_it_opens_still_ends_its_seek() {
+    let srv = TestServer::start(&sqlite_url("lobby-leave-early")).await;
+    let mut b = srv.client();
+    for round in 0..12 {
+        let mut a = srv.client();
+        let live = seek(
+            &mut a,
+            json!({"variant": "antarctos", "time_control": realtime(60, 0)}),
+        )
+        .await;
+        let tab = open_lobby_tab(&srv, &a).await;
+        drop(tab);
+        wait_unlisted(&mut b, &live, 8, &format!("round {round}")).await;
+    }
+    srv.stop().await;
+}
+
+/// Leaving the lobby (closing the tab, going to another page) ends a real-time seek at once,
+/// not after the 30 s presence time: nobody is paired with a player who is gone. The stream is
+/// a raw connection closed as a browser tab closes it.
+#[tokio::test]
+async fn a_real_time_seek_ends_when_its_owner_leaves_the_lobby() {
+    let srv = TestServer::start(&sqlite_url("lobby-leave")).await;
+    let mut a = srv.client();
+    let mut b = srv.client();
+    let live = seek(
+        &mut a,
+        json!({"variant": "iceage", "time_control": realtime(180, 2)}),
+    )
+    .await;
+    let tab = open_lobby_tab(&srv, &a).await;
     assert!(
         listed(&mut b, &live).await.is_some(),
         "listed while present"
     );
     drop(tab);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(6);
-    while listed(&mut b, &live).await.is_some() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the seek ends within moments of its owner leaving (presence is 30 s)"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_unlisted(&mut b, &live, 6, "leaving").await;
     assert_error(
         &post(&mut b, &format!("/api/seeks/{live}/accept"), json!({})).await,
         404,
