@@ -92,8 +92,16 @@ async fn credit_outage(service: &Arc<GameService>) -> bool {
     match store.running_clocks().await {
         Ok(ids) => {
             for id in &ids {
-                if let Err(e) = service.credit_clock(id, down).await {
-                    tracing::warn!(game = %id, error = %e, "cannot give the outage back");
+                // A move stored meanwhile makes the write stale: read the game again.
+                for attempt in 1..=3 {
+                    match service.credit_clock(id, down).await {
+                        Ok(()) => break,
+                        Err(e) if attempt < 3 && e.code == ErrorCode::Conflict => {}
+                        Err(e) => {
+                            tracing::warn!(game = %id, error = %e, "cannot give the outage back");
+                            break;
+                        }
+                    }
                 }
             }
             tracing::warn!(
