@@ -187,6 +187,19 @@ pub async fn wait_state(ws: &mut WsStream, pred: impl Fn(&Value) -> bool) -> Val
     .expect("state arrives within 10 s")
 }
 
+/// The first message of a new socket, which must be a state (within 5 s); its game.
+pub async fn first_state(ws: &mut WsStream) -> Value {
+    let first = tokio::time::timeout(Duration::from_secs(5), next_json(ws))
+        .await
+        .expect("a first state within 5 s")
+        .expect("a message");
+    assert_eq!(
+        first["type"], "state",
+        "the first message is a state: {first}"
+    );
+    first["game"].clone()
+}
+
 /// Reads WebSocket messages until an error arrives.
 pub async fn wait_error(ws: &mut WsStream) -> Value {
     tokio::time::timeout(Duration::from_secs(10), async {
