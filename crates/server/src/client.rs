@@ -226,12 +226,7 @@ impl ApiClient {
     ) -> Result<Answer, ClientError> {
         let (addr, limit) = (self.addr, self.limit);
         let answer = self.exchange_unlimited(method, path, headers, raw, parse);
-        match limit {
-            None => answer.await,
-            Some(limit) => tokio::time::timeout(limit, answer)
-                .await
-                .map_err(|_| ClientError::Http(silent(addr, limit)))?,
-        }
+        within(limit, addr, ClientError::Http, answer).await
     }
 
     async fn exchange_unlimited(
@@ -416,18 +411,27 @@ impl ApiClient {
             .map_err(|e| ClientError::Ws(e.to_string()))?;
             Ok(ws)
         };
-        match self.limit {
-            None => handshake.await,
-            Some(limit) => tokio::time::timeout(limit, handshake)
-                .await
-                .map_err(|_| ClientError::Ws(silent(self.addr, limit)))?,
-        }
+        within(self.limit, self.addr, ClientError::Ws, handshake).await
     }
 }
 
-/// The error of a request or handshake that [`ApiClient::timeout`] gave up on.
-fn silent(addr: SocketAddr, limit: Duration) -> String {
-    format!("{addr} did not answer within {} s", limit.as_secs_f64())
+/// `work` (a request or a handshake to `addr`) given up on after `limit`, if any
+/// ([`ApiClient::timeout`]); `kind` makes the error of a give-up.
+async fn within<T>(
+    limit: Option<Duration>,
+    addr: SocketAddr,
+    kind: fn(String) -> ClientError,
+    work: impl Future<Output = Result<T, ClientError>>,
+) -> Result<T, ClientError> {
+    let Some(limit) = limit else {
+        return work.await;
+    };
+    tokio::time::timeout(limit, work).await.unwrap_or_else(|_| {
+        Err(kind(format!(
+            "{addr} did not answer within {} s",
+            limit.as_secs_f64()
+        )))
+    })
 }
 
 /// The read buffer of a client's WebSocket, bytes.

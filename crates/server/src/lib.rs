@@ -86,6 +86,8 @@ impl Site {
     /// [`Site::open`] with `options` (public URL, proxy, timeouts, caps, rate limits).
     pub async fn open_with(url: &str, options: SiteOptions) -> Result<Site, ServerError> {
         let store = Store::open_with(url, &options.store).await?;
+        // Now, not at the first move: a site on a read-only database would refuse them all.
+        store.check_writable().await?;
         let keys = secrets::TokenKeys::new(
             store.player_token_secret().await?,
             store.legacy_player_hashes().await?,

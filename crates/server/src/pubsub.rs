@@ -8,7 +8,8 @@
 //! Redis going down loses nothing: moves are stored and answered as before; the process logs
 //! one line, and until Redis is back it compares the stored version of every watched game
 //! each [`FALLBACK_POLL`] (the sockets resync from the database). When the subscription is
-//! back, every watched game is resynced once more, for what was published meanwhile. An
+//! back, every watched game is resynced once more, for what was published meanwhile, and
+//! every other game in memory is dropped (its next use reads the database). An
 //! announcement Redis does not take (down, or stalled by `CLIENT PAUSE` or a slow command) is
 //! kept and sent again until it is, and `/healthz` answers 503 meanwhile.
 
@@ -202,9 +203,10 @@ async fn listen(
                 let origin = b.origin.clone();
                 drop(b);
                 if !first {
-                    // What was published while we were away.
+                    // What was published while we were away, including for games in memory
+                    // without a socket (the fallback polling covers only watched games).
                     if let Some(s) = service.upgrade() {
-                        s.resync_watched().await;
+                        s.resync_after_outage().await;
                     }
                 }
                 first = false;

@@ -380,3 +380,51 @@ async fn many_connections_at_once_are_served() {
     }
     srv.stop().await;
 }
+
+/// A client's text frame (opcode 1, final, masked as RFC 6455 section 5.3 requires) carrying
+/// `payload` as is, valid UTF-8 or not.
+fn raw_text_frame(payload: &[u8]) -> Vec<u8> {
+    assert!(payload.len() < 126, "short frames only");
+    let mask = [0x37u8, 0xfa, 0x21, 0x3d];
+    let mut frame = vec![0x81, 0x80 | payload.len() as u8];
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+#[tokio::test]
+async fn a_text_frame_that_is_not_utf8_is_closed_with_1007() {
+    use tokio::io::AsyncWriteExt;
+    let srv = TestServer::start(&sqlite_url("badutf8")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut ws = c.ws(&id).await.expect("ws");
+    wait_state(&mut ws, |_| true).await;
+    // tungstenite sends only valid text: the frame is written on the TCP stream by hand.
+    let frame = raw_text_frame(b"{\"type\":\"ping\xff\xfe\"}");
+    match ws.get_mut() {
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp) => {
+            tcp.write_all(&frame).await.expect("write the frame")
+        }
+        _ => panic!("a plain TCP stream"),
+    }
+    let close = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame,
+                None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await
+    .expect("closed in time")
+    .expect("a close frame, not a dropped connection");
+    assert_eq!(u16::from(close.code), 1007, "{close:?}");
+    assert!(close.reason.contains("UTF-8"), "{close:?}");
+    // The game is unharmed and still served.
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["ply"], 0);
+    srv.stop().await;
+}

@@ -449,12 +449,7 @@ async fn watchers_at_a_games_cap_leave_room_for_its_players() {
             .ws(&id)
             .await
             .expect("a player's socket past the watchers' cap");
-        let first =
-            tokio::time::timeout(Duration::from_secs(5), server::client::next_json(&mut ws))
-                .await
-                .expect("a first state")
-                .expect("a message");
-        assert_eq!(first["type"], "state");
+        first_state(&mut ws).await;
         watchers.push(ws);
     }
     drop(watchers);

@@ -7,10 +7,9 @@ mod common;
 use common::*;
 use game::Color;
 use serde_json::{Value, json};
-use server::client::{ApiClient, next_json};
+use server::client::ApiClient;
 use server::state::{GameStatus, Level, SeatKind, VariantName};
 use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
-use std::time::Duration;
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
 /// acknowledged move texts.
@@ -273,6 +272,20 @@ async fn postgres_two_processes_on_one_database() {
     }
 }
 
+/// `offerer` offers a takeback in game `id` and `accepter` accepts it; asserts 200 for both.
+async fn take_back(offerer: &mut ApiClient, accepter: &mut ApiClient, id: &str) {
+    for (c, action) in [(offerer, "offer"), (accepter, "accept")] {
+        let answer = c
+            .post(
+                &format!("/api/games/{id}/takeback"),
+                json!({"action": action}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(answer.status, 200, "takeback {action}: {}", answer.text);
+    }
+}
+
 /// Two servers on one database without Redis (issue 12, found by a hostile tester): B holds a
 /// game in memory at ply 3 when a takeback through A stores it back at ply 2. A new socket on B
 /// must start from the stored game, and White sending the taken-back move again through B is
@@ -309,16 +322,7 @@ async fn a_retry_through_a_stale_server_is_checked_against_the_store(url: &str) 
         .await
         .expect("post");
     assert_eq!(through_b.status, 200, "{}", through_b.text);
-    for (c, action) in [(&mut white, "offer"), (&mut black, "accept")] {
-        let answer = c
-            .post(
-                &format!("/api/games/{id}/takeback"),
-                json!({"action": action}),
-            )
-            .await
-            .expect("post");
-        assert_eq!(answer.status, 200, "takeback {action}: {}", answer.text);
-    }
+    take_back(&mut white, &mut black, &id).await;
     assert_eq!(
         white
             .get(&format!("/api/games/{id}"))
@@ -351,27 +355,11 @@ async fn a_retry_through_a_stale_server_is_checked_against_the_store(url: &str) 
         "the answered move is the stored one"
     );
     // Taken back once more through A, while B holds ply 3 again.
-    for (c, action) in [(&mut white, "offer"), (&mut black, "accept")] {
-        let answer = c
-            .post(
-                &format!("/api/games/{id}/takeback"),
-                json!({"action": action}),
-            )
-            .await
-            .expect("post");
-        assert_eq!(answer.status, 200, "takeback {action}: {}", answer.text);
-    }
+    take_back(&mut white, &mut black, &id).await;
     // A new socket on B: its first state is the stored one, not B's copy at ply 3.
     let mut ws = white_at_b.ws(&id).await.expect("socket on B");
-    let first = tokio::time::timeout(Duration::from_secs(5), next_json(&mut ws))
-        .await
-        .expect("a first state")
-        .expect("a message");
-    assert_eq!(first["type"], "state");
-    assert_eq!(
-        first["game"]["ply"], 2,
-        "the first state is the stored game"
-    );
+    let first = first_state(&mut ws).await;
+    assert_eq!(first["ply"], 2, "the first state is the stored game");
     drop(ws);
     a.stop().await;
     b.stop().await;

@@ -230,6 +230,12 @@ impl Drop for WsGuard {
     }
 }
 
+/// Whether a game in memory is held (by a request, an engine's task) or watched (a socket).
+/// Only the map hands out slots, so under its lock the count cannot grow meanwhile.
+fn in_use(slot: &Arc<GameSlot>) -> bool {
+    Arc::strong_count(slot) > 1 || slot.tx.receiver_count() > 0
+}
+
 pub(crate) fn random_token(len: usize) -> String {
     rand::rng()
         .sample_iter(&Alphanumeric)
@@ -336,6 +342,40 @@ impl GameService {
                 return;
             }
         }
+    }
+
+    /// Redis is back after an outage: games in memory may have missed what other processes
+    /// published meanwhile. Games nobody holds or watches are dropped (their next use reads
+    /// the store); the others, watched or in use, are compared with the database and reloaded
+    /// when changed.
+    pub async fn resync_after_outage(&self) {
+        let in_use: Vec<Arc<GameSlot>> = {
+            let mut slots = self.lock_slots();
+            let before = slots.len();
+            slots.retain(|_, s| in_use(s));
+            let dropped = before - slots.len();
+            if dropped > 0 {
+                tracing::info!(
+                    dropped,
+                    "games not in use dropped from memory after the outage"
+                );
+            }
+            slots.values().cloned().collect()
+        };
+        for slot in in_use {
+            if let Err(e) = self.lock_fresh(&slot).await {
+                tracing::warn!(error = %e, "cannot resync a game after the outage");
+                return;
+            }
+        }
+    }
+
+    /// The version of game `id` as this process holds it in memory, if it does (tests,
+    /// diagnostics).
+    pub async fn version_in_memory(&self, id: &str) -> Option<i64> {
+        let slot = self.lock_slots().get(id).cloned()?;
+        let version = slot.game.lock().await.row().version;
+        Some(version)
     }
 
     /// The store.
@@ -471,7 +511,7 @@ impl GameService {
         let mut slots = self.lock_slots();
         if slots.len() >= MAX_CACHED_GAMES {
             // Drop games nobody holds or watches; they reload from the store on demand.
-            slots.retain(|_, s| Arc::strong_count(s) > 1 || s.tx.receiver_count() > 0);
+            slots.retain(|_, s| in_use(s));
         }
         slots
             .entry(id.to_string())

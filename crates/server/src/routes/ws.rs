@@ -132,14 +132,20 @@ fn too_big() -> Message {
     }))
 }
 
-/// Whether the transport refused a frame or message over [`WS_TRANSPORT_LIMIT`] (tungstenite's
-/// capacity error); the connection can still send its close frame then.
-fn over_transport_limit(e: axum::Error) -> bool {
-    matches!(
-        e.into_inner()
-            .downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
-        Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
-    )
+/// The close frame for a read error the connection can still answer: a frame or message over
+/// [`WS_TRANSPORT_LIMIT`] (1009), or a text message that is not UTF-8 (1007, "invalid frame
+/// payload data", RFC 6455 section 7.4.1). `None` for the others (the peer is gone, or broke
+/// the protocol and tungstenite answered it already).
+fn close_for(e: axum::Error) -> Option<Message> {
+    use tokio_tungstenite::tungstenite::Error;
+    match e.into_inner().downcast_ref::<Error>()? {
+        Error::Capacity(_) => Some(too_big()),
+        Error::Utf8(_) => Some(Message::Close(Some(CloseFrame {
+            code: close_code::INVALID,
+            reason: "text message is not valid UTF-8".into(),
+        }))),
+        _ => None,
+    }
 }
 
 fn error_message(e: &ApiError) -> Message {
@@ -277,11 +283,12 @@ async fn session(
                         "binary messages are not understood: send JSON text",
                     ))),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                    // A message over the transport limit is refused by the transport before it
-                    // is read whole: it still gets the 1009 close, not a dropped connection.
+                    // A message over the transport limit (refused before it is read whole) or
+                    // a text frame that is not UTF-8 still gets its close frame, not a dropped
+                    // connection.
                     Some(Err(e)) => {
-                        if over_transport_limit(e) {
-                            let _ = sink.send(too_big()).await;
+                        if let Some(close) = close_for(e) {
+                            let _ = send_within(&mut sink, close, timers.dead).await;
                         }
                         break;
                     }

@@ -95,6 +95,19 @@ pub enum StoreError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A SQLite file that cannot be written, and why (SQLite says "unable to open database
+    /// file" or "attempt to write a readonly database", without the file or the cause).
+    #[error("cannot write to the SQLite file '{path}': {reason} (SQLite: {sqlite}); {hint}")]
+    SqliteReadOnly {
+        /// The file as the URL names it.
+        path: String,
+        /// What is read-only: the URL's mode, the file, or its directory.
+        reason: String,
+        /// SQLite's own message.
+        sqlite: String,
+        /// What to do about it.
+        hint: &'static str,
+    },
 }
 
 impl StoreError {
@@ -210,7 +223,7 @@ impl Store {
             .map_err(
                 |e| match sqlite.then(|| sqlite_open_problem(&url)).flatten() {
                     Some(problem) => problem,
-                    None => e.into(),
+                    None => read_only_or(&url, e.into()),
                 },
             )?;
         if sqlite {
@@ -221,7 +234,7 @@ impl Store {
             while let Err(e) = sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await {
                 attempt += 1;
                 if attempt >= 50 {
-                    return Err(e.into());
+                    return Err(read_only_or(&url, e.into()));
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -241,7 +254,7 @@ impl Store {
             }
             attempt += 1;
             if attempt >= 5 {
-                return Err(e);
+                return Err(read_only_or(&url, e));
             }
             tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
             tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
@@ -271,6 +284,43 @@ impl Store {
             })
         })
         .await
+    }
+
+    /// Fails with [`StoreError::SqliteReadOnly`] when a SQLite database opened but cannot be
+    /// written (`mode=ro`, or a read-only file SQLite fell back to reading): a site that
+    /// starts so would refuse every move. Other failures of the check are only logged. Tried as a table created and rolled back, the
+    /// smallest write SQLite checks (`BEGIN IMMEDIATE` passes on a read-only connection).
+    /// PostgreSQL: nothing is checked.
+    pub async fn check_writable(&self) -> Result<(), StoreError> {
+        if !self.sqlite {
+            return Ok(());
+        }
+        let result = self
+            .run(|mut conn| {
+                Box::pin(async move {
+                    let result = async {
+                        let mut tx = conn.begin().await?;
+                        sqlx::query("CREATE TABLE icebound_write_check (x INTEGER)")
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.rollback().await?;
+                        Ok::<(), StoreError>(())
+                    }
+                    .await;
+                    (conn, result)
+                })
+            })
+            .await;
+        match result {
+            Err(e) if is_read_only(&e) => Err(read_only_or(self.url.as_str(), e)),
+            // A full disk or a long write lock elsewhere may pass: the site starts, and its
+            // storage faults are handled as while it runs (docs/operations.md).
+            Err(e) => {
+                tracing::warn!(error = %e, "could not check that the database takes writes");
+                Ok(())
+            }
+            Ok(()) => Ok(()),
+        }
     }
 
     /// Whether the database is a SQLite file (else PostgreSQL).
@@ -331,6 +381,88 @@ fn sqlite_open_problem(url: &str) -> Option<StoreError> {
         path: path.to_string(),
         reason,
     })
+}
+
+/// What to do about a read-only file or directory.
+const WRITE_ACCESS: &str =
+    "give this user write access to the file and its directory, or pass another --database";
+
+/// Whether `e` is SQLite's "attempt to write a readonly database" (`SQLITE_READONLY` and its
+/// extended codes).
+fn is_read_only(e: &StoreError) -> bool {
+    match e {
+        StoreError::Database(sqlx::Error::Database(db)) => db
+            .code()
+            .and_then(|c| c.parse::<i32>().ok())
+            .is_some_and(|c| c & 0xff == 8),
+        _ => false,
+    }
+}
+
+/// [`StoreError::SqliteReadOnly`] when the SQLite file of `url` cannot be written (checked
+/// after `cause` happened: SQLite does not say which file nor why), else `cause`. Root may
+/// write whatever the mode bits say, so the file and its directory are tried for real: a
+/// read-only mount or an immutable file (`chattr +i`) refuses root as well.
+fn read_only_or(url: &str, cause: StoreError) -> StoreError {
+    let sqlite = match &cause {
+        StoreError::Database(sqlx::Error::Database(db)) => db.message().to_string(),
+        StoreError::Database(e) => e.to_string(),
+        _ => return cause,
+    };
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return cause;
+    };
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let file = std::path::Path::new(path);
+    let (reason, hint) = if query.split('&').any(|p| p == "mode=ro") {
+        (
+            "the URL opens it read-only (mode=ro)".to_string(),
+            "open it with ?mode=rwc instead",
+        )
+    } else if let Some(e) = file
+        .is_file()
+        .then(|| std::fs::OpenOptions::new().append(true).open(file).err())
+        .flatten()
+    {
+        (format!("the file is read-only ({e})"), WRITE_ACCESS)
+    } else if let Some((dir, e)) = directory_write_problem(file) {
+        (
+            // SQLite creates the file, and its -wal and -shm files, beside it.
+            format!("its directory {} is read-only ({e})", dir.display()),
+            WRITE_ACCESS,
+        )
+    } else {
+        return cause;
+    };
+    StoreError::SqliteReadOnly {
+        path: path.to_string(),
+        reason,
+        sqlite,
+        hint,
+    }
+}
+
+/// The directory of `file` and why no file can be created in it, if so (a probe file is
+/// created and removed).
+fn directory_write_problem(file: &std::path::Path) -> Option<(std::path::PathBuf, std::io::Error)> {
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = file.file_name()?.to_string_lossy();
+    let probe = dir.join(format!(".{name}.write-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            None
+        }
+        Err(e) => Some((dir, e)),
+    }
 }
 
 /// Makes the SQLite file of `url` readable by its owner only (0600; it holds hashes of player

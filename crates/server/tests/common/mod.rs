@@ -4,6 +4,7 @@
 
 pub mod disk;
 pub mod lobby;
+pub mod redis_server;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -185,6 +186,19 @@ pub async fn wait_state(ws: &mut WsStream, pred: impl Fn(&Value) -> bool) -> Val
     })
     .await
     .expect("state arrives within 10 s")
+}
+
+/// The first message of a new socket, which must be a state (within 5 s); its game.
+pub async fn first_state(ws: &mut WsStream) -> Value {
+    let first = tokio::time::timeout(Duration::from_secs(5), next_json(ws))
+        .await
+        .expect("a first state within 5 s")
+        .expect("a message");
+    assert_eq!(
+        first["type"], "state",
+        "the first message is a state: {first}"
+    );
+    first["game"].clone()
 }
 
 /// Reads WebSocket messages until an error arrives.
