@@ -179,7 +179,11 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     assert_eq!(g["clock"]["running"], "black");
     assert!(g["clock"]["first_move_ms"].as_i64().is_some(), "{g}");
     tokio::time::sleep(Duration::from_millis(600)).await;
-    assert_eq!(ms(&get(&mut black, &id).await, "black"), 60_000, "not ticking");
+    assert_eq!(
+        ms(&get(&mut black, &id).await, "black"),
+        60_000,
+        "not ticking"
+    );
     let g = play(&mut black, &id, "f6-g5").await;
     assert_eq!(ms(&g, "black"), 60_000, "Black's first move is free: {g}");
     assert_eq!(g["clock"]["first_move_ms"], Value::Null, "{g}");

@@ -73,6 +73,7 @@ export class GameClocks {
       this.faces[c].classList.remove('stale');
     }
     this.firstMove.hidden = true;
+    this.firstMove.classList.remove('stale');
     this.draw();
     window.clearInterval(this.timer);
     this.timer = undefined;
@@ -97,6 +98,8 @@ export class GameClocks {
       face.title = t('clock.stale_title');
       face.setAttribute('aria-label', `${face.title}: ${face.textContent}`);
     }
+    this.firstMove.classList.add('stale');
+    this.firstMove.title = t('clock.stale_title');
   }
 
   /** Time left of `c` now, ms (real-time), or until the deadline (correspondence). */
