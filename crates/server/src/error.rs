@@ -221,6 +221,11 @@ impl From<StoreError> for ApiError {
                 ErrorCode::Conflict,
                 "the game changed meanwhile; reload it and try again",
             ),
+            StoreError::ClocksOwed { .. } => ApiError::new(
+                ErrorCode::TooMany,
+                "the clocks are being given back the time the database was out of reach; \
+                 try again in a moment",
+            ),
             StoreError::Commit(e) => {
                 tracing::error!(error = %e, "storage failure at commit");
                 ApiError::new(

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::error::ErrorCode;
 use crate::game_service::GameService;
-use crate::store::now_ms;
+use crate::store::{LeaseTake, now_ms};
 
 /// Longest sleep between looks at the stored deadlines.
 pub const POLL: Duration = Duration::from_secs(1);
@@ -21,39 +22,107 @@ pub const LEASE: &str = "timeouts";
 /// How long the lease outlives its holder's last look, ms.
 pub const LEASE_MS: i64 = 5_000;
 
-/// A site outage longer than this (no process swept the clocks) is given back to the running
-/// clocks, ms.
+/// A lapse of the sweeper's lease longer than this past its expiry, ms, means that no process
+/// could renew it: every process was down, or none could reach the database (a process that
+/// dies is replaced within [`POLL`] of the expiry). Nobody could move meanwhile, so that time
+/// is owed to the running clocks: no game is flagged until it is given back
+/// (`Store::save_flag`), and plain renewals leave such a lease alone
+/// (`Store::take_lease_unless_lapsed`). Shorter outages are not given back.
 pub const OUTAGE_MS: i64 = 3_000;
 
-/// When the sweeper's lease lapsed longer than [`OUTAGE_MS`] ago, every process was down
-/// (another would have taken it within a second): nobody could move meanwhile, so the time
-/// since its last renewal is given back to every running clock (as a paused clock).
-async fn credit_outage(service: &Arc<GameService>) {
-    let now = now_ms();
-    let Ok(Some(expired)) = service.store().lease_expiry(LEASE).await else {
-        return;
-    };
-    let down = now - (expired - LEASE_MS);
-    if now - expired < OUTAGE_MS || down <= 0 {
-        return;
-    }
-    match service.store().running_clocks().await {
-        Ok(ids) => {
-            for id in &ids {
-                if let Err(e) = service.credit_clock(id, down).await {
-                    tracing::warn!(game = %id, error = %e, "cannot give the outage back");
+/// The lease of the process giving an outage back: one at a time. It outlives a process that
+/// dies while giving, ms; the next one gives the whole outage again (some clocks get it twice).
+const CREDIT_LEASE: &str = "timeouts:credit";
+const CREDIT_LEASE_MS: i64 = 60_000;
+
+/// Renews the sweeper's lease, or ends its lapse by giving the outage back first. True when
+/// this process holds the lease now.
+async fn renew(service: &Arc<GameService>) -> bool {
+    let store = service.store();
+    match store
+        .take_lease_unless_lapsed(LEASE, service.process_id(), now_ms(), LEASE_MS, OUTAGE_MS)
+        .await
+    {
+        Ok(LeaseTake::Held) => true,
+        Ok(LeaseTake::Other) => false,
+        Ok(LeaseTake::Lapsed { .. }) => {
+            let pid = service.process_id();
+            match store
+                .take_lease(CREDIT_LEASE, pid, now_ms(), CREDIT_LEASE_MS)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => return false,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot take the lease to give an outage back");
+                    return false;
                 }
             }
-            if !ids.is_empty() {
-                tracing::info!(
-                    games = ids.len(),
-                    seconds = down / 1000,
-                    "the site was down: its time was given back to the running clocks"
-                );
+            let held = credit_outage(service).await;
+            if let Err(e) = store.release_lease(CREDIT_LEASE, pid).await {
+                tracing::warn!(error = %e, "cannot release the lease to give an outage back");
             }
+            held
         }
-        Err(e) => tracing::warn!(error = %e, "cannot read the running clocks"),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
+            false
+        }
     }
+}
+
+/// Holding [`CREDIT_LEASE`]: if the sweeper's lease is still lapsed (read again: another
+/// process may have ended the lapse just before), gives the time since its last renewal back
+/// to every running clock (as a paused clock), then moves the lease on to this process.
+async fn credit_outage(service: &Arc<GameService>) -> bool {
+    let store = service.store();
+    let expired = match store.lease_expiry(LEASE).await {
+        Ok(Some(expired)) => expired,
+        Ok(None) => return false,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read the timeout sweeper's lease");
+            return false;
+        }
+    };
+    let now = now_ms();
+    if now - expired <= OUTAGE_MS {
+        return false;
+    }
+    let down = now - (expired - LEASE_MS);
+    match store.running_clocks().await {
+        Ok(ids) => {
+            for id in &ids {
+                // A move stored meanwhile makes the write stale: read the game again.
+                for attempt in 1..=3 {
+                    match service.credit_clock(id, down).await {
+                        Ok(()) => break,
+                        Err(e) if attempt < 3 && e.code == ErrorCode::Conflict => {}
+                        Err(e) => {
+                            tracing::warn!(game = %id, error = %e, "cannot give the outage back");
+                            break;
+                        }
+                    }
+                }
+            }
+            tracing::warn!(
+                games = ids.len(),
+                seconds = down / 1000,
+                "the site or its database was out of reach: that time was given back to the \
+                 running clocks"
+            );
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read the running clocks");
+            return false;
+        }
+    }
+    store
+        .move_lapsed_lease(LEASE, service.process_id(), expired, now_ms() + LEASE_MS)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot move the timeout sweeper's lease on");
+            false
+        })
 }
 
 /// Runs until `shutdown` turns true.
@@ -63,18 +132,8 @@ pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>)
     let mut renewed: Option<std::time::Instant> = None;
     loop {
         if renewed.is_none_or(|at| at.elapsed() >= POLL) {
-            if renewed.is_none() {
-                credit_outage(&service).await;
-            }
-            let holder = service
-                .store()
-                .take_lease(LEASE, service.process_id(), now_ms(), LEASE_MS)
-                .await
-                .unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "cannot take the timeout sweeper's lease");
-                    false
-                });
-            renewed = holder.then(std::time::Instant::now);
+            let started = std::time::Instant::now();
+            renewed = renew(&service).await.then_some(started);
         }
         if renewed.is_none() {
             tokio::select! {
@@ -104,8 +163,14 @@ pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>)
         match service.store().due_clocks(now_ms(), BATCH).await {
             Ok(ids) => {
                 for id in ids {
-                    if let Err(e) = service.flag_if_due(&id).await {
-                        tracing::warn!(game = %id, error = %e, "cannot flag the game");
+                    match service.flag_if_due(&id).await {
+                        Ok(_) => {}
+                        Err(e) if e.code == ErrorCode::TooMany => {
+                            // An outage is owed to the clocks (OUTAGE_MS): renew first.
+                            renewed = None;
+                            break;
+                        }
+                        Err(e) => tracing::warn!(game = %id, error = %e, "cannot flag the game"),
                     }
                 }
             }

@@ -313,6 +313,51 @@ async fn postgres_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_res
     }
 }
 
+/// The database out of reach for 20 s while the site runs (here the SQLite file held locked
+/// by another program; a stopped PostgreSQL server alike): nobody could move, so the running
+/// clock gets that time back, once, before anything is flagged, even by a flag that was
+/// already waiting for the database. (A hostile tester's 30 s game was lost on time after a
+/// 35 s PostgreSQL outage.)
+#[tokio::test]
+async fn a_database_outage_is_given_back_to_the_running_clocks_once() {
+    use sqlx::Connection;
+    let url = sqlite_url("clock-db-outage");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 15, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    sqlx::any::install_default_drivers();
+    let mut blocker = sqlx::AnyConnection::connect(&url).await.expect("connect");
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut blocker)
+        .await
+        .expect("lock the file");
+    // White's 13.5 s run out during the outage; the sweeper's flag waits for the lock.
+    tokio::time::sleep(Duration::from_secs(20)).await;
+    sqlx::query("ROLLBACK")
+        .execute(&mut blocker)
+        .await
+        .expect("unlock");
+    drop(blocker);
+    let mut watcher = srv.client();
+    let g = wait_for(&mut watcher, &id, 15, |g| {
+        g["status"] != "ongoing" || ms(g, "white") > 8_000
+    })
+    .await;
+    assert_eq!(g["status"], "ongoing", "not flagged after the outage: {g}");
+    assert_eq!(g["clock"]["running"], "white");
+    assert!(
+        ms(&g, "white") <= 16_000,
+        "the outage was given back once, not twice: {g}"
+    );
+    // The clock runs again from there: White still loses on time without a move.
+    let g = wait_for(&mut watcher, &id, 25, |g| g["status"] != "ongoing").await;
+    assert_eq!(g["result"]["reason"], "time forfeit", "{g}");
+    srv.stop().await;
+}
+
 /// The whole site down for 10 s (every process): nobody could move, so the running clocks
 /// get that time back at the restart instead of flagging.
 #[tokio::test]

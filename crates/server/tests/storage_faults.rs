@@ -562,3 +562,69 @@ async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects()
     assert_eq!(table.play(3).await.failed, 0);
     srv.stop().await;
 }
+
+/// Runs the shell command in environment variable `var` (set by `.ci/setup-postgres.sh`).
+fn run_env_command(var: &str) {
+    let cmd = std::env::var(var).unwrap_or_else(|_| panic!("{var} is set"));
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&cmd)
+        .output()
+        .expect("the command runs");
+    assert!(
+        out.status.success(),
+        "{cmd} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// PostgreSQL stopped for 20 s while a timed game runs (a hostile tester lost a 30 s game on
+/// time after a 35 s outage): nobody could move, so the running clock gets that time back
+/// before anything is flagged (crate::timeouts, OUTAGE_MS).
+#[tokio::test]
+async fn postgres_outage_is_given_back_to_the_running_clocks() {
+    let _alone = POSTGRES.lock().await;
+    let Some(url) = postgres_url() else { return };
+    if postgres_restart_command().is_none() || std::env::var("ICEBOUND_TEST_POSTGRES_STOP").is_err()
+    {
+        skip("ICEBOUND_TEST_POSTGRES_STOP not set: the PostgreSQL outage not tried");
+        return;
+    }
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
+    let mut a = srv.client();
+    let mut b = srv.client();
+    let g = create_and_join(
+        &mut a,
+        &mut b,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white",
+               "time_control": {"kind": "realtime", "initial_s": 15, "increment_s": 0}}),
+    )
+    .await;
+    let id = g["id"].as_str().expect("id").to_string();
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    run_env_command("ICEBOUND_TEST_POSTGRES_STOP");
+    // White's 13.5 s run out while the database is down.
+    tokio::time::sleep(Duration::from_secs(20)).await;
+    run_env_command("ICEBOUND_TEST_POSTGRES_START");
+    let white_ms = |g: &Value| g["clock"]["white_ms"].as_i64().expect("white_ms");
+    let end = std::time::Instant::now() + Duration::from_secs(30);
+    let g = loop {
+        let r = a.get(&format!("/api/games/{id}")).await.expect("get");
+        if r.status == 200 && (r.body["status"] != "ongoing" || white_ms(&r.body) > 8_000) {
+            break r.body;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "no answer within 30 s: {}",
+            r.text
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(g["status"], "ongoing", "not flagged after the outage: {g}");
+    assert!(white_ms(&g) <= 16_000, "given back once: {g}");
+    // White moves with the time given back.
+    play(&mut a, &id, "d4-e5").await;
+    srv.stop().await;
+}

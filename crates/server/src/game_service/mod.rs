@@ -548,10 +548,30 @@ impl GameService {
         &self,
         slot: &GameSlot,
         g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        row: GameRow,
+    ) -> Result<(), ApiError> {
+        self.save_row(slot, g, row, false).await
+    }
+
+    /// [`GameService::save_state`]; with `flag`, a loss on time (or an abort for a missing
+    /// first move), which waits for a database outage to be given back to the clocks
+    /// (`Store::save_flag`, crate::timeouts).
+    async fn save_row(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
         mut row: GameRow,
+        flag: bool,
     ) -> Result<(), ApiError> {
         bump(&mut row);
-        if let Err(e) = self.store.save_state(&row).await {
+        let saved = if flag {
+            self.store
+                .save_flag(&row, crate::timeouts::LEASE, crate::timeouts::OUTAGE_MS)
+                .await
+        } else {
+            self.store.save_state(&row).await
+        };
+        if let Err(e) = saved {
             if matches!(e, StoreError::Stale { .. }) {
                 self.reload(slot, g).await;
             }
@@ -605,7 +625,7 @@ impl GameService {
         } else {
             finish(&mut row, Some(!side), EndReason::TimeForfeit);
         }
-        self.save_state(slot, g, row).await?;
+        self.save_row(slot, g, row, true).await?;
         tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");
         Ok(true)
     }

@@ -332,6 +332,47 @@ impl Store {
         .await
     }
 
+    /// [`Store::save_state`] of a loss on time, refused with [`StoreError::ClocksOwed`] when
+    /// lease `lease` (the timeout sweeper's) expired more than `max_lapse_ms` before the
+    /// transaction could read it: nobody could reach the database meanwhile, and that time is
+    /// owed to the clocks before anyone is flagged (crate::timeouts). `now` is taken after the
+    /// write has its lock, so a flag that waited out the outage sees it.
+    pub async fn save_flag(
+        &self,
+        g: &GameRow,
+        lease: &str,
+        max_lapse_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    // The write first: it waits for the database's write lock (SQLite) or the
+                    // game's row (PostgreSQL), so the lease is read and `now` taken after any
+                    // wait, and no renewal can slip in before the commit (SQLite).
+                    update(&mut tx, g, g.ply).await?;
+                    let expires: Option<i64> =
+                        sqlx::query("SELECT expires_at FROM leases WHERE name = $1")
+                            .bind(lease)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .map(|r| r.try_get("expires_at"))
+                            .transpose()?;
+                    if let Some(expires) = expires {
+                        let lapse = super::now_ms() - expires;
+                        if lapse > max_lapse_ms {
+                            return Err(StoreError::ClocksOwed { lapse_ms: lapse });
+                        }
+                    }
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Saves a state change that is not a move (seat taken, resignation, draw offer):
     /// `g.version` must be the stored version plus one.
     pub async fn save_state(&self, g: &GameRow) -> Result<(), StoreError> {

@@ -4,6 +4,21 @@
 
 use super::{Store, StoreError};
 
+/// What [`Store::take_lease_unless_lapsed`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseTake {
+    /// The caller holds the lease now.
+    Held,
+    /// Another holder's lease has not expired.
+    Other,
+    /// The lease expired at `expires_at` (Unix ms), longer ago than the caller allows: only
+    /// [`Store::move_lapsed_lease`] moves it on.
+    Lapsed {
+        /// When it expired, Unix ms.
+        expires_at: i64,
+    },
+}
+
 impl Store {
     /// Takes or renews lease `name` for `holder` until `now + ttl_ms` (Unix ms): `true` when
     /// `holder` has it now (it was free, expired, or already its own).
@@ -27,6 +42,91 @@ impl Store {
                     .bind(holder)
                     .bind(now.saturating_add(ttl_ms))
                     .bind(now)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// [`Store::take_lease`], except that a lease expired more than `max_lapse_ms` before `now`
+    /// is left as it is and reported as [`LeaseTake::Lapsed`]: a lapse that long says that no
+    /// process could reach the database, and whoever ends it owes something for it first
+    /// (crate::timeouts). A lease never taken is taken.
+    pub async fn take_lease_unless_lapsed(
+        &self,
+        name: &str,
+        holder: &str,
+        now: i64,
+        ttl_ms: i64,
+        max_lapse_ms: i64,
+    ) -> Result<LeaseTake, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) \
+                         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
+                         expires_at = excluded.expires_at \
+                         WHERE (leases.holder = excluded.holder OR leases.expires_at < $4) \
+                         AND leases.expires_at >= $5",
+                    )
+                    .bind(name)
+                    .bind(holder)
+                    .bind(now.saturating_add(ttl_ms))
+                    .bind(now)
+                    .bind(now.saturating_sub(max_lapse_ms))
+                    .execute(conn.raw())
+                    .await?;
+                    if done.rows_affected() == 1 {
+                        return Ok(LeaseTake::Held);
+                    }
+                    let row = sqlx::query("SELECT expires_at FROM leases WHERE name = $1")
+                        .bind(name)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    let expires_at = match row {
+                        Some(r) => sqlx::Row::try_get::<i64, _>(&r, "expires_at")?,
+                        None => return Ok(LeaseTake::Other),
+                    };
+                    Ok(if expires_at < now.saturating_sub(max_lapse_ms) {
+                        LeaseTake::Lapsed { expires_at }
+                    } else {
+                        LeaseTake::Other
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Moves lease `name` to `holder` until `expires_at` (Unix ms) if it still expires at
+    /// `lapsed`, the value its caller read: of several processes that saw the same lapsed
+    /// lease, one gets `true`.
+    pub async fn move_lapsed_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        lapsed: i64,
+        expires_at: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "UPDATE leases SET holder = $1, expires_at = $2 \
+                         WHERE name = $3 AND expires_at = $4",
+                    )
+                    .bind(holder)
+                    .bind(expires_at)
+                    .bind(name)
+                    .bind(lapsed)
                     .execute(conn.raw())
                     .await?;
                     Ok(done.rows_affected() == 1)

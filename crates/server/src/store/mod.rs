@@ -41,6 +41,7 @@ pub use commits::{CommitCounts, MAX_BATCH};
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
+pub use leases::LeaseTake;
 pub use moves::MoveRow;
 pub use players::{PlayerGames, PlayerRecord, ProfileAccount};
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
@@ -77,6 +78,14 @@ pub enum StoreError {
     /// packets).
     #[error("no connection to the database server within {} s", CONNECT_TIMEOUT.as_secs())]
     ConnectTimeout,
+    /// A loss on time refused: the timeout sweeper's lease lapsed `lapse_ms` ago, so the
+    /// database was out of reach (or every process down) and that time is owed to the running
+    /// clocks first (crate::timeouts).
+    #[error("the clocks are owed an outage of {lapse_ms} ms; no flag until it is given back")]
+    ClocksOwed {
+        /// How long ago the lease expired, ms.
+        lapse_ms: i64,
+    },
     /// A SQLite file that cannot be opened, and why (SQLite itself says only "unable to open
     /// database file").
     #[error("cannot open the SQLite file '{path}': {reason}")]
