@@ -1,6 +1,7 @@
-// Clocks on the game page (issue 13): a timed friend game shows both clocks, the running one
+// Clocks on the game page (issue 13): a timed friend game shows both clocks, standing with a
+// first-move countdown until each side has moved once (as lichess), then the running one
 // ticks down from the server's time and passes to the opponent with the increment after a
-// move; under ten seconds it shows tenths and warns; when it reaches zero the game is lost
+// move; a first move that never comes aborts the game; under ten seconds it shows tenths and warns; when it reaches zero the game is lost
 // on time without a reload; a correspondence game shows the days and the deadline; my games
 // shows the control.
 
@@ -29,23 +30,48 @@ const seconds = text => {
   return parts.length === 2 ? parts[0] * 60 + parts[1] : parts[0];
 };
 
+const firstMoveSeconds = async page => {
+  const m = /within (\d+) s/.exec(await page.textContent('#first-move'));
+  return m ? Number(m[1]) : NaN;
+};
+
 async function realtime(browser) {
   const { a, b, id } = await timedGame(browser, 'antarctos', { kind: 'realtime', initial_s: 180, increment_s: 2 });
   eq((await a.textContent('#time-control')).trim(), '3+2 · Casual', 'the control is named under the title');
-  check(await a.isVisible('.clock[data-color=white].running'), "White's clock runs once the friend joined");
-  check(!(await a.isVisible('.clock[data-color=black].running')), "Black's does not");
-  const w0 = seconds(await face(a, 'white'));
-  check(w0 <= 180 && w0 >= 175, `White's clock starts near 3:00, shows ${w0} s`);
+  // As lichess: no main clock runs before each side's first move; a countdown says how long
+  // the side to move has for it.
+  check(await a.isVisible('#first-move'), 'the first-move countdown is shown');
+  const wait0 = await firstMoveSeconds(a);
+  check(wait0 >= 25 && wait0 <= 30, `White has 30 s for the first move: "${await a.textContent('#first-move')}"`);
+  check((await b.textContent('#first-move')).startsWith('White must move within'), 'the friend sees it too');
+  check(!(await a.isVisible('.clock.running')), 'no main clock runs before the first moves');
   await a.waitForTimeout(2200);
-  const w1 = seconds(await face(a, 'white'));
-  check(w1 <= w0 - 1, `the running clock ticks down (${w0} -> ${w1})`);
-  eq(seconds(await face(b, 'black')), 180, "the waiting side's clock stands at 3:00");
+  const wait1 = await firstMoveSeconds(a);
+  check(wait1 <= wait0 - 1, `the first-move countdown ticks (${wait0} -> ${wait1})`);
+  eq(seconds(await face(a, 'white')), 180, "White's clock stands at 3:00 while the first move is awaited");
   await clickSquare(a, 'c3');
   await clickSquare(a, 'd4');
   await waitForMoves(b, 1);
+  await b.waitForFunction(() => /^Black must move within/.test(document.querySelector('#first-move')?.textContent ?? ''));
+  eq(seconds(await face(b, 'white')), 180, "White's first move is not charged and earns no increment");
+  check(!(await b.isVisible('.clock.running')), "Black's main clock does not run before its first move");
+  await clickSquare(b, 'f6');
+  await clickSquare(b, 'g5');
+  await waitForMoves(a, 2);
+  await a.waitForSelector('.clock[data-color=white].running');
+  check(!(await a.isVisible('#first-move')), 'the countdown goes once both sides moved');
+  eq(seconds(await face(a, 'black')), 180, "Black's first move is not charged either");
+  const w0 = seconds(await face(a, 'white'));
+  check(w0 <= 180 && w0 >= 177, `White's main clock starts at 3:00 with Black's first move, shows ${w0} s`);
+  await a.waitForTimeout(2200);
+  const w1 = seconds(await face(a, 'white'));
+  check(w1 <= w0 - 1, `the running clock ticks down (${w0} -> ${w1})`);
+  await clickSquare(a, 'd4');
+  await clickSquare(a, 'e5');
+  await waitForMoves(b, 3);
   await b.waitForSelector('.clock[data-color=black].running');
   const after = seconds(await face(b, 'white'));
-  check(after >= w1 && after <= 182, `the increment is added after the move: White shows ${after} s`);
+  check(after > w1 && after <= 182, `the increment is added after the move: White shows ${after} s`);
   // Phone: the clocks stay beside the names and readable.
   await b.setViewportSize({ width: 390, height: 844 });
   await b.waitForTimeout(300);
@@ -74,6 +100,18 @@ async function lowTimeAndFlag(browser) {
   check(!(await a.isVisible('.clock.running')), 'no clock runs after the end');
 }
 
+async function firstMoveMissed(browser) {
+  // A ¼-minute game waits its 15 s (never more than the initial time) for White's first move.
+  const { a, b } = await timedGame(browser, 'antarctos', { kind: 'realtime', initial_s: 15, increment_s: 0 });
+  const wait = await firstMoveSeconds(b);
+  check(wait >= 11 && wait <= 15, `White has 15 s for the first move: "${await b.textContent('#first-move')}"`);
+  await waitForStatus(b, 'aborted', 20000);
+  await waitForStatus(a, 'aborted', 5000);
+  check(!(await a.isVisible('#first-move')), 'the countdown goes with the abort');
+  const words = await a.textContent('#notice');
+  check(/White did not make a first move in time/.test(words ?? ''), `the page says why: "${words}"`);
+}
+
 async function correspondence(browser) {
   const { a, b } = await timedGame(browser, 'antarctos', { kind: 'correspondence', days: 2 });
   const control = (await a.textContent('#time-control')).trim();
@@ -88,5 +126,6 @@ async function correspondence(browser) {
 await suite([
   ['a real-time clock ticks, passes with the increment, fits a phone', realtime],
   ['low time warns, and the flag ends the game on the page', lowTimeAndFlag],
+  ['a first move that does not come aborts the game on the page', firstMoveMissed],
   ['a correspondence clock shows days and the deadline', correspondence],
 ]);

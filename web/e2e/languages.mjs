@@ -122,6 +122,7 @@ async function walk(browser, l) {
     for (const text of await englishLeft(page, l)) left.push(`${what}: "${text}"`);
   };
   await visit('/', '#new-game');
+  check(await page.isVisible('#intro'), `the home page's intro is shown in ${l}`);
   await visit('/my', '#my-games');
   await visit(`/game/${games.ongoing}`, '#moves button.move', 'game against the computer');
   await page.click('#moves button.move[data-ply="1"]');

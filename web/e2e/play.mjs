@@ -176,6 +176,14 @@ async function friendGame(browser, page) {
 }
 
 async function otherPages(page) {
+  // A newcomer is told what the site is, at the top of the home page.
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#intro');
+  check(await page.isVisible('#intro'), 'the home page has an intro line');
+  eq(await page.textContent('#intro'), 'Play Antarctos and Ice Age Chess — checkers and chess with ice — against people or the engine, and study your games.', 'the intro says what the site is');
+  const introTop = await page.$eval('#intro', e => e.getBoundingClientRect().top);
+  check(introTop < 200, `the intro is near the top of the page (${introTop} px)`);
+
   await page.goto(`${base}/my`);
   await page.waitForSelector('#my-games');
   const rows = await page.$$eval('#my-games tbody tr', trs => trs.map(tr => tr.className));

@@ -37,7 +37,8 @@ async function droppableSockets(page) {
 }
 
 /** A real-time friend game (3+2, Ice Age Chess) made by a desktop player and joined by `page`
- * (already routed) through its link: the joiner is Black, and White's clock runs. */
+ * (already routed) through its link: the joiner is Black; both first moves are made (the
+ * clocks stand until then), so White's clock runs. */
 async function blitzJoinedBy(browser, page) {
   const a = await newPage(browser);
   await a.goto(`${base}/`);
@@ -48,6 +49,9 @@ async function blitzJoinedBy(browser, page) {
   await page.goto(`${base}${created.invite_url}`);
   await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
   await page.waitForSelector('.live.on', { timeout: 10000 });
+  const move = async (p, mv, ply) => eq((await api(p, 'POST', `/api/games/${created.id}/moves`, { move: mv, ply })).status, 200, `${mv} is played`);
+  await move(a, 'g1f3', 0);
+  await move(page, 'g8f6', 1);
   return created.id;
 }
 

@@ -124,7 +124,9 @@ export interface GameView {
 
 /** A game's clock: times in ms; `deadline_ms` is Unix ms (null while stopped). */
 export type ClockView =
-  | { kind: 'realtime'; initial_ms: number; increment_ms: number; white_ms: number; black_ms: number; running: Color | null }
+  | { kind: 'realtime'; initial_ms: number; increment_ms: number; white_ms: number; black_ms: number; running: Color | null;
+      /** Time the running side has left for its first move; null once both sides moved. */
+      first_move_ms?: number | null }
   | { kind: 'correspondence'; days: number; deadline_ms: number | null; running: Color | null };
 
 /** A time control as asked for (`POST /api/games`, seeks). */

@@ -84,7 +84,15 @@ function render(): void {
   cleanup = undefined;
   const app = document.getElementById('app')!;
   const main = h('main');
-  mount(app, header(), main);
+  const top = header();
+  mount(app, top, main);
+  // On a phone the links scroll sideways: the current page's link is brought into sight.
+  const nav = top.querySelector('nav');
+  const active = nav?.querySelector<HTMLElement>('a.active');
+  if (nav && active && nav.scrollWidth > nav.clientWidth) {
+    const right = active.getBoundingClientRect().right - nav.getBoundingClientRect().left;
+    if (right > nav.clientWidth - 24) nav.scrollLeft = right - nav.clientWidth + 32;
+  }
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [re, page] of routes) {
     const m = re.exec(path);

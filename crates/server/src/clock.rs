@@ -8,9 +8,14 @@
 //!   the move (as lichess and FIDE).
 //! - Correspondence gives a fixed number of days per move, restored in full by each move (as
 //!   BrainKing); its deadline is the last move's instant plus the days.
-//! - The clock runs from the moment both seats are taken, for the side to move. A side that
-//!   runs out before each side has made a move (ply < 2) aborts the game instead of losing
-//!   it (as lichess aborts a game whose first moves never come).
+//! - First moves (as lichess): the main clocks do not run until each side has made its first
+//!   move. White's first move must come within [`FIRST_MOVE_MS`] of both seats being taken,
+//!   Black's within as long of White's first move (at most the initial time, so a ¼-minute
+//!   game waits 15 s, as lichess's ultra-bullet); if it does not, the game is aborted (no
+//!   result, not rated). Neither first move is charged nor earns the increment: the page
+//!   showed a full clock that was not running. The main clock starts for White with Black's
+//!   first move (ply 2). Correspondence has no such wait: its days run from both seats
+//!   being taken.
 //!
 //! Lag allowance ([`LAG_ALLOWANCE_MS`]): each move is charged its elapsed time less up to
 //! this allowance, for the network's time both ways, and a side is flagged only once its
@@ -25,7 +30,8 @@ use crate::error::ApiError;
 /// Network time forgiven per move, milliseconds (see the module's note).
 pub const LAG_ALLOWANCE_MS: i64 = 250;
 /// Longest wait for each side's first move in a real-time game, ms (as lichess): a player who
-/// never moves aborts the game within this, not after the whole initial time.
+/// never moves aborts the game within this (or the initial time if shorter); the main clock
+/// does not run meanwhile.
 pub const FIRST_MOVE_MS: i64 = 30_000;
 
 /// Clocks stored before the first-move count existed are past their first moves.
@@ -199,10 +205,11 @@ pub enum Clock {
         black_ms: i64,
         /// The side whose clock runs.
         running: Option<Color>,
-        /// Unix ms at which the running clock started.
+        /// Unix ms at which the running clock started (before the first moves: the side to
+        /// move's wait for its first move).
         since_ms: i64,
         /// Moves made so far, counted up to 2: while below, the side to move has not made
-        /// its first move and has at most [`FIRST_MOVE_MS`] for it.
+        /// its first move, has at most [`FIRST_MOVE_MS`] for it, and its main clock stands.
         #[serde(default = "two")]
         moves: u8,
     },
@@ -304,8 +311,9 @@ impl Clock {
 
     /// `mover` moved at `now`: charges it (less the lag allowance), adds the increment and
     /// starts the opponent's clock. A move made after the mover's deadline is
-    /// [`Charge::Flagged`] and changes nothing. A clock that is not running (never started)
-    /// just starts for the opponent.
+    /// [`Charge::Flagged`] and changes nothing. A first move, or a clock that is not running
+    /// (never started), charges nothing and adds no increment: the opponent's clock (or
+    /// first-move wait) just starts.
     pub fn on_move(&mut self, mover: Color, now: i64) -> Charge {
         if self.running() == Some(mover) && self.flagged(now) == Some(mover) {
             return Charge::Flagged;
@@ -314,9 +322,11 @@ impl Clock {
             increment_ms,
             since_ms,
             running: Some(side),
+            moves,
             ..
         } = *self
             && side == mover
+            && moves >= 2
         {
             let elapsed = (now - since_ms).max(0);
             let charged = (elapsed - LAG_ALLOWANCE_MS).max(0);
@@ -343,12 +353,16 @@ impl Clock {
         let side = self.running()?;
         Some(match *self {
             Clock::Realtime {
-                since_ms, moves, ..
+                since_ms,
+                moves,
+                initial_ms,
+                ..
             } => {
-                let mut allowed = self.stored_ms(side);
-                if moves < 2 {
-                    allowed = allowed.min(FIRST_MOVE_MS);
-                }
+                let allowed = if moves < 2 {
+                    initial_ms.min(FIRST_MOVE_MS)
+                } else {
+                    self.stored_ms(side)
+                };
                 since_ms
                     .saturating_add(allowed)
                     .saturating_add(LAG_ALLOWANCE_MS)
@@ -358,14 +372,18 @@ impl Clock {
     }
 
     /// `side`'s time left at `now`, ms (negative once over); correspondence: until the
-    /// deadline while running, a full period otherwise.
+    /// deadline while running, a full period otherwise. Before the first moves the main
+    /// clocks stand (see [`Clock::first_move_left_ms`]).
     pub fn left_ms(&self, side: Color, now: i64) -> i64 {
         match *self {
             Clock::Realtime {
-                running, since_ms, ..
+                running,
+                since_ms,
+                moves,
+                ..
             } => {
                 let stored = self.stored_ms(side);
-                if running == Some(side) {
+                if running == Some(side) && moves >= 2 {
                     stored - (now - since_ms).max(0)
                 } else {
                     stored
@@ -382,6 +400,21 @@ impl Clock {
                     days * DAY_MS
                 }
             }
+        }
+    }
+
+    /// While a real-time game waits for a first move: the time the side to move has left to
+    /// make it at `now`, ms (negative once over, before the lag allowance); `None` otherwise.
+    pub fn first_move_left_ms(&self, now: i64) -> Option<i64> {
+        match *self {
+            Clock::Realtime {
+                running: Some(_),
+                moves,
+                since_ms,
+                initial_ms,
+                ..
+            } if moves < 2 => Some(since_ms + initial_ms.min(FIRST_MOVE_MS) - now),
+            _ => None,
         }
     }
 
@@ -423,6 +456,7 @@ impl Clock {
                 white_ms: self.left_ms(Color::White, now).max(0),
                 black_ms: self.left_ms(Color::Black, now).max(0),
                 running,
+                first_move_ms: self.first_move_left_ms(now).map(|ms| ms.max(0)),
             },
             Clock::Correspondence {
                 days,
@@ -438,7 +472,9 @@ impl Clock {
 }
 
 /// GameView's `clock`: `{"kind": "realtime", "initial_ms", "increment_ms", "white_ms",
-/// "black_ms", "running"}` (times left when the view was made) or `{"kind":
+/// "black_ms", "running", "first_move_ms"}` (times left when the view was made;
+/// `first_move_ms`: the running side's time left for its first move, `null` once both sides
+/// moved) or `{"kind":
 /// "correspondence", "days", "deadline_ms", "running"}` (Unix ms; `null` while stopped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -450,6 +486,8 @@ pub enum ClockView {
         white_ms: i64,
         black_ms: i64,
         running: Option<Color>,
+        #[serde(default)]
+        first_move_ms: Option<i64>,
     },
     /// Days per move.
     Correspondence {
@@ -472,9 +510,18 @@ mod tests {
         .expect("a clock")
     }
 
+    /// A 3+2 clock past both first moves (those are not charged: their own tests).
+    fn blitz_in_play() -> Clock {
+        let mut c = blitz();
+        if let Clock::Realtime { moves, .. } = &mut c {
+            *moves = 2;
+        }
+        c
+    }
+
     #[test]
     fn fischer_charges_the_mover_less_the_lag_allowance_and_adds_the_increment() {
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::White, 1_000);
         assert_eq!(c.running(), Some(Color::White));
         // White thinks 10.25 s: charged 10 s, +2 s.
@@ -490,11 +537,7 @@ mod tests {
 
     #[test]
     fn a_move_after_the_deadline_is_flagged_and_changes_nothing() {
-        let mut c = blitz();
-        // Past the first moves (their own limit has its own test).
-        if let Clock::Realtime { moves, .. } = &mut c {
-            *moves = 2;
-        }
+        let mut c = blitz_in_play();
         c.start(Color::White, 0);
         let deadline = c.deadline_ms().expect("running");
         assert_eq!(deadline, 180_000 + LAG_ALLOWANCE_MS);
@@ -533,13 +576,13 @@ mod tests {
 
     #[test]
     fn stopping_charges_the_running_side_and_the_view_never_goes_negative() {
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::White, 0);
         c.stop(5_000);
         assert_eq!(c.running(), None);
         assert_eq!(c.left_ms(Color::White, 99_999), 175_000);
         assert_eq!(c.deadline_ms(), None);
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::Black, 0);
         assert!(matches!(
             c.view(400_000),
@@ -552,28 +595,97 @@ mod tests {
     }
 
     #[test]
-    fn each_side_has_at_most_thirty_seconds_for_its_first_move() {
+    fn first_moves_are_not_charged_to_the_clock() {
         let mut c = blitz();
         c.start(Color::White, 0);
-        assert_eq!(c.deadline_ms(), Some(FIRST_MOVE_MS + LAG_ALLOWANCE_MS));
+        // Waiting for White's first move: the main clocks stand at the initial time.
+        assert_eq!(c.left_ms(Color::White, 10_000), 180_000);
+        assert_eq!(c.first_move_left_ms(10_000), Some(FIRST_MOVE_MS - 10_000));
+        match c.view(10_000) {
+            ClockView::Realtime {
+                white_ms,
+                black_ms,
+                running,
+                first_move_ms,
+                ..
+            } => assert_eq!(
+                (white_ms, black_ms, running, first_move_ms),
+                (180_000, 180_000, Some(Color::White), Some(20_000))
+            ),
+            other => panic!("not a real-time view: {other:?}"),
+        }
+        // White thinks 10 s, Black 12 s: neither is charged, and no increment is added
+        // (lichess: the uncharged first moves earn none).
+        assert_eq!(c.on_move(Color::White, 10_000), Charge::Ok);
+        assert_eq!(c.left_ms(Color::White, 10_000), 180_000);
+        assert_eq!(c.left_ms(Color::Black, 20_000), 180_000);
+        assert_eq!(c.first_move_left_ms(20_000), Some(FIRST_MOVE_MS - 10_000));
+        assert_eq!(c.on_move(Color::Black, 22_000), Charge::Ok);
+        assert_eq!(c.left_ms(Color::Black, 22_000), 180_000);
+        // Black's first move starts White's main clock.
+        assert_eq!(c.first_move_left_ms(22_000), None);
+        assert_eq!(c.running(), Some(Color::White));
+        assert_eq!(c.left_ms(Color::White, 27_000), 175_000);
+        assert_eq!(
+            c.deadline_ms(),
+            Some(22_000 + 180_000 + LAG_ALLOWANCE_MS),
+            "from the third move on the whole clock counts"
+        );
+        // White's second move is the first one charged, with the increment.
+        assert_eq!(c.on_move(Color::White, 27_250), Charge::Ok);
+        assert_eq!(c.left_ms(Color::White, 27_250), 180_000 - 5_000 + 2_000);
+        // Stopping before the first moves charges nothing either.
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        c.stop(20_000);
+        assert_eq!(c.left_ms(Color::White, 20_000), 180_000);
+    }
+
+    #[test]
+    fn a_missing_first_move_aborts_after_30_s() {
+        // The game service aborts a game flagged before ply 2 (tests/clocks.rs); here, when.
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        let white_deadline = FIRST_MOVE_MS + LAG_ALLOWANCE_MS;
+        assert_eq!(c.deadline_ms(), Some(white_deadline));
+        assert_eq!(c.flagged(white_deadline), None);
+        assert_eq!(c.flagged(white_deadline + 1), Some(Color::White));
+        let before = c;
+        assert_eq!(
+            c.on_move(Color::White, white_deadline + 1),
+            Charge::Flagged,
+            "a first move after its 30 s is refused"
+        );
+        assert_eq!(c, before);
+        // Black's 30 s count from White's first move.
         assert_eq!(c.on_move(Color::White, 10_000), Charge::Ok);
         assert_eq!(
             c.deadline_ms(),
             Some(10_000 + FIRST_MOVE_MS + LAG_ALLOWANCE_MS)
         );
-        assert_eq!(c.on_move(Color::Black, 20_000), Charge::Ok);
-        // From the third move on, the whole clock counts.
-        let left = c.left_ms(Color::White, 20_000);
-        assert_eq!(c.deadline_ms(), Some(20_000 + left + LAG_ALLOWANCE_MS));
+        assert_eq!(
+            c.flagged(10_000 + FIRST_MOVE_MS + LAG_ALLOWANCE_MS + 1),
+            Some(Color::Black)
+        );
+        // A clock shorter than 30 s waits its initial time (lichess's ultra-bullet: 15 s).
+        let mut c = TimeControl::Realtime {
+            initial_s: 15,
+            increment_s: 0,
+        }
+        .new_clock()
+        .expect("a clock");
+        c.start(Color::White, 0);
+        assert_eq!(c.deadline_ms(), Some(15_000 + LAG_ALLOWANCE_MS));
         // A stored clock without the count is past its first moves.
         let old = r#"{"kind":"realtime","initial_ms":60000,"increment_ms":0,"white_ms":60000,"black_ms":60000,"running":"white","since_ms":0}"#;
         let c: Clock = serde_json::from_str(old).expect("parse");
         assert_eq!(c.deadline_ms(), Some(60_000 + LAG_ALLOWANCE_MS));
+        assert_eq!(c.first_move_left_ms(0), None);
     }
 
     #[test]
     fn an_outage_is_credited_to_the_running_side() {
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::White, 0);
         c.credit(30_000);
         assert_eq!(c.left_ms(Color::White, 30_000), 180_000);

@@ -290,11 +290,13 @@ async fn rated_seek(url: &str) {
     assert_eq!(g.body["you"], "white");
     assert_eq!(g.body["clock"]["running"], "white");
     let game = g.body["id"].as_str().unwrap().to_string();
-    // The clock runs: White's time goes down before any move.
+    // White's first-move wait runs; the main clocks stand until both sides have moved.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let v = get(&mut ann, &format!("/api/games/{game}")).await;
     assert_eq!(v.body["you"], "black");
-    assert!(v.body["clock"]["white_ms"].as_i64().unwrap() <= 300_000);
+    assert_eq!(v.body["clock"]["white_ms"], 300_000, "{}", v.text);
+    let wait = v.body["clock"]["first_move_ms"].as_i64().unwrap_or(0);
+    assert!((29_000..30_000).contains(&wait), "{}", v.text);
     // Both play: the game is theirs.
     let first = first_legal(&mut bob, &game).await;
     play(&mut bob, &game, &first).await;
@@ -302,6 +304,7 @@ async fn rated_seek(url: &str) {
     let after = play(&mut ann, &game, &reply).await;
     assert_eq!(after["ply"], 2);
     assert_eq!(after["clock"]["running"], "white");
+    assert_eq!(after["clock"]["first_move_ms"], Value::Null, "{after}");
     // Its end changes both ratings.
     let over = post(&mut bob, &format!("/api/games/{game}/resign"), json!({})).await;
     assert_eq!(over.status, 200, "{}", over.text);

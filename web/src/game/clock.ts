@@ -2,11 +2,13 @@
 // left when the state was made); the page counts down from the moment the state arrived, and
 // asks for the state again when the shown time reaches zero, so a flag shows within moments
 // even if the push is lost. Real-time shows m:ss (tenths under 10 s) with a low-time
-// warning; correspondence shows the time left and the deadline.
+// warning; correspondence shows the time left and the deadline. Before each side's first move
+// a real-time clock stands at its full time and a line counts down the first move's wait (as
+// lichess: the main clock starts with Black's first move).
 
 import type { ClockView, Color, GameView } from '../api';
 import { h } from '../dom';
-import { dateTime, t } from '../i18n';
+import { colorName, dateTime, t } from '../i18n';
 
 /** Below this much time left (ms) a real-time clock warns: a tenth of the initial time, at
  * least 10 s and at most 30 s. */
@@ -50,6 +52,8 @@ export class GameClocks {
     white: h('span.clock', { 'data-color': 'white', role: 'timer', 'aria-live': 'off' }),
     black: h('span.clock', { 'data-color': 'black', role: 'timer', 'aria-live': 'off' }),
   };
+  /** "White must move within 27 s", shown while a first move is awaited. */
+  readonly firstMove = h('p.first-move#first-move', { hidden: true, role: 'timer', 'aria-live': 'off' });
   private clock: ClockView | null = null;
   private ongoing = false;
   private at = 0; // performance.now() when the state arrived
@@ -68,6 +72,8 @@ export class GameClocks {
       this.faces[c].hidden = !this.clock;
       this.faces[c].classList.remove('stale');
     }
+    this.firstMove.hidden = true;
+    this.firstMove.classList.remove('stale');
     this.draw();
     window.clearInterval(this.timer);
     this.timer = undefined;
@@ -92,6 +98,8 @@ export class GameClocks {
       face.title = t('clock.stale_title');
       face.setAttribute('aria-label', `${face.title}: ${face.textContent}`);
     }
+    this.firstMove.classList.add('stale');
+    this.firstMove.title = t('clock.stale_title');
   }
 
   /** Time left of `c` now, ms (real-time), or until the deadline (correspondence). */
@@ -101,19 +109,37 @@ export class GameClocks {
     const elapsed = performance.now() - this.at;
     if (k.kind === 'realtime') {
       const base = c === 'white' ? k.white_ms : k.black_ms;
-      return k.running === c && this.ongoing ? base - elapsed : base;
+      return this.ticking(c) ? base - elapsed : base;
     }
     if (k.running === c && k.deadline_ms !== null && this.ongoing) return k.deadline_ms - Date.now();
     return k.days * 86_400_000;
   }
 
+  /** Whether `c`'s face counts down now (not while a first move is awaited). */
+  private ticking(c: Color): boolean {
+    const k = this.clock;
+    return !!k && this.ongoing && k.running === c && !(k.kind === 'realtime' && k.first_move_ms != null);
+  }
+
   private draw(): void {
     const k = this.clock;
     if (!k) return;
+    if (k.kind === 'realtime' && k.first_move_ms != null && k.running && this.ongoing) {
+      const left = k.first_move_ms - (performance.now() - this.at);
+      this.firstMove.hidden = false;
+      this.firstMove.textContent = t('clock.first_move', { color: colorName(k.running), s: Math.max(0, Math.ceil(left / 1000)) });
+      this.firstMove.title = t('clock.first_move_title');
+      this.firstMove.classList.toggle('low', left < 10_000);
+      if (left <= 0 && !this.asked) {
+        this.asked = true;
+        // The server aborts on its own; ask a moment later for the state that says so.
+        window.setTimeout(this.resync, 400);
+      }
+    }
     for (const c of ['white', 'black'] as Color[]) {
       const face = this.faces[c];
       const left = this.left(c) ?? 0;
-      const running = this.ongoing && k.running === c;
+      const running = this.ticking(c);
       face.classList.toggle('running', running);
       if (k.kind === 'realtime') {
         face.textContent = formatClock(left);

@@ -13,6 +13,8 @@ export const clockTr: Record<keyof typeof clockEn, string> = {
   'clock.correspondence_title': 'Hamle başına süre',
   'clock.rated': 'Puanlı',
   'clock.casual': 'Puansız',
+  'clock.first_move': '{color} {s} sn içinde hamle yapmalı',
+  'clock.first_move_title': 'Saatler iki tarafın da ilk hamlesinden sonra başlar; zamanında yapılmayan ilk hamle oyunu iptal eder',
   'notice.first_move_missed': '{color} ilk hamlesini zamanında yapmadı: oyun iptal edildi',
   'my.deadline': 'süreniz {when} biter',
 };

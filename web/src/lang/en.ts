@@ -41,6 +41,7 @@ export const en = {
   'invite.own': 'You created this game, so you already hold one seat. Send the link to a friend: whoever opens it takes the other seat, and the game begins.',
   'invite.back': 'Back to your game',
 
+  'home.intro': 'Play Antarctos and Ice Age Chess — checkers and chess with ice — against people or the engine, and study your games.',
   'home.title': 'Start a game',
   'home.game': 'Game',
   'home.opponent': 'Opponent',

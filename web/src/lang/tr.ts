@@ -40,6 +40,7 @@ export const tr: Record<Key, string> = {
   'invite.own': 'Bu oyunu siz açtınız, bir taraf zaten sizin. Bağlantıyı bir arkadaşınıza gönderin: onu açan diğer tarafı alır ve oyun başlar.',
   'invite.back': 'Oyununuza dön',
 
+  'home.intro': 'Antarctos ve Buz Çağı Satrancı’nı — buzlu dama ve satranç — insanlara ya da bilgisayara karşı oynayın ve oyunlarınızı inceleyin.',
   'home.title': 'Yeni oyun',
   'home.game': 'Oyun',
   'home.opponent': 'Rakip',

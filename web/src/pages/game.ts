@@ -601,7 +601,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         // Offers and the end before the Ice Age's account: on a phone they must not fall below the fold.
         // The page's message (a move that could not be sent) beside the status: at the end of
         // the panel it fell below a phone's screen.
-        status, message, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
+        status, message, clocks.firstMove, notice, hint, jumpBox, waitBox, offerBox, overBox, countdown, icePanel,
         h('h2', t('game.moves')),
         moveList,
         browseBar,

@@ -1,7 +1,7 @@
-// Home: the lobby (quick pairing, open seeks, challenges: lobby/lobby.ts), then a game of one's
-// own: pick a game (each with a picture of its start and a link to its rules), an opponent
-// (engine level in words / friend by link, with a clock and rated or not / same screen) and a
-// side. The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
+// Home: a line saying what the site is, the lobby (quick pairing, open seeks, challenges:
+// lobby/lobby.ts), then a game of one's own: pick a game (each with a picture of its start and a
+// link to its rules), an opponent (engine level in words / friend by link, with a clock and rated
+// or not / same screen) and a side. The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
 // the game page's New game).
 
 import { currentUser } from '../account';
@@ -127,6 +127,8 @@ export function homePage(root: HTMLElement): () => void {
 
   const lobby = lobbySection(loggedIn);
   mount(root,
+    // A newcomer's first question: what is this site?
+    h('p.intro#intro', t('home.intro')),
     lobby.el,
     h('section.card.home',
       h('h1', t('home.title')),

@@ -1,0 +1,108 @@
+// Tap targets on a phone (390x844, touch): every visible control of the home page (with the
+// lobby and its forms open), a game page (playing and over) and the analysis board is at least
+// 44x44 CSS px, as Apple's and WCAG 2.5.5's target size. Exempt, as WCAG 2.5.8 does: links
+// inside a sentence (their size is the line's). A radio or checkbox counts with its label,
+// which takes the tap too.
+
+import { api, base, check, clickSquare, newPage, out, suite, waitForMoves, waitForStatus } from './lib.mjs';
+
+const MIN = 44;
+const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+/** The visible controls of the page smaller than MIN in either direction, described. */
+async function smallTargets(page) {
+  return page.evaluate(min => {
+    const shown = el => {
+      const r = el.getBoundingClientRect();
+      const s = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[hidden]');
+    };
+    // WCAG 2.5.8's inline exception: a link whose parent also holds words of its own.
+    const inSentence = el => el.tagName === 'A' && getComputedStyle(el).display === 'inline'
+      && [...(el.parentElement?.childNodes ?? [])].some(n => n.nodeType === Node.TEXT_NODE && /\p{L}/u.test(n.textContent ?? ''));
+    const rectOf = el => {
+      let r = el.getBoundingClientRect();
+      if (el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox')) {
+        for (const label of el.labels ?? []) {
+          const l = label.getBoundingClientRect();
+          const left = Math.min(r.left, l.left), top = Math.min(r.top, l.top);
+          r = { width: Math.max(r.right, l.right) - left, height: Math.max(r.bottom, l.bottom) - top };
+        }
+      }
+      return r;
+    };
+    const name = el => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${[...el.classList].map(c => `.${c}`).join('')}`
+      + `${el instanceof HTMLInputElement ? `[${el.type}]` : ''} "${(el.textContent || el.getAttribute('aria-label') || el.getAttribute('value') || '').trim().slice(0, 30)}"`;
+    const out = [];
+    for (const el of document.querySelectorAll('button, a, input, select, summary, [role=button]')) {
+      if (!shown(el) && !(el instanceof HTMLInputElement && el.labels?.length)) continue;
+      if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
+      if (inSentence(el)) continue;
+      const r = rectOf(el);
+      if (r.width === 0 && r.height === 0) continue;
+      // Half a pixel for rounding of rem sizes.
+      if (r.width < min - 0.5 || r.height < min - 0.5) out.push(`${name(el)} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+    }
+    return out;
+  }, MIN);
+}
+
+async function expectNone(page, where) {
+  await page.waitForTimeout(300);
+  const small = await smallTargets(page);
+  check(small.length === 0, `${where}: controls under ${MIN}x${MIN} px on a phone:\n  ${small.join('\n  ')}`);
+  await page.screenshot({ path: `${out}/tap-${where.replace(/\W+/g, '-')}.png`, fullPage: true });
+}
+
+async function home(browser) {
+  // Someone else's seek and one's own: the lobby's rows with their buttons.
+  const other = await newPage(browser);
+  await other.goto(`${base}/`);
+  const seek = { variant: 'antarctos', time_control: { kind: 'correspondence', days: 3 }, color: 'white' };
+  check((await api(other, 'POST', '/api/seeks', seek)).status === 201, 'another player seeks a game');
+  const page = await newPage(browser, phone);
+  await page.goto(`${base}/`);
+  check((await api(page, 'POST', '/api/seeks', { ...seek, variant: 'iceage' })).status === 201, 'one\'s own seek');
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#seeks li.seek.mine');
+  await page.waitForSelector('#seeks li.seek:not(.mine)');
+  await page.waitForSelector('#new-game .game-card cg-board');
+  // Every fold open (a new seek, a challenge, the start position), and the friend's clock.
+  await page.$$eval('details', ds => ds.forEach(d => { d.open = true; }));
+  await page.check('input[name=opponent][value=friend]');
+  await expectNone(page, 'home page and lobby (friend game)');
+  await page.check('input[name=opponent][value=engine]');
+  await expectNone(page, 'home page (engine levels)');
+}
+
+async function game(browser) {
+  const page = await newPage(browser, phone);
+  await page.goto(`${base}/`);
+  const made = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white' });
+  check(made.status === 201, 'a game against the engine');
+  await page.goto(`${base}/game/${made.json.id}`);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitForMoves(page, 2);
+  await expectNone(page, 'game page, playing');
+  check((await api(page, 'POST', `/api/games/${made.json.id}/resign`, {})).status === 200, 'resigned');
+  await waitForStatus(page, 'finished');
+  await expectNone(page, 'game page, over');
+}
+
+async function analysis(browser) {
+  const page = await newPage(browser, phone);
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await page.waitForTimeout(500);
+  await expectNone(page, 'analysis board');
+}
+
+await suite([
+  ['the home page and the lobby have no small tap targets on a phone', home],
+  ['the game page has no small tap targets on a phone', game],
+  ['the analysis board has no small tap targets on a phone', analysis],
+]);
