@@ -93,11 +93,37 @@ struct GameResult {
     latencies: Vec<Duration>,
     /// Moves acknowledged with 200.
     acked: u64,
-    /// Longest time a player of this game took to be served again after its server died.
-    resumed: Option<Duration>,
+    /// Longest time a player of this game took to be served again after its server died:
+    /// from the kill, and from when the player found its server gone (a thinking player finds
+    /// it only at its next move, up to one think time after the kill).
+    resumed: Option<Resumed>,
     /// Both players had the game's first state: it was played, not only tried.
     started: bool,
     error: Option<String>,
+}
+
+/// How long a player took to be served again after its server died.
+#[derive(Clone, Copy, Default)]
+struct Resumed {
+    /// From the kill (or from `found`, without one).
+    since_kill: Duration,
+    /// From the failed request or closed socket that told the player.
+    since_found: Duration,
+}
+
+impl Resumed {
+    /// The longer of each figure.
+    fn max(self, other: Resumed) -> Resumed {
+        Resumed {
+            since_kill: self.since_kill.max(other.since_kill),
+            since_found: self.since_found.max(other.since_found),
+        }
+    }
+}
+
+/// Adds `took` to the slowest resume so far.
+fn note_resume(resumed: &mut Option<Resumed>, took: Resumed) {
+    *resumed = Some(resumed.unwrap_or_default().max(took));
 }
 
 /// A player: its client and socket, and the addresses it may fall back to.
@@ -122,14 +148,18 @@ impl Player {
     }
 
     /// Moves to the next address and reconnects (its server went away); returns how long it
-    /// took to be served again, from the kill (or from now, without one).
-    async fn fail_over(&mut self, id: &str) -> Result<Duration, String> {
-        let started = *self.killed_at.get().unwrap_or(&Instant::now());
+    /// took to be served again.
+    async fn fail_over(&mut self, id: &str) -> Result<Resumed, String> {
+        let found = Instant::now();
+        let started = *self.killed_at.get().unwrap_or(&found);
         for _ in 0..(self.addrs.len() * 20) {
             self.at = (self.at + 1) % self.addrs.len();
             self.client.set_addr(self.addrs[self.at]);
             if self.connect(id).await.is_ok() {
-                return Ok(started.elapsed());
+                return Ok(Resumed {
+                    since_kill: started.elapsed(),
+                    since_found: found.elapsed(),
+                });
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -158,14 +188,14 @@ async fn state_at(
     p: &mut Player,
     id: &str,
     ply: u64,
-    resumed: &mut Option<Duration>,
+    resumed: &mut Option<Resumed>,
 ) -> Result<View, String> {
     for _ in 0..3 {
         match tokio::time::timeout(Duration::from_secs(10), p.wait_ply(ply)).await {
             Ok(Ok(v)) => return Ok(v),
             Ok(Err(_)) | Err(_) => {
                 let took = p.fail_over(id).await?;
-                *resumed = Some(resumed.unwrap_or_default().max(took));
+                note_resume(resumed, took);
             }
         }
     }
@@ -303,7 +333,7 @@ async fn play_game(
         let mut answer = mover.client.post_unparsed(&path, &body).await;
         if answer.is_err() {
             let took = mover.fail_over(&id).await?;
-            out.resumed = Some(out.resumed.unwrap_or_default().max(took));
+            note_resume(&mut out.resumed, took);
             answer = mover.client.post_unparsed(&path, &body).await;
         }
         let answer = answer.map_err(|e| format!("move {mv} at ply {ply}: {e}"))?;
@@ -533,7 +563,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         let mut lost = 0u64;
         let mut unread = 0usize;
         let mut failed = 0usize;
-        let mut resume_max = Duration::ZERO;
+        let mut resume_max = Resumed::default();
         let mut resumed_games = 0usize;
         for r in &results {
             if let Some(e) = &r.error {
@@ -582,8 +612,11 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         if killed {
             println!(
                 "after the kill: {resumed_games} games had a player move to another process, \
-                 the slowest was served again {:.2} s after the kill",
-                resume_max.as_secs_f64()
+                 the slowest was served again {:.2} s after the kill; each was served again \
+                 within {:.2} s of finding its server gone (a thinking player finds it at its \
+                 next move)",
+                resume_max.since_kill.as_secs_f64(),
+                resume_max.since_found.as_secs_f64()
             );
         }
         println!(
