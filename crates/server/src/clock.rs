@@ -294,6 +294,27 @@ impl Clock {
         }
     }
 
+    /// Gives the running side back the part of `[from, now]` (Unix ms: an outage) during
+    /// which its clock ran: a clock started after `from` (by a move or a join once the
+    /// database was back, before the outage was given back) gets only the time since it
+    /// started, not the whole outage.
+    pub fn credit_outage(&mut self, from: i64, now: i64) {
+        let started = match *self {
+            Clock::Realtime {
+                running: Some(_),
+                since_ms,
+                ..
+            } => since_ms,
+            Clock::Correspondence {
+                running: Some(_),
+                days,
+                deadline_ms,
+            } => deadline_ms.saturating_sub(days.saturating_mul(DAY_MS)),
+            _ => return,
+        };
+        self.credit(now.saturating_sub(from.max(started)).max(0));
+    }
+
     /// Stops the clock at `now` (the game ended), charging the running side its time.
     pub fn stop(&mut self, now: i64) {
         if let Clock::Realtime { .. } = self
@@ -696,6 +717,25 @@ mod tests {
         c.start(Color::Black, 0);
         c.credit(5);
         assert_eq!(c.deadline_ms(), Some(DAY_MS + 5));
+    }
+
+    #[test]
+    fn an_outage_is_credited_only_for_the_time_the_clock_ran_through_it() {
+        // Running since before the outage: all of it.
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        c.credit_outage(10_000, 40_000);
+        assert_eq!(c.left_ms(Color::White, 40_000), 180_000 - 10_000);
+        // Started during it (a move once the database was back): only its own wait.
+        let mut c = blitz();
+        c.start(Color::Black, 39_000);
+        c.credit_outage(10_000, 40_000);
+        assert_eq!(c.left_ms(Color::Black, 41_000), 180_000 - 1_000);
+        // Started after it: nothing.
+        let mut c = blitz();
+        c.start(Color::Black, 41_000);
+        c.credit_outage(10_000, 40_000);
+        assert_eq!(c.left_ms(Color::Black, 42_000), 179_000);
     }
 
     #[test]

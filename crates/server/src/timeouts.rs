@@ -88,13 +88,14 @@ async fn credit_outage(service: &Arc<GameService>) -> bool {
     if now - expired <= OUTAGE_MS {
         return false;
     }
-    let down = now - (expired - LEASE_MS);
+    let from = expired - LEASE_MS;
+    let down = now - from;
     match store.running_clocks().await {
         Ok(ids) => {
             for id in &ids {
                 // A move stored meanwhile makes the write stale: read the game again.
                 for attempt in 1..=3 {
-                    match service.credit_clock(id, down).await {
+                    match service.credit_clock(id, from, now).await {
                         Ok(()) => break,
                         Err(e) if attempt < 3 && e.code == ErrorCode::Conflict => {}
                         Err(e) => {

@@ -379,3 +379,123 @@ async fn a_site_outage_is_given_back_to_the_running_clocks() {
     assert_eq!(g["clock"]["running"], "white");
     srv.stop().await;
 }
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as i64
+}
+
+/// The database back after an outage, the outage not yet given back (here: its giving-back
+/// held up by another process's lease, as when that process died while giving it): a move
+/// then would be charged the whole outage and start the opponent's clock, which the giving-back
+/// then froze for the whole outage (a hostile tester: a move 0.3 s after PostgreSQL came back
+/// from 20 s charged White 27.8 s and left Black's 120 s clock standing still for 22 s). Such a
+/// move is refused (503, try again) until the outage is given back; a clock started meanwhile
+/// (a join) gets back only its own wait, not the whole outage.
+#[tokio::test]
+async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is_not_given_it_all()
+{
+    use sqlx::Connection;
+    let url = sqlite_url("clock-owed-move");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control.clone(), "white").await;
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    // A second game whose friend joins during the lapse.
+    let mut c = srv.client();
+    let mut d = srv.client();
+    let g2 = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white", "time_control": control}),
+    )
+    .await;
+    let id2 = g2["id"].as_str().expect("id").to_string();
+    let invite = g2["invite_url"].as_str().expect("invite").to_string();
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+
+    sqlx::any::install_default_drivers();
+    let mut db = sqlx::AnyConnection::connect(&url).await.expect("connect");
+    let now = unix_ms();
+    // Another process gives the outage back (its lease held), and the sweeper's lease
+    // lapsed 20 s ago: nobody renewed it for 25 s.
+    sqlx::query(
+        "INSERT INTO leases (name, holder, expires_at) VALUES ('timeouts:credit', 'elsewhere', $1) \
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
+    )
+    .bind(now + 60_000)
+    .execute(&mut db)
+    .await
+    .expect("hold the giving-back lease");
+    sqlx::query("UPDATE leases SET expires_at = $1 WHERE name = 'timeouts'")
+        .bind(now - 20_000)
+        .execute(&mut db)
+        .await
+        .expect("lapse the sweeper's lease");
+
+    let view = get(&mut a, &id).await;
+    let mv = view["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    let body = json!({"move": mv, "ply": view["ply"]});
+    let refused = a
+        .post(&format!("/api/games/{id}/moves"), body.clone())
+        .await
+        .expect("request");
+    assert_eq!(
+        refused.status, 503,
+        "no move while the outage is owed: {}",
+        refused.text
+    );
+    let joined = d
+        .post(&format!("/api{invite}"), json!({}))
+        .await
+        .expect("request");
+    assert_eq!(joined.status, 200, "join: {}", joined.text);
+
+    // The other process goes away: this one gives the outage back within a second or two.
+    sqlx::query("DELETE FROM leases WHERE name = 'timeouts:credit'")
+        .execute(&mut db)
+        .await
+        .expect("release");
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let expires: i64 = sqlx::Row::get(
+            &sqlx::query("SELECT expires_at FROM leases WHERE name = 'timeouts'")
+                .fetch_one(&mut db)
+                .await
+                .expect("lease"),
+            0,
+        );
+        if expires > unix_ms() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the outage was never given back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(db);
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    let g = get(&mut c, &id2).await;
+    assert_eq!(g["clock"]["running"], "white", "{g}");
+    assert!(
+        ms(&g, "white") <= 58_500,
+        "a clock started after the outage runs again 2 s after the giving-back, not frozen \
+         for the whole outage: {g}"
+    );
+    // The move, sent again, is played.
+    let played = a
+        .post(&format!("/api/games/{id}/moves"), body)
+        .await
+        .expect("request");
+    assert_eq!(played.status, 200, "{}", played.text);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let g = get(&mut a, &id).await;
+    assert!(ms(&g, "black") <= 59_000, "Black's clock runs: {g}");
+    srv.stop().await;
+}

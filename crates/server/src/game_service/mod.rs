@@ -670,8 +670,9 @@ impl GameService {
         Ok(true)
     }
 
-    /// Gives the running side of game `id` back `ms` (a site outage: timeouts.rs).
-    pub async fn credit_clock(&self, id: &str, ms: i64) -> Result<(), ApiError> {
+    /// Gives the running side of game `id` back the part of the outage `[from, now]` (Unix
+    /// ms, timeouts.rs) its clock ran through (`Clock::credit_outage`).
+    pub async fn credit_clock(&self, id: &str, from: i64, now: i64) -> Result<(), ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
@@ -681,8 +682,21 @@ impl GameService {
         if row.status != GameStatus::Ongoing || clock.running().is_none() {
             return Ok(());
         }
-        clock.credit(ms);
+        clock.credit_outage(from, now);
         self.save_state(&slot, &mut g, row).await
+    }
+
+    /// 503 while the timeout sweeper's lease has lapsed for longer than
+    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back.
+    async fn refuse_while_clocks_owed(&self) -> Result<(), ApiError> {
+        let expired = self.store.lease_expiry(crate::timeouts::LEASE).await?;
+        if let Some(expired) = expired {
+            let lapse = now_ms() - expired;
+            if lapse > crate::timeouts::OUTAGE_MS {
+                return Err(StoreError::ClocksOwed { lapse_ms: lapse }.into());
+            }
+        }
+        Ok(())
     }
 
     /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
@@ -701,6 +715,12 @@ impl GameService {
         prepared: PreparedMove,
     ) -> Result<(), ApiError> {
         let mut row = g.row().clone();
+        if row.clock.is_some() {
+            // A database outage not yet given back (crate::timeouts): the mover's clock still
+            // counts it, so the move would be charged the outage and the opponent's clock,
+            // started now, given it. Refused until it is given back (503, try again).
+            self.refuse_while_clocks_owed().await?;
+        }
         if let Some(clock) = row.clock.as_mut()
             && clock.on_move(prepared.mover, now_ms()) == Charge::Flagged
         {
