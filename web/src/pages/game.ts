@@ -525,17 +525,31 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     };
     socket.onclose = () => {
       if (closed || ws !== socket) return;
-      ws = null;
-      live.textContent = `○ ${t('game.offline')}`;
-      live.className = 'live off';
-      clocks.offline();
-      // Soon and steadily: 1 s, 2 s, then every 4 s, each with a random quarter either way
-      // so that the sockets of a restarted server do not all come back at once. (A longer
-      // wait costs a real-time player clock time while the server is back.)
-      retry = Math.min(retry + 1, 3);
-      const wait = Math.min(4000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
-      reconnectTimer = window.setTimeout(connect, wait);
+      lost();
     };
+  }
+
+  /** The live connection is gone: says so, marks the clocks and tries again soon. */
+  function lost(): void {
+    ws = null;
+    live.textContent = `○ ${t('game.offline')}`;
+    live.className = 'live off';
+    clocks.offline();
+    // Soon and steadily: 1 s, 2 s, then every 4 s, each with a random quarter either way
+    // so that the sockets of a restarted server do not all come back at once. (A longer
+    // wait costs a real-time player clock time while the server is back.)
+    retry = Math.min(retry + 1, 3);
+    const wait = Math.min(4000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
+    reconnectTimer = window.setTimeout(connect, wait);
+  }
+
+  /** The browser says the network is gone (a phone out of coverage): an open socket may not
+   * notice for minutes, and the page went on saying "live". Drops it and says so now. */
+  function wentOffline(): void {
+    const socket = ws;
+    if (closed || socket === null) return;
+    lost();
+    socket.close();
   }
 
   /** Reconnects at once when the browser says it is back online or the tab is shown again. */
@@ -545,6 +559,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     connect();
   }
   window.addEventListener('online', reconnectNow);
+  window.addEventListener('offline', wentOffline);
   document.addEventListener('visibilitychange', reconnectNow);
 
   function browse(ply: number): void {
@@ -629,6 +644,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     window.clearTimeout(retryTimer);
     window.clearTimeout(reconnectTimer);
     window.removeEventListener('online', reconnectNow);
+    window.removeEventListener('offline', wentOffline);
     document.removeEventListener('visibilitychange', reconnectNow);
     document.removeEventListener('keydown', keys);
     delete document.body.dataset.theme;
