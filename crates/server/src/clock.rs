@@ -298,7 +298,28 @@ impl Clock {
     /// which its clock ran: a clock started after `from` (by a move or a join once the
     /// database was back, before the outage was given back) gets only the time since it
     /// started, not the whole outage.
+    ///
+    /// A running main clock is charged the part before `from` and restarted at `now`, so a
+    /// second give-back of the same outage (its giver died midway: crate::timeouts) gives only
+    /// the time since the first, when moves were still refused, not the outage again. The
+    /// first-move wait and correspondence days are shifted instead (a twice-given outage costs
+    /// them little).
     pub fn credit_outage(&mut self, from: i64, now: i64) {
+        if let Clock::Realtime {
+            running: Some(side),
+            since_ms,
+            moves: 2..,
+            ..
+        } = *self
+        {
+            let ran_before = (from.min(now) - since_ms).max(0);
+            let left = self.stored_ms(side) - ran_before;
+            self.set_left(side, left);
+            if let Clock::Realtime { since_ms, .. } = self {
+                *since_ms = (*since_ms).max(now);
+            }
+            return;
+        }
         let started = match *self {
             Clock::Realtime {
                 running: Some(_),
@@ -722,20 +743,42 @@ mod tests {
     #[test]
     fn an_outage_is_credited_only_for_the_time_the_clock_ran_through_it() {
         // Running since before the outage: all of it.
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::White, 0);
         c.credit_outage(10_000, 40_000);
         assert_eq!(c.left_ms(Color::White, 40_000), 180_000 - 10_000);
         // Started during it (a move once the database was back): only its own wait.
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::Black, 39_000);
         c.credit_outage(10_000, 40_000);
         assert_eq!(c.left_ms(Color::Black, 41_000), 180_000 - 1_000);
         // Started after it: nothing.
-        let mut c = blitz();
+        let mut c = blitz_in_play();
         c.start(Color::Black, 41_000);
         c.credit_outage(10_000, 40_000);
         assert_eq!(c.left_ms(Color::Black, 42_000), 179_000);
+    }
+
+    #[test]
+    fn an_outage_given_back_twice_gives_only_the_time_between_the_two() {
+        // The giver died after this clock got the outage [10 s, 40 s]; the next giver, at
+        // 50 s, gives the same outage again: moves were refused until then, so 40-50 s is
+        // owed too, but not the outage a second time.
+        let mut c = blitz_in_play();
+        c.start(Color::White, 0);
+        c.credit_outage(10_000, 40_000);
+        c.credit_outage(10_000, 50_000);
+        assert_eq!(c.left_ms(Color::White, 50_000), 180_000 - 10_000);
+        assert_eq!(c.left_ms(Color::White, 51_000), 180_000 - 11_000);
+    }
+
+    #[test]
+    fn an_outage_shifts_the_first_move_wait() {
+        let mut c = blitz();
+        c.start(Color::White, 0);
+        let before = c.deadline_ms().expect("a deadline");
+        c.credit_outage(10_000, 40_000);
+        assert_eq!(c.deadline_ms(), Some(before + 30_000));
     }
 
     #[test]

@@ -26,14 +26,17 @@ pub const LEASE_MS: i64 = 5_000;
 /// could renew it: every process was down, or none could reach the database (a process that
 /// dies is replaced within [`POLL`] of the expiry). Nobody could move meanwhile, so that time
 /// is owed to the running clocks: no game is flagged until it is given back
-/// (`Store::save_flag`), and plain renewals leave such a lease alone
+/// (`Store::save_flag`), no move of a timed game is stored (`GameService::store_move`: it would
+/// be charged the outage), and plain renewals leave such a lease alone
 /// (`Store::take_lease_unless_lapsed`). Shorter outages are not given back.
 pub const OUTAGE_MS: i64 = 3_000;
 
-/// The lease of the process giving an outage back: one at a time. It outlives a process that
-/// dies while giving, ms; the next one gives the whole outage again (some clocks get it twice).
+/// The lease of the process giving an outage back: one at a time, renewed while it gives. It
+/// outlives a process that dies while giving by at most [`CREDIT_LEASE_MS`]; the next one
+/// gives the outage again, and a clock that had it gets only the time since
+/// (`Clock::credit_outage`), when moves were still refused.
 const CREDIT_LEASE: &str = "timeouts:credit";
-const CREDIT_LEASE_MS: i64 = 60_000;
+const CREDIT_LEASE_MS: i64 = 5_000;
 
 /// Renews the sweeper's lease, or ends its lapse by giving the outage back first. True when
 /// this process holds the lease now.
@@ -92,10 +95,26 @@ async fn credit_outage(service: &Arc<GameService>) -> bool {
     let down = now - from;
     match store.running_clocks().await {
         Ok(ids) => {
+            let mut renewed = std::time::Instant::now();
             for id in &ids {
+                if renewed.elapsed() >= POLL {
+                    // Many games: the giver's lease is kept short (a giver that dies holds the
+                    // clocks up only that long) and renewed while it gives.
+                    let pid = service.process_id();
+                    match store
+                        .take_lease(CREDIT_LEASE, pid, now_ms(), CREDIT_LEASE_MS)
+                        .await
+                    {
+                        Ok(true) => renewed = std::time::Instant::now(),
+                        Ok(false) | Err(_) => {
+                            tracing::warn!("lost the lease to give an outage back; stopped");
+                            return false;
+                        }
+                    }
+                }
                 // A move stored meanwhile makes the write stale: read the game again.
                 for attempt in 1..=3 {
-                    match service.credit_clock(id, from, now).await {
+                    match service.credit_clock(id, from, now_ms()).await {
                         Ok(()) => break,
                         Err(e) if attempt < 3 && e.code == ErrorCode::Conflict => {}
                         Err(e) => {
