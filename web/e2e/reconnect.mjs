@@ -126,6 +126,19 @@ async function messageBesideTheStatus(browser) {
   });
   check(box.top >= 0 && box.bottom <= box.height, `the message is on the phone's screen (${Math.round(box.top)}-${Math.round(box.bottom)} of ${box.height})`);
   await screenshot(page, 'phone-move-not-sent');
+  // The move is kept, said so, and sent once the server answers again (a browser tester's
+  // move made offline was dropped and never sent).
+  await page.waitForFunction(() => document.querySelector('#message')?.textContent?.includes('not sent'), null, { timeout: 5000 });
+  check(true, 'the page says the move was not sent and will go');
+  await page.unroute('**/api/games/*/moves');
+  let ply = 0;
+  for (let i = 0; i < 40 && ply === 0; i++) {
+    await page.waitForTimeout(250);
+    ply = (await api(page, 'GET', `/api/games/${g.id}`)).json.ply;
+  }
+  eq(ply, 1, 'the kept move was sent when the connection came back');
+  await page.waitForFunction(() => !document.querySelector('#message')?.textContent, null, { timeout: 5000 });
+  check(true, 'the message is gone once the move went');
 }
 
 /** Resigning from the buttons at the panel's foot brings the result into view on a phone. */

@@ -128,6 +128,7 @@ export const en = {
   'game.promote_cancel': 'Cancel',
   'game.live': 'live',
   'game.offline': 'reconnecting…',
+  'game.move_unsent': 'Your move was not sent: it goes as soon as the connection is back.',
   'game.invite_not_found': 'This invitation link does not lead to any game.',
   'game.human': 'Player',
   'game.opponent': 'Opponent',

@@ -127,6 +127,7 @@ export const ru: Record<Key, string> = {
   'game.promote_cancel': 'Отмена',
   'game.live': 'в сети',
   'game.offline': 'переподключение…',
+  'game.move_unsent': 'Ход не отправлен: он уйдёт, как только связь восстановится.',
   'game.invite_not_found': 'По этой ссылке-приглашению нет партии.',
   'game.human': 'Игрок',
   'game.opponent': 'Соперник',

@@ -127,6 +127,7 @@ export const tr: Record<Key, string> = {
   'game.promote_cancel': 'Vazgeç',
   'game.live': 'canlı',
   'game.offline': 'yeniden bağlanıyor…',
+  'game.move_unsent': 'Hamleniz gönderilemedi: bağlantı gelir gelmez gönderilecek.',
   'game.invite_not_found': 'Bu davet bağlantısına ait bir oyun yok.',
   'game.human': 'Oyuncu',
   'game.opponent': 'Rakip',

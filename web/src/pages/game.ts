@@ -148,6 +148,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   let ownPly = -1; // the ply whose sound was played when the move was made here
   /** Sends move `text`; `true` when the server took it, otherwise the words of why not (for
    * the keyboard's box; a failure of a board move is shown as the page's message). */
+  /** A move whose request never reached the server (the network was gone): sent again by the
+   * first state after the connection is back, if the game is still where it was played. */
+  let unsent: { text: string; ply: number } | null = null;
   const sendMove = async (text: string): Promise<true | string> => {
     if (!game || busy) return t('game.kbd_busy');
     busy = true;
@@ -169,6 +172,13 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         return moveFaultWords(game, err.move);
       }
       showError(err);
+      if (err instanceof ApiError && err.code === 'network') {
+        // Kept, and said so: a player who looked away would not know the move was lost.
+        unsent = { text, ply: game.ply };
+        message.textContent = t('game.move_unsent');
+        wentOffline();
+        return t('game.move_unsent');
+      }
       if (err instanceof ApiError && err.code === 'conflict') resync();
       return errorWords(err);
     } finally {
@@ -473,6 +483,15 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   }
 
   function update(g: GameView): void {
+    if (unsent && g.id === id) {
+      // The server answers again: the kept move goes if the game is still where it was.
+      // (A move whose answer alone was lost is already in `g`: its ply moved on.)
+      const u = unsent;
+      unsent = null;
+      if (g.ply === u.ply && g.status === 'ongoing' && g.legal.some(m => m.id === u.text)) {
+        window.setTimeout(() => void sendMove(u.text), 0);
+      }
+    }
     if (!isNewer(g, game)) {
       // The same state again (the first message of a reconnected socket): its clock times
       // were taken when it was sent, so the clocks go live from them.
