@@ -43,6 +43,7 @@ async function realtime(browser) {
   check(await a.isVisible('#first-move'), 'the first-move countdown is shown');
   const wait0 = await firstMoveSeconds(a);
   check(wait0 >= 25 && wait0 <= 30, `White has 30 s for the first move: "${await a.textContent('#first-move')}"`);
+  check((await a.textContent('#first-move')).startsWith('You must move within'), 'the player to move is told "You"');
   check((await b.textContent('#first-move')).startsWith('White must move within'), 'the friend sees it too');
   check(!(await a.isVisible('.clock.running')), 'no main clock runs before the first moves');
   await a.waitForTimeout(2200);
@@ -52,7 +53,8 @@ async function realtime(browser) {
   await clickSquare(a, 'c3');
   await clickSquare(a, 'd4');
   await waitForMoves(b, 1);
-  await b.waitForFunction(() => /^Black must move within/.test(document.querySelector('#first-move')?.textContent ?? ''));
+  await b.waitForFunction(() => /^You must move within/.test(document.querySelector('#first-move')?.textContent ?? ''));
+  check((await a.textContent('#first-move')).startsWith('Black must move within'), 'White is told Black must move');
   eq(seconds(await face(b, 'white')), 180, "White's first move is not charged and earns no increment");
   check(!(await b.isVisible('.clock.running')), "Black's main clock does not run before its first move");
   await clickSquare(b, 'f6');

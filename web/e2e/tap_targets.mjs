@@ -73,6 +73,17 @@ async function home(browser) {
   await expectNone(page, 'home page and lobby (friend game)');
   await page.check('input[name=opponent][value=engine]');
   await expectNone(page, 'home page (engine levels)');
+  // The lobby fills the first screens: a button near the top leads down to the form.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  check(await page.isVisible('#jump-start'), 'the way to the start form is shown on a phone');
+  await page.click('#jump-start');
+  await page.waitForTimeout(300);
+  const top = await page.$eval('#start', e => e.getBoundingClientRect().top);
+  check(top >= -2 && top < 100, `the start form is at the top of the screen after the tap (${Math.round(top)} px)`);
+  const wide = await newPage(browser);
+  await wide.goto(`${base}/`);
+  await wide.waitForSelector('#intro');
+  check(!(await wide.isVisible('#jump-start')), 'not on a wide screen, where the form is in sight');
 }
 
 async function game(browser) {

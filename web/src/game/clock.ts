@@ -59,6 +59,7 @@ export class GameClocks {
   private at = 0; // performance.now() when the state arrived
   private timer: number | undefined;
   private asked = false;
+  private you: GameView['you'] = null;
 
   /** `resync` is called once when a running clock shows zero. */
   constructor(private readonly resync: () => void) {}
@@ -68,6 +69,7 @@ export class GameClocks {
     this.ongoing = g.status === 'ongoing';
     this.at = performance.now();
     this.asked = false;
+    this.you = g.you;
     for (const c of ['white', 'black'] as Color[]) {
       this.faces[c].hidden = !this.clock;
       this.faces[c].classList.remove('stale');
@@ -127,7 +129,9 @@ export class GameClocks {
     if (k.kind === 'realtime' && k.first_move_ms != null && k.running && this.ongoing) {
       const left = k.first_move_ms - (performance.now() - this.at);
       this.firstMove.hidden = false;
-      this.firstMove.textContent = t('clock.first_move', { color: colorName(k.running), s: Math.max(0, Math.ceil(left / 1000)) });
+      const s = Math.max(0, Math.ceil(left / 1000));
+      // The player to move is told "You": "White must move" left some wondering who.
+      this.firstMove.textContent = this.you === k.running ? t('clock.first_move_you', { s }) : t('clock.first_move', { color: colorName(k.running), s });
       this.firstMove.title = t('clock.first_move_title');
       this.firstMove.classList.toggle('low', left < 10_000);
       if (left <= 0 && !this.asked) {

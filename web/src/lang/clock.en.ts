@@ -12,6 +12,7 @@ export const clockEn = {
   'clock.rated': 'Rated',
   'clock.casual': 'Casual',
   'clock.first_move': '{color} must move within {s} s',
+  'clock.first_move_you': 'You must move within {s} s',
   'clock.first_move_title': 'The clocks start after each side\'s first move; a first move that does not come in time aborts the game',
   'notice.first_move_missed': '{color} did not make a first move in time: the game is aborted',
   'my.deadline': 'your time runs out {when}',

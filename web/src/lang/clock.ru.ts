@@ -14,6 +14,7 @@ export const clockRu: Record<keyof typeof clockEn, string> = {
   'clock.rated': 'На рейтинг',
   'clock.casual': 'Без рейтинга',
   'clock.first_move': '{color} должны сделать ход за {s} с',
+  'clock.first_move_you': 'Ваш ход: сделайте его за {s} с',
   'clock.first_move_title': 'Часы пойдут после первого хода каждой стороны; если первый ход не сделан вовремя, партия отменяется',
   'notice.first_move_missed': '{color} не сделали первый ход вовремя: партия отменена',
   'my.deadline': 'ваше время кончится {when}',

@@ -14,6 +14,7 @@ export const clockTr: Record<keyof typeof clockEn, string> = {
   'clock.rated': 'Puanlı',
   'clock.casual': 'Puansız',
   'clock.first_move': '{color} {s} sn içinde hamle yapmalı',
+  'clock.first_move_you': '{s} sn içinde hamle yapmalısınız',
   'clock.first_move_title': 'Saatler iki tarafın da ilk hamlesinden sonra başlar; zamanında yapılmayan ilk hamle oyunu iptal eder',
   'notice.first_move_missed': '{color} ilk hamlesini zamanında yapmadı: oyun iptal edildi',
   'my.deadline': 'süreniz {when} biter',

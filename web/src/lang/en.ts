@@ -42,6 +42,7 @@ export const en = {
   'invite.back': 'Back to your game',
 
   'home.intro': 'Play Antarctos and Ice Age Chess — checkers and chess with ice — against people or the engine, and study your games.',
+  'home.jump_start': 'Play the computer, a friend or on one board ↓',
   'home.title': 'Start a game',
   'home.game': 'Game',
   'home.opponent': 'Opponent',

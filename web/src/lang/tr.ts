@@ -41,6 +41,7 @@ export const tr: Record<Key, string> = {
   'invite.back': 'Oyununuza dön',
 
   'home.intro': 'Antarctos ve Buz Çağı Satrancı’nı — buzlu dama ve satranç — insanlara ya da bilgisayara karşı oynayın ve oyunlarınızı inceleyin.',
+  'home.jump_start': 'Bilgisayara, bir arkadaşa karşı ya da tek tahtada oyna ↓',
   'home.title': 'Yeni oyun',
   'home.game': 'Oyun',
   'home.opponent': 'Rakip',

@@ -129,8 +129,14 @@ export function homePage(root: HTMLElement): () => void {
   mount(root,
     // A newcomer's first question: what is this site?
     h('p.intro#intro', t('home.intro')),
+    // On a phone the lobby fills the first screens: a newcomer who wants the computer or a
+    // friend is shown the way down to the form (hidden on wide screens, where it is in sight).
+    h('button.jump-start#jump-start', {
+      type: 'button',
+      onclick: () => document.getElementById('start')?.scrollIntoView({ block: 'start' }),
+    }, t('home.jump_start')),
     lobby.el,
-    h('section.card.home',
+    h('section.card.home#start',
       h('h1', t('home.title')),
       h('form#new-game', { onsubmit: onSubmit },
         h('fieldset',
