@@ -27,8 +27,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
-use serde_json::json;
-use server::client::{ApiClient, WsStream, next_text};
+use serde_json::{Value, json};
+use server::client::{Answer, ApiClient, WsStream, next_text};
 
 /// How long a request or a WebSocket handshake waits for its server. Without a limit, a
 /// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
@@ -166,6 +166,24 @@ impl Player {
         Err("no server answers".into())
     }
 
+    /// POSTs through this player's server, moving to the next one when the request finds no
+    /// server (it died as the game was being made): its answer, or the last failure.
+    async fn post_failing_over(&mut self, path: &str, body: Value) -> Result<Answer, String> {
+        let mut last = String::new();
+        for _ in 0..self.addrs.len() {
+            match self.client.post(path, body.clone()).await {
+                Ok(answer) => return Ok(answer),
+                Err(e) => {
+                    last = e.to_string();
+                    self.at = (self.at + 1) % self.addrs.len();
+                    self.client.set_addr(self.addrs[self.at]);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+        Err(last)
+    }
+
     /// The next state at `ply` or later from this player's socket.
     async fn wait_ply(&mut self, ply: u64) -> Result<View, String> {
         let ws = self.ws.as_mut().ok_or("not connected")?;
@@ -275,8 +293,7 @@ async fn play_game(
     let mut white = player(first + i % live);
     let mut black = player(first + (i + 1) % live);
     let g = white
-        .client
-        .post(
+        .post_failing_over(
             "/api/games",
             json!({"variant": variant, "opponent": "friend", "color": "white"}),
         )
@@ -289,15 +306,18 @@ async fn play_game(
     out.id = id.clone();
     let invite = g.body["invite_url"].as_str().ok_or("no invite")?;
     let j = black
-        .client
-        .post(&format!("/api{invite}"), json!({}))
+        .post_failing_over(&format!("/api{invite}"), json!({}))
         .await
         .map_err(|e| format!("join: {e}"))?;
     if j.status != 200 {
         return Err(format!("join: {} {}", j.status, j.text));
     }
-    white.connect(&id).await?;
-    black.connect(&id).await?;
+    for p in [&mut white, &mut black] {
+        if p.connect(&id).await.is_err() {
+            let took = p.fail_over(&id).await?;
+            note_resume(&mut out.resumed, took);
+        }
+    }
     let mut view = state_at(&mut white, &id, 0, &mut out.resumed).await?;
     state_at(&mut black, &id, 0, &mut out.resumed).await?;
     out.started = true;

@@ -452,14 +452,15 @@ async fn the_load_harness_ends_when_one_of_its_servers_never_answers() {
         Duration::from_secs(60),
     )
     .await;
-    assert!(!ok, "its games failed: {stdout}\n{stderr}");
+    assert!(!ok, "no move was played: {stdout}\n{stderr}");
     assert!(took < Duration::from_secs(25), "ran {took:?}: {stderr}");
     let fields = summary(&stdout);
     assert_eq!(fields[9], "0", "{stdout}");
     assert!(stderr.contains("did not answer within 5 s"), "{stderr}");
-    // The game created on the real server (its friend's join went to the silent one) was
-    // read back from the real server.
-    assert!(stderr.contains("join: http:"), "{stderr}");
+    // A create or join sent to the silent server moved to the real one after the timeout,
+    // as a move does (no game failed for it), too late to play within the 3 s; the games
+    // were read back from the real server.
+    assert!(stderr.contains("0 of 2 games failed"), "{stderr}");
     assert!(
         stderr.contains(&format!("{silent} is not asked again")),
         "{stderr}"
