@@ -78,7 +78,7 @@ async function home(browser) {
   check(await page.isVisible('#jump-start'), 'the way to the start form is shown on a phone');
   await page.click('#jump-start');
   await page.waitForTimeout(300);
-  const top = await page.$eval('#start', e => e.getBoundingClientRect().top);
+  const top = await page.$eval('#start-form', e => e.getBoundingClientRect().top);
   check(top >= -2 && top < 100, `the start form is at the top of the screen after the tap (${Math.round(top)} px)`);
   const wide = await newPage(browser);
   await wide.goto(`${base}/`);

@@ -133,10 +133,10 @@ export function homePage(root: HTMLElement): () => void {
     // friend is shown the way down to the form (hidden on wide screens, where it is in sight).
     h('button.jump-start#jump-start', {
       type: 'button',
-      onclick: () => document.getElementById('start')?.scrollIntoView({ block: 'start' }),
+      onclick: () => document.getElementById('start-form')?.scrollIntoView({ block: 'start' }),
     }, t('home.jump_start')),
     lobby.el,
-    h('section.card.home#start',
+    h('section.card.home#start-form',
       h('h1', t('home.title')),
       h('form#new-game', { onsubmit: onSubmit },
         h('fieldset',
