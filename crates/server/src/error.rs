@@ -44,6 +44,10 @@ pub enum ErrorCode {
     AmbiguousMove,
     /// 503: too many connections.
     TooMany,
+    /// 503: a database outage is being given back to the running clocks
+    /// (`crate::timeouts::OUTAGE_MS`): no timed move and no loss on time until it is; try
+    /// again in a moment.
+    ClocksOwed,
     /// 403: a request that changes something came from another site's page, or carried only
     /// the cookie without a browser's `Origin` (docs/security.md).
     CrossOrigin,
@@ -91,7 +95,7 @@ impl ErrorCode {
             | ErrorCode::OwnSeek => StatusCode::CONFLICT,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::TooMany => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::TooMany | ErrorCode::ClocksOwed => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => StatusCode::FORBIDDEN,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => {
@@ -222,7 +226,7 @@ impl From<StoreError> for ApiError {
                 "the game changed meanwhile; reload it and try again",
             ),
             StoreError::ClocksOwed { .. } => ApiError::new(
-                ErrorCode::TooMany,
+                ErrorCode::ClocksOwed,
                 "the clocks are being given back the time the database was out of reach; \
                  try again in a moment",
             ),

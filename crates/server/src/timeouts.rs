@@ -185,7 +185,7 @@ pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>)
                 for id in ids {
                     match service.flag_if_due(&id).await {
                         Ok(_) => {}
-                        Err(e) if e.code == ErrorCode::TooMany => {
+                        Err(e) if e.code == ErrorCode::ClocksOwed => {
                             // An outage is owed to the clocks (OUTAGE_MS): renew first.
                             renewed = None;
                             break;

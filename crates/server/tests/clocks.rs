@@ -450,6 +450,12 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
         "no move while the outage is owed: {}",
         refused.text
     );
+    // Its own code, so that a page (and the sweeper) can tell it from a full server.
+    assert_eq!(
+        refused.body["error"]["code"], "clocks_owed",
+        "the refusal names the owed clocks: {}",
+        refused.text
+    );
     let joined = d
         .post(&format!("/api{invite}"), json!({}))
         .await

@@ -337,6 +337,7 @@ export const en = {
   'error.illegal_move': 'That move is not legal here.',
   'error.ambiguous_move': 'That move text fits several moves: say which.',
   'error.too_many': 'The server is busy. Try again in a moment.',
+  'error.clocks_owed': 'The clocks are getting back the time the server could not reach its database. Your move was not played: it goes again in a moment.',
   'error.too_many_engine_games': 'You already play as many unfinished games against the computer as allowed: finish or resign one first.',
   'error.waiting_for_opponent': 'Your friend has not joined yet.',
   'error.invite_used': 'This invitation was already used.',

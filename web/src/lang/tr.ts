@@ -336,6 +336,7 @@ export const tr: Record<Key, string> = {
   'error.illegal_move': 'Bu hamle burada geçerli değil.',
   'error.ambiguous_move': 'Bu yazım birden çok hamleye uyuyor: hangisi olduğunu belirtin.',
   'error.too_many': 'Sunucu meşgul. Biraz sonra yeniden deneyin.',
+  'error.clocks_owed': 'Sunucunun veritabanına ulaşamadığı süre saatlere geri veriliyor. Hamleniz oynanmadı: birazdan yeniden gönderilecek.',
   'error.too_many_engine_games': 'Bilgisayara karşı izin verilen sayıda bitmemiş oyununuz var: önce birini bitirin ya da terk edin.',
   'error.waiting_for_opponent': 'Arkadaşınız henüz katılmadı.',
   'error.invite_used': 'Bu davet zaten kullanıldı.',

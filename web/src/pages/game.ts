@@ -179,6 +179,18 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         wentOffline();
         return t('game.move_unsent');
       }
+      if (err instanceof ApiError && err.code === 'clocks_owed') {
+        // Nothing was stored while the clocks get an outage back: kept, and sent again soon
+        // (or by the next state, as a move made offline).
+        const kept = { text, ply: game.ply };
+        unsent = kept;
+        window.setTimeout(() => {
+          if (unsent === kept && game && game.ply === kept.ply) {
+            unsent = null;
+            void sendMove(kept.text);
+          }
+        }, 1500);
+      }
       if (err instanceof ApiError && err.code === 'conflict') resync();
       return errorWords(err);
     } finally {
