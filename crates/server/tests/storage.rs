@@ -9,7 +9,7 @@ use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;
 use server::state::{GameStatus, Level, SeatKind, VariantName};
-use server::store::{GameRow, MoveRow, SeatRow, Store, StoreError};
+use server::store::{GameRow, LeaseTake, MoveRow, SeatRow, Store, StoreError};
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
 /// acknowledged move texts.
@@ -705,4 +705,79 @@ async fn postgres_moves_through_two_servers_on_one_database() {
     if let Some(url) = postgres_url() {
         moves_through_two_servers_on_one_database(&url).await;
     }
+}
+
+/// Issue 12's leases: a free lease is taken; a holder renews its own; another process gets it
+/// only once it expired; a lapse longer than the caller allows is reported and left alone, and
+/// of two processes that move the same lapsed lease on, one wins.
+#[tokio::test]
+async fn a_lease_passes_on_only_when_expired_and_a_long_lapse_is_moved_on_once() {
+    let store = Store::open(&sqlite_url("leases")).await.expect("store");
+    let t = 1_000_000;
+    assert!(store.take_lease("sweep", "a", t, 5_000).await.unwrap());
+    assert!(
+        store
+            .take_lease("sweep", "a", t + 1_000, 5_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(t + 6_000));
+    assert!(
+        !store
+            .take_lease("sweep", "b", t + 5_999, 5_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .take_lease("sweep", "b", t + 6_001, 5_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(t + 11_001));
+
+    // Expired 1 s ago, 3 s allowed: taken as usual.
+    let take = |holder: &'static str, now: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .take_lease_unless_lapsed("sweep", holder, now, 5_000, 3_000)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(take("a", t + 12_001).await, LeaseTake::Held);
+    assert_eq!(take("b", t + 12_002).await, LeaseTake::Other);
+    // Expired 10 s ago: reported, untouched, for the holder too.
+    let expired = t + 17_001;
+    for holder in ["a", "b"] {
+        assert_eq!(
+            take(holder, expired + 10_000).await,
+            LeaseTake::Lapsed {
+                expires_at: expired
+            }
+        );
+    }
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(expired));
+    assert!(
+        store
+            .move_lapsed_lease("sweep", "b", expired, expired + 20_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .move_lapsed_lease("sweep", "a", expired, expired + 20_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(take("b", expired + 11_000).await, LeaseTake::Held);
+    // A lease never taken is taken, whatever the bound.
+    assert!(matches!(
+        store
+            .take_lease_unless_lapsed("fresh", "a", t, 5_000, 0)
+            .await
+            .unwrap(),
+        LeaseTake::Held
+    ));
 }

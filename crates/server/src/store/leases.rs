@@ -19,6 +19,9 @@ pub enum LeaseTake {
     },
 }
 
+/// A lapse bound no expired lease exceeds: [`Store::take_lease`] takes any expired lease.
+const NEVER_LAPSED: i64 = i64::MAX;
+
 impl Store {
     /// Takes or renews lease `name` for `holder` until `now + ttl_ms` (Unix ms): `true` when
     /// `holder` has it now (it was free, expired, or already its own).
@@ -29,28 +32,10 @@ impl Store {
         now: i64,
         ttl_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let done = sqlx::query(
-                        "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) \
-                         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
-                         expires_at = excluded.expires_at \
-                         WHERE leases.holder = excluded.holder OR leases.expires_at < $4",
-                    )
-                    .bind(name)
-                    .bind(holder)
-                    .bind(now.saturating_add(ttl_ms))
-                    .bind(now)
-                    .execute(conn.raw())
-                    .await?;
-                    Ok(done.rows_affected() == 1)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
+        let taken = self
+            .take_lease_unless_lapsed(name, holder, now, ttl_ms, NEVER_LAPSED)
+            .await?;
+        Ok(taken == LeaseTake::Held)
     }
 
     /// [`Store::take_lease`], except that a lease expired more than `max_lapse_ms` before `now`
@@ -84,6 +69,9 @@ impl Store {
                     .await?;
                     if done.rows_affected() == 1 {
                         return Ok(LeaseTake::Held);
+                    }
+                    if max_lapse_ms == NEVER_LAPSED {
+                        return Ok(LeaseTake::Other);
                     }
                     let row = sqlx::query("SELECT expires_at FROM leases WHERE name = $1")
                         .bind(name)
