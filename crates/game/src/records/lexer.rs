@@ -463,6 +463,9 @@ impl<'a> Lexer<'a> {
         match (word, self.dialect) {
             ("1-0" | "0-1" | "1/2-1/2" | "½-½", _) => RecordResult::parse(word),
             ("2-0" | "0-2" | "1-1", Dialect::Pdn) => RecordResult::parse(word),
+            // Russian draughts records write results with a colon (`0:1`, `1/2:1/2`); no
+            // square is numbered 0, so no move reads so.
+            ("1:0" | "0:1" | "1/2:1/2" | "½:½", Dialect::Pdn) => RecordResult::parse(word),
             // Both players lost (a double forfeit): no winner to record.
             ("0-0", Dialect::Pdn) => Some(RecordResult::Unknown),
             _ => None,

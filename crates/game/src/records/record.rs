@@ -29,20 +29,22 @@ impl RecordResult {
         }
     }
 
-    /// Reads the four forms above, `½-½`, and PDN's `2-0`, `0-2`, `1-1` (FMJD PDN 3.0
-    /// scores a win 2 points); `None` for anything else.
+    /// Reads the four forms above, `½-½`, PDN's `2-0`, `0-2`, `1-1` (FMJD PDN 3.0
+    /// scores a win 2 points), and the colon forms of Russian draughts records (`1:0`,
+    /// `0:1`, `1/2:1/2`, `½:½`); `None` for anything else.
     ///
     /// ```
     /// use game::RecordResult;
     /// assert_eq!(RecordResult::parse("2-0"), Some(RecordResult::WhiteWins));
     /// assert_eq!(RecordResult::parse("½-½"), Some(RecordResult::Draw));
+    /// assert_eq!(RecordResult::parse("0:1"), Some(RecordResult::BlackWins));
     /// assert_eq!(RecordResult::parse("3-0"), None);
     /// ```
     pub fn parse(text: &str) -> Option<RecordResult> {
         match text.trim() {
-            "1-0" | "2-0" => Some(RecordResult::WhiteWins),
-            "0-1" | "0-2" => Some(RecordResult::BlackWins),
-            "1/2-1/2" | "1-1" | "½-½" => Some(RecordResult::Draw),
+            "1-0" | "2-0" | "1:0" => Some(RecordResult::WhiteWins),
+            "0-1" | "0-2" | "0:1" => Some(RecordResult::BlackWins),
+            "1/2-1/2" | "1-1" | "½-½" | "1/2:1/2" | "½:½" => Some(RecordResult::Draw),
             "*" => Some(RecordResult::Unknown),
             _ => None,
         }
@@ -257,6 +259,10 @@ mod tests {
         assert_eq!(RecordResult::parse("2-0"), Some(RecordResult::WhiteWins));
         assert_eq!(RecordResult::parse("1/2-1/2"), Some(RecordResult::Draw));
         assert_eq!(RecordResult::parse("3-0"), None);
+        // Russian draughts records write results with a colon (Games::Checkers's data).
+        assert_eq!(RecordResult::parse("1:0"), Some(RecordResult::WhiteWins));
+        assert_eq!(RecordResult::parse("1/2:1/2"), Some(RecordResult::Draw));
+        assert_eq!(RecordResult::parse("1:1"), None);
         for r in [
             RecordResult::WhiteWins,
             RecordResult::BlackWins,

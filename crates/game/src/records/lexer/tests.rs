@@ -173,6 +173,19 @@ fn dialects_differ_on_0_0_and_nested_braces() {
         [Token::Result(RecordResult::WhiteWins)]
     );
     assert_eq!(
+        ok_tokens("1. ed4 1/2:1/2", Dialect::Pdn),
+        [
+            Token::MoveNumber,
+            mv("ed4"),
+            Token::Result(RecordResult::Draw)
+        ]
+    );
+    assert_eq!(
+        ok_tokens("0:1", Dialect::Pdn),
+        [Token::Result(RecordResult::BlackWins)]
+    );
+    assert_eq!(ok_tokens("0:1", Dialect::Pgn), [mv("0:1")]);
+    assert_eq!(
         ok_tokens("{a {b}", Dialect::Pgn),
         [Token::Comment("a {b".into())]
     );
