@@ -106,7 +106,8 @@ pub fn move_text(_pos: &Position, mv: &Move) -> String {
 }
 
 /// Reads a turn in any A17 form: `c3-d4`, `c3d4`, `C3-D4`, `d6xb4xd2xf4`, `d6:b4:d2:f4`,
-/// the short simple move `cb6` (the man on file c that steps to b6), a jump sequence by
+/// the short simple move `cb6` (the man on file c that steps to b6), the short jump
+/// sequence `db6` (the man on file d whose turn ends on b6: `d4xb6`), a jump sequence by
 /// its start and end only (`a7xc1`) when exactly one legal turn matches, with any trailing
 /// `#`, `+`, `!`, `?` (blanks inside are ignored). A full square list that equals a legal
 /// turn's always wins; a list of three or more squares must list every landing square.
@@ -165,25 +166,31 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             text: given(),
             error,
         })?;
+        // A simple move changes the file by one, every jump by two: the files tell which
+        // the short form names (`cb6` a simple move, `db6` a jump sequence from file d
+        // that ends on b6, as Russian draughts records write captures).
         let found: Vec<&Move> = legal
             .iter()
-            .filter(|m| !m.is_jump() && m.from().file() == file && m.to() == to)
+            .filter(|m| m.from().file() == file && m.to() == to)
             .collect();
-        // A9: the short form names a simple move, never legal while a capture exists.
-        let compulsory = capture_compulsory(&legal);
-        return pick(
-            original,
-            found,
-            if compulsory {
-                why(
-                    "capture_compulsory",
-                    NO_SQUARES,
-                    ": a capture is compulsory (A9)",
-                )
-            } else {
-                NO_REASON
-            },
-        );
+        // A9: a simple move is never legal while a capture exists.
+        let simple = to.file().abs_diff(file) % 2 == 1;
+        let compulsory = simple && capture_compulsory(&legal);
+        let reason = if !found.is_empty() {
+            NO_REASON
+        } else if compulsory {
+            why(
+                "capture_compulsory",
+                NO_SQUARES,
+                ": a capture is compulsory (A9)",
+            )
+        } else {
+            match short_form_start(pos, file, to) {
+                Some(from) => why_not(pos, &legal, &[from, to]),
+                None => NO_REASON,
+            }
+        };
+        return pick(original, found, reason);
     }
     let squares = split_squares(&body).map_err(|e| match e {
         Split::Square(error) => MoveTextError::BadSquare {
@@ -231,6 +238,31 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         hint,
         reason,
     })
+}
+
+/// The square a short form that matches no turn most likely starts from, to tell why it
+/// is refused: for a simple move the square on `file` diagonally behind `to` (for the side
+/// to move); for a single jump the one square on `file` two ranks from `to` that holds a
+/// man of the side to move. `None` when no single square fits.
+fn short_form_start(pos: &Position, file: u8, to: Square) -> Option<Square> {
+    let side = pos.side_to_move();
+    let df = to.file().abs_diff(file);
+    let rank = |dr: i32| u8::try_from(i32::from(to.rank()) + dr).ok();
+    if df == 1 {
+        let back = if side == Color::White { -1 } else { 1 };
+        return Square::new(file, rank(back)?);
+    }
+    if df != 2 {
+        return None;
+    }
+    let mut own = [-2, 2]
+        .into_iter()
+        .filter_map(|dr| Square::new(file, rank(dr)?))
+        .filter(|&s| pos.piece_at(s) == Some(Piece::Man(side)));
+    match (own.next(), own.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 /// One match is the turn; several are ambiguous; none is no match.

@@ -343,6 +343,17 @@ fn a17_accepted_input_forms() {
     ] {
         assert_eq!(Antarctos::parse_move(&p, text), Ok(full), "{text}");
     }
+    // The short form names a jump sequence too, by its start's file and its end (as
+    // Russian records write captures): `df4` is d6xb4xd2xf4.
+    assert_eq!(Antarctos::parse_move(&p, "df4"), Ok(full));
+    // An ice jump likewise (`ce5` is c3xe5); a short form that matches no turn says why
+    // when one man fits it (`cd4` would step onto ice).
+    let ice = pos("W:Wc3:Bh8:Id4");
+    let jump = Antarctos::parse_move(&ice, "c3xe5").unwrap();
+    assert_eq!(Antarctos::parse_move(&ice, "ce5"), Ok(jump));
+    let e = Antarctos::parse_move(&ice, "cd4").unwrap_err();
+    assert!(matches!(e, MoveTextError::NoMatch { .. }), "{e}");
+    assert!(e.to_string().contains("d4 is not empty (A5)"), "{e}");
     // Leaving out landing squares of a longer list is rejected.
     assert!(matches!(
         Antarctos::parse_move(&p, "d6xb4xf4"),

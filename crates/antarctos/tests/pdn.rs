@@ -82,6 +82,38 @@ fn a19_czech_games_stop_at_first_illegal_move() {
     }
 }
 
+/// World championship 1998 (Games::Checkers's data): every move in the short form of
+/// Russian records, captures too (`4. db6` is d4xb6, A17), and colon results (`0:1`,
+/// `1/2:1/2`, A19a). Both games replay to their first move that Antarctos forbids.
+#[test]
+fn a17_a19_russian_short_notation_and_colon_results() {
+    let path = data_dir().join("wc1998-russian-short-first2.pdn");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let reading = game::records::read::<Antarctos>(&text);
+    // The colon results are markers: no game runs into the next one.
+    assert!(reading.warnings.is_empty(), "{:?}", reading.warnings);
+    assert_eq!(reading.games.len(), 2);
+    // Game 1: 4. db6 (d4xb6) takes c5, which turns to ice, so 5. bc5 (b4-c5) steps onto it.
+    let e = err(&reading.games[0]);
+    assert_error(e, 1, 5, Color::White, 9, "'bc5': c5 is not empty (A5)");
+    // Game 2: 4... ac3 (a5xc3) takes b4, which turns to ice; 5. db4 would land on it.
+    let e = err(&reading.games[1]);
+    assert_error(e, 2, 5, Color::White, 23, "'db4': b4 is not empty (A6, A7)");
+    // The captures before the stop were read in the short form.
+    let first: Vec<&str> = text.lines().skip(7).take(1).collect();
+    assert!(first[0].contains("4. db6 ac7"), "{first:?}");
+    let record = "[GameType \"25\"]\n\n1. ed4 dc5 2. fe3 cd6 3. cb4 ba5 4. db6 ac7 0:1\n";
+    let games = Antarctos::read_records(record);
+    let game = ok(&games[0]);
+    assert_eq!(
+        texts(game),
+        [
+            "e3-d4", "d6-c5", "f2-e3", "c7-d6", "c3-b4", "b6-a5", "d4xb6", "a5xc7"
+        ]
+    );
+    assert_eq!(game.result, RecordResult::BlackWins);
+}
+
 /// FMJD PDN 3.0 edge files: all read; 10x10 games then fail on the 8x8 board.
 #[test]
 fn a19_fmjd_edge_files_succeed() {
