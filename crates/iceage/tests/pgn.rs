@@ -341,6 +341,34 @@ fn c14_fault4_other_variants_are_refused_by_name() {
     );
 }
 
+/// Found reading real files (python-chess's Kasparov - Deep Blue 1997): a chess game that
+/// opens with knight moves gets past its first move (`1.Nf3` takes the ice of f3 in Ice
+/// Age Chess) and fails at `1... d5`; the error there says why a chess game fails too.
+#[test]
+fn c14_chess_game_opening_with_a_knight_gets_the_hint() {
+    let reading = read_data("kasparov-deep-blue-1997-game1.pgn");
+    assert_eq!(reading.games.len(), 1);
+    assert_error(
+        err(&reading.games[0]),
+        1,
+        1,
+        Color::Black,
+        14,
+        "a standard chess game is not read",
+    );
+    // Past a move written as a capture the record is no chess record: no hint.
+    let games = IceAge::read_records("1. Nxf3 d5 *\n");
+    let e = err(&games[0]);
+    assert!(!e.message.contains("standard chess"), "{e}");
+    // UCI moves carry no `x` either.
+    let games = IceAge::read_records("1. g1f3 c7c5 *\n");
+    assert!(
+        err(&games[0]).message.contains("standard chess"),
+        "{:?}",
+        games[0]
+    );
+}
+
 /// Found reading real files (chess.com and TWIC exports): a chess game set up from a FEN
 /// without ice and without a `Variant` tag was replayed as Ice Age Chess, silently, until
 /// its end. Such a FEN is chess's (C14a); `[Variant "Ice Age"]` reads the same position,

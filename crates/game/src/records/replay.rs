@@ -128,7 +128,13 @@ impl<V: RecordRules> Replay<V> {
             let number = V::fullmove_number(&pos);
             let side = V::side_to_move(&pos);
             let (mv, next) = self.play(&pos, &node.text, node.line).map_err(|f| {
-                let hint = (ply == 0).then(|| V::first_move_hint(&all)).flatten();
+                // A chess record gets past its first moves when they are knight moves
+                // (`1. Nf3 d5`: Nf3 takes the ice of f3 in Ice Age Chess), so the hint goes
+                // with any move while none before it was written as a capture.
+                let opening = raw.main.nodes[..ply]
+                    .iter()
+                    .all(|n| !n.text.contains(['x', 'X', ':']));
+                let hint = opening.then(|| V::first_move_hint(&all)).flatten();
                 RecordError {
                     game: self.game,
                     move_number: Some(number),

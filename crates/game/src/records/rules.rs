@@ -53,8 +53,10 @@ pub trait RecordRules: Variant {
     /// another variant, with a message that names it.
     fn check_game_tags(tags: &[(String, String)]) -> Result<(), (Option<usize>, String)>;
 
-    /// A word added to the error of a game's first move, given its tags (Ice Age Chess:
-    /// that an untagged game starts from C4, so a standard chess game fails there).
+    /// A word added to the error of a game's first move, or of a later one while no move
+    /// before it was written as a capture (`x`, `:`), given its tags (Ice Age Chess: that
+    /// an untagged game starts from C4, so a standard chess game fails there, or after
+    /// knight moves that took ice unwritten, `1. Nf3 d5`).
     fn first_move_hint(_tags: &[(String, String)]) -> Option<String> {
         None
     }
