@@ -369,6 +369,26 @@ fn c14_chess_game_opening_with_a_knight_gets_the_hint() {
     );
 }
 
+/// Found reading real files (python-chess's ChessBase export): a blank line after `[Event]`
+/// split the game in two, a game of one tag (stored by the site's import) and a game
+/// without its `[Event]`.
+#[test]
+fn chessbase_blank_line_after_event_is_one_game() {
+    let reading = read_data("chessbase-empty-line.pgn");
+    assert_eq!(reading.games.len(), 1);
+    assert!(reading.warnings.is_empty(), "{:?}", reading.warnings);
+    let e = err(&reading.games[0]);
+    assert_eq!(
+        (e.game, e.move_number, e.line),
+        (1, Some(1), Some(14)),
+        "{e}"
+    );
+    assert!(
+        e.message.contains("a standard chess game is not read"),
+        "{e}"
+    );
+}
+
 /// Found reading real files (chess.com and TWIC exports): a chess game set up from a FEN
 /// without ice and without a `Variant` tag was replayed as Ice Age Chess, silently, until
 /// its end. Such a FEN is chess's (C14a); `[Variant "Ice Age"]` reads the same position,

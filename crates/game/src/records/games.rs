@@ -2,8 +2,10 @@
 //! text (moves not yet read by any rules).
 //!
 //! A game ends at its result marker. Without one, it ends where the next game's tags begin:
-//! a tag after move text, a tag after a blank line that follows the tags, or a tag whose
-//! name the game already has; such a game gets a warning. So a file of N games never gives
+//! a tag after move text, a tag after a blank line that follows tags holding `[Result]`,
+//! or a tag whose name the game already has; such a game gets a warning. (A blank line
+//! inside a tag section that has no `[Result]` yet does not end the game: ChessBase writes
+//! one after `[Event]`.) So a file of N games never gives
 //! more than N, and a game with no moves and no marker is not merged into the next one.
 
 use super::lexer::{Dialect, LexError, Lexer, Token};
@@ -192,7 +194,7 @@ impl Builder {
                     );
                     self.finish(End::Tags(line), out);
                 } else if self.movetext
-                    || (after_blank && !self.game.tags.is_empty())
+                    || (after_blank && self.game.tags.iter().any(|t| t.name == "Result"))
                     || self.game.tags.iter().any(|t| t.name == name)
                 {
                     self.finish(End::Tags(line), out);
@@ -339,6 +341,18 @@ mod tests {
         assert_eq!(g.len(), 2);
         let g = games("[Event \"a\"]\n[Site \"x\"]\n1. e4 *");
         assert_eq!(g.len(), 1);
+        let g = games("[Event \"a\"]\n[Result \"*\"]\n\n[Site \"b\"]\n1. e4 *");
+        assert_eq!(g.len(), 2);
+    }
+
+    /// Found in a ChessBase export (python-chess's `chessbase-empty-line.pgn`): a blank
+    /// line after `[Event]`, before the rest of the tags, is not the end of a game.
+    #[test]
+    fn a_blank_line_inside_the_tags_before_result_keeps_one_game() {
+        let g = games("[Event \"a\"]\n\n[Date \"b\"]\n[Result \"0-1\"]\n\n1. e4 0-1");
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!(g[0].tags.len(), 3);
+        assert!(g[0].warnings.is_empty(), "{:?}", g[0].warnings);
     }
 
     #[test]
