@@ -114,6 +114,24 @@ fn a17_a19_russian_short_notation_and_colon_results() {
     assert_eq!(game.result, RecordResult::BlackWins);
 }
 
+/// The same championship's game 313: `[Round "11.1]` leaves out the closing quote; the
+/// tag is read up to its `]` with a warning instead of refusing the game.
+#[test]
+fn a19_tag_without_its_closing_quote_is_read_with_a_warning() {
+    let path = data_dir().join("wc1998-russian-round-tag.pdn");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let reading = game::records::read::<Antarctos>(&text);
+    let warnings: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        ["game 1 (line 5): tag [Round]: the closing '\"' is missing: read as \"11.1\""]
+    );
+    assert_eq!(reading.games.len(), 1);
+    // The game is read past its tags: it stops at a move, not at the tag.
+    let e = err(&reading.games[0]);
+    assert!(e.move_number.is_some() && e.line > Some(7), "{e}");
+}
+
 /// FMJD PDN 3.0 edge files: all read; 10x10 games then fail on the 8x8 board.
 #[test]
 fn a19_fmjd_edge_files_succeed() {
@@ -232,7 +250,7 @@ fn a19_errors_name_game_move_side_and_line() {
 #[test]
 fn a19_syntax_errors_count_moves_from_the_fen_start() {
     let text = "[FEN \"B:Wa5,d2,d4:Ba7,c7\"]\n1... c7-b6 2. a5xc7 {open {nested} a7xc5xe3xc1 0-1\n\n\
-                [Event \"tags\"]\n[Site \"unclosed]\n1. c3-d4 *\n";
+                [Event \"tags\"]\n[Site \"unclosed\n1. c3-d4 *\n";
     let games = Antarctos::read_records(text);
     assert_eq!(games.len(), 2);
     assert_error(err(&games[0]), 1, 2, Color::Black, 2, "nested comment");

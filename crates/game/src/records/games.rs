@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn syntax_errors_keep_the_game_count() {
-        let g = games("[Event \"a\"]\n[Site \"unclosed]\n1. e4 *\n[Event \"b\"]\n1. d4 }\n*");
+        let g = games("[Event \"a\"]\n[Site \"unclosed\n1. e4 *\n[Event \"b\"]\n1. d4 }\n*");
         assert_eq!(g.len(), 2);
         assert!(
             g[0].error

@@ -400,6 +400,15 @@ impl<'a> Lexer<'a> {
                 ),
             ));
         }
+        if found.quote_missing {
+            self.warnings.push((
+                line,
+                format!(
+                    "tag [{name}]: the closing '\"' is missing: read as \"{}\"",
+                    found.value
+                ),
+            ));
+        }
         if found.bracket_missing {
             self.warnings
                 .push((line, format!("tag [{name}]: missing ']' after the value")));
@@ -495,6 +504,8 @@ struct TagValue {
     inner_quotes: bool,
     /// The line had no `]` after the closing quote.
     bracket_missing: bool,
+    /// The line had no closing quote before its final `]`.
+    quote_missing: bool,
 }
 
 /// `\"` and `\\` unescaped; any other backslash kept.
@@ -518,7 +529,9 @@ fn unescape(raw: &str) -> String {
 /// 1. up to the first unescaped `"` followed by `]` (spaces between allowed), with `\"` and
 ///    `\\` unescaped and any other `"` kept as text;
 /// 2. else up to the first `"` followed by `]`, escapes or not (`[A "C:\"]`);
-/// 3. else up to the last `"` of the line, when only spaces follow it (`]` missing).
+/// 3. else up to the last `"` of the line, when only spaces follow it (`]` missing);
+/// 4. else up to the `]` that ends the line (the closing `"` missing: `[Round "11.1]`, as in
+///    a published file of the 1998 world championship of Russian draughts).
 fn tag_value(rest: &str) -> Option<TagValue> {
     let closes_at = |i: usize| -> Option<usize> {
         let after = &rest[i + 1..];
@@ -544,6 +557,7 @@ fn tag_value(rest: &str) -> Option<TagValue> {
                         consumed,
                         inner_quotes,
                         bracket_missing: false,
+                        quote_missing: false,
                     });
                 }
                 None => {
@@ -563,6 +577,7 @@ fn tag_value(rest: &str) -> Option<TagValue> {
                 consumed,
                 inner_quotes: rest[..i].contains('"') && !rest[..i].ends_with('\\'),
                 bracket_missing: false,
+                quote_missing: false,
             });
         }
     }
@@ -574,6 +589,16 @@ fn tag_value(rest: &str) -> Option<TagValue> {
             consumed: rest.len(),
             inner_quotes: rest[..i].contains('"'),
             bracket_missing: true,
+            quote_missing: false,
+        });
+    }
+    if let Some(inner) = trimmed.strip_suffix(']') {
+        return Some(TagValue {
+            value: unescape(inner.trim_end_matches(|c: char| is_space(c))),
+            consumed: rest.len(),
+            inner_quotes: inner.contains('"'),
+            bracket_missing: false,
+            quote_missing: true,
         });
     }
     None

@@ -88,9 +88,25 @@ fn tags_escape_and_recover() {
         ok_tokens("[Site \"x\"  \n1. e4", Dialect::Pgn),
         [tag("Site", "x"), Token::MoveNumber, mv("e4")]
     );
-    let r = tokens("[Site \"unclosed]\n1. e4", Dialect::Pgn);
+    let r = tokens("[Site \"unclosed\n1. e4", Dialect::Pgn);
     assert!(r[0].clone().unwrap_err().contains("not closed"), "{r:?}");
     assert_eq!(r[1..], [Ok(Token::MoveNumber), Ok(mv("e4"))]);
+    // Found in a published Russian draughts file (`[Round "11.1]`, Games::Checkers's
+    // World_Championship_1998.pdn): the closing quote left out before the line's `]` is
+    // read up to the `]`, with a warning, instead of refusing the game.
+    let mut lexer = Lexer::new("[Round \"11.1]\n[GameType \"25\"]", Dialect::Pdn);
+    let mut read = Vec::new();
+    while let Some(t) = lexer.next_token() {
+        read.push(t.map(|t| t.token));
+    }
+    assert_eq!(read, [Ok(tag("Round", "11.1")), Ok(tag("GameType", "25"))]);
+    assert_eq!(
+        lexer.warnings,
+        [(
+            1,
+            "tag [Round]: the closing '\"' is missing: read as \"11.1\"".to_string()
+        )]
+    );
     let mut lexer = Lexer::new(r#"[Event "5th "Ice" Open"]"#, Dialect::Pgn);
     while lexer.next_token().is_some() {}
     assert_eq!(lexer.warnings.len(), 1, "{:?}", lexer.warnings);
