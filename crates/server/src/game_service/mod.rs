@@ -271,7 +271,9 @@ fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
         None => RecordResult::Draw,
     });
     row.reason = Some(reason);
+    // Offers stand only while the game goes on.
     row.draw_offer = None;
+    row.takeback_offer = None;
     if let Some(clock) = row.clock.as_mut() {
         clock.stop(now_ms());
     }
