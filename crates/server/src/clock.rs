@@ -178,11 +178,13 @@ impl TimeControl {
                 running: None,
                 since_ms: 0,
                 moves: 0,
+                given_back: None,
             }),
             TimeControl::Correspondence { days } => Some(Clock::Correspondence {
                 days,
                 deadline_ms: 0,
                 running: None,
+                given_back: None,
             }),
             TimeControl::Unlimited {} => None,
         }
@@ -212,6 +214,10 @@ pub enum Clock {
         /// its first move, has at most [`FIRST_MOVE_MS`] for it, and its main clock stands.
         #[serde(default = "two")]
         moves: u8,
+        /// The outage this clock was last given back, by its start (Unix ms; see
+        /// [`Clock::credit_outage`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        given_back: Option<i64>,
     },
     /// Days per move.
     Correspondence {
@@ -221,6 +227,9 @@ pub enum Clock {
         deadline_ms: i64,
         /// The side whose clock runs.
         running: Option<Color>,
+        /// The outage this clock was last given back, by its start (Unix ms).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        given_back: Option<i64>,
     },
 }
 
@@ -270,6 +279,7 @@ impl Clock {
                 days,
                 deadline_ms,
                 running,
+                ..
             } => {
                 *running = Some(side);
                 *deadline_ms = now.saturating_add(days.saturating_mul(DAY_MS));
@@ -299,12 +309,36 @@ impl Clock {
     /// database was back, before the outage was given back) gets only the time since it
     /// started, not the whole outage.
     ///
-    /// A running main clock is charged the part before `from` and restarted at `now`, so a
-    /// second give-back of the same outage (its giver died midway: crate::timeouts) gives only
-    /// the time since the first, when moves were still refused, not the outage again. The
-    /// first-move wait and correspondence days are shifted instead (a twice-given outage costs
-    /// them little).
+    /// A running main clock is charged the part before `from` and restarted at `now`; the
+    /// first-move wait and correspondence days are shifted instead. The clock is marked as
+    /// given the outage that started at `from` ([`Clock::given_back`]): from then on its game
+    /// takes moves again, though other clocks may still wait for theirs, and a second
+    /// give-back of the same outage (its giver died midway: crate::timeouts) gives it nothing,
+    /// since its players could move.
     pub fn credit_outage(&mut self, from: i64, now: i64) {
+        if self.given_back() == Some(from) {
+            return;
+        }
+        self.credit_outage_unmarked(from, now);
+        if self.running().is_some()
+            && let Clock::Realtime { given_back, .. } | Clock::Correspondence { given_back, .. } =
+                self
+        {
+            *given_back = Some(from);
+        }
+    }
+
+    /// The start (Unix ms) of the outage this clock was last given back
+    /// ([`Clock::credit_outage`]), if any.
+    pub fn given_back(&self) -> Option<i64> {
+        match *self {
+            Clock::Realtime { given_back, .. } | Clock::Correspondence { given_back, .. } => {
+                given_back
+            }
+        }
+    }
+
+    fn credit_outage_unmarked(&mut self, from: i64, now: i64) {
         if let Clock::Realtime {
             running: Some(side),
             since_ms,
@@ -330,6 +364,7 @@ impl Clock {
                 running: Some(_),
                 days,
                 deadline_ms,
+                ..
             } => deadline_ms.saturating_sub(days.saturating_mul(DAY_MS)),
             _ => return,
         };
@@ -435,6 +470,7 @@ impl Clock {
                 days,
                 deadline_ms,
                 running,
+                ..
             } => {
                 if running == Some(side) {
                     deadline_ms - now
@@ -504,6 +540,7 @@ impl Clock {
                 days,
                 deadline_ms,
                 running,
+                ..
             } => ClockView::Correspondence {
                 days,
                 deadline_ms: running.map(|_| deadline_ms),
@@ -760,16 +797,27 @@ mod tests {
     }
 
     #[test]
-    fn an_outage_given_back_twice_gives_only_the_time_between_the_two() {
+    fn an_outage_given_back_twice_gives_nothing_the_second_time() {
         // The giver died after this clock got the outage [10 s, 40 s]; the next giver, at
-        // 50 s, gives the same outage again: moves were refused until then, so 40-50 s is
-        // owed too, but not the outage a second time.
+        // 50 s, gives the same outage again. The clock ran from 40 s, and its game took moves
+        // from then (crate::timeouts): nothing more is owed, neither the outage nor 40-50 s.
         let mut c = blitz_in_play();
         c.start(Color::White, 0);
+        assert_eq!(c.given_back(), None);
         c.credit_outage(10_000, 40_000);
+        assert_eq!(c.given_back(), Some(10_000));
         c.credit_outage(10_000, 50_000);
-        assert_eq!(c.left_ms(Color::White, 50_000), 180_000 - 10_000);
-        assert_eq!(c.left_ms(Color::White, 51_000), 180_000 - 11_000);
+        assert_eq!(c.left_ms(Color::White, 50_000), 180_000 - 20_000);
+        // The mark is stored with the clock; a clock stored without it reads as never given.
+        let stored = serde_json::to_string(&c).expect("json");
+        let read: Clock = serde_json::from_str(&stored).expect("parse");
+        assert_eq!(read, c);
+        let fresh = serde_json::to_string(&blitz()).expect("json");
+        assert!(!fresh.contains("given_back"), "{fresh}");
+        // A later outage is given again: the clock ran 0-10 s and 40-60 s.
+        c.credit_outage(60_000, 70_000);
+        assert_eq!(c.given_back(), Some(60_000));
+        assert_eq!(c.left_ms(Color::White, 70_000), 180_000 - 30_000);
     }
 
     #[test]

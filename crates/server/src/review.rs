@@ -350,16 +350,21 @@ pub async fn review(service: &Arc<GameService>, subject: &Subject) -> Result<Rev
     if !valid_id(subject.id()) {
         return Err(ApiError::new(ErrorCode::NotFound, "no such game"));
     }
-    let row = service
-        .store
-        .load_review(&subject.key())
-        .await?
-        .ok_or_else(|| {
+    let Some(row) = service.store.load_review(&subject.key()).await? else {
+        // An id that names nothing is told so, not offered an analysis to request.
+        let exists = match subject {
+            Subject::Game(id) => service.store.version_of(id).await?.is_some(),
+            Subject::Import(id) => service.store.load_import(id).await?.is_some(),
+        };
+        return Err(if exists {
             ApiError::new(
                 ErrorCode::NotFound,
                 "no computer analysis of this game yet: request one",
             )
-        })?;
+        } else {
+            ApiError::new(ErrorCode::NotFound, "no such game")
+        });
+    };
     if row.status == "running" && now_ms() - row.updated_at > STALLED_MS && claim(service, &row) {
         tracing::info!(review = %row.subject, done = row.done, "taking up a stalled computer analysis");
         spawn_work(service, row.clone());

@@ -26,15 +26,23 @@ pub const LEASE_MS: i64 = 5_000;
 /// could renew it: every process was down, or none could reach the database (a process that
 /// dies is replaced within [`POLL`] of the expiry). Nobody could move meanwhile, so that time
 /// is owed to the running clocks: no game is flagged until it is given back
-/// (`Store::save_flag`), no move of a timed game is stored (`GameService::store_move`: it would
-/// be charged the outage), and plain renewals leave such a lease alone
+/// (`Store::save_flag`), no move of a timed game is stored until its own clock has it
+/// (`GameService::store_move`: it would be charged the outage; the give-back goes game by game,
+/// one write each, and a game given it takes moves at once), and plain renewals leave such a
+/// lease alone
 /// (`Store::take_lease_unless_lapsed`). Shorter outages are not given back.
 pub const OUTAGE_MS: i64 = 3_000;
 
+/// The start of the outage a lapsed sweeper's lease that expired at `expired` (Unix ms) owes:
+/// its last renewal. The clocks are given back the time since (`Clock::credit_outage`).
+pub fn outage_start(expired: i64) -> i64 {
+    expired - LEASE_MS
+}
+
 /// The lease of the process giving an outage back: one at a time, renewed while it gives. It
 /// outlives a process that dies while giving by at most [`CREDIT_LEASE_MS`]; the next one
-/// gives the outage again, and a clock that had it gets only the time since
-/// (`Clock::credit_outage`), when moves were still refused.
+/// gives the outage again to the clocks that did not have it (`Clock::given_back`): one that
+/// had it was played since, and is owed nothing more.
 const CREDIT_LEASE: &str = "timeouts:credit";
 const CREDIT_LEASE_MS: i64 = 5_000;
 
@@ -91,7 +99,7 @@ async fn credit_outage(service: &Arc<GameService>) -> bool {
     if now - expired <= OUTAGE_MS {
         return false;
     }
-    let from = expired - LEASE_MS;
+    let from = outage_start(expired);
     let down = now - from;
     match store.running_clocks().await {
         Ok(ids) => {

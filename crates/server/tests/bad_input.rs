@@ -428,3 +428,35 @@ async fn a_text_frame_that_is_not_utf8_is_closed_with_1007() {
     assert_eq!(view.body["ply"], 0);
     srv.stop().await;
 }
+
+/// A path whose id is no text (bad percent-encoding) names nothing: 404 `not_found` in the
+/// API's JSON, as an unknown id. A hostile tester's `GET /api/games/%ff%fe` got axum's
+/// plain-text 400 "Invalid URL: Invalid UTF-8 in `id`" (every error is JSON, docs/api.md);
+/// `/api/players/%ff` already answered JSON.
+#[tokio::test]
+async fn a_path_id_that_is_not_text_is_a_json_not_found() {
+    let srv = TestServer::start(&sqlite_url("bad-path")).await;
+    let mut c = srv.client();
+    let gets = [
+        "/api/games/%ff%fe",
+        "/api/games/%ff/record",
+        "/api/games/%c3%28/review",
+        "/api/games/%ff/ws",
+    ];
+    for path in gets {
+        let a = c.get(path).await.expect("request");
+        assert_error(&a, 404, "not_found");
+    }
+    let posts = [
+        ("/api/games/%ff/moves", json!({"move": "c3-d4", "ply": 0})),
+        ("/api/games/%ff/resign", json!({})),
+        ("/api/join/%ff", json!({})),
+        ("/api/seeks/%ff/accept", json!({})),
+        ("/api/challenges/%ff/decline", json!({})),
+    ];
+    for (path, body) in posts {
+        let a = c.post(path, body).await.expect("request");
+        assert_error(&a, 404, "not_found");
+    }
+    srv.stop().await;
+}

@@ -507,3 +507,101 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
     assert!(ms(&g, "black") <= 59_000, "Black's clock runs: {g}");
     srv.stop().await;
 }
+
+/// The give-back of an outage goes game by game, one write each (a hostile tester: 600
+/// running clocks took 2 s on SQLite), and moves were refused until the last game had it: a
+/// clock given back early ran all that time while its player's move was refused (503), time
+/// stolen from it, and a giver that took over from a dead one gave that time back again,
+/// though the game could be played. A game whose clock was given back takes moves at once,
+/// charged from the give-back, and the same outage is not given to it twice; the others wait.
+#[tokio::test]
+async fn a_game_given_its_outage_back_takes_moves_while_the_others_wait_and_is_not_given_it_twice()
+{
+    use sqlx::Connection;
+    let url = sqlite_url("clock-given-back-early");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
+    let (mut a, mut b, given) = friend_game(&srv, "antarctos", control.clone(), "white").await;
+    play(&mut a, &given, "c3-d4").await;
+    play(&mut b, &given, "f6-g5").await;
+    let (mut c, mut d, waiting) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut c, &waiting, "c3-d4").await;
+    play(&mut d, &waiting, "f6-g5").await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+
+    sqlx::any::install_default_drivers();
+    let mut db = sqlx::AnyConnection::connect(&url).await.expect("connect");
+    let now = unix_ms();
+    // The sweeper's lease lapsed 20 s ago; another process is giving the outage back (its
+    // lease held): it has given it to the first game, not yet to the second.
+    sqlx::query(
+        "INSERT INTO leases (name, holder, expires_at) VALUES ('timeouts:credit', 'elsewhere', $1) \
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
+    )
+    .bind(now + 60_000)
+    .execute(&mut db)
+    .await
+    .expect("hold the giving-back lease");
+    let expired = now - 20_000;
+    sqlx::query("UPDATE leases SET expires_at = $1 WHERE name = 'timeouts'")
+        .bind(expired)
+        .execute(&mut db)
+        .await
+        .expect("lapse the sweeper's lease");
+    let from = expired - server::timeouts::LEASE_MS;
+    let service = srv.site.service();
+    service
+        .credit_clock(&given, from, unix_ms())
+        .await
+        .expect("give the first game its outage back");
+
+    // The first game is played at once, the second still waits.
+    let view = get(&mut a, &given).await;
+    let white_left = ms(&view, "white");
+    let played = a
+        .post(
+            &format!("/api/games/{given}/moves"),
+            json!({"move": view["legal"][0]["id"], "ply": view["ply"]}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(
+        played.status, 200,
+        "a game given its outage back takes moves: {}",
+        played.text
+    );
+    assert!(
+        ms(&played.body, "white") >= white_left - 300,
+        "charged from the give-back, not the outage: {}",
+        played.text
+    );
+    let view = get(&mut c, &waiting).await;
+    let refused = c
+        .post(
+            &format!("/api/games/{waiting}/moves"),
+            json!({"move": view["legal"][0]["id"], "ply": view["ply"]}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(refused.status, 503, "{}", refused.text);
+    assert_eq!(
+        refused.body["error"]["code"], "clocks_owed",
+        "{}",
+        refused.text
+    );
+
+    // Black's clock runs from White's move; another giver (this one died) gives the same
+    // outage again: Black, who could move all along, gets nothing.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    service
+        .credit_clock(&given, from, unix_ms())
+        .await
+        .expect("give again");
+    let g = get(&mut b, &given).await;
+    assert!(
+        ms(&g, "black") <= 59_000,
+        "the same outage is not given twice: {g}"
+    );
+    drop(db);
+    srv.stop().await;
+}

@@ -632,3 +632,34 @@ async fn a_draw_offer_gets_an_answer_the_offering_side_is_told_once() {
     assert_eq!(moved["notice"], Value::Null);
     srv.stop().await;
 }
+
+/// A takeback offer stands only while the game goes on (docs/api.md): a resignation over it
+/// (or a loss on time, a draw agreed) ends it, as an abort and a move do. A hostile tester's
+/// finished game still showed `"takeback_offer": "white"` to both sides and to bots.
+#[tokio::test]
+async fn a_game_that_ends_leaves_no_takeback_offer_standing() {
+    let url = sqlite_url("takeback-over");
+    let srv = TestServer::start(&url).await;
+    let (mut a, mut b) = (srv.client(), srv.client());
+    let fid = friend_game(&mut a, &mut b, "antarctos").await;
+    play(&mut a, &fid, "c3-d4").await;
+    play(&mut b, &fid, "f6-g5").await;
+    let offered = post(
+        &mut a,
+        &format!("/api/games/{fid}/takeback"),
+        json!({"action": "offer"}),
+    )
+    .await;
+    assert_eq!(offered.body["takeback_offer"], "white", "{}", offered.text);
+    let resigned = post(&mut b, &format!("/api/games/{fid}/resign"), json!({})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    assert_eq!(resigned.body["status"], "finished");
+    assert_eq!(
+        resigned.body["takeback_offer"],
+        Value::Null,
+        "no offer stands in a finished game: {}",
+        resigned.text
+    );
+    assert_eq!(get(&mut a, &fid).await["takeback_offer"], Value::Null);
+    srv.stop().await;
+}

@@ -435,3 +435,36 @@ async fn requests_arriving_together_cannot_pass_the_caps() {
     );
     srv.crash().await;
 }
+
+/// `GET .../review` of an id that names no game says so; only a real game without an analysis
+/// is offered one to request. A hostile tester's `GET /api/games/abc/review` answered "no
+/// computer analysis of this game yet: request one" for a game that does not exist.
+#[tokio::test]
+async fn the_review_of_an_unknown_game_says_there_is_no_such_game() {
+    let srv = TestServer::start(&sqlite_url("review-unknown")).await;
+    let mut c = srv.client();
+    for path in ["/api/games/Zz9Zz9Zz/review", "/api/imports/Zz9Zz9Zz/review"] {
+        let r = c.get(path).await.expect("get");
+        assert_eq!(r.status, 404, "{path}: {}", r.text);
+        assert_eq!(r.body["error"]["code"], "not_found", "{path}: {}", r.text);
+        assert_eq!(
+            r.body["error"]["message"], "no such game",
+            "{path}: {}",
+            r.text
+        );
+    }
+    let id = finished_game(&mut c, 2).await;
+    let r = c
+        .get(&format!("/api/games/{id}/review"))
+        .await
+        .expect("get");
+    assert_eq!(r.status, 404, "{}", r.text);
+    assert!(
+        r.body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("request one")),
+        "{}",
+        r.text
+    );
+    srv.stop().await;
+}

@@ -20,7 +20,7 @@ use rand::distr::Alphanumeric;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
-use crate::clock::{Charge, TimeControl};
+use crate::clock::{Charge, Clock, TimeControl};
 use crate::engine_player;
 use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
@@ -271,7 +271,9 @@ fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
         None => RecordResult::Draw,
     });
     row.reason = Some(reason);
+    // Offers stand only while the game goes on.
     row.draw_offer = None;
+    row.takeback_offer = None;
     if let Some(clock) = row.clock.as_mut() {
         clock.stop(now_ms());
     }
@@ -679,7 +681,12 @@ impl GameService {
         let Some(clock) = row.clock.as_mut() else {
             return Ok(());
         };
-        if row.status != GameStatus::Ongoing || clock.running().is_none() {
+        if row.status != GameStatus::Ongoing
+            || clock.running().is_none()
+            || clock.given_back() == Some(from)
+        {
+            // Not running, or given this outage already (by a giver that died): its players
+            // could move since.
             return Ok(());
         }
         clock.credit_outage(from, now);
@@ -687,12 +694,16 @@ impl GameService {
     }
 
     /// 503 while the timeout sweeper's lease has lapsed for longer than
-    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back.
-    async fn refuse_while_clocks_owed(&self) -> Result<(), ApiError> {
+    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back
+    /// to `clock` (the give-back goes game by game: a clock that had it runs again, and its
+    /// game takes moves, while the others wait for theirs).
+    async fn refuse_while_clocks_owed(&self, clock: &Clock) -> Result<(), ApiError> {
         let expired = self.store.lease_expiry(crate::timeouts::LEASE).await?;
         if let Some(expired) = expired {
             let lapse = now_ms() - expired;
-            if lapse > crate::timeouts::OUTAGE_MS {
+            if lapse > crate::timeouts::OUTAGE_MS
+                && clock.given_back() != Some(crate::timeouts::outage_start(expired))
+            {
                 return Err(StoreError::ClocksOwed { lapse_ms: lapse }.into());
             }
         }
@@ -715,11 +726,12 @@ impl GameService {
         prepared: PreparedMove,
     ) -> Result<(), ApiError> {
         let mut row = g.row().clone();
-        if row.clock.is_some() {
-            // A database outage not yet given back (crate::timeouts): the mover's clock still
-            // counts it, so the move would be charged the outage and the opponent's clock,
-            // started now, given it. Refused until it is given back (503, try again).
-            self.refuse_while_clocks_owed().await?;
+        if let Some(clock) = &row.clock {
+            // A database outage not yet given back to this clock (crate::timeouts): the
+            // mover's clock still counts it, so the move would be charged the outage and the
+            // opponent's clock, started now, given it. Refused until it is given back (503,
+            // try again).
+            self.refuse_while_clocks_owed(clock).await?;
         }
         if let Some(clock) = row.clock.as_mut()
             && clock.on_move(prepared.mover, now_ms()) == Charge::Flagged

@@ -1,12 +1,12 @@
 //! Creating, reading and joining games; "my games"; the record download.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
-use super::{ApiJson, AppState};
+use super::{ApiJson, AppState, PathText};
 use crate::error::ApiError;
 use crate::game_service::NewGame;
 use crate::player::Player;
@@ -26,7 +26,7 @@ pub async fn create(
 pub async fn get_game(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<GameView>, ApiError> {
     Ok(Json(svc.get(&id, &token).await?))
 }
@@ -35,7 +35,7 @@ pub async fn get_game(
 pub async fn join(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(invite): Path<String>,
+    PathText(invite): PathText,
 ) -> Result<Json<GameView>, ApiError> {
     Ok(Json(svc.join(&invite, &token).await?))
 }
@@ -51,7 +51,7 @@ pub async fn my_games(
 /// `GET /api/games/{id}/record`: PDN or PGN as an attachment.
 pub async fn record(
     State(svc): State<AppState>,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<impl IntoResponse, ApiError> {
     let (name, text) = svc.record(&id).await?;
     Ok((

@@ -1,11 +1,11 @@
 //! The lobby (crate::lobby): seeks, quick pairing, challenges and the live stream.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 
-use super::{ApiJson, AppState};
+use super::{ApiJson, AppState, PathText};
 use crate::error::ApiError;
 use crate::lobby::{
     ChallengeLists, ChallengeView, NewChallenge, NewSeek, QuickAnswer, QuickSeek, SeekView, stream,
@@ -37,7 +37,7 @@ pub async fn list_seeks(
 pub async fn cancel_seek(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<StatusCode, ApiError> {
     svc.cancel_seek(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -47,7 +47,7 @@ pub async fn cancel_seek(
 pub async fn accept_seek(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
     Ok((
         StatusCode::CREATED,
@@ -91,7 +91,7 @@ pub async fn list_challenges(
 pub async fn accept_challenge(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
     Ok((
         StatusCode::CREATED,
@@ -103,7 +103,7 @@ pub async fn accept_challenge(
 pub async fn decline_challenge(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<StatusCode, ApiError> {
     svc.decline_challenge(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -113,7 +113,7 @@ pub async fn decline_challenge(
 pub async fn cancel_challenge(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<StatusCode, ApiError> {
     svc.cancel_challenge(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)

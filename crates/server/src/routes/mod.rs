@@ -31,6 +31,28 @@ use crate::options::{Rate, SiteOptions};
 use crate::rate_limit;
 use crate::security::{self, SecurityState};
 
+/// A path's one parameter (a game, invitation, seek or challenge id) as text. A path that is
+/// no text (bad percent-encoding, `/api/games/%ff`) names nothing: 404 `not_found` in the API's
+/// JSON, as any unknown id (axum's own answer was a plain-text 400).
+pub struct PathText(pub String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PathText {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<String>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(text)) => Ok(PathText(text)),
+            Err(_) => Err(ApiError::new(
+                ErrorCode::NotFound,
+                "nothing here: the path is not valid text (bad percent-encoding)",
+            )),
+        }
+    }
+}
+
 /// Largest request body accepted (bytes).
 pub const BODY_LIMIT: usize = 16 * 1024;
 /// Largest body of `POST /api/records/read` and `POST /api/import` (a record file and its

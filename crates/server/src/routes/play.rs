@@ -2,11 +2,11 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 
-use super::{ApiJson, AppState};
+use super::{ApiJson, AppState, PathText};
 use crate::error::ApiError;
 use crate::game_service::{Answer, DrawAction};
 use crate::player::Player;
@@ -57,7 +57,7 @@ pub struct RematchBody {
 pub async fn moves(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let ply = required_ply(body.ply)?;
@@ -68,7 +68,7 @@ pub async fn moves(
 pub async fn resign(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<GameView>, ApiError> {
     Ok(Json(svc.resign(&id, &token).await?))
 }
@@ -77,7 +77,7 @@ pub async fn resign(
 pub async fn draw(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
     ApiJson(body): ApiJson<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let action = DrawAction::parse(&body.action)?;
@@ -88,7 +88,7 @@ pub async fn draw(
 pub async fn abort(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<GameView>, ApiError> {
     Ok(Json(svc.abort(&id, &token).await?))
 }
@@ -97,7 +97,7 @@ pub async fn abort(
 pub async fn takeback(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
     ApiJson(body): ApiJson<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let action = Answer::parse_for(&body.action, "takeback")?;
@@ -109,7 +109,7 @@ pub async fn takeback(
 pub async fn rematch(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
     body: Bytes,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
     let body: RematchBody = if body.iter().all(u8::is_ascii_whitespace) {

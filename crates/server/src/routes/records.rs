@@ -3,9 +3,9 @@
 //! computer analysis of a whole game (crate::review).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 
-use super::{ApiJson, AppState};
+use super::{ApiJson, AppState, PathText};
 use crate::error::ApiError;
 use crate::import::{self, ImportRequest, ImportView, ImportedGameView};
 use crate::player::Player;
@@ -23,7 +23,7 @@ pub async fn import(
 /// `GET /api/imports/{id}` -> 200 with the game as a move tree.
 pub async fn imported(
     State(svc): State<AppState>,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<ImportedGameView>, ApiError> {
     Ok(Json(import::imported(&svc, &id).await?))
 }
@@ -32,7 +32,7 @@ pub async fn imported(
 pub async fn request_game_review(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<ReviewView>, ApiError> {
     Ok(Json(
         review::request(&svc, &token, &Subject::Game(id)).await?,
@@ -42,7 +42,7 @@ pub async fn request_game_review(
 /// `GET /api/games/{id}/review` -> 200 with the review so far; 404 when none was asked for.
 pub async fn game_review(
     State(svc): State<AppState>,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<ReviewView>, ApiError> {
     Ok(Json(review::review(&svc, &Subject::Game(id)).await?))
 }
@@ -51,7 +51,7 @@ pub async fn game_review(
 pub async fn request_import_review(
     State(svc): State<AppState>,
     Player(token): Player,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<ReviewView>, ApiError> {
     Ok(Json(
         review::request(&svc, &token, &Subject::Import(id)).await?,
@@ -61,7 +61,7 @@ pub async fn request_import_review(
 /// `GET /api/imports/{id}/review` -> as for a game.
 pub async fn import_review(
     State(svc): State<AppState>,
-    Path(id): Path<String>,
+    PathText(id): PathText,
 ) -> Result<Json<ReviewView>, ApiError> {
     Ok(Json(review::review(&svc, &Subject::Import(id)).await?))
 }

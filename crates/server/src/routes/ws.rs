@@ -16,14 +16,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Extension;
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::AppState;
+use super::{AppState, PathText};
 use crate::accounts::Sessions;
 use crate::error::{ApiError, ErrorCode};
 use crate::game_service::{Answer, DrawAction, GameService, GameSlot, Snapshot, WsGuard};
@@ -88,7 +88,7 @@ pub async fn upgrade(
     Player(token): Player,
     LoggedIn(account): LoggedIn,
     Extension(sec): Extension<SecurityState>,
-    Path(id): Path<String>,
+    PathText(id): PathText,
     Extension(timers): Extension<WsTimers>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
