@@ -151,6 +151,21 @@ export function gamePage(root: HTMLElement, id: string): () => void {
   /** A move whose request never reached the server (the network was gone): sent again by the
    * first state after the connection is back, if the game is still where it was played. */
   let unsent: { text: string; ply: number } | null = null;
+  /** Sends the kept move `kept` if it is still kept and the game still at its ply; while
+   * another move is on its way, a little later. The server judges it again (typed text that
+   * named no listed move is sent as it was typed). */
+  const sendKept = (kept: { text: string; ply: number }): void => {
+    if (unsent !== kept || !game || game.ply !== kept.ply || game.status !== 'ongoing') {
+      if (unsent === kept) unsent = null;
+      return;
+    }
+    if (busy) {
+      window.setTimeout(() => sendKept(kept), 300);
+      return;
+    }
+    unsent = null;
+    void sendMove(kept.text);
+  };
   const sendMove = async (text: string): Promise<true | string> => {
     if (!game || busy) return t('game.kbd_busy');
     busy = true;
@@ -184,12 +199,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
         // (or by the next state, as a move made offline).
         const kept = { text, ply: game.ply };
         unsent = kept;
-        window.setTimeout(() => {
-          if (unsent === kept && game && game.ply === kept.ply) {
-            unsent = null;
-            void sendMove(kept.text);
-          }
-        }, 1500);
+        window.setTimeout(() => sendKept(kept), 1500);
       }
       if (err instanceof ApiError && err.code === 'conflict') resync();
       return errorWords(err);
@@ -498,10 +508,13 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     if (unsent && g.id === id) {
       // The server answers again: the kept move goes if the game is still where it was.
       // (A move whose answer alone was lost is already in `g`: its ply moved on.)
+      // Kept until then; `sendKept` drops it if `g` moved on. (Typed text that named no
+      // listed move is sent as typed: the server judges it.)
       const u = unsent;
-      unsent = null;
-      if (g.ply === u.ply && g.status === 'ongoing' && g.legal.some(m => m.id === u.text)) {
-        window.setTimeout(() => void sendMove(u.text), 0);
+      if (g.ply === u.ply && g.status === 'ongoing') {
+        window.setTimeout(() => sendKept(u), 0);
+      } else {
+        unsent = null;
       }
     }
     if (!isNewer(g, game)) {
