@@ -164,6 +164,56 @@ async function resultInView(browser) {
   await screenshot(page, 'phone-resigned');
 }
 
+/** A typed move refused with 503 clocks_owed (the clocks getting a database outage back) is
+ * kept, said so, and sent again by itself; the hostile tester found such a move dropped when
+ * its text named no listed move or when another move was on its way. */
+async function clocksOwedMoveGoesAgain(browser) {
+  const page = await newPage(browser);
+  // The server's last state message, to send again as the give-back's own state would come.
+  let last = null;
+  let toPage = null;
+  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws$/, ws => {
+    const server = ws.connectToServer();
+    toPage = ws;
+    server.onMessage(m => {
+      last = m;
+      ws.send(m);
+    });
+    ws.onMessage(m => server.send(m));
+  });
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  let refused = 0;
+  await page.route('**/api/games/*/moves', route => {
+    if (refused === 0) {
+      refused++;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'clocks_owed', message: 'the clocks are being given back the time the database was out of reach; try again in a moment' } }),
+      });
+    }
+    return route.continue();
+  });
+  // Upper case without a separator (A17): text, not one of the listed move ids.
+  await page.fill('#move-input', 'C3D4');
+  await page.press('#move-input', 'Enter');
+  await page.waitForFunction(() => document.body.textContent.includes('The clocks are getting back'), null, { timeout: 5000 });
+  check(true, 'the refusal says the clocks are getting time back');
+  // A state at the same ply arrives before the page tries again (it had dropped the move).
+  check(last !== null && toPage !== null, 'the page had a state from its socket');
+  toPage.send(last);
+  let ply = 0;
+  for (let i = 0; i < 40 && ply === 0; i++) {
+    await page.waitForTimeout(250);
+    ply = (await api(page, 'GET', `/api/games/${g.id}`)).json.ply;
+  }
+  eq(refused, 1, 'the first send was refused');
+  eq(ply, 1, 'the kept move went by itself once the clocks had their time');
+}
+
 /** The home page's friend options say "Time control" once. */
 async function timeControlOnce(browser) {
   const page = await newPage(browser);
@@ -177,6 +227,7 @@ async function timeControlOnce(browser) {
 await suite([
   ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
   ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
+  ['a move refused while the clocks get an outage back goes again by itself', clocksOwedMoveGoesAgain],
   ['the result comes into view after resigning on a phone', resultInView],
   ['the home page names the time control once', timeControlOnce],
 ]);
