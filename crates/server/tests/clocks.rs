@@ -380,6 +380,31 @@ async fn a_site_outage_is_given_back_to_the_running_clocks() {
     srv.stop().await;
 }
 
+/// Stages an outage on the database at `url` as another process would leave it: its lease to
+/// give the outage back held for a minute, and the sweeper's lease lapsed 20 s ago. Returns the
+/// connection and when the sweeper's lease expired (Unix ms).
+async fn outage_being_given_back(url: &str) -> (sqlx::AnyConnection, i64) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut db = sqlx::AnyConnection::connect(url).await.expect("connect");
+    let now = unix_ms();
+    sqlx::query(
+        "INSERT INTO leases (name, holder, expires_at) VALUES ('timeouts:credit', 'elsewhere', $1) \
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
+    )
+    .bind(now + 60_000)
+    .execute(&mut db)
+    .await
+    .expect("hold the giving-back lease");
+    let expired = now - 20_000;
+    sqlx::query("UPDATE leases SET expires_at = $1 WHERE name = 'timeouts'")
+        .bind(expired)
+        .execute(&mut db)
+        .await
+        .expect("lapse the sweeper's lease");
+    (db, expired)
+}
+
 fn unix_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -397,7 +422,6 @@ fn unix_ms() -> i64 {
 #[tokio::test]
 async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is_not_given_it_all()
 {
-    use sqlx::Connection;
     let url = sqlite_url("clock-owed-move");
     let srv = TestServer::start(&url).await;
     let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
@@ -416,24 +440,9 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
     let invite = g2["invite_url"].as_str().expect("invite").to_string();
     tokio::time::sleep(Duration::from_millis(1_500)).await;
 
-    sqlx::any::install_default_drivers();
-    let mut db = sqlx::AnyConnection::connect(&url).await.expect("connect");
-    let now = unix_ms();
     // Another process gives the outage back (its lease held), and the sweeper's lease
     // lapsed 20 s ago: nobody renewed it for 25 s.
-    sqlx::query(
-        "INSERT INTO leases (name, holder, expires_at) VALUES ('timeouts:credit', 'elsewhere', $1) \
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
-    )
-    .bind(now + 60_000)
-    .execute(&mut db)
-    .await
-    .expect("hold the giving-back lease");
-    sqlx::query("UPDATE leases SET expires_at = $1 WHERE name = 'timeouts'")
-        .bind(now - 20_000)
-        .execute(&mut db)
-        .await
-        .expect("lapse the sweeper's lease");
+    let (mut db, _) = outage_being_given_back(&url).await;
 
     let view = get(&mut a, &id).await;
     let mv = view["legal"][0]["id"]
@@ -517,7 +526,6 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
 #[tokio::test]
 async fn a_game_given_its_outage_back_takes_moves_while_the_others_wait_and_is_not_given_it_twice()
 {
-    use sqlx::Connection;
     let url = sqlite_url("clock-given-back-early");
     let srv = TestServer::start(&url).await;
     let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
@@ -529,25 +537,9 @@ async fn a_game_given_its_outage_back_takes_moves_while_the_others_wait_and_is_n
     play(&mut d, &waiting, "f6-g5").await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
 
-    sqlx::any::install_default_drivers();
-    let mut db = sqlx::AnyConnection::connect(&url).await.expect("connect");
-    let now = unix_ms();
     // The sweeper's lease lapsed 20 s ago; another process is giving the outage back (its
     // lease held): it has given it to the first game, not yet to the second.
-    sqlx::query(
-        "INSERT INTO leases (name, holder, expires_at) VALUES ('timeouts:credit', 'elsewhere', $1) \
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at",
-    )
-    .bind(now + 60_000)
-    .execute(&mut db)
-    .await
-    .expect("hold the giving-back lease");
-    let expired = now - 20_000;
-    sqlx::query("UPDATE leases SET expires_at = $1 WHERE name = 'timeouts'")
-        .bind(expired)
-        .execute(&mut db)
-        .await
-        .expect("lapse the sweeper's lease");
+    let (db, expired) = outage_being_given_back(&url).await;
     let from = expired - server::timeouts::LEASE_MS;
     let service = srv.site.service();
     service
