@@ -271,6 +271,24 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
         .await
         .expect("send");
     assert_eq!(wait_error(&mut ws).await["code"], "bad_request");
+    // A field no message has is refused by name, also on a message with no fields (which
+    // would otherwise resign with a typo'd field).
+    for (msg, field) in [
+        (json!({"type": "resign", "confirm": false}), "confirm"),
+        (json!({"type": "ping", "n": 1}), "`n`"),
+        (
+            json!({"type": "move", "move": "c3-d4", "ply": 0, "pley": 0}),
+            "pley",
+        ),
+    ] {
+        send_json(&mut ws, &msg).await.expect("send");
+        let e = wait_error(&mut ws).await;
+        assert_eq!(e["code"], "bad_request", "{msg}");
+        assert!(
+            e["message"].as_str().is_some_and(|m| m.contains(field)),
+            "{msg}: {e}"
+        );
+    }
     send_json(&mut ws, &json!({"type": "ping"}))
         .await
         .expect("send");

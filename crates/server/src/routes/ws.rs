@@ -57,7 +57,9 @@ pub struct WsTimers {
     pub dead: Duration,
 }
 
-/// A message from the client.
+/// A message from the client. A field it does not know is refused, naming the field. The
+/// field-less messages are empty struct variants because serde's `deny_unknown_fields` lets a
+/// unit variant of an internally tagged enum take any fields.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ClientMessage {
@@ -67,8 +69,8 @@ enum ClientMessage {
         #[serde(default)]
         ply: Option<u32>,
     },
-    Resign,
-    Abort,
+    Resign {},
+    Abort {},
     Draw {
         action: String,
     },
@@ -79,7 +81,7 @@ enum ClientMessage {
         #[serde(default)]
         action: Option<String>,
     },
-    Ping,
+    Ping {},
 }
 
 /// The upgrade: 404 for an unknown game, 503 past the connection limits.
@@ -179,7 +181,7 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
         }
     };
     let result = match msg {
-        ClientMessage::Ping => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
+        ClientMessage::Ping {} => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
         ClientMessage::Move { mv, ply } => {
             let ply = match super::play::required_ply(ply) {
                 Ok(p) => p,
@@ -189,8 +191,8 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
             // socket already, or the catch-up after this message sends it.
             svc.play_or_retry(id, token, &mv, ply).await.map(|_| ())
         }
-        ClientMessage::Resign => svc.resign(id, token).await.map(|_| ()),
-        ClientMessage::Abort => svc.abort(id, token).await.map(|_| ()),
+        ClientMessage::Resign {} => svc.resign(id, token).await.map(|_| ()),
+        ClientMessage::Abort {} => svc.abort(id, token).await.map(|_| ()),
         ClientMessage::Draw { action } => match DrawAction::parse(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
             Err(e) => Err(e),
