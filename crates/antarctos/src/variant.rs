@@ -32,6 +32,8 @@ impl Variant for Antarctos {
     const NAME: &'static str = "antarctos";
     const TITLE: &'static str = "Antarctos";
     const RECORD_EXTENSION: &'static str = "pdn";
+    // A15: there are no draws.
+    const DRAWS: bool = false;
 
     type Position = Position;
     type Move = Move;

@@ -357,12 +357,12 @@ fn random_record(pre: usize, choices: &[u16], tags: &[String; 5], result: u8) ->
         pos = Antarctos::play(&pos, &mv).expect("legal");
         record.moves.push(mv);
     }
+    // No draw: Antarctos has none (A15), and a record claiming one reads back as unknown.
     record.result = [
         RecordResult::WhiteWins,
         RecordResult::BlackWins,
-        RecordResult::Draw,
         RecordResult::Unknown,
-    ][result as usize % 4];
+    ][result as usize % 3];
     for (name, value) in ["Event", "Site", "Date", "White", "Black"].iter().zip(tags) {
         record.set_tag(name, value.clone());
     }
@@ -541,4 +541,25 @@ fn a19_annotated_file_round_trips() {
     let back = Antarctos::read_records(&written);
     assert_eq!(ok(&back[0]).main_line(), g.main_line(), "{written}");
     assert_eq!(Antarctos::write_record(ok(&back[0])), written);
+}
+
+/// A15: Antarctos has no draws, so a record that claims one (a Russian draughts habit) keeps
+/// its moves, reads its result as unknown and says so, at the line of the result.
+#[test]
+fn a15_a_draw_result_is_read_as_unknown_with_a_warning() {
+    let text = "[Event \"x\"]\n[Result \"1/2-1/2\"]\n\n1. c3-d4 f6-e5 1/2-1/2\n";
+    let reading = game::records::read::<Antarctos>(text);
+    let warnings: Vec<String> = reading.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        ["game 1 (line 4): Antarctos has no draws: the result 1/2-1/2 is read as unknown (*)"]
+    );
+    let game = ok(&reading.games[0]);
+    assert_eq!(game.result, RecordResult::Unknown);
+    assert_eq!(texts(game), ["c3-d4", "f6-e5"]);
+    // The tag alone says it too (no marker): the tag's line is named.
+    let reading = game::records::read::<Antarctos>("[Result \"1/2-1/2\"]\n\n1. c3-d4 *\n");
+    assert_eq!(reading.warnings.len(), 1, "{:?}", reading.warnings);
+    assert_eq!(reading.warnings[0].line, Some(1));
+    assert_eq!(ok(&reading.games[0]).result, RecordResult::Unknown);
 }

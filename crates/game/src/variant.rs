@@ -101,6 +101,9 @@ pub trait Variant: Copy + Debug + Send + Sync + 'static {
     const TITLE: &'static str;
     /// File extension of its records: `pdn` or `pgn`.
     const RECORD_EXTENSION: &'static str;
+    /// Whether a game can end in a draw (Antarctos: no, A15). A record that says `1/2-1/2`
+    /// for a game without draws is read with the result unknown and a warning.
+    const DRAWS: bool = true;
 
     /// A position (board, side to move, counters).
     type Position: Clone + PartialEq + Eq + Debug + Send + Sync + 'static;

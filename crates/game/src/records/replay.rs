@@ -168,6 +168,20 @@ impl<V: RecordRules> Replay<V> {
             (None, Some((Some(tag), _))) => tag,
             (None, _) => RecordResult::Unknown,
         };
+        if !V::DRAWS && record.result == RecordResult::Draw {
+            let line = raw
+                .result
+                .map(|(_, l)| l)
+                .or_else(|| tag_result.as_ref().map(|(_, t)| t.line));
+            self.warn(
+                line,
+                format!(
+                    "{} has no draws: the result 1/2-1/2 is read as unknown (*)",
+                    V::TITLE
+                ),
+            );
+            record.result = RecordResult::Unknown;
+        }
         if let Some(outcome) = V::outcome(&pos) {
             let reached = RecordResult::from_outcome(Some(outcome));
             if record.result != RecordResult::Unknown && record.result != reached {
