@@ -8,8 +8,8 @@ use common::*;
 use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;
-use server::state::{GameStatus, Level, SeatKind, VariantName};
-use server::store::{GameRow, LeaseTake, MoveRow, SeatRow, Store, StoreError};
+use server::state::SeatKind;
+use server::store::{LeaseTake, MoveRow, Store, StoreError};
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
 /// acknowledged move texts.
@@ -104,46 +104,6 @@ async fn sqlite_games_survive_a_crash() {
 async fn postgres_games_survive_a_crash() {
     if let Some(url) = postgres_url() {
         crash_and_restart(&url).await;
-    }
-}
-
-fn engine_white_row(id: &str) -> GameRow {
-    GameRow {
-        id: id.to_string(),
-        variant: VariantName::Antarctos,
-        start_fen: "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-            .into(),
-        white: SeatRow {
-            kind: SeatKind::Engine,
-            level: Some(Level::MIN),
-            token: None,
-            name: None,
-        },
-        black: SeatRow {
-            kind: SeatKind::Human,
-            level: None,
-            token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
-            name: Some("Ann".into()),
-        },
-        invite: None,
-        status: GameStatus::Ongoing,
-        result: None,
-        winner: None,
-        reason: None,
-        draw_offer: None,
-        takeback_offer: None,
-        rematch_offer: None,
-        notice: None,
-        rematch_of: None,
-        rematch: None,
-        ply: 0,
-        turn: Color::White,
-        version: 1,
-        created_at: 1,
-        updated_at: 1,
-        clock: None,
-        rated: false,
-        ratings: None,
     }
 }
 

@@ -41,6 +41,58 @@ pub(super) struct WalCheckpoints {
     last_try_ms: AtomicI64,
 }
 
+/// SQLite: when a connection last failed with `SQLITE_READONLY`. SQLite opens a file it
+/// cannot write (an immutable or read-only file, a read-only mount) read-only without a word,
+/// and such a connection stays read-only after the operator fixes the file; the pool kept
+/// handing them out, so a move could meet two in a row after the fix and fail. Once one has
+/// failed so, every connection opened before it is left out of the pool at its next
+/// acquire, and the pool opens new ones (which can write again once the file can).
+#[derive(Debug)]
+pub(super) struct ReadOnlySeen {
+    base: std::time::Instant,
+    /// Microseconds after `base` of the last `SQLITE_READONLY`; 0 for none.
+    at_us: std::sync::atomic::AtomicU64,
+}
+
+impl Default for ReadOnlySeen {
+    fn default() -> Self {
+        ReadOnlySeen {
+            base: std::time::Instant::now(),
+            at_us: Default::default(),
+        }
+    }
+}
+
+impl ReadOnlySeen {
+    fn now_us(&self) -> u64 {
+        u64::try_from(self.base.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+
+    /// A connection failed with `SQLITE_READONLY` now.
+    pub(super) fn mark(&self) {
+        self.at_us.store(self.now_us().max(1), Ordering::SeqCst);
+    }
+
+    /// Whether a connection opened `age` ago was opened before the last `SQLITE_READONLY`
+    /// (so it may be one of the read-only ones).
+    pub(super) fn opened_before(&self, age: std::time::Duration) -> bool {
+        let at = self.at_us.load(Ordering::SeqCst);
+        let age_us = u64::try_from(age.as_micros()).unwrap_or(u64::MAX);
+        at != 0 && self.now_us().saturating_sub(age_us) <= at
+    }
+}
+
+/// Whether `e` is SQLite's `SQLITE_READONLY` (8) or one of its extended codes.
+pub(super) fn is_sqlite_read_only(e: &StoreError) -> bool {
+    let (StoreError::Database(e) | StoreError::Commit(e)) = e else {
+        return false;
+    };
+    e.as_database_error()
+        .and_then(|d| d.code())
+        .and_then(|code| code.parse::<i64>().ok())
+        .is_some_and(|code| code & 0xff == 8)
+}
+
 /// A pooled connection that must be given back through [`Conn::settle`].
 pub(super) struct Conn {
     inner: PoolConnection<Any>,
@@ -179,6 +231,9 @@ impl Conn {
         {
             tracing::warn!(error = %e, "closing a database connection after a storage error");
             self.inner.close_on_drop();
+            if self.store.sqlite && is_sqlite_read_only(e) {
+                self.store.read_only.mark();
+            }
             if self.store.sqlite {
                 let store = self.store.clone();
                 tokio::spawn(async move { store.truncate_wal().await });

@@ -141,6 +141,8 @@ pub struct Store {
     url: DbUrl,
     /// SQLite's write-ahead log checkpoints (`conn.rs`).
     wal: std::sync::Arc<conn::WalCheckpoints>,
+    /// SQLite: when a connection last failed as read-only (`conn.rs`).
+    read_only: std::sync::Arc<conn::ReadOnlySeen>,
     /// The move writer's queue (`commits.rs`); `None` in the writer's own copy.
     committer: Option<commits::Committer>,
 }
@@ -185,6 +187,8 @@ impl Store {
             conn.close().await?;
         }
         let max_pages = options.sqlite_max_pages.filter(|_| sqlite);
+        let read_only = std::sync::Arc::new(conn::ReadOnlySeen::default());
+        let seen = read_only.clone();
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 8 } else { 16 })
             .acquire_timeout(CONNECT_TIMEOUT)
@@ -217,7 +221,11 @@ impl Store {
             })
             // A connection that still counts an open transaction (its rollback failed, or its
             // task was cancelled mid-transaction) is closed instead of handed out (conn.rs).
-            .before_acquire(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
+            // One opened before the last read-only failure may be read-only itself (conn.rs).
+            .before_acquire(move |conn, meta| {
+                let usable = !conn.is_in_transaction() && !seen.opened_before(meta.age);
+                Box::pin(async move { Ok(usable) })
+            })
             .connect(&url)
             .await
             .map_err(
@@ -264,6 +272,7 @@ impl Store {
             sqlite,
             url: DbUrl(url),
             wal: Default::default(),
+            read_only,
             committer: None,
         };
         store.committer = Some(store.start_committer());
