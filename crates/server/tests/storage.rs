@@ -741,3 +741,22 @@ async fn a_lease_passes_on_only_when_expired_and_a_long_lapse_is_moved_on_once()
         LeaseTake::Held
     ));
 }
+
+/// `/healthz`'s write writes every time, even while another process's probe holds the row
+/// with a later expiry (a `take_lease` would have changed nothing, so a full disk went unseen).
+#[tokio::test]
+async fn the_healthz_write_probe_writes_whoever_wrote_last() {
+    let store = Store::open(&sqlite_url("probe")).await.expect("open");
+    let t = 1_800_000_000_000;
+    assert!(
+        store
+            .take_lease("healthz", "other", t, 60_000)
+            .await
+            .unwrap()
+    );
+    store.write_probe("me", t).await.expect("probe");
+    assert_eq!(store.lease_expiry("healthz").await.unwrap(), Some(t));
+    store.write_probe("other", t + 1).await.expect("probe");
+    assert_eq!(store.lease_expiry("healthz").await.unwrap(), Some(t + 1));
+    store.close().await;
+}

@@ -64,10 +64,7 @@ pub async fn healthz(
     let probe = async {
         svc.store().ping().await?;
         let now = crate::store::now_ms();
-        svc.store()
-            .take_lease("healthz", svc.process_id(), now, 0)
-            .await
-            .map(|_| ())
+        svc.store().write_probe(svc.process_id(), now).await
     };
     let ping = tokio::time::timeout(std::time::Duration::from_secs(5), probe).await;
     let mut ok = true;

@@ -38,6 +38,29 @@ impl Store {
         Ok(taken == LeaseTake::Held)
     }
 
+    /// The write of `GET /healthz`: sets the row `healthz` of the leases table to `holder`
+    /// and `now` whoever had it, so every call writes (a database that cannot write fails
+    /// it). A [`Store::take_lease`] would write nothing while another process held that row.
+    pub async fn write_probe(&self, holder: &str, now: i64) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = sqlx::query(
+                    "INSERT INTO leases (name, holder, expires_at) VALUES ('healthz', $1, $2) \
+                     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
+                     expires_at = excluded.expires_at",
+                )
+                .bind(holder)
+                .bind(now)
+                .execute(conn.raw())
+                .await
+                .map(|_| ())
+                .map_err(StoreError::from);
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// [`Store::take_lease`], except that a lease expired more than `max_lapse_ms` before `now`
     /// is left as it is and reported as [`LeaseTake::Lapsed`]: a lapse that long says that no
     /// process could reach the database, and whoever ends it owes something for it first
