@@ -328,6 +328,14 @@ impl Clock {
         }
     }
 
+    /// Marks the outage that started at `from` as given back without giving anything: for a
+    /// clock started after it, which ran none of it ([`Clock::credit_outage`] then passes it
+    /// by, and its game takes moves at once).
+    pub fn mark_given_back(&mut self, from: i64) {
+        let (Clock::Realtime { given_back, .. } | Clock::Correspondence { given_back, .. }) = self;
+        *given_back = Some(from);
+    }
+
     /// The start (Unix ms) of the outage this clock was last given back
     /// ([`Clock::credit_outage`]), if any.
     pub fn given_back(&self) -> Option<i64> {
@@ -818,6 +826,16 @@ mod tests {
         c.credit_outage(60_000, 70_000);
         assert_eq!(c.given_back(), Some(60_000));
         assert_eq!(c.left_ms(Color::White, 70_000), 180_000 - 30_000);
+    }
+
+    #[test]
+    fn a_clock_started_after_an_outage_is_marked_and_given_nothing_of_it() {
+        let mut c = blitz_in_play();
+        c.start(Color::White, 45_000);
+        c.mark_given_back(10_000);
+        assert_eq!(c.given_back(), Some(10_000));
+        c.credit_outage(10_000, 50_000);
+        assert_eq!(c.left_ms(Color::White, 50_000), 180_000 - 5_000);
     }
 
     #[test]

@@ -418,7 +418,7 @@ fn unix_ms() -> i64 {
 /// then froze for the whole outage (a hostile tester: a move 0.3 s after PostgreSQL came back
 /// from 20 s charged White 27.8 s and left Black's 120 s clock standing still for 22 s). Such a
 /// move is refused (503, try again) until the outage is given back; a clock started meanwhile
-/// (a join) gets back only its own wait, not the whole outage.
+/// (a join) ran none of it: its game takes moves at once, and its wait is not frozen.
 #[tokio::test]
 async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is_not_given_it_all()
 {
@@ -470,6 +470,30 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
         .await
         .expect("request");
     assert_eq!(joined.status, 200, "join: {}", joined.text);
+    // Its clock started after the outage and ran none of it: its game takes a move at once,
+    // not after every other clock has had its share, while game 1 still waits.
+    let g = get(&mut c, &id2).await;
+    let first = g["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    let moved = c
+        .post(
+            &format!("/api/games/{id2}/moves"),
+            json!({"move": first, "ply": 0}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(
+        moved.status, 200,
+        "a clock started meanwhile: {}",
+        moved.text
+    );
+    let still = a
+        .post(&format!("/api/games/{id}/moves"), body.clone())
+        .await
+        .expect("request");
+    assert_eq!(still.status, 503, "game 1 still waits: {}", still.text);
 
     // The other process goes away: this one gives the outage back within a second or two.
     sqlx::query("DELETE FROM leases WHERE name = 'timeouts:credit'")
@@ -497,7 +521,7 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
     drop(db);
     tokio::time::sleep(Duration::from_millis(2_000)).await;
     let g = get(&mut c, &id2).await;
-    assert_eq!(g["clock"]["running"], "white", "{g}");
+    assert_eq!(g["clock"]["running"], "black", "{g}");
     // Before the first moves the main clocks stand: the first-move wait is what runs.
     let wait = g["clock"]["first_move_ms"].as_i64().expect("first_move_ms");
     assert!(

@@ -710,6 +710,24 @@ impl GameService {
         Ok(())
     }
 
+    /// A clock started now (a join, a lobby game) while an outage is owed to the running
+    /// clocks ran none of it: it is marked as given it ([`Clock::mark_given_back`]), so its
+    /// game takes moves at once instead of waiting until every other clock has had its share.
+    pub(crate) async fn started_during_outage(
+        &self,
+        clock: Option<&mut Clock>,
+    ) -> Result<(), ApiError> {
+        let Some(clock) = clock.filter(|c| c.running().is_some()) else {
+            return Ok(());
+        };
+        if let Some(expired) = self.store.lease_expiry(crate::timeouts::LEASE).await?
+            && now_ms() - expired > crate::timeouts::OUTAGE_MS
+        {
+            clock.mark_given_back(crate::timeouts::outage_start(expired));
+        }
+        Ok(())
+    }
+
     /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
     /// opponent's clock reach zero).
     pub async fn flag_if_due(&self, id: &str) -> Result<bool, ApiError> {
@@ -1001,6 +1019,7 @@ impl GameService {
             // Both seats are taken: the side to move's clock runs.
             clock.start(row.turn, now_ms());
         }
+        self.started_during_outage(row.clock.as_mut()).await?;
         notify(&mut row, NoticeCode::Joined, Some(joined));
         self.save_state(&slot, &mut g, row).await?;
         tracing::info!(game = %id, "friend joined");

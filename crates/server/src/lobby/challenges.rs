@@ -206,7 +206,7 @@ impl GameService {
         .filter(|c| c.challenged == me && c.status == "open")
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
-        let row = self
+        let mut row = self
             .with_names(lobby_game(
                 &challenge.terms,
                 &challenge.challenger,
@@ -214,6 +214,7 @@ impl GameService {
                 now,
             )?)
             .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
         if !self.store.accept_challenge(id, &me, &row).await? {
             return Err(no_challenge(id));
         }

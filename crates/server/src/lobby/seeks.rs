@@ -214,9 +214,10 @@ impl GameService {
         if seek.terms.rated {
             self.check_rated(token, seek.terms.control).await?;
         }
-        let row = self
+        let mut row = self
             .with_names(lobby_game(&seek.terms, &seek.owner, &me, now)?)
             .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
         match self.store.accept_seek(id, &me, &row, None).await? {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
             _ => match self.store.seek(id).await? {
@@ -296,7 +297,7 @@ impl GameService {
         seek: &SeekRow,
         withdraw: Option<&str>,
     ) -> Result<Option<GameView>, ApiError> {
-        let row = self
+        let mut row = self
             .with_names(lobby_game(
                 &seek.terms,
                 &seek.owner,
@@ -304,6 +305,7 @@ impl GameService {
                 now_ms(),
             )?)
             .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
         match self
             .store
             .accept_seek(&seek.id, &hash_hex(token), &row, withdraw)
