@@ -361,6 +361,28 @@ async fn bad_websocket_messages_get_errors_and_huge_ones_close() {
     srv.stop().await;
 }
 
+/// A message is a JSON object: serde reads an internally tagged enum from an array too (its tag
+/// first, then the fields by position), so `["resign"]` resigned and `["move", "c3-d4", 0]`
+/// moved, with no field names to check. Such a message is refused and the game unchanged.
+#[tokio::test]
+async fn a_websocket_message_that_is_an_array_is_refused() {
+    let srv = TestServer::start(&sqlite_url("badwsarray")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let mut ws = c.ws(&id).await.expect("ws");
+    wait_state(&mut ws, |_| true).await;
+    for text in [r#"["move", "c3-d4", 0]"#, r#"["resign"]"#, r#" ["abort"]"#] {
+        ws.send(Message::Text(text.into())).await.expect("send");
+        let e = wait_error(&mut ws).await;
+        assert_eq!(e["code"], "bad_request", "{text}: {e}");
+    }
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["status"], "ongoing", "{}", view.text);
+    assert_eq!(view.body["ply"], 0, "{}", view.text);
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn many_connections_at_once_are_served() {
     // 300 clients of one game, all from one address: the per-address caps are not what this

@@ -172,6 +172,16 @@ impl Delivered {
 }
 
 async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Option<Message> {
+    // Only an object: serde reads an internally tagged enum from an array too (the tag, then
+    // the fields by position), so `["resign"]` would resign with no field name to check.
+    if !text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
+    {
+        return Some(error_message(&ApiError::bad_request(
+            "bad message: a message is a JSON object, e.g. {\"type\": \"ping\"}",
+        )));
+    }
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
