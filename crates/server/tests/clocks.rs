@@ -621,3 +621,137 @@ async fn a_game_given_its_outage_back_takes_moves_while_the_others_wait_and_is_n
     drop(db);
     srv.stop().await;
 }
+
+/// Waits until this process has given the staged outage back (the sweeper's lease renewed).
+async fn wait_given_back(db: &mut sqlx::AnyConnection) {
+    sqlx::query("DELETE FROM leases WHERE name = 'timeouts:credit'")
+        .execute(&mut *db)
+        .await
+        .expect("release");
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let expires: i64 = sqlx::Row::get(
+            &sqlx::query("SELECT expires_at FROM leases WHERE name = 'timeouts'")
+                .fetch_one(&mut *db)
+                .await
+                .expect("lease"),
+            0,
+        );
+        if expires > unix_ms() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the outage was never given back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A takeback restarts the clock (the running side is charged up to now, the side to move
+/// after it starts now). Done while an outage was owed to the clock, it charged the running
+/// side the outage, and the give-back then gave nothing (the clock had restarted after the
+/// outage began): a hostile tester. Like a move, a takeback waits (503 `clocks_owed`) until
+/// the clock has had the outage back.
+#[tokio::test]
+async fn a_takeback_waits_for_an_owed_outage_and_charges_none_of_it() {
+    let url = sqlite_url("clock-owed-takeback");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    play(&mut a, &id, "g3-h4").await;
+    // Black's clock runs; the outage "began" before it did (the staged lease lapsed 20 s
+    // ago), so all of Black's time since is owed back to it.
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    let (mut db, _) = outage_being_given_back(&url).await;
+    let offered = a
+        .post(
+            &format!("/api/games/{id}/takeback"),
+            json!({"action": "offer"}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(offered.status, 200, "{}", offered.text);
+    let accepted = b
+        .post(
+            &format!("/api/games/{id}/takeback"),
+            json!({"action": "accept"}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(
+        accepted.status, 503,
+        "no takeback while the outage is owed: {}",
+        accepted.text
+    );
+    assert_eq!(
+        accepted.body["error"]["code"], "clocks_owed",
+        "{}",
+        accepted.text
+    );
+    wait_given_back(&mut db).await;
+    drop(db);
+    let g = get(&mut a, &id).await;
+    assert!(
+        ms(&g, "black") >= 59_000,
+        "Black is charged none of the outage: {g}"
+    );
+    srv.stop().await;
+}
+
+/// A rematch created while an outage is being given back starts its clock then, like a join
+/// or a lobby game: it ran none of the outage, so its game takes moves at once.
+#[tokio::test]
+async fn a_rematch_started_while_an_outage_is_given_back_takes_moves_at_once() {
+    let url = sqlite_url("clock-owed-rematch");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut a, &id, "c3-d4").await;
+    play(&mut b, &id, "f6-g5").await;
+    let resigned = a
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await
+        .expect("request");
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    let (mut db, _) = outage_being_given_back(&url).await;
+    let offered = a
+        .post(
+            &format!("/api/games/{id}/rematch"),
+            json!({"action": "offer"}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(offered.status, 200, "{}", offered.text);
+    let accepted = b
+        .post(
+            &format!("/api/games/{id}/rematch"),
+            json!({"action": "accept"}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(accepted.status, 201, "{}", accepted.text);
+    let id2 = accepted.body["id"].as_str().expect("id").to_string();
+    // Colours swapped: b is White in the rematch.
+    let g = get(&mut b, &id2).await;
+    let first = g["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    let moved = b
+        .post(
+            &format!("/api/games/{id2}/moves"),
+            json!({"move": first, "ply": 0}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(
+        moved.status, 200,
+        "a clock started meanwhile takes moves: {}",
+        moved.text
+    );
+    wait_given_back(&mut db).await;
+    srv.stop().await;
+}

@@ -279,7 +279,7 @@ impl GameService {
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
         let now = now_ms();
         let new_id = random_token(8);
-        let new = GameRow {
+        let mut new = GameRow {
             invite: old
                 .has_open_seat()
                 .then(|| hash_hex(&invite_for(token, &new_id))),
@@ -316,6 +316,8 @@ impl GameService {
             rated: old.rated,
             ratings: None,
         };
+        // Its clock starts now: during an outage's give-back it ran none of it, like a join's.
+        self.started_during_outage(new.clock.as_mut()).await?;
         let mut updated = old.clone();
         updated.rematch = Some(new.id.clone());
         updated.rematch_offer = None;

@@ -128,6 +128,14 @@ impl GameService {
             .unwrap_or(row.turn);
         row.draw_offer = None;
         row.takeback_offer = None;
+        if let Some(clock) = &row.clock
+            && clock.running().is_some()
+        {
+            // The restart below charges the running side up to now: while an outage is owed to
+            // this clock (crate::timeouts) that would charge it the outage, which the give-back
+            // then no longer returns (the clock restarted after it began). 503, as for a move.
+            self.refuse_while_clocks_owed(clock).await?;
+        }
         if let Some(clock) = row.clock.as_mut()
             && clock.running().is_some()
         {
