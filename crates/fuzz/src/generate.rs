@@ -137,11 +137,22 @@ pub fn random_record<V: RecordRules>(rng: &mut ChaCha8Rng) -> Record<V> {
         line.comments.push(random_text(rng, 5));
     }
     record.set_main_line(line);
-    record.result = [
-        RecordResult::WhiteWins,
-        RecordResult::BlackWins,
-        RecordResult::Draw,
-        RecordResult::Unknown,
-    ][rng.random_range(0..4)];
+    // A draw only where the game has them (Antarctos has none, A15: its reader reads a
+    // claimed draw as unknown).
+    let results: &[RecordResult] = if V::DRAWS {
+        &[
+            RecordResult::WhiteWins,
+            RecordResult::BlackWins,
+            RecordResult::Draw,
+            RecordResult::Unknown,
+        ]
+    } else {
+        &[
+            RecordResult::WhiteWins,
+            RecordResult::BlackWins,
+            RecordResult::Unknown,
+        ]
+    };
+    record.result = results[rng.random_range(0..results.len())];
     record
 }
