@@ -496,28 +496,7 @@ async fn no_move_before_an_outage_is_given_back_and_a_clock_started_meanwhile_is
     assert_eq!(still.status, 503, "game 1 still waits: {}", still.text);
 
     // The other process goes away: this one gives the outage back within a second or two.
-    sqlx::query("DELETE FROM leases WHERE name = 'timeouts:credit'")
-        .execute(&mut db)
-        .await
-        .expect("release");
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        let expires: i64 = sqlx::Row::get(
-            &sqlx::query("SELECT expires_at FROM leases WHERE name = 'timeouts'")
-                .fetch_one(&mut db)
-                .await
-                .expect("lease"),
-            0,
-        );
-        if expires > unix_ms() {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the outage was never given back"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_given_back(&mut db).await;
     drop(db);
     tokio::time::sleep(Duration::from_millis(2_000)).await;
     let g = get(&mut c, &id2).await;
