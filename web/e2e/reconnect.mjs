@@ -13,7 +13,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
  * socket goes on to the server; `drop()` closes the open ones as a dying server would. */
 async function droppableSockets(page) {
   const open = new Set();
-  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws$/, ws => {
+  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws(\?[^/]*)?$/, ws => {
     ws.connectToServer();
     open.add(ws);
     ws.onClose(() => open.delete(ws));
@@ -172,7 +172,7 @@ async function clocksOwedMoveGoesAgain(browser) {
   // The server's last state message, to send again as the give-back's own state would come.
   let last = null;
   let toPage = null;
-  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws$/, ws => {
+  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws(\?[^/]*)?$/, ws => {
     const server = ws.connectToServer();
     toPage = ws;
     server.onMessage(m => {
@@ -224,10 +224,54 @@ async function timeControlOnce(browser) {
   eq(said, 1, 'one "Time control" in the friend options');
 }
 
+/** The socket sends only the moves the page lacks (`moves=changes`, issue 12): the page's
+ * move list stays the game's through moves, a dropped connection and a takeback. */
+async function movesSentAlone(browser) {
+  const a = await newPage(browser);
+  await a.goto(`${base}/`);
+  const created = (await api(a, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' })).json;
+  const page = await newPage(browser);
+  const urls = [];
+  page.on('websocket', ws => urls.push(ws.url()));
+  const sockets = await droppableSockets(page);
+  await page.goto(`${base}${created.invite_url}`);
+  await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
+  await page.waitForSelector('.live.on', { timeout: 10000 });
+  const id = created.id;
+  const game = async () => (await api(a, 'GET', `/api/games/${id}`)).json;
+  const moveOnce = async () => {
+    const g = await game();
+    const who = g.turn === 'white' ? a : page;
+    eq((await api(who, 'POST', `/api/games/${id}/moves`, { move: g.legal[0].id, ply: g.ply })).status, 200, `ply ${g.ply + 1} is played`);
+  };
+  const shown = () => page.$$eval('button.move', b => b.map(x => x.textContent.trim()));
+  const sameAsGame = async what => {
+    const g = await game();
+    await page.waitForFunction(n => document.querySelectorAll('button.move').length === n, g.moves.length, { timeout: 8000 })
+      .catch(() => {});
+    eq(await shown(), g.moves.map(m => m.text), `the page's moves are the game's ${what}`);
+  };
+  for (let i = 0; i < 6; i++) await moveOnce();
+  await sameAsGame('after six moves');
+  check(urls.some(u => u.endsWith('/ws?moves=changes')), `the page asks for the new moves only: ${urls.join(' ')}`);
+  await sockets.drop();
+  await page.waitForSelector('.live.off', { timeout: 5000 });
+  await moveOnce();
+  await moveOnce();
+  await page.waitForSelector('.live.on', { timeout: 8000 });
+  await sameAsGame('after two moves made while its connection was down');
+  eq((await api(a, 'POST', `/api/games/${id}/takeback`, { action: 'offer' })).status, 200, 'a takeback is offered');
+  eq((await api(page, 'POST', `/api/games/${id}/takeback`, { action: 'accept' })).status, 200, 'and accepted');
+  await sameAsGame('after a takeback');
+  await moveOnce();
+  await sameAsGame('after the move that follows the takeback');
+}
+
 await suite([
   ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
   ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
   ['a move refused while the clocks get an outage back goes again by itself', clocksOwedMoveGoesAgain],
   ['the result comes into view after resigning on a phone', resultInView],
   ['the home page names the time control once', timeControlOnce],
+  ["only the new moves are sent, and the move list stays the game's", movesSentAlone],
 ]);

@@ -383,7 +383,17 @@ export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
   game: (id: string) => call<GameView>('GET', game(id)),
   join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`, {}),
-  move: (id: string, move: string, ply: number) => call<GameView>('POST', `${game(id)}/moves`, { move, ply }),
+  /** A move chosen in `held`: the answer carries only the new move (`moves_from`, docs/api.md)
+   * and is given back whole, `held`'s moves and the new one. */
+  move: async (id: string, move: string, held: GameView): Promise<GameView> => {
+    const a = await call<GameView & { moves_from?: number }>('POST', `${game(id)}/moves`, { move, ply: held.ply, version: held.version });
+    const from = a.moves_from;
+    if (typeof from !== 'number') return a;
+    delete a.moves_from;
+    // Cannot happen when `held` is the version the server named; read the game if it does.
+    if (held.moves.length < from) return call<GameView>('GET', game(id));
+    return { ...a, moves: held.moves.slice(0, from).concat(a.moves) };
+  },
   resign: (id: string) => call<GameView>('POST', `${game(id)}/resign`, {}),
   abort: (id: string) => call<GameView>('POST', `${game(id)}/abort`, {}),
   draw: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/draw`, { action }),
@@ -406,6 +416,7 @@ export const api = {
   recordUrl: (id: string) => `${game(id)}/record`,
   wsUrl: (id: string) => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${location.host}${game(id)}/ws`;
+    // Each state carries only the moves after those already sent on the socket.
+    return `${proto}//${location.host}${game(id)}/ws?moves=changes`;
   },
 };

@@ -75,6 +75,7 @@ struct Message {
 #[derive(Deserialize)]
 struct View {
     ply: u64,
+    version: i64,
     turn: String,
     status: String,
     legal: Vec<Legal>,
@@ -140,7 +141,8 @@ impl Player {
     async fn connect(&mut self, id: &str) -> Result<(), String> {
         self.ws = Some(
             self.client
-                .ws(id)
+                // As the site's page does: each state carries only the new moves.
+                .ws_query(id, "moves=changes")
                 .await
                 .map_err(|e| format!("websocket of game {id}: {e}"))?,
         );
@@ -347,7 +349,9 @@ async fn play_game(
             (&mut black, &mut white)
         };
         let start = Instant::now();
-        let body = json!({"move": mv, "ply": ply});
+        // With the version it holds, as the site's page sends it: the answer carries the
+        // new move alone.
+        let body = json!({"move": mv, "ply": ply, "version": view.version});
         // A submission whose server died is sent again through the next one: the server
         // answers the retry of a stored move as the move (docs/api.md), so nothing doubles.
         let mut answer = mover.client.post_unparsed(&path, &body).await;

@@ -368,10 +368,23 @@ impl ApiClient {
 
     /// Opens the game's WebSocket with this client's token.
     pub async fn ws(&self, game_id: &str) -> Result<WsStream, ClientError> {
-        match &self.token {
-            Some(t) => self.ws_with_headers(game_id, &[(HEADER_NAME, t)]).await,
-            None => self.ws_with_headers(game_id, &[]).await,
-        }
+        self.ws_query(game_id, "").await
+    }
+
+    /// Opens the game's WebSocket with `query` (e.g. `moves=changes`, docs/api.md; empty for
+    /// none) and this client's token.
+    pub async fn ws_query(&self, game_id: &str, query: &str) -> Result<WsStream, ClientError> {
+        let target = if query.is_empty() {
+            game_id.to_string()
+        } else {
+            format!("{game_id}/ws?{query}")
+        };
+        let headers: Vec<(&str, &str)> = self
+            .token
+            .iter()
+            .map(|t| (HEADER_NAME, t.as_str()))
+            .collect();
+        self.open_ws(&target, &headers).await
     }
 
     /// Opens the game's WebSocket sending exactly `headers` besides the handshake's own (for
@@ -381,7 +394,20 @@ impl ApiClient {
         game_id: &str,
         headers: &[(&str, &str)],
     ) -> Result<WsStream, ClientError> {
-        let url = format!("ws://{}/api/games/{game_id}/ws", self.addr);
+        self.open_ws(game_id, headers).await
+    }
+
+    /// `target` is a game id (its `/ws` is added) or `ID/ws?QUERY`.
+    async fn open_ws(
+        &self,
+        target: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<WsStream, ClientError> {
+        let url = if target.contains('?') {
+            format!("ws://{}/api/games/{target}", self.addr)
+        } else {
+            format!("ws://{}/api/games/{target}/ws", self.addr)
+        };
         let mut req = url
             .into_client_request()
             .map_err(|e| ClientError::Ws(e.to_string()))?;

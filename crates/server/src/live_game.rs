@@ -163,6 +163,12 @@ pub trait LiveGame: Send + Sync {
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
     /// Forgets the moves after ply `to_ply`, with the row as stored after the takeback.
     fn take_back(&mut self, to_ply: i64, row: GameRow);
+    /// Called on a game just read again from the store with the copy it replaces: when its
+    /// moves begin with all of `old`'s, they keep `old`'s history, so that the sockets that
+    /// hold `old`'s moves are sent only the new ones (`JsonList::history`).
+    fn continue_history(&mut self, old: &dyn LiveGame);
+    /// The moves as the views share them.
+    fn move_list(&self) -> JsonList<MoveView>;
     /// A search of the current position for an engine, controlled through the given stop
     /// flag (the engine queue's): returns the move id.
     fn engine_job(&self, config: EngineConfig) -> EngineJob;
@@ -455,6 +461,14 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         self.positions.truncate(keep + 1);
         self.row = row;
         self.refresh_legal();
+    }
+
+    fn continue_history(&mut self, old: &dyn LiveGame) {
+        self.views.continue_history(&old.move_list());
+    }
+
+    fn move_list(&self) -> JsonList<MoveView> {
+        self.views.list()
     }
 
     fn engine_job(&self, mut config: EngineConfig) -> EngineJob {

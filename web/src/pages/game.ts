@@ -178,7 +178,7 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     clearError();
     say(null);
     try {
-      update(await api.move(game.id, text, game.ply));
+      update(await api.move(game.id, text, game));
       return true;
     } catch (err) {
       if (game) drawBoard(game, true);
@@ -551,6 +551,9 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     reconnectTimer = undefined;
     const socket = new WebSocket(api.wsUrl(id));
     ws = socket;
+    // The moves this socket has sent: its states carry only the ones after the first
+    // `moves_from` (docs/api.md, moves=changes), so a state costs the same at any ply.
+    let held: MoveView[] | null = null;
     socket.onopen = () => {
       retry = 0;
       live.textContent = `● ${t('game.live')}`;
@@ -558,13 +561,27 @@ export function gamePage(root: HTMLElement, id: string): () => void {
       if (networkError) clearError();
     };
     socket.onmessage = e => {
-      let msg: { type?: string; game?: GameView; error?: { code?: string; message?: string } };
+      let msg: { type?: string; game?: GameView; moves_from?: number; error?: { code?: string; message?: string } };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
         return;
       }
-      if (msg.type === 'state' && msg.game) update(msg.game);
+      if (msg.type === 'state' && msg.game) {
+        const from = msg.moves_from;
+        if (typeof from === 'number') {
+          // The server counts what it sent on this socket; a gap means the two disagree:
+          // a new socket starts with the whole list.
+          if (held === null || held.length < from) {
+            socket.close();
+            return;
+          }
+          held = held.slice(0, from).concat(msg.game.moves);
+        } else {
+          held = msg.game.moves;
+        }
+        update({ ...msg.game, moves: held });
+      }
       else if (msg.type === 'error' && msg.error) showError(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
     };
     socket.onclose = () => {

@@ -55,15 +55,24 @@ pub struct Snapshot {
     /// socket that sends it: a move's state is serialised at most once per seat, not once
     /// per socket (issue 12).
     texts: [OnceLock<Utf8Bytes>; 4],
+    /// The same for the sockets that hold the moves up to some ply (`moves=changes`): the
+    /// ply they hold and the message, made by the first such socket per seat.
+    changes: [OnceLock<(usize, Utf8Bytes)>; 4],
 }
 
-/// The WebSocket message of a state: `{"type":"state","game":GameView}`.
+/// The WebSocket message of a state: `{"type":"state","game":GameView}`, or with
+/// `moves_from` N when `game.moves` holds only the moves after the first N (docs/api.md).
 #[derive(Serialize)]
 struct StateMessage<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves_from: Option<usize>,
     game: &'a GameView,
 }
+
+/// The moves a socket has sent: their history (`JsonList::history`) and how many.
+pub type HeldMoves = (u64, usize);
 
 impl Snapshot {
     /// The state `view` of the game stored as `row`.
@@ -72,7 +81,65 @@ impl Snapshot {
             view,
             row,
             texts: Default::default(),
+            changes: Default::default(),
         }
+    }
+
+    /// What a socket holds after sending this state: the history and length of its moves
+    /// (`None` when they have no history to continue, e.g. a list not made as the game grew).
+    pub fn held_moves(&self) -> Option<HeldMoves> {
+        self.view.moves.history()
+    }
+
+    /// The state message for `token` on a socket that holds `held` moves (`moves=changes`):
+    /// only the moves after those, with `moves_from`, when they are of this state's history;
+    /// else the whole state ([`Snapshot::state_text`]).
+    pub fn changes_text(&self, token: &str, held: Option<HeldMoves>) -> Utf8Bytes {
+        let from = match (held, self.view.moves.history()) {
+            (Some((h, n)), Some((now, len))) if h == now && n <= len => n,
+            _ => return self.state_text(token),
+        };
+        let text = || {
+            let mut view = self.view_for(token);
+            view.moves = self.view.moves.tail(from)?;
+            serde_json::to_string(&StateMessage {
+                kind: "state",
+                moves_from: Some(from),
+                game: &view,
+            })
+            .ok()
+            .map(Utf8Bytes::from)
+        };
+        let Some(slot) = self.shared_slot(token) else {
+            return text().unwrap_or_else(|| self.state_text(token));
+        };
+        if let Some((n, cached)) = self.changes[slot].get()
+            && *n == from
+        {
+            return cached.clone();
+        }
+        let Some(made) = text() else {
+            return self.state_text(token);
+        };
+        // The first socket per seat keeps its text; another ply (a socket that fell behind)
+        // is made for that socket alone.
+        let _ = self.changes[slot].set((from, made.clone()));
+        made
+    }
+
+    /// The cache slot of `token`'s messages: by seat held; `None` for the creator while a
+    /// seat is open, whose view alone carries the invitation.
+    fn shared_slot(&self, token: &str) -> Option<usize> {
+        let seat = seat_of(&self.row, token);
+        if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
+            return None;
+        }
+        Some(match seat {
+            None => 0,
+            Some(YourSeat::White) => 1,
+            Some(YourSeat::Black) => 2,
+            Some(YourSeat::Both) => 3,
+        })
     }
 
     /// The view as `token` sees it.
@@ -87,22 +154,16 @@ impl Snapshot {
             let view = self.view_for(token);
             serde_json::to_string(&StateMessage {
                 kind: "state",
+                moves_from: None,
                 game: &view,
             })
             .unwrap_or_default()
             .into()
         };
-        let seat = seat_of(&self.row, token);
-        if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
-            return text();
+        match self.shared_slot(token) {
+            None => text(),
+            Some(slot) => self.texts[slot].get_or_init(text).clone(),
         }
-        let slot = match seat {
-            None => 0,
-            Some(YourSeat::White) => 1,
-            Some(YourSeat::Black) => 2,
-            Some(YourSeat::Both) => 3,
-        };
-        self.texts[slot].get_or_init(text).clone()
     }
 }
 
@@ -548,7 +609,8 @@ impl GameService {
         let id = g.row().id.clone();
         match self.store.load_game(&id).await {
             Ok(Some((row, moves))) => match live_game::load(row, &moves) {
-                Ok(fresh) => {
+                Ok(mut fresh) => {
+                    fresh.continue_history(g.as_ref());
                     **g = fresh;
                     Self::broadcast_here(slot, g.as_ref());
                 }

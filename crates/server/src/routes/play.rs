@@ -24,6 +24,55 @@ pub struct MoveBody {
     /// negative number is refused as malformed.
     #[serde(default)]
     pub ply: Option<u32>,
+    /// The game `version` the client holds, optional: when the move was played on that very
+    /// version, the answer carries only the new move, with `moves_from` (docs/api.md).
+    #[serde(default)]
+    pub version: Option<i64>,
+}
+
+/// The answer to a move: the game, with `moves_from` N when `moves` holds only the moves
+/// after the first N (the client said it holds the version the move was played on).
+#[derive(Debug, serde::Serialize)]
+pub struct MoveAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves_from: Option<usize>,
+    #[serde(flatten)]
+    game: GameView,
+}
+
+impl MoveAnswer {
+    /// `game`, just changed by a move from the version before it (`retry`: no change, the
+    /// move was stored already), for a client that holds version `held`.
+    fn new(mut game: GameView, retry: bool, held: Option<i64>) -> MoveAnswer {
+        // A move adds one version and one move: a holder of the version before has every
+        // move but the last.
+        let from = match (retry, held, game.moves.history()) {
+            (false, Some(v), Some((_, len)))
+                if v.checked_add(1) == Some(game.version) && len > 0 =>
+            {
+                len - 1
+            }
+            _ => {
+                return MoveAnswer {
+                    moves_from: None,
+                    game,
+                };
+            }
+        };
+        match game.moves.tail(from) {
+            Some(tail) => {
+                game.moves = tail;
+                MoveAnswer {
+                    moves_from: Some(from),
+                    game,
+                }
+            }
+            None => MoveAnswer {
+                moves_from: None,
+                game,
+            },
+        }
+    }
 }
 
 /// The required `ply` of a move, or the `bad_request` that explains it.
@@ -59,9 +108,10 @@ pub async fn moves(
     Player(token): Player,
     PathText(id): PathText,
     ApiJson(body): ApiJson<MoveBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<MoveAnswer>, ApiError> {
     let ply = required_ply(body.ply)?;
-    Ok(Json(svc.play(&id, &token, &body.mv, ply).await?))
+    let (game, retry) = svc.play_or_retry(&id, &token, &body.mv, ply).await?;
+    Ok(Json(MoveAnswer::new(game, retry, body.version)))
 }
 
 /// `POST /api/games/{id}/resign` (any body is ignored).

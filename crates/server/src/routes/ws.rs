@@ -11,13 +11,20 @@
 //! connects while a move is being stored got that ply twice, issue 9). A socket that fell
 //! behind (a lagging receiver; later, an update from another process) catches up from the
 //! game's current state: "send what comes after what this socket has".
+//!
+//! `?moves=changes` asks for states that carry only the moves the socket has not sent yet
+//! (`moves_from`, docs/api.md): a state then costs the same at ply 200 as at ply 2. Whole
+//! states (`moves=all`, the default) stay for clients that do not keep the list.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::collections::HashMap;
+
 use axum::Extension;
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -26,7 +33,9 @@ use tokio::sync::broadcast::error::RecvError;
 use super::{AppState, PathText};
 use crate::accounts::Sessions;
 use crate::error::{ApiError, ErrorCode};
-use crate::game_service::{Answer, DrawAction, GameService, GameSlot, Snapshot, WsGuard};
+use crate::game_service::{
+    Answer, DrawAction, GameService, GameSlot, HeldMoves, Snapshot, WsGuard,
+};
 use crate::player::{LoggedIn, Player};
 use crate::security::SecurityState;
 
@@ -84,7 +93,37 @@ enum ClientMessage {
     Ping {},
 }
 
-/// The upgrade: 404 for an unknown game, 503 past the connection limits.
+/// What the states of a socket carry of the moves (`?moves=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MovesSent {
+    /// Every state carries the whole list (`all`, the default).
+    All,
+    /// A state carries the moves after those the socket sent (`changes`).
+    Changes,
+}
+
+/// The upgrade's query: `moves=all` or `moves=changes`; anything else is named in a 400.
+fn moves_sent(
+    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<MovesSent, ApiError> {
+    let Query(q) = q.map_err(|_| ApiError::bad_request("the query string is not valid text"))?;
+    if let Some(other) = q.keys().find(|k| *k != "moves") {
+        return Err(ApiError::bad_request(format!(
+            "unknown query parameter \"{other}\": the socket takes only moves=all or moves=changes"
+        )));
+    }
+    match q.get("moves").map(String::as_str) {
+        None | Some("all") => Ok(MovesSent::All),
+        Some("changes") => Ok(MovesSent::Changes),
+        Some(other) => Err(ApiError::bad_request(format!(
+            "moves={other:?}: the socket takes moves=all (every state whole) or moves=changes (only new moves)"
+        ))),
+    }
+}
+
+/// The upgrade: 404 for an unknown game, 503 past the connection limits, 400 for a query it
+/// does not know.
+#[allow(clippy::too_many_arguments)]
 pub async fn upgrade(
     State(svc): State<AppState>,
     Player(token): Player,
@@ -92,8 +131,13 @@ pub async fn upgrade(
     Extension(sec): Extension<SecurityState>,
     PathText(id): PathText,
     Extension(timers): Extension<WsTimers>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
+    let sent = match moves_sent(query) {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
+    };
     let upgrade = match upgrade {
         Ok(u) => u,
         Err(r) => {
@@ -118,12 +162,15 @@ pub async fn upgrade(
             let login = account
                 .zip(sec.sessions.clone())
                 .map(|(a, s)| (s, a.session_hash));
-            session(svc, slot, id, token, login, socket, guard, timers)
+            let delivered = Delivered {
+                version: 0,
+                changes: sent == MovesSent::Changes,
+                held: None,
+            };
+            session(
+                svc, slot, id, token, login, socket, guard, timers, delivered,
+            )
         })
-}
-
-fn state_message(snap: &Snapshot, token: &str) -> Message {
-    Message::Text(snap.state_text(token))
 }
 
 /// The close frame for a message over [`WS_MESSAGE_LIMIT`].
@@ -155,19 +202,29 @@ fn error_message(e: &ApiError) -> Message {
     Message::Text(body.to_string().into())
 }
 
-/// What one socket has sent: the newest game version (a state is sent only when newer).
+/// What one socket has sent: the newest game version (a state is sent only when newer) and,
+/// for a `moves=changes` socket, the moves.
 struct Delivered {
     version: i64,
+    changes: bool,
+    held: Option<HeldMoves>,
 }
 
 impl Delivered {
+    /// The state message of `snap`, sent now.
+    fn message(&mut self, snap: &Snapshot, token: &str) -> Message {
+        self.version = snap.row.version;
+        if !self.changes {
+            return Message::Text(snap.state_text(token));
+        }
+        let text = snap.changes_text(token, self.held);
+        self.held = snap.held_moves();
+        Message::Text(text)
+    }
+
     /// The state message of `snap` if this socket has not sent it (or a newer one) yet.
     fn next(&mut self, snap: &Snapshot, token: &str) -> Option<Message> {
-        if snap.row.version <= self.version {
-            return None;
-        }
-        self.version = snap.row.version;
-        Some(state_message(snap, token))
+        (snap.row.version > self.version).then(|| self.message(snap, token))
     }
 }
 
@@ -253,6 +310,7 @@ async fn session(
     socket: WebSocket,
     _guard: WsGuard,
     timers: WsTimers,
+    mut delivered: Delivered,
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut heard = tokio::time::Instant::now();
@@ -260,10 +318,7 @@ async fn session(
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = svc.fresh_snapshot(&slot).await;
-    let mut delivered = Delivered {
-        version: first.row.version,
-    };
-    if sink.send(state_message(&first, &token)).await.is_err() {
+    if sink.send(delivered.message(&first, &token)).await.is_err() {
         return;
     }
     loop {
