@@ -267,6 +267,34 @@ async function movesSentAlone(browser) {
   await sameAsGame('after the move that follows the takeback');
 }
 
+/** A move sent to a server older than the move body's `version` (a rolling upgrade): refused
+ * there with 400, it goes again without the field and is played once. */
+async function moveToAnOlderServer(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  const bodies = [];
+  await page.route('**/api/games/*/moves', async route => {
+    const body = JSON.parse(route.request().postData() ?? '{}');
+    bodies.push(body);
+    if ('version' in body) {
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'bad_request', message: 'bad body: unknown field `version`, expected `move` or `ply` at line 1 column 40' } }) });
+    } else {
+      await route.continue();
+    }
+  });
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await page.waitForFunction(() => document.querySelectorAll('button.move').length === 1, null, { timeout: 5000 }).catch(() => {});
+  eq(bodies.map(b => 'version' in b), [true, false], 'sent with its version, then again without it');
+  eq((await api(page, 'GET', `/api/games/${g.id}`)).json.ply, 1, 'the move is played once');
+  eq(await page.$$eval('button.move', b => b.length), 1, 'and shown');
+  check(!(await page.$eval('#message', m => m.textContent)), 'with no error said');
+  await page.unroute('**/api/games/*/moves');
+}
+
 await suite([
   ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
   ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
@@ -274,4 +302,5 @@ await suite([
   ['the result comes into view after resigning on a phone', resultInView],
   ['the home page names the time control once', timeControlOnce],
   ["only the new moves are sent, and the move list stays the game's", movesSentAlone],
+  ['a move to a server older than its version field goes again without it', moveToAnOlderServer],
 ]);

@@ -386,7 +386,16 @@ export const api = {
   /** A move chosen in `held`: the answer carries only the new move (`moves_from`, docs/api.md)
    * and is given back whole, `held`'s moves and the new one. */
   move: async (id: string, move: string, held: GameView): Promise<GameView> => {
-    const a = await call<GameView & { moves_from?: number }>('POST', `${game(id)}/moves`, { move, ply: held.ply, version: held.version });
+    const path = `${game(id)}/moves`;
+    let a: GameView & { moves_from?: number };
+    try {
+      a = await call<GameView & { moves_from?: number }>('POST', path, { move, ply: held.ply, version: held.version });
+    } catch (err) {
+      // A server older than `version` (a rolling upgrade) refuses the field and stores
+      // nothing: the same move without it.
+      if (!(err instanceof ApiError && err.code === 'bad_request' && /\bversion\b/.test(err.message))) throw err;
+      a = await call<GameView>('POST', path, { move, ply: held.ply });
+    }
     const from = a.moves_from;
     if (typeof from !== 'number') return a;
     delete a.moves_from;
