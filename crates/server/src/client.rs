@@ -374,17 +374,12 @@ impl ApiClient {
     /// Opens the game's WebSocket with `query` (e.g. `moves=changes`, docs/api.md; empty for
     /// none) and this client's token.
     pub async fn ws_query(&self, game_id: &str, query: &str) -> Result<WsStream, ClientError> {
-        let target = if query.is_empty() {
-            game_id.to_string()
-        } else {
-            format!("{game_id}/ws?{query}")
-        };
         let headers: Vec<(&str, &str)> = self
             .token
             .iter()
             .map(|t| (HEADER_NAME, t.as_str()))
             .collect();
-        self.open_ws(&target, &headers).await
+        self.open_ws(game_id, query, &headers).await
     }
 
     /// Opens the game's WebSocket sending exactly `headers` besides the handshake's own (for
@@ -394,19 +389,19 @@ impl ApiClient {
         game_id: &str,
         headers: &[(&str, &str)],
     ) -> Result<WsStream, ClientError> {
-        self.open_ws(game_id, headers).await
+        self.open_ws(game_id, "", headers).await
     }
 
-    /// `target` is a game id (its `/ws` is added) or `ID/ws?QUERY`.
+    /// The socket of game `game_id`, with `query` (empty for none).
     async fn open_ws(
         &self,
-        target: &str,
+        game_id: &str,
+        query: &str,
         headers: &[(&str, &str)],
     ) -> Result<WsStream, ClientError> {
-        let url = if target.contains('?') {
-            format!("ws://{}/api/games/{target}", self.addr)
-        } else {
-            format!("ws://{}/api/games/{target}/ws", self.addr)
+        let url = match query {
+            "" => format!("ws://{}/api/games/{game_id}/ws", self.addr),
+            q => format!("ws://{}/api/games/{game_id}/ws?{q}", self.addr),
         };
         let mut req = url
             .into_client_request()

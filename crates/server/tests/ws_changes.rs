@@ -86,6 +86,25 @@ impl Held {
     }
 }
 
+/// The side to move (`white` or `black`) plays the game's first legal move.
+async fn play_first_legal(white: &mut ApiClient, black: &mut ApiClient, id: &str) {
+    let view = white
+        .get(&format!("/api/games/{id}"))
+        .await
+        .expect("get")
+        .body;
+    let mv = view["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    let mover = if view["turn"] == "white" {
+        white
+    } else {
+        black
+    };
+    play(mover, id, &mv).await;
+}
+
 fn ply_is(n: u64) -> impl Fn(&Value) -> bool {
     move |g| g["ply"].as_u64() == Some(n)
 }
@@ -110,17 +129,7 @@ async fn a_changes_socket_keeps_the_moves_through_moves_and_takebacks() {
     first_state(&mut whole).await;
 
     for ply in 1..=5u64 {
-        let view = a.get(&format!("/api/games/{id}")).await.expect("get").body;
-        let mv = view["legal"][0]["id"]
-            .as_str()
-            .expect("a legal move")
-            .to_string();
-        let mover = if view["turn"] == "white" {
-            &mut a
-        } else {
-            &mut b
-        };
-        play(mover, &id, &mv).await;
+        play_first_legal(&mut a, &mut b, &id).await;
         for held in [&mut mine, &mut theirs, &mut watcher] {
             let game = held.until(&mut a, &id, ply_is(ply)).await;
             assert_eq!(game["moves"].as_array().map(Vec::len), Some(ply as usize));
@@ -174,17 +183,7 @@ async fn a_changes_socket_keeps_the_moves_through_moves_and_takebacks() {
     }
 
     // And the moves after it are sent alone again.
-    let view = a.get(&format!("/api/games/{id}")).await.expect("get").body;
-    let mv = view["legal"][0]["id"]
-        .as_str()
-        .expect("a legal move")
-        .to_string();
-    let mover = if view["turn"] == "white" {
-        &mut a
-    } else {
-        &mut b
-    };
-    play(mover, &id, &mv).await;
+    play_first_legal(&mut a, &mut b, &id).await;
     for held in [&mut mine, &mut theirs, &mut watcher] {
         held.until(&mut a, &id, ply_is(back + 1)).await;
         assert_eq!(held.froms.last(), Some(&Some(back)));

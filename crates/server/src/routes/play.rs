@@ -47,31 +47,17 @@ impl MoveAnswer {
         // A move adds one version and one move: a holder of the version before has every
         // move but the last.
         let from = match (retry, held, game.moves.history()) {
-            (false, Some(v), Some((_, len)))
-                if v.checked_add(1) == Some(game.version) && len > 0 =>
-            {
-                len - 1
+            (false, Some(v), Some((_, len))) if v.checked_add(1) == Some(game.version) => {
+                len.checked_sub(1)
             }
-            _ => {
-                return MoveAnswer {
-                    moves_from: None,
-                    game,
-                };
-            }
+            _ => None,
         };
-        match game.moves.tail(from) {
-            Some(tail) => {
-                game.moves = tail;
-                MoveAnswer {
-                    moves_from: Some(from),
-                    game,
-                }
-            }
-            None => MoveAnswer {
-                moves_from: None,
-                game,
-            },
-        }
+        let tail = from.and_then(|f| Some((f, game.moves.tail(f)?)));
+        let moves_from = tail.map(|(f, list)| {
+            game.moves = list;
+            f
+        });
+        MoveAnswer { moves_from, game }
     }
 }
 
