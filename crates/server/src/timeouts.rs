@@ -39,6 +39,53 @@ pub fn outage_start(expired: i64) -> i64 {
     expired - LEASE_MS
 }
 
+/// How long a read of the sweeper's lease stands for the moves of timed games
+/// ([`SweeperLease`]).
+pub const LEASE_READ_FRESH: Duration = Duration::from_millis(250);
+
+/// The sweeper's lease expiry as last read by this process, shared by the moves of timed
+/// games, which must see whether an outage is owed to their clocks ([`OUTAGE_MS`]): one read
+/// per [`LEASE_READ_FRESH`] instead of one per move (a hostile review: a timed move cost a
+/// read of the database of its own).
+///
+/// A reading up to that old never lets a move through that a fresh one would refuse: a
+/// stored expiry only moves later (renewals, give-backs) or goes (a released lease is owed
+/// nothing), so a lapse that reads short of [`OUTAGE_MS`] on the older value is shorter still
+/// on the newer. The other way, a give-back is seen up to [`LEASE_READ_FRESH`] late by a game
+/// not given it yet: 503 `clocks_owed` once more, which its player sends again.
+#[derive(Debug, Default)]
+pub struct SweeperLease {
+    /// When it was read, and the expiry read (Unix ms; `None`: no lease stored).
+    last: tokio::sync::Mutex<Option<(std::time::Instant, Option<i64>)>>,
+    reads: std::sync::atomic::AtomicU64,
+}
+
+impl SweeperLease {
+    /// The expiry of [`LEASE`] (Unix ms), read again only when the last reading is older than
+    /// [`LEASE_READ_FRESH`]. Concurrent callers wait for one read. Errors: the store's.
+    pub async fn expiry(
+        &self,
+        store: &crate::store::Store,
+    ) -> Result<Option<i64>, crate::store::StoreError> {
+        let mut last = self.last.lock().await;
+        if let Some((at, expiry)) = *last
+            && at.elapsed() < LEASE_READ_FRESH
+        {
+            return Ok(expiry);
+        }
+        let expiry = store.lease_expiry(LEASE).await?;
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        *last = Some((std::time::Instant::now(), expiry));
+        Ok(expiry)
+    }
+
+    /// How many times the lease was read from the database (diagnostics, tests).
+    pub fn reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// The lease of the process giving an outage back: one at a time, renewed while it gives. It
 /// outlives a process that dies while giving by at most [`CREDIT_LEASE_MS`]; the next one
 /// gives the outage again to the clocks that did not have it (`Clock::given_back`): one that

@@ -734,3 +734,48 @@ async fn a_rematch_started_while_an_outage_is_given_back_takes_moves_at_once() {
     wait_given_back(&mut db).await;
     srv.stop().await;
 }
+
+/// A move of a timed game checks whether an outage is owed to its clock (crate::timeouts),
+/// which read the sweeper's lease from the database once per move (a hostile review). The
+/// moves now share a reading for `LEASE_READ_FRESH`: a quick run of moves reads it about once
+/// per that time, not once per move.
+#[tokio::test]
+async fn timed_moves_share_one_reading_of_the_sweepers_lease() {
+    let url = sqlite_url("clock-lease-reads");
+    let srv = TestServer::start(&url).await;
+    let control = json!({"kind": "realtime", "initial_s": 600, "increment_s": 0});
+    let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
+    let service = srv.site.service();
+    // The join's reading goes stale first, so the moves must read it again.
+    tokio::time::sleep(server::timeouts::LEASE_READ_FRESH).await;
+    let before = service.sweeper_lease_reads();
+    let started = std::time::Instant::now();
+    let mut moves = 0u64;
+    for turn in 0..16 {
+        let c = if turn % 2 == 0 { &mut a } else { &mut b };
+        let view = get(c, &id).await;
+        if view["status"] != "ongoing" {
+            break;
+        }
+        let played = c
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": view["legal"][0]["id"], "ply": view["ply"]}),
+            )
+            .await
+            .expect("request");
+        assert_eq!(played.status, 200, "{}", played.text);
+        moves += 1;
+    }
+    let reads = service.sweeper_lease_reads() - before;
+    let windows = started.elapsed().as_millis() as u64
+        / server::timeouts::LEASE_READ_FRESH.as_millis() as u64
+        + 1;
+    assert!(moves >= 8, "only {moves} moves");
+    assert!(reads >= 1, "the moves read the lease once it was stale");
+    assert!(
+        reads <= windows,
+        "{moves} timed moves read the lease {reads} times in {windows} windows of freshness"
+    );
+    srv.stop().await;
+}

@@ -274,6 +274,8 @@ pub struct GameService {
     pub(crate) clock_changed: tokio::sync::Notify,
     /// This process among those sharing the database (leases, the bus's messages).
     process_id: String,
+    /// The timeout sweeper's lease as the moves of timed games read it.
+    sweeper_lease: crate::timeouts::SweeperLease,
     /// Announces stored changes to the other processes (`--redis`), once set.
     bus: std::sync::OnceLock<Arc<crate::pubsub::Bus>>,
     /// The lobby's state in this process (crate::lobby).
@@ -359,6 +361,7 @@ impl GameService {
             shutdown: watch::channel(false).0,
             clock_changed: tokio::sync::Notify::new(),
             process_id: random_token(12),
+            sweeper_lease: Default::default(),
             bus: std::sync::OnceLock::new(),
             lobby: crate::lobby::LobbyState::default(),
         })
@@ -367,6 +370,12 @@ impl GameService {
     /// This process's id (leases, the bus).
     pub fn process_id(&self) -> &str {
         &self.process_id
+    }
+
+    /// How many times the moves of timed games read the timeout sweeper's lease from the
+    /// database ([`crate::timeouts::SweeperLease`]; diagnostics, tests).
+    pub fn sweeper_lease_reads(&self) -> u64 {
+        self.sweeper_lease.reads()
     }
 
     /// Announces every stored change on `bus` from now on (`serve --redis`).
@@ -760,7 +769,7 @@ impl GameService {
     /// to `clock` (the give-back goes game by game: a clock that had it runs again, and its
     /// game takes moves, while the others wait for theirs).
     async fn refuse_while_clocks_owed(&self, clock: &Clock) -> Result<(), ApiError> {
-        let expired = self.store.lease_expiry(crate::timeouts::LEASE).await?;
+        let expired = self.sweeper_lease.expiry(&self.store).await?;
         if let Some(expired) = expired {
             let lapse = now_ms() - expired;
             if lapse > crate::timeouts::OUTAGE_MS
@@ -782,7 +791,7 @@ impl GameService {
         let Some(clock) = clock.filter(|c| c.running().is_some()) else {
             return Ok(());
         };
-        if let Some(expired) = self.store.lease_expiry(crate::timeouts::LEASE).await?
+        if let Some(expired) = self.sweeper_lease.expiry(&self.store).await?
             && now_ms() - expired > crate::timeouts::OUTAGE_MS
         {
             clock.mark_given_back(crate::timeouts::outage_start(expired));
