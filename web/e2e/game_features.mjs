@@ -5,7 +5,7 @@
 // compulsory: c3 must take".
 
 import {
-  api, base, check, clickSquare, eq, moveTexts, newPage, openGame, screenshot, squaresWith, startFromHome,
+  api, base, check, clickSquare, eq, gameId, moveTexts, newPage, openGame, screenshot, squaresWith, startFromHome,
   statusText, suite, waitForMoves, waitForStatus,
 } from './lib.mjs';
 
@@ -157,6 +157,22 @@ async function takebackAgainstComputer(browser) {
   await clickSquare(page, 'f4');
   await waitForMoves(page, 2);
   eq((await moveTexts(page))[0], 'e3-f4', 'play goes on from the position before');
+
+  // A double tap on "Take back" is one takeback (a browser tester took back two turns): the
+  // second tap lands on the position the first one brought back.
+  const path = `/api/games/${await gameId(page)}`;
+  const view = (await api(page, 'GET', path)).json;
+  eq((await api(page, 'POST', `${path}/moves`, { move: view.legal[0].id, ply: view.ply })).status, 200, 'a second move of White');
+  await waitForMoves(page, 4);
+  await page.click('#takeback');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2, null, { timeout: 5000 });
+  await page.click('#takeback', { timeout: 300 }).catch(() => {});
+  await page.waitForTimeout(800);
+  eq((await api(page, 'GET', path)).json.ply, 2, 'the second tap took nothing back');
+  eq((await moveTexts(page)).length, 2, 'the page shows the one takeback');
+  // A tap after that is a takeback of its own.
+  await page.click('#takeback');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 0, null, { timeout: 5000 });
 }
 
 async function antarctosPathAndCaptures(browser) {

@@ -295,6 +295,31 @@ async function moveToAnOlderServer(browser) {
   await page.unroute('**/api/games/*/moves');
 }
 
+async function takebackToAnOlderServer(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
+  eq((await api(page, 'POST', `/api/games/${g.id}/moves`, { move: 'c3-d4', ply: 0 })).status, 200, 'a move to take back');
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForFunction(() => document.querySelectorAll('button.move').length === 1, null, { timeout: 5000 });
+  const bodies = [];
+  await page.route('**/api/games/*/takeback', async route => {
+    const body = JSON.parse(route.request().postData() ?? '{}');
+    bodies.push(body);
+    if ('ply' in body) {
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'bad_request', message: 'bad body: unknown field `ply`, expected `action` at line 1 column 25' } }) });
+    } else {
+      await route.continue();
+    }
+  });
+  await page.click('#takeback');
+  await page.waitForFunction(() => document.querySelectorAll('button.move').length === 0, null, { timeout: 5000 }).catch(() => {});
+  eq(bodies.map(b => 'ply' in b), [true, false], 'sent with its ply, then again without it');
+  eq((await api(page, 'GET', `/api/games/${g.id}`)).json.ply, 0, 'the move is taken back once');
+  check(!(await page.$eval('#message', m => m.textContent)), 'with no error said');
+  await page.unroute('**/api/games/*/takeback');
+}
+
 await suite([
   ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
   ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
@@ -303,4 +328,5 @@ await suite([
   ['the home page names the time control once', timeControlOnce],
   ["only the new moves are sent, and the move list stays the game's", movesSentAlone],
   ['a move to a server older than its version field goes again without it', moveToAnOlderServer],
+  ['a takeback to a server older than its ply field goes again without it', takebackToAnOlderServer],
 ]);

@@ -406,7 +406,18 @@ export const api = {
   resign: (id: string) => call<GameView>('POST', `${game(id)}/resign`, {}),
   abort: (id: string) => call<GameView>('POST', `${game(id)}/abort`, {}),
   draw: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/draw`, { action }),
-  takeback: (id: string, action: Answer) => call<GameView>('POST', `${game(id)}/takeback`, { action }),
+  /** A takeback asked at ply `ply`: at any other ply the server takes nothing back
+   * (`conflict`), so a doubled or resent request takes back once. */
+  takeback: async (id: string, action: Answer, ply: number): Promise<GameView> => {
+    const path = `${game(id)}/takeback`;
+    try {
+      return await call<GameView>('POST', path, { action, ply });
+    } catch (err) {
+      // A server older than the field (a rolling upgrade) refuses it and changes nothing.
+      if (!(err instanceof ApiError && err.code === 'bad_request' && /\bply\b/.test(err.message))) throw err;
+      return call<GameView>('POST', path, { action });
+    }
+  },
   rematch: (id: string, action: Answer = 'offer') => call<GameView>('POST', `${game(id)}/rematch`, { action }),
   myGames: () => call<GameSummary[]>('GET', '/api/my-games'),
   position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),

@@ -663,3 +663,65 @@ async fn a_game_that_ends_leaves_no_takeback_offer_standing() {
     assert_eq!(get(&mut a, &fid).await["takeback_offer"], Value::Null);
     srv.stop().await;
 }
+
+/// A takeback may name the ply it was asked at (a browser tester: two quick taps on "Take
+/// back" against the engine took back two turns). Asked at another ply it takes nothing
+/// back (`conflict`, saying both plies), so the same request sent twice takes back once; over
+/// a socket as well. Without `ply` it works as before.
+#[tokio::test]
+async fn a_takeback_that_names_its_ply_takes_back_once() {
+    let url = sqlite_url("takeback-ply");
+    let srv = TestServer::start(&url).await;
+    let mut a = srv.client();
+    let e = create(
+        &mut a,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 1, "color": "white"}),
+    )
+    .await;
+    let eid = id_of(&e);
+    play(&mut a, &eid, "c3-d4").await;
+    wait_ply(&mut a, &eid, 2).await;
+    play(&mut a, &eid, "b2-c3").await;
+    wait_ply(&mut a, &eid, 4).await;
+    let body = json!({"action": "offer", "ply": 4});
+    let first = post(&mut a, &format!("/api/games/{eid}/takeback"), body.clone()).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(first.body["ply"], 2, "{}", first.text);
+    let second = post(&mut a, &format!("/api/games/{eid}/takeback"), body).await;
+    assert_error(&second, 409, "conflict");
+    let said = second.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("ply 4") && said.contains("ply 2"),
+        "names both plies: {said}"
+    );
+    assert_eq!(get(&mut a, &eid).await["ply"], 2, "taken back once");
+
+    // Over the game's socket: the same guard.
+    let mut ws = a.ws(&eid).await.expect("socket");
+    server::client::send_json(
+        &mut ws,
+        &json!({"type": "takeback", "action": "offer", "ply": 4}),
+    )
+    .await
+    .expect("send");
+    let refused = wait_error(&mut ws).await;
+    assert_eq!(refused["code"], "conflict", "{refused}");
+    assert_eq!(get(&mut a, &eid).await["ply"], 2, "still taken back once");
+
+    // The right ply, and no ply at all, still take back.
+    let named = post(
+        &mut a,
+        &format!("/api/games/{eid}/takeback"),
+        json!({"action": "offer", "ply": 2}),
+    )
+    .await;
+    assert_eq!(named.body["ply"], 0, "{}", named.text);
+    let bad = post(
+        &mut a,
+        &format!("/api/games/{eid}/takeback"),
+        json!({"action": "offer", "ply": -1}),
+    )
+    .await;
+    assert_error(&bad, 400, "bad_request");
+    srv.stop().await;
+}

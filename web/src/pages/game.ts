@@ -23,6 +23,9 @@ import { drawMoveList } from '../game/movelist';
 import { waitingRoom } from '../game/waiting';
 import { moveFaultWords, moveLabel, seatName, speakerIcon } from '../game/words';
 
+/** A second tap on a takeback button this soon after the first (ms) is the same tap. */
+const TAKEBACK_TAP_MS = 600;
+
 /** `/join/<invite>`: takes the open seat, then shows the game. A used or cancelled invitation
  * says what happened and offers the game to watch; an unknown one is a page of its own. */
 export function joinPage(root: HTMLElement, invite: string): void {
@@ -235,11 +238,20 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     }
   };
 
+  let lastTakeback = -Infinity;
   const actionEvents = {
     resign: () => void act(() => api.resign(id)),
     abort: () => void act(() => api.abort(id)),
     draw: (a: Answer) => void act(() => api.draw(id, a)),
-    takeback: (a: Answer) => void act(() => api.takeback(id, a)),
+    takeback: (a: Answer) => {
+      // A double tap is one takeback: the second tap, landing on the position the first one
+      // brought back, would take back another turn.
+      const now = performance.now();
+      if (now - lastTakeback < TAKEBACK_TAP_MS || !game) return;
+      lastTakeback = now;
+      const ply = game.ply;
+      void act(() => api.takeback(id, a, ply));
+    },
     rematch: (a: Answer) => void act(() => api.rematch(id, a)),
   };
 

@@ -52,12 +52,15 @@ impl GameService {
     /// `POST /api/games/{id}/takeback`: on one screen the last move is taken back; against
     /// the engine, the player's last move and the engine's reply to it; between friends
     /// `offer` asks, and the other side's `accept` takes back the asker's last move (and the
-    /// reply to it, if made), `decline` refuses.
+    /// reply to it, if made), `decline` refuses. `ply`, when given, is the number of moves
+    /// the game had when the player asked: at any other ply nothing changes (`conflict`), so a
+    /// request sent twice (a double tap, a resend after a lost answer) takes back once.
     pub async fn takeback(
         self: &Arc<Self>,
         id: &str,
         token: &str,
         action: Answer,
+        ply: Option<u32>,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
@@ -69,6 +72,18 @@ impl GameService {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         refuse_while_waiting(&row)?;
+        if let Some(asked) = ply
+            && i64::from(asked) != row.ply
+        {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "the takeback was asked at ply {asked}, and the game is at ply {} now: \
+                     nothing was taken back",
+                    row.ply
+                ),
+            ));
+        }
         let nothing = || {
             ApiError::new(
                 ErrorCode::Conflict,

@@ -71,7 +71,19 @@ pub(crate) fn required_ply(ply: Option<u32>) -> Result<i64, ApiError> {
     })
 }
 
-/// Body of `POST /api/games/{id}/draw`, `/takeback` and `/rematch`.
+/// Body of `POST /api/games/{id}/takeback`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakebackBody {
+    /// `offer`, `accept` or `decline`.
+    pub action: String,
+    /// The number of moves the game had when the player asked (optional): a takeback asked
+    /// at another ply takes nothing back, so a resent or doubled request takes back once.
+    #[serde(default)]
+    pub ply: Option<u32>,
+}
+
+/// Body of `POST /api/games/{id}/draw`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawBody {
@@ -134,10 +146,10 @@ pub async fn takeback(
     State(svc): State<AppState>,
     Player(token): Player,
     PathText(id): PathText,
-    ApiJson(body): ApiJson<DrawBody>,
+    ApiJson(body): ApiJson<TakebackBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let action = Answer::parse_for(&body.action, "takeback")?;
-    Ok(Json(svc.takeback(&id, &token, action).await?))
+    Ok(Json(svc.takeback(&id, &token, action, body.ply).await?))
 }
 
 /// `POST /api/games/{id}/rematch` -> 201 (new) or 200 (an offer, an answer, or the existing

@@ -85,6 +85,8 @@ enum ClientMessage {
     },
     Takeback {
         action: String,
+        #[serde(default)]
+        ply: Option<u32>,
     },
     Rematch {
         #[serde(default)]
@@ -264,8 +266,8 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
             Err(e) => Err(e),
         },
-        ClientMessage::Takeback { action } => match Answer::parse_for(&action, "takeback") {
-            Ok(a) => svc.takeback(id, token, a).await.map(|_| ()),
+        ClientMessage::Takeback { action, ply } => match Answer::parse_for(&action, "takeback") {
+            Ok(a) => svc.takeback(id, token, a, ply).await.map(|_| ()),
             Err(e) => Err(e),
         },
         // The new game shows as this game's `rematch` in the state broadcast.
