@@ -164,12 +164,21 @@ async function takebackAgainstComputer(browser) {
   const view = (await api(page, 'GET', path)).json;
   eq((await api(page, 'POST', `${path}/moves`, { move: view.legal[0].id, ply: view.ply })).status, 200, 'a second move of White');
   await waitForMoves(page, 4);
+  const firstTap = Date.now();
   await page.click('#takeback');
   await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2, null, { timeout: 5000 });
   await page.click('#takeback', { timeout: 300 }).catch(() => {});
+  const between = Date.now() - firstTap;
   await page.waitForTimeout(800);
-  eq((await api(page, 'GET', path)).json.ply, 2, 'the second tap took nothing back');
-  eq((await moveTexts(page)).length, 2, 'the page shows the one takeback');
+  if (between < 500) {
+    eq((await api(page, 'GET', path)).json.ply, 2, 'the second tap took nothing back');
+    eq((await moveTexts(page)).length, 2, 'the page shows the one takeback');
+  } else {
+    // A machine this slow taps twice with more than the guard's time between: two takebacks.
+    console.log(`  (double tap not judged: ${between} ms between the taps)`);
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 0, null, { timeout: 5000 });
+    return;
+  }
   // A tap after that is a takeback of its own.
   await page.click('#takeback');
   await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 0, null, { timeout: 5000 });

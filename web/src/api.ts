@@ -413,7 +413,9 @@ export const api = {
     try {
       return await call<GameView>('POST', path, { action, ply });
     } catch (err) {
-      // A server older than the field (a rolling upgrade) refuses it and changes nothing.
+      // A server older than the field (a rolling upgrade) refuses it and changes nothing;
+      // the request goes again without it, so without its guard (the page's double-tap guard
+      // still holds). Every 400 of this route comes before any change.
       if (!(err instanceof ApiError && err.code === 'bad_request' && /\bply\b/.test(err.message))) throw err;
       return call<GameView>('POST', path, { action });
     }

@@ -48,36 +48,51 @@ pub const LEASE_READ_FRESH: Duration = Duration::from_millis(250);
 /// per [`LEASE_READ_FRESH`] instead of one per move (a hostile review: a timed move cost a
 /// read of the database of its own).
 ///
-/// A reading up to that old never lets a move through that a fresh one would refuse: a
-/// stored expiry only moves later (renewals, give-backs) or goes (a released lease is owed
-/// nothing), so a lapse that reads short of [`OUTAGE_MS`] on the older value is shorter still
-/// on the newer. The other way, a give-back is seen up to [`LEASE_READ_FRESH`] late by a game
-/// not given it yet: 503 `clocks_owed` once more, which its player sends again.
+/// A reading up to that old lets no move through that a fresh one would refuse, as long as the
+/// stored expiry only moves later: every writer of the lease sets it to its own `now` plus
+/// [`LEASE_MS`] (a renewal, a take-over, the give-back), so it does on clocks that do not step
+/// back; the lapse is measured against `now` at each check, so during a real outage (the
+/// expiry stands still) an older reading and a fresh one agree. The other way, a reading can
+/// refuse for up to [`LEASE_READ_FRESH`] more than a fresh one would: after a give-back, or a
+/// renewal that came just in time; 503 `clocks_owed`, and the player's move goes again.
+/// Tests that write the lease directly, moving it earlier, wait [`LEASE_READ_FRESH`] after.
+///
+/// No lock is held while reading: callers that find the reading stale read side by side (a
+/// slow or failing database fails each of them at once, as before the sharing).
 #[derive(Debug, Default)]
 pub struct SweeperLease {
     /// When it was read, and the expiry read (Unix ms; `None`: no lease stored).
-    last: tokio::sync::Mutex<Option<(std::time::Instant, Option<i64>)>>,
+    last: std::sync::Mutex<Option<(std::time::Instant, Option<i64>)>>,
     reads: std::sync::atomic::AtomicU64,
 }
 
 impl SweeperLease {
-    /// The expiry of [`LEASE`] (Unix ms), read again only when the last reading is older than
-    /// [`LEASE_READ_FRESH`]. Concurrent callers wait for one read. Errors: the store's.
+    /// The expiry of [`LEASE`] (Unix ms), read again when the last reading is older than
+    /// [`LEASE_READ_FRESH`]. Errors: the store's (nothing is kept then).
     pub async fn expiry(
         &self,
         store: &crate::store::Store,
     ) -> Result<Option<i64>, crate::store::StoreError> {
-        let mut last = self.last.lock().await;
-        if let Some((at, expiry)) = *last
+        if let Some((at, expiry)) = *self.lock()
             && at.elapsed() < LEASE_READ_FRESH
         {
             return Ok(expiry);
         }
+        let started = std::time::Instant::now();
         let expiry = store.lease_expiry(LEASE).await?;
         self.reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        *last = Some((std::time::Instant::now(), expiry));
+        let mut last = self.lock();
+        // Of readings side by side, the one begun last stands.
+        if last.is_none_or(|(at, _)| at <= started) {
+            *last = Some((started, expiry));
+        }
         Ok(expiry)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(std::time::Instant, Option<i64>)>> {
+        // The guarded value is always whole: a poisoned lock is as good as any.
+        self.last.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// How many times the lease was read from the database (diagnostics, tests).

@@ -402,6 +402,9 @@ async fn outage_being_given_back(url: &str) -> (sqlx::AnyConnection, i64) {
         .execute(&mut db)
         .await
         .expect("lapse the sweeper's lease");
+    // A real lapse comes after seconds without renewals; this one is written at once, so the
+    // server's shared reading of the lease (timeouts::SweeperLease) is let go stale first.
+    tokio::time::sleep(server::timeouts::LEASE_READ_FRESH).await;
     (db, expired)
 }
 

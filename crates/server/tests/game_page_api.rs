@@ -667,7 +667,8 @@ async fn a_game_that_ends_leaves_no_takeback_offer_standing() {
 /// A takeback may name the ply it was asked at (a browser tester: two quick taps on "Take
 /// back" against the engine took back two turns). Asked at another ply it takes nothing
 /// back (`conflict`, saying both plies), so the same request sent twice takes back once; over
-/// a socket as well. Without `ply` it works as before.
+/// a socket as well. Asked while the engine thought, and answered after its reply, it takes
+/// back the move and the reply, as it would have before.
 #[tokio::test]
 async fn a_takeback_that_names_its_ply_takes_back_once() {
     let url = sqlite_url("takeback-ply");
@@ -708,7 +709,25 @@ async fn a_takeback_that_names_its_ply_takes_back_once() {
     assert_eq!(refused["code"], "conflict", "{refused}");
     assert_eq!(get(&mut a, &eid).await["ply"], 2, "still taken back once");
 
-    // The right ply, and no ply at all, still take back.
+    // Asked while the engine thought (ply 3), its reply stored meanwhile (ply 4): the same
+    // plies go, the move and the reply, with no conflict.
+    let view = get(&mut a, &eid).await;
+    let mv = view["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    play(&mut a, &eid, &mv).await;
+    wait_ply(&mut a, &eid, 4).await;
+    let thought = post(
+        &mut a,
+        &format!("/api/games/{eid}/takeback"),
+        json!({"action": "offer", "ply": 3}),
+    )
+    .await;
+    assert_eq!(thought.status, 200, "{}", thought.text);
+    assert_eq!(thought.body["ply"], 2, "{}", thought.text);
+
+    // The right ply still takes back; a bad one is refused by name.
     let named = post(
         &mut a,
         &format!("/api/games/{eid}/takeback"),

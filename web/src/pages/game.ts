@@ -23,7 +23,8 @@ import { drawMoveList } from '../game/movelist';
 import { waitingRoom } from '../game/waiting';
 import { moveFaultWords, moveLabel, seatName, speakerIcon } from '../game/words';
 
-/** A second tap on a takeback button this soon after the first (ms) is the same tap. */
+/** A second tap on "Take back" against the engine this soon after the first (ms) is the same
+ * tap. */
 const TAKEBACK_TAP_MS = 600;
 
 /** `/join/<invite>`: takes the open seat, then shows the game. A used or cancelled invitation
@@ -244,11 +245,16 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     abort: () => void act(() => api.abort(id)),
     draw: (a: Answer) => void act(() => api.draw(id, a)),
     takeback: (a: Answer) => {
-      // A double tap is one takeback: the second tap, landing on the position the first one
-      // brought back, would take back another turn.
+      if (!game) return;
+      // Against the engine a double tap is one takeback: the second tap, landing on the
+      // position the first one brought back, would take back another turn. (On one screen a
+      // tap takes back one ply, and quick taps are meant; offers and answers stand once.)
+      const againstEngine = game.white.kind === 'engine' || game.black.kind === 'engine';
       const now = performance.now();
-      if (now - lastTakeback < TAKEBACK_TAP_MS || !game) return;
-      lastTakeback = now;
+      if (againstEngine && a === 'offer') {
+        if (now - lastTakeback < TAKEBACK_TAP_MS) return;
+        lastTakeback = now;
+      }
       const ply = game.ply;
       void act(() => api.takeback(id, a, ply));
     },

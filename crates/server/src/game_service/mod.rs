@@ -1,23 +1,28 @@
 //! The site's game logic: games in memory (one [`GameSlot`] per game, with a lock and a
 //! `broadcast` channel of its states), seats, turns, moves, resignation, draw offers, rematch,
 //! records, "my games" and statistics. Every change is stored before it is acknowledged or
-//! broadcast. This file holds the games in memory, their creation and loading; `actions`
-//! has what a seat does to its game, `queries` what the site reads about games.
+//! broadcast. This file holds the games in memory and their loading; `create` makes games,
+//! `actions` has what a seat does to its game, `takeback` calls a game off or takes moves
+//! back, `clocks` flags and gives outages back, `snapshot` writes the broadcast states, and
+//! `queries` has what the site reads about games.
 
 mod actions;
+mod clocks;
+mod create;
 mod queries;
+mod snapshot;
 mod takeback;
+
+pub use snapshot::{HeldMoves, Snapshot};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex as StdMutex, OnceLock};
-
-use axum::extract::ws::Utf8Bytes;
+use std::sync::{Arc, Mutex as StdMutex};
 
 use game::{Color, EndReason, RecordResult};
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
 use crate::clock::{Charge, Clock, TimeControl};
@@ -26,7 +31,7 @@ use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::secrets::{hash_hex, invite_for};
-use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName, YourSeat};
+use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -42,130 +47,6 @@ const MAX_CACHED_GAMES: usize = 5_000;
 /// `too_many_engine_games` (docs/api.md). The engine queue shares the machine fairly among
 /// players whatever they hold; this bounds what one player can queue.
 pub const MAX_ENGINE_GAMES: i64 = 10;
-
-/// A game state as broadcast to watchers: the watcher's view plus the stored row, from which
-/// each connection fills its own `you` (the row's tokens never leave the server).
-#[derive(Debug)]
-pub struct Snapshot {
-    /// The view with `you` and `invite_url` unset.
-    pub view: GameView,
-    /// The stored row.
-    pub row: GameRow,
-    /// The state message's text per seat held (none, white, black, both), made by the first
-    /// socket that sends it: a move's state is serialised at most once per seat, not once
-    /// per socket (issue 12).
-    texts: [OnceLock<Utf8Bytes>; 4],
-    /// The same for the sockets that hold the moves up to some ply (`moves=changes`): the
-    /// ply they hold and the message, made by the first such socket per seat.
-    changes: [OnceLock<(usize, Utf8Bytes)>; 4],
-}
-
-/// The WebSocket message of a state: `{"type":"state","game":GameView}`, or with
-/// `moves_from` N when `game.moves` holds only the moves after the first N (docs/api.md).
-#[derive(Serialize)]
-struct StateMessage<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves_from: Option<usize>,
-    game: &'a GameView,
-}
-
-/// The moves a socket has sent: their history (`JsonList::history`) and how many.
-pub type HeldMoves = (u64, usize);
-
-impl Snapshot {
-    /// The state `view` of the game stored as `row`.
-    pub fn new(view: GameView, row: GameRow) -> Snapshot {
-        Snapshot {
-            view,
-            row,
-            texts: Default::default(),
-            changes: Default::default(),
-        }
-    }
-
-    /// What a socket holds after sending this state: the history and length of its moves
-    /// (`None` when they have no history to continue, e.g. a list not made as the game grew).
-    pub fn held_moves(&self) -> Option<HeldMoves> {
-        self.view.moves.history()
-    }
-
-    /// The state message for `token` on a socket that holds `held` moves (`moves=changes`):
-    /// only the moves after those, with `moves_from`, when they are of this state's history;
-    /// else the whole state ([`Snapshot::state_text`]).
-    pub fn changes_text(&self, token: &str, held: Option<HeldMoves>) -> Utf8Bytes {
-        let from = match (held, self.view.moves.history()) {
-            (Some((h, n)), Some((now, len))) if h == now && n <= len => n,
-            _ => return self.state_text(token),
-        };
-        let text = || {
-            let mut view = self.view_for(token);
-            view.moves = self.view.moves.tail(from)?;
-            serde_json::to_string(&StateMessage {
-                kind: "state",
-                moves_from: Some(from),
-                game: &view,
-            })
-            .ok()
-            .map(Utf8Bytes::from)
-        };
-        let Some(slot) = self.shared_slot(token) else {
-            return text().unwrap_or_else(|| self.state_text(token));
-        };
-        if let Some((n, cached)) = self.changes[slot].get()
-            && *n == from
-        {
-            return cached.clone();
-        }
-        let Some(made) = text() else {
-            return self.state_text(token);
-        };
-        // The first socket per seat keeps its text; another ply (a socket that fell behind)
-        // is made for that socket alone.
-        let _ = self.changes[slot].set((from, made.clone()));
-        made
-    }
-
-    /// The cache slot of `token`'s messages: by seat held; `None` for the creator while a
-    /// seat is open, whose view alone carries the invitation.
-    fn shared_slot(&self, token: &str) -> Option<usize> {
-        let seat = seat_of(&self.row, token);
-        if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
-            return None;
-        }
-        Some(match seat {
-            None => 0,
-            Some(YourSeat::White) => 1,
-            Some(YourSeat::Black) => 2,
-            Some(YourSeat::Both) => 3,
-        })
-    }
-
-    /// The view as `token` sees it.
-    pub fn view_for(&self, token: &str) -> GameView {
-        self.view.clone().personalize(&self.row, token)
-    }
-
-    /// The state message for `token`. Views differ only by the seat held, except the
-    /// creator's invitation while a seat is open: that one is made for its socket alone.
-    pub fn state_text(&self, token: &str) -> Utf8Bytes {
-        let text = || {
-            let view = self.view_for(token);
-            serde_json::to_string(&StateMessage {
-                kind: "state",
-                moves_from: None,
-                game: &view,
-            })
-            .unwrap_or_default()
-            .into()
-        };
-        match self.shared_slot(token) {
-            None => text(),
-            Some(slot) => self.texts[slot].get_or_init(text).clone(),
-        }
-    }
-}
 
 /// One game in memory.
 pub struct GameSlot {
@@ -712,101 +593,6 @@ impl GameService {
         }
     }
 
-    /// Ends the game on time if its running side's time is over now: a loss by time
-    /// forfeit (A15a, C11b: every side can still win in both games, so never a draw), or an
-    /// abort when the side had not made its first move (ply < 2, as lichess).
-    pub(crate) async fn flag(
-        &self,
-        slot: &GameSlot,
-        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
-    ) -> Result<bool, ApiError> {
-        let mut row = g.row().clone();
-        let Some(side) = row.clock.and_then(|c| c.flagged(now_ms())) else {
-            return Ok(false);
-        };
-        if row.status != GameStatus::Ongoing {
-            return Ok(false);
-        }
-        if row.ply < crate::permissions::ABORT_BEFORE_PLY {
-            row.status = GameStatus::Aborted;
-            row.draw_offer = None;
-            row.takeback_offer = None;
-            if let Some(clock) = row.clock.as_mut() {
-                clock.stop(now_ms());
-            }
-            notify(&mut row, NoticeCode::FirstMoveMissed, Some(side));
-        } else {
-            finish(&mut row, Some(!side), EndReason::TimeForfeit);
-        }
-        self.save_row(slot, g, row, true).await?;
-        tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");
-        Ok(true)
-    }
-
-    /// Gives the running side of game `id` back the part of the outage `[from, now]` (Unix
-    /// ms, timeouts.rs) its clock ran through (`Clock::credit_outage`).
-    pub async fn credit_clock(&self, id: &str, from: i64, now: i64) -> Result<(), ApiError> {
-        let slot = self.slot(id).await?;
-        let mut g = self.lock_fresh(&slot).await?;
-        let mut row = g.row().clone();
-        let Some(clock) = row.clock.as_mut() else {
-            return Ok(());
-        };
-        if row.status != GameStatus::Ongoing
-            || clock.running().is_none()
-            || clock.given_back() == Some(from)
-        {
-            // Not running, or given this outage already (by a giver that died): its players
-            // could move since.
-            return Ok(());
-        }
-        clock.credit_outage(from, now);
-        self.save_state(&slot, &mut g, row).await
-    }
-
-    /// 503 while the timeout sweeper's lease has lapsed for longer than
-    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back
-    /// to `clock` (the give-back goes game by game: a clock that had it runs again, and its
-    /// game takes moves, while the others wait for theirs).
-    async fn refuse_while_clocks_owed(&self, clock: &Clock) -> Result<(), ApiError> {
-        let expired = self.sweeper_lease.expiry(&self.store).await?;
-        if let Some(expired) = expired {
-            let lapse = now_ms() - expired;
-            if lapse > crate::timeouts::OUTAGE_MS
-                && clock.given_back() != Some(crate::timeouts::outage_start(expired))
-            {
-                return Err(StoreError::ClocksOwed { lapse_ms: lapse }.into());
-            }
-        }
-        Ok(())
-    }
-
-    /// A clock started now (a join, a lobby game) while an outage is owed to the running
-    /// clocks ran none of it: it is marked as given it ([`Clock::mark_given_back`]), so its
-    /// game takes moves at once instead of waiting until every other clock has had its share.
-    pub(crate) async fn started_during_outage(
-        &self,
-        clock: Option<&mut Clock>,
-    ) -> Result<(), ApiError> {
-        let Some(clock) = clock.filter(|c| c.running().is_some()) else {
-            return Ok(());
-        };
-        if let Some(expired) = self.sweeper_lease.expiry(&self.store).await?
-            && now_ms() - expired > crate::timeouts::OUTAGE_MS
-        {
-            clock.mark_given_back(crate::timeouts::outage_start(expired));
-        }
-        Ok(())
-    }
-
-    /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
-    /// opponent's clock reach zero).
-    pub async fn flag_if_due(&self, id: &str) -> Result<bool, ApiError> {
-        let slot = self.slot(id).await?;
-        let mut g = self.lock_fresh(&slot).await?;
-        self.flag(&slot, &mut g).await
-    }
-
     /// Stores a prepared move with the state after it, then applies and broadcasts it.
     pub(crate) async fn store_move(
         &self,
@@ -858,143 +644,6 @@ impl GameService {
             self.clock_changed.notify_one();
         }
         Ok(())
-    }
-
-    /// `POST /api/games`.
-    pub async fn create(self: &Arc<Self>, token: &str, req: NewGame) -> Result<GameView, ApiError> {
-        let variant = VariantName::parse(&req.variant).ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "unknown variant '{}' (antarctos or iceage)",
-                game::excerpt(&req.variant)
-            ))
-        })?;
-        let (start_fen, turn) = live_game::start_of(variant, req.fen.as_deref())?;
-        let me = match req.color.as_deref().unwrap_or("random") {
-            "white" => Color::White,
-            "black" => Color::Black,
-            "random" => Color::from_white(rand::rng().random_bool(0.5)),
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown color '{}' (white, black or random)",
-                    game::excerpt(other)
-                )));
-            }
-        };
-        let control = req
-            .time_control
-            .unwrap_or(TimeControl::Unlimited {})
-            .validate()?;
-        let rated = req.rated.unwrap_or(false);
-        if req.opponent != "friend" && control != (TimeControl::Unlimited {}) {
-            return Err(ApiError::bad_request(
-                "a clock is for games between two players (a friend, or the lobby's seeks)",
-            ));
-        }
-        if rated {
-            if req.opponent != "friend" {
-                return Err(ApiError::bad_request(
-                    "only games between two players are rated",
-                ));
-            }
-            if req.fen.is_some() {
-                // As lichess: a set-up position could hand one side a won game.
-                return Err(ApiError::bad_request(
-                    "a game from a set-up position cannot be rated: leave out the position, or play it casual",
-                ));
-            }
-            self.check_rated(token, control).await?;
-        }
-        let mut human = human_seat(token);
-        human.name = self.account_name(token).await?;
-        let id = random_token(8);
-        let (other, invite) = match req.opponent.as_str() {
-            "engine" => {
-                let level = req
-                    .level
-                    .ok_or_else(|| ApiError::bad_request("an engine game needs a level (1-8)"))?;
-                let level = Level::try_from(level).map_err(ApiError::bad_request)?;
-                self.check_engine_games(token).await?;
-                let engine = SeatRow {
-                    kind: SeatKind::Engine,
-                    level: Some(level),
-                    token: None,
-                    name: None,
-                };
-                (engine, None)
-            }
-            "friend" | "local" if req.level.is_some() => {
-                return Err(ApiError::bad_request("a level is only for engine games"));
-            }
-            "friend" => {
-                let open = SeatRow {
-                    kind: SeatKind::Open,
-                    level: None,
-                    token: None,
-                    name: None,
-                };
-                (open, Some(hash_hex(&invite_for(token, &id))))
-            }
-            "local" => (human.clone(), None),
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown opponent '{}' (engine, friend or local)",
-                    game::excerpt(other)
-                )));
-            }
-        };
-        let (white, black) = match me {
-            Color::White => (human, other),
-            Color::Black => (other, human),
-        };
-        let now = now_ms();
-        let row = GameRow {
-            id,
-            variant,
-            start_fen,
-            white,
-            black,
-            invite,
-            status: GameStatus::Ongoing,
-            result: None,
-            winner: None,
-            reason: None,
-            draw_offer: None,
-            takeback_offer: None,
-            rematch_offer: None,
-            notice: None,
-            rematch_of: None,
-            rematch: None,
-            ply: 0,
-            turn,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-            // A friend game's clock starts when the friend joins.
-            clock: control.new_clock(),
-            rated,
-            ratings: None,
-        };
-        self.store.insert_game(&row).await?;
-        tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");
-        self.open_new(row, token, "new game").await
-    }
-
-    /// Puts a just-stored game without moves (`what`: "new game", "rematch") in memory,
-    /// starts its engine if the engine moves first, and returns `token`'s view of it.
-    pub(crate) async fn open_new(
-        self: &Arc<Self>,
-        row: GameRow,
-        token: &str,
-        what: &str,
-    ) -> Result<GameView, ApiError> {
-        let id = row.id.clone();
-        let game = live_game::load(row, &[]).map_err(|e| {
-            ApiError::new(ErrorCode::Internal, format!("{what} does not load: {e}"))
-        })?;
-        let slot = self.insert_slot(&id, game);
-        let g = slot.game.lock().await;
-        engine_player::maybe_start(self, &slot, g.row());
-        Ok(g.view().personalize(g.row(), token))
     }
 
     /// `GET /api/games/{id}`.

@@ -72,8 +72,9 @@ impl GameService {
             return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         refuse_while_waiting(&row)?;
-        if let Some(asked) = ply
-            && i64::from(asked) != row.ply
+        if let Some(asked) = ply.map(i64::from)
+            && asked != row.ply
+            && !engine_replied_since(&row, you, asked)
         {
             return Err(ApiError::new(
                 ErrorCode::Conflict,
@@ -186,4 +187,17 @@ impl GameService {
         self.broadcast(slot, g.as_ref());
         Ok(())
     }
+}
+
+/// Whether the game is against the engine and its reply to the player's move is the one move
+/// stored since the player asked at ply `asked` (a takeback tapped while the engine thought):
+/// the takeback then takes back the same plies, the player's move and that reply.
+fn engine_replied_since(
+    row: &crate::store::GameRow,
+    you: crate::state::YourSeat,
+    asked: i64,
+) -> bool {
+    matches!(opponent(row, you), Opponent::NoOne)
+        && row.ply == asked + 1
+        && you.color() == Some(row.turn)
 }
