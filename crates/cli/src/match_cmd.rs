@@ -13,7 +13,7 @@ use lab::matches::{MatchOptions, MatchReport, PlayedPair, run_match};
 use lab::setting::parse_setting;
 use lab::setting::setting_name;
 use lab::sprt::SprtParams;
-use lab::stats::SelfplayStats;
+use lab::stats::{Pentanomial, SelfplayStats};
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::selfplay_cmd::{RecordFile, check_games, check_plies, progress_bar, thread_count};
@@ -36,6 +36,11 @@ pub struct MatchArgs {
     /// `elo0=0,elo1=10` (optionally `alpha=..,beta=..`, default 0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// With `--sprt`: the pairs of an earlier run of the same test, as its line "pairs by A's
+    /// points" gives them, `N0,N0.5,N1,N1.5,N2` (five counts): the test goes on from them with
+    /// this run's openings (give another `--seed`), as if that run's cap had been raised.
+    #[arg(long, value_name = "COUNTS")]
+    pub sprt_prior: Option<String>,
     /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -66,6 +71,11 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
         None => None,
     };
+    let sprt_prior = match (&args.sprt_prior, &sprt) {
+        (None, _) => Pentanomial::default(),
+        (Some(_), None) => return Err("--sprt-prior goes on with an SPRT: give --sprt too".into()),
+        (Some(text), Some(_)) => parse_prior(text).map_err(|e| format!("--sprt-prior: {e}"))?,
+    };
     let threads = thread_count(args.threads)?;
     check_plies(args.random_plies, args.max_plies)?;
     let opts = MatchOptions {
@@ -77,6 +87,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         sprt,
+        sprt_prior,
     };
     if opts.games < 2 || !opts.games.is_multiple_of(2) {
         return Err(lab::matches::MatchError::OddGames(opts.games).to_string());
@@ -102,6 +113,13 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         opts.max_plies,
         opts.threads
     );
+    if opts.sprt_prior.pairs() > 0 {
+        println!(
+            "the SPRT goes on from {} earlier pairs (by A's points {})",
+            opts.sprt_prior.pairs(),
+            pairs_text(&opts.sprt_prior)
+        );
+    }
     let bar = progress_bar(u64::from(opts.games));
     let (_, report) = run_match::<V>(&opts, |i, pair: &PlayedPair<V>, report: &MatchReport| {
         if let Some(file) = out.as_mut() {
@@ -130,6 +148,13 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_report(&report, opts.games);
+    if report.sprt.is_some() && opts.sprt_prior.pairs() > 0 {
+        println!(
+            "sprt over both runs: {} pairs (by A's points {})",
+            report.pairs.plus(&opts.sprt_prior).pairs(),
+            pairs_text(&report.pairs.plus(&opts.sprt_prior))
+        );
+    }
     let records = RecordFile::finish_reported(out);
     let stored = match db {
         Some(db) => {
@@ -184,11 +209,7 @@ fn print_report(report: &MatchReport, max_games: u32) {
             elo.upper + 0.0
         );
     }
-    let c = report.pairs.counts;
-    println!(
-        "pairs by A's points 0:{} 0.5:{} 1:{} 1.5:{} 2:{}",
-        c[0], c[1], c[2], c[3], c[4]
-    );
+    println!("pairs by A's points {}", pairs_text(&report.pairs));
     let w = &report.white;
     if let Some(ws) = w.score() {
         println!(
@@ -210,4 +231,34 @@ fn print_report(report: &MatchReport, max_games: u32) {
             s.verdict.as_str()
         );
     }
+}
+
+/// `N0,N0.5,N1,N1.5,N2`: five pair counts.
+fn parse_prior(text: &str) -> Result<Pentanomial, String> {
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if items.len() != 5 {
+        return Err(format!(
+            "'{text}': five counts, the pairs in which A scored 0, 0.5, 1, 1.5 and 2 points \
+             (e.g. 332,159,937,170,402), not {}",
+            items.len()
+        ));
+    }
+    let mut counts = [0u64; 5];
+    for (slot, item) in counts.iter_mut().zip(&items) {
+        *slot = item
+            .parse()
+            .map_err(|_| format!("'{item}' is not a count of pairs (a non-negative integer)"))?;
+    }
+    Ok(Pentanomial::new(counts))
+}
+
+/// `0:N 0.5:N 1:N 1.5:N 2:N`, the form `--sprt-prior` reads back without its labels.
+fn pairs_text(p: &Pentanomial) -> String {
+    let labels = ["0", "0.5", "1", "1.5", "2"];
+    labels
+        .iter()
+        .zip(p.counts)
+        .map(|(l, c)| format!("{l}:{c}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

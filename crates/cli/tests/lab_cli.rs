@@ -60,6 +60,43 @@ fn match_rejects_bad_settings() {
         ],
         "SPRT needs both elo0 and elo1",
     );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--sprt-prior",
+            "1,2,3,4,5",
+        ],
+        "--sprt-prior goes on with an SPRT: give --sprt too",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--sprt",
+            "elo0=0,elo1=5",
+            "--sprt-prior",
+            "1,2,3,4",
+        ],
+        "--sprt-prior: '1,2,3,4': five counts",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--sprt",
+            "elo0=0,elo1=5",
+            "--sprt-prior",
+            "1,2,-3,4,5",
+        ],
+        "--sprt-prior: '-3' is not a count of pairs",
+    );
     fails_with(
         &[
             "match",
@@ -284,5 +321,57 @@ fn match_output_adds_up() {
             .iter()
             .any(|v| sprt.contains(v)),
         "{sprt}"
+    );
+}
+
+/// `--sprt-prior`: the SPRT goes on from an earlier run's pairs. This prior (3,000 pairs,
+/// A ahead by about 13 Elo) has an LLR of 3.24, past the upper bound already, and one pair
+/// moves it by under 0.05, so the first pair of this run decides (H1) and the run stops; the
+/// score and the pair line are this run's, the LLR is of both runs.
+#[test]
+fn match_goes_on_from_an_earlier_runs_pairs() {
+    let (ok, out, err) = icebound(&[
+        "match",
+        "--variant",
+        "antarctos",
+        "--engine-a",
+        "nodes=300",
+        "--engine-b",
+        "nodes=50",
+        "--games",
+        "8",
+        "--random-plies",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--sprt-prior",
+        "498, 238, 1406, 255, 603",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(
+            "the SPRT goes on from 3000 earlier pairs (by A's points 0:498 0.5:238 1:1406 1.5:255 2:603)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("games 2 (1 pairs)"), "one pair decides: {out}");
+    let sprt = out
+        .lines()
+        .find(|l| l.starts_with("sprt llr "))
+        .unwrap_or_else(|| panic!("no sprt line in\n{out}"));
+    assert!(sprt.contains("verdict H1, stopped after 2 games"), "{sprt}");
+    let both = out
+        .lines()
+        .find(|l| l.starts_with("sprt over both runs: 3001 pairs"))
+        .unwrap_or_else(|| panic!("no line for both runs in\n{out}"));
+    // This run's pair added to the prior's.
+    let own = out
+        .lines()
+        .find(|l| l.starts_with("pairs by A's points "))
+        .unwrap_or_else(|| panic!("no pair line in\n{out}"));
+    let won_both = own.ends_with("2:1");
+    assert!(
+        both.ends_with(if won_both { "2:604)" } else { "2:603)" }),
+        "{own} / {both}"
     );
 }

@@ -50,6 +50,10 @@ pub struct MatchOptions {
     pub max_plies: u32,
     /// Stop early when this test decides.
     pub sprt: Option<SprtParams>,
+    /// Pairs of an earlier run of the same test (same engines, other openings), by A's
+    /// half-points: the SPRT goes on from them, as if the cap of that run had been raised.
+    /// The score and Elo of the report are of this run's games alone. Zero: a new test.
+    pub sprt_prior: Pentanomial,
 }
 
 /// The two games of one opening: `games[0]` with A as White, `games[1]` with B as White.
@@ -206,7 +210,7 @@ where
         |i, pair: &PlayedPair<V>| {
             report.add(pair);
             if let Some(sprt) = &opts.sprt {
-                report.sprt = Some(sprt.status_pentanomial(&report.pairs));
+                report.sprt = Some(sprt.status_pentanomial(&report.pairs.plus(&opts.sprt_prior)));
             }
             on_pair(i, pair, &report);
             match report.sprt.map(|s| s.verdict) {

@@ -218,6 +218,15 @@ impl Pentanomial {
         self.counts[usize::from(half_points.min(4))] += 1;
     }
 
+    /// The pairs of both, category by category.
+    pub fn plus(&self, other: &Pentanomial) -> Pentanomial {
+        let mut counts = self.counts;
+        for (c, o) in counts.iter_mut().zip(other.counts) {
+            *c += o;
+        }
+        Pentanomial { counts }
+    }
+
     /// Number of pairs.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()

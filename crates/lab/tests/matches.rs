@@ -18,6 +18,7 @@ fn options(a: &str, b: &str, games: u32) -> MatchOptions {
         random_plies: 1,
         max_plies: 100,
         sprt: None,
+        sprt_prior: Default::default(),
     }
 }
 
@@ -95,6 +96,37 @@ fn sprt_stops_early_on_a_clear_difference() {
     assert!(pairs.len() < 500, "stopped after {} pairs", pairs.len());
     assert_eq!(report.pairs.pairs() as usize, pairs.len());
     assert_eq!(verdicts.len(), pairs.len());
+}
+
+/// An SPRT continued from an earlier run's pairs (`sprt_prior`): the LLR is that of both runs'
+/// pairs together, so a prior that leans the same way decides sooner, and the report's score
+/// stays this run's.
+#[test]
+fn sprt_goes_on_from_an_earlier_runs_pairs() {
+    let mut opts = options("level=8", "nodes=5", 1000);
+    opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
+    let (fresh, _) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    let prior = lab::stats::Pentanomial::new([2, 3, 10, 6, 9]);
+    opts.sprt_prior = prior;
+    let params = opts.sprt.unwrap();
+    let (pairs, report) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, r| {
+        let own = r.pairs;
+        let expected = params.status_pentanomial(&own.plus(&prior));
+        assert_eq!(r.sprt, Some(expected), "the LLR of both runs' pairs");
+    })
+    .unwrap();
+    assert_eq!(report.sprt.map(|s| s.verdict), Some(Verdict::H1));
+    assert!(
+        pairs.len() < fresh.len(),
+        "decided after {} pairs, a new test after {}",
+        pairs.len(),
+        fresh.len()
+    );
+    assert_eq!(
+        report.pairs.pairs() as usize,
+        pairs.len(),
+        "the score is this run's"
+    );
 }
 
 #[test]
