@@ -421,3 +421,18 @@ fn analyse_reports_iterations_and_stops_on_the_flag() {
     assert!(r.depth >= 6 && r.depth < 60, "depth {}", r.depth);
     assert!(Antarctos::legal_moves(&pos).contains(&r.best.expect("a move")));
 }
+
+/// Each game's default techniques are those that passed their SPRT (issue 15,
+/// docs/strength.md): in Ice Age Chess the Ice Age extension lost its own (H0, -6.9 ± 7.8 Elo)
+/// and is off; Antarctos keeps every switch until its undecided tests end.
+#[test]
+fn default_techniques_are_those_that_passed_their_sprt() {
+    assert_eq!(
+        <IceAge as EngineVariant>::OPTIONS.to_string(),
+        "nmp+asp+see+rfp+fut+lmp+lmrlog+tuned"
+    );
+    assert_eq!(
+        <Antarctos as EngineVariant>::OPTIONS.to_string(),
+        "nmp+asp+see+rfp+fut+lmp+iae+lmrlog+tuned"
+    );
+}

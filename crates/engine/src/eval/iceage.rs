@@ -306,7 +306,13 @@ impl EngineVariant for IceAge {
         (10 * (victim + promo) + 1_000 - attacker / 10).clamp(0, 100_000)
     }
 
-    const OPTIONS: SearchOptions = SearchOptions::ALL;
+    /// Every technique but the Ice Age extension, which lost its SPRT (docs/strength.md:
+    /// -6.9 ± 7.8 Elo over 2,626 games at 5,000 nodes, H0; issue 15 keeps a change only with a
+    /// gain). `on=iae` brings it back for a match.
+    const OPTIONS: SearchOptions = SearchOptions {
+        ice_age_extension: false,
+        ..SearchOptions::ALL
+    };
 
     /// No pass with only king and pawns (zugzwang is common there), in check, or on the
     /// move that brings the Ice Age ([`iceage::Position::pass`]).
