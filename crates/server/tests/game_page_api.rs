@@ -681,8 +681,13 @@ async fn a_takeback_that_names_its_ply_takes_back_once() {
     .await;
     let eid = id_of(&e);
     play(&mut a, &eid, "c3-d4").await;
-    wait_ply(&mut a, &eid, 2).await;
-    play(&mut a, &eid, "b2-c3").await;
+    let replied = wait_ply(&mut a, &eid, 2).await;
+    // The engine's reply varies: the second move is one of the legal ones after it.
+    let second = replied["legal"][0]["id"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    play(&mut a, &eid, &second).await;
     wait_ply(&mut a, &eid, 4).await;
     let body = json!({"action": "offer", "ply": 4});
     let first = post(&mut a, &format!("/api/games/{eid}/takeback"), body.clone()).await;
