@@ -1,6 +1,7 @@
 //! `icebound`: the command line of the project. Every subcommand's output is a contract
 //! (see README.md); errors go to stderr with exit status 1.
 
+mod allocator;
 mod analyze_cmd;
 mod backup_cmd;
 mod lab_db;
