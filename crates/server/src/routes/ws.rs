@@ -319,7 +319,7 @@ async fn session(
     let mut pinged = false;
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
-    let first = svc.fresh_snapshot(&slot).await;
+    let first = Box::pin(svc.fresh_snapshot(&slot)).await;
     if sink.send(delivered.message(&first, &token)).await.is_err() {
         return;
     }
@@ -338,7 +338,7 @@ async fn session(
                         let _ = sink.send(too_big()).await;
                         break;
                     }
-                    Some(Ok(Message::Text(_))) if !still_logged_in(login.as_ref()).await => {
+                    Some(Ok(Message::Text(_))) if !Box::pin(still_logged_in(login.as_ref())).await => {
                         // The session ended (log-out, a new password elsewhere): the socket
                         // acts for the account no longer.
                         let _ = sink.send(error_message(&ApiError::new(
@@ -347,7 +347,12 @@ async fn session(
                         ))).await;
                         break;
                     }
-                    Some(Ok(Message::Text(text))) => handle(&svc, &id, &token, text.as_str()).await,
+                    // Boxed, as the other awaits on the store below: a message is rare, and its
+                    // future (a move's commit, a rematch) is several KB that an idle socket's
+                    // task would otherwise hold all its life (issue 12).
+                    Some(Ok(Message::Text(text))) => {
+                        Box::pin(handle(&svc, &id, &token, text.as_str())).await
+                    }
                     Some(Ok(Message::Binary(_))) => Some(error_message(&ApiError::bad_request(
                         "binary messages are not understood: send JSON text",
                     ))),
@@ -369,7 +374,7 @@ async fn session(
                     break;
                 }
                 // The sender sees its own change (or its retry's) at once.
-                if let Some(msg) = delivered.next(&svc.snapshot(&slot).await, &token)
+                if let Some(msg) = delivered.next(&Box::pin(svc.snapshot(&slot)).await, &token)
                     && !send_within(&mut sink, msg, timers.dead).await
                 {
                     break;
@@ -378,7 +383,9 @@ async fn session(
             event = rx.recv() => {
                 let msg = match event {
                     Ok(snap) => delivered.next(&snap, &token),
-                    Err(RecvError::Lagged(_)) => delivered.next(&svc.snapshot(&slot).await, &token),
+                    Err(RecvError::Lagged(_)) => {
+                        delivered.next(&Box::pin(svc.snapshot(&slot)).await, &token)
+                    }
                     Err(RecvError::Closed) => break,
                 };
                 if let Some(msg) = msg
