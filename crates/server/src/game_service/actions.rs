@@ -279,30 +279,12 @@ impl GameService {
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
         let now = now_ms();
         let new_id = random_token(8);
+        let invite = old
+            .has_open_seat()
+            .then(|| hash_hex(&invite_for(token, &new_id)));
         let mut new = GameRow {
-            invite: old
-                .has_open_seat()
-                .then(|| hash_hex(&invite_for(token, &new_id))),
-            id: new_id,
-            variant: old.variant,
-            start_fen: old.start_fen.clone(),
-            white: old.black.clone(),
-            black: old.white.clone(),
-            status: GameStatus::Ongoing,
-            result: None,
-            winner: None,
-            reason: None,
-            draw_offer: None,
-            takeback_offer: None,
-            rematch_offer: None,
-            notice: None,
+            invite,
             rematch_of: Some(old.id.clone()),
-            rematch: None,
-            ply: 0,
-            turn,
-            version: 1,
-            created_at: now,
-            updated_at: now,
             // The same control, rated as before; both players are there, so the clock runs.
             clock: old
                 .clock
@@ -314,7 +296,15 @@ impl GameService {
                     c
                 }),
             rated: old.rated,
-            ratings: None,
+            ..GameRow::new_game(
+                new_id,
+                old.variant,
+                old.start_fen.clone(),
+                old.black.clone(),
+                old.white.clone(),
+                turn,
+                now,
+            )
         };
         // Its clock starts now: during an outage's give-back it ran none of it, like a join's.
         self.started_during_outage(new.clock.as_mut()).await?;

@@ -91,33 +91,12 @@ impl GameService {
             Color::White => (human, other),
             Color::Black => (other, human),
         };
-        let now = now_ms();
         let row = GameRow {
-            id,
-            variant,
-            start_fen,
-            white,
-            black,
             invite,
-            status: GameStatus::Ongoing,
-            result: None,
-            winner: None,
-            reason: None,
-            draw_offer: None,
-            takeback_offer: None,
-            rematch_offer: None,
-            notice: None,
-            rematch_of: None,
-            rematch: None,
-            ply: 0,
-            turn,
-            version: 1,
-            created_at: now,
-            updated_at: now,
             // A friend game's clock starts when the friend joins.
             clock: control.new_clock(),
             rated,
-            ratings: None,
+            ..GameRow::new_game(id, variant, start_fen, white, black, turn, now_ms())
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");

@@ -30,7 +30,7 @@ pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
 use crate::clock::{Speed, TimeControl};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
-use crate::state::{GameStatus, SeatKind, VariantName};
+use crate::state::{SeatKind, VariantName};
 use crate::store::{GameRow, SeatRow, Terms};
 
 /// Most open seeks one player may hold (issue 13).
@@ -311,29 +311,16 @@ fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameR
         c.start(turn, now);
     }
     Ok(GameRow {
-        id: crate::game_service::random_token(8),
-        variant: terms.variant,
-        start_fen,
-        white,
-        black,
-        invite: None,
-        status: GameStatus::Ongoing,
-        result: None,
-        winner: None,
-        reason: None,
-        draw_offer: None,
-        takeback_offer: None,
-        rematch_offer: None,
-        notice: None,
-        rematch_of: None,
-        rematch: None,
-        ply: 0,
-        turn,
-        version: 1,
-        created_at: now,
-        updated_at: now,
         clock,
         rated: terms.rated,
-        ratings: None,
+        ..GameRow::new_game(
+            crate::game_service::random_token(8),
+            terms.variant,
+            start_fen,
+            white,
+            black,
+            turn,
+            now,
+        )
     })
 }

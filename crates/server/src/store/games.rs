@@ -81,6 +81,48 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// A game as it is stored when it starts: no move, no offer, no result, version 1,
+    /// created and changed at `now` (Unix milliseconds), with `turn` to move in `start_fen`.
+    /// No invitation, no clock and unrated: the caller sets those (`GameRow { clock, ..
+    /// GameRow::new_game(..) }`). One constructor, so a field added later starts the same in
+    /// a new game, a seek's game and a rematch.
+    pub fn new_game(
+        id: String,
+        variant: VariantName,
+        start_fen: String,
+        white: SeatRow,
+        black: SeatRow,
+        turn: Color,
+        now: i64,
+    ) -> GameRow {
+        GameRow {
+            id,
+            variant,
+            start_fen,
+            white,
+            black,
+            invite: None,
+            status: GameStatus::Ongoing,
+            result: None,
+            winner: None,
+            reason: None,
+            draw_offer: None,
+            takeback_offer: None,
+            rematch_offer: None,
+            notice: None,
+            rematch_of: None,
+            rematch: None,
+            ply: 0,
+            turn,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+            clock: None,
+            rated: false,
+            ratings: None,
+        }
+    }
+
     /// The seat of colour `c`.
     pub fn seat(&self, c: Color) -> &SeatRow {
         match c {
