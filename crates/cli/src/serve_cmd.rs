@@ -107,7 +107,11 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         .with_writer(std::io::stderr)
         .try_init();
     let options = options(&args)?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(crate::allocator::collect_when_idle)
+        .build()
+        .map_err(|e| format!("tokio runtime: {e}"))?;
     let result = runtime.block_on(async {
         let site = server::Site::open_with(&args.database, options).await.map_err(|e| {
             format!(
