@@ -1,26 +1,29 @@
-//! The process's allocator: mimalloc instead of glibc's malloc.
+//! The process's allocator: mimalloc instead of glibc's malloc (cargo feature `mimalloc`, on by
+//! default; `--no-default-features` builds with the system allocator, which heap profilers such
+//! as heaptrack and valgrind need).
 //!
-//! Measured in docs/performance.md (2026-12-02, one server, SQLite, 200 games, no think): glibc's
-//! malloc and free were about 17 % of the server's samples, and with mimalloc the site made
-//! 6,130-6,609 moves/s against 5,041-5,221 in alternating runs. mimalloc is built with the crate's
-//! `no_thp` feature: with transparent huge pages its arenas held about a third more resident
-//! memory with 1,000 games open (100-111 KB a game against glibc's 82 KB); without them 80-82 KB.
+//! docs/performance.md ("mimalloc without transparent huge pages") has the measurements: glibc's
+//! malloc and free were about a sixth of a saturated server's samples, and mimalloc raised the
+//! saturated rate. It is built with the crate's `no_thp` feature, because with transparent huge
+//! pages its arenas held about a third more resident memory with 1,000 games open.
 //!
 //! mimalloc gives freed pages back to the kernel only when the thread that holds them allocates
-//! or frees again, so a site that goes quiet kept what its closed connections had used. The
-//! server's runtime therefore calls [`collect_when_idle`] when a worker thread parks: with
-//! 1,000 games open and the players' HTTP connections closed, 45-46 KB a game instead of 71-72,
-//! and no change in the saturated rate (6,670 and 6,901 against 6,752 and 6,664 moves/s).
+//! or frees again, so a server that goes quiet kept what its closed connections had used. The
+//! server's runtime therefore calls [`collect_when_idle`] when a worker thread parks. It applies
+//! to `serve` only; the other subcommands just use the allocator.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Gives the memory this thread has freed back to the kernel (`mi_collect`, not forced), at
 /// most once a second per thread. Meant for tokio's `on_thread_park`, so it runs when a worker
-/// has nothing to do.
+/// has nothing to do. A park within a second of the last collection collects nothing; the
+/// next park after that second does (a live site's timers, such as the WebSockets' pings,
+/// wake every worker often enough). Without the `mimalloc` feature it does nothing.
 pub fn collect_when_idle() {
     thread_local! {
         static LAST: Cell<Option<Instant>> = const { Cell::new(None) };
@@ -28,7 +31,10 @@ pub fn collect_when_idle() {
     if LAST.with(|last| due(last, Instant::now())) {
         // SAFETY: mi_collect only walks mimalloc's own structures of this thread and the
         // shared arenas; it takes no pointer.
-        unsafe { libmimalloc_sys::mi_collect(false) };
+        #[cfg(feature = "mimalloc")]
+        unsafe {
+            libmimalloc_sys::mi_collect(false)
+        };
     }
 }
 
@@ -58,8 +64,9 @@ mod tests {
         assert!(!due(&last, t0 + Duration::from_millis(999)));
         assert!(due(&last, t0 + Duration::from_millis(1000)));
         assert!(!due(&last, t0 + Duration::from_millis(1500)));
-        // It runs for real, and twice in a row is harmless.
-        collect_when_idle();
-        collect_when_idle();
+        // A real collection on a fresh thread (its first park is due) returns.
+        std::thread::spawn(collect_when_idle)
+            .join()
+            .expect("collects");
     }
 }

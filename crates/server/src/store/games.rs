@@ -85,7 +85,8 @@ impl GameRow {
     /// created and changed at `now` (Unix milliseconds), with `turn` to move in `start_fen`.
     /// No invitation, no clock and unrated: the caller sets those (`GameRow { clock, ..
     /// GameRow::new_game(..) }`). One constructor, so a field added later starts the same in
-    /// a new game, a seek's game and a rematch.
+    /// a new game, a seek's game and a rematch; a new field that each of them must choose
+    /// belongs in the arguments, since the struct update would fill it in silently.
     pub fn new_game(
         id: String,
         variant: VariantName,
