@@ -658,8 +658,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
                 "{unread} games could not be read back: their lost moves are not known"
             ));
         }
-        // A run where games failed, or nothing was played, measured nothing worth a number.
-        if failed > 0 || total == 0 {
+        if measured_nothing(failed, total, args.think_ms, args.seconds) {
             return Err(format!(
                 "{failed} of {} games failed and {total} moves were played: see the lines above",
                 args.games
@@ -667,4 +666,27 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         }
         Ok(())
     })
+}
+
+/// Whether a run measured nothing worth a number: games failed, or nothing was played although
+/// the players had time to move. A think time as long as the run (the memory measure of
+/// docs/performance.md holds games open and moves nothing) expects no move.
+fn measured_nothing(failed: usize, moves: u64, think_ms: u64, seconds: u64) -> bool {
+    failed > 0 || (moves == 0 && think_ms < seconds.saturating_mul(1000))
+}
+
+#[cfg(test)]
+mod measured_nothing_tests {
+    use super::measured_nothing;
+
+    #[test]
+    fn a_run_that_only_holds_games_open_measured_something() {
+        assert!(!measured_nothing(0, 0, 3_600_000, 50), "the memory measure");
+        assert!(
+            measured_nothing(0, 0, 3_000, 30),
+            "players who could move did not"
+        );
+        assert!(measured_nothing(1, 500, 0, 20), "a failed game");
+        assert!(!measured_nothing(0, 500, 0, 20));
+    }
 }

@@ -383,6 +383,40 @@ async fn a_websocket_message_that_is_an_array_is_refused() {
     srv.stop().await;
 }
 
+/// A rematch's body may be empty, so it is read as bytes; its errors are still the API's: an
+/// array is refused (serde would read it by position), an oversized body is a JSON 413.
+#[tokio::test]
+async fn a_rematch_body_gets_the_errors_of_the_other_bodies() {
+    let srv = TestServer::start(&sqlite_url("badrematch")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let path = format!("/api/games/{id}/rematch");
+    for body in [&b"[\"accept\"]"[..], b"  []", b"{not json"] {
+        let a = c
+            .send_raw("POST", &path, Some(body.to_vec()))
+            .await
+            .expect("request");
+        assert_error(&a, 400, "bad_request");
+    }
+    let huge = format!("{{\"action\":\"{}\"}}", "a".repeat(100_000));
+    let a = c
+        .send_raw("POST", &path, Some(huge.into_bytes()))
+        .await
+        .expect("request");
+    assert_error(&a, 413, "too_large");
+    // An empty body is an offer: refused here only because the game is not over.
+    let a = c
+        .send_raw("POST", &path, Some(Vec::new()))
+        .await
+        .expect("request");
+    assert_error(&a, 409, "game_over");
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["status"], "ongoing", "{}", view.text);
+    assert!(view.body["rematch"].is_null(), "{}", view.text);
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn many_connections_at_once_are_served() {
     // 300 clients of one game, all from one address: the per-address caps are not what this

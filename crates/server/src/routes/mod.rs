@@ -96,15 +96,27 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 
 fn json_error(rejection: JsonRejection) -> ApiError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return ApiError::new(
-            ErrorCode::TooLarge,
-            format!(
-                "request body over {BODY_LIMIT} bytes (a record file for /api/import: \
-                 {RECORDS_BODY_LIMIT})"
-            ),
-        );
+        return too_large();
     }
     ApiError::bad_request(rejection.body_text())
+}
+
+/// The API error of a body read as bytes that could not be read (over the limit: 413).
+pub(crate) fn body_error(rejection: axum::extract::rejection::BytesRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large();
+    }
+    ApiError::bad_request(rejection.body_text())
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::TooLarge,
+        format!(
+            "request body over {BODY_LIMIT} bytes (a record file for /api/import: \
+             {RECORDS_BODY_LIMIT})"
+        ),
+    )
 }
 
 /// `router` with a per-client limit of `rate` (none: unlimited); `what` names it in the 429.

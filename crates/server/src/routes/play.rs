@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use serde::Deserialize;
 
@@ -158,10 +159,19 @@ pub async fn rematch(
     State(svc): State<AppState>,
     Player(token): Player,
     PathText(id): PathText,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let body: RematchBody = if body.iter().all(u8::is_ascii_whitespace) {
+    // The body may be empty (an offer), so it is read as bytes, not as `ApiJson`; its
+    // rejections are still the API's errors (a body over the limit: 413 `too_large`).
+    let body = body.map_err(super::body_error)?;
+    let text = body.trim_ascii_start();
+    let body: RematchBody = if text.is_empty() {
         RematchBody::default()
+    } else if !text.starts_with(b"{") {
+        // serde would read `["accept"]` into the struct by position.
+        return Err(ApiError::bad_request(
+            "rematch body: a JSON object, e.g. {\"action\": \"accept\"}, or nothing",
+        ));
     } else {
         serde_json::from_slice(&body)
             .map_err(|e| ApiError::bad_request(format!("rematch body: {e}")))?

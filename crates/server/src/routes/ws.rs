@@ -283,6 +283,8 @@ async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Op
 }
 
 /// Sends `msg`, giving up on a peer that has not read for `limit` (its buffers are full).
+/// Every send of a session goes through it: a plain send to a peer that never reads would hold
+/// the session, and its connection, for good.
 async fn send_within(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
     msg: Message,
@@ -320,7 +322,7 @@ async fn session(
     let mut rx = slot.tx.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = Box::pin(svc.fresh_snapshot(&slot)).await;
-    if sink.send(delivered.message(&first, &token)).await.is_err() {
+    if !send_within(&mut sink, delivered.message(&first, &token), timers.dead).await {
         return;
     }
     loop {
@@ -331,20 +333,21 @@ async fn session(
                 pinged = false;
                 let reply = match incoming {
                     Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
-                        let _ = sink.send(too_big()).await;
+                        let _ = send_within(&mut sink, too_big(), timers.dead).await;
                         break;
                     }
                     Some(Ok(Message::Binary(b))) if b.len() > WS_MESSAGE_LIMIT => {
-                        let _ = sink.send(too_big()).await;
+                        let _ = send_within(&mut sink, too_big(), timers.dead).await;
                         break;
                     }
                     Some(Ok(Message::Text(_))) if !Box::pin(still_logged_in(login.as_ref())).await => {
                         // The session ended (log-out, a new password elsewhere): the socket
                         // acts for the account no longer.
-                        let _ = sink.send(error_message(&ApiError::new(
+                        let ended = error_message(&ApiError::new(
                             ErrorCode::NotLoggedIn,
                             "this browser's log-in ended: reload the page",
-                        ))).await;
+                        ));
+                        let _ = send_within(&mut sink, ended, timers.dead).await;
                         break;
                     }
                     // Boxed, as the other awaits on the store below: a message is rare, and its
@@ -397,19 +400,20 @@ async fn session(
             _ = tokio::time::sleep_until(next_check) => {
                 if pinged {
                     tracing::debug!(game = %id, "WebSocket peer silent: closed");
-                    let _ = sink.send(Message::Close(Some(CloseFrame {
+                    let close = Message::Close(Some(CloseFrame {
                         code: close_code::AWAY,
                         reason: "no pong: the connection seems dead".into(),
-                    }))).await;
+                    }));
+                    let _ = send_within(&mut sink, close, timers.dead).await;
                     break;
                 }
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                if !send_within(&mut sink, Message::Ping(Default::default()), timers.dead).await {
                     break;
                 }
                 pinged = true;
             }
             _ = shutdown.changed() => {
-                let _ = sink.send(Message::Close(None)).await;
+                let _ = send_within(&mut sink, Message::Close(None), timers.dead).await;
                 break;
             }
         }
