@@ -268,41 +268,23 @@ pub fn assert_error(a: &server::client::Answer, status: u16, code: &str) {
 
 /// A new Antarctos game `id` as stored: the engine (level 1) White, "Ann" Black, no move yet.
 pub fn engine_white_row(id: &str) -> server::store::GameRow {
-    server::store::GameRow {
-        id: id.to_string(),
-        variant: server::state::VariantName::Antarctos,
-        start_fen: "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-            .into(),
-        white: server::store::SeatRow {
+    server::store::GameRow::new_game(
+        id.to_string(),
+        server::state::VariantName::Antarctos,
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8".into(),
+        server::store::SeatRow {
             kind: server::state::SeatKind::Engine,
             level: Some(server::state::Level::MIN),
             token: None,
             name: None,
         },
-        black: server::store::SeatRow {
+        server::store::SeatRow {
             kind: server::state::SeatKind::Human,
             level: None,
             token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
             name: Some("Ann".into()),
         },
-        invite: None,
-        status: server::state::GameStatus::Ongoing,
-        result: None,
-        winner: None,
-        reason: None,
-        draw_offer: None,
-        takeback_offer: None,
-        rematch_offer: None,
-        notice: None,
-        rematch_of: None,
-        rematch: None,
-        ply: 0,
-        turn: game::Color::White,
-        version: 1,
-        created_at: 1,
-        updated_at: 1,
-        clock: None,
-        rated: false,
-        ratings: None,
-    }
+        game::Color::White,
+        1,
+    )
 }
