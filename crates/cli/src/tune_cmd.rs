@@ -49,6 +49,10 @@ pub struct TuneArgs {
     /// Start the fit from the hand-set weights of before tuning instead of the current.
     #[arg(long)]
     pub from_hand: bool,
+    /// Terms whose weights the fit keeps as they start, comma-separated: whole names
+    /// (`home guard`) or first words (`advance` for `advance 1` to `advance 6`).
+    #[arg(long)]
+    pub hold: Option<String>,
     /// Full passes over the data.
     #[arg(long, default_value_t = 2_000)]
     pub epochs: u32,
@@ -137,6 +141,8 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
     let data =
         lab::tune::read_data::<V>(&text).map_err(|e| format!("{}: {e}", args.data.display()))?;
+    let held = lab::tune::held_terms::<V>(args.hold.as_deref().unwrap_or(""))
+        .map_err(|e| format!("--hold: {e}"))?;
     let start = if args.from_hand {
         V::hand_weights()
     } else {
@@ -150,11 +156,18 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         args.epochs,
         args.rate
     );
-    let fit = lab::tune::fit::<V>(&data, &start, args.epochs, args.rate, |epoch, error| {
-        if epoch % 500 == 0 {
-            eprintln!("epoch {epoch}: error {error:.6}");
-        }
-    });
+    let fit = lab::tune::fit::<V>(
+        &data,
+        &start,
+        &held,
+        args.epochs,
+        args.rate,
+        |epoch, error| {
+            if epoch % 500 == 0 {
+                eprintln!("epoch {epoch}: error {error:.6}");
+            }
+        },
+    );
     println!("K {:.4}", fit.k);
     println!(
         "error {:.6} before, {:.6} after ({:.6} rounded)",
@@ -173,10 +186,14 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
     }
     if let Some(path) = &args.write {
         let command = format!(
-            "icebound tune --variant {} --data {} --fit{} --epochs {} --rate {}",
+            "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {}",
             V::NAME,
             args.data.display(),
             if args.from_hand { " --from-hand" } else { "" },
+            match &args.hold {
+                Some(h) => format!(" --hold \"{h}\""),
+                None => String::new(),
+            },
             args.epochs,
             args.rate
         );

@@ -375,3 +375,82 @@ fn match_goes_on_from_an_earlier_runs_pairs() {
         "{own} / {both}"
     );
 }
+
+#[test]
+fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
+    let dir = std::env::temp_dir().join(format!("icebound-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("data.txt");
+    let weights = dir.join("weights.rs");
+    let data_s = data.to_str().expect("utf-8 path");
+    let weights_s = weights.to_str().expect("utf-8 path");
+    let (ok, out, err) = icebound(&[
+        "tune",
+        "--variant",
+        "antarctos",
+        "--data",
+        data_s,
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--skip",
+        "4",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (ok, out, err) = icebound(&[
+        "tune",
+        "--variant",
+        "antarctos",
+        "--data",
+        data_s,
+        "--fit",
+        "--epochs",
+        "100",
+        "--rate",
+        "3",
+        "--hold",
+        "advance,home guard",
+        "--write",
+        weights_s,
+    ]);
+    assert!(ok, "{out}{err}");
+    let text = std::fs::read_to_string(&weights).expect("weights written");
+    assert!(
+        text.contains("--fit --hold \"advance,home guard\" --epochs 100 --rate 3"),
+        "{text}"
+    );
+    let (_, list) = text.split_once("= [").expect("the array");
+    let (list, _) = list.split_once("];").expect("its end");
+    let fitted: Vec<i32> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().expect("a number"))
+        .collect();
+    let current = engine::eval::antarctos::WEIGHTS;
+    assert_eq!(
+        fitted[..8],
+        current[..8],
+        "man, advance 1-6, home guard held"
+    );
+    assert_ne!(fitted[8..], current[8..], "the other terms fitted");
+    fails_with(
+        &[
+            "tune",
+            "--variant",
+            "antarctos",
+            "--data",
+            data_s,
+            "--fit",
+            "--hold",
+            "advance 9",
+        ],
+        "--hold: 'advance 9' names no term of the Antarctos evaluation",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

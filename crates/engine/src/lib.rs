@@ -45,6 +45,13 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
         Self::evaluate(pos)
     }
 
+    /// The static evaluation with the first tuning's weights, where a game was tuned again
+    /// (for measuring the second tuning's gain: `off=tuned2`). Default:
+    /// [`EngineVariant::evaluate`].
+    fn evaluate_first_tuning(pos: &Self::Position) -> i32 {
+        Self::evaluate(pos)
+    }
+
     /// Whether quiescence may stop on the static evaluation here (`moves`: the legal
     /// moves). When false every legal move is searched. Default: not while in check.
     fn may_stand_pat(pos: &Self::Position, moves: &[Self::Move]) -> bool {

@@ -434,6 +434,6 @@ fn default_techniques_are_those_that_passed_their_sprt() {
     );
     assert_eq!(
         <Antarctos as EngineVariant>::OPTIONS.to_string(),
-        "nmp+asp+see+rfp+fut+lmp+iae+lmrlog+tuned"
+        "nmp+asp+see+rfp+fut+lmp+iae+lmrlog+tuned+tuned2"
     );
 }

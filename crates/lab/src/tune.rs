@@ -213,12 +213,50 @@ pub struct Fit {
     pub weights: Vec<i32>,
 }
 
+/// A `--hold` name that matches no term.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{name}' names no term of the {game} evaluation (terms: {known})")]
+pub struct UnknownTerm {
+    /// The name as given.
+    pub name: String,
+    /// The game's title.
+    pub game: &'static str,
+    /// The game's term names, comma-separated.
+    pub known: String,
+}
+
+/// The indices of the terms `names` (comma-separated) hold: a name is a term's whole name
+/// (`home guard`) or its first word (`advance` holds `advance 1` to `advance 6`). Empty
+/// items are skipped.
+pub fn held_terms<V: Tunable>(names: &str) -> Result<Vec<usize>, UnknownTerm> {
+    let mut held = Vec::new();
+    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let before = held.len();
+        for (i, term) in V::TERM_NAMES.iter().enumerate() {
+            let word = term.split(' ').next().unwrap_or(term);
+            if (*term == name || word == name) && !held.contains(&i) {
+                held.push(i);
+            }
+        }
+        if held.len() == before && !V::TERM_NAMES.contains(&name) {
+            return Err(UnknownTerm {
+                name: name.to_string(),
+                game: V::TITLE,
+                known: V::TERM_NAMES.join(", "),
+            });
+        }
+    }
+    held.sort_unstable();
+    Ok(held)
+}
+
 /// Fits the weights of game `V` to `data` from `start` (`epochs` full-batch Adam steps of
-/// size `rate` centi-units; terms in `V::FIXED` stay). `progress(epoch, error)` is called
-/// every 100 epochs.
+/// size `rate` centi-units; terms in `V::FIXED` and in `held` keep their start values).
+/// `progress(epoch, error)` is called every 100 epochs.
 pub fn fit<V: Tunable>(
     data: &Dataset,
     start: &[i32],
+    held: &[usize],
     epochs: u32,
     rate: f64,
     mut progress: impl FnMut(u32, f64),
@@ -244,7 +282,7 @@ pub fn fit<V: Tunable>(
             }
         }
         for j in 0..n {
-            if V::FIXED.contains(&j) {
+            if V::FIXED.contains(&j) || held.contains(&j) {
                 continue;
             }
             let gj = grad[j] / data.len() as f64;
@@ -365,9 +403,32 @@ mod tests {
         }
         let data = read_data::<Antarctos>(&text).expect("reads");
         let start = Antarctos::hand_weights();
-        let f = fit::<Antarctos>(&data, &start, 300, 2.0, |_, _| {});
+        let f = fit::<Antarctos>(&data, &start, &[], 300, 2.0, |_, _| {});
         assert!(f.error_after < f.error_before, "{f:?}");
         assert_eq!(f.weights[engine::eval::antarctos::MAN], start[0]);
+        // d6 and c5 are 5 and 4 rows up.
+        assert!(f.weights[5] > start[5] && f.weights[4] > start[4], "{f:?}");
+        // Held terms keep their start values; the others still move.
+        let held = held_terms::<Antarctos>("advance, home guard").expect("known terms");
+        assert_eq!(held, (1..=7).collect::<Vec<_>>());
+        let g = fit::<Antarctos>(&data, &start, &held, 300, 2.0, |_, _| {});
+        assert_eq!(g.weights[..8], start[..8], "{g:?}");
+        assert_ne!(g.weights, start, "{g:?}");
+    }
+
+    #[test]
+    fn held_names_are_whole_names_or_first_words() {
+        assert_eq!(held_terms::<Antarctos>("advance 3"), Ok(vec![3]));
+        assert_eq!(held_terms::<Antarctos>("race, tempo"), Ok(vec![12, 13, 14]));
+        assert_eq!(held_terms::<Antarctos>(" , "), Ok(vec![]));
+        let e = held_terms::<Antarctos>("advance 9").unwrap_err();
+        assert_eq!(e.name, "advance 9");
+        assert!(
+            e.to_string()
+                .contains("names no term of the Antarctos evaluation"),
+            "{e}"
+        );
+        assert!(held_terms::<IceAge>("knight").is_ok());
     }
 
     #[test]

@@ -63,6 +63,12 @@ pub const TERM_NAMES: [&str; TERM_COUNT] = [
 pub const HAND_WEIGHTS: [i32; TERM_COUNT] =
     [100, 3, 7, 13, 22, 36, 58, 10, 3, -8, 9, 120, 250, 125, 8];
 
+/// The weights of the first tuning (2026-12-01), kept for the comparison `off=tuned2` in a
+/// match (docs/strength.md, "Tuned evaluation").
+pub const FIRST_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6,
+];
+
 /// The weights the engine plays with.
 pub const WEIGHTS: [i32; TERM_COUNT] = super::antarctos_weights::WEIGHTS;
 
@@ -73,6 +79,10 @@ impl EngineVariant for Antarctos {
 
     fn evaluate_hand(pos: &Position) -> i32 {
         evaluate_with(pos, &HAND_WEIGHTS)
+    }
+
+    fn evaluate_first_tuning(pos: &Position) -> i32 {
+        evaluate_with(pos, &FIRST_TUNED_WEIGHTS)
     }
 
     /// A9: while a capture is compulsory the side to move must capture, so the position

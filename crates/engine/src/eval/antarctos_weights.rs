@@ -1,7 +1,7 @@
 //! The weights of the Antarctos evaluation's terms, in the order of
 //! `eval::antarctos::TERM_NAMES`. Written by `icebound tune` (docs/strength.md, "Tuned
 //! evaluation"); rerun it rather than edit by hand:
-//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --epochs 2000 --rate 1`
+//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --hold "advance,home guard" --epochs 1000 --rate 1`
 
 /// One weight per term, by name:
 /// - man: 100
@@ -13,12 +13,12 @@
 /// - advance 6: 36
 /// - home guard: -3
 /// - step: 13
-/// - blocked: -15
-/// - springboard: 34
-/// - runner: 107
-/// - race won: 169
-/// - race alone: -35
+/// - blocked: -7
+/// - springboard: 37
+/// - runner: 116
+/// - race won: 177
+/// - race alone: -96
 /// - tempo: 6
 pub const WEIGHTS: [i32; 15] = [
-    100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6,
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6,
 ];

@@ -308,9 +308,10 @@ impl EngineVariant for IceAge {
 
     /// Every technique but the Ice Age extension, which lost its SPRT (docs/strength.md:
     /// -6.9 ± 7.8 Elo over 2,626 games at 5,000 nodes, H0; issue 15 keeps a change only with a
-    /// gain). `on=iae` brings it back for a match.
+    /// gain). `on=iae` brings it back for a match. There is no second tuning (`tuned2`).
     const OPTIONS: SearchOptions = SearchOptions {
         ice_age_extension: false,
+        tuned2: false,
         ..SearchOptions::ALL
     };
 

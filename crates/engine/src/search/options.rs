@@ -41,6 +41,10 @@ pub struct SearchOptions {
     /// The evaluation's tuned weights (`tuned`); off: the hand-set weights of before
     /// ([`crate::EngineVariant::evaluate_hand`]).
     pub tuned: bool,
+    /// The second tuning's weights (`tuned2`), where a game has one (Antarctos: the square
+    /// and threat terms); off: the first tuning's
+    /// ([`crate::EngineVariant::evaluate_first_tuning`]). No effect without `tuned`.
+    pub tuned2: bool,
 }
 
 impl SearchOptions {
@@ -55,6 +59,7 @@ impl SearchOptions {
         ice_age_extension: true,
         lmr_log: true,
         tuned: true,
+        tuned2: true,
     };
 
     /// Everything off: the search and evaluation of the baseline, with the staged picker
@@ -69,10 +74,11 @@ impl SearchOptions {
         ice_age_extension: false,
         lmr_log: false,
         tuned: false,
+        tuned2: false,
     };
 
     /// Every switch with its short name.
-    pub fn switches(&self) -> [(&'static str, bool); 9] {
+    pub fn switches(&self) -> [(&'static str, bool); 10] {
         [
             ("nmp", self.null_move),
             ("asp", self.aspiration),
@@ -83,6 +89,7 @@ impl SearchOptions {
             ("iae", self.ice_age_extension),
             ("lmrlog", self.lmr_log),
             ("tuned", self.tuned),
+            ("tuned2", self.tuned2),
         ]
     }
 
@@ -98,6 +105,7 @@ impl SearchOptions {
             "iae" => &mut self.ice_age_extension,
             "lmrlog" => &mut self.lmr_log,
             "tuned" => &mut self.tuned,
+            "tuned2" => &mut self.tuned2,
             _ => return false,
         };
         *slot = on;
@@ -105,8 +113,8 @@ impl SearchOptions {
     }
 
     /// The short names of every switch.
-    pub const NAMES: [&'static str; 9] = [
-        "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned",
+    pub const NAMES: [&'static str; 10] = [
+        "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned", "tuned2",
     ];
 }
 

@@ -544,8 +544,10 @@ impl<V: EngineVariant> Worker<V> {
 
     /// The static evaluation with the weights the options ask for.
     fn evaluate(&self, pos: &V::Position) -> i32 {
-        if self.options.tuned {
+        if self.options.tuned && self.options.tuned2 {
             V::evaluate(pos)
+        } else if self.options.tuned {
+            V::evaluate_first_tuning(pos)
         } else {
             V::evaluate_hand(pos)
         }
