@@ -50,8 +50,9 @@ pub struct TuneArgs {
     #[arg(long)]
     pub from_hand: bool,
     /// Terms whose weights the fit keeps as they start, comma-separated: whole names
-    /// (`home guard`) or first words (`advance` for `advance 1` to `advance 6`).
-    #[arg(long)]
+    /// (`home guard`, that term alone) or first words (`advance` for `advance 1` to
+    /// `advance 6`).
+    #[arg(long, requires = "fit")]
     pub hold: Option<String>,
     /// Full passes over the data.
     #[arg(long, default_value_t = 2_000)]
@@ -137,12 +138,12 @@ fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
 }
 
 fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
+    let held = lab::tune::held_terms::<V>(args.hold.as_deref().unwrap_or(""))
+        .map_err(|e| format!("--hold: {e}"))?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
     let data =
         lab::tune::read_data::<V>(&text).map_err(|e| format!("{}: {e}", args.data.display()))?;
-    let held = lab::tune::held_terms::<V>(args.hold.as_deref().unwrap_or(""))
-        .map_err(|e| format!("--hold: {e}"))?;
     let start = if args.from_hand {
         V::hand_weights()
     } else {
@@ -179,8 +180,9 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         "term", "hand", "start", "fitted"
     );
     for (i, name) in V::TERM_NAMES.iter().enumerate() {
+        let mark = if held.contains(&i) { "  held" } else { "" };
         println!(
-            "{:<20} {:>7} {:>7} {:>7}",
+            "{:<20} {:>7} {:>7} {:>7}{mark}",
             name, hand[i], start[i], fit.weights[i]
         );
     }
@@ -188,18 +190,47 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         let command = format!(
             "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {}",
             V::NAME,
-            args.data.display(),
+            shell_quote(&args.data.display().to_string()),
             if args.from_hand { " --from-hand" } else { "" },
             match &args.hold {
-                Some(h) => format!(" --hold \"{h}\""),
+                Some(h) => format!(" --hold {}", shell_quote(h)),
                 None => String::new(),
             },
             args.epochs,
             args.rate
         );
-        let text = lab::tune::weights_file::<V>(&fit.weights, &command);
+        let from = if args.from_hand {
+            "the hand-set weights"
+        } else {
+            "the weights this file replaced"
+        };
+        let text = lab::tune::weights_file::<V>(&fit.weights, &command, from);
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("weights written to {}", path.display());
     }
     Ok(())
+}
+
+/// `text` as one word of a POSIX shell: unchanged when it holds only characters no shell
+/// treats specially, else in single quotes (a quote inside written `'\''`).
+fn shell_quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./,=:+@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quote;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        assert_eq!(shell_quote("antarctos_data.txt"), "antarctos_data.txt");
+        assert_eq!(shell_quote("advance,home guard"), "'advance,home guard'");
+        assert_eq!(shell_quote("it's $x"), "'it'\\''s $x'");
+        assert_eq!(shell_quote(""), "''");
+    }
 }

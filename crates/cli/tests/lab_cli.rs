@@ -419,9 +419,17 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
         weights_s,
     ]);
     assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("home guard") && out.contains("  held"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(&weights).expect("weights written");
     assert!(
-        text.contains("--fit --hold \"advance,home guard\" --epochs 100 --rate 3"),
+        text.contains("(the fit started from the weights this file replaced)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--fit --hold 'advance,home guard' --epochs 100 --rate 3`"),
         "{text}"
     );
     let (_, list) = text.split_once("= [").expect("the array");
@@ -451,6 +459,21 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
             "advance 9",
         ],
         "--hold: 'advance 9' names no term of the Antarctos evaluation",
+    );
+    // Without --fit nothing would be held: refused rather than ignored.
+    fails_with(
+        &[
+            "tune",
+            "--variant",
+            "antarctos",
+            "--data",
+            data_s,
+            "--games",
+            "1",
+            "--hold",
+            "advance",
+        ],
+        "--fit",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -225,28 +225,30 @@ pub struct UnknownTerm {
     pub known: String,
 }
 
-/// The indices of the terms `names` (comma-separated) hold: a name is a term's whole name
-/// (`home guard`) or its first word (`advance` holds `advance 1` to `advance 6`). Empty
-/// items are skipped.
+/// The indices of the terms `names` (comma-separated) hold, in order: an item that is a
+/// term's whole name holds that term alone (`knight`, not `knight mobility`); any other item
+/// holds every term whose first word it is (`advance` holds `advance 1` to `advance 6`).
+/// Empty items are skipped; an item may repeat or overlap another.
 pub fn held_terms<V: Tunable>(names: &str) -> Result<Vec<usize>, UnknownTerm> {
     let mut held = Vec::new();
     for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let before = held.len();
-        for (i, term) in V::TERM_NAMES.iter().enumerate() {
-            let word = term.split(' ').next().unwrap_or(term);
-            if (*term == name || word == name) && !held.contains(&i) {
-                held.push(i);
-            }
-        }
-        if held.len() == before && !V::TERM_NAMES.contains(&name) {
+        let matched: Vec<usize> = match V::TERM_NAMES.iter().position(|t| *t == name) {
+            Some(i) => vec![i],
+            None => (0..V::TERM_NAMES.len())
+                .filter(|&i| V::TERM_NAMES[i].split(' ').next() == Some(name))
+                .collect(),
+        };
+        if matched.is_empty() {
             return Err(UnknownTerm {
                 name: name.to_string(),
                 game: V::TITLE,
                 known: V::TERM_NAMES.join(", "),
             });
         }
+        held.extend(matched);
     }
     held.sort_unstable();
+    held.dedup();
     Ok(held)
 }
 
@@ -309,8 +311,9 @@ pub fn fit<V: Tunable>(
 }
 
 /// The weights file of game `V` for `weights` (what `icebound tune --write` writes), with
-/// the command that made it in its header.
-pub fn weights_file<V: Tunable>(weights: &[i32], command: &str) -> String {
+/// the command that made it and the weights it started from (`start`, a phrase) in its
+/// header.
+pub fn weights_file<V: Tunable>(weights: &[i32], command: &str, start: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -324,6 +327,7 @@ pub fn weights_file<V: Tunable>(weights: &[i32], command: &str) -> String {
     );
     let _ = writeln!(s, "//! evaluation\"); rerun it rather than edit by hand:");
     let _ = writeln!(s, "//! `{command}`");
+    let _ = writeln!(s, "//! (the fit started from {start}).");
     let _ = writeln!(s);
     let _ = writeln!(s, "/// One weight per term, by name:");
     for (name, w) in V::TERM_NAMES.iter().zip(weights) {
@@ -428,13 +432,32 @@ mod tests {
                 .contains("names no term of the Antarctos evaluation"),
             "{e}"
         );
-        assert!(held_terms::<IceAge>("knight").is_ok());
+        // Repeats and overlaps are fine.
+        assert_eq!(
+            held_terms::<Antarctos>("advance,advance 2, advance"),
+            Ok((1..=6).collect())
+        );
+        assert_eq!(
+            held_terms::<Antarctos>("race won,race alone,race"),
+            Ok(vec![12, 13])
+        );
+        // A whole name holds that term alone, not the terms it begins.
+        let knight = IceAge::TERM_NAMES.iter().position(|t| *t == "knight");
+        assert_eq!(
+            held_terms::<IceAge>("knight"),
+            Ok(vec![knight.expect("a term")])
+        );
+        let knights: Vec<usize> = (0..IceAge::TERM_NAMES.len())
+            .filter(|&i| IceAge::TERM_NAMES[i].starts_with("knight"))
+            .collect();
+        assert!(knights.len() > 1, "{knights:?}");
     }
 
     #[test]
     fn weights_file_is_rust_with_every_weight() {
         let w = Antarctos::hand_weights();
-        let s = weights_file::<Antarctos>(&w, "icebound tune --variant antarctos");
+        let s = weights_file::<Antarctos>(&w, "icebound tune --variant antarctos", "the hand");
+        assert!(s.contains("//! (the fit started from the hand)."), "{s}");
         assert!(s.contains("pub const WEIGHTS: [i32; 15] = ["));
         assert!(s.contains("/// - runner: 120"));
         let (_, list) = s.split_once("= [").expect("the array");

@@ -1,7 +1,9 @@
 //! The weights of the Antarctos evaluation's terms, in the order of
 //! `eval::antarctos::TERM_NAMES`. Written by `icebound tune` (docs/strength.md, "Tuned
 //! evaluation"); rerun it rather than edit by hand:
-//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --hold "advance,home guard" --epochs 1000 --rate 1`
+//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --hold 'advance,home guard' --epochs 1000 --rate 1`
+//! (the fit started from the weights this file replaced: the first tuning's,
+//! `eval::antarctos::FIRST_TUNED_WEIGHTS`; the data are those of docs/strength.md).
 
 /// One weight per term, by name:
 /// - man: 100

@@ -41,8 +41,8 @@ pub struct SearchOptions {
     /// The evaluation's tuned weights (`tuned`); off: the hand-set weights of before
     /// ([`crate::EngineVariant::evaluate_hand`]).
     pub tuned: bool,
-    /// The second tuning's weights (`tuned2`), where a game has one (Antarctos: the square
-    /// and threat terms); off: the first tuning's
+    /// The second tuning's weights (`tuned2`), where a game has one (Antarctos: the
+    /// non-positional terms refitted on new self-play data); off: the first tuning's
     /// ([`crate::EngineVariant::evaluate_first_tuning`]). No effect without `tuned`.
     pub tuned2: bool,
 }
