@@ -47,7 +47,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub fit: bool,
     /// Start the fit from the hand-set weights of before tuning instead of the current.
-    #[arg(long)]
+    #[arg(long, requires = "fit")]
     pub from_hand: bool,
     /// Terms whose weights the fit keeps as they start, comma-separated: whole names
     /// (`home guard`, that term alone) or first words (`advance` for `advance 1` to
@@ -55,13 +55,13 @@ pub struct TuneArgs {
     #[arg(long, requires = "fit")]
     pub hold: Option<String>,
     /// Full passes over the data.
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = 2_000, requires = "fit")]
     pub epochs: u32,
     /// Adam's step size, in centi-units.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, requires = "fit", value_parser = parse_rate)]
     pub rate: f64,
     /// Write the fitted weights as a weights file to this path.
-    #[arg(long)]
+    #[arg(long, requires = "fit")]
     pub write: Option<PathBuf>,
 }
 
@@ -84,6 +84,10 @@ fn run<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
 
 fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
     check_games(games)?;
+    if games == 0 {
+        // Checked before the data file is replaced by an empty one.
+        return Err("--games 0: nothing to play".into());
+    }
     if args.nodes == 0 {
         return Err("--nodes 0: must be at least 1".into());
     }
@@ -138,8 +142,18 @@ fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
 }
 
 fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
-    let held = lab::tune::held_terms::<V>(args.hold.as_deref().unwrap_or(""))
-        .map_err(|e| format!("--hold: {e}"))?;
+    let held = match args.hold.as_deref() {
+        Some(h) => {
+            if !recordable(h) {
+                return Err("--hold: control characters and backticks cannot be recorded in the weights file's header".into());
+            }
+            lab::tune::held_terms::<V>(h).map_err(|e| format!("--hold: {e}"))?
+        }
+        None => Vec::new(),
+    };
+    if let Some(path) = &args.write {
+        check_writable(path, &args.data)?;
+    }
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
     let data =
@@ -169,6 +183,12 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
             }
         },
     );
+    if !fit.error_after.is_finite() {
+        return Err(format!(
+            "the fit diverged (error {} after); try a smaller --rate",
+            fit.error_after
+        ));
+    }
     println!("K {:.4}", fit.k);
     println!(
         "error {:.6} before, {:.6} after ({:.6} rounded)",
@@ -180,7 +200,13 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         "term", "hand", "start", "fitted"
     );
     for (i, name) in V::TERM_NAMES.iter().enumerate() {
-        let mark = if held.contains(&i) { "  held" } else { "" };
+        let mark = if V::FIXED.contains(&i) {
+            "  fixed (the unit)"
+        } else if held.contains(&i) {
+            "  held"
+        } else {
+            ""
+        };
         println!(
             "{:<20} {:>7} {:>7} {:>7}{mark}",
             name, hand[i], start[i], fit.weights[i]
@@ -188,7 +214,7 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
     }
     if let Some(path) = &args.write {
         let command = format!(
-            "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {}",
+            "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {} --write {}",
             V::NAME,
             shell_quote(&args.data.display().to_string()),
             if args.from_hand { " --from-hand" } else { "" },
@@ -197,7 +223,8 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
                 None => String::new(),
             },
             args.epochs,
-            args.rate
+            args.rate,
+            shell_quote(&path.display().to_string())
         );
         let from = if args.from_hand {
             "the hand-set weights"
@@ -207,6 +234,43 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         let text = lab::tune::weights_file::<V>(&fit.weights, &command, from);
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("weights written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// Adam's step size: a finite number above 0.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 && r <= 1e6 => Ok(r),
+        Ok(_) => Err(format!("{text}: must be above 0 and at most 1000000")),
+        Err(_) => Err(format!("{text}: not a number")),
+    }
+}
+
+/// Whether `text` fits in the one-line comment of a weights file's header.
+fn recordable(text: &str) -> bool {
+    !text.chars().any(|c| c.is_control() || c == '`')
+}
+
+/// Refuses, before a long fit, a `--write` path that cannot be written (a directory, a
+/// missing parent) and a data path the header cannot record.
+fn check_writable(path: &std::path::Path, data: &std::path::Path) -> Result<(), String> {
+    if !recordable(&data.display().to_string()) || !recordable(&path.display().to_string()) {
+        return Err("--write: a path with control characters or backticks cannot be recorded in the weights file's header".into());
+    }
+    if path.is_dir() {
+        return Err(format!("--write {}: is a directory", path.display()));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "--write {}: no directory {}",
+            path.display(),
+            parent.display()
+        ));
     }
     Ok(())
 }
@@ -232,5 +296,15 @@ mod tests {
         assert_eq!(shell_quote("advance,home guard"), "'advance,home guard'");
         assert_eq!(shell_quote("it's $x"), "'it'\\''s $x'");
         assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn rates_are_finite_and_positive() {
+        assert_eq!(super::parse_rate("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "NaN", "inf", "1e300", "x"] {
+            assert!(super::parse_rate(bad).is_err(), "{bad}");
+        }
+        assert!(!super::recordable("a\nb") && !super::recordable("a`b"));
+        assert!(super::recordable("advance,home guard"));
     }
 }

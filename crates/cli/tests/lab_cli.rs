@@ -429,7 +429,9 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
         "{text}"
     );
     assert!(
-        text.contains("--fit --hold 'advance,home guard' --epochs 100 --rate 3`"),
+        text.contains(&format!(
+            "--fit --hold 'advance,home guard' --epochs 100 --rate 3 --write {weights_s}`"
+        )),
         "{text}"
     );
     let (_, list) = text.split_once("= [").expect("the array");
@@ -459,6 +461,58 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
             "advance 9",
         ],
         "--hold: 'advance 9' names no term of the Antarctos evaluation",
+    );
+    // Bad rates, headers that could not be recorded, a write into no directory: refused
+    // before the fit, and the weights file is left alone.
+    let before = std::fs::read_to_string(&weights).expect("weights");
+    for (extra, needle) in [
+        (&["--rate", "NaN"][..], "--rate"),
+        (&["--rate", "inf"][..], "--rate"),
+        (&["--rate=-5"][..], "must be above 0"),
+        (&["--hold", "advance,\n"][..], "cannot be recorded"),
+        (&["--hold", ","][..], "names no term"),
+        (
+            &["--write", "/nonexistent-dir/w.rs"][..],
+            "no directory /nonexistent-dir",
+        ),
+    ] {
+        let mut args = vec!["tune", "--variant", "antarctos", "--data", data_s, "--fit"];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--write") {
+            args.extend_from_slice(&["--write", weights_s]);
+        }
+        fails_with(&args, needle);
+    }
+    assert_eq!(std::fs::read_to_string(&weights).expect("weights"), before);
+    // --games 0 refuses before it replaces the data with nothing.
+    let data_before = std::fs::read_to_string(&data).expect("data");
+    fails_with(
+        &[
+            "tune",
+            "--variant",
+            "antarctos",
+            "--data",
+            data_s,
+            "--games",
+            "0",
+        ],
+        "--games 0: nothing to play",
+    );
+    assert_eq!(std::fs::read_to_string(&data).expect("data"), data_before);
+    // --write without --fit would write nothing: refused rather than ignored.
+    fails_with(
+        &[
+            "tune",
+            "--variant",
+            "antarctos",
+            "--data",
+            data_s,
+            "--games",
+            "1",
+            "--write",
+            weights_s,
+        ],
+        "--fit",
     );
     // Without --fit nothing would be held: refused rather than ignored.
     fails_with(

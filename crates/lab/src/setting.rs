@@ -45,6 +45,9 @@ pub enum SettingError {
     /// `engine=` with another name than `current` or `baseline`.
     #[error("engine={0}: known engines are current and baseline")]
     UnknownEngine(String),
+    /// The same switch both in `on=` and in `off=`: which wins would depend on the order.
+    #[error("'{0}' is both in on= and in off=")]
+    OnAndOff(String),
     /// `on=`/`off=` with a name that is not a search switch.
     #[error("{key}={value}: '{name}' is not a search switch (known: {known})")]
     UnknownSwitch {
@@ -112,7 +115,11 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
                             name: name.to_string(),
                             known: SearchOptions::NAMES.join(", "),
                         })?;
-                    config.switches.push((known, key == "on"));
+                    let on = key == "on";
+                    if config.switches.iter().any(|&(n, o)| n == *known && o != on) {
+                        return Err(SettingError::OnAndOff(name.to_string()));
+                    }
+                    config.switches.push((known, on));
                 }
                 continue;
             }
@@ -252,6 +259,18 @@ mod tests {
             parse_setting("level5"),
             Err(SettingError::NotKeyValue("level5".into()))
         );
+        // Which of on= and off= wins would depend on the order, and the name would not say.
+        for text in [
+            "nodes=300,on=tuned2,off=tuned2",
+            "nodes=300,off=nmp+tuned2,on=tuned2",
+        ] {
+            assert_eq!(
+                parse_setting(text),
+                Err(SettingError::OnAndOff("tuned2".into())),
+                "{text}"
+            );
+        }
+        assert!(parse_setting("nodes=300,off=tuned2+tuned2").is_ok());
         assert_eq!(
             parse_setting("level=2,level=3"),
             Err(SettingError::Duplicate("level".into()))

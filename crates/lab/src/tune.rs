@@ -227,15 +227,20 @@ pub struct UnknownTerm {
 
 /// The indices of the terms `names` (comma-separated) hold, in order: an item that is a
 /// term's whole name holds that term alone (`knight`, not `knight mobility`); any other item
-/// holds every term whose first word it is (`advance` holds `advance 1` to `advance 6`).
-/// Empty items are skipped; an item may repeat or overlap another.
+/// holds every term whose name begins with its words (`advance` holds `advance 1` to
+/// `advance 6`, `pawn rank` the six `pawn rank` terms). An item may repeat or overlap
+/// another; empty items are skipped, but at least one term must be named.
 pub fn held_terms<V: Tunable>(names: &str) -> Result<Vec<usize>, UnknownTerm> {
     let mut held = Vec::new();
     for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let matched: Vec<usize> = match V::TERM_NAMES.iter().position(|t| *t == name) {
             Some(i) => vec![i],
             None => (0..V::TERM_NAMES.len())
-                .filter(|&i| V::TERM_NAMES[i].split(' ').next() == Some(name))
+                .filter(|&i| {
+                    V::TERM_NAMES[i]
+                        .strip_prefix(name)
+                        .is_some_and(|rest| rest.starts_with(' '))
+                })
                 .collect(),
         };
         if matched.is_empty() {
@@ -246,6 +251,13 @@ pub fn held_terms<V: Tunable>(names: &str) -> Result<Vec<usize>, UnknownTerm> {
             });
         }
         held.extend(matched);
+    }
+    if held.is_empty() {
+        return Err(UnknownTerm {
+            name: names.to_string(),
+            game: V::TITLE,
+            known: V::TERM_NAMES.join(", "),
+        });
     }
     held.sort_unstable();
     held.dedup();
@@ -424,7 +436,8 @@ mod tests {
     fn held_names_are_whole_names_or_first_words() {
         assert_eq!(held_terms::<Antarctos>("advance 3"), Ok(vec![3]));
         assert_eq!(held_terms::<Antarctos>("race, tempo"), Ok(vec![12, 13, 14]));
-        assert_eq!(held_terms::<Antarctos>(" , "), Ok(vec![]));
+        assert!(held_terms::<Antarctos>(" , ").is_err());
+        assert!(held_terms::<Antarctos>("").is_err());
         let e = held_terms::<Antarctos>("advance 9").unwrap_err();
         assert_eq!(e.name, "advance 9");
         assert!(
@@ -451,6 +464,13 @@ mod tests {
             .filter(|&i| IceAge::TERM_NAMES[i].starts_with("knight"))
             .collect();
         assert!(knights.len() > 1, "{knights:?}");
+        // Words that begin names hold the group, even when the first word is a term.
+        let ranks: Vec<usize> = (0..IceAge::TERM_NAMES.len())
+            .filter(|&i| IceAge::TERM_NAMES[i].starts_with("pawn rank "))
+            .collect();
+        assert_eq!(ranks.len(), 6);
+        assert_eq!(held_terms::<IceAge>("pawn rank"), Ok(ranks));
+        assert!(held_terms::<Antarctos>("advanc").is_err());
     }
 
     #[test]
