@@ -69,9 +69,6 @@ fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {
 }
 
 fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
-    if args.games == 0 {
-        return Err("--games 0: nothing to play".into());
-    }
     check_games(args.games)?;
     check_plies(args.random_plies, args.max_plies)?;
     let engine = engine_config(args)?;
@@ -149,8 +146,12 @@ pub const MAX_THREADS: usize = 256;
 /// Most games one run may ask for: every game's record is kept until the run ends.
 pub const MAX_GAMES: u32 = 1_000_000;
 
-/// `--games` at most [`MAX_GAMES`] (a mistyped count used to abort on a failed allocation).
+/// `--games` from 1 to [`MAX_GAMES`] (a mistyped count used to abort on a failed allocation;
+/// `tune` checks it before it replaces its data file).
 pub fn check_games(games: u32) -> Result<(), String> {
+    if games == 0 {
+        return Err("--games 0: nothing to play".into());
+    }
     if games > MAX_GAMES {
         return Err(format!("--games {games}: at most {MAX_GAMES}"));
     }

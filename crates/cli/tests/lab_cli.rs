@@ -499,35 +499,23 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
         "--games 0: nothing to play",
     );
     assert_eq!(std::fs::read_to_string(&data).expect("data"), data_before);
-    // --write without --fit would write nothing: refused rather than ignored.
-    fails_with(
-        &[
-            "tune",
-            "--variant",
-            "antarctos",
-            "--data",
-            data_s,
-            "--games",
-            "1",
-            "--write",
-            weights_s,
-        ],
-        "--fit",
-    );
-    // Without --fit nothing would be held: refused rather than ignored.
-    fails_with(
-        &[
-            "tune",
-            "--variant",
-            "antarctos",
-            "--data",
-            data_s,
-            "--games",
-            "1",
-            "--hold",
-            "advance",
-        ],
-        "--fit",
-    );
+    // --write (which would write nothing) and --hold (which would hold nothing) without
+    // --fit: refused rather than ignored.
+    for (option, value) in [("--write", weights_s), ("--hold", "advance")] {
+        fails_with(
+            &[
+                "tune",
+                "--variant",
+                "antarctos",
+                "--data",
+                data_s,
+                "--games",
+                "1",
+                option,
+                value,
+            ],
+            "--fit",
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
