@@ -16,7 +16,10 @@
 //! A category with no observation is given a count of 0.001 first (fishtest's
 //! `regularize`), so that a run of identical results does not divide by zero.
 //! Wald's bounds: accept H0 when `LLR <= ln(β/(1-α))`, H1 when `LLR >= ln((1-β)/α)`; with
-//! `α = β = 0.05` both are `∓2.944`.
+//! `α = β = 0.05` both are `∓2.944`. No verdict before [`MIN_SAMPLES`] samples: in Antarctos
+//! three pairs in four split 1-1, and ten such pairs in a row (variance 0 but for the
+//! regularisation) gave LLR -3.02, an H0 after 20 games that said nothing (2026-12-02,
+//! `off=hlmr`).
 
 use crate::stats::{Pentanomial, Wdl, score_from_elo};
 
@@ -53,6 +56,10 @@ pub enum SprtError {
     #[error("SPRT {0}={1} must be between 0 and 0.5 (exclusive)")]
     BadErrorRate(&'static str, f64),
 }
+
+/// Samples (pairs, or games for the trinomial test) needed before a verdict: below it the
+/// variance estimate can be near 0 by chance and the LLR meaningless.
+pub const MIN_SAMPLES: u64 = 100;
 
 /// Largest Elo bound accepted: beyond it the expected score is 0 or 1 to machine
 /// precision and the likelihood ratio is meaningless (a verdict after one pair).
@@ -183,10 +190,13 @@ impl SprtParams {
         )
     }
 
-    /// The verdict for a given LLR.
-    pub fn status(&self, llr: f64) -> SprtStatus {
+    /// The verdict for a given LLR over `samples` samples ([`Verdict::Continue`] below
+    /// [`MIN_SAMPLES`]).
+    pub fn status(&self, llr: f64, samples: u64) -> SprtStatus {
         let (lower, upper) = self.bounds();
-        let verdict = if llr >= upper {
+        let verdict = if samples < MIN_SAMPLES {
+            Verdict::Continue
+        } else if llr >= upper {
             Verdict::H1
         } else if llr <= lower {
             Verdict::H0
@@ -203,12 +213,12 @@ impl SprtParams {
 
     /// The test on game pairs (module docs).
     pub fn status_pentanomial(&self, pairs: &Pentanomial) -> SprtStatus {
-        self.status(llr_pentanomial(pairs, self.elo0, self.elo1))
+        self.status(llr_pentanomial(pairs, self.elo0, self.elo1), pairs.pairs())
     }
 
     /// The test on single games.
     pub fn status_trinomial(&self, games: &Wdl) -> SprtStatus {
-        self.status(llr_trinomial(games, self.elo0, self.elo1))
+        self.status(llr_trinomial(games, self.elo0, self.elo1), games.games())
     }
 }
 
@@ -302,7 +312,7 @@ mod tests {
         let llr = llr_trinomial(&Wdl::new(50, 20, 30), 0.0, 10.0);
         assert!(close(llr, 0.672_109, 1e-5), "{llr}");
         assert_eq!(
-            SprtParams::new(0.0, 10.0).unwrap().status(llr).verdict,
+            SprtParams::new(0.0, 10.0).unwrap().status(llr, 100).verdict,
             Verdict::Continue
         );
     }
@@ -313,6 +323,24 @@ mod tests {
         let llr = llr_pentanomial(&Pentanomial::new([0, 0, 5, 0, 0]), 0.0, 10.0);
         assert!(close(llr, -2.445_187, 1e-5), "{llr}");
         assert_eq!(llr_pentanomial(&Pentanomial::default(), 0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn no_verdict_on_a_few_identical_pairs() {
+        // The Antarctos run of 2026-12-02: ten pairs, each 1-1. The LLR is below the lower
+        // bound, but 10 pairs cannot decide; from 100 pairs on the same LLR would.
+        let p = SprtParams::new(0.0, 5.0).unwrap();
+        let st = p.status_pentanomial(&Pentanomial::new([0, 0, 10, 0, 0]));
+        assert!(st.llr < st.lower, "{st:?}");
+        assert_eq!(st.verdict, Verdict::Continue);
+        assert_eq!(p.status(st.llr, MIN_SAMPLES - 1).verdict, Verdict::Continue);
+        assert_eq!(p.status(st.llr, MIN_SAMPLES).verdict, Verdict::H0);
+        let games = p.status_trinomial(&Wdl::new(0, 99, 0));
+        assert_eq!(games.verdict, Verdict::Continue);
+        assert_eq!(
+            p.status_trinomial(&Wdl::new(0, 100, 0)).verdict,
+            Verdict::H0
+        );
     }
 
     #[test]

@@ -109,8 +109,17 @@ impl EngineVariant for Antarctos {
     /// switching all four off together lost 46 Elo (-46.2 ± 17.5 over 922 games at 10,000
     /// nodes, H0 for the set without them; docs/strength.md): they stand in for one another,
     /// so they stay on together. The Ice Age extension and static exchange evaluation change
-    /// no Antarctos game.
-    const OPTIONS: SearchOptions = SearchOptions::ALL;
+    /// no Antarctos game. Of the techniques added on 2026-12-02 the history malus, internal
+    /// iterative reduction, quiescence table cutoffs, the extra non-PV reduction and the
+    /// singular extension passed (H1); countermoves (+1.9 Elo, undecided after 8,600 games),
+    /// history-adjusted reductions (H0) and "improving" (-0.3 ± 5.1, undecided at 12,000
+    /// games) are off.
+    const OPTIONS: SearchOptions = SearchOptions {
+        countermove: false,
+        history_lmr: false,
+        improving: false,
+        ..SearchOptions::ALL
+    };
 
     /// A pass, except when a capture is compulsory (A9: passing would dodge it).
     fn null_move(pos: &Position, moves: &[Move]) -> Option<Position> {

@@ -15,6 +15,7 @@
 //! fresh [`Searcher`] visits the same nodes in the same order and returns the same move.
 //! A time limit, the stop flag or more than one thread make the result depend on timing.
 
+mod history;
 pub mod options;
 pub mod picker;
 mod worker;

@@ -45,6 +45,38 @@ pub struct SearchOptions {
     /// non-positional terms refitted on new self-play data); off: the first tuning's
     /// ([`crate::EngineVariant::evaluate_first_tuning`]). No effect without `tuned`.
     pub tuned2: bool,
+    /// History malus (`hmalus`): when a quiet move cuts off, the quiet moves tried before it
+    /// lose what it gains, and every history update is pulled towards 0 as it nears the cap
+    /// (the "history gravity" of Stockfish), so that history ranks moves by their recent
+    /// success rather than by how often they were tried.
+    pub history_malus: bool,
+    /// Countermove (`cmove`): the quiet move that last refuted the opponent's previous move
+    /// (by its squares) is tried right after the killers.
+    pub countermove: bool,
+    /// Internal iterative reduction (`iir`): a node of depth `IIR_MIN_DEPTH` or more with no
+    /// table move is searched one ply shallower (its ordering is a guess, and the next
+    /// iteration finds it with a move).
+    pub iir: bool,
+    /// History-adjusted reductions (`hlmr`): a late quiet move is reduced up to
+    /// `HLMR_MAX` plies less when its history is good and up to that much more when bad.
+    pub history_lmr: bool,
+    /// Table cutoffs in quiescence (`qtt`): a quiescence node whose position has a table
+    /// entry with a bound that decides the window returns it.
+    pub quiescence_tt: bool,
+    /// One more ply of late-move reduction at non-PV nodes (`lmrnpv`): only the principal
+    /// variation keeps the plain reductions.
+    pub lmr_non_pv: bool,
+    /// "Improving" (`impr`): when the static evaluation is no better than two plies
+    /// before (the same side to move), late-move pruning keeps fewer quiet moves
+    /// (`LMP_NOT_IMPROVING`) and, when it is better, reverse futility cuts one ply's margin
+    /// sooner.
+    pub improving: bool,
+    /// Singular extension (`sing`): at depth `SE_MIN_DEPTH` or more, when the table move's
+    /// lower bound is deep enough, the other moves are searched at half depth against that
+    /// bound less `SE_MARGIN` per ply; if none reaches it the table move is the only good
+    /// one and is searched a ply deeper; if that reduced bound is still at or above beta,
+    /// several moves cut and the node returns it (multi-cut).
+    pub singular: bool,
 }
 
 impl SearchOptions {
@@ -60,6 +92,14 @@ impl SearchOptions {
         lmr_log: true,
         tuned: true,
         tuned2: true,
+        history_malus: true,
+        countermove: true,
+        iir: true,
+        history_lmr: true,
+        quiescence_tt: true,
+        lmr_non_pv: true,
+        improving: true,
+        singular: true,
     };
 
     /// Everything off: the search and evaluation of the baseline, with the staged picker
@@ -75,10 +115,18 @@ impl SearchOptions {
         lmr_log: false,
         tuned: false,
         tuned2: false,
+        history_malus: false,
+        countermove: false,
+        iir: false,
+        history_lmr: false,
+        quiescence_tt: false,
+        lmr_non_pv: false,
+        improving: false,
+        singular: false,
     };
 
     /// Every switch with its short name.
-    pub fn switches(&self) -> [(&'static str, bool); 10] {
+    pub fn switches(&self) -> [(&'static str, bool); 18] {
         [
             ("nmp", self.null_move),
             ("asp", self.aspiration),
@@ -90,6 +138,14 @@ impl SearchOptions {
             ("lmrlog", self.lmr_log),
             ("tuned", self.tuned),
             ("tuned2", self.tuned2),
+            ("hmalus", self.history_malus),
+            ("cmove", self.countermove),
+            ("iir", self.iir),
+            ("hlmr", self.history_lmr),
+            ("qtt", self.quiescence_tt),
+            ("lmrnpv", self.lmr_non_pv),
+            ("impr", self.improving),
+            ("sing", self.singular),
         ]
     }
 
@@ -106,6 +162,14 @@ impl SearchOptions {
             "lmrlog" => &mut self.lmr_log,
             "tuned" => &mut self.tuned,
             "tuned2" => &mut self.tuned2,
+            "hmalus" => &mut self.history_malus,
+            "cmove" => &mut self.countermove,
+            "iir" => &mut self.iir,
+            "hlmr" => &mut self.history_lmr,
+            "qtt" => &mut self.quiescence_tt,
+            "lmrnpv" => &mut self.lmr_non_pv,
+            "impr" => &mut self.improving,
+            "sing" => &mut self.singular,
             _ => return false,
         };
         *slot = on;
@@ -113,8 +177,9 @@ impl SearchOptions {
     }
 
     /// The short names of every switch.
-    pub const NAMES: [&'static str; 10] = [
-        "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned", "tuned2",
+    pub const NAMES: [&'static str; 18] = [
+        "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned", "tuned2", "hmalus",
+        "cmove", "iir", "hlmr", "qtt", "lmrnpv", "impr", "sing",
     ];
 }
 
@@ -183,6 +248,9 @@ pub const FUTILITY_MARGIN: i32 = 100;
 pub const LMP_MAX_DEPTH: i32 = 5;
 /// See [`LMP_MAX_DEPTH`].
 pub const LMP_BASE: usize = 3;
+/// With `impr`, when not improving: late-move pruning keeps this share (numerator over 3) of
+/// the quiet moves it keeps otherwise.
+pub const LMP_NOT_IMPROVING: usize = 2;
 
 /// SEE pruning: deepest remaining depth at which moves that lose material are skipped; a
 /// capture must not lose more than `SEE_CAPTURE_MARGIN * depth`, a quiet move more than
@@ -192,6 +260,21 @@ pub const SEE_MAX_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 90;
 /// See [`SEE_MAX_DEPTH`].
 pub const SEE_QUIET_MARGIN: i32 = 25;
+
+/// Internal iterative reduction: smallest depth at which a node without a table move is
+/// searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Singular extension: smallest depth at which it is tried ...
+pub const SE_MIN_DEPTH: i32 = 8;
+/// ... the table entry's depth may be this much below the node's ...
+pub const SE_TABLE_DEPTH_SLACK: i32 = 3;
+/// ... and the other moves must stay below the table score less this many centi-units per
+/// ply of depth.
+pub const SE_MARGIN: i32 = 2;
+
+/// History-adjusted reductions: at most this many plies less (good history) or more (bad).
+pub const HLMR_MAX: i32 = 2;
 
 /// Reduction of a quiet move number `index` (0-based) at remaining `depth`, by the options'
 /// rule (before the checks that exempt the move).

@@ -90,13 +90,14 @@ impl Picker {
     }
 
     /// The index in `moves` of the next move to search, or `None` when all were handed
-    /// out. `killers` are this ply's killer moves; `history(mv)` scores a quiet move.
+    /// out. `killers` are this ply's killer moves (and countermove), tried in that order
+    /// where they are legal quiet moves; `history(mv)` scores a quiet move.
     pub fn next<V: EngineVariant>(
         &mut self,
         pos: &V::Position,
         moves: &mut [V::Move],
         scores: &mut Vec<i32>,
-        killers: &[Option<V::Move>; 2],
+        killers: &[Option<V::Move>],
         history: impl Fn(&V::Move) -> i32,
     ) -> Option<usize> {
         loop {
@@ -135,7 +136,7 @@ impl Picker {
                     };
                 }
                 Phase::Killers => {
-                    while self.killer_index < 2 {
+                    while self.killer_index < killers.len() {
                         let k = killers[self.killer_index].as_ref();
                         self.killer_index += 1;
                         let Some(k) = k else { continue };

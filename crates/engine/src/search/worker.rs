@@ -5,8 +5,12 @@
 
 use std::sync::atomic::Ordering;
 
+mod quiesce;
+mod root;
+
 use crate::EngineVariant;
 use crate::score::{self, INFINITY, WIN_BOUND};
+use crate::search::history::History;
 use crate::search::options::{self as opt, SearchOptions};
 use crate::search::picker::{Picker, Stage};
 use crate::search::{MAX_PLY, Shared, terminal_score};
@@ -14,8 +18,10 @@ use crate::tt::{Bound, move_hash};
 
 /// Extra plies quiescence may add beyond the nominal depth before it evaluates.
 pub(crate) const MAX_QUIESCENCE: u32 = 24;
-/// Cap of a history counter: below the killers' place in the old ordering.
-const HISTORY_MAX: i32 = 900_000;
+/// No static evaluation at this ply (in check, or the root).
+const NO_EVAL: i32 = i32::MIN;
+/// Depths and move numbers below which late-move reductions come from a table.
+const LMR_TABLE: usize = 64;
 /// Nodes between two looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -26,6 +32,14 @@ pub(crate) struct Frame<V: EngineVariant> {
     scores: Vec<i32>,
     pub(crate) pv: Vec<V::Move>,
     killers: [Option<V::Move>; 2],
+    /// Origin and destination of the move that led here (`None` at the root and after a
+    /// null move): the key of the countermove table.
+    prev: Option<(u8, u8)>,
+    /// Squares of the quiet moves searched so far at this node (for the history malus).
+    quiets_tried: Vec<(u8, u8)>,
+    /// Hash of a move this node must not search (the table move, during the singular
+    /// extension's search of the others); 0 for none.
+    excluded: u32,
 }
 
 impl<V: EngineVariant> Frame<V> {
@@ -35,6 +49,9 @@ impl<V: EngineVariant> Frame<V> {
             scores: Vec::new(),
             pv: Vec::new(),
             killers: [None, None],
+            prev: None,
+            quiets_tried: Vec::new(),
+            excluded: 0,
         }
     }
 }
@@ -53,8 +70,12 @@ pub(crate) struct Worker<V: EngineVariant> {
     /// 0 for the main thread.
     pub(crate) id: usize,
     pub(crate) options: SearchOptions,
-    /// History counters by side, origin and destination square.
-    history: Vec<[[i32; 64]; 64]>,
+    /// History and countermoves.
+    history: History<V::Move>,
+    /// Log-formula reductions by `depth * LMR_TABLE + move index`.
+    lmr: Vec<i32>,
+    /// Static evaluation by ply on the current line ([`NO_EVAL`] in check), for `impr`.
+    evals: Vec<i32>,
     frames: Vec<Frame<V>>,
     /// Nodes this thread visited in the current search.
     pub(crate) nodes: u64,
@@ -68,7 +89,17 @@ impl<V: EngineVariant> Worker<V> {
         Worker {
             id,
             options,
-            history: vec![[[0; 64]; 64]; 2],
+            history: History::new(),
+            lmr: (0..LMR_TABLE * LMR_TABLE)
+                .map(|i| {
+                    let log = SearchOptions {
+                        lmr_log: true,
+                        ..SearchOptions::NONE
+                    };
+                    opt::lmr_reduction(&log, (i / LMR_TABLE) as i32, i % LMR_TABLE)
+                })
+                .collect(),
+            evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             frames: (0..MAX_PLY as usize + 2).map(|_| Frame::new()).collect(),
             nodes: 0,
             unflushed: 0,
@@ -78,7 +109,7 @@ impl<V: EngineVariant> Worker<V> {
 
     /// Forgets killers and history.
     pub(crate) fn clear(&mut self) {
-        self.history = vec![[[0; 64]; 64]; 2];
+        self.history.clear();
         self.frames
             .iter_mut()
             .for_each(|f| f.killers = [None, None]);
@@ -92,14 +123,7 @@ impl<V: EngineVariant> Worker<V> {
         self.frames
             .iter_mut()
             .for_each(|f| f.killers = [None, None]);
-        // Old history still says something, but should not dominate the new search.
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 8;
-                }
-            }
-        }
+        self.history.age();
     }
 
     /// The principal variation found by the last root iteration.
@@ -152,129 +176,8 @@ impl<V: EngineVariant> Worker<V> {
         }
     }
 
-    /// One iteration at the root in the window (`alpha`, `beta`); reorders `root` best
-    /// first. Returns the best score and whether at least one move was searched completely
-    /// (the first is the previous best, so anything completed is usable after a stop).
-    /// A move that fails high ends the iteration (it is moved to the front).
-    pub(crate) fn root_iteration(
-        &mut self,
-        shared: &Shared,
-        pos: &V::Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        root: &mut [(V::Move, i32)],
-    ) -> (i32, bool) {
-        let mut frames = std::mem::take(&mut self.frames);
-        let (frame, rest) = frames.split_first_mut().expect("frames for every ply");
-        let depth = depth as i32;
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_index = 0;
-        let mut completed = 0;
-        frame.pv.clear();
-        #[allow(clippy::needless_range_loop)] // root[i] is written inside the loop
-        for i in 0..root.len() {
-            let mv = root[i].0.clone();
-            let child = V::play_unchecked(pos, &mv);
-            let score = if i == 0 {
-                -self.negamax(
-                    shared,
-                    rest,
-                    &child,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    1,
-                    true,
-                    true,
-                )
-            } else {
-                let s = -self.negamax(
-                    shared,
-                    rest,
-                    &child,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    true,
-                );
-                if s > alpha && !self.stopped {
-                    -self.negamax(
-                        shared,
-                        rest,
-                        &child,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        1,
-                        true,
-                        true,
-                    )
-                } else {
-                    s
-                }
-            };
-            if self.stopped {
-                break;
-            }
-            completed += 1;
-            root[i].1 = score;
-            if score > best {
-                best = score;
-                best_index = i;
-                if score > alpha {
-                    alpha = score;
-                    update_pv(frame, rest, &mv);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if completed > 0 && (best > alpha0 || alpha0 == -INFINITY) {
-            // Best first, the rest in the order they were tried (after a fail low every
-            // score is only a bound: the order stays).
-            let chosen = root[best_index].clone();
-            root[..=best_index].rotate_right(1);
-            root[0] = chosen;
-            shared.tt.store(
-                V::zobrist(pos),
-                move_hash(&root[0].0),
-                score::to_table(best, 0),
-                depth,
-                Bound::of(best, alpha0, beta),
-            );
-        }
-        if frame.pv.is_empty() && completed > 0 {
-            frame.pv.push(root[0].0.clone());
-        }
-        self.frames = frames;
-        (best, completed > 0)
-    }
-
-    /// Exact-window score of `child` (reached by a root move) searched `depth - 1` plies.
-    pub(crate) fn score_child(&mut self, shared: &Shared, child: &V::Position, depth: i32) -> i32 {
-        let mut frames = std::mem::take(&mut self.frames);
-        let s = -self.negamax(
-            shared,
-            &mut frames[1..],
-            child,
-            depth - 1,
-            -INFINITY,
-            INFINITY,
-            1,
-            true,
-            true,
-        );
-        self.frames = frames;
-        s
-    }
-
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    pub(super) fn negamax(
         &mut self,
         shared: &Shared,
         frames: &mut [Frame<V>],
@@ -295,6 +198,8 @@ impl<V: EngineVariant> Worker<V> {
         if self.stopped {
             return 0;
         }
+        let key = V::zobrist(pos);
+        shared.tt.prefetch(key);
         V::legal_moves_into(pos, &mut frame.moves);
         if frame.moves.is_empty() {
             return terminal_score::<V>(pos, ply);
@@ -306,20 +211,26 @@ impl<V: EngineVariant> Worker<V> {
         if alpha >= beta {
             return alpha;
         }
-        let key = V::zobrist(pos);
+        // The singular extension's search of the other moves: no table, no null move.
+        let excluded = frame.excluded;
         let mut tt_mv = 0;
         let mut tt_entry = None;
-        if let Some(e) = shared.tt.probe(key) {
+        if excluded == 0
+            && let Some(e) = shared.tt.probe(key)
+        {
             tt_mv = e.mv;
             let s = score::from_table(e.score, ply);
             if !is_pv && i32::from(e.depth) >= depth && e.bound.cuts(s, alpha, beta) {
                 return s;
             }
-            tt_entry = Some((s, e.bound));
+            tt_entry = Some((s, e.bound, i32::from(e.depth)));
         }
         let options = self.options;
         let in_check = V::in_check(pos);
         let pivotal = V::transforms_board(pos);
+        if options.iir && tt_mv == 0 && excluded == 0 && depth >= opt::IIR_MIN_DEPTH && !in_check {
+            depth -= 1;
+        }
         // Check and single-reply extensions: forced lines are searched to their end
         // (chess checks; Antarctos compulsory captures with one way to take); with the
         // option, the move that brings an Ice Age too.
@@ -332,27 +243,35 @@ impl<V: EngineVariant> Worker<V> {
         } else {
             let e = self.evaluate(pos);
             match tt_entry {
-                Some((s, Bound::Lower)) if s > e && !score::is_decisive(s) => s,
-                Some((s, Bound::Upper)) if s < e && !score::is_decisive(s) => s,
-                Some((s, Bound::Exact)) if !score::is_decisive(s) => s,
+                Some((s, Bound::Lower, _)) if s > e && !score::is_decisive(s) => s,
+                Some((s, Bound::Upper, _)) if s < e && !score::is_decisive(s) => s,
+                Some((s, Bound::Exact, _)) if !score::is_decisive(s) => s,
                 _ => e,
             }
         };
+        self.evals[ply as usize] = if in_check { NO_EVAL } else { eval };
+        let improving = options.improving
+            && !in_check
+            && ply >= 2
+            && self.evals[ply as usize - 2] != NO_EVAL
+            && eval > self.evals[ply as usize - 2];
         let prunable = !is_pv && !in_check && !pivotal && !score::is_decisive(beta);
         if prunable {
             if options.reverse_futility
                 && depth <= opt::RFP_MAX_DEPTH
-                && eval - opt::RFP_MARGIN * depth >= beta
+                && eval - opt::RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             if options.null_move
                 && null_allowed
+                && excluded == 0
                 && depth >= opt::NMP_MIN_DEPTH
                 && eval >= beta
                 && let Some(child) = V::null_move(pos, &frame.moves)
             {
                 let r = opt::NMP_BASE + depth / opt::NMP_DEPTH_DIVISOR;
+                rest[0].prev = None;
                 let s = -self.negamax(
                     shared,
                     rest,
@@ -395,6 +314,41 @@ impl<V: EngineVariant> Worker<V> {
                 }
             }
         }
+        let mut singular_extension = 0;
+        if options.singular
+            && excluded == 0
+            && depth >= opt::SE_MIN_DEPTH
+            && let Some((s, bound, d)) = tt_entry
+            && tt_mv != 0
+            && matches!(bound, Bound::Lower | Bound::Exact)
+            && d >= depth - opt::SE_TABLE_DEPTH_SLACK
+            && !score::is_decisive(s)
+        {
+            let s_beta = s - opt::SE_MARGIN * depth;
+            frames[0].excluded = tt_mv;
+            let v = self.negamax(
+                shared,
+                frames,
+                pos,
+                (depth - 1) / 2,
+                s_beta - 1,
+                s_beta,
+                ply,
+                false,
+                false,
+            );
+            frames[0].excluded = 0;
+            frames[0].pv.clear();
+            if self.stopped {
+                return 0;
+            }
+            if v < s_beta {
+                singular_extension = 1;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
+            V::legal_moves_into(pos, &mut frames[0].moves);
+        }
         let (frame, rest) = frames.split_first_mut().expect("frames for every ply");
         let side = V::side_to_move(pos).index();
         let original_alpha = alpha;
@@ -403,16 +357,29 @@ impl<V: EngineVariant> Worker<V> {
         let mut picker = Picker::new(tt_mv, options.see);
         let mut searched = 0usize;
         let mut quiets = 0usize;
-        let killers = frame.killers.clone();
+        let counter = match frame.prev {
+            Some(prev) if options.countermove => self.history.counter(side, prev),
+            _ => None,
+        };
+        let killers = [frame.killers[0].clone(), frame.killers[1].clone(), counter];
+        frame.quiets_tried.clear();
         while let Some(idx) = {
-            let history = &self.history[side];
+            let history = &self.history;
             picker.next::<V>(pos, &mut frame.moves, &mut frame.scores, &killers, |m| {
-                let (from, to) = V::move_squares(m);
-                history[from as usize & 63][to as usize & 63]
+                history.score(side, V::move_squares(m))
             })
         } {
             let stage = picker.stage();
             let mv = frame.moves[idx].clone();
+            if excluded != 0 && move_hash(&mv) == excluded {
+                continue;
+            }
+            // The child's nominal depth: one ply less, but for a singular table move.
+            let child_depth = if stage == Stage::Table {
+                depth - 1 + singular_extension
+            } else {
+                depth - 1
+            };
             let quiet = matches!(stage, Stage::Quiet | Stage::Killer)
                 || (stage == Stage::Table && !V::is_tactical(pos, &mv));
             if quiet {
@@ -420,6 +387,7 @@ impl<V: EngineVariant> Worker<V> {
             }
             let late = stage == Stage::Quiet || (options.see && stage == Stage::BadTactical);
             let child = V::play_unchecked(pos, &mv);
+            rest[0].prev = Some(V::move_squares(&mv));
             // A checking move is never pruned nor reduced: sacrifices that mate (WAC.001,
             // 1. Qg6) start with a quiet move onto an attacked square and end in a check.
             let checks = V::in_check(&child);
@@ -428,7 +396,7 @@ impl<V: EngineVariant> Worker<V> {
                 if quiet && stage == Stage::Quiet {
                     if options.late_move_pruning
                         && depth <= opt::LMP_MAX_DEPTH
-                        && quiets > opt::LMP_BASE + (depth * depth) as usize
+                        && quiets > lmp_limit(depth, options.improving && !improving)
                     {
                         continue;
                     }
@@ -458,7 +426,7 @@ impl<V: EngineVariant> Worker<V> {
                     shared,
                     rest,
                     &child,
-                    depth - 1,
+                    child_depth,
                     -beta,
                     -alpha,
                     ply + 1,
@@ -468,7 +436,17 @@ impl<V: EngineVariant> Worker<V> {
             } else {
                 // Late-move reduction of quiet (and losing tactical) moves far down the list.
                 let r = if late && !in_check && !checks {
-                    opt::lmr_reduction(&options, depth, searched)
+                    let r = self.reduction(
+                        depth,
+                        searched,
+                        (stage == Stage::Quiet).then_some(&mv),
+                        side,
+                    );
+                    if options.lmr_non_pv && !is_pv && r > 0 {
+                        (r + 1).min(depth - 1)
+                    } else {
+                        r
+                    }
                 } else {
                     0
                 };
@@ -476,7 +454,7 @@ impl<V: EngineVariant> Worker<V> {
                     shared,
                     rest,
                     &child,
-                    depth - 1 - r,
+                    child_depth - r,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
@@ -488,7 +466,7 @@ impl<V: EngineVariant> Worker<V> {
                         shared,
                         rest,
                         &child,
-                        depth - 1,
+                        child_depth,
                         -alpha - 1,
                         -alpha,
                         ply + 1,
@@ -501,7 +479,7 @@ impl<V: EngineVariant> Worker<V> {
                         shared,
                         rest,
                         &child,
-                        depth - 1,
+                        child_depth,
                         -beta,
                         -alpha,
                         ply + 1,
@@ -514,6 +492,9 @@ impl<V: EngineVariant> Worker<V> {
             searched += 1;
             if self.stopped {
                 return 0;
+            }
+            if quiet {
+                frame.quiets_tried.push(V::move_squares(&mv));
             }
             if score > best {
                 best = score;
@@ -535,15 +516,17 @@ impl<V: EngineVariant> Worker<V> {
             // none exists: keep the bound honest.
             return alpha;
         }
-        let bound = Bound::of(best, original_alpha, beta);
-        shared
-            .tt
-            .store(key, best_hash, score::to_table(best, ply), depth, bound);
+        if excluded == 0 {
+            let bound = Bound::of(best, original_alpha, beta);
+            shared
+                .tt
+                .store(key, best_hash, score::to_table(best, ply), depth, bound);
+        }
         best
     }
 
     /// The static evaluation with the weights the options ask for.
-    fn evaluate(&self, pos: &V::Position) -> i32 {
+    pub(super) fn evaluate(&self, pos: &V::Position) -> i32 {
         if self.options.tuned && self.options.tuned2 {
             V::evaluate(pos)
         } else if self.options.tuned {
@@ -553,79 +536,49 @@ impl<V: EngineVariant> Worker<V> {
         }
     }
 
+    /// A quiet move cut off: it becomes a killer, and the history tables learn it
+    /// ([`History::reward`]).
     fn reward(&mut self, frame: &mut Frame<V>, mv: &V::Move, side: usize, depth: i32) {
         let k = &mut frame.killers;
         if k[0].as_ref() != Some(mv) {
             k[1] = k[0].take();
             k[0] = Some(mv.clone());
         }
-        let (from, to) = V::move_squares(mv);
-        let h = &mut self.history[side][from as usize & 63][to as usize & 63];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
+        self.history.reward(
+            &self.options,
+            side,
+            frame.prev,
+            (mv, V::move_squares(mv)),
+            &frame.quiets_tried,
+            depth,
+        );
     }
 
-    /// Quiescence: stands pat on the evaluation where the game allows it
-    /// ([`EngineVariant::may_stand_pat`]) and searches only the moves that change the
-    /// evaluation a lot ([`EngineVariant::is_noisy`]), without the ones that lose material
-    /// by static exchange when SEE is on; where it may not stand pat it searches every
-    /// legal move.
-    #[allow(clippy::too_many_arguments)]
-    fn quiesce(
-        &mut self,
-        shared: &Shared,
-        frames: &mut [Frame<V>],
-        pos: &V::Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: u32,
-        q: u32,
-    ) -> i32 {
-        let (frame, rest) = frames.split_first_mut().expect("frames for every ply");
-        frame.pv.clear();
-        self.count_node(shared);
-        if self.stopped {
-            return 0;
+    /// Late-move reduction of the move numbered `index` (0-based) at `depth`; `quiet` is
+    /// the move when it was ordered by history (for `hlmr`).
+    fn reduction(&self, depth: i32, index: usize, quiet: Option<&V::Move>, side: usize) -> i32 {
+        let options = &self.options;
+        let r = if options.lmr_log && (depth as usize) < LMR_TABLE && index < LMR_TABLE {
+            self.lmr[depth as usize * LMR_TABLE + index]
+        } else {
+            opt::lmr_reduction(options, depth, index)
+        };
+        match quiet {
+            Some(mv) => self
+                .history
+                .adjust_reduction(options, r, depth, side, V::move_squares(mv)),
+            None => r,
         }
-        V::legal_moves_into(pos, &mut frame.moves);
-        if frame.moves.is_empty() {
-            return terminal_score::<V>(pos, ply);
-        }
-        let stand_pat = V::may_stand_pat(pos, &frame.moves);
-        if q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
-        }
-        let mut best = -INFINITY;
-        if stand_pat {
-            let eval = self.evaluate(pos);
-            if eval >= beta {
-                return eval;
-            }
-            best = eval;
-            alpha = alpha.max(eval);
-            frame.moves.retain(|m| V::is_noisy(pos, m));
-        }
-        let mut picker = Picker::quiescence(self.options.see && stand_pat);
-        let none = [None, None];
-        while let Some(idx) =
-            picker.next::<V>(pos, &mut frame.moves, &mut frame.scores, &none, |_| 0)
-        {
-            let mv = frame.moves[idx].clone();
-            let child = V::play_unchecked(pos, &mv);
-            let score = -self.quiesce(shared, rest, &child, -beta, -alpha, ply + 1, q + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    update_pv(frame, rest, &mv);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+    }
+}
+
+/// Late-move pruning keeps the first `LMP_BASE + depth²` quiet moves; with `impr` at a
+/// node that is not improving (`fewer`), `LMP_NOT_IMPROVING` thirds of them.
+fn lmp_limit(depth: i32, fewer: bool) -> usize {
+    let limit = opt::LMP_BASE + (depth * depth) as usize;
+    if fewer {
+        limit * opt::LMP_NOT_IMPROVING / 3
+    } else {
+        limit
     }
 }
