@@ -157,10 +157,16 @@ impl Slot {
     }
 }
 
+/// Two slots, 32 bytes, aligned to 32 so that a bucket never straddles two 64-byte cache
+/// lines and one prefetch ([`Table::prefetch`]) brings it whole.
+#[derive(Default)]
+#[repr(align(32))]
+struct Bucket([Slot; 2]);
+
 /// The table: `2 * buckets` entries, buckets a power of two. Share it between threads by
 /// reference (`&Table` or `Arc<Table>`): every method takes `&self`.
 pub struct Table {
-    slots: Vec<[Slot; 2]>,
+    slots: Vec<Bucket>,
     mask: usize,
     generation: AtomicU8,
 }
@@ -176,7 +182,7 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two buckets; at least one).
     pub fn new(mib: usize) -> Table {
-        let bucket_bytes = std::mem::size_of::<[Slot; 2]>();
+        let bucket_bytes = std::mem::size_of::<Bucket>();
         let wanted = (mib.max(1) * 1024 * 1024 / bucket_bytes).max(1);
         let buckets = if wanted.is_power_of_two() {
             wanted
@@ -192,7 +198,7 @@ impl Table {
 
     /// Size in MiB (what [`Table::new`] was given, rounded down to a power of two).
     pub fn mib(&self) -> usize {
-        (self.slots.len() * std::mem::size_of::<[Slot; 2]>()) >> 20
+        (self.slots.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Marks the start of a new search: entries of older searches are replaced first.
@@ -205,18 +211,20 @@ impl Table {
     /// Empties the table (no search may run meanwhile).
     pub fn clear(&self) {
         for bucket in &self.slots {
-            bucket.iter().for_each(Slot::clear);
+            bucket.0.iter().for_each(Slot::clear);
         }
     }
 
     fn bucket(&self, key: u64) -> &[Slot; 2] {
-        &self.slots[key as usize & self.mask]
+        &self.slots[key as usize & self.mask].0
     }
 
     /// Asks the processor to bring `key`'s bucket into the cache, so that a later
-    /// [`Table::probe`] does not wait for memory (the probe's cache and TLB miss was most of
-    /// the search's own time: `perf` on `analyze --variant antarctos`). A hint only: no
-    /// effect on any result; a no-op off x86-64.
+    /// [`Table::probe`] does not wait for memory. A hint only: no effect on any result; a
+    /// no-op off x86-64. Why: `perf record` of `analyze --variant antarctos --movetime 4000`
+    /// (2026-12-02) put 70 % of the search function's own samples, 39 % of all, on the
+    /// probe's first load; with the prefetch Antarctos runs about 12 % more nodes a second
+    /// (docs/strength.md).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -274,7 +282,7 @@ impl Table {
         let n = self.slots.len().min(500);
         let used = self.slots[..n]
             .iter()
-            .flat_map(|b| b.iter())
+            .flat_map(|b| b.0.iter())
             .filter(|s| s.peek().is_some_and(|e| e.generation == generation))
             .count();
         (used * 1000 / (2 * n).max(1)) as u32

@@ -94,6 +94,11 @@ fn sprt_stops_early_on_a_clear_difference() {
     assert_eq!(st.verdict, Verdict::H1, "{st:?}");
     assert!(st.llr >= st.upper);
     assert!(pairs.len() < 500, "stopped after {} pairs", pairs.len());
+    assert!(
+        pairs.len() as u64 >= lab::sprt::MIN_SAMPLES,
+        "no verdict before {} pairs",
+        lab::sprt::MIN_SAMPLES
+    );
     assert_eq!(report.pairs.pairs() as usize, pairs.len());
     assert_eq!(verdicts.len(), pairs.len());
 }
@@ -106,7 +111,9 @@ fn sprt_goes_on_from_an_earlier_runs_pairs() {
     let mut opts = options("level=8", "nodes=5", 1000);
     opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
     let (fresh, _) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
-    let prior = lab::stats::Pentanomial::new([2, 3, 10, 6, 9]);
+    // More pairs than the SPRT's floor (MIN_SAMPLES), so that it is the LLR of both runs
+    // that decides sooner, not the floor.
+    let prior = lab::stats::Pentanomial::new([20, 30, 100, 60, 90]);
     opts.sprt_prior = prior;
     let params = opts.sprt.unwrap();
     let (pairs, report) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, r| {

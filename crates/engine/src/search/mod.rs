@@ -1,8 +1,9 @@
 //! The search, generic over any [`EngineVariant`]: iterative deepening with aspiration
 //! windows over a negamax alpha-beta with principal variation search, a transposition table
 //! shared by every thread ([`crate::tt`]), a staged move picker (table move, tactical moves
-//! by static exchange, killers, history: [`picker`]), null-move, futility, late-move and SEE
-//! pruning, late-move reductions, check and Ice Age extensions ([`options`]), quiescence,
+//! by static exchange, killers and countermove, history: [`picker`], `history.rs`), null-move,
+//! futility, late-move and SEE pruning, late-move reductions, internal iterative reduction,
+//! check, singular and Ice Age extensions ([`options`]), quiescence with table cutoffs,
 //! exact win/loss scores with their distance ([`crate::score`]), and limits by depth, nodes,
 //! time or a stop flag.
 //!

@@ -58,7 +58,8 @@ pub struct SearchOptions {
     /// iteration finds it with a move).
     pub iir: bool,
     /// History-adjusted reductions (`hlmr`): a late quiet move is reduced up to
-    /// `HLMR_MAX` plies less when its history is good and up to that much more when bad.
+    /// `HLMR_MAX` plies less when its history is good and, with `hmalus` (the only way a
+    /// counter goes below 0), up to that much more when bad.
     pub history_lmr: bool,
     /// Table cutoffs in quiescence (`qtt`): a quiescence node whose position has a table
     /// entry with a bound that decides the window returns it.
@@ -69,7 +70,8 @@ pub struct SearchOptions {
     /// "Improving" (`impr`): when the static evaluation is no better than two plies
     /// before (the same side to move), late-move pruning keeps fewer quiet moves
     /// (`LMP_NOT_IMPROVING`) and, when it is better, reverse futility cuts one ply's margin
-    /// sooner.
+    /// sooner. Without an evaluation two plies before (plies 1 and 2, or after a check) a
+    /// node counts as not improving.
     pub improving: bool,
     /// Singular extension (`sing`): at depth `SE_MIN_DEPTH` or more, when the table move's
     /// lower bound is deep enough, the other moves are searched at half depth against that

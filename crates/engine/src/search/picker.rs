@@ -3,7 +3,8 @@
 //!
 //! Stages: the table move; the tactical moves that do not lose material (by the game's
 //! [`crate::EngineVariant::order_hint`], e.g. most valuable victim first); the two killer
-//! moves; the quiet moves by history; last the tactical moves that lose material by static
+//! moves, then the countermove where the search gives one (handed out as
+//! [`Stage::Killer`], so never reduced or pruned); the quiet moves by history; last the tactical moves that lose material by static
 //! exchange (only when SEE is on; otherwise every tactical move is "good"). The moves stay
 //! in the node's own buffer ([`super::worker::Frame`]); the picker reorders them in place
 //! and returns indices.
@@ -19,7 +20,7 @@ pub enum Stage {
     Table,
     /// A tactical move that does not lose material.
     GoodTactical,
-    /// A killer move (a quiet move that cut off at this ply before).
+    /// A killer move (a quiet move that cut off at this ply before), or the countermove.
     Killer,
     /// Any other quiet move.
     Quiet,

@@ -314,6 +314,9 @@ impl<V: EngineVariant> Worker<V> {
                 }
             }
         }
+        // Singular extension. A node with a single reply, already extended above, may be
+        // extended again here (its search of "the others" finds none): that is how it was
+        // measured (docs/strength.md); leaving such nodes out is untested.
         let mut singular_extension = 0;
         if options.singular
             && excluded == 0
@@ -323,8 +326,11 @@ impl<V: EngineVariant> Worker<V> {
             && matches!(bound, Bound::Lower | Bound::Exact)
             && d >= depth - opt::SE_TABLE_DEPTH_SLACK
             && !score::is_decisive(s)
+            && !score::is_decisive(s - opt::SE_MARGIN * depth)
         {
             let s_beta = s - opt::SE_MARGIN * depth;
+            // The search of the others rewrites this ply's static evaluation unsharpened.
+            let own_eval = self.evals[ply as usize];
             frames[0].excluded = tt_mv;
             let v = self.negamax(
                 shared,
@@ -339,6 +345,7 @@ impl<V: EngineVariant> Worker<V> {
             );
             frames[0].excluded = 0;
             frames[0].pv.clear();
+            self.evals[ply as usize] = own_eval;
             if self.stopped {
                 return 0;
             }
