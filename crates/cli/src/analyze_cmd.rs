@@ -109,7 +109,8 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
     };
     let result: SearchResult<V> = match args.engine.as_str() {
         "current" => {
-            let table = std::sync::Arc::new(engine::tt::Table::new(args.hash));
+            let table = engine::tt::Table::try_new(args.hash).map_err(|e| e.to_string())?;
+            let table = std::sync::Arc::new(table);
             Searcher::<V>::with_table(table, args.threads).search(&pos, &limits, print)
         }
         "baseline" => {

@@ -161,8 +161,9 @@ fn main() -> ExitCode {
 
 /// A reader that goes away (`icebound analyze ... | head -3`) ends the command quietly with
 /// status 1. Rust ignores SIGPIPE, so the next `println!` panics with "failed printing to stdout:
-/// Broken pipe"; this hook turns exactly that panic into a quiet exit and leaves every other
-/// panic to the default hook.
+/// Broken pipe"; this hook turns exactly that panic into a quiet exit, any other failure to
+/// print to stdout (a full disk: `> /dev/full`) into one error line and status 1, and leaves
+/// every other panic to the default hook.
 fn quiet_exit_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -172,7 +173,13 @@ fn quiet_exit_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+        if let Some(cause) = message.strip_prefix("failed printing to stdout") {
+            // A full disk or another write error: say so in one line, as the commands that
+            // write with `write!` do, instead of a panic and its backtrace.
+            if !message.contains("Broken pipe") {
+                let cause = cause.trim_start_matches(':').trim();
+                eprintln!("error: cannot write the output: {cause}");
+            }
             std::process::exit(1);
         }
         default(info);

@@ -3,6 +3,7 @@
 //! and an optional SPRT that stops the match when it decides; a summary row optionally goes to
 //! the database (`--database`).
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -144,6 +145,15 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
                 report.games.losses
             );
         }
+        if out.as_ref().is_some_and(RecordFile::failed) {
+            // The records can no longer be kept: stop rather than play on for nothing.
+            eprintln!(
+                "the match stops after {} pairs: its records cannot be written",
+                i + 1
+            );
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
@@ -234,6 +244,10 @@ fn print_report(report: &MatchReport, max_games: u32) {
 }
 
 /// `N0,N0.5,N1,N1.5,N2`: five pair counts.
+/// Most earlier pairs `--sprt-prior` takes: far beyond any run, and small enough that no sum
+/// of counts overflows.
+const MAX_PRIOR_PAIRS: u64 = 1_000_000_000_000;
+
 fn parse_prior(text: &str) -> Result<Pentanomial, String> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.len() != 5 {
@@ -248,6 +262,13 @@ fn parse_prior(text: &str) -> Result<Pentanomial, String> {
         *slot = item
             .parse()
             .map_err(|_| format!("'{item}' is not a count of pairs (a non-negative integer)"))?;
+    }
+    // Sums of counts must not wrap (they did with 2^64 - 1, and the LLR was nonsense).
+    let total: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+    if total > u128::from(MAX_PRIOR_PAIRS) {
+        return Err(format!(
+            "'{text}': {total} pairs in all; at most {MAX_PRIOR_PAIRS} earlier pairs"
+        ));
     }
     Ok(Pentanomial::new(counts))
 }

@@ -220,8 +220,19 @@ impl RecordFile {
         let sep = if self.games > 0 { "\n" } else { "" };
         match write!(self.writer, "{sep}{text}").and_then(|_| self.writer.flush()) {
             Ok(()) => self.games += 1,
-            Err(e) => self.error = Some(format!("writing {}: {e}", self.path.display())),
+            Err(e) => {
+                self.error = Some(format!(
+                    "writing {}: {e} (after {} whole games)",
+                    self.path.display(),
+                    self.games
+                ))
+            }
         }
+    }
+
+    /// Whether a write failed (the file then keeps the games before the failure).
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
     }
 
     /// Finishes `out` if the run has one and says how many games it holds (the line that

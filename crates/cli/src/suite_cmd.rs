@@ -104,7 +104,8 @@ pub fn suite(args: SuiteArgs) -> Result<(), String> {
                 .search(&p.position, &limits, |_| {})
                 .best
         } else {
-            let table = Arc::new(engine::tt::Table::new(args.hash));
+            let table = engine::tt::Table::try_new(args.hash).map_err(|e| e.to_string())?;
+            let table = Arc::new(table);
             Searcher::<IceAge>::with_table(table, args.threads)
                 .search(&p.position, &limits, |_| {})
                 .best

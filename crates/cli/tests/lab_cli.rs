@@ -97,6 +97,25 @@ fn match_rejects_bad_settings() {
         ],
         "--sprt-prior: '-3' is not a count of pairs",
     );
+    // Counts whose sum wrapped around 2^64 gave an LLR of -2.6e17 with "continue".
+    for prior in [
+        "18446744073709551615,1,0,0,0",
+        "9223372036854775807,9223372036854775807,2,0,0",
+    ] {
+        run(
+            &[
+                "--engine-a",
+                "level=2",
+                "--engine-b",
+                "level=1",
+                "--sprt",
+                "elo0=0,elo1=5",
+                "--sprt-prior",
+                prior,
+            ],
+            "at most 1000000000000 earlier pairs",
+        );
+    }
     fails_with(
         &[
             "match",

@@ -161,3 +161,101 @@ fn closed_stdout_is_no_panic() {
         assert!(status.code().is_some_and(|c| c <= 1), "{args:?}: {status}");
     }
 }
+
+/// A full disk for stdout (`> /dev/full`): one error line and status 1, not a panic with a
+/// backtrace (the hostile tester of 2026-12-02: `analyze` and `match` exited 101).
+#[test]
+fn full_stdout_is_an_error_line() {
+    use std::process::Stdio;
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: nothing to check");
+        return;
+    };
+    for args in [
+        &["analyze", "--variant", "antarctos", "--depth", "6"][..],
+        &[
+            "match",
+            "--variant",
+            "antarctos",
+            "--engine-a",
+            "nodes=200",
+            "--engine-b",
+            "nodes=200",
+            "--games",
+            "2",
+        ][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(args)
+            .stdout(Stdio::from(full.try_clone().expect("a second handle")))
+            .output()
+            .expect("the icebound binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write the output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `match --out` on a file that cannot be written stops at once instead of playing every
+/// game, and says how many whole games the file holds.
+#[test]
+fn match_stops_when_its_records_cannot_be_written() {
+    if std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .is_err()
+    {
+        eprintln!("no /dev/full here: nothing to check");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args([
+            "match",
+            "--variant",
+            "antarctos",
+            "--engine-a",
+            "nodes=200",
+            "--engine-b",
+            "nodes=200",
+            "--games",
+            "200",
+            "--out",
+            "/dev/full",
+        ])
+        .output()
+        .expect("the icebound binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the match stops after 1 pairs"), "{err}");
+    assert!(
+        err.contains("writing /dev/full: No space left on device"),
+        "{err}"
+    );
+    assert!(err.contains("(after 0 whole games)"), "{err}");
+    assert!(text.contains("games 2 (1 pairs)"), "{text}");
+}
+
+/// `--hash` above what the process may allocate (a memory limit, `ulimit -v`): an error
+/// that names `--hash` and status 1, not an abort (the hostile tester of 2026-12-02).
+#[test]
+fn hash_beyond_the_memory_limit_is_an_error() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1500000 && exec '{}' analyze --variant antarctos --hash 4096 --nodes 2000",
+            env!("CARGO_BIN_EXE_icebound")
+        ))
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot allocate a transposition table of 4096 MiB"),
+        "{err}"
+    );
+}

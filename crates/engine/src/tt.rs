@@ -179,21 +179,41 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// The memory for a table could not be had (a process memory limit below `--hash`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a transposition table of {mib} MiB (ask for less with --hash)")]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two buckets; at least one).
+    /// Panics if the memory cannot be had (the program's own sizes); a size a user asks
+    /// for goes through [`Table::try_new`].
     pub fn new(mib: usize) -> Table {
+        Table::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Table::new`], or an error when the allocation fails (for sizes a user asks for).
+    pub fn try_new(mib: usize) -> Result<Table, TableAllocError> {
         let bucket_bytes = std::mem::size_of::<Bucket>();
-        let wanted = (mib.max(1) * 1024 * 1024 / bucket_bytes).max(1);
+        let wanted = (mib.max(1).saturating_mul(1024 * 1024) / bucket_bytes).max(1);
         let buckets = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
         };
-        Table {
-            slots: (0..buckets).map(|_| Default::default()).collect(),
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets)
+            .map_err(|_| TableAllocError { mib })?;
+        slots.resize_with(buckets, Bucket::default);
+        Ok(Table {
+            slots,
             mask: buckets - 1,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in MiB (what [`Table::new`] was given, rounded down to a power of two).
@@ -314,6 +334,15 @@ impl Hasher for Fnv {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_table_too_large_for_the_address_space_is_an_error() {
+        // 2^50 MiB cannot be had anywhere: the error, not an abort.
+        let err = super::Table::try_new(1 << 50).expect_err("no such memory");
+        assert_eq!(err.mib, 1 << 50);
+        assert!(err.to_string().contains("--hash"), "{err}");
+        assert_eq!(super::Table::try_new(1).expect("1 MiB").mib(), 1);
+    }
+
     use super::*;
 
     #[test]

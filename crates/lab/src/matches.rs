@@ -179,10 +179,12 @@ where
 }
 
 /// Plays a match with the engine's [`choose_move`]; `on_pair(index, pair, report)` runs on
-/// the calling thread after each pair, in order, with the report so far.
+/// the calling thread after each pair, in order, with the report so far; it returns
+/// `ControlFlow::Break(())` to end the match there (e.g. when its records can no longer be
+/// written).
 pub fn run_match<V: EngineVariant>(
     opts: &MatchOptions,
-    on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport),
+    on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedPair<V>>, MatchReport), MatchError> {
     run_match_with::<V, _>(opts, &|pos, cfg| choose_move::<V>(pos, cfg), on_pair)
 }
@@ -193,7 +195,7 @@ pub fn run_match<V: EngineVariant>(
 pub fn run_match_with<V, C>(
     opts: &MatchOptions,
     chooser: &C,
-    mut on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport),
+    mut on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedPair<V>>, MatchReport), MatchError>
 where
     V: Variant,
@@ -212,7 +214,9 @@ where
             if let Some(sprt) = &opts.sprt {
                 report.sprt = Some(sprt.status_pentanomial(&report.pairs.plus(&opts.sprt_prior)));
             }
-            on_pair(i, pair, &report);
+            if on_pair(i, pair, &report).is_break() {
+                return ControlFlow::Break(());
+            }
             match report.sprt.map(|s| s.verdict) {
                 Some(Verdict::H0 | Verdict::H1) => ControlFlow::Break(()),
                 _ => ControlFlow::Continue(()),

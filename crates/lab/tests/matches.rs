@@ -4,6 +4,8 @@ mod common;
 
 use common::{Pile, toy_chooser};
 use game::Color;
+use std::ops::ControlFlow;
+
 use lab::matches::{MatchError, MatchOptions, run_match_with};
 use lab::setting::parse_setting;
 use lab::sprt::{SprtParams, Verdict};
@@ -27,7 +29,7 @@ fn pairs_swap_colours_and_share_the_opening() {
     let (pairs, report) = run_match_with::<Pile, _>(
         &options("level=8", "nodes=5", 20),
         &toy_chooser,
-        |_, _, _| {},
+        |_, _, _| ControlFlow::Continue(()),
     )
     .unwrap();
     assert_eq!(pairs.len(), 10);
@@ -60,7 +62,7 @@ fn a_scores_from_its_own_side() {
     let (pairs, report) = run_match_with::<Pile, _>(
         &options("nodes=5", "level=8", 20),
         &toy_chooser,
-        |_, _, _| {},
+        |_, _, _| ControlFlow::Continue(()),
     )
     .unwrap();
     assert!(report.games.score().unwrap() < 0.3, "{report:?}");
@@ -84,6 +86,7 @@ fn sprt_stops_early_on_a_clear_difference() {
     let (pairs, report) = run_match_with::<Pile, _>(&opts, &toy_chooser, |i, _, r| {
         assert_eq!(i, verdicts.len());
         verdicts.push(r.sprt.unwrap().verdict);
+        ControlFlow::Continue(())
     })
     .unwrap();
     // The match stops at the first verdict: every earlier pair said "continue".
@@ -110,7 +113,9 @@ fn sprt_stops_early_on_a_clear_difference() {
 fn sprt_goes_on_from_an_earlier_runs_pairs() {
     let mut opts = options("level=8", "nodes=5", 1000);
     opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
-    let (fresh, _) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    let (fresh, _) =
+        run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| ControlFlow::Continue(()))
+            .unwrap();
     // More pairs than the SPRT's floor (MIN_SAMPLES), so that it is the LLR of both runs
     // that decides sooner, not the floor.
     let prior = lab::stats::Pentanomial::new([20, 30, 100, 60, 90]);
@@ -120,6 +125,7 @@ fn sprt_goes_on_from_an_earlier_runs_pairs() {
         let own = r.pairs;
         let expected = params.status_pentanomial(&own.plus(&prior));
         assert_eq!(r.sprt, Some(expected), "the LLR of both runs' pairs");
+        ControlFlow::Continue(())
     })
     .unwrap();
     assert_eq!(report.sprt.map(|s| s.verdict), Some(Verdict::H1));
@@ -141,9 +147,13 @@ fn sprt_stop_does_not_depend_on_threads() {
     let mut opts = options("level=8", "nodes=5", 1000);
     opts.sprt = Some(SprtParams::new(0.0, 50.0).unwrap());
     opts.threads = 1;
-    let (_, one) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    let (_, one) =
+        run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| ControlFlow::Continue(()))
+            .unwrap();
     opts.threads = 3;
-    let (_, three) = run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| {}).unwrap();
+    let (_, three) =
+        run_match_with::<Pile, _>(&opts, &toy_chooser, |_, _, _| ControlFlow::Continue(()))
+            .unwrap();
     assert_eq!(one, three);
 }
 
@@ -152,7 +162,7 @@ fn odd_game_count_is_refused() {
     let err = run_match_with::<Pile, _>(
         &options("level=8", "nodes=5", 7),
         &toy_chooser,
-        |_, _, _| {},
+        |_, _, _| ControlFlow::Continue(()),
     )
     .unwrap_err();
     assert_eq!(err, MatchError::OddGames(7));
@@ -160,8 +170,28 @@ fn odd_game_count_is_refused() {
     let err = run_match_with::<Pile, _>(
         &options("level=8", "nodes=5", 0),
         &toy_chooser,
-        |_, _, _| {},
+        |_, _, _| ControlFlow::Continue(()),
     )
     .unwrap_err();
     assert_eq!(err, MatchError::OddGames(0));
+}
+
+/// A callback that asks to stop ends the match after that pair (`icebound match` stops so
+/// when its records can no longer be written).
+#[test]
+fn the_callback_can_end_the_match() {
+    let (pairs, report) = run_match_with::<Pile, _>(
+        &options("level=8", "nodes=5", 20),
+        &toy_chooser,
+        |i, _, _| {
+            if i == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(report.pairs.pairs(), 3);
 }
