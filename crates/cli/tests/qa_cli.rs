@@ -162,6 +162,17 @@ fn closed_stdout_is_no_panic() {
     }
 }
 
+/// A quick Antarctos match (the game count follows).
+const SMALL_MATCH: &[&str] = &[
+    "match",
+    "--variant",
+    "antarctos",
+    "--engine-a",
+    "nodes=200",
+    "--engine-b",
+    "nodes=200",
+];
+
 /// A full disk for stdout (`> /dev/full`): one error line and status 1, not a panic with a
 /// backtrace (the hostile tester of 2026-12-02: `analyze` and `match` exited 101).
 #[test]
@@ -171,19 +182,10 @@ fn full_stdout_is_an_error_line() {
         eprintln!("no /dev/full here: nothing to check");
         return;
     };
+    let two_games = [SMALL_MATCH, &["--games", "2"]].concat();
     for args in [
         &["analyze", "--variant", "antarctos", "--depth", "6"][..],
-        &[
-            "match",
-            "--variant",
-            "antarctos",
-            "--engine-a",
-            "nodes=200",
-            "--engine-b",
-            "nodes=200",
-            "--games",
-            "2",
-        ][..],
+        &two_games[..],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
             .args(args)
@@ -213,19 +215,8 @@ fn match_stops_when_its_records_cannot_be_written() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args([
-            "match",
-            "--variant",
-            "antarctos",
-            "--engine-a",
-            "nodes=200",
-            "--engine-b",
-            "nodes=200",
-            "--games",
-            "200",
-            "--out",
-            "/dev/full",
-        ])
+        .args(SMALL_MATCH)
+        .args(["--games", "200", "--out", "/dev/full"])
         .output()
         .expect("the icebound binary runs");
     let err = String::from_utf8_lossy(&out.stderr);
