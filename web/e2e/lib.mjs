@@ -162,7 +162,18 @@ export async function moveTexts(page) {
 }
 
 export async function waitForMoves(page, n) {
-  await page.waitForFunction(k => document.querySelectorAll('#moves button.move').length >= k, n, { timeout: 15000 });
+  try {
+    await page.waitForFunction(k => document.querySelectorAll('#moves button.move').length >= k, n, { timeout: 15000 });
+  } catch (e) {
+    // Say how far the page got: no move at all (the taps missed) reads apart from a missing reply.
+    const seen = await page.evaluate(() => ({
+      moves: [...document.querySelectorAll('#moves button.move')].map(b => b.textContent.trim()),
+      selected: [...document.querySelectorAll('.game cg-board square.selected')].length,
+      status: document.querySelector('#status')?.textContent?.trim(),
+      live: document.querySelector('.live')?.textContent,
+    })).catch(() => null);
+    throw new Error(`waiting for ${n} moves in the list: ${JSON.stringify(seen)}; ${e.message}`);
+  }
   await page.waitForTimeout(250);
 }
 

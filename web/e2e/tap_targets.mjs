@@ -4,7 +4,7 @@
 // inside a sentence (their size is the line's). A radio or checkbox counts with its label,
 // which takes the tap too.
 
-import { api, base, check, clickSquare, newPage, out, suite, waitForMoves, waitForStatus } from './lib.mjs';
+import { api, base, check, clickSquare, newPage, openGame, out, suite, waitForMoves, waitForStatus } from './lib.mjs';
 
 const MIN = 44;
 const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -91,8 +91,10 @@ async function game(browser) {
   await page.goto(`${base}/`);
   const made = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white' });
   check(made.status === 201, 'a game against the engine');
-  await page.goto(`${base}/game/${made.json.id}`);
-  await page.waitForSelector('.game .cg-wrap cg-board piece');
+  // The page settles (its state and the live socket) before the taps, as startFromHome does:
+  // a tap measured before a late change of the layout could miss its square.
+  await openGame(page, made.json.id);
+  await page.waitForTimeout(300);
   await clickSquare(page, 'c3');
   await clickSquare(page, 'd4');
   await waitForMoves(page, 2);

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -26,6 +27,10 @@ pub struct SelfplayArgs {
     /// Number of games (1 to 1,000,000).
     #[arg(long)]
     pub games: u32,
+    /// Play only games K to `--games` (1-based, as the records' `Round` tags count): a run
+    /// stopped early goes on with the same command and `--from-game` one past its last game.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub from_game: u32,
     /// Engine strength level (1-8) for both sides.
     #[arg(long, conflicts_with = "nodes")]
     pub level: Option<u8>,
@@ -73,8 +78,15 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     check_plies(args.random_plies, args.max_plies)?;
     let engine = engine_config(args)?;
     let threads = thread_count(args.threads)?;
+    if args.from_game == 0 || args.from_game > args.games {
+        return Err(format!(
+            "--from-game {}: must be 1 to --games ({})",
+            args.from_game, args.games
+        ));
+    }
     let opts = SelfplayOptions {
         games: args.games,
+        first_game: args.from_game - 1,
         threads,
         seed: args.seed,
         random_plies: args.random_plies,
@@ -87,8 +99,13 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     };
     let db = LabDatabase::open(&args.db)?;
     let started = Instant::now();
+    let from = if opts.first_game > 0 {
+        format!(" (from game {})", opts.first_game + 1)
+    } else {
+        String::new()
+    };
     println!(
-        "selfplay {}: {} games, engine {}, {} random plies, seed {}, ply cap {}, threads {}",
+        "selfplay {}: {} games{from}, engine {}, {} random plies, seed {}, ply cap {}, threads {}",
         V::TITLE,
         opts.games,
         setting_name(&opts.engine),
@@ -97,7 +114,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
         opts.max_plies,
         opts.threads
     );
-    let bar = progress_bar(u64::from(opts.games));
+    let bar = progress_bar(u64::from(opts.games - opts.first_game));
     let mut running = SelfplayStats::default();
     let (_, stats) = lab::selfplay::selfplay::<V>(&opts, |i, game: &PlayedGame<V>| {
         if let Some(file) = out.as_mut() {
@@ -117,6 +134,15 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
                 running.capped
             );
         }
+        if out.as_ref().is_some_and(RecordFile::failed) {
+            // The records can no longer be kept: stop rather than play on for nothing.
+            eprintln!(
+                "selfplay stops after game {}: its records cannot be written",
+                i + 1
+            );
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();

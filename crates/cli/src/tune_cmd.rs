@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -126,6 +127,12 @@ fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
             positions += 1;
         }
         bar.inc(1);
+        // A failed write (a full disk) ends the data step: the rest would be lost too.
+        if error.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();

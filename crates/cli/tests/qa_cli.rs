@@ -231,6 +231,53 @@ fn match_stops_when_its_records_cannot_be_written() {
     assert!(text.contains("games 2 (1 pairs)"), "{text}");
 }
 
+/// `selfplay --out` on a file that cannot be written stops after the first game (it
+/// played on to the end before), and `--from-game` out of range is refused.
+#[test]
+fn selfplay_stops_when_its_records_cannot_be_written() {
+    if std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .is_err()
+    {
+        eprintln!("no /dev/full here: nothing to check");
+        return;
+    }
+    let selfplay = [
+        "selfplay",
+        "--variant",
+        "antarctos",
+        "--nodes",
+        "200",
+        "--random-plies",
+        "4",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+        .args(selfplay)
+        .args(["--games", "500", "--out", "/dev/full"])
+        .output()
+        .expect("the icebound binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("selfplay stops after game 1"), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    assert!(text.contains("games 1\n"), "{text}");
+    for (from, games) in [("0", "5"), ("6", "5")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_icebound"))
+            .args(selfplay)
+            .args(["--games", games, "--from-game", from])
+            .output()
+            .expect("the icebound binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains(&format!("--from-game {from}: must be 1 to --games (5)")),
+            "{err}"
+        );
+    }
+}
+
 /// `--hash` above what the process may allocate (a memory limit, `ulimit -v`): an error
 /// that names `--hash` and status 1, not an abort (the hostile tester of 2026-12-02).
 #[test]

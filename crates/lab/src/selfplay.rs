@@ -5,7 +5,8 @@
 //! random opening plies and every engine seed of that game come from it, so a game's moves
 //! depend only on `S`, `i` and the settings, not on the thread count (under node or depth
 //! limits with one search thread; a time limit is never reproducible). Results come back in
-//! game order.
+//! game order. A run stopped early goes on from game `k` with `first_game`: the games after
+//! it are the ones the whole run would have played.
 
 use std::ops::ControlFlow;
 
@@ -21,8 +22,11 @@ use crate::stats::SelfplayStats;
 /// The settings of a self-play run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelfplayOptions {
-    /// Number of games.
+    /// Number of games of the whole run.
     pub games: u32,
+    /// 0-based index of the first game played: games `first_game..games` are played, the
+    /// ones before are left out (to finish a stopped run; 0 plays them all).
+    pub first_game: u32,
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Run seed; game `i` uses [`game_seed`]`(seed, i)`.
@@ -41,6 +45,7 @@ impl SelfplayOptions {
     pub fn new(games: u32, engine: EngineConfig) -> Self {
         SelfplayOptions {
             games,
+            first_game: 0,
             threads: 1,
             seed: 1,
             random_plies: 0,
@@ -82,11 +87,12 @@ where
 }
 
 /// Runs a self-play run with the engine's [`choose_move`]; `on_game(index, game)` is
-/// called on the calling thread for each game, in order (for a progress bar). Returns the
-/// games in order and their tallies.
+/// called on the calling thread for each game, in order (for a progress bar and the
+/// records; `index` counts from 0 at game 0 of the whole run); `Break` stops the run after
+/// that game. Returns the games played, in order, and their tallies.
 pub fn selfplay<V: EngineVariant>(
     opts: &SelfplayOptions,
-    on_game: impl FnMut(usize, &PlayedGame<V>),
+    on_game: impl FnMut(usize, &PlayedGame<V>) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedGame<V>>, SelfplayStats), JobPanicked> {
     selfplay_with::<V, _>(opts, &|pos, cfg| choose_move::<V>(pos, cfg), on_game)
 }
@@ -95,21 +101,21 @@ pub fn selfplay<V: EngineVariant>(
 pub fn selfplay_with<V, C>(
     opts: &SelfplayOptions,
     chooser: &C,
-    mut on_game: impl FnMut(usize, &PlayedGame<V>),
+    mut on_game: impl FnMut(usize, &PlayedGame<V>) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedGame<V>>, SelfplayStats), JobPanicked>
 where
     V: Variant,
     C: Fn(&V::Position, &EngineConfig) -> Option<V::Move> + Sync,
 {
     let mut stats = SelfplayStats::default();
+    let first = opts.first_game.min(opts.games);
     let games = run_parallel(
-        opts.games as usize,
+        (opts.games - first) as usize,
         opts.threads,
-        |i| selfplay_game::<V, C>(opts, i as u32, chooser),
+        |i| selfplay_game::<V, C>(opts, first + i as u32, chooser),
         |i, game: &PlayedGame<V>| {
             stats.add(game.end, u64::from(game.plies));
-            on_game(i, game);
-            ControlFlow::Continue(())
+            on_game(first as usize + i, game)
         },
     )?;
     Ok((games, stats))

@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::ops::ControlFlow;
+
 use common::{Pile, toy_chooser};
 use engine::EngineConfig;
 use game::{RecordResult, Variant};
@@ -31,6 +33,7 @@ fn tallies_add_up() {
     let (games, stats) = selfplay_with::<Pile, _>(&options(200, 2, 5), &toy_chooser, |i, _| {
         assert_eq!(i, calls);
         calls += 1;
+        ControlFlow::Continue(())
     })
     .unwrap();
     assert_eq!(calls, 200);
@@ -68,14 +71,23 @@ fn tallies_add_up() {
 
 #[test]
 fn same_seed_same_games_any_thread_count() {
-    let (a, sa) = selfplay_with::<Pile, _>(&options(60, 1, 9), &toy_chooser, |_, _| {}).unwrap();
-    let (b, sb) = selfplay_with::<Pile, _>(&options(60, 3, 9), &toy_chooser, |_, _| {}).unwrap();
+    let (a, sa) = selfplay_with::<Pile, _>(&options(60, 1, 9), &toy_chooser, |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let (b, sb) = selfplay_with::<Pile, _>(&options(60, 3, 9), &toy_chooser, |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(sa, sb);
     let moves = |g: &[lab::games::PlayedGame<Pile>]| -> Vec<Vec<u32>> {
         g.iter().map(|x| x.record.moves.clone()).collect()
     };
     assert_eq!(moves(&a), moves(&b));
-    let (c, _) = selfplay_with::<Pile, _>(&options(60, 1, 10), &toy_chooser, |_, _| {}).unwrap();
+    let (c, _) = selfplay_with::<Pile, _>(&options(60, 1, 10), &toy_chooser, |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_ne!(moves(&a), moves(&c), "another seed gives other games");
 }
 
@@ -101,7 +113,8 @@ fn ply_cap_is_reported_as_capped_not_drawn() {
         ..options(10, 1, 1)
     };
     // At most 3 stones a ply: 15 stones need at least 5 plies.
-    let (games, stats) = selfplay_with::<Pile, _>(&opts, &toy_chooser, |_, _| {}).unwrap();
+    let (games, stats) =
+        selfplay_with::<Pile, _>(&opts, &toy_chooser, |_, _| ControlFlow::Continue(())).unwrap();
     assert_eq!(stats.capped, 10);
     assert_eq!(stats.draws, 0);
     assert_eq!(stats.reasons.get("ply cap"), Some(&10));
@@ -119,7 +132,10 @@ fn ply_cap_is_reported_as_capped_not_drawn() {
 
 #[test]
 fn records_are_tagged() {
-    let (games, _) = selfplay_with::<Pile, _>(&options(3, 1, 1), &toy_chooser, |_, _| {}).unwrap();
+    let (games, _) = selfplay_with::<Pile, _>(&options(3, 1, 1), &toy_chooser, |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     let g = &games[1];
     assert_eq!(g.record.tag("Event"), Some("icebound selfplay"));
     assert_eq!(g.record.tag("Round"), Some("2"));
@@ -129,4 +145,42 @@ fn records_are_tagged() {
     assert_eq!(g.record.tag("Opening"), Some("2 random plies"));
     let text = Pile::write_record(&g.record);
     assert!(text.contains("[Event \"icebound selfplay\"]"));
+}
+
+#[test]
+fn a_run_goes_on_from_its_first_game_with_the_same_games() {
+    let whole = options(40, 2, 11);
+    let (all, _) =
+        selfplay_with::<Pile, _>(&whole, &toy_chooser, |_, _| ControlFlow::Continue(())).unwrap();
+    let mut seen = Vec::new();
+    let rest = SelfplayOptions {
+        first_game: 25,
+        ..whole.clone()
+    };
+    let (tail, stats) = selfplay_with::<Pile, _>(&rest, &toy_chooser, |i, _| {
+        seen.push(i);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(seen, (25..40).collect::<Vec<_>>());
+    assert_eq!(stats.games(), 15);
+    assert_eq!(tail.len(), 15);
+    for (a, b) in all[25..].iter().zip(&tail) {
+        assert_eq!(a.record.moves, b.record.moves);
+        assert_eq!(a.record.tags, b.record.tags);
+    }
+}
+
+#[test]
+fn a_run_stops_after_the_game_whose_callback_breaks() {
+    let (games, stats) = selfplay_with::<Pile, _>(&options(30, 3, 4), &toy_chooser, |i, _| {
+        if i == 6 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(games.len(), 7);
+    assert_eq!(stats.games(), 7);
 }

@@ -309,20 +309,12 @@ impl EngineVariant for IceAge {
     /// Every technique but the Ice Age extension, which lost its SPRT (docs/strength.md:
     /// -6.9 ± 7.8 Elo over 2,626 games at 5,000 nodes, H0; issue 15 keeps a change only with a
     /// gain). `on=iae` brings it back for a match. There is no second tuning (`tuned2`). The
-    /// techniques added on 2026-12-02 (`hmalus` to `sing`) were measured in Antarctos only
-    /// (`on=` tries them here).
+    /// techniques added on 2026-12-02 ([`SearchOptions::BEFORE_DEC_2`]) stay off: five of them
+    /// together lost 26.7 ± 26.1 Elo at 50,000 nodes here (docs/strength.md); `on=` tries them.
     const OPTIONS: SearchOptions = SearchOptions {
         ice_age_extension: false,
         tuned2: false,
-        history_malus: false,
-        countermove: false,
-        iir: false,
-        history_lmr: false,
-        quiescence_tt: false,
-        lmr_non_pv: false,
-        improving: false,
-        singular: false,
-        ..SearchOptions::ALL
+        ..SearchOptions::BEFORE_DEC_2
     };
 
     /// No pass with only king and pawns (zugzwang is common there), in check, or on the

@@ -104,6 +104,21 @@ impl SearchOptions {
         singular: true,
     };
 
+    /// Everything but the eight techniques added on 2026-12-02 afternoon (`hmalus`,
+    /// `cmove`, `iir`, `hlmr`, `qtt`, `lmrnpv`, `impr`, `sing`; docs/strength.md, "More search
+    /// techniques"), which were measured in Antarctos only.
+    pub const BEFORE_DEC_2: SearchOptions = SearchOptions {
+        history_malus: false,
+        countermove: false,
+        iir: false,
+        history_lmr: false,
+        quiescence_tt: false,
+        lmr_non_pv: false,
+        improving: false,
+        singular: false,
+        ..SearchOptions::ALL
+    };
+
     /// Everything off: the search and evaluation of the baseline, with the staged picker
     /// and the shared table.
     pub const NONE: SearchOptions = SearchOptions {

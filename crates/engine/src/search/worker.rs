@@ -291,26 +291,14 @@ impl<V: EngineVariant> Worker<V> {
                     if depth < opt::NMP_VERIFY_DEPTH {
                         return s;
                     }
-                    // Zugzwang insurance: the same node without null moves must agree
-                    // (it reuses this node's frame, whose moves are generated again below).
-                    let v = self.negamax(
-                        shared,
-                        frames,
-                        pos,
-                        depth - r,
-                        beta - 1,
-                        beta,
-                        ply,
-                        false,
-                        false,
-                    );
+                    // Zugzwang insurance: the same node without null moves must agree.
+                    let v = self.search_again(shared, frames, pos, depth - r, beta, ply);
                     if self.stopped {
                         return 0;
                     }
                     if v >= beta {
                         return s;
                     }
-                    V::legal_moves_into(pos, &mut frames[0].moves);
                 }
             }
         }
@@ -332,17 +320,7 @@ impl<V: EngineVariant> Worker<V> {
             // The search of the others rewrites this ply's static evaluation unsharpened.
             let own_eval = self.evals[ply as usize];
             frames[0].excluded = tt_mv;
-            let v = self.negamax(
-                shared,
-                frames,
-                pos,
-                (depth - 1) / 2,
-                s_beta - 1,
-                s_beta,
-                ply,
-                false,
-                false,
-            );
+            let v = self.search_again(shared, frames, pos, (depth - 1) / 2, s_beta, ply);
             frames[0].excluded = 0;
             frames[0].pv.clear();
             self.evals[ply as usize] = own_eval;
@@ -354,7 +332,6 @@ impl<V: EngineVariant> Worker<V> {
             } else if s_beta >= beta {
                 return s_beta;
             }
-            V::legal_moves_into(pos, &mut frames[0].moves);
         }
         let (frame, rest) = frames.split_first_mut().expect("frames for every ply");
         let side = V::side_to_move(pos).index();
@@ -381,6 +358,7 @@ impl<V: EngineVariant> Worker<V> {
             if excluded != 0 && move_hash(&mv) == excluded {
                 continue;
             }
+            let squares = V::move_squares(&mv);
             // The child's nominal depth: one ply less, but for a singular table move.
             let child_depth = if stage == Stage::Table {
                 depth - 1 + singular_extension
@@ -394,7 +372,7 @@ impl<V: EngineVariant> Worker<V> {
             }
             let late = stage == Stage::Quiet || (options.see && stage == Stage::BadTactical);
             let child = V::play_unchecked(pos, &mv);
-            rest[0].prev = Some(V::move_squares(&mv));
+            rest[0].prev = Some(squares);
             // A checking move is never pruned nor reduced: sacrifices that mate (WAC.001,
             // 1. Qg6) start with a quiet move onto an attacked square and end in a check.
             let checks = V::in_check(&child);
@@ -446,7 +424,7 @@ impl<V: EngineVariant> Worker<V> {
                     let r = self.reduction(
                         depth,
                         searched,
-                        (stage == Stage::Quiet).then_some(&mv),
+                        (stage == Stage::Quiet).then_some(squares),
                         side,
                     );
                     if options.lmr_non_pv && !is_pv && r > 0 {
@@ -501,7 +479,7 @@ impl<V: EngineVariant> Worker<V> {
                 return 0;
             }
             if quiet {
-                frame.quiets_tried.push(V::move_squares(&mv));
+                frame.quiets_tried.push(squares);
             }
             if score > best {
                 best = score;
@@ -511,7 +489,7 @@ impl<V: EngineVariant> Worker<V> {
                     update_pv(frame, rest, &mv);
                     if alpha >= beta {
                         if quiet {
-                            self.reward(frame, &mv, side, depth);
+                            self.reward(frame, (&mv, squares), side, depth);
                         }
                         break;
                     }
@@ -532,6 +510,34 @@ impl<V: EngineVariant> Worker<V> {
         best
     }
 
+    /// This node searched again at `depth` with the null window just below `beta`, without
+    /// null move: the zugzwang check of a null-move cut and the singular extension's search
+    /// of the other moves. The inner search reuses this node's frame, so its moves are
+    /// generated again afterwards.
+    fn search_again(
+        &mut self,
+        shared: &Shared,
+        frames: &mut [Frame<V>],
+        pos: &V::Position,
+        depth: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        let v = self.negamax(
+            shared,
+            frames,
+            pos,
+            depth,
+            beta - 1,
+            beta,
+            ply,
+            false,
+            false,
+        );
+        V::legal_moves_into(pos, &mut frames[0].moves);
+        v
+    }
+
     /// The static evaluation with the weights the options ask for.
     pub(super) fn evaluate(&self, pos: &V::Position) -> i32 {
         if self.options.tuned && self.options.tuned2 {
@@ -545,7 +551,13 @@ impl<V: EngineVariant> Worker<V> {
 
     /// A quiet move cut off: it becomes a killer, and the history tables learn it
     /// ([`History::reward`]).
-    fn reward(&mut self, frame: &mut Frame<V>, mv: &V::Move, side: usize, depth: i32) {
+    fn reward(
+        &mut self,
+        frame: &mut Frame<V>,
+        (mv, squares): (&V::Move, (u8, u8)),
+        side: usize,
+        depth: i32,
+    ) {
         let k = &mut frame.killers;
         if k[0].as_ref() != Some(mv) {
             k[1] = k[0].take();
@@ -555,15 +567,15 @@ impl<V: EngineVariant> Worker<V> {
             &self.options,
             side,
             frame.prev,
-            (mv, V::move_squares(mv)),
+            (mv, squares),
             &frame.quiets_tried,
             depth,
         );
     }
 
     /// Late-move reduction of the move numbered `index` (0-based) at `depth`; `quiet` is
-    /// the move when it was ordered by history (for `hlmr`).
-    fn reduction(&self, depth: i32, index: usize, quiet: Option<&V::Move>, side: usize) -> i32 {
+    /// the move's squares when it was ordered by history (for `hlmr`).
+    fn reduction(&self, depth: i32, index: usize, quiet: Option<(u8, u8)>, side: usize) -> i32 {
         let options = &self.options;
         let r = if options.lmr_log && (depth as usize) < LMR_TABLE && index < LMR_TABLE {
             self.lmr[depth as usize * LMR_TABLE + index]
@@ -571,9 +583,9 @@ impl<V: EngineVariant> Worker<V> {
             opt::lmr_reduction(options, depth, index)
         };
         match quiet {
-            Some(mv) => self
+            Some(squares) => self
                 .history
-                .adjust_reduction(options, r, depth, side, V::move_squares(mv)),
+                .adjust_reduction(options, r, depth, side, squares),
             None => r,
         }
     }
