@@ -184,6 +184,18 @@ const fn rank_mask(rank: i32) -> u64 {
     m
 }
 
+/// The dark squares of each rank, 0 to 7 (a table: `rank_mask` with a rank known only at
+/// run time loops over the files).
+const RANKS: [u64; 8] = {
+    let mut t = [0u64; 8];
+    let mut r = 0;
+    while r < 8 {
+        t[r] = rank_mask(r as i32);
+        r += 1;
+    }
+    t
+};
+
 /// Cones ahead of every square, by colour (0 White, 1 Black): on a row `k` rows further
 /// on, the files within `k + 1` of the man's. An enemy man outside it cannot stop the man
 /// in time (enemy men move towards this man's home row only).
@@ -238,30 +250,31 @@ fn jumpers(from: u64, over: u64, land: u64, d: i32) -> u64 {
 }
 
 /// One side's terms (added with `sign`, +1 for the side to move) and the distance in
-/// turns of its fastest runner.
-fn side<T: Terms>(
+/// turns of its fastest runner. The colour is a constant (`WHITE`) so that every shift is
+/// one instruction.
+fn side<T: Terms, const WHITE: bool>(
     t: &mut T,
     men: u64,
     enemy: u64,
     ice: u64,
-    white: bool,
     sign: i32,
 ) -> Option<i32> {
+    let white = WHITE;
     let empty = BOARD & !(men | enemy | ice);
     let (fwd, c) = if white { ([4, 5], 0) } else { ([-4, -5], 1) };
     let back = [-fwd[0], -fwd[1]];
     t.add(MAN, sign * men.count_ones() as i32);
     for k in 1..7 {
         let row = if white { k } else { 7 - k };
-        let mut n = (men & rank_mask(row)).count_ones() as i32;
+        let mut n = (men & RANKS[row]).count_ones() as i32;
         if k == 6 {
             // A man of the side not to move may stand on its goal row only in a finished
             // game; count it with row 6 rather than not at all.
-            n += (men & rank_mask(if white { 7 } else { 0 })).count_ones() as i32;
+            n += (men & RANKS[if white { 7 } else { 0 }]).count_ones() as i32;
         }
-        t.add(ADVANCE + k as usize - 1, sign * n);
+        t.add(ADVANCE + k - 1, sign * n);
     }
-    let home = rank_mask(if white { 0 } else { 7 });
+    let home = RANKS[if white { 0 } else { 7 }];
     t.add(HOME_GUARD, sign * (men & home).count_ones() as i32);
     let steps = (step(men, fwd[0]) & empty).count_ones() + (step(men, fwd[1]) & empty).count_ones();
     t.add(STEP, sign * steps as i32);
@@ -302,8 +315,13 @@ pub fn terms<T: Terms>(pos: &Position, t: &mut T) {
     let theirs = pos.men(!us).bits();
     let ice = pos.ice().bits();
     let white = us == Color::White;
-    let mine = side(t, ours, theirs, ice, white, 1);
-    let other = side(t, theirs, ours, ice, !white, -1);
+    let (mine, other) = if white {
+        let mine = side::<T, true>(t, ours, theirs, ice, 1);
+        (mine, side::<T, false>(t, theirs, ours, ice, -1))
+    } else {
+        let mine = side::<T, false>(t, ours, theirs, ice, 1);
+        (mine, side::<T, true>(t, theirs, ours, ice, -1))
+    };
     t.add(TEMPO, 1);
     match (mine, other) {
         // We move first: we arrive first when our runner needs no more turns.
