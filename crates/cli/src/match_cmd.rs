@@ -68,6 +68,10 @@ pub fn match_(args: MatchArgs) -> Result<(), String> {
 fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     let a = parse_setting(&args.engine_a).map_err(|e| format!("--engine-a: {e}"))?;
     let b = parse_setting(&args.engine_b).map_err(|e| format!("--engine-b: {e}"))?;
+    a.check_weights::<V>()
+        .map_err(|e| format!("--engine-a: weights=: {e}"))?;
+    b.check_weights::<V>()
+        .map_err(|e| format!("--engine-b: weights=: {e}"))?;
     let sprt = match &args.sprt {
         Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
         None => None,

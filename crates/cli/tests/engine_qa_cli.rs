@@ -255,6 +255,37 @@ fn match_prints_no_negative_zero() {
 }
 
 #[test]
+fn match_refuses_weights_of_the_wrong_count_or_form() {
+    for (weights, says) in [
+        (
+            "100/5",
+            "--engine-b: weights=: 2 weights given, the antarctos evaluation has 15 terms",
+        ),
+        ("100/x", "--engine-b: weights=100/x: 'x' is not an integer"),
+    ] {
+        let setting = format!("nodes=10,weights={weights}");
+        let out = run(
+            &[
+                "match",
+                "--variant",
+                "antarctos",
+                "--engine-a",
+                "nodes=10",
+                "--engine-b",
+                &setting,
+                "--games",
+                "2",
+            ],
+            b"",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
 fn engine_command_help_describes_every_option() {
     for cmd in ["analyze", "solve", "play", "selfplay", "match"] {
         let out = run(&[cmd, "--help"], b"");

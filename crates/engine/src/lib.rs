@@ -52,6 +52,19 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
         Self::evaluate(pos)
     }
 
+    /// Number of weighted terms of the evaluation ([`EngineVariant::evaluate_weighted`]);
+    /// 0 for a game whose evaluation has none.
+    const TERM_COUNT: usize = 0;
+
+    /// The static evaluation with `weights` in place of the tuned ones, one per term in the
+    /// game's order (`eval::<game>::TERM_NAMES`; the caller checks the length against
+    /// [`EngineVariant::TERM_COUNT`]): for measuring new weights against the kept ones
+    /// (`weights=FILE` in a lab engine setting). Default: [`EngineVariant::evaluate`].
+    fn evaluate_weighted(pos: &Self::Position, weights: &[i32]) -> i32 {
+        let _ = weights;
+        Self::evaluate(pos)
+    }
+
     /// Whether quiescence may stop on the static evaluation here (`moves`: the legal
     /// moves). When false every legal move is searched. Default: not while in check.
     fn may_stand_pat(pos: &Self::Position, moves: &[Self::Move]) -> bool {
@@ -93,6 +106,15 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
         true
     }
 
+    /// True when the side not to move threatens to win with its next move if the side to
+    /// move let it (Antarctos: a man one turn from its goal row, A12). With the option
+    /// `thr` the search treats such a position as in check. Default: `false` (chess has
+    /// [`Variant::in_check`]).
+    fn threatened(pos: &Self::Position) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// True when the move to be played in `pos` changes the board beyond itself (Ice Age
     /// Chess: it brings the Ice Age, C5). The search neither prunes nor passes there, and
     /// may extend it. Default: `false`.
@@ -127,6 +149,10 @@ pub struct EngineConfig {
     /// ([`EngineVariant::OPTIONS`]), by their names in [`SearchOptions::NAMES`], in order:
     /// for measuring each technique's gain. A name that is not a switch is ignored.
     pub switches: Vec<(&'static str, bool)>,
+    /// Evaluation weights in place of the game's tuned ones
+    /// ([`EngineVariant::evaluate_weighted`]): exactly [`EngineVariant::TERM_COUNT`] of
+    /// them (checked by [`EngineConfig::check_weights`]), or `None` for the tuned ones.
+    pub weights: Option<std::sync::Arc<[i32]>>,
     /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
     /// yardstick of docs/strength.md. It has one thread and no search options.
     pub baseline: bool,
@@ -149,6 +175,23 @@ impl EngineConfig {
             options.set(name, *on);
         }
         options
+    }
+
+    /// Checks that [`EngineConfig::weights`], if any, fit game `V`'s evaluation.
+    ///
+    /// # Errors
+    /// A message that gives both counts when the number of weights is not
+    /// [`EngineVariant::TERM_COUNT`].
+    pub fn check_weights<V: EngineVariant>(&self) -> Result<(), String> {
+        match &self.weights {
+            Some(w) if w.len() != V::TERM_COUNT => Err(format!(
+                "{} weights given, the {} evaluation has {} terms",
+                w.len(),
+                V::NAME,
+                V::TERM_COUNT
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// The search limits this config means (a level's budget unless overridden).
@@ -206,6 +249,7 @@ pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -
     let mut searcher =
         Searcher::<V>::with_table(std::sync::Arc::new(tt::Table::new(tt_mib)), config.threads);
     searcher.set_options(config.options::<V>());
+    searcher.set_weights(config.weights.clone());
     if let Some(l) = config.level
         && !explicit
     {

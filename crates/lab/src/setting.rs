@@ -16,7 +16,7 @@ pub enum SettingError {
     NotKeyValue(String),
     /// A key the engine does not know.
     #[error(
-        "unknown engine setting '{0}' (known: level, depth, nodes, movetime, seed, threads, engine, on, off)"
+        "unknown engine setting '{0}' (known: level, depth, nodes, movetime, seed, threads, engine, on, off, weights)"
     )]
     UnknownKey(String),
     /// A value that is not a non-negative integer.
@@ -42,6 +42,14 @@ pub enum SettingError {
     /// Only a seed: the engine needs a level or a limit.
     #[error("engine setting '{0}' has no level, depth, nodes or movetime")]
     NoLimit(String),
+    /// `weights=` with an item that is not an integer.
+    #[error("weights={value}: '{item}' is not an integer (expected e.g. weights=100/-10/6)")]
+    BadWeight {
+        /// The value as written.
+        value: String,
+        /// The item that is not an integer.
+        item: String,
+    },
     /// `engine=` with another name than `current` or `baseline`.
     #[error("engine={0}: known engines are current and baseline")]
     UnknownEngine(String),
@@ -66,7 +74,10 @@ pub enum SettingError {
 /// `depth` (plies), `nodes`, `movetime` (milliseconds), at least one of these four;
 /// `seed`; `threads` (1-256, Lazy SMP); `engine` (`current`, the default, or `baseline`,
 /// the frozen engine of before issue 15, [`engine::baseline`]); `off` and `on` (search
-/// switches joined by `+`, e.g. `off=nmp+see`, [`engine::SearchOptions::NAMES`]).
+/// switches joined by `+`, e.g. `off=nmp+see`, [`engine::SearchOptions::NAMES`]); `weights`
+/// (the evaluation's weights joined by `/`, in the order of the game's term names, as
+/// `icebound tune --fit` prints them, e.g. `weights=100/-10/-28/...`; the count is checked
+/// against the game by [`engine::EngineConfig::check_weights`]).
 /// Examples: `level=5`, `nodes=20000`, `level=3,seed=7`, `engine=baseline,movetime=200`.
 pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
     let mut config = EngineConfig::default();
@@ -89,6 +100,7 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
             "engine" => "engine",
             "on" => "on",
             "off" => "off",
+            "weights" => "weights",
             _ => return Err(SettingError::UnknownKey(key.to_string())),
         };
         if seen.contains(&key) {
@@ -102,6 +114,21 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
                     "baseline" => true,
                     _ => return Err(SettingError::UnknownEngine(value.to_string())),
                 };
+                continue;
+            }
+            "weights" => {
+                let weights = value
+                    .split('/')
+                    .map(|item| {
+                        item.trim()
+                            .parse::<i32>()
+                            .map_err(|_| SettingError::BadWeight {
+                                value: value.to_string(),
+                                item: item.to_string(),
+                            })
+                    })
+                    .collect::<Result<Vec<i32>, _>>()?;
+                config.weights = Some(weights.into());
                 continue;
             }
             "on" | "off" => {
@@ -207,6 +234,10 @@ pub fn setting_name(config: &EngineConfig) -> String {
             parts.push(format!("{key}={}", names.join("+")));
         }
     }
+    if let Some(w) = &config.weights {
+        let items: Vec<String> = w.iter().map(i32::to_string).collect();
+        parts.push(format!("weights={}", items.join("/")));
+    }
     if parts.is_empty() {
         "default".to_string()
     } else {
@@ -240,6 +271,24 @@ mod tests {
         let c = parse_setting("depth=4,movetime=250").unwrap();
         assert_eq!(c.depth, Some(4));
         assert_eq!(c.movetime, Some(Duration::from_millis(250)));
+    }
+
+    #[test]
+    fn weights_parse_and_name_back() {
+        let c = parse_setting("nodes=100,weights=100/-10/ 6").unwrap();
+        assert_eq!(c.weights.as_deref(), Some(&[100, -10, 6][..]));
+        assert_eq!(setting_name(&c), "nodes=100,weights=100/-10/6");
+        assert_eq!(parse_setting(&setting_name(&c)).unwrap(), c);
+        assert_eq!(
+            parse_setting("nodes=100,weights=100/x/6")
+                .unwrap_err()
+                .to_string(),
+            "weights=100/x/6: 'x' is not an integer (expected e.g. weights=100/-10/6)"
+        );
+        assert!(matches!(
+            parse_setting("nodes=100,weights="),
+            Err(SettingError::BadWeight { .. })
+        ));
     }
 
     #[test]

@@ -253,8 +253,9 @@ pub fn terms<T: Terms>(pos: &Position, t: &mut T) {
     t.add(TEMPO, 1);
 }
 
-/// Static evaluation from the side to move with `weights`, centi-units.
-pub fn evaluate_with(pos: &Position, weights: &[i32; TERM_COUNT]) -> i32 {
+/// Static evaluation from the side to move with `weights` (one per term, [`TERM_COUNT`];
+/// fewer panics), centi-units.
+pub fn evaluate_with(pos: &Position, weights: &[i32]) -> i32 {
     let mut s = Score::new(weights);
     terms(pos, &mut s);
     s.total
@@ -268,6 +269,12 @@ pub fn evaluate(pos: &Position) -> i32 {
 impl EngineVariant for IceAge {
     fn evaluate(pos: &Position) -> i32 {
         evaluate(pos)
+    }
+
+    const TERM_COUNT: usize = TERM_COUNT;
+
+    fn evaluate_weighted(pos: &Position, weights: &[i32]) -> i32 {
+        evaluate_with(pos, weights)
     }
 
     fn evaluate_hand(pos: &Position) -> i32 {

@@ -217,6 +217,7 @@ pub struct Searcher<V: EngineVariant> {
     /// `workers[0]` runs on the calling thread; the others are the Lazy SMP helpers.
     workers: Vec<Worker<V>>,
     options: SearchOptions,
+    weights: Option<Arc<[i32]>>,
 }
 
 impl<V: EngineVariant> Default for Searcher<V> {
@@ -239,6 +240,7 @@ impl<V: EngineVariant> Searcher<V> {
             tt: table,
             workers: Vec::new(),
             options: V::OPTIONS,
+            weights: None,
         };
         s.set_threads(threads);
         s
@@ -250,7 +252,9 @@ impl<V: EngineVariant> Searcher<V> {
         self.workers.truncate(threads);
         while self.workers.len() < threads {
             let id = self.workers.len();
-            self.workers.push(Worker::new(id, self.options));
+            let mut w = Worker::new(id, self.options);
+            w.weights = self.weights.clone();
+            self.workers.push(w);
         }
     }
 
@@ -264,6 +268,16 @@ impl<V: EngineVariant> Searcher<V> {
     pub fn set_options(&mut self, options: SearchOptions) {
         self.options = options;
         self.workers.iter_mut().for_each(|w| w.options = options);
+    }
+
+    /// Evaluates with `weights` instead of the game's tuned ones, or with those again for
+    /// `None` ([`crate::EngineConfig::weights`]; the length is the caller's to check: a
+    /// short slice panics at the first evaluation).
+    pub fn set_weights(&mut self, weights: Option<Arc<[i32]>>) {
+        self.workers
+            .iter_mut()
+            .for_each(|w| w.weights = weights.clone());
+        self.weights = weights;
     }
 
     /// The search options in use.

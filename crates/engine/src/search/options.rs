@@ -79,6 +79,12 @@ pub struct SearchOptions {
     /// one and is searched a ply deeper; if that reduced bound is still at or above beta,
     /// several moves cut and the node returns it (multi-cut).
     pub singular: bool,
+    /// Goal threats as checks (`thr`): a position whose side to move would lose to the
+    /// opponent's next move if it did nothing ([`crate::EngineVariant::threatened`];
+    /// Antarctos: an enemy man one turn from its goal row, A12) is treated as in check: no
+    /// stand pat in quiescence, no pruning, one ply deeper; a move that makes such a threat
+    /// is neither pruned nor reduced, as a checking move.
+    pub threat: bool,
 }
 
 impl SearchOptions {
@@ -102,11 +108,13 @@ impl SearchOptions {
         lmr_non_pv: true,
         improving: true,
         singular: true,
+        threat: true,
     };
 
     /// Everything but the eight techniques added on 2026-12-02 afternoon (`hmalus`,
     /// `cmove`, `iir`, `hlmr`, `qtt`, `lmrnpv`, `impr`, `sing`; docs/strength.md, "More search
-    /// techniques"), which were measured in Antarctos only.
+    /// techniques"), which were measured in Antarctos only, and the goal threats of
+    /// 2026-12-03 (`thr`), which only Antarctos has.
     pub const BEFORE_DEC_2: SearchOptions = SearchOptions {
         history_malus: false,
         countermove: false,
@@ -116,6 +124,7 @@ impl SearchOptions {
         lmr_non_pv: false,
         improving: false,
         singular: false,
+        threat: false,
         ..SearchOptions::ALL
     };
 
@@ -140,10 +149,11 @@ impl SearchOptions {
         lmr_non_pv: false,
         improving: false,
         singular: false,
+        threat: false,
     };
 
     /// Every switch with its short name.
-    pub fn switches(&self) -> [(&'static str, bool); 18] {
+    pub fn switches(&self) -> [(&'static str, bool); 19] {
         [
             ("nmp", self.null_move),
             ("asp", self.aspiration),
@@ -163,6 +173,7 @@ impl SearchOptions {
             ("lmrnpv", self.lmr_non_pv),
             ("impr", self.improving),
             ("sing", self.singular),
+            ("thr", self.threat),
         ]
     }
 
@@ -187,6 +198,7 @@ impl SearchOptions {
             "lmrnpv" => &mut self.lmr_non_pv,
             "impr" => &mut self.improving,
             "sing" => &mut self.singular,
+            "thr" => &mut self.threat,
             _ => return false,
         };
         *slot = on;
@@ -194,9 +206,9 @@ impl SearchOptions {
     }
 
     /// The short names of every switch.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 19] = [
         "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned", "tuned2", "hmalus",
-        "cmove", "iir", "hlmr", "qtt", "lmrnpv", "impr", "sing",
+        "cmove", "iir", "hlmr", "qtt", "lmrnpv", "impr", "sing", "thr",
     ];
 }
 

@@ -70,6 +70,8 @@ pub(crate) struct Worker<V: EngineVariant> {
     /// 0 for the main thread.
     pub(crate) id: usize,
     pub(crate) options: SearchOptions,
+    /// Weights in place of the tuned ones (`weights=FILE`), or `None`.
+    pub(crate) weights: Option<std::sync::Arc<[i32]>>,
     /// History and countermoves.
     history: History<V::Move>,
     /// Log-formula reductions by `depth * LMR_TABLE + move index`.
@@ -89,6 +91,7 @@ impl<V: EngineVariant> Worker<V> {
         Worker {
             id,
             options,
+            weights: None,
             history: History::new(),
             lmr: (0..LMR_TABLE * LMR_TABLE)
                 .map(|i| {
@@ -375,7 +378,8 @@ impl<V: EngineVariant> Worker<V> {
             rest[0].prev = Some(squares);
             // A checking move is never pruned nor reduced: sacrifices that mate (WAC.001,
             // 1. Qg6) start with a quiet move onto an attacked square and end in a check.
-            let checks = V::in_check(&child);
+            // With `thr`, nor is a move that threatens to reach the goal row.
+            let checks = V::in_check(&child) || (options.threat && V::threatened(&child));
             // Pruning of moves that cannot matter, once a move that does not lose is known.
             if !is_pv && !in_check && !checks && !pivotal && searched > 0 && best > -WIN_BOUND {
                 if quiet && stage == Stage::Quiet {
@@ -540,7 +544,9 @@ impl<V: EngineVariant> Worker<V> {
 
     /// The static evaluation with the weights the options ask for.
     pub(super) fn evaluate(&self, pos: &V::Position) -> i32 {
-        if self.options.tuned && self.options.tuned2 {
+        if let Some(w) = &self.weights {
+            V::evaluate_weighted(pos, w)
+        } else if self.options.tuned && self.options.tuned2 {
             V::evaluate(pos)
         } else if self.options.tuned {
             V::evaluate_first_tuning(pos)

@@ -47,7 +47,9 @@ impl<V: EngineVariant> Worker<V> {
                 return s;
             }
         }
-        let stand_pat = V::may_stand_pat(pos, &frame.moves);
+        // With `thr`, a goal threat is answered as a check: every move is searched.
+        let stand_pat =
+            V::may_stand_pat(pos, &frame.moves) && !(self.options.threat && V::threatened(pos));
         if q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
