@@ -216,6 +216,9 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
             name, hand[i], start[i], fit.weights[i]
         );
     }
+    let setting: Vec<String> = fit.weights.iter().map(i32::to_string).collect();
+    // The same weights as an engine setting, for a match against the kept ones first.
+    println!("as an engine setting: weights={}", setting.join("/"));
     if let Some(path) = &args.write {
         let command = format!(
             "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {} --write {}",

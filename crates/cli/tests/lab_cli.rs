@@ -468,6 +468,13 @@ fn tune_holds_the_terms_it_is_told_to_and_records_the_command() {
         "man, advance 1-6, home guard held"
     );
     assert_ne!(fitted[8..], current[8..], "the other terms fitted");
+    // The fit also prints them as an engine setting that a match reads back.
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("as an engine setting: "))
+        .expect("the setting line");
+    let config = lab::setting::parse_setting(&format!("nodes=1,{line}")).expect("a setting");
+    assert_eq!(config.weights.as_deref(), Some(&fitted[..]));
     fails_with(
         &[
             "tune",

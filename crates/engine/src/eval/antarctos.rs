@@ -69,6 +69,13 @@ pub const FIRST_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
     100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6,
 ];
 
+/// The weights of the second tuning (2026-12-02), the engine's until the third (2026-12-03,
+/// [`WEIGHTS`]): the opponent of the third's matches, as `weights=100/-10/-28/6/-2/72/36/-3/13/-7/37/116/177/-96/6`
+/// (docs/strength.md, "A third tuning").
+pub const SECOND_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6,
+];
+
 /// The weights the engine plays with.
 pub const WEIGHTS: [i32; TERM_COUNT] = super::antarctos_weights::WEIGHTS;
 
@@ -117,7 +124,8 @@ impl EngineVariant for Antarctos {
     /// so they stay on together. The Ice Age extension and static exchange evaluation change
     /// no Antarctos game. Of the techniques added on 2026-12-02 the history malus, internal
     /// iterative reduction, quiescence table cutoffs, the extra non-PV reduction and the
-    /// singular extension passed (H1); countermoves (+1.9 Elo, undecided after 8,600 games),
+    /// singular extension passed (H1), and on 2026-12-03 the third tuning's weights (+21
+    /// Elo at 100,000 nodes, H1 after 1,660 games); countermoves (+1.9 Elo, undecided after 8,600 games),
     /// history-adjusted reductions (H0) and "improving" (-0.3 ± 5.1, undecided at 12,000
     /// games) are off, and so are goal threats searched as checks (`thr`, 2026-12-03: -14.6
     /// ± 15.0 Elo over 1,000 games at 100,000 nodes).
@@ -417,6 +425,18 @@ mod tests {
     fn start_is_balanced_but_for_tempo() {
         let p = Antarctos::start_position();
         assert_eq!(evaluate(&p), WEIGHTS[TEMPO]);
+    }
+
+    #[test]
+    fn third_tuning_held_the_rows_and_refitted_the_rest() {
+        // The row terms, home guard and the man (indices 0-7) were held (docs/strength.md).
+        assert_eq!(WEIGHTS[..8], SECOND_TUNED_WEIGHTS[..8]);
+        assert!(
+            WEIGHTS[8..]
+                .iter()
+                .zip(&SECOND_TUNED_WEIGHTS[8..])
+                .all(|(a, b)| a != b)
+        );
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! The weights of the Antarctos evaluation's terms, in the order of
 //! `eval::antarctos::TERM_NAMES`. Written by `icebound tune` (docs/strength.md, "Tuned
 //! evaluation"); rerun it rather than edit by hand:
-//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --hold 'advance,home guard' --epochs 1000 --rate 1`
-//! (the fit started from the weights this file replaced: the first tuning's,
-//! `eval::antarctos::FIRST_TUNED_WEIGHTS`; the data are those of docs/strength.md).
+//! `icebound tune --variant antarctos --data antarctos_data.txt --fit --hold 'advance,home guard' --epochs 1000 --rate 1 --write crates/engine/src/eval/antarctos_weights.rs`
+//! (the fit started from the weights this file replaced).
 
 /// One weight per term, by name:
 /// - man: 100
@@ -14,13 +13,13 @@
 /// - advance 5: 72
 /// - advance 6: 36
 /// - home guard: -3
-/// - step: 13
-/// - blocked: -7
-/// - springboard: 37
-/// - runner: 116
-/// - race won: 177
-/// - race alone: -96
-/// - tempo: 6
+/// - step: 16
+/// - blocked: -6
+/// - springboard: 43
+/// - runner: -94
+/// - race won: 272
+/// - race alone: 88
+/// - tempo: 5
 pub const WEIGHTS: [i32; 15] = [
-    100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6,
+    100, -10, -28, 6, -2, 72, 36, -3, 16, -6, 43, -94, 272, 88, 5,
 ];

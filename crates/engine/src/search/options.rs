@@ -41,8 +41,9 @@ pub struct SearchOptions {
     /// The evaluation's tuned weights (`tuned`); off: the hand-set weights of before
     /// ([`crate::EngineVariant::evaluate_hand`]).
     pub tuned: bool,
-    /// The second tuning's weights (`tuned2`), where a game has one (Antarctos: the
-    /// non-positional terms refitted on new self-play data); off: the first tuning's
+    /// The weights of the later tunings (`tuned2`), where a game has them (Antarctos: the
+    /// non-positional terms refitted on new self-play data, twice: 2026-12-02 on games at
+    /// 5,000 nodes a move, 2026-12-03 on games at 20,000); off: the first tuning's
     /// ([`crate::EngineVariant::evaluate_first_tuning`]). No effect without `tuned`.
     pub tuned2: bool,
     /// History malus (`hmalus`): when a quiet move cuts off, the quiet moves tried before it
