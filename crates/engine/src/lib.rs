@@ -15,6 +15,7 @@
 pub mod baseline;
 pub mod eval;
 pub mod level;
+pub mod player;
 pub mod score;
 pub mod search;
 pub mod see;
@@ -27,9 +28,8 @@ mod test_games;
 use std::time::Duration;
 
 use game::Variant;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
+pub use player::GamePlayer;
 pub use search::{Iteration, Limits, SearchOptions, SearchResult, Searcher, StopFlag};
 
 /// A game the engine can play: the rules plus what the search needs from each game (and
@@ -156,6 +156,11 @@ pub struct EngineConfig {
     /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
     /// yardstick of docs/strength.md. It has one thread and no search options.
     pub baseline: bool,
+    /// Keep the transposition table, killers and history from one move of a game to the
+    /// next, as engines do over a game ([`GamePlayer`]; setting `table=game`): a move then
+    /// depends on the searches before it in the game as well as on its position. `false`
+    /// (a fresh table per move, `table=move`) is what the site's levels do.
+    pub keep_table: bool,
 }
 
 impl EngineConfig {
@@ -234,61 +239,9 @@ pub fn analyse<V: EngineVariant>(
 }
 
 /// The engine's move in `pos`, or `None` when the game is over. Always a legal move.
+/// A fresh table per call: the move depends on the position and the config alone (with
+/// [`EngineConfig::keep_table`] the table is still dropped after the move; a
+/// [`GamePlayer`] keeps it).
 pub fn choose_move<V: EngineVariant>(pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
-    if config.baseline {
-        return baseline::choose_move::<V>(pos, config);
-    }
-    let explicit = config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
-    // A fresh table per call (reproducible), sized to the work: about 1 MiB per 50,000
-    // nodes, so the thousands of cheap moves of self-play do not spend their time zeroing
-    // memory.
-    let limits = config.limits();
-    let tt_mib = limits
-        .nodes
-        .map_or(16, |n| (n / 50_000).clamp(1, 16) as usize);
-    let mut searcher =
-        Searcher::<V>::with_table(std::sync::Arc::new(tt::Table::new(tt_mib)), config.threads);
-    searcher.set_options(config.options::<V>());
-    searcher.set_weights(config.weights.clone());
-    if let Some(l) = config.level
-        && !explicit
-    {
-        let settings = level::settings(l);
-        if let Some(depth) = settings.depth {
-            return choose_with_noise::<V>(&mut searcher, pos, depth, config, settings.noise);
-        }
-    }
-    searcher.search(pos, &limits, |_| {}).best
-}
-
-/// Levels 1-4: every move scored at `depth`, then the best of score + noise; proven wins
-/// are taken without noise (shortest first).
-fn choose_with_noise<V: EngineVariant>(
-    searcher: &mut Searcher<V>,
-    pos: &V::Position,
-    depth: u32,
-    config: &EngineConfig,
-    noise: i32,
-) -> Option<V::Move> {
-    let scored = searcher.score_moves(pos, depth, &config.limits());
-    let Some(first) = scored.first() else {
-        // Stopped before one move was scored (or the game is over).
-        return V::legal_moves(pos).into_iter().next();
-    };
-    if first.1 >= score::WIN_BOUND {
-        return Some(first.0.clone());
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ V::zobrist(pos));
-    let mut best: Option<(&V::Move, i32)> = None;
-    for (mv, s) in &scored {
-        let blurred = if score::is_decisive(*s) {
-            *s
-        } else {
-            s + rng.random_range(-noise..=noise)
-        };
-        if best.is_none_or(|(_, b)| blurred > b) {
-            best = Some((mv, blurred));
-        }
-    }
-    best.map(|(m, _)| m.clone())
+    GamePlayer::<V>::default().choose(pos, config)
 }

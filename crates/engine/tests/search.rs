@@ -5,7 +5,10 @@
 use antarctos::Antarctos;
 use engine::score::{WIN, win_in};
 use engine::solve::{Proof, solve};
-use engine::{EngineConfig, EngineVariant, Limits, SearchOptions, Searcher, StopFlag, choose_move};
+use engine::{
+    EngineConfig, EngineVariant, GamePlayer, Limits, SearchOptions, Searcher, StopFlag, choose_move,
+};
+use std::sync::Arc;
 use game::Variant;
 use iceage::IceAge;
 use proptest::prelude::*;
@@ -521,4 +524,65 @@ fn weights_setting_replaces_the_tuned_weights() {
         "2 weights given, the antarctos evaluation has 15 terms"
     );
     assert!(EngineConfig::default().check_weights::<IceAge>().is_ok());
+}
+
+/// Plays `plies` plies of Antarctos from the start with one [`GamePlayer`] per side.
+fn game_of_players(config: &EngineConfig, plies: usize) -> (Vec<antarctos::Move>, [GamePlayer<Antarctos>; 2]) {
+    let mut players = [GamePlayer::default(), GamePlayer::default()];
+    let mut pos = Antarctos::start_position();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        let Some(mv) = players[ply % 2].choose(&pos, config) else {
+            break;
+        };
+        assert!(Antarctos::legal_moves(&pos).contains(&mv), "illegal {mv:?} at ply {ply}");
+        pos = Antarctos::play(&pos, &mv).expect("legal");
+        moves.push(mv);
+    }
+    (moves, players)
+}
+
+#[test]
+fn game_player_keeps_its_table_over_a_game_only_when_asked() {
+    let fresh = EngineConfig {
+        nodes: Some(20_000),
+        ..EngineConfig::default()
+    };
+    let kept = EngineConfig {
+        keep_table: true,
+        ..fresh.clone()
+    };
+    // Without keep_table a player keeps nothing and plays choose_move's moves.
+    let (moves, players) = game_of_players(&fresh, 16);
+    assert!(players.iter().all(|p| p.kept().is_none()));
+    let mut pos = Antarctos::start_position();
+    for mv in &moves {
+        assert_eq!(choose_move::<Antarctos>(&pos, &fresh).as_ref(), Some(mv));
+        pos = Antarctos::play(&pos, mv).expect("legal");
+    }
+    // With it each side's table survives its moves, and a game replays move for move.
+    let (kept_moves, players) = game_of_players(&kept, 16);
+    for p in &players {
+        let table = p.kept().expect("a kept searcher").table();
+        assert!(table.hashfull() > 0, "the kept table is empty");
+    }
+    assert_eq!(game_of_players(&kept, 16).0, kept_moves);
+    // What the earlier searches left changes later ones: the games part (a fixed fact of
+    // these searches, which are reproducible at fixed nodes).
+    assert_ne!(kept_moves, moves);
+    // A different size (another node budget) starts afresh rather than reuse the table.
+    let mut p = GamePlayer::<Antarctos>::default();
+    let start = Antarctos::start_position();
+    p.choose(&start, &kept);
+    let first = Arc::clone(p.kept().expect("kept").table());
+    p.choose(&start, &kept);
+    assert!(Arc::ptr_eq(p.kept().expect("kept").table(), &first));
+    let bigger = EngineConfig {
+        nodes: Some(200_000),
+        ..kept.clone()
+    };
+    p.choose(&start, &bigger);
+    // `first` is still held here, so a new table cannot share its address.
+    assert!(!Arc::ptr_eq(p.kept().expect("kept").table(), &first));
+    assert_eq!((first.mib(), p.kept().expect("kept").table().mib()), (1, 4));
 }

@@ -7,7 +7,39 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::seeds::game_seed;
 use crate::stats::GameEnd;
-use engine::EngineConfig;
+use engine::{EngineConfig, EngineVariant, GamePlayer};
+
+/// What moves for an engine setting in a lab game, with what each side keeps from its one
+/// move to its next over one game ([`Chooser::Side`], made afresh for every game).
+pub trait Chooser<V: Variant> {
+    /// What one side keeps over one game.
+    type Side: Default;
+    /// The move of `config` in `pos` (a legal one), or `None` when it has none.
+    fn choose(&self, side: &mut Self::Side, pos: &V::Position, config: &EngineConfig) -> Option<V::Move>;
+}
+
+/// Any function of the position and the setting is a chooser that keeps nothing.
+impl<V, F> Chooser<V> for F
+where
+    V: Variant,
+    F: Fn(&V::Position, &EngineConfig) -> Option<V::Move>,
+{
+    type Side = ();
+    fn choose(&self, _: &mut (), pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
+        self(pos, config)
+    }
+}
+
+/// The engine, one [`GamePlayer`] per side and game: a fresh search per move, or one table
+/// kept over the game under the setting `table=game` ([`EngineConfig::keep_table`]).
+pub struct EngineChooser;
+
+impl<V: EngineVariant> Chooser<V> for EngineChooser {
+    type Side = GamePlayer<V>;
+    fn choose(&self, side: &mut GamePlayer<V>, pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
+        side.choose(pos, config)
+    }
+}
 
 /// Default safety cap on the plies of one lab game. Antarctos cannot draw (A15) and its
 /// games are bounded well below this; Ice Age Chess ends by the fifty-move rule (C10); a
@@ -53,7 +85,7 @@ pub struct PlayedGame<V: Variant> {
 }
 
 /// Plays one game from `start`: first the `opening` moves, then `white` and `black` move
-/// by `chooser`, until the rules end the game or `max_plies` plies have been played. The
+/// by `chooser` (each side with its own [`Chooser::Side`]), until the rules end the game or `max_plies` plies have been played. The
 /// engine seed of ply `p` is derived from the setting's own seed, `seed` and `p`.
 ///
 /// A chooser that returns `None` (or an illegal move) in a position the rules call
@@ -70,8 +102,9 @@ pub fn play_game<V, C>(
 ) -> PlayedGame<V>
 where
     V: Variant,
-    C: Fn(&V::Position, &EngineConfig) -> Option<V::Move>,
+    C: Chooser<V>,
 {
+    let mut sides = [C::Side::default(), C::Side::default()];
     let mut record = Record::new(start.clone());
     let mut pos = start.clone();
     for mv in opening {
@@ -91,16 +124,16 @@ where
         if ply >= max_plies {
             break GameEnd::PlyCap;
         }
-        let base = if V::side_to_move(&pos) == game::Color::White {
-            white
+        let (base, side) = if V::side_to_move(&pos) == game::Color::White {
+            (white, &mut sides[0])
         } else {
-            black
+            (black, &mut sides[1])
         };
         let config = EngineConfig {
             seed: game_seed(base.seed ^ seed, u64::from(ply)),
             ..base.clone()
         };
-        let Some(mv) = chooser(&pos, &config) else {
+        let Some(mv) = chooser.choose(side, &pos, &config) else {
             break GameEnd::PlyCap;
         };
         match V::play(&pos, &mv) {

@@ -8,10 +8,10 @@
 
 use std::ops::ControlFlow;
 
-use engine::{EngineConfig, EngineVariant, choose_move};
+use engine::{EngineConfig, EngineVariant};
 use game::{Color, Variant};
 
-use crate::games::{PlayedGame, play_game, random_opening, tag_record};
+use crate::games::{Chooser, EngineChooser, PlayedGame, play_game, random_opening, tag_record};
 use crate::pool::{JobPanicked, run_parallel};
 use crate::seeds::{game_seed, splitmix64};
 use crate::setting::setting_name;
@@ -130,7 +130,7 @@ impl MatchReport {
 pub fn match_pair<V, C>(opts: &MatchOptions, index: u32, chooser: &C) -> PlayedPair<V>
 where
     V: Variant,
-    C: Fn(&V::Position, &EngineConfig) -> Option<V::Move>,
+    C: Chooser<V>,
 {
     let seed = game_seed(opts.seed, u64::from(index));
     let start = V::start_position();
@@ -178,7 +178,7 @@ where
     }
 }
 
-/// Plays a match with the engine's [`choose_move`]; `on_pair(index, pair, report)` runs on
+/// Plays a match with the engine ([`EngineChooser`]); `on_pair(index, pair, report)` runs on
 /// the calling thread after each pair, in order, with the report so far; it returns
 /// `ControlFlow::Break(())` to end the match there (e.g. when its records can no longer be
 /// written).
@@ -186,7 +186,7 @@ pub fn run_match<V: EngineVariant>(
     opts: &MatchOptions,
     on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedPair<V>>, MatchReport), MatchError> {
-    run_match_with::<V, _>(opts, &|pos, cfg| choose_move::<V>(pos, cfg), on_pair)
+    run_match_with::<V, _>(opts, &EngineChooser, on_pair)
 }
 
 /// [`run_match`] with any move chooser. Stops after the pair at which the SPRT (if any)
@@ -199,7 +199,7 @@ pub fn run_match_with<V, C>(
 ) -> Result<(Vec<PlayedPair<V>>, MatchReport), MatchError>
 where
     V: Variant,
-    C: Fn(&V::Position, &EngineConfig) -> Option<V::Move> + Sync,
+    C: Chooser<V> + Sync,
 {
     if opts.games < 2 || !opts.games.is_multiple_of(2) {
         return Err(MatchError::OddGames(opts.games));

@@ -10,10 +10,10 @@
 
 use std::ops::ControlFlow;
 
-use engine::{EngineConfig, EngineVariant, choose_move};
+use engine::{EngineConfig, EngineVariant};
 use game::Variant;
 
-use crate::games::{DEFAULT_MAX_PLIES, PlayedGame, play_game, random_opening, tag_record};
+use crate::games::{Chooser, EngineChooser, DEFAULT_MAX_PLIES, PlayedGame, play_game, random_opening, tag_record};
 use crate::pool::{JobPanicked, run_parallel};
 use crate::seeds::{game_seed, splitmix64};
 use crate::setting::setting_name;
@@ -60,7 +60,7 @@ impl SelfplayOptions {
 pub fn selfplay_game<V, C>(opts: &SelfplayOptions, index: u32, chooser: &C) -> PlayedGame<V>
 where
     V: Variant,
-    C: Fn(&V::Position, &EngineConfig) -> Option<V::Move>,
+    C: Chooser<V>,
 {
     let seed = game_seed(opts.seed, u64::from(index));
     let start = V::start_position();
@@ -86,7 +86,7 @@ where
     game
 }
 
-/// Runs a self-play run with the engine's [`choose_move`]; `on_game(index, game)` is
+/// Runs a self-play run with the engine ([`EngineChooser`]); `on_game(index, game)` is
 /// called on the calling thread for each game, in order (for a progress bar and the
 /// records; `index` counts from 0 at game 0 of the whole run); `Break` stops the run after
 /// that game. Returns the games played, in order, and their tallies.
@@ -94,7 +94,7 @@ pub fn selfplay<V: EngineVariant>(
     opts: &SelfplayOptions,
     on_game: impl FnMut(usize, &PlayedGame<V>) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedGame<V>>, SelfplayStats), JobPanicked> {
-    selfplay_with::<V, _>(opts, &|pos, cfg| choose_move::<V>(pos, cfg), on_game)
+    selfplay_with::<V, _>(opts, &EngineChooser, on_game)
 }
 
 /// [`selfplay`] with any move chooser (tests use simple ones).
@@ -105,7 +105,7 @@ pub fn selfplay_with<V, C>(
 ) -> Result<(Vec<PlayedGame<V>>, SelfplayStats), JobPanicked>
 where
     V: Variant,
-    C: Fn(&V::Position, &EngineConfig) -> Option<V::Move> + Sync,
+    C: Chooser<V> + Sync,
 {
     let mut stats = SelfplayStats::default();
     let first = opts.first_game.min(opts.games);

@@ -16,7 +16,7 @@ pub enum SettingError {
     NotKeyValue(String),
     /// A key the engine does not know.
     #[error(
-        "unknown engine setting '{0}' (known: level, depth, nodes, movetime, seed, threads, engine, on, off, weights)"
+        "unknown engine setting '{0}' (known: level, depth, nodes, movetime, seed, threads, engine, on, off, weights, table)"
     )]
     UnknownKey(String),
     /// A value that is not a non-negative integer.
@@ -50,6 +50,9 @@ pub enum SettingError {
         /// The item that is not an integer.
         item: String,
     },
+    /// `table=` with another value than `move` or `game`.
+    #[error("table={0}: expected table=move (a fresh table each move) or table=game (one kept over the game)")]
+    UnknownTable(String),
     /// `engine=` with another name than `current` or `baseline`.
     #[error("engine={0}: known engines are current and baseline")]
     UnknownEngine(String),
@@ -77,7 +80,9 @@ pub enum SettingError {
 /// switches joined by `+`, e.g. `off=nmp+see`, [`engine::SearchOptions::NAMES`]); `weights`
 /// (the evaluation's weights joined by `/`, in the order of the game's term names, as
 /// `icebound tune --fit` prints them, e.g. `weights=100/-10/-28/...`; the count is checked
-/// against the game by [`engine::EngineConfig::check_weights`]).
+/// against the game by [`engine::EngineConfig::check_weights`]); `table` (`move`, the
+/// default: a fresh transposition table each move, or `game`: one kept over the game,
+/// [`engine::EngineConfig::keep_table`]).
 /// Examples: `level=5`, `nodes=20000`, `level=3,seed=7`, `engine=baseline,movetime=200`.
 pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
     let mut config = EngineConfig::default();
@@ -101,6 +106,7 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
             "on" => "on",
             "off" => "off",
             "weights" => "weights",
+            "table" => "table",
             _ => return Err(SettingError::UnknownKey(key.to_string())),
         };
         if seen.contains(&key) {
@@ -113,6 +119,14 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
                     "current" => false,
                     "baseline" => true,
                     _ => return Err(SettingError::UnknownEngine(value.to_string())),
+                };
+                continue;
+            }
+            "table" => {
+                config.keep_table = match value {
+                    "move" => false,
+                    "game" => true,
+                    _ => return Err(SettingError::UnknownTable(value.to_string())),
                 };
                 continue;
             }
@@ -234,6 +248,9 @@ pub fn setting_name(config: &EngineConfig) -> String {
             parts.push(format!("{key}={}", names.join("+")));
         }
     }
+    if config.keep_table {
+        parts.push("table=game".to_string());
+    }
     if let Some(w) = &config.weights {
         let items: Vec<String> = w.iter().map(i32::to_string).collect();
         parts.push(format!("weights={}", items.join("/")));
@@ -289,6 +306,17 @@ mod tests {
             parse_setting("nodes=100,weights="),
             Err(SettingError::BadWeight { .. })
         ));
+    }
+
+    #[test]
+    fn table_kept_over_the_game_parses() {
+        assert!(parse_setting("movetime=300,table=game").unwrap().keep_table);
+        assert!(!parse_setting("movetime=300,table=move").unwrap().keep_table);
+        assert!(!parse_setting("movetime=300").unwrap().keep_table);
+        assert_eq!(
+            parse_setting("nodes=9,table=hash").unwrap_err().to_string(),
+            "table=hash: expected table=move (a fresh table each move) or table=game (one kept over the game)"
+        );
     }
 
     #[test]
@@ -369,6 +397,7 @@ mod tests {
             "engine=baseline,movetime=200",
             "nodes=20000,threads=2,off=nmp+see",
             "nodes=5000,on=iae,off=asp",
+            "movetime=300,table=game",
         ] {
             let c = parse_setting(text).unwrap();
             assert_eq!(setting_name(&c), text);

@@ -195,3 +195,36 @@ fn the_callback_can_end_the_match() {
     assert_eq!(pairs.len(), 3);
     assert_eq!(report.pairs.pairs(), 3);
 }
+
+/// A chooser that remembers, per side, the full-move numbers it has moved at.
+struct Remembering;
+
+impl lab::games::Chooser<Pile> for Remembering {
+    type Side = Vec<(Color, u32)>;
+    fn choose(
+        &self,
+        side: &mut Self::Side,
+        pos: &game::toy::PilePos,
+        config: &engine::EngineConfig,
+    ) -> Option<u32> {
+        // One side's memory holds only its own moves of this game, one per full move.
+        if let Some(&(colour, fullmove)) = side.last() {
+            assert_eq!(colour, pos.side, "a side was handed the other's memory");
+            assert_eq!(pos.fullmove, fullmove + 1, "memory kept from another game");
+        }
+        side.push((pos.side, pos.fullmove));
+        toy_chooser(pos, config)
+    }
+}
+
+#[test]
+fn each_side_keeps_its_own_memory_for_one_game() {
+    let (pairs, report) = run_match_with::<Pile, _>(
+        &options("nodes=5,seed=1", "nodes=5,seed=2", 40),
+        &Remembering,
+        |_, _, _| ControlFlow::Continue(()),
+    )
+    .expect("no chooser assertion failed");
+    assert_eq!(pairs.len(), 20);
+    assert_eq!(report.games.games(), 40);
+}
