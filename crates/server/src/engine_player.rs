@@ -26,10 +26,13 @@ pub fn budget(level: Level) -> Duration {
 }
 
 /// The engine settings of `level` (the queue adds its stop flag); `seed` varies the levels
-/// that randomise.
+/// that randomise. Level 8, full strength, keeps its search over the game
+/// ([`crate::engine_memory`]); the lower levels search each move afresh, so each plays as the
+/// level ladder measured it (docs/strength.md).
 pub fn config(level: Level, seed: u64) -> EngineConfig {
     let mut config = EngineConfig::level(level.get());
     config.seed = seed;
+    config.keep_table = level == Level::MAX;
     config
 }
 
@@ -240,6 +243,8 @@ mod tests {
         assert_eq!(budget(three), Duration::from_millis(200));
         assert_eq!(budget(Level::MAX), Duration::from_millis(2500));
         assert_eq!(config(Level::MAX, 0).level, Some(8));
+        assert!(config(Level::MAX, 0).keep_table);
+        assert!((1..8).all(|l| !config(Level::new(l).expect("level"), 0).keep_table));
         assert_ne!(seed_of("abc", 1), seed_of("abc", 2));
     }
 }

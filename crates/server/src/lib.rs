@@ -16,6 +16,7 @@ pub mod backup;
 pub mod client;
 pub mod clock;
 pub mod conn;
+pub mod engine_memory;
 pub mod engine_player;
 pub mod engine_queue;
 pub mod error;

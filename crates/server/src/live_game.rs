@@ -11,6 +11,7 @@ use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Va
 use iceage::IceAge;
 use serde::Serialize;
 
+use crate::engine_memory::Seats;
 use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
 use crate::json_list::{GrowingList, JsonList};
 use crate::state::{GameStatus, SeatKind, VariantName};
@@ -186,6 +187,8 @@ struct Game<V: SiteVariant> {
     /// Shared with the views handed out, each move serialised once (`json_list`).
     views: GrowingList<MoveView>,
     legal: JsonList<LegalView>,
+    /// The engine seats' searchers kept over the game (level 8), freed when it ends.
+    engines: Seats<V>,
 }
 
 /// Square index 0..64 (a1 = 0) to its name.
@@ -284,6 +287,7 @@ impl<V: SiteVariant> Game<V> {
             moves: Vec::new(),
             views: GrowingList::new(),
             legal: JsonList::default(),
+            engines: Seats::default(),
         };
         for m in stored {
             let pos = game.current().clone();
@@ -322,6 +326,7 @@ impl<V: SiteVariant> Game<V> {
                 })
                 .collect()
         } else {
+            self.engines.release();
             Vec::new()
         };
         self.legal = JsonList::from_json(&legal);
@@ -473,9 +478,12 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 
     fn engine_job(&self, mut config: EngineConfig) -> EngineJob {
         let pos = self.current().clone();
+        let engines = self.engines.clone();
         Box::new(move |stop| {
             config.stop = Some(stop);
-            engine::choose_move::<V>(&pos, &config).map(|mv| V::move_id(&pos, &mv))
+            engines
+                .choose(&pos, &config)
+                .map(|mv| V::move_id(&pos, &mv))
         })
     }
 
