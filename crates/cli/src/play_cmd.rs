@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 
 use clap::Args;
-use engine::{EngineConfig, EngineVariant, choose_move};
+use engine::{EngineConfig, EngineVariant, GamePlayer};
 use game::{Color, EndReason, Outcome, Variant};
 
 use crate::analyze_cmd::check_threads;
@@ -17,7 +17,8 @@ use crate::with_variant;
 pub struct PlayArgs {
     #[arg(long)]
     pub variant: VariantName,
-    /// Engine strength, 1 (beginner) to 8 (full strength).
+    /// Engine strength, 1 (beginner) to 8 (full strength; it keeps its search table from
+    /// move to move, as the site's level 8 does).
     #[arg(long, default_value_t = 4)]
     pub level: u8,
     /// Your side: `white` or `black`.
@@ -70,6 +71,8 @@ fn run<V: EngineVariant>(
     )
     .map_err(io)?;
     let mut bytes = Vec::new();
+    // Level 8 keeps its search over the game, as the site's level 8 does.
+    let mut engine = GamePlayer::<V>::default();
     loop {
         for row in board_lines::<V>(&pos, human) {
             writeln!(out, "{row}").map_err(io)?;
@@ -85,9 +88,11 @@ fn run<V: EngineVariant>(
             let config = EngineConfig {
                 seed: seed ^ u64::from(number) ^ (side.index() as u64) << 32,
                 threads: args.threads,
+                keep_table: args.level == engine::level::MAX_LEVEL,
                 ..EngineConfig::level(args.level)
             };
-            let mv = choose_move::<V>(&pos, &config)
+            let mv = engine
+                .choose(&pos, &config)
                 .ok_or_else(|| "the engine found no move in a game that goes on".to_string())?;
             writeln!(
                 out,

@@ -46,7 +46,8 @@ impl<V: EngineVariant> GamePlayer<V> {
         if config.baseline {
             return baseline::choose_move::<V>(pos, config);
         }
-        let explicit = config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
+        let explicit =
+            config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();
         let limits = config.limits();
         let tt_mib = table_mib(limits.nodes);
         let threads = config.threads.max(1);

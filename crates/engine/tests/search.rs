@@ -8,12 +8,12 @@ use engine::solve::{Proof, solve};
 use engine::{
     EngineConfig, EngineVariant, GamePlayer, Limits, SearchOptions, Searcher, StopFlag, choose_move,
 };
-use std::sync::Arc;
 use game::Variant;
 use iceage::IceAge;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 fn analyse<V: EngineVariant>(fen: &str, depth: u32) -> (i32, Vec<String>) {
     let pos = V::parse_position(fen).expect("valid position");
@@ -527,7 +527,10 @@ fn weights_setting_replaces_the_tuned_weights() {
 }
 
 /// Plays `plies` plies of Antarctos from the start with one [`GamePlayer`] per side.
-fn game_of_players(config: &EngineConfig, plies: usize) -> (Vec<antarctos::Move>, [GamePlayer<Antarctos>; 2]) {
+fn game_of_players(
+    config: &EngineConfig,
+    plies: usize,
+) -> (Vec<antarctos::Move>, [GamePlayer<Antarctos>; 2]) {
     let mut players = [GamePlayer::default(), GamePlayer::default()];
     let mut pos = Antarctos::start_position();
     let mut moves = Vec::new();
@@ -535,7 +538,10 @@ fn game_of_players(config: &EngineConfig, plies: usize) -> (Vec<antarctos::Move>
         let Some(mv) = players[ply % 2].choose(&pos, config) else {
             break;
         };
-        assert!(Antarctos::legal_moves(&pos).contains(&mv), "illegal {mv:?} at ply {ply}");
+        assert!(
+            Antarctos::legal_moves(&pos).contains(&mv),
+            "illegal {mv:?} at ply {ply}"
+        );
         pos = Antarctos::play(&pos, &mv).expect("legal");
         moves.push(mv);
     }

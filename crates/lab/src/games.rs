@@ -15,7 +15,12 @@ pub trait Chooser<V: Variant> {
     /// What one side keeps over one game.
     type Side: Default;
     /// The move of `config` in `pos` (a legal one), or `None` when it has none.
-    fn choose(&self, side: &mut Self::Side, pos: &V::Position, config: &EngineConfig) -> Option<V::Move>;
+    fn choose(
+        &self,
+        side: &mut Self::Side,
+        pos: &V::Position,
+        config: &EngineConfig,
+    ) -> Option<V::Move>;
 }
 
 /// Any function of the position and the setting is a chooser that keeps nothing.
@@ -36,7 +41,12 @@ pub struct EngineChooser;
 
 impl<V: EngineVariant> Chooser<V> for EngineChooser {
     type Side = GamePlayer<V>;
-    fn choose(&self, side: &mut GamePlayer<V>, pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
+    fn choose(
+        &self,
+        side: &mut GamePlayer<V>,
+        pos: &V::Position,
+        config: &EngineConfig,
+    ) -> Option<V::Move> {
         side.choose(pos, config)
     }
 }

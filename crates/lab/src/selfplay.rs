@@ -13,7 +13,9 @@ use std::ops::ControlFlow;
 use engine::{EngineConfig, EngineVariant};
 use game::Variant;
 
-use crate::games::{Chooser, EngineChooser, DEFAULT_MAX_PLIES, PlayedGame, play_game, random_opening, tag_record};
+use crate::games::{
+    Chooser, DEFAULT_MAX_PLIES, EngineChooser, PlayedGame, play_game, random_opening, tag_record,
+};
 use crate::pool::{JobPanicked, run_parallel};
 use crate::seeds::{game_seed, splitmix64};
 use crate::setting::setting_name;

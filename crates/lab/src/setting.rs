@@ -51,7 +51,9 @@ pub enum SettingError {
         item: String,
     },
     /// `table=` with another value than `move` or `game`.
-    #[error("table={0}: expected table=move (a fresh table each move) or table=game (one kept over the game)")]
+    #[error(
+        "table={0}: expected table=move (a fresh table each move) or table=game (one kept over the game)"
+    )]
     UnknownTable(String),
     /// `engine=` with another name than `current` or `baseline`.
     #[error("engine={0}: known engines are current and baseline")]

@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use engine::{EngineConfig, EngineVariant, GamePlayer};
-use game::Variant;
 
 /// Most searchers kept at once by this process.
 pub const MAX_KEPT: usize = 32;
@@ -105,6 +104,7 @@ impl<V: EngineVariant> Seats<V> {
 mod tests {
     use super::*;
     use antarctos::Antarctos;
+    use game::Variant;
 
     fn kept_config() -> EngineConfig {
         EngineConfig {
@@ -142,7 +142,10 @@ mod tests {
             s.choose(&start, &kept_config()).expect("a move");
         }
         assert_eq!(kept_now(), MAX_KEPT);
-        assert_eq!(many.iter().map(Seats::kept).sum::<usize>(), MAX_KEPT - before - 2);
+        assert_eq!(
+            many.iter().map(Seats::kept).sum::<usize>(),
+            MAX_KEPT - before - 2
+        );
         drop(many);
         assert_eq!(kept_now(), before + 2);
         // The game's end frees both.
