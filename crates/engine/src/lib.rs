@@ -59,7 +59,8 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
     /// The static evaluation with `weights` in place of the tuned ones, one per term in the
     /// game's order (`eval::<game>::TERM_NAMES`; the caller checks the length against
     /// [`EngineVariant::TERM_COUNT`]): for measuring new weights against the kept ones
-    /// (`weights=FILE` in a lab engine setting). Default: [`EngineVariant::evaluate`].
+    /// (`weights=a/b/c` in a lab engine setting; the search clamps the value below
+    /// [`score::WIN_BOUND`]). Default: [`EngineVariant::evaluate`].
     fn evaluate_weighted(pos: &Self::Position, weights: &[i32]) -> i32 {
         let _ = weights;
         Self::evaluate(pos)
@@ -108,8 +109,8 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
 
     /// True when the side not to move threatens to win with its next move if the side to
     /// move let it (Antarctos: a man one turn from its goal row, A12). With the option
-    /// `thr` the search treats such a position as in check. Default: `false` (chess has
-    /// [`Variant::in_check`]).
+    /// `thr` quiescence does not stand pat in such a position, and a move that makes one is
+    /// neither pruned nor reduced. Default: `false` (chess has [`Variant::in_check`]).
     fn threatened(pos: &Self::Position) -> bool {
         let _ = pos;
         false

@@ -524,6 +524,31 @@ fn weights_setting_replaces_the_tuned_weights() {
         "2 weights given, the antarctos evaluation has 15 terms"
     );
     assert!(EngineConfig::default().check_weights::<IceAge>().is_ok());
+    // Huge weights stay a static value: never a score the search takes for a proven win.
+    let mut huge = vec![0; engine::eval::antarctos::TERM_COUNT];
+    huge[engine::eval::antarctos::MAN] = 10_000;
+    // Eight men against two, far from either goal row.
+    let a = Antarctos::parse_position("W:Wa1,c1,e1,g1,b2,d2,f2,h2:Bb8,d8").expect("position");
+    let raw = Antarctos::evaluate_weighted(&a, &huge);
+    assert!(
+        raw.abs() >= engine::score::WIN_BOUND,
+        "{raw}: not a test of the clamp"
+    );
+    let mut s = Searcher::<Antarctos>::new(8);
+    s.set_weights(Some(huge.into()));
+    let r = s.search(
+        &a,
+        &Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+        |_| {},
+    );
+    assert!(
+        r.score.abs() < engine::score::WIN_BOUND,
+        "score {} of a static evaluation",
+        r.score
+    );
 }
 
 /// Plays `plies` plies of Antarctos from the start with one [`GamePlayer`] per side.

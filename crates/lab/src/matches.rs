@@ -26,6 +26,15 @@ pub enum MatchError {
         "--games {0}: a match plays openings in pairs, so the number of games must be even and at least 2"
     )]
     OddGames(u32),
+    /// An engine's `weights=` do not fit the game's evaluation
+    /// ([`engine::EngineConfig::check_weights`]); `engine` is `A` or `B`.
+    #[error("engine {engine}: {reason}")]
+    BadWeights {
+        /// `A` or `B`.
+        engine: &'static str,
+        /// What does not fit.
+        reason: String,
+    },
     /// A game panicked.
     #[error(transparent)]
     Panicked(#[from] JobPanicked),
@@ -178,7 +187,8 @@ where
     }
 }
 
-/// Plays a match with the engine ([`EngineChooser`]); `on_pair(index, pair, report)` runs on
+/// Plays a match with the engine ([`EngineChooser`]), after checking both settings'
+/// weights against the game ([`MatchError::BadWeights`]); `on_pair(index, pair, report)` runs on
 /// the calling thread after each pair, in order, with the report so far; it returns
 /// `ControlFlow::Break(())` to end the match there (e.g. when its records can no longer be
 /// written).
@@ -186,6 +196,11 @@ pub fn run_match<V: EngineVariant>(
     opts: &MatchOptions,
     on_pair: impl FnMut(usize, &PlayedPair<V>, &MatchReport) -> ControlFlow<()>,
 ) -> Result<(Vec<PlayedPair<V>>, MatchReport), MatchError> {
+    for (engine, config) in [("A", &opts.a), ("B", &opts.b)] {
+        config
+            .check_weights::<V>()
+            .map_err(|reason| MatchError::BadWeights { engine, reason })?;
+    }
     run_match_with::<V, _>(opts, &EngineChooser, on_pair)
 }
 

@@ -55,6 +55,18 @@ pub enum SettingError {
         "table={0}: expected table=move (a fresh table each move) or table=game (one kept over the game)"
     )]
     UnknownTable(String),
+    /// A weight beyond ±[`MAX_WEIGHT`].
+    #[error("weights={value}: {item} is beyond ±{MAX_WEIGHT} (a man is about 100)")]
+    WeightRange {
+        /// The value as written.
+        value: String,
+        /// The weight out of range.
+        item: i32,
+    },
+    /// `engine=baseline` with a key that only today's engine reads (the frozen engine
+    /// would ignore it while the records name it).
+    #[error("engine=baseline does not take {0}= (only today's engine has it)")]
+    NotForBaseline(&'static str),
     /// `engine=` with another name than `current` or `baseline`.
     #[error("engine={0}: known engines are current and baseline")]
     UnknownEngine(String),
@@ -74,6 +86,10 @@ pub enum SettingError {
         known: String,
     },
 }
+
+/// Largest weight `weights=` takes, either sign: far above any tuned weight (a man is
+/// about 100), and small enough that no evaluation's sum can overflow.
+pub const MAX_WEIGHT: i32 = 10_000;
 
 /// Reads an engine setting: comma-separated `key=value` items. Keys: `level` (1-8),
 /// `depth` (plies), `nodes`, `movetime` (milliseconds), at least one of these four;
@@ -144,6 +160,12 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
                             })
                     })
                     .collect::<Result<Vec<i32>, _>>()?;
+                if let Some(&item) = weights.iter().find(|w| w.abs() > MAX_WEIGHT) {
+                    return Err(SettingError::WeightRange {
+                        value: value.to_string(),
+                        item,
+                    });
+                }
                 config.weights = Some(weights.into());
                 continue;
             }
@@ -201,6 +223,11 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
     }
     if seen.is_empty() {
         return Err(SettingError::Empty);
+    }
+    if config.baseline
+        && let Some(key) = ["weights", "table"].into_iter().find(|k| seen.contains(k))
+    {
+        return Err(SettingError::NotForBaseline(key));
     }
     if config.level.is_none()
         && config.depth.is_none()
@@ -308,6 +335,23 @@ mod tests {
             parse_setting("nodes=100,weights="),
             Err(SettingError::BadWeight { .. })
         ));
+        assert_eq!(
+            parse_setting("nodes=100,weights=100/-10001/6")
+                .unwrap_err()
+                .to_string(),
+            "weights=100/-10001/6: -10001 is beyond ±10000 (a man is about 100)"
+        );
+        assert!(parse_setting("nodes=100,weights=10000/-10000").is_ok());
+        assert_eq!(
+            parse_setting("engine=baseline,nodes=100,weights=1/2"),
+            Err(SettingError::NotForBaseline("weights"))
+        );
+        assert_eq!(
+            parse_setting("engine=baseline,movetime=300,table=game")
+                .unwrap_err()
+                .to_string(),
+            "engine=baseline does not take table= (only today's engine has it)"
+        );
     }
 
     #[test]

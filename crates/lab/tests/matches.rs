@@ -228,3 +228,16 @@ fn each_side_keeps_its_own_memory_for_one_game() {
     assert_eq!(pairs.len(), 20);
     assert_eq!(report.games.games(), 40);
 }
+
+#[test]
+fn run_match_refuses_weights_that_do_not_fit_the_game() {
+    let mut opts = options("nodes=10,weights=100/5", "nodes=10", 2);
+    opts.threads = 1;
+    let err =
+        lab::matches::run_match::<antarctos::Antarctos>(&opts, |_, _, _| ControlFlow::Continue(()))
+            .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "engine A: 2 weights given, the antarctos evaluation has 15 terms"
+    );
+}

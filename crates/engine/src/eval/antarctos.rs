@@ -71,7 +71,7 @@ pub const FIRST_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
 
 /// The weights of the second tuning (2026-12-02), the engine's until the third (2026-12-03,
 /// [`WEIGHTS`]): the opponent of the third's matches, as `weights=100/-10/-28/6/-2/72/36/-3/13/-7/37/116/177/-96/6`
-/// (docs/strength.md, "A third tuning").
+/// (docs/strength.md, "Goal threats as checks, and a third Antarctos tuning").
 pub const SECOND_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
     100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6,
 ];

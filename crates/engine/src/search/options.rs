@@ -82,9 +82,10 @@ pub struct SearchOptions {
     pub singular: bool,
     /// Goal threats as checks (`thr`): a position whose side to move would lose to the
     /// opponent's next move if it did nothing ([`crate::EngineVariant::threatened`];
-    /// Antarctos: an enemy man one turn from its goal row, A12) is treated as in check: no
-    /// stand pat in quiescence, no pruning, one ply deeper; a move that makes such a threat
-    /// is neither pruned nor reduced, as a checking move.
+    /// Antarctos: an enemy man one turn from its goal row, A12) gets no stand pat in
+    /// quiescence, and a move after which the opponent is so threatened is neither pruned
+    /// nor reduced, as a checking move. (Searching such a node as in check, one ply deeper
+    /// and unpruned, lost more and was dropped: docs/strength.md.)
     pub threat: bool,
 }
 

@@ -70,7 +70,8 @@ pub(crate) struct Worker<V: EngineVariant> {
     /// 0 for the main thread.
     pub(crate) id: usize,
     pub(crate) options: SearchOptions,
-    /// Weights in place of the tuned ones (`weights=FILE`), or `None`.
+    /// Weights in place of the tuned ones (the setting `weights=a/b/c`), or `None`; they
+    /// take precedence over the switches `tuned` and `tuned2`.
     pub(crate) weights: Option<std::sync::Arc<[i32]>>,
     /// History and countermoves.
     history: History<V::Move>,
@@ -545,7 +546,10 @@ impl<V: EngineVariant> Worker<V> {
     /// The static evaluation with the weights the options ask for.
     pub(super) fn evaluate(&self, pos: &V::Position) -> i32 {
         if let Some(w) = &self.weights {
-            V::evaluate_weighted(pos, w)
+            // Weights from a setting may be any size: keep the value a static one, below
+            // every proven win or loss.
+            let bound = crate::score::WIN_BOUND - 1;
+            V::evaluate_weighted(pos, w).clamp(-bound, bound)
         } else if self.options.tuned && self.options.tuned2 {
             V::evaluate(pos)
         } else if self.options.tuned {
