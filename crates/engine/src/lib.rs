@@ -157,7 +157,7 @@ pub struct EngineConfig {
     /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
     /// yardstick of docs/strength.md. It has one thread and no search options.
     pub baseline: bool,
-    /// Keep the transposition table, killers and history from one move of a game to the
+    /// Keep the transposition table and the (aged) history from one move of a game to the
     /// next, as engines do over a game ([`GamePlayer`]; setting `table=game`): a move then
     /// depends on the searches before it in the game as well as on its position. `false`
     /// (a fresh table per move, `table=move`) is what the site's levels do.

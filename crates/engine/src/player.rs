@@ -1,5 +1,5 @@
 //! The engine as one side of a game: a move for a level or explicit limits, with the
-//! search's table, killers and history kept from move to move when the config asks for it
+//! search's table and history (aged) kept from move to move when the config asks for it
 //! ([`EngineConfig::keep_table`]), as every engine keeps its hash table over a game.
 
 use std::sync::Arc;
@@ -39,7 +39,7 @@ impl<V: EngineVariant> GamePlayer<V> {
     }
 
     /// The engine's move in `pos` under `config`, or `None` when the game is over. Always
-    /// a legal move. With `config.keep_table` the searcher (table, killers, history) of
+    /// a legal move. With `config.keep_table` the searcher (table and history; killers restart) of
     /// this player's previous move is searched on again when it has the same size and
     /// threads; otherwise, and for the baseline engine, the search starts fresh.
     pub fn choose(&mut self, pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {

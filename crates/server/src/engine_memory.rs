@@ -1,103 +1,125 @@
-//! What an engine seat keeps from one of its moves to the next: its search (table, killers,
-//! history; `engine::GamePlayer` under `table=game`), as every engine keeps its hash table
-//! over a game. At equal time this gained +71 Elo at 100,000 nodes a move in Antarctos
-//! (docs/strength.md, "A table kept over the game"). Only seats whose config asks for it keep
-//! one (level 8, `engine_player::config`), and at most [`MAX_KEPT`] in this process at once,
-//! each about 12 MiB at level 8's 600,000 nodes; a seat over the bound, or of a game read
-//! again from the store, searches afresh, which is still a legal, full-strength move.
+//! What an engine seat keeps from one of its moves to the next: its search (transposition
+//! table and history; `engine::GamePlayer` under `table=game`), as every engine keeps its
+//! hash table over a game. At equal nodes this gained about +70 Elo in both games
+//! (docs/strength.md, "A table kept over the game"). Only configs that ask for it keep one
+//! (level 8, `engine_player::config`).
+//!
+//! The kept searchers live in one pool per process, by game and colour, at most [`MAX_KEPT`]
+//! (about 12 MiB each at level 8's 600,000 nodes); the least recently used one makes room for
+//! a new one, so games left unfinished cost nothing for long. A search takes its searcher out
+//! of the pool and puts it back when done: nothing waits on a running search, and the game's
+//! end ([`release`]) frees its searchers at once. A seat without a kept searcher (the first
+//! move, one pushed out, a restart) searches afresh, which is still a legal, full-strength
+//! move.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::any::Any;
+use std::sync::Mutex;
 
 use engine::{EngineConfig, EngineVariant, GamePlayer};
 
 /// Most searchers kept at once by this process.
 pub const MAX_KEPT: usize = 32;
 
-/// Searchers kept now, by every game of this process.
-static KEPT: AtomicUsize = AtomicUsize::new(0);
-
-/// The number of searchers kept now (for tests and the operator's figures).
-pub fn kept_now() -> usize {
-    KEPT.load(Ordering::SeqCst)
+/// One kept searcher: its game, the colour it plays (0 White, 1 Black), when it was last put
+/// back (the pool's clock), and the `GamePlayer<V>` of the game's variant.
+struct Entry {
+    game: String,
+    side: usize,
+    used: u64,
+    player: Box<dyn Any + Send>,
 }
 
-/// One kept searcher; its drop frees its place under [`MAX_KEPT`].
-struct Kept<V: EngineVariant> {
-    player: GamePlayer<V>,
+struct Pool {
+    entries: Vec<Entry>,
+    clock: u64,
 }
 
-impl<V: EngineVariant> Kept<V> {
-    /// A place under the bound, or `None` when [`MAX_KEPT`] are kept already.
-    fn claim() -> Option<Self> {
-        KEPT.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < MAX_KEPT).then_some(n + 1)
-        })
-        .ok()
-        .map(|_| Kept {
-            player: GamePlayer::default(),
-        })
-    }
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    entries: Vec::new(),
+    clock: 0,
+});
+
+fn pool() -> std::sync::MutexGuard<'static, Pool> {
+    // The pool is a valid pool after any panic: each change is one call on the vector.
+    POOL.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl<V: EngineVariant> Drop for Kept<V> {
-    fn drop(&mut self) {
-        KEPT.fetch_sub(1, Ordering::SeqCst);
-    }
+/// The searcher kept for `game`'s `side`, taken out of the pool.
+fn take<V: EngineVariant>(game: &str, side: usize) -> Option<GamePlayer<V>> {
+    let mut pool = pool();
+    let i = pool
+        .entries
+        .iter()
+        .position(|e| e.game == game && e.side == side)?;
+    let entry = pool.entries.swap_remove(i);
+    drop(pool);
+    entry.player.downcast::<GamePlayer<V>>().ok().map(|b| *b)
 }
 
-/// The two seats of one game (White, Black), shared with the engine jobs that run on the
-/// queue's threads.
-pub struct Seats<V: EngineVariant>(Arc<Mutex<[Option<Kept<V>>; 2]>>);
-
-impl<V: EngineVariant> Default for Seats<V> {
-    fn default() -> Self {
-        Seats(Arc::new(Mutex::new([None, None])))
-    }
-}
-
-impl<V: EngineVariant> Clone for Seats<V> {
-    fn clone(&self) -> Self {
-        Seats(Arc::clone(&self.0))
-    }
-}
-
-impl<V: EngineVariant> Seats<V> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, [Option<Kept<V>>; 2]> {
-        // A job that panicked mid-search leaves a searcher that is still a valid searcher.
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// The engine's move in `pos` for the side to move: with `config.keep_table` through
-    /// that seat's kept searcher (claimed on its first move when the bound allows), else a
-    /// fresh search (`engine::choose_move`).
-    pub fn choose(&self, pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
-        if config.keep_table {
-            let mut seats = self.lock();
-            let seat = &mut seats[V::side_to_move(pos).index()];
-            if seat.is_none() {
-                *seat = Kept::claim();
-            }
-            if let Some(kept) = seat.as_mut() {
-                return kept.player.choose(pos, config);
-            }
+/// Puts `player` back as `game`'s `side`, pushing out the least recently used searcher
+/// when [`MAX_KEPT`] are kept. What is pushed out is freed after the pool's lock.
+fn put<V: EngineVariant>(game: &str, side: usize, player: GamePlayer<V>) {
+    let mut pool = pool();
+    pool.clock += 1;
+    let used = pool.clock;
+    let mut out = Vec::new();
+    while pool.entries.len() >= MAX_KEPT {
+        let oldest = (0..pool.entries.len()).min_by_key(|&i| pool.entries[i].used);
+        match oldest {
+            Some(i) => out.push(pool.entries.swap_remove(i)),
+            None => break,
         }
-        let fresh = EngineConfig {
-            keep_table: false,
-            ..config.clone()
-        };
-        engine::choose_move::<V>(pos, &fresh)
     }
+    pool.entries.push(Entry {
+        game: game.to_string(),
+        side,
+        used,
+        player: Box::new(player),
+    });
+    drop(pool);
+    drop(out);
+}
 
-    /// Frees both seats' searchers (the game is over).
-    pub fn release(&self) {
-        *self.lock() = [None, None];
+/// The engine's move in `pos` for the side to move of game `game`: with
+/// `config.keep_table` through that seat's kept searcher (a fresh one on its first move or
+/// after it was pushed out), else a fresh search (`engine::choose_move`).
+pub fn choose<V: EngineVariant>(
+    game: &str,
+    pos: &V::Position,
+    config: &EngineConfig,
+) -> Option<V::Move> {
+    if !config.keep_table {
+        return engine::choose_move::<V>(pos, config);
     }
+    let side = V::side_to_move(pos).index();
+    let mut player = take::<V>(game, side).unwrap_or_default();
+    let best = player.choose(pos, config);
+    put(game, side, player);
+    best
+}
 
-    /// How many of the two seats keep a searcher.
-    pub fn kept(&self) -> usize {
-        self.lock().iter().flatten().count()
-    }
+/// Frees the searchers kept for `game` (it is over). A search of it still running puts its
+/// searcher back when done; it is then the first to make room.
+pub fn release(game: &str) {
+    let out: Vec<Entry> = {
+        let mut pool = pool();
+        let (gone, kept) = std::mem::take(&mut pool.entries)
+            .into_iter()
+            .partition(|e| e.game == game);
+        pool.entries = kept;
+        gone
+    };
+    drop(out);
+}
+
+/// How many searchers `game` keeps now (0 to 2).
+pub fn kept_for(game: &str) -> usize {
+    pool().entries.iter().filter(|e| e.game == game).count()
+}
+
+/// How many searchers are kept now, by every game of this process.
+pub fn kept_now() -> usize {
+    pool().entries.len()
 }
 
 #[cfg(test)]
@@ -114,42 +136,50 @@ mod tests {
         }
     }
 
-    // One test, as the bound is the process's: tests run side by side would count each
+    // One test, as the pool is the process's: tests run side by side would count each
     // other's searchers.
     #[test]
     fn seats_keep_a_searcher_each_within_the_bound_and_free_it() {
         let start = Antarctos::start_position();
-        let seats = Seats::<Antarctos>::default();
-        let before = kept_now();
-        let mv = seats.choose(&start, &kept_config()).expect("a move");
+        let mv = choose::<Antarctos>("g1", &start, &kept_config()).expect("a move");
         assert!(Antarctos::legal_moves(&start).contains(&mv));
-        assert_eq!((seats.kept(), kept_now()), (1, before + 1));
-        // The other side's first move claims the other seat.
+        assert_eq!(kept_for("g1"), 1);
+        // The same seat again reuses its searcher; the other side claims the other seat.
+        choose::<Antarctos>("g1", &start, &kept_config()).expect("a move");
+        assert_eq!(kept_for("g1"), 1);
         let next = Antarctos::play(&start, &mv).expect("legal");
-        seats.choose(&next, &kept_config()).expect("a move");
-        assert_eq!((seats.kept(), kept_now()), (2, before + 2));
-        // A config without keep_table keeps nothing more.
-        let other = Seats::<Antarctos>::default();
+        choose::<Antarctos>("g1", &next, &kept_config()).expect("a move");
+        assert_eq!(kept_for("g1"), 2);
+        // A config without keep_table keeps nothing.
         let fresh = EngineConfig {
             keep_table: false,
             ..kept_config()
         };
-        other.choose(&start, &fresh).expect("a move");
-        assert_eq!(other.kept(), 0);
-        // Past the bound a seat searches afresh and still moves.
-        let many: Vec<Seats<Antarctos>> = (0..MAX_KEPT).map(|_| Seats::default()).collect();
-        for s in &many {
-            s.choose(&start, &kept_config()).expect("a move");
+        choose::<Antarctos>("g2", &start, &fresh).expect("a move");
+        assert_eq!(kept_for("g2"), 0);
+        // At the bound the least recently used make room: g1's two go first.
+        for i in 0..MAX_KEPT {
+            choose::<Antarctos>(&format!("other{i}"), &start, &kept_config()).expect("a move");
         }
         assert_eq!(kept_now(), MAX_KEPT);
-        assert_eq!(
-            many.iter().map(Seats::kept).sum::<usize>(),
-            MAX_KEPT - before - 2
-        );
-        drop(many);
-        assert_eq!(kept_now(), before + 2);
-        // The game's end frees both.
-        seats.release();
-        assert_eq!((seats.kept(), kept_now()), (0, before));
+        assert_eq!(kept_for("g1"), 0, "the oldest were not pushed out");
+        assert_eq!(kept_for("other0"), 1);
+        // A seat of another variant's game under the same id is not mixed up: it starts
+        // afresh and replaces it.
+        let chess = iceage::IceAge::start_position();
+        let config = EngineConfig {
+            nodes: Some(500),
+            ..kept_config()
+        };
+        assert!(choose::<iceage::IceAge>("other0", &chess, &config).is_some());
+        assert_eq!(kept_for("other0"), 1);
+        // The game's end frees its searchers.
+        release("other1");
+        assert_eq!(kept_for("other1"), 0);
+        assert_eq!(kept_now(), MAX_KEPT - 1);
+        for i in 0..MAX_KEPT {
+            release(&format!("other{i}"));
+        }
+        assert_eq!(kept_now(), 0);
     }
 }

@@ -14,7 +14,7 @@ use engine::EngineConfig;
 
 use crate::engine_queue::{JobError, JobSpec, Lane, Owner};
 use crate::game_service::{GameService, GameSlot};
-use crate::state::{Level, SeatKind};
+use crate::state::{GameStatus, Level, SeatKind};
 use crate::store::GameRow;
 
 /// Thinking time of each level (1-8), in milliseconds.
@@ -180,6 +180,10 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
     let mut g = slot.game.lock().await;
     if g.row().engine_to_move().is_none() {
         // The game ended or it is no longer the engine's turn (resignation, takeback).
+        if g.row().status != GameStatus::Ongoing {
+            // The search put its searcher back after the game's end had freed the seats.
+            crate::engine_memory::release(&id);
+        }
         slot.engine_running.store(false, Ordering::SeqCst);
         return Step::Done;
     }

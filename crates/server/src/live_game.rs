@@ -11,7 +11,7 @@ use game::{Color, MoveTextFault, MoveTextKind, Outcome, Record, RecordResult, Va
 use iceage::IceAge;
 use serde::Serialize;
 
-use crate::engine_memory::Seats;
+use crate::engine_memory;
 use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
 use crate::json_list::{GrowingList, JsonList};
 use crate::state::{GameStatus, SeatKind, VariantName};
@@ -187,8 +187,6 @@ struct Game<V: SiteVariant> {
     /// Shared with the views handed out, each move serialised once (`json_list`).
     views: GrowingList<MoveView>,
     legal: JsonList<LegalView>,
-    /// The engine seats' searchers kept over the game (level 8), freed when it ends.
-    engines: Seats<V>,
 }
 
 /// Square index 0..64 (a1 = 0) to its name.
@@ -287,7 +285,6 @@ impl<V: SiteVariant> Game<V> {
             moves: Vec::new(),
             views: GrowingList::new(),
             legal: JsonList::default(),
-            engines: Seats::default(),
         };
         for m in stored {
             let pos = game.current().clone();
@@ -326,7 +323,8 @@ impl<V: SiteVariant> Game<V> {
                 })
                 .collect()
         } else {
-            self.engines.release();
+            // The engine seats' searchers kept over the game (level 8) are no longer needed.
+            engine_memory::release(&self.row.id);
             Vec::new()
         };
         self.legal = JsonList::from_json(&legal);
@@ -478,12 +476,10 @@ impl<V: SiteVariant> LiveGame for Game<V> {
 
     fn engine_job(&self, mut config: EngineConfig) -> EngineJob {
         let pos = self.current().clone();
-        let engines = self.engines.clone();
+        let game = self.row.id.clone();
         Box::new(move |stop| {
             config.stop = Some(stop);
-            engines
-                .choose(&pos, &config)
-                .map(|mv| V::move_id(&pos, &mv))
+            engine_memory::choose::<V>(&game, &pos, &config).map(|mv| V::move_id(&pos, &mv))
         })
     }
 

@@ -392,6 +392,41 @@ async fn engine_searches_again_when_a_takeback_changes_the_position_under_it() {
     srv.stop().await;
 }
 
+/// Level 8 keeps its search from one of its moves to the next (docs/api.md,
+/// `engine_thinking`), and the game's end frees it.
+#[tokio::test]
+async fn level_8_keeps_its_search_over_the_game_and_its_end_frees_it() {
+    let url = sqlite_url("kept_search");
+    let srv = TestServer::start(&url).await;
+    let mut a = srv.client();
+    let e = create(
+        &mut a,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 8, "color": "white"}),
+    )
+    .await;
+    let eid = id_of(&e);
+    play(&mut a, &eid, "c3-d4").await;
+    wait_ply(&mut a, &eid, 2).await;
+    assert_eq!(server::engine_memory::kept_for(&eid), 1);
+    let lower = create(
+        &mut a,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 7, "color": "white"}),
+    )
+    .await;
+    let lid = id_of(&lower);
+    play(&mut a, &lid, "c3-d4").await;
+    wait_ply(&mut a, &lid, 2).await;
+    assert_eq!(
+        server::engine_memory::kept_for(&lid),
+        0,
+        "level 7 kept a search"
+    );
+    let resigned = post(&mut a, &format!("/api/games/{eid}/resign"), json!({})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    assert_eq!(server::engine_memory::kept_for(&eid), 0);
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn takeback_on_one_screen_against_the_engine_and_between_friends() {
     let url = sqlite_url("takeback");
