@@ -160,7 +160,7 @@ pub struct EngineConfig {
     /// Keep the transposition table and the (aged) history from one move of a game to the
     /// next, as engines do over a game ([`GamePlayer`]; setting `table=game`): a move then
     /// depends on the searches before it in the game as well as on its position. `false`
-    /// (a fresh table per move, `table=move`) is what the site's levels do.
+    /// (a fresh table per move, `table=move`) is what the site's levels 1-7 do.
     pub keep_table: bool,
 }
 
