@@ -68,10 +68,16 @@ pub fn match_(args: MatchArgs) -> Result<(), String> {
 fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     let a = parse_setting(&args.engine_a).map_err(|e| format!("--engine-a: {e}"))?;
     let b = parse_setting(&args.engine_b).map_err(|e| format!("--engine-b: {e}"))?;
-    a.check_weights::<V>()
-        .map_err(|e| format!("--engine-a: weights=: {e}"))?;
-    b.check_weights::<V>()
-        .map_err(|e| format!("--engine-b: weights=: {e}"))?;
+    for (flag, config) in [("--engine-a", &a), ("--engine-b", &b)] {
+        config.check_weights::<V>().map_err(|e| {
+            let given: Vec<String> = config
+                .weights
+                .iter()
+                .flat_map(|w| w.iter().map(i32::to_string))
+                .collect();
+            format!("{flag}: weights={}: {e}", given.join("/"))
+        })?;
+    }
     let sprt = match &args.sprt {
         Some(text) => Some(SprtParams::parse(text).map_err(|e| format!("--sprt: {e}"))?),
         None => None,

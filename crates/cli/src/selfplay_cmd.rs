@@ -37,6 +37,10 @@ pub struct SelfplayArgs {
     /// Node limit per move for both sides.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// `game`: each side keeps its transposition table from move to move over a game, as
+    /// the site's level 8 does (the setting `table=game`); `move`: a fresh table each move.
+    #[arg(long, value_enum, default_value_t = Table::Move)]
+    pub table: Table,
     /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -56,12 +60,21 @@ pub struct SelfplayArgs {
     pub db: DatabaseArg,
 }
 
+/// Whether the engine keeps its table over a game (`EngineConfig::keep_table`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Table {
+    /// A fresh table each move.
+    Move,
+    /// One table per side kept over the game.
+    Game,
+}
+
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
     with_variant!(args.variant, V => run::<V>(&args))
 }
 
 fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {
-    match (args.level, args.nodes) {
+    let config = match (args.level, args.nodes) {
         (Some(l), _) if !(1..=8).contains(&l) => Err(format!("--level {l}: levels go from 1 to 8")),
         (Some(l), _) => Ok(EngineConfig::level(l)),
         (None, Some(0)) => Err("--nodes 0: must be at least 1".into()),
@@ -70,7 +83,11 @@ fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {
             ..Default::default()
         }),
         (None, None) => Err("give the engine setting: --level L or --nodes N".into()),
-    }
+    }?;
+    Ok(EngineConfig {
+        keep_table: args.table == Table::Game,
+        ..config
+    })
 }
 
 fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {

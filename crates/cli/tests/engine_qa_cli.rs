@@ -259,7 +259,7 @@ fn match_refuses_weights_of_the_wrong_count_or_form() {
     for (weights, says) in [
         (
             "100/5",
-            "--engine-b: weights=: 2 weights given, the antarctos evaluation has 15 terms",
+            "--engine-b: weights=100/5: 2 weights given, the antarctos evaluation has 15 terms",
         ),
         ("100/x", "--engine-b: weights=100/x: 'x' is not an integer"),
     ] {
@@ -408,4 +408,35 @@ fn match_with_a_perfect_score_says_it_has_no_finite_elo() {
         "{text}"
     );
     assert!(!text.contains("inf to inf"), "{text}");
+}
+
+#[test]
+fn selfplay_keeps_the_table_over_the_game_when_asked() {
+    let args = |table: &'static str| {
+        [
+            "selfplay",
+            "--variant",
+            "antarctos",
+            "--games",
+            "2",
+            "--nodes",
+            "500",
+            "--random-plies",
+            "2",
+            "--table",
+            table,
+        ]
+    };
+    let out = run(&args("game"), b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("engine nodes=500,table=game"), "{text}");
+    let out = run(&args("move"), b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("engine nodes=500,"), "{text}");
+    assert!(!text.contains("table=game"), "{text}");
+    let out = run(&args("hash"), b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'hash' for '--table"), "{err}");
 }
