@@ -187,6 +187,37 @@ pub struct TableAllocError {
     pub mib: usize,
 }
 
+/// Asks Linux to back the table's memory with transparent huge pages (2 MiB) where the
+/// system allows them on request (`/sys/kernel/mm/transparent_hugepage/enabled` set to
+/// `madvise` or `always`); called before the memory is first written, so that the first
+/// touch of each 2 MiB stretch faults one huge page in. Why: a probe lands on a random bucket,
+/// and with 4 KiB pages nearly every one also misses the TLB; `perf annotate` of an Antarctos
+/// search (2026-12-03) put a third of the search function's own samples on the table's
+/// prefetch and first load (docs/strength.md, "Huge pages for the table"). A hint only:
+/// failure, or a system that refuses, changes nothing but speed.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(slots: &Vec<Bucket>) {
+    const PAGE: usize = 4096;
+    const HUGE: usize = 2 << 20;
+    let bytes = slots.capacity() * std::mem::size_of::<Bucket>();
+    if bytes < HUGE {
+        return;
+    }
+    let start = (slots.as_ptr() as usize).next_multiple_of(PAGE);
+    let end = (slots.as_ptr() as usize + bytes) / PAGE * PAGE;
+    if end > start {
+        // SAFETY: [start, end) lies inside the vector's own allocation, page-aligned;
+        // MADV_HUGEPAGE changes how the kernel backs those pages, never their contents,
+        // and its result (an error on a kernel without THP) is ignored on purpose.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_slots: &Vec<Bucket>) {}
+
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two buckets; at least one).
     /// Panics if the memory cannot be had (the program's own sizes); a size a user asks
@@ -208,6 +239,7 @@ impl Table {
         slots
             .try_reserve_exact(buckets)
             .map_err(|_| TableAllocError { mib })?;
+        advise_huge_pages(&slots);
         slots.resize_with(buckets, Bucket::default);
         Ok(Table {
             slots,
@@ -344,6 +376,25 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_table_given_huge_pages_keeps_every_entry_stored_across_its_range() {
+        // 8 MiB: past the 2 MiB below which no huge pages are asked for.
+        let t = Table::new(8);
+        assert_eq!(t.mib(), 8);
+        let buckets = t.slots.len() as u64;
+        let keys: Vec<u64> = (0..64)
+            .map(|i| i * (buckets / 64) + 7 + (i << 40))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, i as u32 + 1, i as i32 - 30, 5, Bound::Exact);
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            let e = t.probe(k).expect("stored");
+            assert_eq!((e.mv, e.score, e.depth), (i as u32 + 1, i as i32 - 30, 5));
+        }
+        assert!(t.probe(keys[3] ^ 1 << 63).is_none());
+    }
 
     #[test]
     fn store_and_probe() {
