@@ -39,6 +39,16 @@ impl<V: EngineVariant> Worker<V> {
         if frame.moves.is_empty() {
             return terminal_score::<V>(pos, ply);
         }
+        // With `thr`, a goal threat is answered as a check: every move is searched.
+        let stand_pat =
+            V::may_stand_pat(pos, &frame.moves) && !(self.options.threat && V::threatened(pos));
+        // The evaluation comes before the table's answer, which it does not change: the
+        // bucket prefetched above arrives meanwhile.
+        let eval = if stand_pat || q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
+            self.evaluate(pos)
+        } else {
+            -INFINITY
+        };
         if self.options.quiescence_tt
             && let Some(e) = shared.tt.probe(key)
         {
@@ -47,15 +57,11 @@ impl<V: EngineVariant> Worker<V> {
                 return s;
             }
         }
-        // With `thr`, a goal threat is answered as a check: every move is searched.
-        let stand_pat =
-            V::may_stand_pat(pos, &frame.moves) && !(self.options.threat && V::threatened(pos));
         if q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return eval;
         }
         let mut best = -INFINITY;
         if stand_pat {
-            let eval = self.evaluate(pos);
             if eval >= beta {
                 return eval;
             }
