@@ -167,6 +167,8 @@ struct Bucket([Slot; 2]);
 /// reference (`&Table` or `Arc<Table>`): every method takes `&self`.
 pub struct Table {
     slots: Vec<Bucket>,
+    /// The stretch of `slots` advised to use huge pages, if the kernel accepted.
+    huge_pages: Option<(usize, usize)>,
     mask: usize,
     generation: AtomicU8,
 }
@@ -187,36 +189,68 @@ pub struct TableAllocError {
     pub mib: usize,
 }
 
+/// The page-aligned stretch `[start, end)` inside a table's allocation of `bytes` bytes at
+/// `ptr` that huge-page advice may cover, or `None` below 2 MiB (not worth a huge page) or
+/// where no whole page fits. The page size is the system's (`sysconf(_SC_PAGESIZE)`: 4 KiB on
+/// x86-64, 16 or 64 KiB on some arm64 kernels).
+#[cfg(target_os = "linux")]
+fn huge_page_range(ptr: usize, bytes: usize) -> Option<(usize, usize)> {
+    const HUGE: usize = 2 << 20;
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = usize::try_from(page).ok().filter(|p| p.is_power_of_two())?;
+    if bytes < HUGE {
+        return None;
+    }
+    let start = ptr.next_multiple_of(page);
+    let end = (ptr + bytes) / page * page;
+    (end > start).then_some((start, end))
+}
+
+/// `madvise(start, end - start, advice)`; true if the kernel accepted it.
+#[cfg(target_os = "linux")]
+fn advise(range: (usize, usize), advice: libc::c_int) -> bool {
+    let (start, end) = range;
+    // SAFETY: callers pass a page-aligned stretch inside a live allocation of the table
+    // (huge_page_range); MADV_HUGEPAGE and MADV_NOHUGEPAGE change how the kernel backs
+    // those pages, never their contents.
+    unsafe { libc::madvise(start as *mut libc::c_void, end - start, advice) == 0 }
+}
+
 /// Asks Linux to back the table's memory with transparent huge pages (2 MiB) where the
 /// system allows them on request (`/sys/kernel/mm/transparent_hugepage/enabled` set to
 /// `madvise` or `always`); called before the memory is first written, so that the first
 /// touch of each 2 MiB stretch faults one huge page in. Why: a probe lands on a random bucket,
 /// and with 4 KiB pages nearly every one also misses the TLB; `perf annotate` of an Antarctos
 /// search (2026-12-03) put a third of the search function's own samples on the table's
-/// prefetch and first load (docs/strength.md, "Huge pages for the table"). A hint only:
-/// failure, or a system that refuses, changes nothing but speed.
+/// prefetch and first load (docs/strength.md, "Huge pages for the table"). Returns the
+/// stretch advised if the kernel accepted, so that [`Table`]'s drop can take the advice
+/// back: the allocator reuses freed memory for small objects, and the binary's mimalloc is
+/// built without huge pages on purpose (docs/performance.md: they cost the site a third
+/// more resident memory). A refusal (a kernel without THP) leaves the table as it was,
+/// slower only.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(slots: &Vec<Bucket>) {
-    const PAGE: usize = 4096;
-    const HUGE: usize = 2 << 20;
+fn advise_huge_pages(slots: &Vec<Bucket>) -> Option<(usize, usize)> {
     let bytes = slots.capacity() * std::mem::size_of::<Bucket>();
-    if bytes < HUGE {
-        return;
-    }
-    let start = (slots.as_ptr() as usize).next_multiple_of(PAGE);
-    let end = (slots.as_ptr() as usize + bytes) / PAGE * PAGE;
-    if end > start {
-        // SAFETY: [start, end) lies inside the vector's own allocation, page-aligned;
-        // MADV_HUGEPAGE changes how the kernel backs those pages, never their contents,
-        // and its result (an error on a kernel without THP) is ignored on purpose.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
+    let range = huge_page_range(slots.as_ptr() as usize, bytes)?;
+    advise(range, libc::MADV_HUGEPAGE).then_some(range)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_slots: &Vec<Bucket>) {}
+fn advise_huge_pages(_slots: &Vec<Bucket>) -> Option<(usize, usize)> {
+    None
+}
+
+impl Drop for Table {
+    /// Takes back the huge-page advice (MADV_NOHUGEPAGE) before the memory returns to the
+    /// allocator; see `advise_huge_pages`.
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Some(range) = self.huge_pages {
+            advise(range, libc::MADV_NOHUGEPAGE);
+        }
+    }
+}
 
 impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two buckets; at least one).
@@ -239,10 +273,11 @@ impl Table {
         slots
             .try_reserve_exact(buckets)
             .map_err(|_| TableAllocError { mib })?;
-        advise_huge_pages(&slots);
+        let huge_pages = advise_huge_pages(&slots);
         slots.resize_with(buckets, Bucket::default);
         Ok(Table {
             slots,
+            huge_pages,
             mask: buckets - 1,
             generation: AtomicU8::new(0),
         })
@@ -394,6 +429,47 @@ mod tests {
             assert_eq!((e.mv, e.score, e.depth), (i as u32 + 1, i as i32 - 30, 5));
         }
         assert!(t.probe(keys[3] ^ 1 << 63).is_none());
+    }
+
+    /// The VmFlags of the mapping of this process that holds `addr` (/proc/self/smaps).
+    #[cfg(target_os = "linux")]
+    fn vm_flags(addr: usize) -> Option<String> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+        let mut inside = false;
+        for line in smaps.lines() {
+            let head = line.split_whitespace().next().unwrap_or("");
+            if let Some((a, b)) = head.split_once('-')
+                && let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+            {
+                inside = (a..b).contains(&addr);
+            } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+                return Some(flags.trim().to_string());
+            }
+        }
+        None
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_large_table_asks_for_huge_pages_and_its_drop_takes_the_advice_back() {
+        // A kernel built with THP (it has this file) accepts the advice, whatever its mode.
+        let thp = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        let t = Table::new(8);
+        let Some(range) = t.huge_pages else {
+            assert!(!thp, "a kernel with THP refused MADV_HUGEPAGE");
+            return;
+        };
+        let base = t.slots.as_ptr() as usize;
+        assert!(base <= range.0 && range.1 <= base + (8 << 20) && range.1 - range.0 >= 6 << 20);
+        let flags = vm_flags(range.0).expect("the table is mapped");
+        assert!(flags.split(' ').any(|f| f == "hg"), "no hg in {flags}");
+        // What the drop does, checked while the memory is still the table's.
+        assert!(advise(range, libc::MADV_NOHUGEPAGE));
+        let flags = vm_flags(range.0).expect("the table is mapped");
+        assert!(flags.split(' ').any(|f| f == "nh"), "no nh in {flags}");
+        assert!(!flags.split(' ').any(|f| f == "hg"), "hg left in {flags}");
+        // Small tables are left alone.
+        assert_eq!(Table::new(1).huge_pages, None);
     }
 
     #[test]
