@@ -159,8 +159,10 @@ async function unknownCode(browser) {
     body: JSON.stringify({ error: { code: 'bad_request', message: "fen 'W:Wc3:Bf6': a reason from a newer server", position: { code: 'from_a_newer_server', args: ['c3'] } } }),
   }));
   await page.goto(`${base}/editor/antarctos?fen=${encodeURIComponent('W:Wc3:Bf6')}`);
-  await says(page, '#editor-why', 'a reason from a newer server', 'an unknown code falls back to the message, without its quote of the text');
-  eq(await page.textContent('#editor-verdict'), `${WORDS.ru.impossible} a reason from a newer server`, 'after the verdict in the page\'s language');
+  // The verdict as a whole is waited for: the page is drawn again when /api/me answers (the
+  // header's log-in link), and the new page's verdict is empty until its own check returns.
+  await says(page, '#editor-verdict', `${WORDS.ru.impossible} a reason from a newer server`, 'after the verdict in the page\'s language');
+  eq(await page.textContent('#editor-why'), 'a reason from a newer server', 'an unknown code falls back to the message, without its quote of the text');
 }
 
 await suite([
