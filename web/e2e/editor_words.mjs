@@ -165,6 +165,26 @@ async function unknownCode(browser) {
   eq(await page.textContent('#editor-why'), 'a reason from a newer server', 'an unknown code falls back to the message, without its quote of the text');
 }
 
+/** The server's word on who is logged in, coming late, redraws the header and not the editor. */
+async function lateAccountAnswer(browser) {
+  const page = await newPage(browser);
+  let answered = false;
+  await page.route('**/api/me', async route => {
+    await new Promise(r => setTimeout(r, 2000));
+    answered = true;
+    await route.continue();
+  });
+  await page.goto(`${base}/editor/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await typed(page, 'W:Wc3:Bf6');
+  await says(page, '#editor-verdict', 'A possible position.', 'the typed position is judged');
+  check(!answered, 'the position was typed before the server said who the player is');
+  await page.waitForSelector('#account-link', { timeout: 10000 });
+  check(answered, 'the log-in link came with the answer');
+  eq(await page.inputValue('#editor-fen'), 'W:Wc3:Bf6', 'the typed position outlives the answer');
+  eq(await page.textContent('#editor-verdict'), 'A possible position.', 'and so does its verdict');
+}
+
 await suite([
   ['every code the server sends has words in en, ru and tr', everyCodeHasWords],
   ...['en', 'ru', 'tr'].flatMap(l => [
@@ -172,4 +192,5 @@ await suite([
     [`the analysis board and the home page in ${l}`, b => analysisIn(b, l)],
   ]),
   ['an unknown code shows the server\'s message', unknownCode],
+  ['an account answer after an edit keeps the edit', lateAccountAnswer],
 ]);

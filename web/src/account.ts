@@ -11,13 +11,23 @@ export function currentUser(): string | null | undefined {
   return me;
 }
 
-/** Asks the server once; the page redraws (`icebound:navigate`) when the answer changes it. */
+/**
+ * Asks the server once. Its answer is announced as `icebound:me`, not as a navigation: the
+ * header's account link changes with it, but a page the player may already be working in (the
+ * board editor, a game) must not be drawn again and lose what was done before the answer came.
+ */
 export function loadMe(): Promise<void> {
   asked ??= api.me().then(
-    r => setMe(r.username),
-    () => setMe(null),
+    r => learnMe(r.username),
+    () => learnMe(null),
   );
   return asked;
+}
+
+function learnMe(name: string | null): void {
+  const changed = me !== name;
+  me = name;
+  if (changed) window.dispatchEvent(new Event('icebound:me'));
 }
 
 /** Records a log-in, log-out or registration and redraws the page. */

@@ -111,5 +111,15 @@ window.addEventListener('popstate', () => {
   if (location.pathname + location.search !== shownPath) render();
 });
 window.addEventListener('icebound:navigate', render);
+// The pages drawn from who is logged in; any other page keeps its state and only the header
+// is drawn again when the server says who the player is.
+const userPages: Page[] = [homePage, loginPage, accountPage];
+window.addEventListener('icebound:me', () => {
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const page = routes.find(([re]) => re.test(path))?.[1];
+  const top = document.querySelector('#app > header.top');
+  if (!top || (page && userPages.includes(page))) render();
+  else top.replaceWith(header());
+});
 render();
 void loadMe();
