@@ -259,7 +259,7 @@ fn match_refuses_weights_of_the_wrong_count_or_form() {
     for (weights, says) in [
         (
             "100/5",
-            "--engine-b: weights=100/5: 2 weights given, the antarctos evaluation has 15 terms",
+            "--engine-b: weights=100/5: 2 weights given, the antarctos evaluation has 18 terms",
         ),
         ("100/x", "--engine-b: weights=100/x: 'x' is not an integer"),
     ] {

@@ -56,6 +56,11 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
     /// 0 for a game whose evaluation has none.
     const TERM_COUNT: usize = 0;
 
+    /// The term counts of this game's evaluation before terms were added to it: a
+    /// `weights=` list of one of these lengths (an older command in docs/strength.md) still
+    /// reads, the later terms weighing 0, which is what the evaluation of then computed.
+    const EARLIER_TERM_COUNTS: &'static [usize] = &[];
+
     /// The static evaluation with `weights` in place of the tuned ones, one per term in the
     /// game's order (`eval::<game>::TERM_NAMES`; the caller checks the length against
     /// [`EngineVariant::TERM_COUNT`]): for measuring new weights against the kept ones
@@ -151,8 +156,9 @@ pub struct EngineConfig {
     /// for measuring each technique's gain. A name that is not a switch is ignored.
     pub switches: Vec<(&'static str, bool)>,
     /// Evaluation weights in place of the game's tuned ones
-    /// ([`EngineVariant::evaluate_weighted`]): exactly [`EngineVariant::TERM_COUNT`] of
-    /// them (checked by [`EngineConfig::check_weights`]), or `None` for the tuned ones.
+    /// ([`EngineVariant::evaluate_weighted`]): [`EngineVariant::TERM_COUNT`] of them, or as
+    /// many as an earlier evaluation had (the later terms then weigh 0; checked by
+    /// [`EngineConfig::check_weights`]), or `None` for the tuned ones.
     pub weights: Option<std::sync::Arc<[i32]>>,
     /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
     /// yardstick of docs/strength.md. It has one thread and no search options.
@@ -186,16 +192,18 @@ impl EngineConfig {
     /// Checks that [`EngineConfig::weights`], if any, fit game `V`'s evaluation.
     ///
     /// # Errors
-    /// A message that gives both counts when the number of weights is not
-    /// [`EngineVariant::TERM_COUNT`].
+    /// A message that gives both counts when the number of weights is neither
+    /// [`EngineVariant::TERM_COUNT`] nor one of [`EngineVariant::EARLIER_TERM_COUNTS`].
     pub fn check_weights<V: EngineVariant>(&self) -> Result<(), String> {
         match &self.weights {
-            Some(w) if w.len() != V::TERM_COUNT => Err(format!(
-                "{} weights given, the {} evaluation has {} terms",
-                w.len(),
-                V::NAME,
-                V::TERM_COUNT
-            )),
+            Some(w) if w.len() != V::TERM_COUNT && !V::EARLIER_TERM_COUNTS.contains(&w.len()) => {
+                Err(format!(
+                    "{} weights given, the {} evaluation has {} terms",
+                    w.len(),
+                    V::NAME,
+                    V::TERM_COUNT
+                ))
+            }
             _ => Ok(()),
         }
     }

@@ -521,9 +521,30 @@ fn weights_setting_replaces_the_tuned_weights() {
     };
     assert_eq!(
         config.check_weights::<Antarctos>().unwrap_err(),
-        "2 weights given, the antarctos evaluation has 15 terms"
+        "2 weights given, the antarctos evaluation has 18 terms"
     );
     assert!(EngineConfig::default().check_weights::<IceAge>().is_ok());
+    // A list of the 15 terms before "edge", "backed" and "exposed" still reads, the three
+    // weighing 0: the commands of docs/strength.md from before them replay.
+    let second = engine::eval::antarctos::SECOND_TUNED_WEIGHTS.to_vec();
+    assert_eq!(second[15..], [0, 0, 0]);
+    let older = EngineConfig {
+        weights: Some(second[..15].to_vec().into()),
+        ..EngineConfig::default()
+    };
+    assert!(older.check_weights::<Antarctos>().is_ok());
+    assert_eq!(
+        run::<Antarctos>(&a, Some(second[..15].to_vec())),
+        run::<Antarctos>(&a, Some(second))
+    );
+    let sixteen = EngineConfig {
+        weights: Some(vec![0; 16].into()),
+        ..EngineConfig::default()
+    };
+    assert_eq!(
+        sixteen.check_weights::<Antarctos>().unwrap_err(),
+        "16 weights given, the antarctos evaluation has 18 terms"
+    );
     // Huge weights stay a static value: never a score the search takes for a proven win.
     let mut huge = vec![0; engine::eval::antarctos::TERM_COUNT];
     huge[engine::eval::antarctos::MAN] = 10_000;

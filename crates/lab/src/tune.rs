@@ -478,7 +478,7 @@ mod tests {
         let w = Antarctos::hand_weights();
         let s = weights_file::<Antarctos>(&w, "icebound tune --variant antarctos", "the hand");
         assert!(s.contains("//! (the fit started from the hand)."), "{s}");
-        assert!(s.contains("pub const WEIGHTS: [i32; 15] = ["));
+        assert!(s.contains("pub const WEIGHTS: [i32; 18] = ["));
         assert!(s.contains("/// - runner: 120"));
         let (_, list) = s.split_once("= [").expect("the array");
         let (list, _) = list.split_once("];").expect("its end");

@@ -238,6 +238,6 @@ fn run_match_refuses_weights_that_do_not_fit_the_game() {
             .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "engine A: 2 weights given, the antarctos evaluation has 15 terms"
+        "engine A: 2 weights given, the antarctos evaluation has 18 terms"
     );
 }

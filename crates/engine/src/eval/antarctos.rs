@@ -37,8 +37,19 @@ pub const RACE_WON: usize = 12;
 pub const RACE_ALONE: usize = 13;
 /// Having the move.
 pub const TEMPO: usize = 14;
+/// A man on the a- or h-file: it cannot be captured (A6 needs a square beyond it) but has
+/// one forward step at most.
+pub const EDGE: usize = 15;
+/// A man whose two squares behind are not empty (a man, ice or the board's edge): no
+/// enemy man can capture it from the front (A6).
+pub const BACKED: usize = 16;
+/// A man of the side to move that an enemy man could capture at once were it the enemy's
+/// turn (A6): a threat the side to move must meet. Counted for the side to move only;
+/// the other side's would be a capture the side to move must make (A9), and such
+/// positions are not quiet.
+pub const EXPOSED: usize = 17;
 /// Number of terms.
-pub const TERM_COUNT: usize = 15;
+pub const TERM_COUNT: usize = 18;
 
 /// The terms' names, for the tuner's output.
 pub const TERM_NAMES: [&str; TERM_COUNT] = [
@@ -57,23 +68,34 @@ pub const TERM_NAMES: [&str; TERM_COUNT] = [
     "race won",
     "race alone",
     "tempo",
+    "edge",
+    "backed",
+    "exposed",
 ];
 
 /// The hand-set weights of before tuning (the baseline engine's constants).
-pub const HAND_WEIGHTS: [i32; TERM_COUNT] =
-    [100, 3, 7, 13, 22, 36, 58, 10, 3, -8, 9, 120, 250, 125, 8];
+pub const HAND_WEIGHTS: [i32; TERM_COUNT] = [
+    100, 3, 7, 13, 22, 36, 58, 10, 3, -8, 9, 120, 250, 125, 8, 0, 0, 0,
+];
 
 /// The weights of the first tuning (2026-12-01), kept for the comparison `off=tuned2` in a
 /// match (docs/strength.md, "Tuned evaluation").
 pub const FIRST_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
-    100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6,
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -15, 34, 107, 169, -35, 6, 0, 0, 0,
 ];
 
 /// The weights of the second tuning (2026-12-02), the engine's until the third (2026-12-03,
 /// [`WEIGHTS`]): the opponent of the third's matches, as `weights=100/-10/-28/6/-2/72/36/-3/13/-7/37/116/177/-96/6`
 /// (docs/strength.md, "Goal threats as checks, and a third Antarctos tuning").
 pub const SECOND_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
-    100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6,
+    100, -10, -28, 6, -2, 72, 36, -3, 13, -7, 37, 116, 177, -96, 6, 0, 0, 0,
+];
+
+/// The weights of the third tuning (2026-12-03), the engine's until the fourth (2026-12-04,
+/// [`WEIGHTS`]), with 0 for the three terms added then: the opponent of the fourth's
+/// matches (docs/strength.md, "A fourth Antarctos tuning with three new terms").
+pub const THIRD_TUNED_WEIGHTS: [i32; TERM_COUNT] = [
+    100, -10, -28, 6, -2, 72, 36, -3, 16, -6, 43, -94, 272, 88, 5, 0, 0, 0,
 ];
 
 /// The weights the engine plays with.
@@ -85,6 +107,9 @@ impl EngineVariant for Antarctos {
     }
 
     const TERM_COUNT: usize = TERM_COUNT;
+
+    /// Before "edge", "backed" and "exposed" (2026-12-04) there were 15 terms.
+    const EARLIER_TERM_COUNTS: &'static [usize] = &[15];
 
     fn evaluate_weighted(pos: &Position, weights: &[i32]) -> i32 {
         evaluate_with(pos, weights)
@@ -261,6 +286,17 @@ const RANKS: [u64; 8] = {
     t
 };
 
+/// The dark squares of the a- and h-files.
+const EDGE_FILES: u64 = {
+    let mut m = 0;
+    let mut r = 0;
+    while r < 8 {
+        m |= bit(if r % 2 == 0 { 0 } else { 7 }, r);
+        r += 1;
+    }
+    m
+};
+
 /// Cones ahead of every square, by colour (0 White, 1 Black): on a row `k` rows further
 /// on, the files within `k + 1` of the man's. An enemy man outside it cannot stop the man
 /// in time (enemy men move towards this man's home row only).
@@ -355,6 +391,17 @@ fn side<T: Terms, const WHITE: bool>(
     }
     t.add(BLOCKED, sign * (men & !movable).count_ones() as i32);
     t.add(SPRINGBOARD, sign * springs as i32);
+    t.add(EDGE, sign * (men & EDGE_FILES).count_ones() as i32);
+    // The square behind in direction `back[i]` is empty for `s` in `step(empty, fwd[i])`.
+    let open_behind = step(empty, fwd[0]) | step(empty, fwd[1]);
+    t.add(BACKED, sign * (men & !open_behind).count_ones() as i32);
+    if sign > 0 {
+        let mut exposed = 0;
+        for d in [4, 5, -4, -5] {
+            exposed |= men & step(enemy, -d) & step(empty, d);
+        }
+        t.add(EXPOSED, exposed.count_ones() as i32);
+    }
     let mut runners = 0;
     let mut fastest: Option<i32> = None;
     let mut rest = men;
@@ -428,15 +475,14 @@ mod tests {
     }
 
     #[test]
-    fn third_tuning_held_the_rows_and_refitted_the_rest() {
-        // The row terms, home guard and the man (indices 0-7) were held (docs/strength.md).
-        assert_eq!(WEIGHTS[..8], SECOND_TUNED_WEIGHTS[..8]);
-        assert!(
-            WEIGHTS[8..]
-                .iter()
-                .zip(&SECOND_TUNED_WEIGHTS[8..])
-                .all(|(a, b)| a != b)
-        );
+    fn fourth_tuning_held_the_rows_and_weighed_the_new_terms() {
+        // The row terms, home guard and the man (indices 0-7) were held (docs/strength.md,
+        // "A fourth Antarctos tuning with three new terms"); the three new terms, at 0
+        // before, were fitted, and a man the enemy threatens counts against.
+        assert_eq!(WEIGHTS[..8], THIRD_TUNED_WEIGHTS[..8]);
+        assert_eq!(THIRD_TUNED_WEIGHTS[EDGE..], [0, 0, 0]);
+        assert!(WEIGHTS[EDGE..].iter().all(|&w| w != 0));
+        assert!(WEIGHTS[EXPOSED] < 0);
     }
 
     #[test]
@@ -461,6 +507,32 @@ mod tests {
         let mut t = super::super::terms::Trace::new(TERM_COUNT);
         terms(&pos("W:Wb4:Bg3"), &mut t);
         assert_eq!(t.counts[RACE_WON], -1.0);
+    }
+
+    fn counts(text: &str) -> Vec<f64> {
+        let mut t = super::super::terms::Trace::new(TERM_COUNT);
+        terms(&pos(text), &mut t);
+        t.counts
+    }
+
+    #[test]
+    fn a6_edge_backed_and_exposed_men() {
+        // a3 stands on the edge with b2 and the board's edge behind it; b2 and d4 have
+        // empty squares behind; Black's e7 has d8 and f8 empty behind it.
+        let c = counts("W:Wa3,b2,d4:Be7");
+        assert_eq!((c[EDGE], c[BACKED], c[EXPOSED]), (1.0, 1.0, 0.0));
+        // Black's h8 is on the edge and has nothing behind it: the two sides cancel.
+        let c = counts("W:Wa3,b2,d4:Bh8");
+        assert_eq!((c[EDGE], c[BACKED]), (0.0, 0.0));
+        // e5 could take d4 (landing on c3) were it Black's turn.
+        assert_eq!(counts("W:Wd4:Be5")[EXPOSED], 1.0);
+        assert_eq!(counts("W:Wd4,c3:Be5")[EXPOSED], 0.0);
+        // Black to move: d4 could take e5 (landing on f6), backwards captures too (A6).
+        assert_eq!(counts("B:Wd4:Be5")[EXPOSED], 1.0);
+        assert_eq!(counts("B:Wd4:Be5,f6")[EXPOSED], 0.0);
+        assert_eq!(counts("B:Wf6:Be5")[EXPOSED], 1.0);
+        // Only the side to move's men count: White's d4 is not the side to move's here.
+        assert_eq!(counts("B:Wd4,a1:Be5,f6,g7")[EXPOSED], 0.0);
     }
 
     #[test]

@@ -13,13 +13,16 @@
 /// - advance 5: 72
 /// - advance 6: 36
 /// - home guard: -3
-/// - step: 16
-/// - blocked: -6
-/// - springboard: 43
-/// - runner: -94
-/// - race won: 272
-/// - race alone: 88
-/// - tempo: 5
-pub const WEIGHTS: [i32; 15] = [
-    100, -10, -28, 6, -2, 72, 36, -3, 16, -6, 43, -94, 272, 88, 5,
+/// - step: 11
+/// - blocked: -15
+/// - springboard: 37
+/// - runner: -13
+/// - race won: 202
+/// - race alone: 30
+/// - tempo: 7
+/// - edge: -7
+/// - backed: 9
+/// - exposed: -49
+pub const WEIGHTS: [i32; 18] = [
+    100, -10, -28, 6, -2, 72, 36, -3, 11, -15, 37, -13, 202, 30, 7, -7, 9, -49,
 ];

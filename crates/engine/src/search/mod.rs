@@ -271,9 +271,19 @@ impl<V: EngineVariant> Searcher<V> {
     }
 
     /// Evaluates with `weights` instead of the game's tuned ones, or with those again for
-    /// `None` ([`crate::EngineConfig::weights`]; the length is the caller's to check: a
-    /// short slice panics at the first evaluation).
+    /// `None` ([`crate::EngineConfig::weights`]; the length is the caller's to check with
+    /// [`crate::EngineConfig::check_weights`]). A shorter list, of an evaluation before terms
+    /// were added ([`EngineVariant::EARLIER_TERM_COUNTS`]), gets weight 0 for the later terms.
     pub fn set_weights(&mut self, weights: Option<Arc<[i32]>>) {
+        let weights = weights.map(|w| {
+            if w.len() < V::TERM_COUNT {
+                let mut full = w.to_vec();
+                full.resize(V::TERM_COUNT, 0);
+                full.into()
+            } else {
+                w
+            }
+        });
         self.workers
             .iter_mut()
             .for_each(|w| w.weights = weights.clone());
