@@ -150,7 +150,8 @@ impl EngineVariant for Antarctos {
     /// no Antarctos game. Of the techniques added on 2026-12-02 the history malus, internal
     /// iterative reduction, quiescence table cutoffs, the extra non-PV reduction and the
     /// singular extension passed (H1), and on 2026-12-03 the third tuning's weights (+21
-    /// Elo at 100,000 nodes, H1 after 1,660 games); countermoves (+1.9 Elo, undecided after 8,600 games),
+    /// Elo at 100,000 nodes, H1 after 1,660 games), and on 2026-12-04 the fourth with three
+    /// new terms (+36 Elo at 100,000 nodes, H1 after 930 games); countermoves (+1.9 Elo, undecided after 8,600 games),
     /// history-adjusted reductions (H0) and "improving" (-0.3 ± 5.1, undecided at 12,000
     /// games) are off, and so are goal threats searched as checks (`thr`, 2026-12-03: -14.6
     /// ± 15.0 Elo over 1,000 games at 100,000 nodes).
