@@ -499,15 +499,11 @@ mod tests {
         // White's man on b6 is two steps from the goal, Black's on g3 also two: the side
         // to move arrives first and wins the race.
         for text in ["W:Wb6:Bg3", "B:Wb6:Bg3"] {
-            let mut t = super::super::terms::Trace::new(TERM_COUNT);
-            terms(&pos(text), &mut t);
-            assert_eq!(t.counts[RACE_WON], 1.0, "{text}");
+            assert_eq!(counts(text)[RACE_WON], 1.0, "{text}");
             assert!(evaluate(&pos(text)) >= WEIGHTS[RACE_WON], "{text}");
         }
         // A step further from the goal, the side to move loses the race.
-        let mut t = super::super::terms::Trace::new(TERM_COUNT);
-        terms(&pos("W:Wb4:Bg3"), &mut t);
-        assert_eq!(t.counts[RACE_WON], -1.0);
+        assert_eq!(counts("W:Wb4:Bg3")[RACE_WON], -1.0);
     }
 
     fn counts(text: &str) -> Vec<f64> {
