@@ -51,6 +51,11 @@ pub struct MatchArgs {
     /// Random legal plies of each opening (seeded; both games of a pair share them).
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
+    /// Balanced openings only: each pair's opening is drawn again until the frozen
+    /// baseline engine, searching its last position for 100,000 nodes, scores it within
+    /// this many centi-units of 0 (a man or a pawn is about 100); 0 to 10,000.
+    #[arg(long, value_name = "CENTI_UNITS")]
+    pub balanced: Option<i32>,
     /// Safety cap on plies per game; capped games score as draws and are counted.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
@@ -89,6 +94,21 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     };
     let threads = thread_count(args.threads)?;
     check_plies(args.random_plies, args.max_plies)?;
+    if let Some(b) = args.balanced
+        && !(0..=10_000).contains(&b)
+    {
+        return Err(format!(
+            "--balanced {b}: give a bound from 0 to 10000 centi-units"
+        ));
+    }
+    if args.balanced.is_some() && args.db.database.is_some() {
+        return Err("--balanced with --database: a stored run has no field for the opening bound yet, so it could not be repeated from the store; run it without --database".into());
+    }
+    if args.balanced.is_some() && args.random_plies == 0 {
+        return Err(
+            "--balanced needs random openings to choose from: give --random-plies 1 or more".into(),
+        );
+    }
     let opts = MatchOptions {
         a,
         b,
@@ -96,6 +116,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         threads,
         seed: args.seed,
         random_plies: args.random_plies,
+        balanced: args.balanced,
         max_plies: args.max_plies,
         sprt,
         sprt_prior,
@@ -124,6 +145,13 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         opts.max_plies,
         opts.threads
     );
+    if let Some(b) = opts.balanced {
+        println!(
+            "balanced openings: the baseline at {} nodes scores each within ±{b} (up to {} drawn per pair, else the closest)",
+            lab::openings::JUDGE_NODES,
+            lab::openings::MAX_DRAWS
+        );
+    }
     if opts.sprt_prior.pairs() > 0 {
         println!(
             "the SPRT goes on from {} earlier pairs (by A's points {})",
@@ -132,6 +160,10 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         );
     }
     let bar = progress_bar(u64::from(opts.games));
+    // Pairs whose opening stayed past the bound after every draw.
+    let mut past_bound = 0u32;
+    // Pairs whose first random opening was judged past the bound.
+    let mut redrawn = 0u32;
     let (_, report) = run_match::<V>(&opts, |i, pair: &PlayedPair<V>, report: &MatchReport| {
         if let Some(file) = out.as_mut() {
             for g in &pair.games {
@@ -140,6 +172,14 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
         }
         for g in &pair.games {
             tally.add(g.end, u64::from(g.plies));
+        }
+        if let (Some(bound), Some(score)) = (opts.balanced, pair.opening_score)
+            && score.abs() > bound
+        {
+            past_bound += 1;
+        }
+        if pair.opening_draws > 1 {
+            redrawn += 1;
         }
         bar.inc(2);
         if bar.is_hidden() && (i + 1).is_multiple_of(25) {
@@ -168,6 +208,13 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print_report(&report, opts.games);
+    if let Some(b) = opts.balanced {
+        println!(
+            "openings drawn again (the first past ±{b}): {redrawn} of {} pairs; still past it after {} draws: {past_bound}",
+            report.pairs.pairs(),
+            lab::openings::MAX_DRAWS
+        );
+    }
     if report.sprt.is_some() && opts.sprt_prior.pairs() > 0 {
         println!(
             "sprt over both runs: {} pairs (by A's points {})",

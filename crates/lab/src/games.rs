@@ -5,7 +5,8 @@ use game::{Record, RecordResult, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::seeds::game_seed;
+use crate::openings::{Opening, choose_opening};
+use crate::seeds::{game_seed, splitmix64};
 use crate::stats::GameEnd;
 use engine::{EngineConfig, EngineVariant, GamePlayer};
 
@@ -21,6 +22,25 @@ pub trait Chooser<V: Variant> {
         pos: &V::Position,
         config: &EngineConfig,
     ) -> Option<V::Move>;
+
+    /// The opening of a pair with seed `seed` ([`crate::openings::choose_opening`]): by
+    /// default the random one, unjudged, whatever `max_score` says, for a game with no
+    /// judge; the engine's chooser judges it.
+    fn opening(
+        &self,
+        start: &V::Position,
+        plies: u32,
+        seed: u64,
+        max_score: Option<i32>,
+    ) -> Opening<V> {
+        let _ = max_score;
+        let (moves, _) = random_opening::<V>(start, plies, splitmix64(seed));
+        Opening {
+            moves,
+            score: None,
+            draws: 1,
+        }
+    }
 }
 
 /// Any function of the position and the setting is a chooser that keeps nothing.
@@ -48,6 +68,16 @@ impl<V: EngineVariant> Chooser<V> for EngineChooser {
         config: &EngineConfig,
     ) -> Option<V::Move> {
         side.choose(pos, config)
+    }
+
+    fn opening(
+        &self,
+        start: &V::Position,
+        plies: u32,
+        seed: u64,
+        max_score: Option<i32>,
+    ) -> Opening<V> {
+        choose_opening::<V>(start, plies, seed, max_score)
     }
 }
 

@@ -6,6 +6,7 @@
 //! - [`games`]: one lab game (seeded random opening, then two settings in turn).
 //! - [`selfplay`]: one setting against itself, many games.
 //! - [`matches`]: two settings in paired games, with Elo and an SPRT.
+//! - [`openings`]: random openings, and balanced ones (a frozen judge scores them near 0).
 //! - [`sprt`], [`stats`]: the statistics (SPRT, Elo, pentanomial and Wilson intervals).
 //! - [`pool`], [`seeds`]: the thread pool and the per-game seeds that make runs
 //!   reproducible whatever the thread count.
@@ -17,6 +18,7 @@
 pub mod datagen;
 pub mod games;
 pub mod matches;
+pub mod openings;
 pub mod pool;
 pub mod seeds;
 pub mod selfplay;

@@ -1,5 +1,6 @@
 //! Matches between two engine settings, A and B, played in pairs: each opening (a seeded
-//! run of random plies) is played twice, A with White then B with White. Reports the score,
+//! run of random plies, balanced on request: [`crate::openings`]) is played twice, A with
+//! White then B with White. Reports the score,
 //! the Elo difference of A over B with a 95 % error bar (pentanomial, see [`crate::stats`]),
 //! and optionally an SPRT ([`crate::sprt`]) that stops the match when it decides.
 //!
@@ -11,7 +12,7 @@ use std::ops::ControlFlow;
 use engine::{EngineConfig, EngineVariant};
 use game::{Color, Variant};
 
-use crate::games::{Chooser, EngineChooser, PlayedGame, play_game, random_opening, tag_record};
+use crate::games::{Chooser, EngineChooser, PlayedGame, play_game, tag_record};
 use crate::pool::{JobPanicked, run_parallel};
 use crate::seeds::{game_seed, splitmix64};
 use crate::setting::setting_name;
@@ -55,6 +56,9 @@ pub struct MatchOptions {
     pub seed: u64,
     /// Random plies of each opening.
     pub random_plies: u32,
+    /// Balanced openings only: the judge's score of each within this many centi-units of
+    /// 0 ([`crate::openings::choose_opening`]); `None`: the first random opening drawn.
+    pub balanced: Option<i32>,
     /// Ply cap per game.
     pub max_plies: u32,
     /// Stop early when this test decides.
@@ -70,6 +74,11 @@ pub struct MatchOptions {
 pub struct PlayedPair<V: Variant> {
     /// The two games.
     pub games: [PlayedGame<V>; 2],
+    /// The judge's score of the opening, centi-units for the side to move after it, when
+    /// the match asked for balanced openings.
+    pub opening_score: Option<i32>,
+    /// Openings drawn for this pair (1: the first random one was kept).
+    pub opening_draws: u32,
 }
 
 impl<V: Variant> PlayedPair<V> {
@@ -143,7 +152,8 @@ where
 {
     let seed = game_seed(opts.seed, u64::from(index));
     let start = V::start_position();
-    let (opening, _) = random_opening::<V>(&start, opts.random_plies, splitmix64(seed));
+    let chosen = chooser.opening(&start, opts.random_plies, seed, opts.balanced);
+    let opening = chosen.moves;
     let (name_a, name_b) = (
         format!("A {}", setting_name(&opts.a)),
         format!("B {}", setting_name(&opts.b)),
@@ -182,8 +192,19 @@ where
         &name_a,
         opts.random_plies,
     );
+    if let Some(score) = chosen.score {
+        let text = format!(
+            "{} random plies, balanced: the baseline scores the side to move {score:+}",
+            opts.random_plies
+        );
+        for game in [&mut first, &mut second] {
+            game.record.set_tag("Opening", text.clone());
+        }
+    }
     PlayedPair {
         games: [first, second],
+        opening_score: chosen.score,
+        opening_draws: chosen.draws,
     }
 }
 

@@ -18,6 +18,7 @@ fn options(a: &str, b: &str, games: u32) -> MatchOptions {
         threads: 2,
         seed: 3,
         random_plies: 1,
+        balanced: None,
         max_plies: 100,
         sprt: None,
         sprt_prior: Default::default(),
