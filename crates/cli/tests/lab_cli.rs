@@ -66,6 +66,52 @@ fn match_rejects_bad_settings() {
             "level=2",
             "--engine-b",
             "level=1",
+            "--balanced=-5",
+        ],
+        "--balanced -5: give a bound from 0 to 10000 centi-units",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--balanced",
+            "20000",
+        ],
+        "--balanced 20000: give a bound from 0 to 10000 centi-units",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--balanced",
+            "50",
+            "--random-plies",
+            "0",
+        ],
+        "--balanced needs random openings to choose from",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
+            "--balanced",
+            "50",
+            "--database",
+        ],
+        "--balanced with --database",
+    );
+    run(
+        &[
+            "--engine-a",
+            "level=2",
+            "--engine-b",
+            "level=1",
             "--sprt-prior",
             "1,2,3,4,5",
         ],
@@ -341,6 +387,58 @@ fn match_output_adds_up() {
             .any(|v| sprt.contains(v)),
         "{sprt}"
     );
+}
+
+/// `--balanced`: the report says how many openings were drawn again, and the records carry
+/// the judge's score of each opening within the bound.
+#[test]
+fn match_with_balanced_openings_reports_and_tags_them() {
+    let dir = common::serve::temp_dir("balanced");
+    let path = dir.join("m.pdn");
+    let (ok, out, err) = icebound(&[
+        "match",
+        "--variant",
+        "antarctos",
+        "--engine-a",
+        "nodes=300",
+        "--engine-b",
+        "nodes=50",
+        "--games",
+        "8",
+        "--random-plies",
+        "4",
+        "--seed",
+        "21",
+        "--balanced",
+        "50",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("balanced openings: the baseline at 100000 nodes scores each within ±50"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("openings drawn again"))
+        .unwrap_or_else(|| panic!("no opening line in\n{out}"));
+    assert!(
+        line.contains("of 4 pairs; still past it after 200 draws: 0"),
+        "{line}"
+    );
+    let records = std::fs::read_to_string(&path).unwrap();
+    let scores: Vec<i32> = records
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix(
+                "[Opening \"4 random plies, balanced: the baseline scores the side to move ",
+            )
+        })
+        .map(|rest| rest.trim_end_matches("\"]").parse().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 8, "{records}");
+    assert!(scores.iter().all(|s| s.abs() <= 50), "{scores:?}");
 }
 
 /// `--sprt-prior`: the SPRT goes on from an earlier run's pairs. This prior (3,000 pairs,
