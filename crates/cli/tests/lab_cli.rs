@@ -66,9 +66,10 @@ fn match_rejects_bad_settings() {
             "level=2",
             "--engine-b",
             "level=1",
-            "--balanced=-5",
+            "--balanced",
+            "-5",
         ],
-        "--balanced -5: give a bound from 0 to 10000 centi-units",
+        "invalid value '-5' for '--balanced <CENTI_UNITS>': -5 is not in 0..=10000",
     );
     run(
         &[
@@ -79,7 +80,7 @@ fn match_rejects_bad_settings() {
             "--balanced",
             "20000",
         ],
-        "--balanced 20000: give a bound from 0 to 10000 centi-units",
+        "invalid value '20000' for '--balanced <CENTI_UNITS>': 20000 is not in 0..=10000",
     );
     run(
         &[
@@ -424,7 +425,7 @@ fn match_with_balanced_openings_reports_and_tags_them() {
         .find(|l| l.starts_with("openings drawn again"))
         .unwrap_or_else(|| panic!("no opening line in\n{out}"));
     assert!(
-        line.contains("of 4 pairs; still past it after 200 draws: 0"),
+        line.contains("of 4 pairs; not balanced after 200 draws: 0"),
         "{line}"
     );
     let records = std::fs::read_to_string(&path).unwrap();
@@ -439,6 +440,34 @@ fn match_with_balanced_openings_reports_and_tags_them() {
         .collect();
     assert_eq!(scores.len(), 8, "{records}");
     assert!(scores.iter().all(|s| s.abs() <= 50), "{scores:?}");
+}
+
+/// `--balanced` where every drawn opening ends the game: those pairs count as not balanced
+/// (a tester's finding: the report said 0).
+#[test]
+fn match_counts_openings_that_end_the_game_as_not_balanced() {
+    let (ok, out, err) = icebound(&[
+        "match",
+        "--variant",
+        "antarctos",
+        "--engine-a",
+        "nodes=200",
+        "--engine-b",
+        "nodes=200",
+        "--games",
+        "4",
+        "--random-plies",
+        "150",
+        "--seed",
+        "3",
+        "--balanced",
+        "50",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("2 of 2 pairs; not balanced after 200 draws: 2"),
+        "{out}"
+    );
 }
 
 /// `--sprt-prior`: the SPRT goes on from an earlier run's pairs. This prior (3,000 pairs,

@@ -39,6 +39,7 @@ pub trait Chooser<V: Variant> {
             moves,
             score: None,
             draws: 1,
+            balanced: None,
         }
     }
 }

@@ -79,6 +79,8 @@ pub struct PlayedPair<V: Variant> {
     pub opening_score: Option<i32>,
     /// Openings drawn for this pair (1: the first random one was kept).
     pub opening_draws: u32,
+    /// Whether the opening is within the match's bound (`None`: no bound asked for).
+    pub opening_balanced: Option<bool>,
 }
 
 impl<V: Variant> PlayedPair<V> {
@@ -153,14 +155,14 @@ where
     let seed = game_seed(opts.seed, u64::from(index));
     let start = V::start_position();
     let chosen = chooser.opening(&start, opts.random_plies, seed, opts.balanced);
-    let opening = chosen.moves;
+    let opening = &chosen.moves;
     let (name_a, name_b) = (
         format!("A {}", setting_name(&opts.a)),
         format!("B {}", setting_name(&opts.b)),
     );
     let mut first = play_game::<V, C>(
         &start,
-        &opening,
+        opening,
         &opts.a,
         &opts.b,
         seed,
@@ -177,7 +179,7 @@ where
     );
     let mut second = play_game::<V, C>(
         &start,
-        &opening,
+        opening,
         &opts.b,
         &opts.a,
         splitmix64(seed),
@@ -192,11 +194,7 @@ where
         &name_a,
         opts.random_plies,
     );
-    if let Some(score) = chosen.score {
-        let text = format!(
-            "{} random plies, balanced: the baseline scores the side to move {score:+}",
-            opts.random_plies
-        );
+    if let Some(text) = chosen.tag(opts.random_plies, opts.balanced) {
         for game in [&mut first, &mut second] {
             game.record.set_tag("Opening", text.clone());
         }
@@ -205,6 +203,7 @@ where
         games: [first, second],
         opening_score: chosen.score,
         opening_draws: chosen.draws,
+        opening_balanced: chosen.balanced,
     }
 }
 

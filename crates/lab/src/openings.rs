@@ -33,6 +33,42 @@ pub struct Opening<V: Variant> {
     pub score: Option<i32>,
     /// Openings drawn to find it (1: the first one drawn, the unbalanced one).
     pub draws: u32,
+    /// Whether the judge scored it within the bound: `None` when no bound was asked for;
+    /// `Some(false)` when no draw was (the closest is kept) or none left the game going
+    /// (the first is kept, unjudged).
+    pub balanced: Option<bool>,
+}
+
+impl<V: Variant> Opening<V> {
+    /// The record's `Opening` tag for an opening of `plies` random plies under `bound`
+    /// (`None` without a bound: the caller's plain text stands).
+    pub fn tag(&self, plies: u32, bound: Option<i32>) -> Option<String> {
+        let bound = bound?;
+        let judged = |s: i32| {
+            if engine::score::is_decisive(s) {
+                let side = if s > 0 {
+                    "a forced win"
+                } else {
+                    "a forced loss"
+                };
+                format!("the baseline finds {side} for the side to move")
+            } else {
+                format!("the baseline scores the side to move {s:+}")
+            }
+        };
+        Some(match (self.balanced, self.score) {
+            (Some(true), Some(s)) => format!("{plies} random plies, balanced: {}", judged(s)),
+            (_, Some(s)) => format!(
+                "{plies} random plies, not balanced: the closest of {} draws to ±{bound}, {}",
+                self.draws,
+                judged(s)
+            ),
+            (_, None) => format!(
+                "{plies} random plies, not balanced: none of {} draws left the game going",
+                self.draws
+            ),
+        })
+    }
 }
 
 /// The judge's score of `pos`: the baseline's search at [`JUDGE_NODES`], centi-units for the
@@ -49,7 +85,8 @@ pub fn judge<V: EngineVariant>(pos: &V::Position) -> i32 {
 /// The opening of the pair with seed `seed`: `plies` random plies, the same ones as
 /// [`random_opening`] draws with `splitmix64(seed)`. With `max_score`, openings are drawn
 /// in turn (the `k`-th from `splitmix64(seed + k)`) until the judge's score of one lies
-/// within `±max_score` and the game is not over; after [`MAX_DRAWS`] the closest is kept.
+/// within `±max_score` and the game is not over; after [`MAX_DRAWS`] the closest is kept
+/// (or, when every draw ended the game, the first, unjudged), marked not balanced.
 pub fn choose_opening<V: EngineVariant>(
     start: &V::Position,
     plies: u32,
@@ -74,6 +111,7 @@ pub fn choose_opening_judged<V: Variant>(
             moves,
             score: None,
             draws: 1,
+            balanced: None,
         };
     };
     let mut closest: Option<Opening<V>> = None;
@@ -88,6 +126,7 @@ pub fn choose_opening_judged<V: Variant>(
             moves,
             score: Some(score),
             draws: k + 1,
+            balanced: Some(score.abs() <= bound),
         };
         if score.abs() <= bound {
             return candidate;
@@ -111,6 +150,7 @@ pub fn choose_opening_judged<V: Variant>(
                 moves,
                 score: None,
                 draws: MAX_DRAWS,
+                balanced: Some(false),
             }
         })
 }

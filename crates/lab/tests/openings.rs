@@ -26,7 +26,10 @@ fn without_a_bound_the_opening_is_the_random_one_unjudged() {
         let chosen = choose_opening::<Antarctos>(&start, 4, seed, None);
         let (plain, _) = random_opening::<Antarctos>(&start, 4, splitmix64(seed));
         assert_eq!(chosen.moves, plain);
-        assert_eq!((chosen.score, chosen.draws), (None, 1));
+        assert_eq!(
+            (chosen.score, chosen.draws, chosen.balanced),
+            (None, 1, None)
+        );
     }
 }
 
@@ -81,6 +84,44 @@ fn a_bound_nothing_meets_keeps_the_closest_of_the_draws() {
         .unwrap();
     assert_eq!(chosen.score, Some(best));
     assert_eq!(judge(&replay::<IceAge>(&chosen.moves)), best);
+}
+
+#[test]
+fn when_every_draw_ends_the_game_the_first_is_kept_and_marked_not_balanced() {
+    // 150 random plies finish every Antarctos game (A12-A14): nothing is left to judge.
+    let start = Antarctos::start_position();
+    let seed = game_seed(3, 0);
+    let chosen = choose_opening::<Antarctos>(&start, 150, seed, Some(50));
+    let (plain, end) = random_opening::<Antarctos>(&start, 150, splitmix64(seed));
+    assert!(Antarctos::outcome(&end).is_some());
+    assert_eq!(chosen.moves, plain);
+    assert_eq!(
+        (chosen.score, chosen.draws, chosen.balanced),
+        (None, MAX_DRAWS, Some(false))
+    );
+    assert_eq!(
+        chosen.tag(150, Some(50)).unwrap(),
+        "150 random plies, not balanced: none of 200 draws left the game going"
+    );
+}
+
+#[test]
+fn the_closest_kept_is_tagged_not_balanced_and_a_proven_score_in_words() {
+    let start = Antarctos::start_position();
+    let win = engine::score::WIN - 7;
+    let chosen = choose_opening_judged::<Antarctos>(&start, 4, game_seed(9, 1), Some(50), |_| win);
+    assert_eq!((chosen.balanced, chosen.score), (Some(false), Some(win)));
+    assert_eq!(
+        chosen.tag(4, Some(50)).unwrap(),
+        "4 random plies, not balanced: the closest of 200 draws to ±50, the baseline finds a forced win for the side to move"
+    );
+    let even = choose_opening_judged::<Antarctos>(&start, 4, game_seed(9, 1), Some(50), |_| -12);
+    assert_eq!((even.balanced, even.draws), (Some(true), 1));
+    assert_eq!(
+        even.tag(4, Some(50)).unwrap(),
+        "4 random plies, balanced: the baseline scores the side to move -12"
+    );
+    assert_eq!(even.tag(4, None), None);
 }
 
 #[test]
