@@ -5,8 +5,8 @@ use game::{Record, RecordResult, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::openings::{Opening, choose_opening};
-use crate::seeds::{game_seed, splitmix64};
+use crate::openings::{Opening, choose_opening, choose_opening_judged};
+use crate::seeds::game_seed;
 use crate::stats::GameEnd;
 use engine::{EngineConfig, EngineVariant, GamePlayer};
 
@@ -34,13 +34,7 @@ pub trait Chooser<V: Variant> {
         max_score: Option<i32>,
     ) -> Opening<V> {
         let _ = max_score;
-        let (moves, _) = random_opening::<V>(start, plies, splitmix64(seed));
-        Opening {
-            moves,
-            score: None,
-            draws: 1,
-            balanced: None,
-        }
+        choose_opening_judged::<V>(start, plies, seed, None, |_| 0)
     }
 }
 
