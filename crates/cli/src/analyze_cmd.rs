@@ -11,8 +11,7 @@ use engine::{EngineVariant, Iteration, Limits, SearchResult, Searcher};
 use game::Variant;
 
 use crate::rules_cmds::position;
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 /// Node budget when no limit is given.
 const DEFAULT_NODES: u64 = 1_000_000;
@@ -23,7 +22,7 @@ const MAX_HASH_MIB: usize = 4096;
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Position text; the start position when absent.
     #[arg(long)]
     pub fen: Option<String>,
@@ -61,7 +60,7 @@ pub fn check_threads(threads: usize) -> Result<(), String> {
 }
 
 pub fn analyze(args: AnalyzeArgs) -> Result<(), String> {
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {

@@ -15,13 +15,12 @@ mod serve_cmd;
 mod solve_cmd;
 mod suite_cmd;
 mod tune_cmd;
-mod variant_arg;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use variant_arg::VariantName;
+use games::GameKind;
 
 #[derive(Parser)]
 #[command(
@@ -39,7 +38,7 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (prints `nodes`, `time_ms`, `nps`).
     Perft {
         #[arg(long)]
-        variant: VariantName,
+        variant: GameKind,
         /// Position text; the start position when absent.
         #[arg(long)]
         fen: Option<String>,
@@ -52,14 +51,14 @@ enum Command {
     /// Print the legal moves in canonical text, one per line, sorted.
     Moves {
         #[arg(long)]
-        variant: VariantName,
+        variant: GameKind,
         #[arg(long)]
         fen: Option<String>,
     },
     /// Play moves and print the final position text and `result <text>`.
     Apply {
         #[arg(long)]
-        variant: VariantName,
+        variant: GameKind,
         #[arg(long)]
         fen: Option<String>,
         /// Moves in any accepted input form.
@@ -69,20 +68,20 @@ enum Command {
     /// Read and replay every game of a PDN file (Antarctos).
     Pdn {
         #[arg(long, default_value = "antarctos")]
-        variant: VariantName,
+        variant: GameKind,
         file: std::path::PathBuf,
     },
     /// Read and replay every game of a PGN file (Ice Age Chess).
     Pgn {
         #[arg(long, default_value = "iceage")]
-        variant: VariantName,
+        variant: GameKind,
         file: std::path::PathBuf,
     },
     /// Write every game of a record file again in canonical form (to stdout; warnings and
     /// games that cannot be read to stderr).
     Convert {
         #[arg(long)]
-        variant: VariantName,
+        variant: GameKind,
         file: std::path::PathBuf,
     },
     /// Search a position and print one line per iteration, then `bestmove`.

@@ -18,13 +18,12 @@ use lab::stats::{Pentanomial, SelfplayStats};
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
 use crate::selfplay_cmd::{RecordFile, check_games, check_plies, progress_bar, thread_count};
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 #[derive(Args)]
 pub struct MatchArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Engine A, e.g. `level=5`, `nodes=20000`, `level=3,seed=7`.
     #[arg(long)]
     pub engine_a: String,
@@ -69,7 +68,7 @@ pub struct MatchArgs {
 }
 
 pub fn match_(args: MatchArgs) -> Result<(), String> {
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {

@@ -10,13 +10,12 @@ use game::{Color, EndReason, Outcome, Variant};
 
 use crate::analyze_cmd::check_threads;
 use crate::rules_cmds::position;
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 #[derive(Args)]
 pub struct PlayArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Engine strength, 1 (beginner) to 8 (full strength; it keeps its search table from
     /// move to move, as the site's level 8 does).
     #[arg(long, default_value_t = 4)]
@@ -47,7 +46,7 @@ pub fn play(args: PlayArgs) -> Result<(), String> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    with_variant!(args.variant, V => run::<V>(&args, human, &mut input, &mut out))
+    with_game!(args.variant, V => run::<V>(&args, human, &mut input, &mut out))
 }
 
 fn run<V: EngineVariant>(

@@ -9,20 +9,19 @@ use std::path::Path;
 use game::records::{self, Reading, RecordRules};
 
 use crate::rules_cmds::{Failure, finish};
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 /// `icebound pdn` / `icebound pgn`.
-pub fn records(variant: VariantName, file: &Path) -> Result<(), String> {
+pub fn records(variant: GameKind, file: &Path) -> Result<(), String> {
     let bytes = read(file)?;
-    finish(with_variant!(variant, V => list::<V>(file, &bytes)))
+    finish(with_game!(variant, V => list::<V>(file, &bytes)))
         .map_err(|e| with_hint(variant, &bytes, e))
 }
 
 /// `icebound convert`.
-pub fn convert(variant: VariantName, file: &Path) -> Result<(), String> {
+pub fn convert(variant: GameKind, file: &Path) -> Result<(), String> {
     let bytes = read(file)?;
-    finish(with_variant!(variant, V => convert_of::<V>(file, &bytes)))
+    finish(with_game!(variant, V => convert_of::<V>(file, &bytes)))
         .map_err(|e| with_hint(variant, &bytes, e))
 }
 
@@ -33,7 +32,7 @@ fn read(file: &Path) -> Result<Vec<u8>, String> {
 
 /// The error, followed by which command reads the file when it is tagged as the other
 /// game.
-fn with_hint(variant: VariantName, bytes: &[u8], error: String) -> String {
+fn with_hint(variant: GameKind, bytes: &[u8], error: String) -> String {
     match other_variant_hint(variant, bytes) {
         Some(hint) => format!("{error}; {hint}"),
         None => error,
@@ -138,7 +137,7 @@ fn convert_of<V: RecordRules>(file: &Path, bytes: &[u8]) -> Result<(), Failure> 
 
 /// When a file that failed is tagged as the other game (`[Variant "Ice Age"]`, C14;
 /// `[GameType "Antarctos"]`, A19), says which command reads it.
-fn other_variant_hint(variant: VariantName, bytes: &[u8]) -> Option<String> {
+fn other_variant_hint(variant: GameKind, bytes: &[u8]) -> Option<String> {
     let text = records::decode(bytes).text.to_ascii_lowercase();
     let tagged = |tag: &str, value: &str| {
         text.lines().any(|l| {
@@ -147,11 +146,11 @@ fn other_variant_hint(variant: VariantName, bytes: &[u8]) -> Option<String> {
         })
     };
     match variant {
-        VariantName::Antarctos if tagged("variant", "iceage") => Some(
+        GameKind::Antarctos if tagged("variant", "iceage") => Some(
             "the file's tags say Ice Age Chess: read it with `icebound pgn --variant iceage`"
                 .into(),
         ),
-        VariantName::Iceage if tagged("gametype", "antarctos") => Some(
+        GameKind::IceAge if tagged("gametype", "antarctos") => Some(
             "the file's tags say Antarctos: read it with `icebound pdn --variant antarctos`".into(),
         ),
         _ => None,

@@ -5,8 +5,7 @@ use std::time::Instant;
 
 use game::Variant;
 
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 /// Why a rules command stopped: a message for the user, or stdout failing.
 pub(crate) enum Failure {
@@ -48,12 +47,12 @@ pub fn position<V: Variant>(fen: Option<&str>) -> Result<V::Position, String> {
 }
 
 pub fn perft(
-    variant: VariantName,
+    variant: GameKind,
     fen: Option<&str>,
     depth: u32,
     divide: bool,
 ) -> Result<(), String> {
-    finish(with_variant!(variant, V => perft_of::<V>(fen, depth, divide)))
+    finish(with_game!(variant, V => perft_of::<V>(fen, depth, divide)))
 }
 
 fn perft_of<V: Variant>(fen: Option<&str>, depth: u32, divide: bool) -> Result<(), Failure> {
@@ -81,8 +80,8 @@ fn perft_of<V: Variant>(fen: Option<&str>, depth: u32, divide: bool) -> Result<(
     Ok(())
 }
 
-pub fn moves(variant: VariantName, fen: Option<&str>) -> Result<(), String> {
-    finish(with_variant!(variant, V => moves_of::<V>(fen)))
+pub fn moves(variant: GameKind, fen: Option<&str>) -> Result<(), String> {
+    finish(with_game!(variant, V => moves_of::<V>(fen)))
 }
 
 fn moves_of<V: Variant>(fen: Option<&str>) -> Result<(), Failure> {
@@ -95,8 +94,8 @@ fn moves_of<V: Variant>(fen: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn apply(variant: VariantName, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-    finish(with_variant!(variant, V => apply_of::<V>(fen, moves)))
+pub fn apply(variant: GameKind, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    finish(with_game!(variant, V => apply_of::<V>(fen, moves)))
 }
 
 fn apply_of<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<(), Failure> {

@@ -17,13 +17,12 @@ use lab::setting::setting_name;
 use lab::stats::SelfplayStats;
 
 use crate::lab_db::{DatabaseArg, LabDatabase};
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Number of games (1 to 1,000,000).
     #[arg(long)]
     pub games: u32,
@@ -70,7 +69,7 @@ pub enum Table {
 }
 
 pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {

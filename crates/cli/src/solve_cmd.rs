@@ -11,8 +11,7 @@ use game::Variant;
 
 use crate::analyze_cmd::check_threads;
 use crate::rules_cmds::position;
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 /// The solver's ply limit may not exceed this (its tables are sized for it).
 const MAX_PLIES: u32 = 100;
@@ -20,7 +19,7 @@ const MAX_PLIES: u32 = 100;
 #[derive(Args)]
 pub struct SolveArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Position text of the position to prove.
     #[arg(long)]
     pub fen: String,
@@ -38,7 +37,7 @@ pub struct SolveArgs {
 }
 
 pub fn solve(args: SolveArgs) -> Result<(), String> {
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn run<V: Variant>(args: &SolveArgs) -> Result<(), String> {

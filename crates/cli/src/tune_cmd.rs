@@ -15,13 +15,12 @@ use lab::selfplay::SelfplayOptions;
 use lab::tune::Tunable;
 
 use crate::selfplay_cmd::{check_games, progress_bar, thread_count};
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 #[derive(Args)]
 pub struct TuneArgs {
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The data file: written by `--games`, read by `--fit`.
     #[arg(long)]
     pub data: PathBuf,
@@ -67,7 +66,7 @@ pub struct TuneArgs {
 }
 
 pub fn tune(args: TuneArgs) -> Result<(), String> {
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn run<V: Tunable>(args: &TuneArgs) -> Result<(), String> {

@@ -9,10 +9,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use antarctos::Antarctos;
 use engine::score::{WIN, is_decisive};
 use engine::{Limits, StopFlag};
-use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
@@ -21,7 +19,6 @@ use crate::error::{ApiError, ErrorCode};
 use crate::live_game::SiteVariant;
 use crate::positions::{in_range, read_position, variant_named};
 use crate::secrets::hash_hex;
-use crate::state::VariantName;
 use crate::store::now_ms;
 
 /// Longest search a request may ask for, in milliseconds.
@@ -326,10 +323,7 @@ pub async fn stream(
         1,
         MAX_STREAM_MS,
     )?;
-    match variant {
-        VariantName::Antarctos => stream_of::<Antarctos>(service, token, req, movetime_ms).await,
-        VariantName::IceAge => stream_of::<IceAge>(service, token, req, movetime_ms).await,
-    }
+    games::with_game!(variant, G => stream_of::<G>(service, token, req, movetime_ms).await)
 }
 
 /// `POST /api/analysis`: checks the request (400 for a bad variant, position or time, 413
@@ -346,10 +340,7 @@ pub async fn analyse(
         )));
     };
     let movetime_ms = in_range("movetime_ms", movetime_ms, 1, MAX_MOVETIME_MS)?;
-    match variant {
-        VariantName::Antarctos => run::<Antarctos>(service, token, req, movetime_ms).await,
-        VariantName::IceAge => run::<IceAge>(service, token, req, movetime_ms).await,
-    }
+    games::with_game!(variant, G => run::<G>(service, token, req, movetime_ms).await)
 }
 
 #[cfg(test)]

@@ -12,21 +12,63 @@
 //! move, one pushed out, a restart) searches afresh, which is still a legal, full-strength
 //! move.
 
-use std::any::Any;
 use std::sync::Mutex;
 
+use antarctos::Antarctos;
 use engine::{EngineConfig, EngineVariant, GamePlayer};
+use iceage::IceAge;
 
 /// Most searchers kept at once by this process.
 pub const MAX_KEPT: usize = 32;
 
 /// One kept searcher: its game, the colour it plays (0 White, 1 Black), when it was last put
-/// back (the pool's clock), and the `GamePlayer<V>` of the game's variant.
+/// back (the pool's clock), and the searcher.
 struct Entry {
     game: String,
     side: usize,
     used: u64,
-    player: Box<dyn Any + Send>,
+    player: KeptPlayer,
+}
+
+/// A kept searcher of either game: the pool holds both games' searchers side by side.
+pub enum KeptPlayer {
+    /// An Antarctos seat's searcher.
+    Antarctos(Box<GamePlayer<Antarctos>>),
+    /// An Ice Age Chess seat's searcher.
+    IceAge(Box<GamePlayer<IceAge>>),
+}
+
+/// A game whose searchers the pool can keep: the conversions to and from [`KeptPlayer`].
+pub trait Keepable: EngineVariant {
+    /// `player` as a pool entry.
+    fn keep(player: GamePlayer<Self>) -> KeptPlayer;
+    /// The searcher of this game in `kept`; `None` for another game's (a game id names one
+    /// game, so that is a programming error and the seat then searches afresh).
+    fn kept(kept: KeptPlayer) -> Option<GamePlayer<Self>>;
+}
+
+impl Keepable for Antarctos {
+    fn keep(player: GamePlayer<Antarctos>) -> KeptPlayer {
+        KeptPlayer::Antarctos(Box::new(player))
+    }
+    fn kept(kept: KeptPlayer) -> Option<GamePlayer<Antarctos>> {
+        match kept {
+            KeptPlayer::Antarctos(p) => Some(*p),
+            KeptPlayer::IceAge(_) => None,
+        }
+    }
+}
+
+impl Keepable for IceAge {
+    fn keep(player: GamePlayer<IceAge>) -> KeptPlayer {
+        KeptPlayer::IceAge(Box::new(player))
+    }
+    fn kept(kept: KeptPlayer) -> Option<GamePlayer<IceAge>> {
+        match kept {
+            KeptPlayer::IceAge(p) => Some(*p),
+            KeptPlayer::Antarctos(_) => None,
+        }
+    }
 }
 
 struct Pool {
@@ -45,7 +87,7 @@ fn pool() -> std::sync::MutexGuard<'static, Pool> {
 }
 
 /// The searcher kept for `game`'s `side`, taken out of the pool.
-fn take<V: EngineVariant>(game: &str, side: usize) -> Option<GamePlayer<V>> {
+fn take<V: Keepable>(game: &str, side: usize) -> Option<GamePlayer<V>> {
     let mut pool = pool();
     let i = pool
         .entries
@@ -53,12 +95,12 @@ fn take<V: EngineVariant>(game: &str, side: usize) -> Option<GamePlayer<V>> {
         .position(|e| e.game == game && e.side == side)?;
     let entry = pool.entries.swap_remove(i);
     drop(pool);
-    entry.player.downcast::<GamePlayer<V>>().ok().map(|b| *b)
+    V::kept(entry.player)
 }
 
 /// Puts `player` back as `game`'s `side`, pushing out the least recently used searcher
 /// when [`MAX_KEPT`] are kept. What is pushed out is freed after the pool's lock.
-fn put<V: EngineVariant>(game: &str, side: usize, player: GamePlayer<V>) {
+fn put<V: Keepable>(game: &str, side: usize, player: GamePlayer<V>) {
     let mut pool = pool();
     pool.clock += 1;
     let used = pool.clock;
@@ -74,7 +116,7 @@ fn put<V: EngineVariant>(game: &str, side: usize, player: GamePlayer<V>) {
         game: game.to_string(),
         side,
         used,
-        player: Box::new(player),
+        player: V::keep(player),
     });
     drop(pool);
     drop(out);
@@ -83,7 +125,7 @@ fn put<V: EngineVariant>(game: &str, side: usize, player: GamePlayer<V>) {
 /// The engine's move in `pos` for the side to move of game `game`: with
 /// `config.keep_table` through that seat's kept searcher (a fresh one on its first move or
 /// after it was pushed out), else a fresh search (`engine::choose_move`).
-pub fn choose<V: EngineVariant>(
+pub fn choose<V: Keepable>(
     game: &str,
     pos: &V::Position,
     config: &EngineConfig,

@@ -20,7 +20,7 @@ use crate::records_read::{
     GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread, too_large,
 };
 use crate::secrets::hash_hex;
-use crate::state::VariantName;
+use crate::state::GameKind;
 use crate::store::{ImportRow, now_ms};
 use base64::Engine;
 
@@ -63,7 +63,7 @@ pub struct ImportedView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ImportView {
     /// The game the file holds.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The games stored, in file order.
     pub games: Vec<ImportedView>,
     /// The games that could not be read (game, line, what is wrong naming the move).
@@ -90,7 +90,7 @@ pub struct ImportedGameView {
     /// Its id.
     pub id: String,
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The game as read: tags, start, result and move tree (comments and variations).
     pub record: GameRead,
 }
@@ -106,7 +106,7 @@ fn tag<V: Variant>(record: &Record<V>, name: &str, missing: &str) -> String {
 /// The games and errors of `text` read as `V`, the stored rows of the games (at most
 /// [`MAX_GAMES`] games or errors in all; the rest is one error).
 fn rows_of<V: SiteVariant>(
-    variant: VariantName,
+    variant: GameKind,
     entries: Vec<Result<Record<V>, RecordError>>,
     importer: &str,
 ) -> (Vec<ImportRow>, Vec<ImportedView>, Vec<ReadError>) {
@@ -191,7 +191,7 @@ fn numeric_checkers_move(token: &str) -> bool {
 /// The game `text` holds: the one whose reader reads more of its games; on a tie, its tags
 /// (`[GameType]` is PDN's, `[Variant]` PGN's), then whether most move tokens are checkers
 /// moves.
-pub fn detect(text: &str) -> VariantName {
+pub fn detect(text: &str) -> GameKind {
     let read = |n: Vec<bool>| n.into_iter().filter(|ok| *ok).count();
     let antarctos = read(
         Antarctos::read_records(text)
@@ -207,9 +207,9 @@ pub fn detect(text: &str) -> VariantName {
     );
     if antarctos != iceage {
         return if antarctos > iceage {
-            VariantName::Antarctos
+            GameKind::Antarctos
         } else {
-            VariantName::IceAge
+            GameKind::IceAge
         };
     }
     // PDN's tag, or a draughts position (`[FEN "W:W21,22:B1,2"]`).
@@ -218,10 +218,10 @@ pub fn detect(text: &str) -> VariantName {
             .iter()
             .any(|t| text.contains(t))
     {
-        return VariantName::Antarctos;
+        return GameKind::Antarctos;
     }
     if text.contains("[Variant") {
-        return VariantName::IceAge;
+        return GameKind::IceAge;
     }
     let moves = text
         .lines()
@@ -237,9 +237,9 @@ pub fn detect(text: &str) -> VariantName {
         checkers += usize::from(checkers_move(t));
     }
     if all > 0 && checkers * 2 > all {
-        VariantName::Antarctos
+        GameKind::Antarctos
     } else {
-        VariantName::IceAge
+        GameKind::IceAge
     }
 }
 
@@ -296,16 +296,10 @@ pub async fn import(
             }
         };
         let variant = named.unwrap_or_else(|| detect(&text));
-        let (reading_warnings, (rows, games, errors)) = match variant {
-            VariantName::Antarctos => {
-                let r = game::records::read::<Antarctos>(&text);
-                (r.warnings, rows_of(variant, r.games, &importer))
-            }
-            VariantName::IceAge => {
-                let r = game::records::read::<IceAge>(&text);
-                (r.warnings, rows_of(variant, r.games, &importer))
-            }
-        };
+        let (reading_warnings, (rows, games, errors)) = games::with_game!(variant, G => {
+            let r = game::records::read::<G>(&text);
+            (r.warnings, rows_of(variant, r.games, &importer))
+        });
         warnings.extend(reading_warnings.into_iter().map(|w| WarningView {
             game: w.game,
             line: w.line,
@@ -343,10 +337,7 @@ pub async fn imported(service: &GameService, id: &str) -> Result<ImportedGameVie
     }
     let row = service.store.load_import(id).await?.ok_or_else(not_found)?;
     let (variant, text) = (row.variant, row.record.clone());
-    let record = off_thread(move || match variant {
-        VariantName::Antarctos => reread::<Antarctos>(&text),
-        VariantName::IceAge => reread::<IceAge>(&text),
-    })
+    let record = off_thread(move || games::with_game!(variant, G => reread::<G>(&text)))
     .await?
     .ok_or_else(|| {
         // The writer's text always reads back (game's write tests); a row that does not is
@@ -390,24 +381,24 @@ mod tests {
     fn a_file_says_which_game_it_holds() {
         let pdn = "[Event \"x\"]\n1. c3-d4 f6-e5 2. d4xf6 *\n";
         let pgn = "[Event \"x\"]\n1. e4 e5 2. Nf3 *\n";
-        assert_eq!(detect(pdn), VariantName::Antarctos);
-        assert_eq!(detect(pgn), VariantName::IceAge);
+        assert_eq!(detect(pdn), GameKind::Antarctos);
+        assert_eq!(detect(pgn), GameKind::IceAge);
         // Neither reads (an illegal first move): the move text decides.
-        assert_eq!(detect("1. c3-b8 *"), VariantName::Antarctos);
-        assert_eq!(detect("1. Ke8 *"), VariantName::IceAge);
-        assert_eq!(detect("[GameType \"25\"]\n1. zz *"), VariantName::Antarctos);
+        assert_eq!(detect("1. c3-b8 *"), GameKind::Antarctos);
+        assert_eq!(detect("1. Ke8 *"), GameKind::IceAge);
+        assert_eq!(detect("[GameType \"25\"]\n1. zz *"), GameKind::Antarctos);
         // Draughts in numbers (FMJD PDN), with or without a draughts position.
         assert_eq!(
             detect("1. 32-28 19-23 2.28x19 14x23 *"),
-            VariantName::Antarctos
+            GameKind::Antarctos
         );
         assert_eq!(
             detect("[FEN \"W:W29,13:B22,4\"]\n1. 29-24 *"),
-            VariantName::Antarctos
+            GameKind::Antarctos
         );
         assert_eq!(
             detect("1. 21-17 (1. 22-18) 12-16 *"),
-            VariantName::Antarctos
+            GameKind::Antarctos
         );
     }
 }

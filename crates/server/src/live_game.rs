@@ -3,7 +3,6 @@
 //! The server never takes a position from a client: every move is parsed and checked here,
 //! against the positions replayed from the stored moves.
 
-use std::any::Any;
 
 use antarctos::Antarctos;
 use engine::{EngineConfig, EngineVariant, StopFlag};
@@ -14,7 +13,7 @@ use serde::Serialize;
 use crate::engine_memory;
 use crate::error::{ApiError, ErrorCode, MoveFault, ReasonView};
 use crate::json_list::{GrowingList, JsonList};
-use crate::state::{GameStatus, SeatKind, VariantName};
+use crate::state::{GameStatus, SeatKind, GameKind};
 use crate::store::{GameRow, MoveRow, now_ms};
 use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
 use crate::words::result_words;
@@ -38,7 +37,13 @@ pub struct MoveFacts {
 
 /// What the site needs of a game beyond the rules and the engine. Everything here is read
 /// from the rules crates: the page computes no rule itself.
-pub trait SiteVariant: EngineVariant {
+pub trait SiteVariant: EngineVariant + engine_memory::Keepable {
+    /// A checked move and the position after it, as a [`PreparedMove`] carries them.
+    fn wrap_ply(mv: Self::Move, next: Self::Position) -> PreparedPly;
+
+    /// This game's move and position out of `ply`; `None` for another game's.
+    fn unwrap_ply(ply: PreparedPly) -> Option<(Self::Move, Self::Position)>;
+
     /// A note on what happened besides the move itself, shown in the move list (Ice Age
     /// Chess: the Ice Age after Black's 20th, 40th ... move, C5-C9).
     fn event(_pos: &Self::Position, _mv: &Self::Move) -> Option<String> {
@@ -63,6 +68,17 @@ pub trait SiteVariant: EngineVariant {
 }
 
 impl SiteVariant for Antarctos {
+    fn wrap_ply(mv: antarctos::Move, next: antarctos::Position) -> PreparedPly {
+        PreparedPly::Antarctos(Box::new((mv, next)))
+    }
+
+    fn unwrap_ply(ply: PreparedPly) -> Option<(antarctos::Move, antarctos::Position)> {
+        match ply {
+            PreparedPly::Antarctos(p) => Some(*p),
+            PreparedPly::IceAge(_) => None,
+        }
+    }
+
     fn facts(_pos: &antarctos::Position, mv: &antarctos::Move) -> MoveFacts {
         MoveFacts {
             captured: mv.captured().iter().map(|sq| sq.to_string()).collect(),
@@ -77,6 +93,17 @@ impl SiteVariant for Antarctos {
 }
 
 impl SiteVariant for IceAge {
+    fn wrap_ply(mv: iceage::Move, next: iceage::Position) -> PreparedPly {
+        PreparedPly::IceAge(Box::new((mv, next)))
+    }
+
+    fn unwrap_ply(ply: PreparedPly) -> Option<(iceage::Move, iceage::Position)> {
+        match ply {
+            PreparedPly::IceAge(p) => Some(*p),
+            PreparedPly::Antarctos(_) => None,
+        }
+    }
+
     fn event(pos: &iceage::Position, mv: &iceage::Move) -> Option<String> {
         iceage::ice_age_comment(pos, mv)
     }
@@ -139,8 +166,15 @@ pub struct PreparedMove {
     /// The rules' outcome after it, if the game is over.
     pub outcome: Option<Outcome>,
     facts: MoveFacts,
-    mv: Box<dyn Any + Send>,
-    pos: Box<dyn Any + Send>,
+    ply: PreparedPly,
+}
+
+/// The move of a [`PreparedMove`] and the position after it, of either game.
+pub enum PreparedPly {
+    /// An Antarctos move and position.
+    Antarctos(Box<(antarctos::Move, antarctos::Position)>),
+    /// An Ice Age Chess move and position.
+    IceAge(Box<(iceage::Move, iceage::Position)>),
 }
 
 /// An engine search of one position, run by the engine queue with its stop flag: the move id
@@ -419,8 +453,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             turn: V::side_to_move(&next),
             outcome: V::outcome(&next),
             facts: V::facts(pos, &mv),
-            mv: Box::new(mv),
-            pos: Box::new(next),
+            ply: V::wrap_ply(mv, next),
         })
     }
 
@@ -441,18 +474,15 @@ impl<V: SiteVariant> LiveGame for Game<V> {
     }
 
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow) {
-        let (Ok(mv), Ok(next)) = (
-            prepared.mv.downcast::<V::Move>(),
-            prepared.pos.downcast::<V::Position>(),
-        ) else {
+        let Some((mv, next)) = V::unwrap_ply(prepared.ply) else {
             // A move prepared by another variant's game: a programming error; keep the game.
             tracing::error!(game = %row.id, "prepared move of the wrong variant ignored");
             return;
         };
         let view = move_view::<V>(self.current(), &mv, prepared.row, prepared.facts);
         self.views.push(view);
-        self.moves.push(*mv);
-        self.positions.push(*next);
+        self.moves.push(mv);
+        self.positions.push(next);
         self.row = row;
         self.refresh_legal();
     }
@@ -552,10 +582,7 @@ pub fn result_view(r: &GameRow) -> Option<ResultView> {
 
 /// Rebuilds a stored game in memory, replaying its moves.
 pub fn load(row: GameRow, moves: &[MoveRow]) -> Result<Box<dyn LiveGame>, String> {
-    match row.variant {
-        VariantName::Antarctos => Ok(Box::new(Game::<Antarctos>::load(row, moves)?)),
-        VariantName::IceAge => Ok(Box::new(Game::<IceAge>::load(row, moves)?)),
-    }
+    games::with_game!(row.variant, G => Ok(Box::new(Game::<G>::load(row, moves)?)))
 }
 
 fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), ApiError> {
@@ -580,11 +607,8 @@ fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), ApiErro
 }
 
 /// Validates a new game's start: the canonical position text and the side to move.
-pub fn start_of(variant: VariantName, fen: Option<&str>) -> Result<(String, Color), ApiError> {
-    match variant {
-        VariantName::Antarctos => check_start::<Antarctos>(fen),
-        VariantName::IceAge => check_start::<IceAge>(fen),
-    }
+pub fn start_of(variant: GameKind, fen: Option<&str>) -> Result<(String, Color), ApiError> {
+    games::with_game!(variant, G => check_start::<G>(fen))
 }
 
 #[cfg(test)]

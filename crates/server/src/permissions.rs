@@ -10,7 +10,7 @@
 use game::Color;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{GameStatus, SeatKind, VariantName, YourSeat};
+use crate::state::{GameStatus, SeatKind, GameKind, YourSeat};
 use crate::store::GameRow;
 
 /// Plies after which a game is resigned rather than aborted.
@@ -99,7 +99,7 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>) -> Vec<Action> {
             } else {
                 Action::Resign
             });
-            if row.variant == VariantName::IceAge {
+            if row.variant == GameKind::IceAge {
                 match (row.draw_offer, me) {
                     (None, _) => out.push(Action::OfferDraw),
                     (Some(by), Some(c)) if by == c => {}

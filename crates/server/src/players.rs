@@ -12,7 +12,7 @@ use crate::clock::Speed;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::result_view;
 use crate::ratings::{PROVISIONAL_RD, Rating};
-use crate::state::{GameStatus, SeatKind, VariantName};
+use crate::state::{GameStatus, SeatKind, GameKind};
 use crate::store::{GameRow, PlayerRecord, ProfileAccount, Store, now_ms};
 use crate::view::{ResultView, VariantStats};
 
@@ -126,7 +126,7 @@ pub struct PlayerGameView {
     /// Game id (`/game/{id}`).
     pub id: String,
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// `ongoing` or `finished`.
     pub status: GameStatus,
     /// Whether it is rated.
@@ -184,7 +184,7 @@ pub struct BoardLine {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LeaderboardView {
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Real-time ratings.
     pub realtime: Vec<BoardLine>,
     /// Correspondence ratings.
@@ -210,8 +210,8 @@ async fn account(store: &Store, name: &str) -> Result<ProfileAccount, ApiError> 
 }
 
 /// Reads a game name (`antarctos`, `iceage`); 400 otherwise.
-pub fn parse_variant(text: &str) -> Result<VariantName, ApiError> {
-    VariantName::parse(text).ok_or_else(|| {
+pub fn parse_variant(text: &str) -> Result<GameKind, ApiError> {
+    GameKind::parse(text).ok_or_else(|| {
         ApiError::bad_request(format!(
             "unknown variant '{}' (antarctos or iceage)",
             game::excerpt(text)
@@ -224,7 +224,7 @@ pub async fn player(store: &Store, name: &str) -> Result<PlayerView, ApiError> {
     let acc = account(store, name).await?;
     let rows = store.ratings_of(&acc.id).await?;
     let mut ratings = BTreeMap::new();
-    for variant in VariantName::ALL {
+    for variant in GameKind::ALL {
         let mut by_speed = BTreeMap::new();
         for speed in SPEEDS {
             let view = rows
@@ -258,7 +258,7 @@ pub async fn history(
     let acc = account(store, name).await?;
     let rows = store.rating_history(&acc.id, HISTORY_POINTS).await?;
     let mut out = BTreeMap::new();
-    for variant in VariantName::ALL {
+    for variant in GameKind::ALL {
         let mut by_speed = BTreeMap::new();
         for speed in SPEEDS {
             let points = rows
@@ -379,7 +379,7 @@ pub async fn games(
 
 /// `GET /api/leaderboard/{variant}`; 404 for an unknown game.
 pub async fn leaderboard(store: &Store, variant: &str) -> Result<LeaderboardView, ApiError> {
-    let variant = VariantName::parse(variant).ok_or_else(|| {
+    let variant = GameKind::parse(variant).ok_or_else(|| {
         ApiError::new(
             ErrorCode::NotFound,
             format!(
@@ -452,7 +452,7 @@ pub async fn rated_stats(
     let mut out = serde_json::Map::new();
     out.insert("min".into(), serde_json::json!(min));
     out.insert("max".into(), serde_json::json!(max));
-    for variant in VariantName::ALL {
+    for variant in GameKind::ALL {
         let count = |w: Option<Color>| {
             rows.iter()
                 .filter(|r| r.variant == variant && r.winner == w)

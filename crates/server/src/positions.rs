@@ -2,14 +2,12 @@
 //! side to move, the result if the game is over, and every legal move with the position after
 //! it, all from the rules crates, so that the page walks a move tree without computing a rule.
 
-use antarctos::Antarctos;
 use game::Color;
-use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{MAX_FEN_TEXT, SiteVariant, square_name};
-use crate::state::VariantName;
+use crate::state::GameKind;
 use crate::view::ResultView;
 use crate::words::result_words;
 
@@ -60,8 +58,8 @@ pub struct PositionView {
 }
 
 /// The game named `name`, or the `bad_request` that names it.
-pub(crate) fn variant_named(name: &str) -> Result<VariantName, ApiError> {
-    VariantName::parse(name).ok_or_else(|| {
+pub(crate) fn variant_named(name: &str) -> Result<GameKind, ApiError> {
+    GameKind::parse(name).ok_or_else(|| {
         ApiError::bad_request(format!(
             "unknown variant '{}' (antarctos or iceage)",
             game::excerpt(name)
@@ -92,7 +90,7 @@ pub(crate) fn read_position<V: SiteVariant>(fen: &str) -> Result<V::Position, Ap
     V::parse_position(fen.trim()).map_err(|e| ApiError::bad_position(fen.trim(), &e))
 }
 
-fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView, ApiError> {
+fn view<V: SiteVariant>(variant: GameKind, fen: &str) -> Result<PositionView, ApiError> {
     let pos = read_position::<V>(fen)?;
     let result = V::outcome(&pos).map(|o| ResultView {
         result: match o.winner() {
@@ -130,8 +128,5 @@ fn view<V: SiteVariant>(variant: VariantName, fen: &str) -> Result<PositionView,
 /// position over 256 bytes. A finished position is answered, with its result and no moves.
 pub fn position(req: &PositionRequest) -> Result<PositionView, ApiError> {
     let variant = variant_named(&req.variant)?;
-    match variant {
-        VariantName::Antarctos => view::<Antarctos>(variant, &req.fen),
-        VariantName::IceAge => view::<IceAge>(variant, &req.fen),
-    }
+    games::with_game!(variant, G => view::<G>(variant, &req.fen))
 }

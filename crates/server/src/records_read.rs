@@ -4,15 +4,12 @@
 //! every move, and each game that could not be read as an error naming the game, the line and
 //! the move. Nothing is stored.
 
-use antarctos::Antarctos;
 use game::{Color, Line, Record};
-use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 use crate::live_game::{SiteVariant, square_name};
 use crate::positions::variant_named;
-use crate::state::VariantName;
 
 /// Largest record text accepted, bytes (the route's body limit is a little larger).
 pub const MAX_RECORD_TEXT: usize = 256 * 1024;
@@ -227,9 +224,6 @@ pub async fn read_records(req: ReadRequest) -> Result<ReadView, ApiError> {
     if req.text.len() > MAX_RECORD_TEXT {
         return Err(too_large(req.text.len()));
     }
-    off_thread(move || match variant {
-        VariantName::Antarctos => read::<Antarctos>(&req.text),
-        VariantName::IceAge => read::<IceAge>(&req.text),
-    })
+    off_thread(move || games::with_game!(variant, G => read::<G>(&req.text)))
     .await
 }

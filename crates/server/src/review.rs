@@ -15,11 +15,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use antarctos::Antarctos;
 use engine::Limits;
 use engine::score::is_decisive;
 use game::{Color, RecordResult};
-use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
@@ -31,7 +29,7 @@ use crate::import::imported;
 use crate::live_game::SiteVariant;
 use crate::positions::read_position;
 use crate::secrets::hash_hex;
-use crate::state::{GameStatus, VariantName};
+use crate::state::{GameStatus, GameKind};
 use crate::store::{ReviewRow, StoreError, now_ms};
 
 /// Nodes searched in each position of a reviewed game (by default: `SiteOptions::review_nodes`).
@@ -283,7 +281,7 @@ fn view_of(row: &ReviewRow) -> Result<ReviewView, ApiError> {
 
 /// The positions of a game's main line, and its moves, as text.
 struct GameLine {
-    variant: VariantName,
+    variant: GameKind,
     /// `moves.len() + 1` positions, from the start.
     fens: Vec<String>,
     /// Canonical move texts.
@@ -586,15 +584,12 @@ async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), ApiE
 
 async fn evaluate(
     service: &Arc<GameService>,
-    variant: VariantName,
+    variant: GameKind,
     fen: &str,
     owner: &str,
     nodes: u64,
 ) -> Result<Eval, ApiError> {
-    match variant {
-        VariantName::Antarctos => evaluate_as::<Antarctos>(service, fen, owner, nodes).await,
-        VariantName::IceAge => evaluate_as::<IceAge>(service, fen, owner, nodes).await,
-    }
+    games::with_game!(variant, G => evaluate_as::<G>(service, fen, owner, nodes).await)
 }
 
 /// One position's evaluation at `nodes` nodes (`ply` and `played` left for the caller).

@@ -7,10 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use antarctos::Antarctos;
 use engine::solve::Proof;
 use game::Color;
-use iceage::IceAge;
 use serde::{Deserialize, Serialize};
 
 use crate::GameService;
@@ -18,7 +16,6 @@ use crate::analysis::{job_failed, prepare};
 use crate::error::ApiError;
 use crate::live_game::SiteVariant;
 use crate::positions::{in_range, variant_named};
-use crate::state::VariantName;
 
 /// Longest proof search a request may ask for, milliseconds (and the default).
 pub const MAX_SOLVE_MS: u64 = 10_000;
@@ -133,10 +130,5 @@ pub async fn solve(
         1,
         MAX_SOLVE_MS,
     )?;
-    match variant {
-        VariantName::Antarctos => {
-            run::<Antarctos>(service, token, req, max_plies, movetime_ms).await
-        }
-        VariantName::IceAge => run::<IceAge>(service, token, req, max_plies, movetime_ms).await,
-    }
+    games::with_game!(variant, G => run::<G>(service, token, req, max_plies, movetime_ms).await)
 }

@@ -7,9 +7,7 @@
 
 use std::fmt;
 
-use antarctos::Antarctos;
-use game::{Color, Variant};
-use iceage::IceAge;
+use game::Color;
 use serde::de::{Deserializer, Error};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -151,60 +149,7 @@ impl YourSeat {
     }
 }
 
-/// A game of the site, by name: `antarctos` or `iceage` (`Variant::NAME`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VariantName {
-    /// [`Antarctos`].
-    Antarctos,
-    /// [`IceAge`].
-    IceAge,
-}
-
-impl VariantName {
-    /// Both games.
-    pub const ALL: [VariantName; 2] = [VariantName::Antarctos, VariantName::IceAge];
-
-    /// `Variant::NAME`: `antarctos` or `iceage`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VariantName::Antarctos => Antarctos::NAME,
-            VariantName::IceAge => IceAge::NAME,
-        }
-    }
-
-    /// `Variant::TITLE`: `Antarctos` or `Ice Age Chess`.
-    pub fn title(self) -> &'static str {
-        match self {
-            VariantName::Antarctos => Antarctos::TITLE,
-            VariantName::IceAge => IceAge::TITLE,
-        }
-    }
-
-    /// The game named `text` exactly; `None` for any other text.
-    pub fn parse(text: &str) -> Option<VariantName> {
-        VariantName::ALL.into_iter().find(|v| v.as_str() == text)
-    }
-}
-
-impl fmt::Display for VariantName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for VariantName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for VariantName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        VariantName::parse(&text)
-            .ok_or_else(|| D::Error::custom(format!("unknown variant '{text}'")))
-    }
-}
+pub use games::GameKind;
 
 /// An engine strength level, 1 (beginner) to 8 (full strength), checked once where it enters
 /// (a request or a database row); `engine::level` says what each searches. JSON and the
@@ -273,19 +218,19 @@ mod tests {
         for y in YourSeat::ALL {
             assert_eq!(YourSeat::parse(y.as_str()), Some(*y));
         }
-        for v in VariantName::ALL {
+        for v in GameKind::ALL {
             let json = serde_json::to_string(&v).expect("json");
-            assert_eq!(serde_json::from_str::<VariantName>(&json).expect("back"), v);
+            assert_eq!(serde_json::from_str::<GameKind>(&json).expect("back"), v);
         }
-        assert_eq!(VariantName::parse("iceage"), Some(VariantName::IceAge));
-        assert_eq!(VariantName::IceAge.title(), "Ice Age Chess");
+        assert_eq!(GameKind::parse("iceage"), Some(GameKind::IceAge));
+        assert_eq!(GameKind::IceAge.title(), "Ice Age Chess");
     }
 
     #[test]
     fn unknown_text_is_refused_not_defaulted() {
         assert_eq!(GameStatus::parse("Ongoing"), None);
         assert_eq!(SeatKind::parse(""), None);
-        assert_eq!(VariantName::parse("chess"), None);
+        assert_eq!(GameKind::parse("chess"), None);
         let e = serde_json::from_str::<SeatKind>("\"robot\"").expect_err("unknown");
         assert!(e.to_string().contains("unknown seat kind 'robot'"), "{e}");
     }

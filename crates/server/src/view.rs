@@ -8,7 +8,7 @@ use crate::json_list::JsonList;
 use crate::permissions::{self, Action};
 use crate::ratings::RatingChange;
 use crate::secrets::{hash_hex, invite_for};
-use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName, YourSeat};
+use crate::state::{GameStatus, Level, Notice, SeatKind, GameKind, YourSeat};
 use crate::store::{GameRow, SeatRow};
 
 /// A seat as shown: `{"kind": "human"}` (with `"username"` for an account), `{"kind":
@@ -121,7 +121,7 @@ pub struct ResultView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameView {
     pub id: String,
-    pub variant: VariantName,
+    pub variant: GameKind,
     pub title: String,
     /// `white`, `black`, `both` or `null`.
     pub you: Option<YourSeat>,
@@ -205,7 +205,7 @@ impl GameView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     pub id: String,
-    pub variant: VariantName,
+    pub variant: GameKind,
     pub title: String,
     pub you: Option<YourSeat>,
     pub white: SeatView,

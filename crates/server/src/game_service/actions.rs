@@ -16,7 +16,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame};
 use crate::permissions::{Opponent, opponent};
 use crate::secrets::{hash_hex, invite_for};
-use crate::state::{GameStatus, NoticeCode, SeatKind, VariantName};
+use crate::state::{GameStatus, NoticeCode, SeatKind, GameKind};
 use crate::store::{GameRow, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 
@@ -152,7 +152,7 @@ impl GameService {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
-        if row.variant != VariantName::IceAge {
+        if row.variant != GameKind::IceAge {
             return Err(ApiError::bad_request(
                 "Antarctos has no draws (A15): there is nothing to offer",
             ));

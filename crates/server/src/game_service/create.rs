@@ -7,7 +7,7 @@ use super::*;
 impl GameService {
     /// `POST /api/games`.
     pub async fn create(self: &Arc<Self>, token: &str, req: NewGame) -> Result<GameView, ApiError> {
-        let variant = VariantName::parse(&req.variant).ok_or_else(|| {
+        let variant = GameKind::parse(&req.variant).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "unknown variant '{}' (antarctos or iceage)",
                 game::excerpt(&req.variant)

@@ -31,7 +31,7 @@ use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::secrets::{hash_hex, invite_for};
-use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, VariantName};
+use crate::state::{GameStatus, Level, Notice, NoticeCode, SeatKind, GameKind};
 use crate::store::{GameRow, SeatRow, Store, StoreError, now_ms};
 use crate::view::{GameView, seat_of};
 

@@ -12,7 +12,7 @@ use super::{
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
 use crate::secrets::hash_hex;
-use crate::state::{GameStatus, VariantName};
+use crate::state::{GameStatus, GameKind};
 use crate::view::{GameSummary, SeatView, VariantStats, seat_of};
 
 impl GameService {
@@ -20,7 +20,7 @@ impl GameService {
     pub async fn record(&self, id: &str) -> Result<(String, String), ApiError> {
         let slot = self.slot(id).await?;
         let g = self.lock_fresh(&slot).await?;
-        let ext = if g.row().variant == VariantName::IceAge {
+        let ext = if g.row().variant == GameKind::IceAge {
             "pgn"
         } else {
             "pdn"
@@ -62,7 +62,7 @@ impl GameService {
     pub async fn stats(&self) -> Result<serde_json::Value, ApiError> {
         let rows = self.store.stats().await?;
         let mut out = serde_json::Map::new();
-        for variant in VariantName::ALL {
+        for variant in GameKind::ALL {
             let count = |w: Option<Color>| {
                 rows.iter()
                     .filter(|r| r.variant == variant && r.winner == w)

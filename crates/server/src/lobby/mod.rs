@@ -30,7 +30,7 @@ pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
 use crate::clock::{Speed, TimeControl};
 use crate::error::{ApiError, ErrorCode};
 use crate::live_game;
-use crate::state::{SeatKind, VariantName};
+use crate::state::{SeatKind, GameKind};
 use crate::store::{GameRow, SeatRow, Terms};
 
 /// Most open seeks one player may hold (issue 13).
@@ -251,7 +251,7 @@ fn parse_terms(
     rated: bool,
     color: Option<&str>,
 ) -> Result<Terms, ApiError> {
-    let variant = VariantName::parse(variant).ok_or_else(|| {
+    let variant = GameKind::parse(variant).ok_or_else(|| {
         ApiError::bad_request(format!(
             "variant: unknown game '{}' (antarctos or iceage)",
             game::excerpt(variant)

@@ -8,7 +8,7 @@ use super::conn::commit;
 use super::{MoveRow, Store, StoreError, corrupt};
 use crate::clock::Clock;
 use crate::ratings::RatingChange;
-use crate::state::{GameStatus, Level, Notice, SeatKind, VariantName};
+use crate::state::{GameStatus, Level, Notice, SeatKind, GameKind};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
 /// player token, `secrets::hash_hex`) for a human.
@@ -30,7 +30,7 @@ pub struct GameRow {
     /// Public id (8 letters and digits).
     pub id: String,
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Position text at the start.
     pub start_fen: String,
     /// White's seat.
@@ -89,7 +89,7 @@ impl GameRow {
     /// belongs in the arguments, since the struct update would fill it in silently.
     pub fn new_game(
         id: String,
-        variant: VariantName,
+        variant: GameKind,
         start_fen: String,
         white: SeatRow,
         black: SeatRow,
@@ -149,7 +149,7 @@ impl GameRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsRow {
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The winner, `None` for draws.
     pub winner: Option<Color>,
     /// Number of games.
@@ -209,7 +209,7 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
 pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
         id: row.try_get("id")?,
-        variant: parse_column(row, "variant", VariantName::parse)?,
+        variant: parse_column(row, "variant", GameKind::parse)?,
         start_fen: row.try_get("start_fen")?,
         white: seat_from_row(row, "white")?,
         black: seat_from_row(row, "black")?,
@@ -571,7 +571,7 @@ impl Store {
                     let mut out = Vec::with_capacity(rows.len());
                     for r in &rows {
                         out.push(StatsRow {
-                            variant: parse_column(r, "variant", VariantName::parse)?,
+                            variant: parse_column(r, "variant", GameKind::parse)?,
                             winner: parse_optional(r, "winner", Color::parse)?,
                             count: r.try_get("n")?,
                         });

@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use super::conn::commit;
 use super::{Store, StoreError, corrupt};
-use crate::state::VariantName;
+use crate::state::GameKind;
 
 /// One imported game as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct ImportRow {
     /// Public id (10 letters and digits).
     pub id: String,
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The record's `White` tag (`?` when missing).
     pub white: String,
     /// The record's `Black` tag.
@@ -86,7 +86,7 @@ impl Store {
                     let variant: String = r.try_get("variant")?;
                     Ok(Some(ImportRow {
                         id: r.try_get("id")?,
-                        variant: VariantName::parse(&variant).ok_or_else(|| {
+                        variant: GameKind::parse(&variant).ok_or_else(|| {
                             corrupt("variant", format!("unknown variant '{variant}'"))
                         })?,
                         white: r.try_get("white")?,

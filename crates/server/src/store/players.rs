@@ -11,7 +11,7 @@ use sqlx::Row;
 
 use super::games::{GameRow, StatsRow, from_row, select_columns};
 use super::{Store, StoreError, corrupt};
-use crate::state::VariantName;
+use crate::state::GameKind;
 
 /// The games of a profile's player: both seats taken, by two different players.
 const PLAYED: &str = "(white_token = $1 OR black_token = $1) AND white_kind <> 'open' AND \
@@ -120,7 +120,7 @@ impl Store {
     pub async fn player_games(
         &self,
         hash: &str,
-        variant: Option<VariantName>,
+        variant: Option<GameKind>,
         page: i64,
         per_page: i64,
     ) -> Result<PlayerGames, StoreError> {
@@ -217,7 +217,7 @@ impl Store {
                         let variant: String = r.try_get("variant")?;
                         let winner: Option<String> = r.try_get("winner")?;
                         out.push(StatsRow {
-                            variant: VariantName::parse(&variant).ok_or_else(|| {
+                            variant: GameKind::parse(&variant).ok_or_else(|| {
                                 corrupt("variant", format!("unknown game '{variant}'"))
                             })?,
                             winner: match winner {

@@ -16,13 +16,13 @@ use super::games::GameRow;
 use super::{Store, StoreError, corrupt, now_ms};
 use crate::clock::Speed;
 use crate::ratings::{self, Rating, RatingChange, SideChange};
-use crate::state::{GameStatus, VariantName};
+use crate::state::{GameStatus, GameKind};
 
 /// One stored rating: an account's in one game and speed class.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatingRow {
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The speed class.
     pub speed: Speed,
     /// Rating, deviation and volatility.
@@ -37,7 +37,7 @@ pub struct RatingRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryRow {
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The speed class.
     pub speed: Speed,
     /// The rated game's id.
@@ -66,9 +66,9 @@ fn speed_column(row: &AnyRow) -> Result<Speed, sqlx::Error> {
     Speed::parse(&text).ok_or_else(|| corrupt("speed", format!("unknown speed '{text}'")))
 }
 
-fn variant_column(row: &AnyRow) -> Result<VariantName, sqlx::Error> {
+fn variant_column(row: &AnyRow) -> Result<GameKind, sqlx::Error> {
     let text: String = row.try_get("variant")?;
-    VariantName::parse(&text).ok_or_else(|| corrupt("variant", format!("unknown game '{text}'")))
+    GameKind::parse(&text).ok_or_else(|| corrupt("variant", format!("unknown game '{text}'")))
 }
 
 fn rating_of(row: &AnyRow) -> Result<Rating, sqlx::Error> {
@@ -98,7 +98,7 @@ async fn account_of(
 async fn locked_rating(
     tx: &mut Transaction<'_, Any>,
     account: &str,
-    variant: VariantName,
+    variant: GameKind,
     speed: Speed,
 ) -> Result<(Rating, i64), sqlx::Error> {
     let start = Rating::default();
@@ -335,7 +335,7 @@ impl Store {
     /// whose last rated game is at `since` (Unix ms) or later; highest first, ties by name.
     pub async fn leaderboard(
         &self,
-        variant: VariantName,
+        variant: GameKind,
         speed: Speed,
         max_rd: f64,
         since: i64,

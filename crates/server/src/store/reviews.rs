@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 
 use super::conn::commit;
 use super::{Store, StoreError, corrupt};
-use crate::state::VariantName;
+use crate::state::GameKind;
 
 /// One review as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub struct ReviewRow {
     /// `game/<id>` or `import/<id>`.
     pub subject: String,
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// SHA-256 (hex) of the token of the player who asked (its engine-queue share).
     pub owner: String,
     /// `running`, `done` or `failed`.
@@ -41,7 +41,7 @@ fn from_row(r: &AnyRow) -> Result<ReviewRow, sqlx::Error> {
     let variant: String = r.try_get("variant")?;
     Ok(ReviewRow {
         subject: r.try_get("subject")?,
-        variant: VariantName::parse(&variant)
+        variant: GameKind::parse(&variant)
             .ok_or_else(|| corrupt("variant", format!("unknown variant '{variant}'")))?,
         owner: r.try_get("owner")?,
         status: r.try_get("status")?,

@@ -13,13 +13,13 @@ use super::games::insert;
 use super::{GameRow, Store, StoreError, corrupt};
 use crate::clock::TimeControl;
 use crate::lobby::SeekColor;
-use crate::state::VariantName;
+use crate::state::GameKind;
 
 /// What a seek or a challenge offers: the game, its clock, rated or not, the offerer's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Terms {
     /// The game.
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// Its time control (validated).
     pub control: TimeControl,
     /// Whether the game is rated (both players need an account).
@@ -40,7 +40,7 @@ impl Terms {
         let control: String = row.try_get("time_control")?;
         let color: String = row.try_get("color")?;
         Ok(Terms {
-            variant: VariantName::parse(&variant)
+            variant: GameKind::parse(&variant)
                 .ok_or_else(|| corrupt("variant", format!("unknown value '{variant}'")))?,
             control: serde_json::from_str(&control)
                 .map_err(|e| corrupt("time_control", format!("'{control}': {e}")))?,

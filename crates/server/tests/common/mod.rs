@@ -270,7 +270,7 @@ pub fn assert_error(a: &server::client::Answer, status: u16, code: &str) {
 pub fn engine_white_row(id: &str) -> server::store::GameRow {
     server::store::GameRow::new_game(
         id.to_string(),
-        server::state::VariantName::Antarctos,
+        server::state::GameKind::Antarctos,
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8".into(),
         server::store::SeatRow {
             kind: server::state::SeatKind::Engine,
