@@ -41,7 +41,7 @@ pub fn backup(args: BackupArgs) -> Result<(), String> {
         ));
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
-    let shown = server::store::redacted_url(&args.database);
+    let shown = site_store::redacted_url(&args.database);
     runtime.block_on(async {
         let store = server::Store::open(&args.database)
             .await

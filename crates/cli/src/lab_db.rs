@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 use server::Store;
-use server::store::LabRun;
+use site_store::LabRun;
 
 /// The `--database` flag shared by the lab commands.
 #[derive(Args, Debug, Clone)]
@@ -33,7 +33,7 @@ impl LabDatabase {
         let Some(url) = &arg.database else {
             return Ok(None);
         };
-        let shown = server::store::redacted_url(url);
+        let shown = site_store::redacted_url(url);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -82,8 +82,8 @@ pub fn run_setup(
     random_plies: u32,
     max_plies: u32,
     started: Instant,
-) -> server::lab::RunSetup {
-    server::lab::RunSetup {
+) -> crate::lab_rows::RunSetup {
+    crate::lab_rows::RunSetup {
         variant: variant.to_string(),
         setting,
         seed,

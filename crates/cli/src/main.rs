@@ -5,6 +5,7 @@ mod allocator;
 mod analyze_cmd;
 mod backup_cmd;
 mod lab_db;
+mod lab_rows;
 mod load_cmd;
 mod match_cmd;
 mod play_cmd;

@@ -226,7 +226,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
                 started,
             );
             let b = setting_name(&opts.b);
-            db.save(&server::lab::match_run(
+            db.save(&crate::lab_rows::match_run(
                 &setup,
                 &b,
                 &tally,

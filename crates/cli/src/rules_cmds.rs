@@ -46,12 +46,7 @@ pub fn position<V: Variant>(fen: Option<&str>) -> Result<V::Position, String> {
     }
 }
 
-pub fn perft(
-    variant: GameKind,
-    fen: Option<&str>,
-    depth: u32,
-    divide: bool,
-) -> Result<(), String> {
+pub fn perft(variant: GameKind, fen: Option<&str>, depth: u32, divide: bool) -> Result<(), String> {
     finish(with_game!(variant, V => perft_of::<V>(fen, depth, divide)))
 }
 

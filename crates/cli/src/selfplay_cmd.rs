@@ -174,7 +174,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
                 opts.max_plies,
                 started,
             );
-            db.save(&server::lab::selfplay_run(&setup, &stats))
+            db.save(&crate::lab_rows::selfplay_run(&setup, &stats))
         }
         None => Ok(()),
     };

@@ -116,7 +116,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let site = server::Site::open_with(&args.database, options).await.map_err(|e| {
             format!(
                 "database {}: {e}",
-                server::store::redacted_url(&args.database)
+                site_store::redacted_url(&args.database)
             )
         })?;
         let listener = tokio::net::TcpListener::bind(&args.addr)

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use server::Store;
-use server::store::{LabKind, LabRun};
+use site_store::{LabKind, LabRun};
 
 mod common;
 

@@ -420,7 +420,7 @@ fn issued_token(runtime: &tokio::runtime::Runtime, router: &axum::Router) -> Str
         .filter_map(|v| v.to_str().ok())
         .find_map(|c| {
             let (name, rest) = c.split_once('=')?;
-            (name.trim_start_matches("__Host-") == server::player::COOKIE_NAME)
+            (name.trim_start_matches("__Host-") == site_http::player::COOKIE_NAME)
                 .then(|| rest.split(';').next().unwrap_or("").to_string())
         })
         .expect("the site issues a player token in a cookie")
@@ -521,7 +521,7 @@ async fn post(router: &axum::Router, token: &str, path: &str, body: &str) -> (u1
         .method("POST")
         .uri(path)
         .header("content-type", "application/json")
-        .header(server::player::HEADER_NAME, token)
+        .header(site_http::player::HEADER_NAME, token)
         .body(axum::body::Body::from(body.to_string()))
         .expect("request");
     let response = router.clone().oneshot(request).await.expect("infallible");

@@ -119,6 +119,9 @@ mod tests {
             assert!(err.to_string().contains(&format!("'{text}'")), "{err}");
         }
         let err = serde_json::from_str::<GameKind>("\"checkers\"").unwrap_err();
-        assert!(err.to_string().contains("unknown variant 'checkers'"), "{err}");
+        assert!(
+            err.to_string().contains("unknown variant 'checkers'"),
+            "{err}"
+        );
     }
 }

@@ -7,7 +7,7 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::store::{BackupSummary, Store, StoreError, now_ms};
+use site_store::{BackupSummary, Store, StoreError, now_ms};
 
 /// The settings of scheduled backups.
 #[derive(Debug, Clone)]
@@ -30,7 +30,7 @@ fn extension(store: &Store) -> &'static str {
 
 /// `YYYYMMDDTHHMMSSZ` of Unix milliseconds, in UTC (sorts as time does).
 pub fn utc_stamp(ms: i64) -> String {
-    let date = crate::live_game::pgn_date(ms).replace('.', "");
+    let date = site::live_game::pgn_date(ms).replace('.', "");
     let secs = ms.div_euclid(1000).rem_euclid(86_400);
     format!(
         "{date}T{:02}{:02}{:02}Z",

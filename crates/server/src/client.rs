@@ -18,7 +18,7 @@ use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::player::{COOKIE_NAME, HEADER_NAME, SECURE_COOKIE_NAME};
+use site_http::player::{COOKIE_NAME, HEADER_NAME, SECURE_COOKIE_NAME};
 
 /// A client failure (not an API error: those come back as a status and a body).
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +51,7 @@ pub struct Answer {
 pub struct ApiClient {
     addr: SocketAddr,
     token: Option<String>,
-    /// The log-in session cookie's token, once an answer set one (crate::accounts).
+    /// The log-in session cookie's token, once an answer set one (site::accounts).
     session: Option<String>,
     /// The local address to connect from (another loopback address: another client).
     local: Option<IpAddr>,
@@ -194,7 +194,7 @@ impl ApiClient {
         if let Some(s) = &self.session {
             headers.push((
                 "cookie".to_string(),
-                format!("{}={s}", crate::accounts::SESSION_COOKIE),
+                format!("{}={s}", site::accounts::SESSION_COOKIE),
             ));
         }
         self.exchange(method, path, &headers, raw, parse).await
@@ -287,7 +287,7 @@ impl ApiClient {
         if self.token.is_none() {
             self.token = set_cookie(&[COOKIE_NAME, SECURE_COOKIE_NAME]);
         }
-        if let Some(v) = set_cookie(&[crate::accounts::SESSION_COOKIE]) {
+        if let Some(v) = set_cookie(&[site::accounts::SESSION_COOKIE]) {
             self.session = (!v.is_empty()).then_some(v);
         }
         let status = res.status().as_u16();
@@ -351,7 +351,7 @@ impl ApiClient {
             req = req.header(HEADER_NAME, t.as_str());
         }
         if let Some(s) = &self.session {
-            req = req.header("cookie", format!("{}={s}", crate::accounts::SESSION_COOKIE));
+            req = req.header("cookie", format!("{}={s}", site::accounts::SESSION_COOKIE));
         }
         let req = req.body(Full::new(Bytes::new())).map_err(|e| err(&e))?;
         let res = sender.send_request(req).await.map_err(|e| err(&e))?;

@@ -9,51 +9,18 @@
 //! # Ok(()) }
 //! ```
 
-pub mod accounts;
-pub mod analysis;
-pub mod assets;
 pub mod backup;
 pub mod client;
-pub mod clock;
-pub mod conn;
-pub mod engine_memory;
-pub mod engine_player;
-pub mod engine_queue;
-pub mod error;
-pub mod game_service;
-pub mod import;
-pub mod json_list;
-pub mod lab;
-pub mod live_game;
-pub mod lobby;
-pub mod options;
-pub mod permissions;
-pub mod player;
-pub mod players;
-pub mod positions;
 pub mod pubsub;
-pub mod rate_limit;
-pub mod ratings;
-pub mod records_read;
-pub mod review;
-pub mod routes;
-pub mod secrets;
-pub mod security;
-pub mod solve;
-pub mod state;
-pub mod store;
-pub mod timeouts;
-pub mod view;
-pub mod words;
 
 use std::future::Future;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-pub use game_service::GameService;
-pub use options::SiteOptions;
-pub use store::{Store, StoreError, StoreOptions};
+pub use site::GameService;
+pub use site_http::options::{self, SiteOptions};
+pub use site_store::{Store, StoreError, StoreOptions};
 
 /// Why the site could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +41,7 @@ pub enum ServerError {
 pub struct Site {
     service: Arc<GameService>,
     options: SiteOptions,
-    security: security::SecurityState,
+    security: site_http::security::SecurityState,
 }
 
 impl Site {
@@ -89,12 +56,12 @@ impl Site {
         let store = Store::open_with(url, &options.store).await?;
         // Now, not at the first move: a site on a read-only database would refuse them all.
         store.check_writable().await?;
-        let keys = secrets::TokenKeys::new(
+        let keys = site_model::secrets::TokenKeys::new(
             store.player_token_secret().await?,
             store.legacy_player_hashes().await?,
         );
         let filled = store
-            .fill_player_hashes(&|id| secrets::hash_hex(&keys.account_token(id)))
+            .fill_player_hashes(&|id| site_model::secrets::hash_hex(&keys.account_token(id)))
             .await?;
         if filled > 0 {
             tracing::info!(accounts = filled, "accounts linked to their seats");
@@ -103,17 +70,14 @@ impl Site {
             .map(|n| n.get())
             .unwrap_or(1);
         let service = GameService::new(store, threads);
-        service.review_nodes.store(
-            options.review_nodes.unwrap_or(review::REVIEW_NODES),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        service.set_review_nodes(options.review_nodes.unwrap_or(site::review::REVIEW_NODES));
         if let Some(presence) = options.lobby_presence {
             service.lobby.set_presence(presence);
         }
-        let sessions = accounts::Sessions::new(service.store().clone());
+        let sessions = site::accounts::Sessions::new(service.store().clone());
         Ok(Site {
             service,
-            security: security::Security::with_sessions(&options, keys, sessions),
+            security: site_http::security::Security::with_sessions(&options, keys, sessions),
             options,
         })
     }
@@ -124,7 +88,7 @@ impl Site {
     }
 
     /// Signs and checks player tokens (tests issue tokens with it).
-    pub fn token_keys(&self) -> &secrets::TokenKeys {
+    pub fn token_keys(&self) -> &site_model::secrets::TokenKeys {
         &self.security.keys
     }
 
@@ -135,7 +99,7 @@ impl Site {
 
     /// The axum router of the whole site.
     pub fn router(&self) -> axum::Router {
-        routes::router(self.service.clone(), self.security.clone(), &self.options)
+        site_http::routes::router(self.service.clone(), self.security.clone(), &self.options)
     }
 
     /// Serves on `listener` until `shutdown` completes, then closes live connections and waits
@@ -151,7 +115,7 @@ impl Site {
             Ok(n) => tracing::info!(games = n, "engines resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume engine games"),
         }
-        match review::resume_all(&self.service).await {
+        match site::review::resume_all(&self.service).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
@@ -162,11 +126,11 @@ impl Site {
                 Err(e) => return Err(ServerError::Options(e.to_string())),
             }
         }
-        tokio::spawn(timeouts::run(
+        tokio::spawn(site::timeouts::run(
             self.service.clone(),
             self.service.shutdown_signal(),
         ));
-        tokio::spawn(engine_player::supervise(
+        tokio::spawn(site::engine_player::supervise(
             self.service.clone(),
             self.service.shutdown_signal(),
         ));
@@ -175,12 +139,12 @@ impl Site {
         }
         let service = self.service.clone();
         let app = self.router();
-        let settings = conn::ConnSettings {
+        let settings = site_http::conn::ConnSettings {
             timeouts: self.options.timeouts,
             limits: self.options.connections,
             trust_proxy: self.options.trust_proxy,
         };
-        conn::serve(listener, app, settings, async move {
+        site_http::conn::serve(listener, app, settings, async move {
             shutdown.await;
             tracing::info!("shutting down");
             service.begin_shutdown();

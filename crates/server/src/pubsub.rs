@@ -20,7 +20,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
-use crate::game_service::GameService;
+use site::play::{Announcer, GameService};
 
 /// The channel of game changes.
 pub const CHANNEL: &str = "icebound:games";
@@ -53,6 +53,19 @@ pub struct BadRedisUrl {
     reason: String,
 }
 
+impl Announcer for Bus {
+    /// Announces that game `id` is now at `version` (after its commit).
+    fn announce(&self, id: &str, version: i64) {
+        // Full queue or Redis gone: the others' fallback polling sees the change.
+        let _ = self.tx.try_send(format!("{} {id} {version}", self.origin));
+    }
+
+    /// Whether the subscription is live and announcements are taken (`/healthz`).
+    fn is_up(&self) -> bool {
+        self.up.load(Ordering::SeqCst) && self.publishing.load(Ordering::SeqCst)
+    }
+}
+
 impl Bus {
     /// Starts publishing and listening on `url` for `service` (whose process id marks our own
     /// messages). The URL is checked now; Redis itself may come later: the tasks retry.
@@ -62,7 +75,7 @@ impl Bus {
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Bus>, BadRedisUrl> {
         let client = redis::Client::open(url).map_err(|e| BadRedisUrl {
-            url: crate::store::redacted_url(url),
+            url: site_store::redacted_url(url),
             reason: e.to_string(),
         })?;
         let (tx, rx) = mpsc::channel(QUEUE);
@@ -85,17 +98,6 @@ impl Bus {
             shutdown,
         ));
         Ok(bus)
-    }
-
-    /// Announces that game `id` is now at `version` (after its commit).
-    pub fn announce(&self, id: &str, version: i64) {
-        // Full queue or Redis gone: the others' fallback polling sees the change.
-        let _ = self.tx.try_send(format!("{} {id} {version}", self.origin));
-    }
-
-    /// Whether the subscription is live and announcements are taken (`/healthz`).
-    pub fn is_up(&self) -> bool {
-        self.up.load(Ordering::SeqCst) && self.publishing.load(Ordering::SeqCst)
     }
 
     fn set_publishing(&self, ok: bool) {

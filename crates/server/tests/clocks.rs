@@ -221,13 +221,13 @@ async fn correspondence_restores_the_days_on_each_move() {
     let control = json!({"kind": "correspondence", "days": 3});
     let (mut white, _black, id) = friend_game(&srv, "iceage", control, "white").await;
     let day = 86_400_000_i64;
-    let before = server::store::now_ms();
+    let before = site_store::now_ms();
     let g = play(&mut white, &id, "g1f3").await;
     let deadline = g["clock"]["deadline_ms"].as_i64().expect("deadline");
     assert_eq!(g["clock"]["days"], 3);
     assert_eq!(g["clock"]["running"], "black");
     assert!(
-        (before + 3 * day..=server::store::now_ms() + 3 * day).contains(&deadline),
+        (before + 3 * day..=site_store::now_ms() + 3 * day).contains(&deadline),
         "the deadline is three days after the move: {g}"
     );
     srv.stop().await;
@@ -404,7 +404,7 @@ async fn outage_being_given_back(url: &str) -> (sqlx::AnyConnection, i64) {
         .expect("lapse the sweeper's lease");
     // A real lapse comes after seconds without renewals; this one is written at once, so the
     // server's shared reading of the lease (timeouts::SweeperLease) is let go stale first.
-    tokio::time::sleep(server::timeouts::LEASE_READ_FRESH).await;
+    tokio::time::sleep(site::timeouts::LEASE_READ_FRESH).await;
     (db, expired)
 }
 
@@ -546,7 +546,7 @@ async fn a_game_given_its_outage_back_takes_moves_while_the_others_wait_and_is_n
     // The sweeper's lease lapsed 20 s ago; another process is giving the outage back (its
     // lease held): it has given it to the first game, not yet to the second.
     let (db, expired) = outage_being_given_back(&url).await;
-    let from = expired - server::timeouts::LEASE_MS;
+    let from = expired - site::timeouts::LEASE_MS;
     let service = srv.site.service();
     service
         .credit_clock(&given, from, unix_ms())
@@ -750,7 +750,7 @@ async fn timed_moves_share_one_reading_of_the_sweepers_lease() {
     let (mut a, mut b, id) = friend_game(&srv, "antarctos", control, "white").await;
     let service = srv.site.service();
     // The join's reading goes stale first, so the moves must read it again.
-    tokio::time::sleep(server::timeouts::LEASE_READ_FRESH).await;
+    tokio::time::sleep(site::timeouts::LEASE_READ_FRESH).await;
     let before = service.sweeper_lease_reads();
     let started = std::time::Instant::now();
     let mut moves = 0u64;
@@ -772,7 +772,7 @@ async fn timed_moves_share_one_reading_of_the_sweepers_lease() {
     }
     let reads = service.sweeper_lease_reads() - before;
     let windows = started.elapsed().as_millis() as u64
-        / server::timeouts::LEASE_READ_FRESH.as_millis() as u64
+        / site::timeouts::LEASE_READ_FRESH.as_millis() as u64
         + 1;
     assert!(moves >= 8, "only {moves} moves");
     assert!(reads >= 1, "the moves read the lease once it was stale");

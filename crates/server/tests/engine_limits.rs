@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use server::game_service::MAX_ENGINE_GAMES;
+use site::play::MAX_ENGINE_GAMES;
 
 #[tokio::test]
 async fn a_player_holds_at_most_max_engine_games_unfinished() {

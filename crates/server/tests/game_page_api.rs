@@ -339,7 +339,7 @@ async fn games_with_a_seat_nobody_took_are_not_counted() {
         .await
         .expect("load")
         .expect("game");
-    row.status = server::state::GameStatus::Finished;
+    row.status = site_model::state::GameStatus::Finished;
     row.winner = Some(game::Color::Black);
     row.result = Some(game::RecordResult::BlackWins);
     row.reason = Some(game::EndReason::Resignation);
@@ -407,7 +407,7 @@ async fn level_8_keeps_its_search_over_the_game_and_its_end_frees_it() {
     let eid = id_of(&e);
     play(&mut a, &eid, "c3-d4").await;
     wait_ply(&mut a, &eid, 2).await;
-    assert_eq!(server::engine_memory::kept_for(&eid), 1);
+    assert_eq!(site::engine_memory::kept_for(&eid), 1);
     let lower = create(
         &mut a,
         json!({"variant": "antarctos", "opponent": "engine", "level": 7, "color": "white"}),
@@ -417,13 +417,13 @@ async fn level_8_keeps_its_search_over_the_game_and_its_end_frees_it() {
     play(&mut a, &lid, "c3-d4").await;
     wait_ply(&mut a, &lid, 2).await;
     assert_eq!(
-        server::engine_memory::kept_for(&lid),
+        site::engine_memory::kept_for(&lid),
         0,
         "level 7 kept a search"
     );
     let resigned = post(&mut a, &format!("/api/games/{eid}/resign"), json!({})).await;
     assert_eq!(resigned.status, 200, "{}", resigned.text);
-    assert_eq!(server::engine_memory::kept_for(&eid), 0);
+    assert_eq!(site::engine_memory::kept_for(&eid), 0);
     srv.stop().await;
 }
 

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::*;
-use server::store::{LabKind, LabRun, MatchFigures, SprtFigures, Store};
+use site_store::{LabKind, LabRun, MatchFigures, SprtFigures, Store};
 
 fn selfplay_row(id: &str, variant: &str, finished_at: i64) -> LabRun {
     LabRun {
@@ -153,7 +153,7 @@ async fn postgres_lab_runs_round_trip() {
     if let Some(url) = postgres_url() {
         let store = Store::open(&url).await.expect("open postgres");
         // The database outlives the test: a fresh variant name keeps each run's rows apart.
-        let variant = format!("labtest{}", server::store::now_ms());
+        let variant = format!("labtest{}", site_store::now_ms());
         round_trip(&store, &variant).await;
         store.close().await;
     }

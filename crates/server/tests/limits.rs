@@ -439,7 +439,7 @@ async fn watchers_at_a_games_cap_leave_room_for_its_players() {
     let id = g["id"].as_str().expect("id").to_string();
     let watcher = ApiClient::new(srv.addr);
     let mut watchers = Vec::new();
-    for _ in 0..server::game_service::MAX_WS_PER_GAME {
+    for _ in 0..site::play::MAX_WS_PER_GAME {
         watchers.push(watcher.ws(&id).await.expect("a watcher's socket"));
     }
     let refused = watcher.ws(&id).await;

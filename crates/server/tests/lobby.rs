@@ -441,7 +441,7 @@ async fn open_lobby_tab(srv: &TestServer, owner: &ApiClient) -> tokio::net::TcpS
     let request = format!(
         "GET /api/lobby HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n{}: {token}\r\n\r\n",
         srv.addr,
-        server::player::HEADER_NAME
+        site_http::player::HEADER_NAME
     );
     tab.write_all(request.as_bytes()).await.expect("send");
     let mut first = [0u8; 64];

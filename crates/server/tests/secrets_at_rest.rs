@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use server::client::ApiClient;
-use server::secrets::hash_hex;
+use site_model::secrets::hash_hex;
 use sqlx::{Connection, Row, SqliteConnection};
 
 fn file_of(url: &str) -> String {

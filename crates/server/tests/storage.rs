@@ -8,8 +8,8 @@ use common::*;
 use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;
-use server::state::SeatKind;
-use server::store::{LeaseTake, MoveRow, Store, StoreError};
+use site_model::state::SeatKind;
+use site_store::{LeaseTake, MoveRow, Store, StoreError};
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
 /// acknowledged move texts.

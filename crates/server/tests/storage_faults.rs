@@ -646,7 +646,7 @@ async fn sqlite_connections_opened_while_read_only_are_not_handed_out_after_the_
         url.trim_start_matches("sqlite://")
             .trim_end_matches("?mode=rwc"),
     );
-    let store = server::store::Store::open(&url).await.expect("open");
+    let store = site_store::Store::open(&url).await.expect("open");
     let ids: Vec<String> = (0..8).map(|i| format!("ro{i}pool")).collect();
     for id in &ids {
         store
@@ -662,7 +662,7 @@ async fn sqlite_connections_opened_while_read_only_are_not_handed_out_after_the_
         next.ply = 1;
         next.turn = game::Color::Black;
         next.version = 2;
-        let mv = server::store::MoveRow {
+        let mv = site_store::MoveRow {
             ply: 1,
             move_id: "c3-d4".into(),
             move_text: "c3-d4".into(),

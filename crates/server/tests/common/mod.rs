@@ -267,19 +267,19 @@ pub fn assert_error(a: &server::client::Answer, status: u16, code: &str) {
 }
 
 /// A new Antarctos game `id` as stored: the engine (level 1) White, "Ann" Black, no move yet.
-pub fn engine_white_row(id: &str) -> server::store::GameRow {
-    server::store::GameRow::new_game(
+pub fn engine_white_row(id: &str) -> site_store::GameRow {
+    site_store::GameRow::new_game(
         id.to_string(),
-        server::state::GameKind::Antarctos,
+        site_model::state::GameKind::Antarctos,
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8".into(),
-        server::store::SeatRow {
-            kind: server::state::SeatKind::Engine,
-            level: Some(server::state::Level::MIN),
+        site_store::SeatRow {
+            kind: site_model::state::SeatKind::Engine,
+            level: Some(site_model::state::Level::MIN),
             token: None,
             name: None,
         },
-        server::store::SeatRow {
-            kind: server::state::SeatKind::Human,
+        site_store::SeatRow {
+            kind: site_model::state::SeatKind::Human,
             level: None,
             token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
             name: Some("Ann".into()),

@@ -1,0 +1,33 @@
+//! The domain's error as an HTTP answer: [`HttpError`] sends a [`SiteError`] as its status and
+//! the body `{"error": {"code": "...", "message": "..."}}` (docs/api.md, "Errors").
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use site_model::error::SiteError;
+use site_store::StoreError;
+
+/// A [`SiteError`] on its way to a client. Handlers return it; `?` converts a [`SiteError`]
+/// or a [`StoreError`] into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpError(pub SiteError);
+
+impl From<SiteError> for HttpError {
+    fn from(e: SiteError) -> Self {
+        HttpError(e)
+    }
+}
+
+impl From<StoreError> for HttpError {
+    fn from(e: StoreError) -> Self {
+        HttpError(SiteError::from(e))
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        let status =
+            StatusCode::from_u16(self.0.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(self.0.body())).into_response()
+    }
+}

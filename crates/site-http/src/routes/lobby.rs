@@ -1,0 +1,128 @@
+//! The lobby (site::lobby): seeks, quick pairing, challenges and the live stream.
+
+use crate::error::HttpError;
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+
+use super::{ApiJson, AppState, PathText};
+use crate::player::Player;
+use site::lobby::{
+    ChallengeLists, ChallengeView, NewChallenge, NewSeek, QuickAnswer, QuickSeek, SeekView,
+};
+use site::view::GameView;
+
+/// `POST /api/seeks` -> 201 SeekView.
+pub async fn create_seek(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(req): ApiJson<NewSeek>,
+) -> Result<(StatusCode, Json<SeekView>), HttpError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.create_seek(&token, req).await?),
+    ))
+}
+
+/// `GET /api/seeks`.
+pub async fn list_seeks(
+    State(svc): State<AppState>,
+    Player(token): Player,
+) -> Result<Json<Vec<SeekView>>, HttpError> {
+    Ok(Json(svc.list_seeks(&token).await?))
+}
+
+/// `DELETE /api/seeks/{id}` -> 204.
+pub async fn cancel_seek(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+) -> Result<StatusCode, HttpError> {
+    svc.cancel_seek(&token, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/seeks/{id}/accept` -> 201 GameView.
+pub async fn accept_seek(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+) -> Result<(StatusCode, Json<GameView>), HttpError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.accept_seek(&token, &id).await?),
+    ))
+}
+
+/// `POST /api/seeks/quick` -> 201 `{"game", "seek"}`.
+pub async fn quick(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(req): ApiJson<QuickSeek>,
+) -> Result<(StatusCode, Json<QuickAnswer>), HttpError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.quick_seek(&token, req).await?),
+    ))
+}
+
+/// `POST /api/challenges` -> 201 ChallengeView.
+pub async fn create_challenge(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    ApiJson(req): ApiJson<NewChallenge>,
+) -> Result<(StatusCode, Json<ChallengeView>), HttpError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.create_challenge(&token, req).await?),
+    ))
+}
+
+/// `GET /api/challenges`.
+pub async fn list_challenges(
+    State(svc): State<AppState>,
+    Player(token): Player,
+) -> Result<Json<ChallengeLists>, HttpError> {
+    Ok(Json(svc.list_challenges(&token).await?))
+}
+
+/// `POST /api/challenges/{id}/accept` -> 201 GameView.
+pub async fn accept_challenge(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+) -> Result<(StatusCode, Json<GameView>), HttpError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(svc.accept_challenge(&token, &id).await?),
+    ))
+}
+
+/// `POST /api/challenges/{id}/decline` -> 204.
+pub async fn decline_challenge(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+) -> Result<StatusCode, HttpError> {
+    svc.decline_challenge(&token, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/challenges/{id}` -> 204.
+pub async fn cancel_challenge(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+) -> Result<StatusCode, HttpError> {
+    svc.cancel_challenge(&token, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/lobby`: the live lobby, as server-sent events.
+pub async fn lobby_stream(
+    State(svc): State<AppState>,
+    Player(token): Player,
+) -> Result<impl IntoResponse, HttpError> {
+    crate::lobby_stream::open(&svc, token)
+}

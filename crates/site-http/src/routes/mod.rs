@@ -1,0 +1,247 @@
+//! The HTTP routes (docs/api.md), one file per area: `games` (create, read, join, my games,
+//! record), `play` (moves, resignation, draws, rematch), `ws` (live updates), `analysis` (the
+//! engine on any position), `stats` (results and worked examples), `pages` (the single page and
+//! its assets).
+
+mod accounts;
+mod analysis;
+mod games;
+mod lobby;
+mod pages;
+mod play;
+mod players;
+mod records;
+mod stats;
+mod ws;
+
+use crate::error::HttpError;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Extension, Router};
+use serde::de::DeserializeOwned;
+use tower_http::trace::TraceLayer;
+
+use crate::options::{Rate, SiteOptions};
+use crate::rate_limit;
+use crate::security::{self, SecurityState};
+use site::play::GameService;
+use site_model::error::{ErrorCode, SiteError};
+
+/// A path's one parameter (a game, invitation, seek or challenge id) as text. A path that is
+/// no text (bad percent-encoding, `/api/games/%ff`) names nothing: 404 `not_found` in the API's
+/// JSON, as any unknown id (axum's own answer was a plain-text 400).
+pub struct PathText(pub String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PathText {
+    type Rejection = HttpError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<String>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(text)) => Ok(PathText(text)),
+            Err(_) => Err(HttpError::from(SiteError::new(
+                ErrorCode::NotFound,
+                "nothing here: the path is not valid text (bad percent-encoding)",
+            ))),
+        }
+    }
+}
+
+/// Largest request body accepted (bytes).
+pub const BODY_LIMIT: usize = 16 * 1024;
+/// Largest body of `POST /api/records/read` and `POST /api/import` (a record file and its
+/// JSON escapes).
+/// JSON may escape every character as `\uXXXX` (six bytes), so the body may be six times the
+/// text.
+pub const RECORDS_BODY_LIMIT: usize = site::records_read::MAX_RECORD_TEXT * 6 + 64 * 1024;
+
+/// The shared state of every handler.
+pub type AppState = Arc<GameService>;
+
+/// How long a request body may take to arrive (`Timeouts::body`), for [`ApiJson`].
+#[derive(Debug, Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
+
+/// `Json` whose rejections are API errors (`bad_request`, `too_large`), read within the body
+/// timeout (`timeout`, 408, past it).
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = HttpError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let limit = req
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(Duration::from_secs(10), |t| t.0);
+        match tokio::time::timeout(limit, axum::Json::<T>::from_request(req, state)).await {
+            Ok(Ok(axum::Json(v))) => Ok(ApiJson(v)),
+            Ok(Err(rejection)) => Err(json_error(rejection).into()),
+            Err(_) => Err(HttpError::from(SiteError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the request body did not arrive within {} s",
+                    limit.as_secs_f64()
+                ),
+            ))),
+        }
+    }
+}
+
+fn json_error(rejection: JsonRejection) -> SiteError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large();
+    }
+    SiteError::bad_request(rejection.body_text())
+}
+
+/// The API error of a body read as bytes that could not be read (over the limit: 413).
+pub(crate) fn body_error(rejection: axum::extract::rejection::BytesRejection) -> SiteError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large();
+    }
+    SiteError::bad_request(rejection.body_text())
+}
+
+fn too_large() -> SiteError {
+    SiteError::new(
+        ErrorCode::TooLarge,
+        format!(
+            "request body over {BODY_LIMIT} bytes (a record file for /api/import: \
+             {RECORDS_BODY_LIMIT})"
+        ),
+    )
+}
+
+/// `router` with a per-client limit of `rate` (none: unlimited); `what` names it in the 429.
+fn limited(router: Router<AppState>, rate: Option<Rate>, what: &'static str) -> Router<AppState> {
+    match rate.and_then(|r| rate_limit::layer(r, what)) {
+        Some(layer) => router.route_layer(layer),
+        None => router,
+    }
+}
+
+/// The whole site: API, WebSocket and pages, behind the security middlewares and the rate
+/// limits of `options`.
+pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -> Router {
+    let limits = options.rate_limits;
+    // A rematch creates a game: it counts against both limits.
+    let rematch = match limits
+        .create
+        .and_then(|r| rate_limit::layer(r, "new games"))
+    {
+        Some(layer) => post(play::rematch).layer(layer),
+        None => post(play::rematch),
+    };
+    let lookups = Router::new()
+        .route("/games/{id}", get(games::get_game))
+        .route("/games/{id}/moves", post(play::moves))
+        .route("/games/{id}/resign", post(play::resign))
+        .route("/games/{id}/draw", post(play::draw))
+        .route("/games/{id}/rematch", rematch)
+        .route("/games/{id}/abort", post(play::abort))
+        .route("/games/{id}/takeback", post(play::takeback))
+        .route("/games/{id}/record", get(games::record))
+        .route("/games/{id}/ws", get(ws::upgrade))
+        .route("/games/{id}/review", get(records::game_review))
+        .route("/imports/{id}", get(records::imported))
+        .route("/imports/{id}/review", get(records::import_review))
+        .route("/players/{name}", get(players::player))
+        .route("/players/{name}/history", get(players::history))
+        .route("/players/{name}/games", get(players::games))
+        .route("/leaderboard/{variant}", get(players::leaderboard))
+        .route("/stats/rated", get(players::rated_stats));
+    let creates = Router::new().route("/games", post(games::create));
+    let joins = Router::new().route("/join/{invite}", post(games::join));
+    let analyses = Router::new()
+        .route("/analysis", post(analysis::analyse))
+        .route("/analysis/stream", post(analysis::stream))
+        .route("/solve", post(analysis::solve))
+        .route("/games/{id}/review", post(records::request_game_review))
+        .route("/imports/{id}/review", post(records::request_import_review));
+    // An import writes games: counted like new games, apart from them.
+    let imports = Router::new().route(
+        "/import",
+        post(records::import).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+    );
+    // As cheap as a game lookup: the same rate, counted apart.
+    let positions = Router::new()
+        .route("/positions", post(analysis::position))
+        .route(
+            "/records/read",
+            post(analysis::read_records).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+        );
+    // Log-ins, registrations and password changes share one limit against password guessing.
+    let logins = Router::new()
+        .route("/accounts", post(accounts::register))
+        .route("/session", post(accounts::log_in))
+        .route("/me/password", post(accounts::change_password));
+    // What makes a game or an offer to strangers counts like new games, apart from them.
+    let lobby_writes = Router::new()
+        .route("/seeks", post(lobby::create_seek))
+        .route("/seeks/quick", post(lobby::quick))
+        .route("/seeks/{id}/accept", post(lobby::accept_seek))
+        .route("/challenges", post(lobby::create_challenge))
+        .route("/challenges/{id}/accept", post(lobby::accept_challenge));
+    let lobby_reads = Router::new()
+        .route("/seeks", get(lobby::list_seeks))
+        .route("/seeks/{id}", axum::routing::delete(lobby::cancel_seek))
+        .route("/challenges", get(lobby::list_challenges))
+        .route(
+            "/challenges/{id}",
+            axum::routing::delete(lobby::cancel_challenge),
+        )
+        .route("/challenges/{id}/decline", post(lobby::decline_challenge))
+        .route("/lobby", get(lobby::lobby_stream));
+    let api = Router::new()
+        .merge(limited(lookups, limits.lookup, "game lookups"))
+        .merge(limited(creates, limits.create, "new games"))
+        .merge(limited(joins, limits.join, "joins"))
+        .merge(limited(analyses, limits.analysis, "analyses"))
+        .merge(limited(imports, limits.create, "imports"))
+        .merge(limited(positions, limits.lookup, "position lookups"))
+        .merge(limited(logins, limits.login, "log-ins"))
+        .merge(limited(lobby_writes, limits.create, "lobby offers"))
+        .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
+        .route("/session", axum::routing::delete(accounts::log_out))
+        .route("/me", get(accounts::me))
+        .route("/my-games", get(games::my_games))
+        .route("/stats", get(stats::stats))
+        .route("/rules/examples", get(stats::examples))
+        // On matched routes only: an unknown path or method keeps its 404 or 405.
+        .route_layer(axum::middleware::from_fn_with_state(
+            security.clone(),
+            security::origin::middleware,
+        ))
+        .fallback(pages::api_not_found)
+        .method_not_allowed_fallback(pages::api_method_not_allowed);
+    let t = options.timeouts;
+    Router::new()
+        .nest("/api", api)
+        .route("/healthz", get(pages::healthz))
+        .fallback(pages::page)
+        .layer(Extension(BodyTimeout(t.body)))
+        .layer(Extension(security.clone()))
+        .layer(Extension(ws::WsTimers {
+            ping: t.ws_ping,
+            dead: t.ws_dead,
+        }))
+        .layer(axum::middleware::from_fn_with_state(
+            security.clone(),
+            crate::player::middleware,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            security,
+            security::headers::middleware,
+        ))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}

@@ -1,0 +1,95 @@
+//! The single page: every non-API `GET` serves `index.html`; `/assets/<file>` serves the
+//! embedded bundle; unknown `/api/` paths answer JSON errors.
+
+use crate::error::HttpError;
+use axum::extract::OriginalUri;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use crate::assets;
+use site_model::error::{ErrorCode, SiteError};
+
+/// Unknown path under `/api/`. The message names the path as the client sent it
+/// (`OriginalUri`: inside the nested router `Uri` has lost its `/api` prefix).
+pub async fn api_not_found(OriginalUri(uri): OriginalUri) -> HttpError {
+    HttpError(SiteError::new(
+        ErrorCode::NotFound,
+        format!("no API endpoint {}", uri.path()),
+    ))
+}
+
+/// Known API path, wrong method; the message names the full path, as above.
+pub async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> Response {
+    let e = SiteError::bad_request(format!("{method} is not allowed on {}", uri.path()));
+    (StatusCode::METHOD_NOT_ALLOWED, axum::Json(e.body())).into_response()
+}
+
+/// Everything outside `/api/`.
+pub async fn page(method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "only GET is served here").into_response();
+    }
+    let path = uri.path().trim_start_matches('/');
+    if path.starts_with("assets/") {
+        return match assets::get(path) {
+            Some(a) => (
+                [
+                    (CONTENT_TYPE, a.mime),
+                    (CACHE_CONTROL, "public, max-age=300"),
+                ],
+                a.bytes.into_owned(),
+            )
+                .into_response(),
+            None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+        };
+    }
+    match assets::get("index.html") {
+        Some(a) => (
+            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, "no-cache")],
+            a.bytes.into_owned(),
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
+    }
+}
+
+/// `GET /healthz` -> 200 `{"database": "ok"}` (with `"redis": "ok"` when the site runs with
+/// Redis), or 503 with the reason of the part that fails: the database does not answer a read
+/// and a small write within 5 s, or Redis does not deliver or take announcements. What a reverse proxy or a supervisor polls.
+pub async fn healthz(
+    axum::extract::State(svc): axum::extract::State<super::AppState>,
+) -> (axum::http::StatusCode, axum::Json<serde_json::Value>) {
+    // A read and a write: a database that reads but cannot write (read-only file, full disk,
+    // a lock held elsewhere) cannot take a move, so it is not healthy.
+    let probe = async {
+        svc.store().ping().await?;
+        let now = site_store::now_ms();
+        svc.store().write_probe(svc.process_id(), now).await
+    };
+    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), probe).await;
+    let mut ok = true;
+    let database = match ping {
+        Ok(Ok(())) => "ok".to_string(),
+        Ok(Err(e)) => {
+            ok = false;
+            e.to_string()
+        }
+        Err(_) => {
+            ok = false;
+            "no answer within 5 s".to_string()
+        }
+    };
+    let mut body = serde_json::json!({ "database": database });
+    if let Some(bus) = svc.bus() {
+        let up = bus.is_up();
+        ok &= up;
+        body["redis"] = if up { "ok" } else { "unreachable" }.into();
+    }
+    let status = if ok {
+        axum::http::StatusCode::OK
+    } else {
+        axum::http::StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, axum::Json(body))
+}

@@ -1,0 +1,433 @@
+//! `GET /api/games/{id}/ws`: live updates. The server sends `{"type":"state","game":GameView}`
+//! on connect and after every change (from the game's `broadcast` channel); the client may send
+//! moves, resignation, abort, draw and takeback actions; errors come back as
+//! `{"type":"error",...}`. After [`WsTimers::ping`] of silence from the client the server pings
+//! it, and closes a connection whose peer sent nothing, not even a pong, for [`WsTimers::dead`]
+//! (a dead peer).
+//!
+//! Delivery: each socket remembers the game version it has sent ([`Delivered`]) and sends a
+//! state only when it is newer, so every client gets each ply once and in order, whatever
+//! the order in which its first snapshot and the game's broadcasts arrive (a watcher that
+//! connects while a move is being stored got that ply twice, issue 9). A socket that fell
+//! behind (a lagging receiver; later, an update from another process) catches up from the
+//! game's current state: "send what comes after what this socket has".
+//!
+//! `?moves=changes` asks for states that carry only the moves the socket has not sent yet
+//! (`moves_from`, docs/api.md): a state then costs the same at ply 200 as at ply 2. Whole
+//! states (`moves=all`, the default) stay for clients that do not keep the list.
+
+use crate::error::HttpError;
+use std::sync::Arc;
+use std::time::Duration;
+
+use std::collections::HashMap;
+
+use axum::Extension;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{AppState, PathText};
+use crate::player::{LoggedIn, Player};
+use crate::security::SecurityState;
+use site::accounts::Sessions;
+use site::play::{Answer, DrawAction, GameService, GameSlot, HeldMoves, Snapshot, WsGuard};
+use site_model::error::{ErrorCode, SiteError};
+
+/// Largest WebSocket message accepted from a client (bytes). A longer one closes the
+/// connection with status 1009 ("message too big", RFC 6455 section 7.4.1).
+pub const WS_MESSAGE_LIMIT: usize = 4096;
+
+/// What the transport itself reads before giving up on a client (bytes): above the
+/// message limit, so an oversized message is read whole and answered with a 1009 close
+/// instead of a dropped connection.
+const WS_TRANSPORT_LIMIT: usize = 64 * 1024;
+
+/// The read buffer of a socket, bytes. tungstenite allocates it up front, 128 KiB by default:
+/// two sockets per game made that most of a game's memory (issue 12). A client sends a few
+/// short messages per minute; a longer one grows the buffer as it arrives.
+const WS_READ_BUFFER: usize = 4 * 1024;
+
+/// What a socket's write buffer collects before it writes, bytes. Each state is flushed as it
+/// is sent anyway; a small target keeps idle sockets small.
+const WS_WRITE_BUFFER: usize = 4 * 1024;
+
+/// Keep-alive of a live connection (`Timeouts::ws_ping`, `Timeouts::ws_dead`).
+#[derive(Debug, Clone, Copy)]
+pub struct WsTimers {
+    /// Silence from the client after which the server pings it.
+    pub ping: Duration,
+    /// Silence after which the peer is taken for dead and the connection closed.
+    pub dead: Duration,
+}
+
+/// A message from the client. A field it does not know is refused, naming the field. The
+/// field-less messages are empty struct variants because serde's `deny_unknown_fields` lets a
+/// unit variant of an internally tagged enum take any fields.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ClientMessage {
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        ply: Option<u32>,
+    },
+    Resign {},
+    Abort {},
+    Draw {
+        action: String,
+    },
+    Takeback {
+        action: String,
+        #[serde(default)]
+        ply: Option<u32>,
+    },
+    Rematch {
+        #[serde(default)]
+        action: Option<String>,
+    },
+    Ping {},
+}
+
+/// What the states of a socket carry of the moves (`?moves=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MovesSent {
+    /// Every state carries the whole list (`all`, the default).
+    All,
+    /// A state carries the moves after those the socket sent (`changes`).
+    Changes,
+}
+
+/// The upgrade's query: `moves=all` or `moves=changes`; anything else is named in a 400.
+fn moves_sent(
+    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<MovesSent, HttpError> {
+    let Query(q) = q.map_err(|_| SiteError::bad_request("the query string is not valid text"))?;
+    if let Some(other) = q.keys().find(|k| *k != "moves") {
+        return Err(HttpError::from(SiteError::bad_request(format!(
+            "unknown query parameter \"{other}\": the socket takes only moves=all or moves=changes"
+        ))));
+    }
+    match q.get("moves").map(String::as_str) {
+        None | Some("all") => Ok(MovesSent::All),
+        Some("changes") => Ok(MovesSent::Changes),
+        Some(other) => Err(HttpError::from(SiteError::bad_request(format!(
+            "moves={other:?}: the socket takes moves=all (every state whole) or moves=changes (only new moves)"
+        )))),
+    }
+}
+
+/// The upgrade: 404 for an unknown game, 503 past the connection limits, 400 for a query it
+/// does not know.
+#[allow(clippy::too_many_arguments)]
+pub async fn upgrade(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    LoggedIn(account): LoggedIn,
+    Extension(sec): Extension<SecurityState>,
+    PathText(id): PathText,
+    Extension(timers): Extension<WsTimers>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    let sent = match moves_sent(query) {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
+    };
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(r) => {
+            return HttpError::from(SiteError::bad_request(format!(
+                "not a WebSocket request: {}",
+                r.body_text()
+            )))
+            .into_response();
+        }
+    };
+    let slot = match svc.slot(&id).await {
+        Ok(s) => s,
+        Err(e) => return HttpError(e).into_response(),
+    };
+    let guard = match svc.ws_guard(&slot, &token).await {
+        Ok(g) => g,
+        Err(e) => return HttpError(e).into_response(),
+    };
+    upgrade
+        .max_message_size(WS_TRANSPORT_LIMIT)
+        .max_frame_size(WS_TRANSPORT_LIMIT)
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(WS_WRITE_BUFFER)
+        .on_upgrade(move |socket| {
+            let login = account
+                .zip(sec.sessions.clone())
+                .map(|(a, s)| (s, a.session_hash));
+            let delivered = Delivered {
+                version: 0,
+                changes: sent == MovesSent::Changes,
+                held: None,
+            };
+            session(
+                svc, slot, id, token, login, socket, guard, timers, delivered,
+            )
+        })
+}
+
+/// A text frame of the snapshot's shared bytes, which the site made from a `String`, so the
+/// check of the UTF-8 cannot fail; if it ever did, the socket gets an empty object rather
+/// than invalid text.
+fn text_message(bytes: bytes::Bytes) -> Message {
+    match axum::extract::ws::Utf8Bytes::try_from(bytes) {
+        Ok(text) => Message::Text(text),
+        Err(_) => Message::Text(axum::extract::ws::Utf8Bytes::from_static("{}")),
+    }
+}
+
+/// The close frame for a message over [`WS_MESSAGE_LIMIT`].
+fn too_big() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::SIZE,
+        reason: format!("message over {WS_MESSAGE_LIMIT} bytes").into(),
+    }))
+}
+
+/// The close frame for a read error the connection can still answer: a frame or message over
+/// [`WS_TRANSPORT_LIMIT`] (1009), or a text message that is not UTF-8 (1007, "invalid frame
+/// payload data", RFC 6455 section 7.4.1). `None` for the others (the peer is gone, or broke
+/// the protocol and tungstenite answered it already).
+fn close_for(e: axum::Error) -> Option<Message> {
+    use tokio_tungstenite::tungstenite::Error;
+    match e.into_inner().downcast_ref::<Error>()? {
+        Error::Capacity(_) => Some(too_big()),
+        Error::Utf8(_) => Some(Message::Close(Some(CloseFrame {
+            code: close_code::INVALID,
+            reason: "text message is not valid UTF-8".into(),
+        }))),
+        _ => None,
+    }
+}
+
+fn error_message(e: &SiteError) -> Message {
+    let body = serde_json::json!({"type": "error", "error": e});
+    Message::Text(body.to_string().into())
+}
+
+/// What one socket has sent: the newest game version (a state is sent only when newer) and,
+/// for a `moves=changes` socket, the moves.
+struct Delivered {
+    version: i64,
+    changes: bool,
+    held: Option<HeldMoves>,
+}
+
+impl Delivered {
+    /// The state message of `snap`, sent now.
+    fn message(&mut self, snap: &Snapshot, token: &str) -> Message {
+        self.version = snap.row.version;
+        if !self.changes {
+            return text_message(snap.state_text(token));
+        }
+        let text = snap.changes_text(token, self.held);
+        self.held = snap.held_moves();
+        text_message(text)
+    }
+
+    /// The state message of `snap` if this socket has not sent it (or a newer one) yet.
+    fn next(&mut self, snap: &Snapshot, token: &str) -> Option<Message> {
+        (snap.row.version > self.version).then(|| self.message(snap, token))
+    }
+}
+
+async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Option<Message> {
+    // Only an object: serde reads an internally tagged enum from an array too (the tag, then
+    // the fields by position), so `["resign"]` would resign with no field name to check.
+    if !text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
+    {
+        return Some(error_message(&SiteError::bad_request(
+            "bad message: a message is a JSON object, e.g. {\"type\": \"ping\"}",
+        )));
+    }
+    let msg: ClientMessage = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(error_message(&SiteError::bad_request(format!(
+                "bad message: {e}"
+            ))));
+        }
+    };
+    let result = match msg {
+        ClientMessage::Ping {} => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
+        ClientMessage::Move { mv, ply } => {
+            let ply = match super::play::required_ply(ply) {
+                Ok(p) => p,
+                Err(e) => return Some(error_message(&e.0)),
+            };
+            // A retry changes nothing: the state that carries the move was sent on this
+            // socket already, or the catch-up after this message sends it.
+            svc.play_or_retry(id, token, &mv, ply).await.map(|_| ())
+        }
+        ClientMessage::Resign {} => svc.resign(id, token).await.map(|_| ()),
+        ClientMessage::Abort {} => svc.abort(id, token).await.map(|_| ()),
+        ClientMessage::Draw { action } => match DrawAction::parse(&action) {
+            Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
+            Err(e) => Err(e),
+        },
+        ClientMessage::Takeback { action, ply } => match Answer::parse_for(&action, "takeback") {
+            Ok(a) => svc.takeback(id, token, a, ply).await.map(|_| ()),
+            Err(e) => Err(e),
+        },
+        // The new game shows as this game's `rematch` in the state broadcast.
+        ClientMessage::Rematch { action } => {
+            match Answer::parse_for(action.as_deref().unwrap_or("offer"), "rematch") {
+                Ok(a) => svc.rematch(id, token, a).await.map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
+    };
+    // Success shows as the state broadcast that follows every change.
+    result.err().map(|e| error_message(&e))
+}
+
+/// Sends `msg`, giving up on a peer that has not read for `limit` (its buffers are full).
+/// Every send of a session goes through it: a plain send to a peer that never reads would hold
+/// the session, and its connection, for good.
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    msg: Message,
+    limit: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(limit, sink.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Whether the log-in a socket was opened under (if any) is still live.
+async fn still_logged_in(login: Option<&(Arc<Sessions>, String)>) -> bool {
+    match login {
+        None => true,
+        Some((sessions, hash)) => matches!(sessions.account_of_hash(hash).await, Ok(Some(_))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn session(
+    svc: Arc<GameService>,
+    slot: Arc<GameSlot>,
+    id: String,
+    token: String,
+    login: Option<(Arc<Sessions>, String)>,
+    socket: WebSocket,
+    _guard: WsGuard,
+    timers: WsTimers,
+    mut delivered: Delivered,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut heard = tokio::time::Instant::now();
+    let mut pinged = false;
+    let mut rx = slot.subscribe();
+    let mut shutdown = svc.shutdown_signal();
+    let first = Box::pin(svc.fresh_snapshot(&slot)).await;
+    if !send_within(&mut sink, delivered.message(&first, &token), timers.dead).await {
+        return;
+    }
+    loop {
+        let next_check = heard + if pinged { timers.dead } else { timers.ping };
+        tokio::select! {
+            incoming = stream.next() => {
+                heard = tokio::time::Instant::now();
+                pinged = false;
+                let reply = match incoming {
+                    Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
+                        let _ = send_within(&mut sink, too_big(), timers.dead).await;
+                        break;
+                    }
+                    Some(Ok(Message::Binary(b))) if b.len() > WS_MESSAGE_LIMIT => {
+                        let _ = send_within(&mut sink, too_big(), timers.dead).await;
+                        break;
+                    }
+                    Some(Ok(Message::Text(_))) if !Box::pin(still_logged_in(login.as_ref())).await => {
+                        // The session ended (log-out, a new password elsewhere): the socket
+                        // acts for the account no longer.
+                        let ended = error_message(&SiteError::new(
+                            ErrorCode::NotLoggedIn,
+                            "this browser's log-in ended: reload the page",
+                        ));
+                        let _ = send_within(&mut sink, ended, timers.dead).await;
+                        break;
+                    }
+                    // Boxed, as the other awaits on the store below: a message is rare, and its
+                    // future (a move's commit, a rematch) is several KB that an idle socket's
+                    // task would otherwise hold all its life (issue 12).
+                    Some(Ok(Message::Text(text))) => {
+                        Box::pin(handle(&svc, &id, &token, text.as_str())).await
+                    }
+                    Some(Ok(Message::Binary(_))) => Some(error_message(&SiteError::bad_request(
+                        "binary messages are not understood: send JSON text",
+                    ))),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
+                    // A message over the transport limit (refused before it is read whole) or
+                    // a text frame that is not UTF-8 still gets its close frame, not a dropped
+                    // connection.
+                    Some(Err(e)) => {
+                        if let Some(close) = close_for(e) {
+                            let _ = send_within(&mut sink, close, timers.dead).await;
+                        }
+                        break;
+                    }
+                    Some(Ok(Message::Close(_))) | None => break,
+                };
+                if let Some(reply) = reply
+                    && !send_within(&mut sink, reply, timers.dead).await
+                {
+                    break;
+                }
+                // The sender sees its own change (or its retry's) at once.
+                if let Some(msg) = delivered.next(&Box::pin(svc.snapshot(&slot)).await, &token)
+                    && !send_within(&mut sink, msg, timers.dead).await
+                {
+                    break;
+                }
+            }
+            event = rx.recv() => {
+                let msg = match event {
+                    Ok(snap) => delivered.next(&snap, &token),
+                    Err(RecvError::Lagged(_)) => {
+                        delivered.next(&Box::pin(svc.snapshot(&slot)).await, &token)
+                    }
+                    Err(RecvError::Closed) => break,
+                };
+                if let Some(msg) = msg
+                    && !send_within(&mut sink, msg, timers.dead).await
+                {
+                    break;
+                }
+            }
+            _ = tokio::time::sleep_until(next_check) => {
+                if pinged {
+                    tracing::debug!(game = %id, "WebSocket peer silent: closed");
+                    let close = Message::Close(Some(CloseFrame {
+                        code: close_code::AWAY,
+                        reason: "no pong: the connection seems dead".into(),
+                    }));
+                    let _ = send_within(&mut sink, close, timers.dead).await;
+                    break;
+                }
+                if !send_within(&mut sink, Message::Ping(Default::default()), timers.dead).await {
+                    break;
+                }
+                pinged = true;
+            }
+            _ = shutdown.changed() => {
+                let _ = send_within(&mut sink, Message::Close(None), timers.dead).await;
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! The typed values of a game's stored state: status, seat kind, engine level, variant and
+//! which seats a token holds. They are text only at the edges: the database columns
+//! (`store::games`) and the JSON of the API (serde, spelled as docs/api.md shows). Colours,
+//! end reasons and results are the game crate's [`game::Color`], [`game::EndReason`] and
+//! [`game::RecordResult`], which serialize as their text too. Text that is none of these is an
+//! error wherever it is read, never a default.
+
+use std::fmt;
+
+use game::Color;
+use serde::de::{Deserializer, Error};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// An enum with one canonical text per value: `as_str`, `parse` (its inverse, exact), `ALL`,
+/// `Display`, and serde as that text.
+macro_rules! text_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident ($what:literal) {
+            $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value's text, as stored and sent.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+
+            /// The value named `text` exactly; `None` for any other text.
+            pub fn parse(text: &str) -> Option<$name> {
+                match text {
+                    $($text => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                $name::parse(&text)
+                    .ok_or_else(|| D::Error::custom(format!("unknown {} '{}'", $what, text)))
+            }
+        }
+    };
+}
+
+text_enum! {
+    /// Whether a game goes on.
+    pub enum GameStatus ("game status") {
+        /// Moves are played.
+        Ongoing = "ongoing",
+        /// Over: the row has a result, a reason and (unless drawn) a winner.
+        Finished = "finished",
+        /// Called off before it really began (a friend who never came, or fewer than two
+        /// moves played): no result, and never in the statistics.
+        Aborted = "aborted",
+    }
+}
+
+text_enum! {
+    /// Something that happened in a game that its players are told once (docs/api.md,
+    /// `notice`); the page words it in each language.
+    pub enum NoticeCode ("notice") {
+        /// A draw offer was declined (by a player, or at once by the engine).
+        DrawDeclined = "draw_declined",
+        /// A takeback was declined.
+        TakebackDeclined = "takeback_declined",
+        /// Moves were taken back.
+        TakebackDone = "takeback_done",
+        /// A rematch offer was declined.
+        RematchDeclined = "rematch_declined",
+        /// The invited friend took the open seat.
+        Joined = "joined",
+        /// The game was aborted.
+        Aborted = "aborted",
+        /// The game was aborted because `by` did not make its first move in time.
+        FirstMoveMissed = "first_move_missed",
+    }
+}
+
+/// A notice: what happened, the side that did it, and the game's `version` it came with. The
+/// API sends it only while that version is the game's, so each client is told once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notice {
+    /// What happened.
+    pub code: NoticeCode,
+    /// The side that did it (`null` when no side did).
+    pub by: Option<Color>,
+    /// The game's version after the change that brought it.
+    pub version: i64,
+}
+
+text_enum! {
+    /// Who holds a seat.
+    pub enum SeatKind ("seat kind") {
+        /// A player, by token.
+        Human = "human",
+        /// The engine, at a [`Level`].
+        Engine = "engine",
+        /// A friend game's seat nobody took yet.
+        Open = "open",
+    }
+}
+
+text_enum! {
+    /// Which seats of a game a token holds (`you` in docs/api.md).
+    pub enum YourSeat ("seat") {
+        /// White's.
+        White = "white",
+        /// Black's.
+        Black = "black",
+        /// Both: a local game, played on one screen.
+        Both = "both",
+    }
+}
+
+impl YourSeat {
+    /// The colour held, `None` for both.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            YourSeat::White => Some(Color::White),
+            YourSeat::Black => Some(Color::Black),
+            YourSeat::Both => None,
+        }
+    }
+}
+
+pub use games::GameKind;
+
+/// The side a seek or challenge asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeekColor {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Decided when accepted.
+    Random,
+}
+
+impl SeekColor {
+    /// `white`, `black` or `random`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekColor::White => "white",
+            SeekColor::Black => "black",
+            SeekColor::Random => "random",
+        }
+    }
+
+    /// Inverse of [`SeekColor::as_str`].
+    pub fn parse(text: &str) -> Option<SeekColor> {
+        match text {
+            "white" => Some(SeekColor::White),
+            "black" => Some(SeekColor::Black),
+            "random" => Some(SeekColor::Random),
+            _ => None,
+        }
+    }
+}
+
+/// An engine strength level, 1 (beginner) to 8 (full strength), checked once where it enters
+/// (a request or a database row); `engine::level` says what each searches. JSON and the
+/// database hold it as a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+pub struct Level(u8);
+
+impl Level {
+    /// Level 1.
+    pub const MIN: Level = Level(engine::level::MIN_LEVEL);
+    /// Level 8.
+    pub const MAX: Level = Level(engine::level::MAX_LEVEL);
+
+    /// The level `n`, if it is one (1-8).
+    pub fn new(n: i64) -> Option<Level> {
+        let range = i64::from(Level::MIN.0)..=i64::from(Level::MAX.0);
+        range.contains(&n).then_some(Level(n as u8))
+    }
+
+    /// 1-8.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// 0-7, for tables indexed by level.
+    pub fn index(self) -> usize {
+        usize::from(self.0 - 1)
+    }
+}
+
+impl TryFrom<i64> for Level {
+    type Error = String;
+
+    fn try_from(n: i64) -> Result<Level, String> {
+        Level::new(n).ok_or_else(|| format!("engine level {n} is out of range (1-8)"))
+    }
+}
+
+impl From<Level> for i64 {
+    fn from(level: Level) -> i64 {
+        i64::from(level.0)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_round_trip_through_json() {
+        for s in GameStatus::ALL {
+            let json = serde_json::to_string(s).expect("json");
+            assert_eq!(json, format!("\"{}\"", s.as_str()));
+            assert_eq!(serde_json::from_str::<GameStatus>(&json).expect("back"), *s);
+        }
+        for k in SeatKind::ALL {
+            assert_eq!(SeatKind::parse(k.as_str()), Some(*k));
+        }
+        for y in YourSeat::ALL {
+            assert_eq!(YourSeat::parse(y.as_str()), Some(*y));
+        }
+        for v in GameKind::ALL {
+            let json = serde_json::to_string(&v).expect("json");
+            assert_eq!(serde_json::from_str::<GameKind>(&json).expect("back"), v);
+        }
+        assert_eq!(GameKind::parse("iceage"), Some(GameKind::IceAge));
+        assert_eq!(GameKind::IceAge.title(), "Ice Age Chess");
+    }
+
+    #[test]
+    fn unknown_text_is_refused_not_defaulted() {
+        assert_eq!(GameStatus::parse("Ongoing"), None);
+        assert_eq!(SeatKind::parse(""), None);
+        assert_eq!(GameKind::parse("chess"), None);
+        let e = serde_json::from_str::<SeatKind>("\"robot\"").expect_err("unknown");
+        assert!(e.to_string().contains("unknown seat kind 'robot'"), "{e}");
+    }
+
+    #[test]
+    fn levels_are_one_to_eight() {
+        assert_eq!(Level::new(0), None);
+        assert_eq!(Level::new(9), None);
+        assert_eq!(Level::new(-1), None);
+        assert_eq!(Level::new(1), Some(Level::MIN));
+        assert_eq!(Level::new(8).map(Level::index), Some(7));
+        assert_eq!(serde_json::to_string(&Level::MAX).expect("json"), "8");
+        assert_eq!(serde_json::from_str::<Level>("3").expect("json").get(), 3);
+        let e = serde_json::from_str::<Level>("12").expect_err("out of range");
+        assert!(e.to_string().contains("out of range (1-8)"), "{e}");
+    }
+}

@@ -1,0 +1,259 @@
+//! The `challenges` table (migration 8, site::lobby): an offer from one account to another
+//! named one. Open until accepted, declined or cancelled; a real-time one also ends when its
+//! challenger leaves (`expires_at`, as seeks). Accepting is one transaction: a conditional
+//! `UPDATE ... WHERE status = 'open'` and the game's `INSERT`.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::conn::commit;
+use super::games::insert;
+use super::{GameRow, Store, StoreError, Terms};
+
+/// One challenge as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeRow {
+    /// Public id (12 letters and digits).
+    pub id: String,
+    /// SHA-256 of the challenger's player token (its account's).
+    pub challenger: String,
+    /// The challenger's account name.
+    pub challenger_name: String,
+    /// SHA-256 of the challenged account's player token.
+    pub challenged: String,
+    /// The challenged account's name.
+    pub challenged_name: String,
+    /// What it offers (`color` is the challenger's side).
+    pub terms: Terms,
+    /// `open`, `accepted`, `declined` or `cancelled`.
+    pub status: String,
+    /// The game, once accepted.
+    pub game_id: Option<String>,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Unix ms of the last change of status.
+    pub updated_at: i64,
+    /// Unix ms after which an open challenge is gone (its challenger left); `None`: never.
+    pub expires_at: Option<i64>,
+}
+
+const COLUMNS: &str = "id, challenger, challenger_name, challenged, challenged_name, variant, \
+     time_control, rated, color, status, game_id, created_at, updated_at, expires_at";
+
+/// An open challenge that has not expired at `$1`.
+const LIVE: &str = "status = 'open' AND (expires_at IS NULL OR expires_at > $1)";
+
+fn from_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
+    Ok(ChallengeRow {
+        id: row.try_get("id")?,
+        challenger: row.try_get("challenger")?,
+        challenger_name: row.try_get("challenger_name")?,
+        challenged: row.try_get("challenged")?,
+        challenged_name: row.try_get("challenged_name")?,
+        terms: Terms::from_row(row)?,
+        status: row.try_get("status")?,
+        game_id: row.try_get("game_id")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        expires_at: row.try_get("expires_at")?,
+    })
+}
+
+impl Store {
+    /// Stores `c` unless its challenger already has `cap` live challenges out: `Ok(false)`.
+    pub async fn insert_challenge(&self, c: &ChallengeRow, cap: i64) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(&format!(
+                        "INSERT INTO challenges ({COLUMNS}) SELECT $2, $3, $4, $5, $6, $7, $8, \
+                         $9, $10, $11, $12, $13, $14, $15 WHERE (SELECT COUNT(*) FROM challenges \
+                         WHERE challenger = $3 AND {LIVE}) < $16"
+                    ))
+                    .bind(c.created_at)
+                    .bind(&c.id)
+                    .bind(&c.challenger)
+                    .bind(&c.challenger_name)
+                    .bind(&c.challenged)
+                    .bind(&c.challenged_name)
+                    .bind(c.terms.variant.as_str())
+                    .bind(c.terms.control_text())
+                    .bind(i64::from(c.terms.rated))
+                    .bind(c.terms.color.as_str())
+                    .bind(&c.status)
+                    .bind(&c.game_id)
+                    .bind(c.created_at)
+                    .bind(c.updated_at)
+                    .bind(c.expires_at)
+                    .bind(cap)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The challenge `id`, whatever its status.
+    pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row =
+                        sqlx::query(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
+                            .bind(id)
+                            .fetch_optional(conn.raw())
+                            .await?;
+                    Ok(row.as_ref().map(from_row).transpose()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The challenges `player` made or received that are live at `now`, and those it made
+    /// that were answered since `since` (so that it learns of the answer), oldest first.
+    pub async fn challenges_of(
+        &self,
+        player: &str,
+        now: i64,
+        since: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {COLUMNS} FROM challenges WHERE ((challenger = $2 OR \
+                         challenged = $2) AND {LIVE}) OR (challenger = $2 AND status IN \
+                         ('accepted', 'declined') AND updated_at >= $3) \
+                         ORDER BY created_at, id LIMIT 100"
+                    ))
+                    .bind(now)
+                    .bind(player)
+                    .bind(since)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Sets the live challenge `id` to `status` (`declined` by `who` = its challenged player,
+    /// `cancelled` by `who` = its challenger: deleted, as is an answered one the challenger
+    /// dismisses) at `now`. Whether one was changed.
+    pub async fn end_challenge(
+        &self,
+        id: &str,
+        who: &str,
+        status: &'static str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = if status == "declined" {
+                        sqlx::query(&format!(
+                            "UPDATE challenges SET status = 'declined', updated_at = $1 \
+                             WHERE id = $2 AND challenged = $3 AND {LIVE}"
+                        ))
+                        .bind(now)
+                        .bind(id)
+                        .bind(who)
+                        .execute(conn.raw())
+                        .await?
+                    } else {
+                        sqlx::query(
+                            "DELETE FROM challenges WHERE id = $1 AND challenger = $2 \
+                             AND status IN ('open', 'declined', 'accepted')",
+                        )
+                        .bind(id)
+                        .bind(who)
+                        .execute(conn.raw())
+                        .await?
+                    };
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Accepts the live challenge `id` addressed to `challenged` and stores `game`, in one
+    /// transaction; `Ok(false)` if it is no longer open.
+    pub async fn accept_challenge(
+        &self,
+        id: &str,
+        challenged: &str,
+        game: &GameRow,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let done = sqlx::query(&format!(
+                        "UPDATE challenges SET status = 'accepted', game_id = $2, \
+                         updated_at = $1 WHERE id = $3 AND challenged = $4 AND {LIVE}"
+                    ))
+                    .bind(game.created_at)
+                    .bind(&game.id)
+                    .bind(id)
+                    .bind(challenged)
+                    .execute(&mut *tx)
+                    .await?;
+                    if done.rows_affected() != 1 {
+                        return Ok(false);
+                    }
+                    insert(&mut tx, game).await?;
+                    commit(tx).await?;
+                    Ok(true)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The account named `username` (without regard to case): its id, name as registered and
+    /// player hash (the hash its seats hold).
+    pub async fn account_player(
+        &self,
+        username: &str,
+    ) -> Result<Option<(String, String, String)>, StoreError> {
+        let key = username.to_lowercase();
+        self.run(|mut conn| {
+            let key = key.clone();
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT id, username, player_hash FROM accounts WHERE username_key = $1 \
+                         AND player_hash IS NOT NULL",
+                    )
+                    .bind(&key)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    let Some(r) = row else { return Ok(None) };
+                    Ok(Some((
+                        r.try_get("id")?,
+                        r.try_get("username")?,
+                        r.try_get("player_hash")?,
+                    )))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,635 @@
+//! The `games` table: seats, state and result of each game.
+
+use game::{Color, EndReason, RecordResult};
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use super::conn::commit;
+use super::{MoveRow, Store, StoreError, corrupt};
+use site_model::clock::Clock;
+use site_model::ratings::RatingChange;
+use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind};
+
+/// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
+/// player token, `secrets::hash_hex`) for a human.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRow {
+    /// Who holds it.
+    pub kind: SeatKind,
+    /// Engine strength.
+    pub level: Option<Level>,
+    /// SHA-256 (hex) of the holder's player token: the token itself is never stored.
+    pub token: Option<String>,
+    /// The holder's account name when it sat down logged in (shown to everyone).
+    pub name: Option<String>,
+}
+
+/// One game as stored. `version` grows by one on every write (optimistic concurrency).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Public id (8 letters and digits).
+    pub id: String,
+    /// The game.
+    pub variant: GameKind,
+    /// Position text at the start.
+    pub start_fen: String,
+    /// White's seat.
+    pub white: SeatRow,
+    /// Black's seat.
+    pub black: SeatRow,
+    /// SHA-256 (hex) of the secret invitation of a friend game (while a seat may be open).
+    pub invite: Option<String>,
+    /// Whether it goes on.
+    pub status: GameStatus,
+    /// `1-0`, `0-1`, `1/2-1/2` once finished.
+    pub result: Option<RecordResult>,
+    /// The winner of a won game, `None` for a draw or an unfinished game.
+    pub winner: Option<Color>,
+    /// Why it ended, once finished.
+    pub reason: Option<EndReason>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// The side whose takeback offer stands (a friend game).
+    pub takeback_offer: Option<Color>,
+    /// The side whose rematch offer stands (a finished friend game).
+    pub rematch_offer: Option<Color>,
+    /// The last thing the players are told once (stored as JSON text).
+    pub notice: Option<Notice>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this game.
+    pub rematch: Option<String>,
+    /// Moves played.
+    pub ply: i64,
+    /// Side to move.
+    pub turn: Color,
+    /// Write counter.
+    pub version: i64,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds of the last change.
+    pub updated_at: i64,
+    /// The clock, `None` for an unlimited game (stored as JSON; its deadline is stored
+    /// beside it for the timeout sweeper).
+    pub clock: Option<Clock>,
+    /// Whether the game counts for the players' ratings.
+    pub rated: bool,
+    /// A rated game's change of both ratings, once it is rated (`rating_diff`, JSON). Written
+    /// only by the rating step of the write that ends the game (`store::ratings`), never by
+    /// [`update`].
+    pub ratings: Option<RatingChange>,
+}
+
+impl GameRow {
+    /// A game as it is stored when it starts: no move, no offer, no result, version 1,
+    /// created and changed at `now` (Unix milliseconds), with `turn` to move in `start_fen`.
+    /// No invitation, no clock and unrated: the caller sets those (`GameRow { clock, ..
+    /// GameRow::new_game(..) }`). One constructor, so a field added later starts the same in
+    /// a new game, a seek's game and a rematch; a new field that each of them must choose
+    /// belongs in the arguments, since the struct update would fill it in silently.
+    pub fn new_game(
+        id: String,
+        variant: GameKind,
+        start_fen: String,
+        white: SeatRow,
+        black: SeatRow,
+        turn: Color,
+        now: i64,
+    ) -> GameRow {
+        GameRow {
+            id,
+            variant,
+            start_fen,
+            white,
+            black,
+            invite: None,
+            status: GameStatus::Ongoing,
+            result: None,
+            winner: None,
+            reason: None,
+            draw_offer: None,
+            takeback_offer: None,
+            rematch_offer: None,
+            notice: None,
+            rematch_of: None,
+            rematch: None,
+            ply: 0,
+            turn,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+            clock: None,
+            rated: false,
+            ratings: None,
+        }
+    }
+
+    /// The seat of colour `c`.
+    pub fn seat(&self, c: Color) -> &SeatRow {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// Whether a friend game's seat is still open.
+    pub fn has_open_seat(&self) -> bool {
+        self.white.kind == SeatKind::Open || self.black.kind == SeatKind::Open
+    }
+
+    /// The level of the engine seat to move, if the game goes on and an engine is to move.
+    pub fn engine_to_move(&self) -> Option<Level> {
+        let seat = self.seat(self.turn);
+        (self.status == GameStatus::Ongoing && seat.kind == SeatKind::Engine)
+            .then(|| seat.level.unwrap_or(Level::MIN))
+    }
+}
+
+/// Finished games per variant and winner (`None` = draw).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatsRow {
+    /// The game.
+    pub variant: GameKind,
+    /// The winner, `None` for draws.
+    pub winner: Option<Color>,
+    /// Number of games.
+    pub count: i64,
+}
+
+const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
+     black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
+     rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name";
+
+/// The columns [`from_row`] reads: the inserted ones and the rating change.
+pub(super) fn select_columns() -> String {
+    format!("{COLUMNS}, rating_diff")
+}
+
+/// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
+fn parse_column<T>(
+    row: &AnyRow,
+    column: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, sqlx::Error> {
+    let text: String = row.try_get(column)?;
+    parse(&text).ok_or_else(|| corrupt(column, format!("unknown value '{text}'")))
+}
+
+/// [`parse_column`] of a nullable column.
+fn parse_optional<T>(
+    row: &AnyRow,
+    column: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, sqlx::Error> {
+    match row.try_get::<Option<String>, _>(column)? {
+        None => Ok(None),
+        Some(text) => parse(&text)
+            .map(Some)
+            .ok_or_else(|| corrupt(column, format!("unknown value '{text}'"))),
+    }
+}
+
+fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
+    let level_column = format!("{side}_level");
+    let level = match row.try_get::<Option<i64>, _>(level_column.as_str())? {
+        None => None,
+        Some(n) => Some(
+            Level::new(n).ok_or_else(|| corrupt(&level_column, format!("level {n} is not 1-8")))?,
+        ),
+    };
+    Ok(SeatRow {
+        kind: parse_column(row, &format!("{side}_kind"), SeatKind::parse)?,
+        level,
+        token: row.try_get(format!("{side}_token").as_str())?,
+        name: row.try_get(format!("{side}_name").as_str())?,
+    })
+}
+
+pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        variant: parse_column(row, "variant", GameKind::parse)?,
+        start_fen: row.try_get("start_fen")?,
+        white: seat_from_row(row, "white")?,
+        black: seat_from_row(row, "black")?,
+        invite: row.try_get("invite")?,
+        status: parse_column(row, "status", GameStatus::parse)?,
+        result: parse_optional(row, "result", RecordResult::parse)?,
+        winner: parse_optional(row, "winner", Color::parse)?,
+        reason: parse_optional(row, "reason", EndReason::parse)?,
+        draw_offer: parse_optional(row, "draw_offer", Color::parse)?,
+        takeback_offer: parse_optional(row, "takeback_offer", Color::parse)?,
+        rematch_offer: parse_optional(row, "rematch_offer", Color::parse)?,
+        notice: parse_optional(row, "notice", |t| serde_json::from_str(t).ok())?,
+        rematch_of: row.try_get("rematch_of")?,
+        rematch: row.try_get("rematch")?,
+        ply: row.try_get("ply")?,
+        turn: parse_column(row, "turn", Color::parse)?,
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        clock: parse_optional(row, "clock", |t| serde_json::from_str(t).ok())?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
+    })
+}
+
+pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result<(), sqlx::Error> {
+    sqlx::query(&format!(
+        "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+         $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
+         $29, $30)"
+    ))
+    .bind(&g.id)
+    .bind(g.variant.as_str())
+    .bind(&g.start_fen)
+    .bind(g.white.kind.as_str())
+    .bind(g.white.level.map(i64::from))
+    .bind(&g.white.token)
+    .bind(g.black.kind.as_str())
+    .bind(g.black.level.map(i64::from))
+    .bind(&g.black.token)
+    .bind(&g.invite)
+    .bind(g.status.as_str())
+    .bind(g.result.map(RecordResult::as_str))
+    .bind(g.winner.map(Color::name))
+    .bind(g.reason.map(EndReason::as_str))
+    .bind(g.draw_offer.map(Color::name))
+    .bind(&g.rematch_of)
+    .bind(&g.rematch)
+    .bind(g.ply)
+    .bind(g.turn.name())
+    .bind(g.version)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .bind(g.takeback_offer.map(Color::name))
+    .bind(g.rematch_offer.map(Color::name))
+    .bind(notice_text(g.notice))
+    .bind(clock_text(&g.clock))
+    .bind(g.clock.and_then(|c| c.deadline_ms()))
+    .bind(i64::from(g.rated))
+    .bind(&g.white.name)
+    .bind(&g.black.name)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A clock as stored: its JSON text.
+fn clock_text(c: &Option<Clock>) -> Option<String> {
+    c.as_ref().and_then(|c| serde_json::to_string(c).ok())
+}
+
+/// A notice as stored: its JSON text.
+fn notice_text(n: Option<Notice>) -> Option<String> {
+    n.and_then(|n| serde_json::to_string(&n).ok())
+}
+
+/// Writes every mutable column of `g` where the stored row still has version
+/// `g.version - 1` and ply `expected_ply`; `Stale` otherwise.
+pub(super) async fn update(
+    tx: &mut Transaction<'_, Any>,
+    g: &GameRow,
+    expected_ply: i64,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET white_kind = $1, white_level = $2, white_token = $3, black_kind = $4, \
+         black_level = $5, black_token = $6, invite = $7, status = $8, result = $9, winner = $10, \
+         reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
+         updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20, \
+         clock = $21, clock_deadline = $22, rated = $23, white_name = $24, black_name = $25 \
+         WHERE id = $26 AND version = $27 AND ply = $28",
+    )
+    .bind(g.white.kind.as_str())
+    .bind(g.white.level.map(i64::from))
+    .bind(&g.white.token)
+    .bind(g.black.kind.as_str())
+    .bind(g.black.level.map(i64::from))
+    .bind(&g.black.token)
+    .bind(&g.invite)
+    .bind(g.status.as_str())
+    .bind(g.result.map(RecordResult::as_str))
+    .bind(g.winner.map(Color::name))
+    .bind(g.reason.map(EndReason::as_str))
+    .bind(g.draw_offer.map(Color::name))
+    .bind(&g.rematch)
+    .bind(g.ply)
+    .bind(g.turn.name())
+    .bind(g.version)
+    .bind(g.updated_at)
+    .bind(g.takeback_offer.map(Color::name))
+    .bind(g.rematch_offer.map(Color::name))
+    .bind(notice_text(g.notice))
+    .bind(clock_text(&g.clock))
+    .bind(g.clock.and_then(|c| c.deadline_ms()))
+    .bind(i64::from(g.rated))
+    .bind(&g.white.name)
+    .bind(&g.black.name)
+    .bind(&g.id)
+    .bind(g.version - 1)
+    .bind(expected_ply)
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Stale {
+            expected: g.version - 1,
+        });
+    }
+    // A rated game is rated in the transaction of the write that ends it (issue 13).
+    super::ratings::rate_if_over(tx, g).await
+}
+
+impl Store {
+    /// Stores a new game.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    insert(&mut tx, g).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Stores a rematch `new` of `old` in one transaction: `old` (already carrying
+    /// `rematch = new.id` and a bumped version) is updated only if it was not changed meanwhile.
+    pub async fn insert_rematch(&self, old: &GameRow, new: &GameRow) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    update(&mut tx, old, old.ply).await?;
+                    insert(&mut tx, new).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// [`Store::save_state`] of a loss on time, refused with [`StoreError::ClocksOwed`] when
+    /// lease `lease` (the timeout sweeper's) expired more than `max_lapse_ms` before the
+    /// transaction could read it: nobody could reach the database meanwhile, and that time is
+    /// owed to the clocks before anyone is flagged (site::timeouts). `now` is taken after the
+    /// write has its lock, so a flag that waited out the outage sees it.
+    pub async fn save_flag(
+        &self,
+        g: &GameRow,
+        lease: &str,
+        max_lapse_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    // The write first: it waits for the database's write lock (SQLite) or the
+                    // game's row (PostgreSQL), so the lease is read and `now` taken after any
+                    // wait, and no renewal can slip in before the commit (SQLite).
+                    update(&mut tx, g, g.ply).await?;
+                    let expires: Option<i64> =
+                        sqlx::query("SELECT expires_at FROM leases WHERE name = $1")
+                            .bind(lease)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .map(|r| r.try_get("expires_at"))
+                            .transpose()?;
+                    if let Some(expires) = expires {
+                        let lapse = super::now_ms() - expires;
+                        if lapse > max_lapse_ms {
+                            return Err(StoreError::ClocksOwed { lapse_ms: lapse });
+                        }
+                    }
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Saves a state change that is not a move (seat taken, resignation, draw offer):
+    /// `g.version` must be the stored version plus one.
+    pub async fn save_state(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    update(&mut tx, g, g.ply).await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Takes moves back: deletes the moves after ply `g.ply` and saves the game state `g`, in
+    /// one transaction that checks the stored game is at ply `from_ply` and version
+    /// `g.version - 1`. `Ok` only once the commit returned OK.
+    pub async fn save_takeback(&self, g: &GameRow, from_ply: i64) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    update(&mut tx, g, from_ply).await?;
+                    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+                        .bind(&g.id)
+                        .bind(g.ply)
+                        .execute(&mut *tx)
+                        .await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The game `id` and its moves in ply order, if it exists, read from one snapshot (another
+    /// process may be appending a move meanwhile: the row and the moves always agree).
+    pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
+        let sqlite = self.sqlite;
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin_snapshot(sqlite).await?;
+                    let row = sqlx::query(&format!(
+                        "SELECT {} FROM games WHERE id = $1",
+                        select_columns()
+                    ))
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    let loaded = match row {
+                        Some(row) => {
+                            let game = from_row(&row)?;
+                            let moves = MoveRow::load_all(&mut tx, id).await?;
+                            Some((game, moves))
+                        }
+                        None => None,
+                    };
+                    commit(tx).await?;
+                    Ok(loaded)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The stored version of game `id` (a cheap freshness check for a copy in memory).
+    pub async fn version_of(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+                        .bind(id)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(match row {
+                        Some(r) => Some(r.try_get("version")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The id of the game whose invitation hashes to `invite` (`secrets::hash_hex`).
+    pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT id FROM games WHERE invite = $1")
+                        .bind(invite)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(match row {
+                        Some(r) => Some(r.try_get("id")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The games where the token hashing to `token` holds a seat: unfinished first, then most
+    /// recently changed.
+    pub async fn games_of(&self, token: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {} FROM games WHERE white_token = $1 OR black_token = $1 \
+                 ORDER BY CASE WHEN status = 'ongoing' THEN 0 ELSE 1 END, updated_at DESC, id \
+                 LIMIT $2",
+                        select_columns()
+                    ))
+                    .bind(token)
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Finished games counted per variant and winner. A game with a seat nobody took is not
+    /// counted (older versions let its creator resign it), nor is an aborted one.
+    pub async fn stats(&self) -> Result<Vec<StatsRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                    "SELECT variant, winner, COUNT(*) AS n FROM games WHERE status = 'finished' \
+                 AND white_kind <> 'open' AND black_kind <> 'open' GROUP BY variant, winner",
+                )
+                .fetch_all(conn.raw())
+                .await?;
+                    let mut out = Vec::with_capacity(rows.len());
+                    for r in &rows {
+                        out.push(StatsRow {
+                            variant: parse_column(r, "variant", GameKind::parse)?,
+                            winner: parse_optional(r, "winner", Color::parse)?,
+                            count: r.try_get("n")?,
+                        });
+                    }
+                    Ok(out)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Unfinished games where the seat token hashed to `token_hash` (hex SHA-256, as stored)
+    /// plays against an engine seat.
+    pub async fn unfinished_engine_games(&self, token_hash: &str) -> Result<i64, StoreError> {
+        let token = token_hash.to_string();
+        self.run(|mut conn| {
+            let token = token.clone();
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM games WHERE status = 'ongoing' AND \
+                         ((white_token = $1 AND black_kind = 'engine') OR \
+                          (black_token = $1 AND white_kind = 'engine'))",
+                    )
+                    .bind(token)
+                    .fetch_one(conn.raw())
+                    .await?;
+                    Ok(row.try_get("n")?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Ids of unfinished games where an engine seat is to move (resumed at start).
+    pub async fn engine_turn_games(&self) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+            let rows = sqlx::query(
+                "SELECT id FROM games WHERE status = 'ongoing' AND \
+                 ((turn = 'white' AND white_kind = 'engine') OR (turn = 'black' AND black_kind = 'engine'))",
+            )
+            .fetch_all(conn.raw())
+            .await?;
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get("id"))
+                .collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,318 @@
+//! The database schema, as ordered migrations run at start (embedded SQL, the same text for
+//! SQLite and PostgreSQL: only `TEXT`, `BIGINT` and, for the lab's fractional figures,
+//! `DOUBLE PRECISION` columns).
+
+use sqlx::{Any, AnyPool, Row, Transaction};
+
+use super::StoreError;
+
+/// `(version, statements)`: each migration runs once, in order, in one transaction.
+const MIGRATIONS: &[(i64, &[&str])] = &[
+    (
+        1,
+        &[
+            "CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            start_fen TEXT NOT NULL,
+            white_kind TEXT NOT NULL, white_level BIGINT, white_token TEXT,
+            black_kind TEXT NOT NULL, black_level BIGINT, black_token TEXT,
+            invite TEXT UNIQUE,
+            status TEXT NOT NULL,
+            result TEXT, winner TEXT, reason TEXT,
+            draw_offer TEXT,
+            rematch_of TEXT, rematch TEXT,
+            ply BIGINT NOT NULL,
+            turn TEXT NOT NULL,
+            version BIGINT NOT NULL,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS games_white_token ON games (white_token)",
+            "CREATE INDEX IF NOT EXISTS games_black_token ON games (black_token)",
+            "CREATE INDEX IF NOT EXISTS games_status ON games (status, variant)",
+            "CREATE TABLE IF NOT EXISTS moves (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            ply BIGINT NOT NULL,
+            move_id TEXT NOT NULL,
+            move_text TEXT NOT NULL,
+            fen TEXT NOT NULL,
+            event TEXT,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, ply)
+        )",
+        ],
+    ),
+    (
+        2,
+        &[
+            // One row per finished `icebound selfplay` / `icebound match` run (store/lab_runs.rs).
+            "CREATE TABLE IF NOT EXISTS lab_runs (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            setting TEXT NOT NULL,
+            setting_b TEXT,
+            seed TEXT NOT NULL,
+            random_plies BIGINT NOT NULL,
+            max_plies BIGINT NOT NULL,
+            games BIGINT NOT NULL,
+            white_wins BIGINT NOT NULL, black_wins BIGINT NOT NULL, draws BIGINT NOT NULL,
+            capped BIGINT NOT NULL,
+            end_reasons TEXT NOT NULL,
+            mean_plies DOUBLE PRECISION, longest_plies BIGINT NOT NULL,
+            white_score DOUBLE PRECISION, white_lower DOUBLE PRECISION,
+            white_upper DOUBLE PRECISION,
+            a_wins BIGINT, a_draws BIGINT, a_losses BIGINT,
+            elo DOUBLE PRECISION, elo_error DOUBLE PRECISION,
+            sprt TEXT, sprt_verdict TEXT, sprt_llr DOUBLE PRECISION,
+            duration_ms BIGINT NOT NULL,
+            version TEXT NOT NULL,
+            finished_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS lab_runs_newest ON lab_runs (variant, kind, finished_at)",
+        ],
+    ),
+    (
+        3,
+        &[
+            // Secrets at rest (store/secrets.rs): the token-signing secret, and the hashes of
+            // the unsigned tokens that held seats before; then every stored token and
+            // invitation is replaced by its SHA-256 hash (hash_stored_secrets, in the same
+            // transaction).
+            "CREATE TABLE IF NOT EXISTS site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS legacy_players (token_hash TEXT PRIMARY KEY)",
+        ],
+    ),
+    (
+        4,
+        &[
+            // Takeback and rematch offers between friends, and the last notice of a game
+            // (game_service: abort, takeback, rematch, draw answers).
+            "ALTER TABLE games ADD COLUMN takeback_offer TEXT",
+            "ALTER TABLE games ADD COLUMN rematch_offer TEXT",
+            "ALTER TABLE games ADD COLUMN notice TEXT",
+        ],
+    ),
+    (
+        5,
+        &[
+            // Games imported into the analysis board (store/imports.rs): no seats, never in
+            // the statistics or anyone's games; `record` is the game rewritten by the rules
+            // crate's writer, `importer` the SHA-256 of the importing player's token.
+            "CREATE TABLE IF NOT EXISTS imported_games (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            white TEXT NOT NULL, black TEXT NOT NULL, event TEXT NOT NULL,
+            result TEXT NOT NULL,
+            plies BIGINT NOT NULL,
+            record TEXT NOT NULL,
+            importer TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            // The computer analysis of a finished or imported game (store/reviews.rs): one
+            // evaluation per position, appended as the background search goes.
+            "CREATE TABLE IF NOT EXISTS reviews (
+            subject TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            status TEXT NOT NULL,
+            nodes BIGINT NOT NULL,
+            total BIGINT NOT NULL,
+            done BIGINT NOT NULL,
+            evals TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS reviews_status ON reviews (status)",
+        ],
+    ),
+    (
+        6,
+        &[
+            // Accounts (site::accounts): `username_key` is the name in lower case (unique
+            // without regard to case), `password_hash` an argon2id PHC string.
+            "CREATE TABLE IF NOT EXISTS accounts (
+            id TEXT PRIMARY KEY,
+            username TEXT NOT NULL,
+            username_key TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            // Log-in sessions: the SHA-256 of the session cookie's token, never the token.
+            "CREATE TABLE IF NOT EXISTS sessions (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id)",
+        ],
+    ),
+    (
+        7,
+        &[
+            // Clocks (site_model::clock): the stored clock as JSON, and the instant its running side
+            // is flagged, for the timeout sweeper (site::timeouts); rated games.
+            "ALTER TABLE games ADD COLUMN clock TEXT",
+            "ALTER TABLE games ADD COLUMN clock_deadline BIGINT",
+            "ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX IF NOT EXISTS games_clock_deadline ON games (clock_deadline)",
+            // The SHA-256 of the account's player token (`TokenKeys::account_token`), the
+            // hash its seats hold: seats lead to their account. Filled at start for accounts
+            // made before (store::accounts::fill_player_hashes).
+            "ALTER TABLE accounts ADD COLUMN player_hash TEXT",
+            "CREATE INDEX IF NOT EXISTS accounts_player_hash ON accounts (player_hash)",
+        ],
+    ),
+    (
+        8,
+        &[
+            // The lobby (site::lobby, store/seeks.rs, store/challenges.rs). `owner`,
+            // `challenger` and `challenged` hold the SHA-256 of a player token, as seats do;
+            // `time_control` is the control's JSON; `status` is `open`, `accepted` (then
+            // `game_id` names the game), `declined` or `cancelled`; `expires_at` (Unix ms) is
+            // refreshed by the owner's open lobby stream for real-time and unlimited offers,
+            // NULL for correspondence ones, which wait until answered.
+            "CREATE TABLE IF NOT EXISTS seeks (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            username TEXT,
+            variant TEXT NOT NULL,
+            time_control TEXT NOT NULL,
+            rated BIGINT NOT NULL,
+            color TEXT NOT NULL,
+            status TEXT NOT NULL,
+            game_id TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            expires_at BIGINT
+        )",
+            "CREATE INDEX IF NOT EXISTS seeks_status ON seeks (status, created_at)",
+            "CREATE INDEX IF NOT EXISTS seeks_owner ON seeks (owner, status)",
+            "CREATE TABLE IF NOT EXISTS challenges (
+            id TEXT PRIMARY KEY,
+            challenger TEXT NOT NULL,
+            challenger_name TEXT NOT NULL,
+            challenged TEXT NOT NULL,
+            challenged_name TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            time_control TEXT NOT NULL,
+            rated BIGINT NOT NULL,
+            color TEXT NOT NULL,
+            status TEXT NOT NULL,
+            game_id TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            expires_at BIGINT
+        )",
+            "CREATE INDEX IF NOT EXISTS challenges_challenger ON challenges (challenger, status)",
+            "CREATE INDEX IF NOT EXISTS challenges_challenged ON challenges (challenged, status)",
+        ],
+    ),
+    (
+        10,
+        &[
+            // Leases of work done by one process among several (store/leases.rs).
+            "CREATE TABLE IF NOT EXISTS leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )",
+        ],
+    ),
+    (
+        9,
+        &[
+            // Glicko-2 ratings (site_model::ratings, store/ratings.rs): one row per account, game and
+            // speed class, made at the account's first rated game in it.
+            "CREATE TABLE IF NOT EXISTS ratings (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            variant TEXT NOT NULL,
+            speed TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            games BIGINT NOT NULL,
+            last_game_at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, variant, speed)
+        )",
+            "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (variant, speed, rating)",
+            // The rating after each rated game, per player: the profile's graph.
+            "CREATE TABLE IF NOT EXISTS rating_history (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            variant TEXT NOT NULL,
+            speed TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, game_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history (account_id, at)",
+            // A rated game's change of both ratings (JSON, `ratings::RatingChange`), set once in
+            // the transaction that ends it, and the mean rating of its players before it (the
+            // statistics' rating bands).
+            "ALTER TABLE games ADD COLUMN rating_diff TEXT",
+            "ALTER TABLE games ADD COLUMN rating_avg BIGINT",
+        ],
+    ),
+    (
+        11,
+        &[
+            // The account name of a seat's holder when it sat down logged in, shown beside
+            // the board (GameView's seats).
+            "ALTER TABLE games ADD COLUMN white_name TEXT",
+            "ALTER TABLE games ADD COLUMN black_name TEXT",
+        ],
+    ),
+];
+
+/// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its
+/// statements in its transaction.
+async fn data_step(version: i64, tx: &mut Transaction<'_, Any>) -> Result<(), StoreError> {
+    match version {
+        3 => super::secrets::hash_stored_secrets(tx).await,
+        _ => Ok(()),
+    }
+}
+
+/// How many migrations are recorded as applied (0 before the first, or when unreadable).
+pub(super) async fn recorded(pool: &AnyPool) -> i64 {
+    sqlx::query("SELECT COUNT(*) FROM icebound_schema")
+        .fetch_one(pool)
+        .await
+        .and_then(|r| r.try_get::<i64, _>(0))
+        .unwrap_or(0)
+}
+
+/// Brings the schema up to date.
+pub(super) async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS icebound_schema (version BIGINT PRIMARY KEY)")
+        .execute(pool)
+        .await?;
+    // Each migration runs unless its own number is recorded (not "any number below the
+    // highest"): migrations written on different branches may land in either order.
+    let applied: Vec<i64> = sqlx::query("SELECT version FROM icebound_schema")
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| r.try_get("version"))
+        .collect::<Result<_, _>>()?;
+    for (version, statements) in MIGRATIONS {
+        if applied.contains(version) {
+            continue;
+        }
+        let mut tx = pool.begin().await?;
+        for statement in *statements {
+            sqlx::query(statement).execute(&mut *tx).await?;
+        }
+        data_step(*version, &mut tx).await?;
+        sqlx::query("INSERT INTO icebound_schema (version) VALUES ($1)")
+            .bind(*version)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(version, "database schema migrated");
+    }
+    Ok(())
+}

@@ -1,0 +1,26 @@
+//! The site's domain services, one module each: [`play`] (live games, moves, takebacks,
+//! clocks, engine seats, the timeout sweeper), [`lobby`] (seeks and challenges), [`accounts`]
+//! and [`players`] (profiles, leaderboards), [`analysis`], [`solve`], [`review`] and
+//! [`import`] (the computer's work on positions and records), and the views they answer
+//! with. No HTTP: `site-http` turns requests into calls here (docs/architecture.md).
+
+pub mod accounts;
+pub mod analysis;
+pub mod engine_memory;
+pub mod engine_player;
+pub mod engine_queue;
+pub mod import;
+pub mod lab;
+pub mod live_game;
+pub mod lobby;
+pub mod permissions;
+pub mod play;
+pub mod players;
+pub mod positions;
+pub mod records_read;
+pub mod review;
+pub mod solve;
+pub mod timeouts;
+pub mod view;
+
+pub use play::GameService;

@@ -1,0 +1,252 @@
+//! Direct challenges: an account offers a game to another named account, which accepts or
+//! declines; the challenger may cancel it (or dismiss a declined one).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::{KEEP_ANSWERED_MS, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
+use crate::accounts::valid_username;
+use crate::play::{GameService, random_token, valid_id};
+use crate::view::GameView;
+use site_model::clock::TimeControl;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::hash_hex;
+use site_store::{ChallengeRow, now_ms};
+
+/// The body of `POST /api/challenges`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewChallenge {
+    /// The challenged account's name.
+    pub username: String,
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// The game's clock.
+    pub time_control: TimeControl,
+    /// Rated (never unlimited). Default false.
+    #[serde(default)]
+    pub rated: bool,
+    /// The challenger's side: `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// A challenge as `GET /api/challenges` and the lobby stream show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChallengeView {
+    /// Its id.
+    pub id: String,
+    /// `incoming` (to the asking player) or `outgoing` (from it).
+    pub direction: &'static str,
+    /// The challenger's account name.
+    pub challenger: String,
+    /// The challenged account's name.
+    pub challenged: String,
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// The control.
+    pub time_control: TimeControl,
+    /// The control in short: `3+2`, `2 days`, `unlimited`.
+    pub label: String,
+    /// `realtime`, `correspondence` or `unlimited`.
+    pub speed: &'static str,
+    /// Rated.
+    pub rated: bool,
+    /// The challenger's side: `white`, `black` or `random`.
+    pub color: &'static str,
+    /// `open`, `accepted` or `declined`.
+    pub status: String,
+    /// The game, once accepted.
+    pub game: Option<String>,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// `GET /api/challenges`: the challenges to and from the asking player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChallengeLists {
+    /// Open challenges to the player.
+    pub incoming: Vec<ChallengeView>,
+    /// The player's open challenges, and those answered in the last ten minutes.
+    pub outgoing: Vec<ChallengeView>,
+}
+
+impl ChallengeView {
+    fn of(row: &ChallengeRow, me: &str) -> ChallengeView {
+        ChallengeView {
+            id: row.id.clone(),
+            direction: if row.challenger == me {
+                "outgoing"
+            } else {
+                "incoming"
+            },
+            challenger: row.challenger_name.clone(),
+            challenged: row.challenged_name.clone(),
+            variant: row.terms.variant.as_str().to_string(),
+            time_control: row.terms.control,
+            label: row.terms.control.label(),
+            speed: speed_name(row.terms.control),
+            rated: row.terms.rated,
+            color: row.terms.color.as_str(),
+            status: row.status.clone(),
+            game: row.game_id.clone(),
+            created_at: row.created_at,
+        }
+    }
+}
+
+fn no_challenge(id: &str) -> SiteError {
+    SiteError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no open challenge of yours has the id '{}' (answered, cancelled or expired)",
+            game::excerpt(id)
+        ),
+    )
+}
+
+impl GameService {
+    /// `POST /api/challenges`: 201 with the challenge. 401 `not_logged_in` without an
+    /// account, 404 for an unknown name, 400 for oneself or bad terms, 429
+    /// `too_many_challenges` past [`MAX_CHALLENGES`] open.
+    pub async fn create_challenge(
+        &self,
+        token: &str,
+        req: NewChallenge,
+    ) -> Result<ChallengeView, SiteError> {
+        let me = hash_hex(token);
+        let Some(account) = self.store.account_by_player_hash(&me).await? else {
+            return Err(SiteError::new(
+                ErrorCode::NotLoggedIn,
+                "challenges are sent between accounts: log in or register first",
+            ));
+        };
+        if !valid_username(&req.username) {
+            return Err(SiteError::bad_request(
+                "username: a username is 3 to 20 letters (A-Z, a-z), digits, '_' or '-'",
+            ));
+        }
+        let terms = parse_terms(
+            &req.variant,
+            req.time_control,
+            req.rated,
+            req.color.as_deref(),
+        )?;
+        let Some((_, name, challenged)) = self.store.account_player(&req.username).await? else {
+            return Err(SiteError::new(
+                ErrorCode::NotFound,
+                format!("no player is named '{}'", req.username),
+            ));
+        };
+        if challenged == me {
+            return Err(SiteError::bad_request(
+                "username: you cannot challenge yourself",
+            ));
+        }
+        if terms.rated {
+            self.check_rated(token, terms.control).await?;
+        }
+        let now = now_ms();
+        let row = ChallengeRow {
+            id: random_token(12),
+            challenger: me.clone(),
+            challenger_name: account.username,
+            challenged,
+            challenged_name: name,
+            terms,
+            status: "open".into(),
+            game_id: None,
+            created_at: now,
+            updated_at: now,
+            expires_at: expiry(terms.control, now, self.lobby.presence_ms()),
+        };
+        if !self.store.insert_challenge(&row, MAX_CHALLENGES).await? {
+            return Err(SiteError::new(
+                ErrorCode::TooManyChallenges,
+                format!(
+                    "you already have {MAX_CHALLENGES} open challenges (the most allowed): \
+                     wait for answers or cancel one"
+                ),
+            ));
+        }
+        tracing::info!(challenge = %row.id, "challenge made");
+        self.lobby.touch();
+        Ok(ChallengeView::of(&row, &me))
+    }
+
+    /// `GET /api/challenges`.
+    pub async fn list_challenges(&self, token: &str) -> Result<ChallengeLists, SiteError> {
+        let me = hash_hex(token);
+        let now = now_ms();
+        let rows = self
+            .store
+            .challenges_of(&me, now, now - KEEP_ANSWERED_MS)
+            .await?;
+        let (outgoing, incoming): (Vec<_>, Vec<_>) = rows
+            .iter()
+            .map(|r| ChallengeView::of(r, &me))
+            .partition(|c| c.direction == "outgoing");
+        Ok(ChallengeLists { incoming, outgoing })
+    }
+
+    /// `POST /api/challenges/{id}/accept` by the challenged player: 201 with the game. 404
+    /// unless it is an open challenge to `token`'s account.
+    pub async fn accept_challenge(
+        self: &Arc<Self>,
+        token: &str,
+        id: &str,
+    ) -> Result<GameView, SiteError> {
+        let me = hash_hex(token);
+        let now = now_ms();
+        let challenge = match valid_id(id) {
+            true => self.store.challenge(id).await?,
+            false => None,
+        }
+        .filter(|c| c.challenged == me && c.status == "open")
+        .filter(|c| c.expires_at.is_none_or(|e| e > now))
+        .ok_or_else(|| no_challenge(id))?;
+        let mut row = self
+            .with_names(lobby_game(
+                &challenge.terms,
+                &challenge.challenger,
+                &me,
+                now,
+            )?)
+            .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
+        if !self.store.accept_challenge(id, &me, &row).await? {
+            return Err(no_challenge(id));
+        }
+        self.start_lobby_game(row, token, "challenge").await
+    }
+
+    /// `POST /api/challenges/{id}/decline` by the challenged player; 404 otherwise.
+    pub async fn decline_challenge(&self, token: &str, id: &str) -> Result<(), SiteError> {
+        self.end_challenge(token, id, "declined").await
+    }
+
+    /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
+    /// answered one (its game, if any, stays); 404 otherwise.
+    pub async fn cancel_challenge(&self, token: &str, id: &str) -> Result<(), SiteError> {
+        self.end_challenge(token, id, "cancelled").await
+    }
+
+    async fn end_challenge(
+        &self,
+        token: &str,
+        id: &str,
+        status: &'static str,
+    ) -> Result<(), SiteError> {
+        if !valid_id(id)
+            || !self
+                .store
+                .end_challenge(id, &hash_hex(token), status, now_ms())
+                .await?
+        {
+            return Err(no_challenge(id));
+        }
+        self.lobby.touch();
+        Ok(())
+    }
+}

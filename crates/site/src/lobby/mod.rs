@@ -1,0 +1,300 @@
+//! The lobby (issue 13): seeks (an offer to play anyone), quick pairing (accept a matching
+//! seek or make one), direct challenges to a named account, and the live stream of all three
+//! (`GET /api/lobby`, server-sent events). `seeks` and `challenges` hold the actions, `stream`
+//! what the stream sends; storage is `store/seeks.rs` and `store/challenges.rs`.
+//!
+//! Everything lives in the database, so several server processes may share one: a stream
+//! polls it every [`POLL`] (and wakes at once on a change made through its own process).
+//! Presence: a real-time or unlimited seek (or challenge) lives while its owner has a lobby
+//! stream open: the stream pushes its `expires_at` ahead; [`PRESENCE`] after the last push it
+//! is no longer listed nor acceptable, and it is deleted. Correspondence offers wait until
+//! answered or cancelled.
+
+pub use site_model::state::SeekColor;
+
+mod challenges;
+mod seeks;
+mod stream;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex as StdMutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use game::Color;
+use rand::Rng;
+
+pub use challenges::{ChallengeLists, ChallengeView, NewChallenge};
+pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
+pub use stream::{KEEP_ALIVE, LobbyView, STARTED_WINDOW_MS};
+
+use crate::live_game;
+use site_model::clock::{Speed, TimeControl};
+use site_model::error::{ErrorCode, SiteError};
+use site_model::state::{GameKind, SeatKind};
+use site_store::{GameRow, SeatRow, Terms};
+
+/// Most open seeks one player may hold (issue 13).
+pub const MAX_SEEKS: i64 = 3;
+/// Most open challenges one player may have out.
+pub const MAX_CHALLENGES: i64 = 10;
+/// How long a real-time offer outlives its owner's last lobby stream.
+pub const PRESENCE: Duration = Duration::from_secs(30);
+/// How often a lobby stream reads the database.
+pub const POLL: Duration = Duration::from_secs(1);
+/// Most lobby streams one player may hold open (tabs), and in all in one process.
+pub const MAX_STREAMS_PER_PLAYER: usize = 8;
+/// Most lobby streams of one process.
+pub const MAX_STREAMS: usize = 5_000;
+/// Answered seeks and challenges are kept this long (ms), so that their owners' streams can
+/// tell them, then deleted.
+pub const KEEP_ANSWERED_MS: i64 = 10 * 60 * 1000;
+
+/// The side `color` asks for; a random one for [`SeekColor::Random`].
+fn resolve(color: SeekColor) -> Color {
+    match color {
+        SeekColor::White => Color::White,
+        SeekColor::Black => Color::Black,
+        SeekColor::Random => Color::from_white(rand::rng().random_bool(0.5)),
+    }
+}
+
+/// The lobby's state in one process: a wake-up for its streams, the presence time, the
+/// streams open per player.
+pub struct LobbyState {
+    /// Woken on every change made through this process.
+    pub(crate) changed: tokio::sync::Notify,
+    presence_ms: AtomicI64,
+    last_sweep: AtomicI64,
+    streams: StdMutex<HashMap<String, Streams>>,
+}
+
+impl Default for LobbyState {
+    fn default() -> Self {
+        LobbyState {
+            changed: tokio::sync::Notify::new(),
+            presence_ms: AtomicI64::new(PRESENCE.as_millis() as i64),
+            last_sweep: AtomicI64::new(0),
+            streams: StdMutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl LobbyState {
+    /// Completes at the next change of the lobby made through this process.
+    pub fn changed(&self) -> tokio::sync::futures::Notified<'_> {
+        self.changed.notified()
+    }
+
+    /// How long a real-time offer outlives its owner's stream, ms.
+    pub fn presence_ms(&self) -> i64 {
+        self.presence_ms.load(Ordering::Relaxed)
+    }
+
+    /// Sets [`LobbyState::presence_ms`] (`SiteOptions::lobby_presence`; tests shorten it).
+    pub fn set_presence(&self, presence: Duration) {
+        let ms = i64::try_from(presence.as_millis())
+            .unwrap_or(i64::MAX)
+            .max(1);
+        self.presence_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Tells this process's streams to look now.
+    pub(crate) fn touch(&self) {
+        self.changed.notify_waiters();
+    }
+
+    /// Whether the lobby's old rows are due for deletion (once per 5 s per process).
+    pub(crate) fn sweep_due(&self, now: i64) -> bool {
+        let last = self.last_sweep.load(Ordering::Relaxed);
+        now - last >= 5_000
+            && self
+                .last_sweep
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<String, Streams>> {
+        // A poisoned map of counts is still a map of counts.
+        self.streams.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// One player's open streams in this process.
+#[derive(Default)]
+struct Streams {
+    count: usize,
+    /// Held while the player's presence is written. A refresh already handed to the
+    /// database when its stream closes still runs; the end of presence waits for it, or the
+    /// late refresh would keep the player's real-time offers listed for another presence time.
+    writes: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]).
+pub struct StreamGuard {
+    service: std::sync::Arc<crate::play::GameService>,
+    player: String,
+    writes: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl StreamGuard {
+    /// Counts a stream of `player` (its token's hash); 503 `too_many` past a cap.
+    pub fn open(
+        service: &std::sync::Arc<crate::play::GameService>,
+        player: &str,
+    ) -> Result<StreamGuard, SiteError> {
+        let mut streams = service.lobby.lock_streams();
+        let total: usize = streams.values().map(|s| s.count).sum();
+        let mine = streams.get(player).map_or(0, |s| s.count);
+        if total >= MAX_STREAMS || mine >= MAX_STREAMS_PER_PLAYER {
+            return Err(SiteError::new(
+                ErrorCode::TooMany,
+                format!(
+                    "too many lobby streams open (at most {MAX_STREAMS_PER_PLAYER} per player): \
+                     close another tab of the lobby"
+                ),
+            ));
+        }
+        let entry = streams.entry(player.to_string()).or_default();
+        entry.count += 1;
+        Ok(StreamGuard {
+            service: service.clone(),
+            player: player.to_string(),
+            writes: entry.writes.clone(),
+        })
+    }
+
+    /// Extends the player's presence to `until` (Unix ms); true when written, a warning
+    /// logged otherwise. The write runs to its end even if the stream closes meanwhile, and
+    /// before that stream's end of presence.
+    pub async fn refresh(&self, until: i64) -> bool {
+        let permit = self.writes.clone().lock_owned().await;
+        let service = self.service.clone();
+        let player = self.player.clone();
+        let write = tokio::spawn(async move {
+            let _permit = permit;
+            service.store().refresh_presence(&player, until).await
+        });
+        match write.await {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot refresh a lobby presence");
+                false
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the lobby presence refresh failed");
+                false
+            }
+        }
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        let mut streams = self.service.lobby.lock_streams();
+        if let Some(mine) = streams.get_mut(&self.player) {
+            mine.count -= 1;
+            if mine.count == 0 {
+                streams.remove(&self.player);
+                // The player left the lobby (closed the tab, went to another page): its
+                // live-only offers end now, not 30 s later, so nobody is paired with someone
+                // who will never see the game start.
+                if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                    let service = self.service.clone();
+                    let player = self.player.clone();
+                    let writes = self.writes.clone();
+                    rt.spawn(async move {
+                        let _permit = writes.lock_owned().await;
+                        let now = site_store::now_ms();
+                        match service.store().end_presence(&player, now).await {
+                            Ok(()) => service.lobby.changed.notify_waiters(),
+                            Err(e) => tracing::warn!(error = %e, "cannot end a lobby presence"),
+                        }
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The terms of a request, checked: 400 naming the field that is wrong.
+fn parse_terms(
+    variant: &str,
+    control: TimeControl,
+    rated: bool,
+    color: Option<&str>,
+) -> Result<Terms, SiteError> {
+    let variant = GameKind::parse(variant).ok_or_else(|| {
+        SiteError::bad_request(format!(
+            "variant: unknown game '{}' (antarctos or iceage)",
+            game::excerpt(variant)
+        ))
+    })?;
+    let control = control
+        .validate()
+        .map_err(|e| SiteError::bad_request(format!("time_control: {}", e.message)))?;
+    let color = match color {
+        None => SeekColor::Random,
+        Some(c) => SeekColor::parse(c).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "color: unknown side '{}' (white, black or random)",
+                game::excerpt(c)
+            ))
+        })?,
+    };
+    Ok(Terms {
+        variant,
+        control,
+        rated,
+        color,
+    })
+}
+
+/// `realtime`, `correspondence` or `unlimited`: the lobby's sections.
+fn speed_name(control: TimeControl) -> &'static str {
+    control.speed().map_or("unlimited", Speed::as_str)
+}
+
+/// When an offer made now by a present player lapses: `None` for correspondence, which
+/// waits for its owner.
+fn expiry(control: TimeControl, now: i64, presence_ms: i64) -> Option<i64> {
+    match control {
+        TimeControl::Correspondence { .. } => None,
+        _ => Some(now + presence_ms),
+    }
+}
+
+/// The game of accepted `terms` between `owner` (who offered; gets the side asked for) and
+/// `other` (token hashes), stored as is: both seats human, the clock running at once for the
+/// side to move.
+fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameRow, SiteError> {
+    let (start_fen, turn) = live_game::start_of(terms.variant, None)?;
+    let seat = |hash: &str| SeatRow {
+        kind: SeatKind::Human,
+        level: None,
+        token: Some(hash.to_string()),
+        name: None,
+    };
+    let (white, black) = match resolve(terms.color) {
+        Color::White => (seat(owner), seat(other)),
+        Color::Black => (seat(other), seat(owner)),
+    };
+    let mut clock = terms.control.new_clock();
+    if let Some(c) = clock.as_mut() {
+        c.start(turn, now);
+    }
+    Ok(GameRow {
+        clock,
+        rated: terms.rated,
+        ..GameRow::new_game(
+            crate::play::random_token(8),
+            terms.variant,
+            start_fen,
+            white,
+            black,
+            turn,
+            now,
+        )
+    })
+}

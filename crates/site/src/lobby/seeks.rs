@@ -1,0 +1,333 @@
+//! Seeks: make one, list them, withdraw one, accept one, and quick pairing (accept a matching
+//! seek of someone else, or make one).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::{MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
+use crate::play::{GameService, random_token, valid_id};
+use crate::view::GameView;
+use site_model::clock::TimeControl;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::hash_hex;
+use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
+
+/// The body of `POST /api/seeks`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewSeek {
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// The game's clock (`clock::TimeControl`).
+    pub time_control: TimeControl,
+    /// Rated (needs an account; never unlimited). Default false.
+    #[serde(default)]
+    pub rated: bool,
+    /// The seeker's side: `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// The body of `POST /api/seeks/quick`: as [`NewSeek`], any side.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuickSeek {
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// The game's clock.
+    pub time_control: TimeControl,
+    /// Rated (needs an account). Default false.
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// A seek as `GET /api/seeks` and the lobby stream show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeekView {
+    /// Its id.
+    pub id: String,
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// The control as asked.
+    pub time_control: TimeControl,
+    /// The control in short: `3+2`, `2 days`, `unlimited`.
+    pub label: String,
+    /// `realtime`, `correspondence` or `unlimited`.
+    pub speed: &'static str,
+    /// Rated.
+    pub rated: bool,
+    /// The seeker's side: `white`, `black` or `random`.
+    pub color: &'static str,
+    /// The seeker's account name; null for an anonymous player.
+    pub username: Option<String>,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Whether it is the asking player's own.
+    pub mine: bool,
+}
+
+/// `POST /api/seeks/quick`'s answer: the game when a seek matched, else the seek made (or
+/// the asking player's identical one, already open).
+#[derive(Debug, Clone, Serialize)]
+pub struct QuickAnswer {
+    /// The game started, as the asking player sees it.
+    pub game: Option<GameView>,
+    /// The seek waiting for an opponent.
+    pub seek: Option<SeekView>,
+}
+
+impl SeekView {
+    /// `row` as the player whose token hashes to `me` sees it.
+    pub fn of(row: &SeekRow, me: &str) -> SeekView {
+        SeekView {
+            id: row.id.clone(),
+            variant: row.terms.variant.as_str().to_string(),
+            time_control: row.terms.control,
+            label: row.terms.control.label(),
+            speed: speed_name(row.terms.control),
+            rated: row.terms.rated,
+            color: row.terms.color.as_str(),
+            username: row.username.clone(),
+            created_at: row.created_at,
+            mine: row.owner == me,
+        }
+    }
+}
+
+fn no_seek(id: &str) -> SiteError {
+    SiteError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no open seek has the id '{}' (withdrawn, or its player left)",
+            game::excerpt(id)
+        ),
+    )
+}
+
+fn taken() -> SiteError {
+    SiteError::new(
+        ErrorCode::Conflict,
+        "someone else accepted this seek first: pick another, or make your own",
+    )
+}
+
+impl GameService {
+    /// `POST /api/seeks`: 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a
+    /// rated seek without an account, 429 `too_many_seeks` past [`MAX_SEEKS`].
+    pub async fn create_seek(&self, token: &str, req: NewSeek) -> Result<SeekView, SiteError> {
+        let terms = parse_terms(
+            &req.variant,
+            req.time_control,
+            req.rated,
+            req.color.as_deref(),
+        )?;
+        let row = self.make_seek(token, terms).await?;
+        Ok(SeekView::of(&row, &row.owner))
+    }
+
+    async fn make_seek(&self, token: &str, terms: Terms) -> Result<SeekRow, SiteError> {
+        if terms.rated {
+            self.check_rated(token, terms.control).await?;
+        }
+        let owner = hash_hex(token);
+        let username = self
+            .store
+            .account_by_player_hash(&owner)
+            .await?
+            .map(|a| a.username);
+        let now = now_ms();
+        let row = SeekRow {
+            id: random_token(12),
+            owner,
+            username,
+            terms,
+            status: "open".into(),
+            game_id: None,
+            created_at: now,
+            updated_at: now,
+            expires_at: expiry(terms.control, now, self.lobby.presence_ms()),
+        };
+        if !self.store.insert_seek(&row, MAX_SEEKS).await? {
+            return Err(SiteError::new(
+                ErrorCode::TooManySeeks,
+                format!(
+                    "you already have {MAX_SEEKS} open seeks (the most allowed): withdraw one \
+                     first"
+                ),
+            ));
+        }
+        tracing::info!(seek = %row.id, variant = %terms.variant, "seek made");
+        self.lobby.touch();
+        Ok(row)
+    }
+
+    /// `GET /api/seeks`: the open seeks, oldest first, as `token`'s player sees them.
+    pub async fn list_seeks(&self, token: &str) -> Result<Vec<SeekView>, SiteError> {
+        let me = hash_hex(token);
+        let rows = self.store.open_seeks(now_ms(), 200).await?;
+        Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
+    }
+
+    /// `DELETE /api/seeks/{id}`: withdraws `token`'s own open seek; 404 otherwise.
+    pub async fn cancel_seek(&self, token: &str, id: &str) -> Result<(), SiteError> {
+        if !valid_id(id) || !self.store.delete_seek(id, &hash_hex(token)).await? {
+            return Err(SiteError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "you have no open seek with the id '{}' (accepted, expired or someone \
+                     else's)",
+                    game::excerpt(id)
+                ),
+            ));
+        }
+        self.lobby.touch();
+        Ok(())
+    }
+
+    /// `POST /api/seeks/{id}/accept`: the game, for both players at once. 404 for a seek
+    /// that is not open, 409 `own_seek` for one's own, 409 `conflict` when another player
+    /// accepted it first, 401 `not_logged_in` for a rated seek without an account.
+    pub async fn accept_seek(
+        self: &Arc<Self>,
+        token: &str,
+        id: &str,
+    ) -> Result<GameView, SiteError> {
+        if !valid_id(id) {
+            return Err(no_seek(id));
+        }
+        let now = now_ms();
+        let seek = self.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
+        let me = hash_hex(token);
+        if seek.owner == me {
+            return Err(SiteError::new(
+                ErrorCode::OwnSeek,
+                "this is your own seek: wait for someone to accept it, or withdraw it",
+            ));
+        }
+        if seek.status != "open" {
+            return Err(taken());
+        }
+        if seek.expires_at.is_some_and(|e| e <= now) {
+            return Err(no_seek(id));
+        }
+        if seek.terms.rated {
+            self.check_rated(token, seek.terms.control).await?;
+        }
+        let mut row = self
+            .with_names(lobby_game(&seek.terms, &seek.owner, &me, now)?)
+            .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
+        match self.store.accept_seek(id, &me, &row, None).await? {
+            AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
+            _ => match self.store.seek(id).await? {
+                Some(s) if s.status != "open" => Err(taken()),
+                _ => Err(no_seek(id)),
+            },
+        }
+    }
+
+    /// `POST /api/seeks/quick`: accepts the oldest matching seek of someone else (same game,
+    /// control and rated flag), else makes one with a random side. When two players click at
+    /// once and both make a seek, the newer seeker accepts the older seek and withdraws its
+    /// own in the same transaction, so they meet and never make two games.
+    pub async fn quick_seek(
+        self: &Arc<Self>,
+        token: &str,
+        req: QuickSeek,
+    ) -> Result<QuickAnswer, SiteError> {
+        let terms = parse_terms(&req.variant, req.time_control, req.rated, None)?;
+        if terms.rated {
+            self.check_rated(token, terms.control).await?;
+        }
+        let me = hash_hex(token);
+        let matching = self.store.matching_seeks(now_ms(), &terms).await?;
+        if let Some(mine) = matching.iter().find(|s| s.owner == me) {
+            // The same click again: the seek already waits.
+            return Ok(QuickAnswer {
+                game: None,
+                seek: Some(SeekView::of(mine, &me)),
+            });
+        }
+        for other in &matching {
+            if let Some(view) = self.try_accept(token, other, None).await? {
+                return Ok(QuickAnswer {
+                    game: Some(view),
+                    seek: None,
+                });
+            }
+        }
+        let mine = self.make_seek(token, terms).await?;
+        let older = |s: &&SeekRow| (s.created_at, &s.id) < (mine.created_at, &mine.id);
+        for other in self.store.matching_seeks(now_ms(), &terms).await?.iter() {
+            if other.owner == me || !older(&other) {
+                continue;
+            }
+            match self.try_accept(token, other, Some(&mine.id)).await {
+                Ok(Some(view)) => {
+                    return Ok(QuickAnswer {
+                        game: Some(view),
+                        seek: None,
+                    });
+                }
+                Ok(None) => {}
+                Err(e) if e.code == ErrorCode::Conflict => {
+                    // Our own seek was accepted meanwhile: that is the game.
+                    if let Some(game) = self.store.seek(&mine.id).await?.and_then(|s| s.game_id) {
+                        return Ok(QuickAnswer {
+                            game: Some(self.get(&game, token).await?),
+                            seek: None,
+                        });
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(QuickAnswer {
+            game: None,
+            seek: Some(SeekView::of(&mine, &me)),
+        })
+    }
+
+    /// Accepts `seek` for `token` (withdrawing `withdraw`, the player's own, at once): the
+    /// game, `None` when someone was first; 409 `conflict` when `withdraw` was taken first.
+    async fn try_accept(
+        self: &Arc<Self>,
+        token: &str,
+        seek: &SeekRow,
+        withdraw: Option<&str>,
+    ) -> Result<Option<GameView>, SiteError> {
+        let mut row = self
+            .with_names(lobby_game(
+                &seek.terms,
+                &seek.owner,
+                &hash_hex(token),
+                now_ms(),
+            )?)
+            .await?;
+        self.started_during_outage(row.clock.as_mut()).await?;
+        match self
+            .store
+            .accept_seek(&seek.id, &hash_hex(token), &row, withdraw)
+            .await?
+        {
+            AcceptOutcome::Won => Ok(Some(self.start_lobby_game(row, token, "seek").await?)),
+            AcceptOutcome::Lost => Ok(None),
+            AcceptOutcome::OwnTaken => Err(taken()),
+        }
+    }
+
+    /// Puts a lobby game just stored in memory, wakes the streams and the clock's referee,
+    /// and returns `token`'s view.
+    pub(crate) async fn start_lobby_game(
+        self: &Arc<Self>,
+        row: GameRow,
+        token: &str,
+        via: &str,
+    ) -> Result<GameView, SiteError> {
+        tracing::info!(game = %row.id, variant = %row.variant, rated = row.rated, via, "lobby game");
+        self.lobby.touch();
+        self.clock_changed.notify_one();
+        self.open_new(row, token, "lobby game").await
+    }
+}

@@ -1,0 +1,326 @@
+//! What a seat does to its game: moves (with retries), resignation, draw offers and
+//! rematches (an offer between friends). Each change is stored before it is answered or
+//! broadcast. Aborts and takebacks are in `takeback.rs`.
+
+use std::sync::Arc;
+
+use game::EndReason;
+use tokio::sync::MutexGuard;
+
+use super::{
+    Answer, DrawAction, GameService, bump, finish, holds, notify, random_token,
+    refuse_while_waiting,
+};
+use crate::engine_player;
+use crate::live_game::{self, LiveGame};
+use crate::permissions::{Opponent, opponent};
+use crate::view::{GameView, seat_of};
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::{hash_hex, invite_for};
+use site_model::state::{GameKind, GameStatus, NoticeCode, SeatKind};
+use site_store::{GameRow, StoreError, now_ms};
+
+impl GameService {
+    /// `POST /api/games/{id}/moves`.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: i64,
+    ) -> Result<GameView, SiteError> {
+        self.play_or_retry(id, token, text, ply)
+            .await
+            .map(|(view, _)| view)
+    }
+
+    /// [`GameService::play`], also saying whether the move was a retry of the move just stored
+    /// (`true`: nothing changed, so no state is broadcast). `ply` is the game's ply the client
+    /// saw: a move for another ply is a retry of the last move (answered, not played) or a
+    /// `conflict`, never the next side's move.
+    pub async fn play_or_retry(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        text: &str,
+        ply: i64,
+    ) -> Result<(GameView, bool), SiteError> {
+        let slot = self.slot(id).await?;
+        // Optimistic (issue 12: one read less per move): the move is judged against the game
+        // in memory, and the checked write refuses it if another process moved on meanwhile.
+        // A refusal of either kind looks at the store, and when the game there is newer the
+        // move is judged once more against it, as if the game had been fresh from the start.
+        // A retry answered from memory is checked the same way: the copy may be stale (a
+        // takeback through another process while Redis was down), and answering "stored" for a
+        // move the store no longer has would be an acknowledged move that is lost.
+        let mut g = slot.game.lock().await;
+        let before = g.row().version;
+        let first = self.play_locked(&slot, &mut g, token, text, ply).await;
+        let retry = matches!(first, Ok((_, true)));
+        if !retry && first.is_ok() {
+            // Stored by this call: its commit is the confirmation.
+            return first;
+        }
+        match self.refresh(&slot, &mut g).await {
+            // Without the store, a retry cannot be confirmed.
+            Err(e) if retry => return Err(e),
+            Err(_) => return first,
+            Ok(()) if g.row().version == before => return first,
+            Ok(()) => {}
+        }
+        self.play_locked(&slot, &mut g, token, text, ply).await
+    }
+
+    /// [`GameService::play_or_retry`] on the locked game `g`.
+    async fn play_locked(
+        self: &Arc<Self>,
+        slot: &Arc<super::GameSlot>,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        token: &str,
+        text: &str,
+        ply: i64,
+    ) -> Result<(GameView, bool), SiteError> {
+        let row = g.row();
+        let you = seat_of(row, token).ok_or_else(|| {
+            SiteError::new(
+                ErrorCode::NotAPlayer,
+                "you hold no seat in this game: watchers can only watch",
+            )
+        })?;
+        if ply != row.ply {
+            let expected = ply;
+            // A retry of the move just stored (same seat, the same move in any accepted form)
+            // is answered, not refused.
+            let view = g.view();
+            if let Some(last) = view.moves.last()
+                && expected.checked_add(1) == Some(row.ply)
+                && holds(row, last.color, token)
+                && g.is_last_move(text)
+            {
+                return Ok((view.personalize(row, token), true));
+            }
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "the move was sent for ply {expected}, but the game is at ply {}",
+                    row.ply
+                ),
+            ));
+        }
+        if row.status != GameStatus::Ongoing {
+            return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        refuse_while_waiting(row)?;
+        let turn = row.turn;
+        if !holds(row, turn, token) {
+            return Err(SiteError::new(
+                ErrorCode::NotYourTurn,
+                format!("it is {turn}'s turn and you play {you}"),
+            ));
+        }
+        let prepared = g.prepare_move(text)?;
+        self.store_move(slot, g, prepared).await?;
+        engine_player::maybe_start(self, slot, g.row());
+        Ok((g.view().personalize(g.row(), token), false))
+    }
+
+    /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to
+    /// move).
+    pub async fn resign(&self, id: &str, token: &str) -> Result<GameView, SiteError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        let you = seat_of(&row, token)
+            .ok_or_else(|| SiteError::new(ErrorCode::NotAPlayer, "only a player can resign"))?;
+        if row.status != GameStatus::Ongoing {
+            return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        refuse_while_waiting(&row)?;
+        let loser = you.color().unwrap_or(row.turn);
+        finish(&mut row, Some(!loser), EndReason::Resignation);
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/draw` (Ice Age Chess only: Antarctos has no draws, A15).
+    pub async fn draw(
+        &self,
+        id: &str,
+        token: &str,
+        action: DrawAction,
+    ) -> Result<GameView, SiteError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        if row.variant != GameKind::IceAge {
+            return Err(SiteError::bad_request(
+                "Antarctos has no draws (A15): there is nothing to offer",
+            ));
+        }
+        let you = seat_of(&row, token).ok_or_else(|| {
+            SiteError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can offer or answer a draw",
+            )
+        })?;
+        if row.status != GameStatus::Ongoing {
+            return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        refuse_while_waiting(&row)?;
+        let offer = row.draw_offer;
+        // The side this caller speaks for: its colour, or in a local game the side to move
+        // (offer) / the side that did not offer (answer).
+        let side = match (you.color(), action) {
+            (Some(c), _) => c,
+            (None, DrawAction::Offer) => row.turn,
+            (None, _) => offer.map(|o| !o).unwrap_or(row.turn),
+        };
+        match action {
+            DrawAction::Offer => {
+                if offer == Some(side) {
+                    return Ok(g.view().personalize(&row, token));
+                }
+                if offer == Some(!side) {
+                    // Offering while the opponent's offer stands is accepting it.
+                    finish(&mut row, None, EndReason::Agreement);
+                } else if row.seat(!side).kind == SeatKind::Engine {
+                    // The engine declines at once (docs/api.md), and the offering side is
+                    // told so: the only change is the notice.
+                    notify(&mut row, NoticeCode::DrawDeclined, Some(!side));
+                } else {
+                    row.draw_offer = Some(side);
+                }
+            }
+            DrawAction::Accept | DrawAction::Decline => {
+                if offer != Some(!side) {
+                    return Err(SiteError::new(
+                        ErrorCode::Conflict,
+                        "there is no draw offer from your opponent to answer",
+                    ));
+                }
+                if action == DrawAction::Accept {
+                    finish(&mut row, None, EndReason::Agreement);
+                } else {
+                    row.draw_offer = None;
+                    notify(&mut row, NoticeCode::DrawDeclined, Some(side));
+                }
+            }
+        }
+        self.save_state(&slot, &mut g, row).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// `POST /api/games/{id}/rematch`: the view of the new game and `true` when it was
+    /// created now; otherwise (an offer made or declined, an offer already standing) the view
+    /// of this game and `false`. An existing rematch is returned as it is. Against the engine
+    /// and on one screen the rematch is created at once; between friends it is an offer the
+    /// other side accepts (or makes too) or declines.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        action: Answer,
+    ) -> Result<(GameView, bool), SiteError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let old = g.row().clone();
+        let Some(you) = seat_of(&old, token) else {
+            return Err(SiteError::new(
+                ErrorCode::NotAPlayer,
+                "only a player can ask for a rematch",
+            ));
+        };
+        if let Some(existing) = &old.rematch {
+            let existing = existing.clone();
+            drop(g);
+            return Ok((self.get(&existing, token).await?, false));
+        }
+        if old.status != GameStatus::Finished {
+            return Err(SiteError::new(
+                ErrorCode::GameOver,
+                "the game is not over yet: finish it before a rematch",
+            ));
+        }
+        if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
+            let theirs = old.rematch_offer == Some(!me);
+            let create = match action {
+                Answer::Offer => theirs,
+                Answer::Accept | Answer::Decline if !theirs => {
+                    return Err(SiteError::new(
+                        ErrorCode::Conflict,
+                        "there is no rematch offer from your opponent to answer",
+                    ));
+                }
+                Answer::Accept => true,
+                Answer::Decline => false,
+            };
+            if !create {
+                let mut row = old.clone();
+                if action == Answer::Decline {
+                    row.rematch_offer = None;
+                    notify(&mut row, NoticeCode::RematchDeclined, Some(me));
+                } else if row.rematch_offer == Some(me) {
+                    return Ok((g.view().personalize(&row, token), false));
+                } else {
+                    row.rematch_offer = Some(me);
+                }
+                self.save_state(&slot, &mut g, row).await?;
+                return Ok((g.view().personalize(g.row(), token), false));
+            }
+        } else if action == Answer::Decline {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "there is no rematch offer to decline: the rematch starts when you ask",
+            ));
+        }
+        if old.white.kind == SeatKind::Engine || old.black.kind == SeatKind::Engine {
+            self.check_engine_games(token).await?;
+        }
+        let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
+        let now = now_ms();
+        let new_id = random_token(8);
+        let invite = old
+            .has_open_seat()
+            .then(|| hash_hex(&invite_for(token, &new_id)));
+        let mut new = GameRow {
+            invite,
+            rematch_of: Some(old.id.clone()),
+            // The same control, rated as before; both players are there, so the clock runs.
+            clock: old
+                .clock
+                .and_then(|c| c.control().new_clock())
+                .map(|mut c| {
+                    if !old.has_open_seat() {
+                        c.start(turn, now);
+                    }
+                    c
+                }),
+            rated: old.rated,
+            ..GameRow::new_game(
+                new_id,
+                old.variant,
+                old.start_fen.clone(),
+                old.black.clone(),
+                old.white.clone(),
+                turn,
+                now,
+            )
+        };
+        // Its clock starts now: during an outage's give-back it ran none of it, like a join's.
+        self.started_during_outage(new.clock.as_mut()).await?;
+        let mut updated = old.clone();
+        updated.rematch = Some(new.id.clone());
+        updated.rematch_offer = None;
+        bump(&mut updated);
+        if let Err(e) = self.store.insert_rematch(&updated, &new).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(&slot, &mut g).await;
+            }
+            return Err(e.into());
+        }
+        g.set_row(updated);
+        self.broadcast(&slot, g.as_ref());
+        drop(g);
+        Ok((self.open_new(new, token, "rematch").await?, true))
+    }
+}

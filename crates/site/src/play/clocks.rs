@@ -1,0 +1,102 @@
+//! Clocks at the game's level (issue 13): a side out of time loses (A15a, C11b) or its game
+//! is aborted before its first move; a database outage is given back to the running clocks
+//! before any of them is charged it or flagged (crate::timeouts).
+
+use super::*;
+
+impl GameService {
+    /// Ends the game on time if its running side's time is over now: a loss by time
+    /// forfeit (A15a, C11b: every side can still win in both games, so never a draw), or an
+    /// abort when the side had not made its first move (ply < 2, as lichess).
+    pub(crate) async fn flag(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+    ) -> Result<bool, SiteError> {
+        let mut row = g.row().clone();
+        let Some(side) = row.clock.and_then(|c| c.flagged(now_ms())) else {
+            return Ok(false);
+        };
+        if row.status != GameStatus::Ongoing {
+            return Ok(false);
+        }
+        if row.ply < crate::permissions::ABORT_BEFORE_PLY {
+            row.status = GameStatus::Aborted;
+            row.draw_offer = None;
+            row.takeback_offer = None;
+            if let Some(clock) = row.clock.as_mut() {
+                clock.stop(now_ms());
+            }
+            notify(&mut row, NoticeCode::FirstMoveMissed, Some(side));
+        } else {
+            finish(&mut row, Some(!side), EndReason::TimeForfeit);
+        }
+        self.save_row(slot, g, row, true).await?;
+        tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");
+        Ok(true)
+    }
+
+    /// Gives the running side of game `id` back the part of the outage `[from, now]` (Unix
+    /// ms, timeouts.rs) its clock ran through (`Clock::credit_outage`).
+    pub async fn credit_clock(&self, id: &str, from: i64, now: i64) -> Result<(), SiteError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        let Some(clock) = row.clock.as_mut() else {
+            return Ok(());
+        };
+        if row.status != GameStatus::Ongoing
+            || clock.running().is_none()
+            || clock.given_back() == Some(from)
+        {
+            // Not running, or given this outage already (by a giver that died): its players
+            // could move since.
+            return Ok(());
+        }
+        clock.credit_outage(from, now);
+        self.save_state(&slot, &mut g, row).await
+    }
+
+    /// 503 while the timeout sweeper's lease has lapsed for longer than
+    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back
+    /// to `clock` (the give-back goes game by game: a clock that had it runs again, and its
+    /// game takes moves, while the others wait for theirs).
+    pub(super) async fn refuse_while_clocks_owed(&self, clock: &Clock) -> Result<(), SiteError> {
+        let expired = self.sweeper_lease.expiry(&self.store).await?;
+        if let Some(expired) = expired {
+            let lapse = now_ms() - expired;
+            if lapse > crate::timeouts::OUTAGE_MS
+                && clock.given_back() != Some(crate::timeouts::outage_start(expired))
+            {
+                return Err(StoreError::ClocksOwed { lapse_ms: lapse }.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// A clock started now (a join, a lobby game) while an outage is owed to the running
+    /// clocks ran none of it: it is marked as given it ([`Clock::mark_given_back`]), so its
+    /// game takes moves at once instead of waiting until every other clock has had its share.
+    pub(crate) async fn started_during_outage(
+        &self,
+        clock: Option<&mut Clock>,
+    ) -> Result<(), SiteError> {
+        let Some(clock) = clock.filter(|c| c.running().is_some()) else {
+            return Ok(());
+        };
+        if let Some(expired) = self.sweeper_lease.expiry(&self.store).await?
+            && now_ms() - expired > crate::timeouts::OUTAGE_MS
+        {
+            clock.mark_given_back(crate::timeouts::outage_start(expired));
+        }
+        Ok(())
+    }
+
+    /// [`GameService::flag`] of game `id` (the timeout sweeper; a client that saw its
+    /// opponent's clock reach zero).
+    pub async fn flag_if_due(&self, id: &str) -> Result<bool, SiteError> {
+        let slot = self.slot(id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        self.flag(&slot, &mut g).await
+    }
+}

@@ -1,0 +1,127 @@
+//! Making games: `POST /api/games` (a friend's invitation, the engine, one screen, a
+//! position to start from, a time control) and opening a game made elsewhere (the lobby,
+//! a rematch).
+
+use super::*;
+
+impl GameService {
+    /// `POST /api/games`.
+    pub async fn create(
+        self: &Arc<Self>,
+        token: &str,
+        req: NewGame,
+    ) -> Result<GameView, SiteError> {
+        let variant = GameKind::parse(&req.variant).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "unknown variant '{}' (antarctos or iceage)",
+                game::excerpt(&req.variant)
+            ))
+        })?;
+        let (start_fen, turn) = live_game::start_of(variant, req.fen.as_deref())?;
+        let me = match req.color.as_deref().unwrap_or("random") {
+            "white" => Color::White,
+            "black" => Color::Black,
+            "random" => Color::from_white(rand::rng().random_bool(0.5)),
+            other => {
+                return Err(SiteError::bad_request(format!(
+                    "unknown color '{}' (white, black or random)",
+                    game::excerpt(other)
+                )));
+            }
+        };
+        let control = req
+            .time_control
+            .unwrap_or(TimeControl::Unlimited {})
+            .validate()?;
+        let rated = req.rated.unwrap_or(false);
+        if req.opponent != "friend" && control != (TimeControl::Unlimited {}) {
+            return Err(SiteError::bad_request(
+                "a clock is for games between two players (a friend, or the lobby's seeks)",
+            ));
+        }
+        if rated {
+            if req.opponent != "friend" {
+                return Err(SiteError::bad_request(
+                    "only games between two players are rated",
+                ));
+            }
+            if req.fen.is_some() {
+                // As lichess: a set-up position could hand one side a won game.
+                return Err(SiteError::bad_request(
+                    "a game from a set-up position cannot be rated: leave out the position, or play it casual",
+                ));
+            }
+            self.check_rated(token, control).await?;
+        }
+        let mut human = human_seat(token);
+        human.name = self.account_name(token).await?;
+        let id = random_token(8);
+        let (other, invite) = match req.opponent.as_str() {
+            "engine" => {
+                let level = req
+                    .level
+                    .ok_or_else(|| SiteError::bad_request("an engine game needs a level (1-8)"))?;
+                let level = Level::try_from(level).map_err(SiteError::bad_request)?;
+                self.check_engine_games(token).await?;
+                let engine = SeatRow {
+                    kind: SeatKind::Engine,
+                    level: Some(level),
+                    token: None,
+                    name: None,
+                };
+                (engine, None)
+            }
+            "friend" | "local" if req.level.is_some() => {
+                return Err(SiteError::bad_request("a level is only for engine games"));
+            }
+            "friend" => {
+                let open = SeatRow {
+                    kind: SeatKind::Open,
+                    level: None,
+                    token: None,
+                    name: None,
+                };
+                (open, Some(hash_hex(&invite_for(token, &id))))
+            }
+            "local" => (human.clone(), None),
+            other => {
+                return Err(SiteError::bad_request(format!(
+                    "unknown opponent '{}' (engine, friend or local)",
+                    game::excerpt(other)
+                )));
+            }
+        };
+        let (white, black) = match me {
+            Color::White => (human, other),
+            Color::Black => (other, human),
+        };
+        let row = GameRow {
+            invite,
+            // A friend game's clock starts when the friend joins.
+            clock: control.new_clock(),
+            rated,
+            ..GameRow::new_game(id, variant, start_fen, white, black, turn, now_ms())
+        };
+        self.store.insert_game(&row).await?;
+        tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");
+        self.open_new(row, token, "new game").await
+    }
+
+    /// Puts a just-stored game without moves (`what`: "new game", "rematch") in memory,
+    /// starts its engine if the engine moves first, and returns `token`'s view of it.
+    pub(crate) async fn open_new(
+        self: &Arc<Self>,
+        row: GameRow,
+        token: &str,
+        what: &str,
+    ) -> Result<GameView, SiteError> {
+        let id = row.id.clone();
+        let game = live_game::load(row, &[]).map_err(|e| {
+            SiteError::new(ErrorCode::Internal, format!("{what} does not load: {e}"))
+        })?;
+        let slot = self.insert_slot(&id, game);
+        let g = slot.game.lock().await;
+        engine_player::maybe_start(self, &slot, g.row());
+        Ok(g.view().personalize(g.row(), token))
+    }
+}

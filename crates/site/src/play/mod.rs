@@ -1,0 +1,772 @@
+//! The site's game logic: games in memory (one [`GameSlot`] per game, with a lock and a
+//! `broadcast` channel of its states), seats, turns, moves, resignation, draw offers, rematch,
+//! records, "my games" and statistics. Every change is stored before it is acknowledged or
+//! broadcast. This file holds the games in memory and their loading; `create` makes games,
+//! `actions` has what a seat does to its game, `takeback` calls a game off or takes moves
+//! back, `clocks` flags and gives outages back, `snapshot` writes the broadcast states, and
+//! `queries` has what the site reads about games.
+
+/// The port through which play tells other processes that a game changed: implemented by the
+/// server's Redis bus (`server::pubsub`, `serve --redis`), which lives above the site and so
+/// cannot be named here (docs/architecture.md, "Ports").
+pub trait Announcer: Send + Sync {
+    /// Game `id` is now at `version` (after its commit). Must not block: a full queue or an
+    /// absent bus drops it, and the others' fallback polling sees the change.
+    fn announce(&self, id: &str, version: i64);
+    /// Whether announcements are taken and others' are heard (`/healthz`).
+    fn is_up(&self) -> bool;
+}
+
+mod actions;
+mod clocks;
+mod create;
+mod queries;
+mod snapshot;
+mod takeback;
+
+pub use snapshot::{HeldMoves, Snapshot};
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+
+use game::{Color, EndReason, RecordResult};
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use serde::Deserialize;
+use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
+
+use crate::engine_player;
+use crate::engine_queue::EngineQueue;
+use crate::live_game::{self, LiveGame, PreparedMove};
+use crate::view::{GameView, seat_of};
+use site_model::clock::{Charge, Clock, TimeControl};
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::{hash_hex, invite_for};
+use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind};
+use site_store::{GameRow, SeatRow, Store, StoreError, now_ms};
+
+/// Most WebSocket connections the server holds at once.
+pub const MAX_WS_TOTAL: usize = 10_000;
+/// Most WebSocket connections on one game (watchers and players).
+pub const MAX_WS_PER_GAME: usize = 500;
+/// Connections on one game kept for its players beyond [`MAX_WS_PER_GAME`].
+pub const WS_SEAT_RESERVE: usize = 32;
+/// Games kept in memory before idle ones are dropped (they reload from the store).
+const MAX_CACHED_GAMES: usize = 5_000;
+/// Most unfinished games one player may have against the engine; another is refused with
+/// `too_many_engine_games` (docs/api.md). The engine queue shares the machine fairly among
+/// players whatever they hold; this bounds what one player can queue.
+pub const MAX_ENGINE_GAMES: i64 = 10;
+
+/// One game in memory.
+pub struct GameSlot {
+    pub(crate) game: Mutex<Box<dyn LiveGame>>,
+    pub(crate) tx: broadcast::Sender<Arc<Snapshot>>,
+    pub(crate) engine_running: AtomicBool,
+}
+
+impl GameSlot {
+    /// The game's snapshots from now on, one per stored change (a socket's feed).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Snapshot>> {
+        self.tx.subscribe()
+    }
+}
+
+/// The body of `POST /api/games`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `antarctos` or `iceage`.
+    pub variant: String,
+    /// `engine`, `friend` or `local`.
+    pub opponent: String,
+    /// Engine level 1-8 (engine only).
+    #[serde(default)]
+    pub level: Option<i64>,
+    /// `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Start position text.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// A friend game's time control (`clock::TimeControl`); unlimited when absent. Engine
+    /// and one-screen games are always unlimited.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// Whether a friend game is rated: both players need an account.
+    #[serde(default)]
+    pub rated: Option<bool>,
+}
+
+/// An offer or its answer: of a draw, a takeback or a rematch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Make the offer.
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+}
+
+/// The draw offers' answers (the API's first offers; the name stays for them).
+pub type DrawAction = Answer;
+
+impl Answer {
+    /// Reads `offer`, `accept`, `decline`; `what` names the offer in the error
+    /// (`draw`, `takeback`, `rematch`).
+    pub fn parse_for(text: &str, what: &str) -> Result<Answer, SiteError> {
+        match text {
+            "offer" => Ok(Answer::Offer),
+            "accept" => Ok(Answer::Accept),
+            "decline" => Ok(Answer::Decline),
+            other => Err(SiteError::bad_request(format!(
+                "unknown {what} action '{}' (offer, accept or decline)",
+                game::excerpt(other)
+            ))),
+        }
+    }
+
+    /// [`Answer::parse_for`] of a draw action.
+    pub fn parse(text: &str) -> Result<Answer, SiteError> {
+        Answer::parse_for(text, "draw")
+    }
+}
+
+/// 409 `waiting_for_opponent` when `row`'s friend seat is still open: before the friend
+/// joins, nothing is played, offered or resigned (the creator may only cancel: abort).
+fn refuse_while_waiting(row: &GameRow) -> Result<(), SiteError> {
+    if row.status == GameStatus::Ongoing && row.has_open_seat() {
+        return Err(SiteError::new(
+            ErrorCode::WaitingForOpponent,
+            "your friend has not joined yet: send the invitation link, or cancel the game",
+        ));
+    }
+    Ok(())
+}
+
+/// Tells the players of this change once: the notice carries the version the next save
+/// gives the row (`bump`), and the view shows it only while that version is the game's.
+fn notify(row: &mut GameRow, code: NoticeCode, by: Option<Color>) {
+    row.notice = Some(Notice {
+        code,
+        by,
+        version: row.version + 1,
+    });
+}
+
+/// The games of the site.
+pub struct GameService {
+    pub(crate) store: Store,
+    slots: StdMutex<HashMap<String, Arc<GameSlot>>>,
+    pub(crate) engine_queue: Arc<EngineQueue>,
+    /// Each player's analyses in flight (`POST /api/analysis`).
+    pub(crate) analyses: crate::analysis::InFlight,
+    /// The computer analyses of whole games running in this process.
+    pub(crate) reviews: crate::review::Running,
+    /// Nodes per position of a computer analysis (`SiteOptions::review_nodes`).
+    pub(crate) review_nodes: std::sync::atomic::AtomicU64,
+    ws_connections: AtomicUsize,
+    shutdown: watch::Sender<bool>,
+    /// Wakes the timeout sweeper when a clock's deadline may have moved earlier.
+    pub(crate) clock_changed: tokio::sync::Notify,
+    /// This process among those sharing the database (leases, the bus's messages).
+    process_id: String,
+    /// The timeout sweeper's lease as the moves of timed games read it.
+    sweeper_lease: crate::timeouts::SweeperLease,
+    /// Announces stored changes to the other processes (`--redis`), once set.
+    bus: std::sync::OnceLock<Arc<dyn Announcer>>,
+    /// The lobby's state in this process (crate::lobby).
+    pub lobby: crate::lobby::LobbyState,
+}
+
+/// Counts one WebSocket connection while alive.
+pub struct WsGuard {
+    service: Arc<GameService>,
+}
+
+impl Drop for WsGuard {
+    fn drop(&mut self) {
+        self.service.ws_connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Whether a game in memory is held (by a request, an engine's task) or watched (a socket).
+/// Only the map hands out slots, so under its lock the count cannot grow meanwhile.
+fn in_use(slot: &Arc<GameSlot>) -> bool {
+    Arc::strong_count(slot) > 1 || slot.tx.receiver_count() > 0
+}
+
+pub(crate) fn random_token(len: usize) -> String {
+    rand::rng()
+        .sample_iter(&Alphanumeric)
+        .take(len)
+        .map(char::from)
+        .collect()
+}
+
+pub(crate) fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+fn holds(row: &GameRow, c: Color, token: &str) -> bool {
+    row.seat(c).token.as_deref() == Some(hash_hex(token).as_str())
+}
+
+/// The seat of the holder of `token`: only its hash is stored.
+fn human_seat(token: &str) -> SeatRow {
+    SeatRow {
+        kind: SeatKind::Human,
+        level: None,
+        token: Some(hash_hex(token)),
+        name: None,
+    }
+}
+
+fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
+    row.status = GameStatus::Finished;
+    row.winner = winner;
+    row.result = Some(match winner {
+        Some(Color::White) => RecordResult::WhiteWins,
+        Some(Color::Black) => RecordResult::BlackWins,
+        None => RecordResult::Draw,
+    });
+    row.reason = Some(reason);
+    // Offers stand only while the game goes on.
+    row.draw_offer = None;
+    row.takeback_offer = None;
+    if let Some(clock) = row.clock.as_mut() {
+        clock.stop(now_ms());
+    }
+}
+
+fn bump(row: &mut GameRow) {
+    row.version += 1;
+    row.updated_at = now_ms();
+}
+
+impl GameService {
+    /// A service on `store`; engines run at most `engine_threads` searches at once.
+    pub fn new(store: Store, engine_threads: usize) -> Arc<GameService> {
+        Arc::new(GameService {
+            store,
+            slots: StdMutex::new(HashMap::new()),
+            engine_queue: EngineQueue::new(engine_threads),
+            analyses: crate::analysis::InFlight::default(),
+            reviews: crate::review::Running::default(),
+            review_nodes: std::sync::atomic::AtomicU64::new(crate::review::REVIEW_NODES),
+            ws_connections: AtomicUsize::new(0),
+            shutdown: watch::channel(false).0,
+            clock_changed: tokio::sync::Notify::new(),
+            process_id: random_token(12),
+            sweeper_lease: Default::default(),
+            bus: std::sync::OnceLock::new(),
+            lobby: crate::lobby::LobbyState::default(),
+        })
+    }
+
+    /// This process's id (leases, the bus).
+    pub fn process_id(&self) -> &str {
+        &self.process_id
+    }
+
+    /// How many times the moves of timed games read the timeout sweeper's lease from the
+    /// database ([`crate::timeouts::SweeperLease`]; diagnostics, tests).
+    pub fn sweeper_lease_reads(&self) -> u64 {
+        self.sweeper_lease.reads()
+    }
+
+    /// Sets the nodes per position of a computer analysis (`SiteOptions::review_nodes`).
+    pub fn set_review_nodes(&self, nodes: u64) {
+        self.review_nodes
+            .store(nodes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Announces every stored change on `bus` from now on (`serve --redis`).
+    pub fn set_bus(&self, bus: Arc<dyn Announcer>) {
+        let _ = self.bus.set(bus);
+    }
+
+    /// The bus, when the site runs with Redis.
+    pub fn bus(&self) -> Option<&Arc<dyn Announcer>> {
+        self.bus.get()
+    }
+
+    /// Another process stored `version` of game `id`: a game held here and older is reloaded
+    /// and its watchers get the new state. Games not in memory are read when asked for.
+    pub async fn remote_change(&self, id: &str, version: i64) {
+        let slot = self.lock_slots().get(id).cloned();
+        let Some(slot) = slot else { return };
+        let mut g = slot.game.lock().await;
+        if g.row().version < version {
+            self.reload(&slot, &mut g).await;
+        }
+    }
+
+    /// Compares every watched game held here with the database and reloads the changed ones
+    /// (Redis was unreachable, or is back after missing messages).
+    pub async fn resync_watched(&self) {
+        let watched: Vec<Arc<GameSlot>> = self
+            .lock_slots()
+            .values()
+            .filter(|s| s.tx.receiver_count() > 0)
+            .cloned()
+            .collect();
+        for slot in watched {
+            if let Err(e) = self.lock_fresh(&slot).await {
+                tracing::warn!(error = %e, "cannot resync a watched game");
+                return;
+            }
+        }
+    }
+
+    /// Redis is back after an outage: games in memory may have missed what other processes
+    /// published meanwhile. Games nobody holds or watches are dropped (their next use reads
+    /// the store); the others, watched or in use, are compared with the database and reloaded
+    /// when changed.
+    pub async fn resync_after_outage(&self) {
+        let in_use: Vec<Arc<GameSlot>> = {
+            let mut slots = self.lock_slots();
+            let before = slots.len();
+            slots.retain(|_, s| in_use(s));
+            let dropped = before - slots.len();
+            if dropped > 0 {
+                tracing::info!(
+                    dropped,
+                    "games not in use dropped from memory after the outage"
+                );
+            }
+            slots.values().cloned().collect()
+        };
+        for slot in in_use {
+            if let Err(e) = self.lock_fresh(&slot).await {
+                tracing::warn!(error = %e, "cannot resync a game after the outage");
+                return;
+            }
+        }
+    }
+
+    /// The version of game `id` as this process holds it in memory, if it does (tests,
+    /// diagnostics).
+    pub async fn version_in_memory(&self, id: &str) -> Option<i64> {
+        let slot = self.lock_slots().get(id).cloned()?;
+        let version = slot.game.lock().await.row().version;
+        Some(version)
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The engine queue (every engine search runs through it).
+    pub fn engine_queue(&self) -> &Arc<EngineQueue> {
+        &self.engine_queue
+    }
+
+    /// Tells every WebSocket session to close and stops the engines' searches (graceful
+    /// shutdown; engine moves still due are resumed at the next start).
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+        self.engine_queue.close();
+    }
+
+    /// Refuses another engine game to `token` once it has [`MAX_ENGINE_GAMES`] unfinished.
+    async fn check_engine_games(&self, token: &str) -> Result<(), SiteError> {
+        // Seats hold the token's hash (issue 9, section 3), never the token.
+        let n = self.store.unfinished_engine_games(&hash_hex(token)).await?;
+        if n >= MAX_ENGINE_GAMES {
+            return Err(SiteError::new(
+                ErrorCode::TooManyEngineGames,
+                format!(
+                    "you already play {n} unfinished games against the engine (at most \
+                     {MAX_ENGINE_GAMES}): finish or resign one first"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// 400 for a rated unlimited game, 401 `not_logged_in` unless `token` is an account's
+    /// (a rated game needs two accounts: issue 13).
+    pub(crate) async fn check_rated(
+        &self,
+        token: &str,
+        control: TimeControl,
+    ) -> Result<(), SiteError> {
+        if control.speed().is_none() {
+            return Err(SiteError::bad_request(
+                "an unlimited game cannot be rated: choose a real-time or correspondence clock",
+            ));
+        }
+        if self
+            .store
+            .account_by_player_hash(&hash_hex(token))
+            .await?
+            .is_none()
+        {
+            return Err(SiteError::new(
+                ErrorCode::NotLoggedIn,
+                "rated games are for accounts: log in or register first",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The account name of the holder of `token`, if it is an account's.
+    pub(crate) async fn account_name(&self, token: &str) -> Result<Option<String>, SiteError> {
+        Ok(self
+            .store
+            .account_by_player_hash(&hash_hex(token))
+            .await?
+            .map(|a| a.username))
+    }
+
+    /// `row` with the account names of its human seats filled in (seats hold token hashes).
+    pub(crate) async fn with_names(&self, mut row: GameRow) -> Result<GameRow, SiteError> {
+        for seat in [&mut row.white, &mut row.black] {
+            if let Some(hash) = &seat.token {
+                seat.name = self
+                    .store
+                    .account_by_player_hash(hash)
+                    .await?
+                    .map(|a| a.username);
+            }
+        }
+        Ok(row)
+    }
+
+    /// A receiver that changes to `true` at shutdown.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Gives the engine its move in every stored game where it is to move (after a restart).
+    pub async fn resume_engines(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let ids = self.store.engine_turn_games().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.slot(&id).await {
+                Ok(slot) => {
+                    let g = slot.game.lock().await;
+                    engine_player::maybe_start(self, &slot, g.row());
+                    n += 1;
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "cannot resume engine"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The game `id` in memory, loading it from the store when needed.
+    pub async fn slot(&self, id: &str) -> Result<Arc<GameSlot>, SiteError> {
+        if !valid_id(id) {
+            return Err(SiteError::no_game(id));
+        }
+        if let Some(slot) = self.lock_slots().get(id) {
+            return Ok(slot.clone());
+        }
+        let (row, moves) = self
+            .store
+            .load_game(id)
+            .await?
+            .ok_or_else(|| SiteError::no_game(id))?;
+        let game = live_game::load(row, &moves).map_err(|e| {
+            tracing::error!(game = %id, error = %e, "stored game does not replay");
+            SiteError::new(ErrorCode::Internal, "the stored game cannot be replayed")
+        })?;
+        Ok(self.insert_slot(id, game))
+    }
+
+    fn lock_slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
+        // A poisoned map is still a valid map (inserts and removes are single calls).
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn insert_slot(&self, id: &str, game: Box<dyn LiveGame>) -> Arc<GameSlot> {
+        let mut slots = self.lock_slots();
+        if slots.len() >= MAX_CACHED_GAMES {
+            // Drop games nobody holds or watches; they reload from the store on demand.
+            slots.retain(|_, s| in_use(s));
+        }
+        slots
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                Arc::new(GameSlot {
+                    game: Mutex::new(game),
+                    tx: broadcast::channel(64).0,
+                    engine_running: AtomicBool::new(false),
+                })
+            })
+            .clone()
+    }
+
+    /// Sends the game's state, just stored, to every watcher here, and announces it to the
+    /// other processes.
+    pub(crate) fn broadcast(&self, slot: &GameSlot, g: &dyn LiveGame) {
+        Self::broadcast_here(slot, g);
+        if let Some(bus) = self.bus.get() {
+            bus.announce(&g.row().id, g.row().version);
+        }
+    }
+
+    /// Sends the game's state to every watcher in this process.
+    fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
+        let _ = slot
+            .tx
+            .send(Arc::new(Snapshot::new(g.view(), g.row().clone())));
+    }
+
+    /// Reloads a game from the store after a write found it changed by someone else.
+    async fn reload(&self, slot: &GameSlot, g: &mut MutexGuard<'_, Box<dyn LiveGame>>) {
+        let id = g.row().id.clone();
+        match self.store.load_game(&id).await {
+            Ok(Some((row, moves))) => match live_game::load(row, &moves) {
+                Ok(mut fresh) => {
+                    fresh.continue_history(g.as_ref());
+                    **g = fresh;
+                    Self::broadcast_here(slot, g.as_ref());
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+            },
+            Ok(None) => tracing::error!(game = %id, "game vanished from the store"),
+            Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+        }
+    }
+
+    /// Reloads the locked game `g` if another process changed it in the store.
+    pub(crate) async fn refresh(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+    ) -> Result<(), SiteError> {
+        let id = g.row().id.clone();
+        if let Some(v) = self.store.version_of(&id).await?
+            && v != g.row().version
+        {
+            self.reload(slot, g).await;
+        }
+        Ok(())
+    }
+
+    /// Locks the game, first reloading it if another process changed it in the store (several
+    /// servers may share one database).
+    pub(crate) async fn lock_fresh<'a>(
+        &self,
+        slot: &'a GameSlot,
+    ) -> Result<MutexGuard<'a, Box<dyn LiveGame>>, SiteError> {
+        let mut g = slot.game.lock().await;
+        self.refresh(slot, &mut g).await?;
+        Ok(g)
+    }
+
+    /// Saves a non-move change of the row, then applies and broadcasts it.
+    async fn save_state(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        row: GameRow,
+    ) -> Result<(), SiteError> {
+        self.save_row(slot, g, row, false).await
+    }
+
+    /// [`GameService::save_state`]; with `flag`, a loss on time (or an abort for a missing
+    /// first move), which waits for a database outage to be given back to the clocks
+    /// (`Store::save_flag`, crate::timeouts).
+    async fn save_row(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        mut row: GameRow,
+        flag: bool,
+    ) -> Result<(), SiteError> {
+        bump(&mut row);
+        let saved = if flag {
+            self.store
+                .save_flag(&row, crate::timeouts::LEASE, crate::timeouts::OUTAGE_MS)
+                .await
+        } else {
+            self.store.save_state(&row).await
+        };
+        if let Err(e) = saved {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(slot, g).await;
+            }
+            return Err(e.into());
+        }
+        self.read_rating(&mut row).await;
+        let clocked = row.clock.is_some();
+        g.set_row(row);
+        self.broadcast(slot, g.as_ref());
+        if clocked {
+            self.clock_changed.notify_one();
+        }
+        Ok(())
+    }
+
+    /// After a stored write that may have ended a rated game: the rating change the write's
+    /// transaction stored (`store::ratings`), for the view. A failed read leaves it unset; the
+    /// next load of the game reads it.
+    async fn read_rating(&self, row: &mut GameRow) {
+        if row.rated && row.status == GameStatus::Finished && row.ratings.is_none() {
+            match self.store.rating_change(&row.id).await {
+                Ok(change) => row.ratings = change,
+                Err(e) => tracing::warn!(game = %row.id, error = %e, "rating change unread"),
+            }
+        }
+    }
+
+    /// Stores a prepared move with the state after it, then applies and broadcasts it.
+    pub(crate) async fn store_move(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        prepared: PreparedMove,
+    ) -> Result<(), SiteError> {
+        let mut row = g.row().clone();
+        if let Some(clock) = &row.clock {
+            // A database outage not yet given back to this clock (crate::timeouts): the
+            // mover's clock still counts it, so the move would be charged the outage and the
+            // opponent's clock, started now, given it. Refused until it is given back (503,
+            // try again).
+            self.refuse_while_clocks_owed(clock).await?;
+        }
+        if let Some(clock) = row.clock.as_mut()
+            && clock.on_move(prepared.mover, now_ms()) == Charge::Flagged
+        {
+            // The move came after the mover's deadline: it loses on time instead (A15a, C11b).
+            self.flag(slot, g).await?;
+            return Err(SiteError::new(
+                ErrorCode::GameOver,
+                "your time ran out before the move arrived: the game is lost on time",
+            ));
+        }
+        row.ply += 1;
+        row.turn = prepared.turn;
+        if row.draw_offer == Some(!prepared.mover) {
+            // Moving answers the opponent's standing offer: declined.
+            row.draw_offer = None;
+        }
+        // A takeback offer is about the position it was made in: a move ends it.
+        row.takeback_offer = None;
+        if let Some(outcome) = prepared.outcome {
+            finish(&mut row, outcome.winner(), outcome.reason());
+        }
+        bump(&mut row);
+        if let Err(e) = self.store.save_move(&row, &prepared.row).await {
+            if matches!(e, StoreError::Stale { .. }) {
+                self.reload(slot, g).await;
+            }
+            return Err(e.into());
+        }
+        self.read_rating(&mut row).await;
+        let clocked = row.clock.is_some();
+        g.commit_move(prepared, row);
+        self.broadcast(slot, g.as_ref());
+        if clocked {
+            self.clock_changed.notify_one();
+        }
+        Ok(())
+    }
+
+    /// `GET /api/games/{id}`.
+    pub async fn get(&self, id: &str, token: &str) -> Result<GameView, SiteError> {
+        let slot = self.slot(id).await?;
+        let g = self.lock_fresh(&slot).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// The current state, for a new watcher.
+    pub async fn snapshot(&self, slot: &GameSlot) -> Snapshot {
+        let g = slot.game.lock().await;
+        Snapshot::new(g.view(), g.row().clone())
+    }
+
+    /// [`GameService::snapshot`] after reloading the game if the store has a newer version: the
+    /// first state of a new socket. The copy in memory may have missed another process's
+    /// change (announcements lost while Redis was down), and a socket that starts behind
+    /// waits for a change that already happened. With the store unreachable, the copy in
+    /// memory.
+    pub async fn fresh_snapshot(&self, slot: &GameSlot) -> Snapshot {
+        let mut g = slot.game.lock().await;
+        if let Err(e) = self.refresh(slot, &mut g).await {
+            tracing::warn!(error = %e, "a new socket's first state is the copy in memory");
+        }
+        Snapshot::new(g.view(), g.row().clone())
+    }
+
+    /// `POST /api/join/{invite}`.
+    pub async fn join(&self, invite: &str, token: &str) -> Result<GameView, SiteError> {
+        let not_found = || SiteError::new(ErrorCode::NotFound, "no game has this invitation");
+        if !valid_id(invite) {
+            return Err(not_found());
+        }
+        let id = self
+            .store
+            .game_id_by_invite(&hash_hex(invite))
+            .await?
+            .ok_or_else(not_found)?;
+        let slot = self.slot(&id).await?;
+        let mut g = self.lock_fresh(&slot).await?;
+        let mut row = g.row().clone();
+        if seat_of(&row, token).is_some() {
+            if row.has_open_seat() && row.status != GameStatus::Ongoing {
+                // The creator's own invitation, cancelled: as anyone else is told.
+                return Err(SiteError::new(
+                    ErrorCode::InviteCancelled,
+                    "the game was cancelled before anyone used the invitation",
+                )
+                .with_game(&id));
+            }
+            if row.has_open_seat() {
+                return Err(SiteError::new(
+                    ErrorCode::OwnInvite,
+                    "this is your own invitation: send it to a friend, who takes the other seat",
+                )
+                .with_game(&id));
+            }
+            return Ok(g.view().personalize(&row, token));
+        }
+        let (open, joined) = if row.white.kind == SeatKind::Open {
+            (&mut row.white, Color::White)
+        } else if row.black.kind == SeatKind::Open {
+            (&mut row.black, Color::Black)
+        } else {
+            let state = if row.status == GameStatus::Ongoing {
+                "the game is under way"
+            } else {
+                "the game is over"
+            };
+            return Err(SiteError::new(
+                ErrorCode::InviteUsed,
+                format!("the invitation was already used: {state}; you can watch it"),
+            )
+            .with_game(&id));
+        };
+        if row.status != GameStatus::Ongoing {
+            // Only a cancel (abort) ends a game whose seat is still open.
+            return Err(SiteError::new(
+                ErrorCode::InviteCancelled,
+                "the game was cancelled before anyone used the invitation",
+            )
+            .with_game(&id));
+        }
+        if let Some(control) = row.clock.map(|c| c.control())
+            && row.rated
+        {
+            self.check_rated(token, control).await?;
+        }
+        *open = human_seat(token);
+        open.name = self.account_name(token).await?;
+        if let Some(clock) = row.clock.as_mut() {
+            // Both seats are taken: the side to move's clock runs.
+            clock.start(row.turn, now_ms());
+        }
+        self.started_during_outage(row.clock.as_mut()).await?;
+        notify(&mut row, NoticeCode::Joined, Some(joined));
+        self.save_state(&slot, &mut g, row).await?;
+        tracing::info!(game = %id, "friend joined");
+        Ok(g.view().personalize(g.row(), token))
+    }
+}

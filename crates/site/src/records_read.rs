@@ -1,0 +1,228 @@
+//! `POST /api/records/read` (issue 14, the analysis board's import): reads a PGN (Ice Age
+//! Chess, C14) or PDN (Antarctos, A19) file of one or more games with the rules crates' readers
+//! and answers each game as a move tree (main line, variations, comments) with the position after
+//! every move, and each game that could not be read as an error naming the game, the line and
+//! the move. Nothing is stored.
+
+use game::{Color, Line, Record};
+use serde::{Deserialize, Serialize};
+
+use crate::live_game::{SiteVariant, square_name};
+use crate::positions::variant_named;
+use site_model::error::SiteError;
+
+/// Largest record text accepted, bytes (the route's body limit is a little larger).
+pub const MAX_RECORD_TEXT: usize = 256 * 1024;
+/// Most games answered from one file; the others are reported as one error.
+pub const MAX_GAMES: usize = 200;
+
+/// Body of `POST /api/records/read`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadRequest {
+    /// `antarctos` (PDN) or `iceage` (PGN).
+    pub variant: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// One move of a game's tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    /// Machine form.
+    pub id: String,
+    /// Canonical notation.
+    pub text: String,
+    /// Every square visited.
+    pub path: Vec<String>,
+    /// The position after the move.
+    pub fen: String,
+    /// Move number of the mover (a record's `12.` or `12...`).
+    pub number: u32,
+    /// The mover.
+    pub color: Color,
+    /// What happened besides the move (the Ice Age it brought).
+    pub event: Option<String>,
+    /// Its NAGs in the order written (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6, `$n` n).
+    pub nags: Vec<u8>,
+    /// The comments after the move.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each a line starting from the position before it.
+    pub variations: Vec<Vec<NodeView>>,
+}
+
+/// One game read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRead {
+    /// 1-based game of the file (the errors count the same way).
+    pub game: usize,
+    /// The record's tags, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start_fen: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// The main line.
+    pub moves: Vec<NodeView>,
+}
+
+/// A game that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadError {
+    /// 1-based game of the file.
+    pub game: usize,
+    /// 1-based line of the file, when known.
+    pub line: Option<usize>,
+    /// What is wrong, naming the game, the move and the line.
+    pub message: String,
+    /// The full-move number of the move that could not be played, when the error is a move's.
+    pub move_number: Option<u32>,
+    /// Its side.
+    pub side: Option<Color>,
+    /// What is wrong, without the game, move and line (the page words those itself).
+    pub reason: String,
+}
+
+impl ReadError {
+    /// The error of a game the reader refused.
+    pub fn of(e: &game::RecordError) -> ReadError {
+        ReadError {
+            game: e.game,
+            line: e.line,
+            message: e.to_string(),
+            move_number: e.move_number,
+            side: e.side,
+            reason: e.message.clone(),
+        }
+    }
+
+    /// An error about the file, not one game's moves.
+    pub fn file(game: usize, message: String) -> ReadError {
+        ReadError {
+            game,
+            line: None,
+            reason: message.clone(),
+            message,
+            move_number: None,
+            side: None,
+        }
+    }
+}
+
+/// `POST /api/records/read`'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadView {
+    /// The games read, in file order.
+    pub games: Vec<GameRead>,
+    /// The games that could not be read, in file order.
+    pub errors: Vec<ReadError>,
+}
+
+fn line_view<V: SiteVariant>(start: &V::Position, line: &Line<V::Move>) -> Vec<NodeView> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(line.nodes.len());
+    for node in &line.nodes {
+        // The reader replayed every move: each is legal where it stands.
+        let Ok(next) = V::play(&pos, &node.mv) else {
+            break;
+        };
+        out.push(NodeView {
+            id: V::move_id(&pos, &node.mv),
+            text: V::move_text(&pos, &node.mv),
+            path: V::move_path(&node.mv)
+                .into_iter()
+                .map(square_name)
+                .collect(),
+            fen: V::position_text(&next),
+            number: V::fullmove_number(&pos),
+            color: V::side_to_move(&pos),
+            event: V::event(&pos, &node.mv),
+            nags: node.notes.nags.clone(),
+            comments: node.notes.comments.clone(),
+            variations: node
+                .notes
+                .variations
+                .iter()
+                .map(|v| line_view::<V>(&pos, v))
+                .collect(),
+        });
+        pos = next;
+    }
+    out
+}
+
+/// Game `game` (1-based) of a file as the page opens it: tags, start, result and move tree.
+pub(crate) fn game_read<V: SiteVariant>(game: usize, record: &Record<V>) -> GameRead {
+    GameRead {
+        game,
+        tags: record.tags.clone(),
+        start_fen: V::position_text(&record.start),
+        result: record.result.to_string(),
+        moves: line_view::<V>(&record.start, &record.main_line()),
+    }
+}
+
+fn read<V: SiteVariant>(text: &str) -> ReadView {
+    let mut view = ReadView {
+        games: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (i, entry) in V::read_records(text).into_iter().enumerate() {
+        if view.games.len() + view.errors.len() >= MAX_GAMES {
+            view.errors.push(ReadError::file(
+                i + 1,
+                format!("only the first {MAX_GAMES} games of a file are read"),
+            ));
+            break;
+        }
+        match entry {
+            Ok(record) => view.games.push(game_read(i + 1, &record)),
+            Err(e) => view.errors.push(ReadError::of(&e)),
+        }
+    }
+    view
+}
+
+/// 413 for a record file of `bytes` bytes, past [`MAX_RECORD_TEXT`].
+pub(crate) fn too_large(bytes: usize) -> SiteError {
+    SiteError::new(
+        site_model::error::ErrorCode::TooLarge,
+        format!("a record file of {bytes} bytes (at most {MAX_RECORD_TEXT})"),
+    )
+}
+
+/// Record files read at once: the work runs on the blocking pool, one file at a time, so that
+/// reading (up to half a second for a hostile 256 KiB file) never holds the threads that serve
+/// requests, sockets and moves.
+const RECORD_READERS: usize = 1;
+
+/// Runs `work` (reading or writing records) on the blocking pool behind [`RECORD_READERS`].
+pub(crate) async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, SiteError> {
+    static READERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    let gate = READERS.get_or_init(|| tokio::sync::Semaphore::new(RECORD_READERS));
+    let _permit = gate.acquire().await.map_err(|_| {
+        SiteError::new(
+            site_model::error::ErrorCode::TooMany,
+            "the server is shutting down",
+        )
+    })?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        tracing::error!(error = %e, "reading a record failed");
+        SiteError::new(
+            site_model::error::ErrorCode::Internal,
+            "the record could not be read",
+        )
+    })
+}
+
+/// `POST /api/records/read`: 400 for an unknown variant, 413 past [`MAX_RECORD_TEXT`] bytes;
+/// otherwise 200 with the games read and the errors of the others.
+pub async fn read_records(req: ReadRequest) -> Result<ReadView, SiteError> {
+    let variant = variant_named(&req.variant)?;
+    if req.text.len() > MAX_RECORD_TEXT {
+        return Err(too_large(req.text.len()));
+    }
+    off_thread(move || games::with_game!(variant, G => read::<G>(&req.text))).await
+}

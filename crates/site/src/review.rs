@@ -1,0 +1,749 @@
+//! Computer analysis of a whole game (issue 14's evaluation graph): `POST
+//! /api/games/{id}/review` (a finished game) or `POST /api/imports/{id}/review` (an imported
+//! one) evaluates every position of the main line at [`REVIEW_NODES`] nodes, in the
+//! background, through the engine queue's analysis lane in the asking player's share. Each
+//! evaluation is stored as it comes (store/reviews.rs), so the progress shows and a restart
+//! resumes where it stopped; a game is analysed once, for everyone.
+//!
+//! Marks follow lichess (lila's `Advice`): a move that lowers the mover's winning chances,
+//! `2 / (1 + exp(-0.00368208 · cp)) - 1` in -1..1, by at least 0.1 is an inaccuracy, 0.2 a
+//! mistake, 0.3 a blunder, unless it was the engine's own choice; the better move is the
+//! engine's best in the position before.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use engine::Limits;
+use engine::score::is_decisive;
+use game::{Color, RecordResult};
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::{ScoreView, job_failed};
+use crate::engine_queue::{JobSpec, Lane, Owner};
+use crate::import::imported;
+use crate::live_game::SiteVariant;
+use crate::play::GameService;
+use crate::play::valid_id;
+use crate::positions::read_position;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::hash_hex;
+use site_model::state::{GameKind, GameStatus};
+use site_store::{ReviewRow, StoreError, now_ms};
+
+/// Nodes searched in each position of a reviewed game (by default: `SiteOptions::review_nodes`).
+pub const REVIEW_NODES: u64 = 150_000;
+/// Longest game reviewed, in moves (its positions are one more).
+pub const MAX_REVIEW_PLIES: usize = 600;
+/// Reviews one process runs at once; another asked for is answered 503 `too_many`.
+pub const MAX_RUNNING_REVIEWS: usize = 8;
+/// Wall time allowed to one position's search in the queue. Long on purpose: the node budget
+/// ends a search, and a review waiting behind live replies must not store a shallower
+/// evaluation.
+const POSITION_BUDGET: Duration = Duration::from_secs(600);
+/// A review left `running` whose progress is older than this, and that this process does not
+/// run, is taken up again when someone looks at it (its worker died with a crash elsewhere, or
+/// gave up).
+const STALLED_MS: i64 = 20_000;
+/// Transposition table of one position's search, MiB.
+const TABLE_MIB: usize = 8;
+
+/// What is reviewed: a stored game or an imported one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// A game played on the site (finished).
+    Game(String),
+    /// A game imported into the analysis board.
+    Import(String),
+}
+
+impl Subject {
+    /// Its key in the `reviews` table: `game/<id>` or `import/<id>`.
+    pub fn key(&self) -> String {
+        match self {
+            Subject::Game(id) => format!("game/{id}"),
+            Subject::Import(id) => format!("import/{id}"),
+        }
+    }
+
+    fn of_key(key: &str) -> Option<Subject> {
+        let (kind, id) = key.split_once('/')?;
+        match kind {
+            "game" => Some(Subject::Game(id.to_string())),
+            "import" => Some(Subject::Import(id.to_string())),
+            _ => None,
+        }
+    }
+
+    fn id(&self) -> &str {
+        match self {
+            Subject::Game(id) | Subject::Import(id) => id,
+        }
+    }
+}
+
+/// A position's evaluation from White's point of view: `{"cp": n}` (centi-units; a man or a
+/// pawn is about 100), `{"mate": n}` (a proven win in `|n|` plies, for White when `n > 0`,
+/// for Black when `n < 0`) or `{"end": "1-0" | "0-1" | "1/2-1/2"}` (the game is over there).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhiteScore {
+    /// Centi-units for White.
+    Cp(i32),
+    /// Plies to a proven win: White's when positive, Black's when negative.
+    Mate(i32),
+    /// The result of a finished position.
+    End(String),
+}
+
+impl WhiteScore {
+    /// White's winning chances in -1..1 (lichess's curve for centi-units; ±1 for a proven
+    /// result; 0 for a draw).
+    pub fn chances(&self) -> f64 {
+        match self {
+            WhiteScore::Cp(cp) => 2.0 / (1.0 + (-0.003_682_08 * f64::from(*cp)).exp()) - 1.0,
+            WhiteScore::Mate(n) => f64::from(n.signum()),
+            WhiteScore::End(r) => match RecordResult::parse(r) {
+                Some(RecordResult::WhiteWins) => 1.0,
+                Some(RecordResult::BlackWins) => -1.0,
+                _ => 0.0,
+            },
+        }
+    }
+}
+
+/// One analysed position of the game's main line (stored as JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Eval {
+    /// 0 for the start position, n after the n-th move.
+    pub ply: usize,
+    /// The side to move.
+    pub turn: Color,
+    /// The move that led here (none at the start), canonical.
+    pub played: Option<String>,
+    /// The evaluation.
+    pub score: WhiteScore,
+    /// The engine's best move here, canonical (none when the game is over here).
+    pub best: Option<String>,
+    /// Its principal variation, at most 8 moves.
+    pub pv: Vec<String>,
+    /// Depth reached.
+    pub depth: u32,
+}
+
+/// How bad a move was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// Winning chances down by 0.1 or more.
+    Inaccuracy,
+    /// By 0.2 or more.
+    Mistake,
+    /// By 0.3 or more.
+    Blunder,
+}
+
+/// A marked move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    /// The ply of the move (1 = the first move).
+    pub ply: usize,
+    /// Who played it.
+    pub color: Color,
+    /// How bad.
+    pub kind: MarkKind,
+    /// The move played.
+    pub played: String,
+    /// The engine's move in the position before.
+    pub better: String,
+    /// The mover's winning percentage lost (lichess's win %, `50 + 50 · chances`), in points
+    /// (5 to 100).
+    pub loss: u32,
+}
+
+/// One side's marks counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SideSummary {
+    /// Inaccuracies.
+    pub inaccuracies: u32,
+    /// Mistakes.
+    pub mistakes: u32,
+    /// Blunders.
+    pub blunders: u32,
+}
+
+/// Both sides' marks counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// White's.
+    pub white: SideSummary,
+    /// Black's.
+    pub black: SideSummary,
+}
+
+/// The answer of the review routes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReviewView {
+    /// `running`, `done` or `failed` (asking again restarts a failed one).
+    pub status: String,
+    /// Positions analysed.
+    pub done: i64,
+    /// Positions to analyse (moves + 1).
+    pub total: i64,
+    /// Nodes searched per position.
+    pub nodes: i64,
+    /// The evaluations so far, from the start position on.
+    pub evals: Vec<Eval>,
+    /// The marked moves among those analysed on both sides.
+    pub marks: Vec<Mark>,
+    /// The marks counted per side.
+    pub summary: Summary,
+}
+
+/// The marks of `evals` (see the module doc).
+pub fn marks(evals: &[Eval]) -> Vec<Mark> {
+    let mut out = Vec::new();
+    for pair in evals.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        let (Some(played), Some(better)) = (&after.played, &before.best) else {
+            continue;
+        };
+        if played == better {
+            continue;
+        }
+        let sign = if before.turn == Color::White {
+            1.0
+        } else {
+            -1.0
+        };
+        let drop = sign * (before.score.chances() - after.score.chances());
+        let kind = if drop >= 0.3 {
+            MarkKind::Blunder
+        } else if drop >= 0.2 {
+            MarkKind::Mistake
+        } else if drop >= 0.1 {
+            MarkKind::Inaccuracy
+        } else {
+            continue;
+        };
+        out.push(Mark {
+            ply: after.ply,
+            color: before.turn,
+            kind,
+            played: played.clone(),
+            better: better.clone(),
+            loss: (drop * 50.0).round() as u32,
+        });
+    }
+    out
+}
+
+fn summary(marks: &[Mark]) -> Summary {
+    let mut s = Summary::default();
+    for m in marks {
+        let side = match m.color {
+            Color::White => &mut s.white,
+            Color::Black => &mut s.black,
+        };
+        match m.kind {
+            MarkKind::Inaccuracy => side.inaccuracies += 1,
+            MarkKind::Mistake => side.mistakes += 1,
+            MarkKind::Blunder => side.blunders += 1,
+        }
+    }
+    s
+}
+
+fn evals_of(row: &ReviewRow) -> Result<Vec<Eval>, SiteError> {
+    serde_json::from_str(&row.evals).map_err(|e| {
+        tracing::error!(review = %row.subject, error = %e, "a stored review does not read back");
+        SiteError::new(
+            ErrorCode::Internal,
+            "the stored analysis cannot be read back",
+        )
+    })
+}
+
+fn view_of(row: &ReviewRow) -> Result<ReviewView, SiteError> {
+    let evals = evals_of(row)?;
+    let marks = marks(&evals);
+    Ok(ReviewView {
+        status: row.status.clone(),
+        done: row.done,
+        total: row.total,
+        nodes: row.nodes,
+        summary: summary(&marks),
+        evals,
+        marks,
+    })
+}
+
+/// The positions of a game's main line, and its moves, as text.
+struct GameLine {
+    variant: GameKind,
+    /// `moves.len() + 1` positions, from the start.
+    fens: Vec<String>,
+    /// Canonical move texts.
+    moves: Vec<String>,
+}
+
+async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLine, SiteError> {
+    let not_found = |what: &str| SiteError::new(ErrorCode::NotFound, format!("no such {what}"));
+    match subject {
+        Subject::Game(id) => {
+            if !valid_id(id) {
+                return Err(not_found("game"));
+            }
+            let (row, moves) = service
+                .store
+                .load_game(id)
+                .await?
+                .ok_or_else(|| not_found("game"))?;
+            if row.status == GameStatus::Ongoing {
+                return Err(SiteError::new(
+                    ErrorCode::Conflict,
+                    "the game is still being played: its computer analysis comes once it ends",
+                ));
+            }
+            if row.result.is_none() || moves.is_empty() {
+                return Err(SiteError::new(
+                    ErrorCode::Conflict,
+                    "the game was called off without a result: there is nothing to analyse",
+                ));
+            }
+            let mut fens = vec![row.start_fen.clone()];
+            fens.extend(moves.iter().map(|m| m.fen.clone()));
+            Ok(GameLine {
+                variant: row.variant,
+                fens,
+                moves: moves.into_iter().map(|m| m.move_text).collect(),
+            })
+        }
+        Subject::Import(id) => {
+            let game = imported(service, id).await?;
+            let mut fens = vec![game.record.start_fen.clone()];
+            fens.extend(game.record.moves.iter().map(|m| m.fen.clone()));
+            Ok(GameLine {
+                variant: game.variant,
+                fens,
+                moves: game.record.moves.into_iter().map(|m| m.text).collect(),
+            })
+        }
+    }
+}
+
+/// The reviews this process is running: subject key to owner.
+#[derive(Debug, Default)]
+pub struct Running(Mutex<HashMap<String, String>>);
+
+impl Running {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// `GET .../review`: 404 when none was asked for.
+pub async fn review(
+    service: &Arc<GameService>,
+    subject: &Subject,
+) -> Result<ReviewView, SiteError> {
+    if !valid_id(subject.id()) {
+        return Err(SiteError::new(ErrorCode::NotFound, "no such game"));
+    }
+    let Some(row) = service.store.load_review(&subject.key()).await? else {
+        // An id that names nothing is told so, not offered an analysis to request.
+        let exists = match subject {
+            Subject::Game(id) => service.store.version_of(id).await?.is_some(),
+            Subject::Import(id) => service.store.load_import(id).await?.is_some(),
+        };
+        return Err(if exists {
+            SiteError::new(
+                ErrorCode::NotFound,
+                "no computer analysis of this game yet: request one",
+            )
+        } else {
+            SiteError::new(ErrorCode::NotFound, "no such game")
+        });
+    };
+    if row.status == "running" && now_ms() - row.updated_at > STALLED_MS && claim(service, &row) {
+        tracing::info!(review = %row.subject, done = row.done, "taking up a stalled computer analysis");
+        spawn_work(service, row.clone());
+    }
+    view_of(&row)
+}
+
+/// `POST .../review`: the review of `subject`, started now unless there is one (a failed one
+/// starts again). 404 for an unknown game, 409 for a game still being played, 400 for a
+/// game longer than [`MAX_REVIEW_PLIES`], 429 `too_many_analyses` when this player's other
+/// review still runs, 503 when [`MAX_RUNNING_REVIEWS`] run.
+pub async fn request(
+    service: &Arc<GameService>,
+    token: &str,
+    subject: &Subject,
+) -> Result<ReviewView, SiteError> {
+    let key = subject.key();
+    if let Some(row) = service.store.load_review(&key).await?
+        && row.status != "failed"
+    {
+        if row.status == "running" && claim(service, &row) {
+            spawn_work(service, row.clone());
+        }
+        return view_of(&row);
+    }
+    let line = line_of(service, subject).await?;
+    if line.moves.len() > MAX_REVIEW_PLIES {
+        return Err(SiteError::bad_request(format!(
+            "a game of {} moves is too long to analyse (at most {MAX_REVIEW_PLIES})",
+            line.moves.len()
+        )));
+    }
+    let owner = hash_hex(token);
+    let busy_here = {
+        let running = service.reviews.lock();
+        running.contains_key(&key)
+    };
+    if busy_here {
+        // Started here an instant ago by another request for the same game.
+        return match service.store.load_review(&key).await? {
+            Some(row) => view_of(&row),
+            None => Err(SiteError::new(ErrorCode::TooMany, "try again in a moment")),
+        };
+    }
+    {
+        // The slot is reserved before the database write, so requests arriving together
+        // cannot all pass the caps.
+        let mut running = service.reviews.lock();
+        if running.contains_key(&key) {
+            return Err(SiteError::new(
+                ErrorCode::TooMany,
+                "this game's computer analysis is starting: look again in a moment",
+            ));
+        }
+        if running.values().any(|o| *o == owner) {
+            return Err(SiteError::new(
+                ErrorCode::TooManyAnalyses,
+                "your other computer analysis is still running: one at a time per player",
+            ));
+        }
+        if running.len() >= MAX_RUNNING_REVIEWS {
+            return Err(SiteError::new(
+                ErrorCode::TooMany,
+                format!(
+                    "the server is analysing {MAX_RUNNING_REVIEWS} games: try again in a minute"
+                ),
+            ));
+        }
+        running.insert(key.clone(), owner.clone());
+    }
+    let release = |service: &Arc<GameService>| {
+        service.reviews.lock().remove(&key);
+    };
+    let now = now_ms();
+    let started = service
+        .store
+        .start_review(&ReviewRow {
+            subject: key.clone(),
+            variant: line.variant,
+            owner,
+            status: "running".into(),
+            nodes: service.review_nodes.load(Ordering::Relaxed) as i64,
+            total: line.fens.len() as i64,
+            done: 0,
+            evals: "[]".into(),
+            created_at: now,
+            updated_at: now,
+        })
+        .await;
+    let row = match started {
+        Ok(row) => row,
+        Err(e) => {
+            release(service);
+            return Err(e.into());
+        }
+    };
+    if row.status == "running" {
+        spawn_work(service, row.clone());
+    } else {
+        release(service);
+    }
+    view_of(&row)
+}
+
+/// Restarts every review left running in the store (after a restart); returns how many.
+pub async fn resume_all(service: &Arc<GameService>) -> Result<usize, StoreError> {
+    let mut n = 0;
+    for key in service.store.running_reviews().await? {
+        if let Some(row) = service.store.load_review(&key).await?
+            && claim(service, &row)
+        {
+            spawn_work(service, row);
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Reserves `row`'s review for this process; false when it runs here already.
+fn claim(service: &Arc<GameService>, row: &ReviewRow) -> bool {
+    let mut running = service.reviews.lock();
+    if running.contains_key(&row.subject) {
+        return false;
+    }
+    running.insert(row.subject.clone(), row.owner.clone());
+    true
+}
+
+/// Runs the review of `row`, reserved by [`claim`] or `request`, in the background.
+fn spawn_work(service: &Arc<GameService>, row: ReviewRow) {
+    let service = service.clone();
+    tokio::spawn(async move {
+        let key = row.subject.clone();
+        if let Err(e) = work(&service, row).await {
+            tracing::error!(review = %key, error = %e.message, "computer analysis stopped");
+        }
+        service.reviews.lock().remove(&key);
+    });
+}
+
+/// Longest wait between two attempts to save progress after a storage fault.
+const MAX_SAVE_BACKOFF: Duration = Duration::from_secs(30);
+
+async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), SiteError> {
+    let subject = Subject::of_key(&row.subject)
+        .ok_or_else(|| SiteError::new(ErrorCode::Internal, "an unknown review subject"))?;
+    let line = line_of(service, &subject).await?;
+    let mut evals = evals_of(&row)?;
+    let shutdown = service.shutdown_signal();
+    while evals.len() < line.fens.len() {
+        if *shutdown.borrow() {
+            // The next start resumes it (resume_all).
+            return Ok(());
+        }
+        let ply = evals.len();
+        let played = ply.checked_sub(1).and_then(|i| line.moves.get(i)).cloned();
+        let nodes = u64::try_from(row.nodes).unwrap_or(REVIEW_NODES);
+        let eval = match evaluate(service, line.variant, &line.fens[ply], &row.owner, nodes).await {
+            Ok(mut e) => {
+                e.ply = ply;
+                e.played = played;
+                e
+            }
+            Err(e) if *shutdown.borrow() => {
+                tracing::info!(review = %row.subject, "computer analysis paused for shutdown: {}", e.message);
+                return Ok(());
+            }
+            Err(e) => {
+                row.status = "failed".into();
+                row.updated_at = now_ms();
+                let from = row.done;
+                let _ = service.store.save_review(&row, from).await;
+                return Err(e);
+            }
+        };
+        evals.push(eval);
+        let from = row.done;
+        row.done = evals.len() as i64;
+        row.evals = serde_json::to_string(&evals)
+            .map_err(|e| SiteError::new(ErrorCode::Internal, e.to_string()))?;
+        row.status = if evals.len() == line.fens.len() {
+            "done".into()
+        } else {
+            "running".into()
+        };
+        row.updated_at = now_ms();
+        // A storage fault (a full disk, a database gone read-only) is waited out: the
+        // review goes on by itself once the store takes writes again.
+        let mut wait = Duration::from_millis(500);
+        loop {
+            match service.store.save_review(&row, from).await {
+                Ok(()) => break,
+                // Another process saved this step (or a commit reported failed had landed):
+                // go on from the stored progress.
+                Err(StoreError::Stale { .. }) => {
+                    let Some(stored) = service.store.load_review(&row.subject).await? else {
+                        return Ok(());
+                    };
+                    if stored.status != "running" || stored.done < row.done {
+                        return Ok(());
+                    }
+                    evals = evals_of(&stored)?;
+                    row = stored;
+                    break;
+                }
+                Err(e) => {
+                    if *shutdown.borrow() {
+                        return Ok(());
+                    }
+                    tracing::warn!(review = %row.subject, error = %e, "cannot save the analysis; retrying in {} s", wait.as_secs_f64());
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(MAX_SAVE_BACKOFF);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn evaluate(
+    service: &Arc<GameService>,
+    variant: GameKind,
+    fen: &str,
+    owner: &str,
+    nodes: u64,
+) -> Result<Eval, SiteError> {
+    games::with_game!(variant, G => evaluate_as::<G>(service, fen, owner, nodes).await)
+}
+
+/// One position's evaluation at `nodes` nodes (`ply` and `played` left for the caller).
+async fn evaluate_as<V: SiteVariant>(
+    service: &Arc<GameService>,
+    fen: &str,
+    owner: &str,
+    nodes: u64,
+) -> Result<Eval, SiteError> {
+    let pos = read_position::<V>(fen)?;
+    let turn = V::side_to_move(&pos);
+    let sign = if turn == Color::White { 1 } else { -1 };
+    if let Some(outcome) = V::outcome(&pos) {
+        return Ok(Eval {
+            ply: 0,
+            turn,
+            played: None,
+            score: WhiteScore::End(RecordResult::from_outcome(Some(outcome)).to_string()),
+            best: None,
+            pv: Vec::new(),
+            depth: 0,
+        });
+    }
+    let spec = JobSpec {
+        owner: Owner(owner.to_string()),
+        lane: Lane::Analysis,
+        budget: POSITION_BUDGET,
+        since_ms: now_ms(),
+    };
+    let job = service.engine_queue.submit(spec, move |stop| {
+        let limits = Limits {
+            nodes: Some(nodes),
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let found = engine::analyse::<V>(&pos, &limits, 1, TABLE_MIB, |_| {});
+        let best = found.best.map(|b| V::move_text(&pos, &b));
+        let mut pv = game::line_move_texts::<V>(&pos, &found.pv);
+        pv.truncate(8);
+        if pv.first() != best.as_ref() {
+            pv = best.iter().cloned().collect();
+        }
+        (best, pv, found.score, found.depth)
+    });
+    let (best, pv, score, depth) = job
+        .result()
+        .await
+        .map_err(|e| job_failed(e, "computer analysis", fen))?;
+    let score = if is_decisive(score) {
+        match ScoreView::of(score) {
+            ScoreView::Win(n) => WhiteScore::Mate(sign * n as i32),
+            ScoreView::Loss(n) => WhiteScore::Mate(-sign * n as i32),
+            ScoreView::Cp(c) => WhiteScore::Cp(sign * c),
+        }
+    } else {
+        WhiteScore::Cp(sign * score)
+    };
+    Ok(Eval {
+        ply: 0,
+        turn,
+        played: None,
+        score,
+        best,
+        pv,
+        depth,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(ply: usize, turn: Color, played: Option<&str>, score: WhiteScore, best: &str) -> Eval {
+        Eval {
+            ply,
+            turn,
+            played: played.map(str::to_string),
+            score,
+            best: Some(best.to_string()),
+            pv: vec![best.to_string()],
+            depth: 5,
+        }
+    }
+
+    #[test]
+    fn chances_follow_lichess_curve() {
+        assert!(WhiteScore::Cp(0).chances().abs() < 1e-9);
+        let c = WhiteScore::Cp(300).chances();
+        assert!((c - 0.5031).abs() < 1e-3, "{c}");
+        assert!((WhiteScore::Cp(-300).chances() + c).abs() < 1e-9);
+        assert_eq!(WhiteScore::Mate(-5).chances(), -1.0);
+        assert_eq!(WhiteScore::End("1-0".into()).chances(), 1.0);
+        assert_eq!(WhiteScore::End("1/2-1/2".into()).chances(), 0.0);
+    }
+
+    #[test]
+    fn drops_in_winning_chances_mark_moves() {
+        use Color::{Black, White};
+        let evals = vec![
+            eval(0, White, None, WhiteScore::Cp(20), "e4"),
+            // White's d4 instead of e4: tiny loss, no mark.
+            eval(1, Black, Some("d4"), WhiteScore::Cp(10), "d5"),
+            // Black's f6, from White +0.10 to +3.00: Black's chances fall by 0.48, a blunder.
+            eval(2, White, Some("f6"), WhiteScore::Cp(300), "e4"),
+            // White's engine move: never marked, whatever the scores say.
+            eval(3, Black, Some("e4"), WhiteScore::Cp(0), "g5"),
+            // Black's h5 lets White mate: a blunder, the better move g5.
+            eval(4, White, Some("h5"), WhiteScore::Mate(3), "Qh5+"),
+            // White's Qh4 throws the mate away for +1.50: 1 - 0.27 = 0.73.
+            eval(5, Black, Some("Qh4"), WhiteScore::Cp(150), "a6"),
+        ];
+        let m = marks(&evals);
+        let got: Vec<(usize, Color, MarkKind, &str)> = m
+            .iter()
+            .map(|m| (m.ply, m.color, m.kind, m.better.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, Black, MarkKind::Blunder, "d5"),
+                (4, Black, MarkKind::Blunder, "g5"),
+                (5, White, MarkKind::Blunder, "Qh5+"),
+            ]
+        );
+        assert_eq!(m[0].loss, 24);
+        let s = summary(&m);
+        assert_eq!((s.white.blunders, s.black.blunders), (1, 2));
+    }
+
+    #[test]
+    fn a_smaller_drop_is_an_inaccuracy_or_a_mistake() {
+        use Color::{Black, White};
+        let step = |cp_after: i32| {
+            marks(&[
+                eval(0, White, None, WhiteScore::Cp(0), "e4"),
+                eval(1, Black, Some("a3"), WhiteScore::Cp(cp_after), "e5"),
+            ])
+            .first()
+            .map(|m| m.kind)
+        };
+        assert_eq!(step(-40), None);
+        assert_eq!(step(-60), Some(MarkKind::Inaccuracy));
+        assert_eq!(step(-120), Some(MarkKind::Mistake));
+        assert_eq!(step(-200), Some(MarkKind::Blunder));
+    }
+
+    #[test]
+    fn subjects_have_keys() {
+        for s in [Subject::Game("ab12".into()), Subject::Import("Zx9".into())] {
+            assert_eq!(Subject::of_key(&s.key()), Some(s));
+        }
+        assert_eq!(Subject::of_key("other/x"), None);
+    }
+}
