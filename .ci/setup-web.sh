@@ -1,7 +1,7 @@
 # Sourced by .ci/run: what the page build and the browser test need.
 # - Debian's chromium (the browser test drives /usr/bin/chromium with playwright-core; no browser
 #   is ever downloaded by npm);
-# - the page's npm packages (web/package-lock.json), so crates/server/build.rs can build web/dist.
+# - the page's npm packages (web/package-lock.json), so crates/site-http/build.rs can build web/dist.
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Debian's chromium for the browser test"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

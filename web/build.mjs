@@ -2,7 +2,7 @@
 // dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
 // The rules pages' exact rulings come from docs/rules/<game>.md and its Russian and Turkish
 // translations <game>.ru.md, <game>.tr.md (`virtual:decisions`, read by decisions.mjs).
-// Run by `npm run build` and by crates/server/build.rs. Chess piece images come from
+// Run by `npm run build` and by crates/site-http/build.rs. Chess piece images come from
 // chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
