@@ -5,6 +5,7 @@
 import type { Color, GameView, IceAgeFacts, MoveView } from '../api';
 import { h, mount } from '../dom';
 import { andList, colorName, has, resultReason, t } from '../i18n';
+import { variantOf } from '../variants';
 
 /** "Ice Age after Black's move 20" (the move number is the move's own). */
 export function iceAgeTitle(m: MoveView): string {
@@ -13,7 +14,7 @@ export function iceAgeTitle(m: MoveView): string {
 
 /** The countdown line ("Ice Age in 3 Black moves"), or null when the server sends none. */
 export function countdownText(g: GameView): string | null {
-  if (g.variant !== 'iceage' || g.status !== 'ongoing' || g.ice_age_in === undefined || g.ice_age_in === null) return null;
+  if (!variantOf(g.variant).iceAges || g.status !== 'ongoing' || g.ice_age_in === undefined || g.ice_age_in === null) return null;
   return g.ice_age_in <= 1 ? t('ice.countdown_now') : t('ice.countdown', { n: g.ice_age_in });
 }
 

@@ -4,6 +4,7 @@
 
 import type { Color, GameView, MoveFault, MoveView, Seat } from '../api';
 import { has, orList, t, type Key } from '../i18n';
+import { variantOf } from '../variants';
 
 /** The name of `g`'s seat `c` as its viewer sees it: You, Opponent (the other human of a game
  * the viewer plays), Player (a watcher), a computer level, or the open seat. */
@@ -51,7 +52,7 @@ export function moveFaultWords(g: GameView, f: MoveFault): string {
   const text = f.text;
   if (g.legal.length === 0) return t('game.kbd_over');
   if (f.kind === 'unreadable') {
-    const examples = g.variant === 'antarctos' ? ['c3-d4', 'c3xe5'] : ['Nf3', 'exd5', 'e2e4'];
+    const examples = variantOf(g.variant).moveExamples;
     return t('game.kbd_unreadable', { text, example: orList(examples) });
   }
   if (f.kind === 'ambiguous') return t('game.kbd_ambiguous', { text, moves: orList(f.candidates) });
