@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Browser} Browser */
+
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = join(here, '..', '..');
 
@@ -202,7 +205,14 @@ export async function screenshot(page, name, publishAs) {
 
 /** A call of the HTTP API with the page's cookies, sent as the page would send it: `{status,
  * json}`. A state-changing call sends the page's Origin and a JSON body (`{}` when none is
- * given) with its content type: the server refuses state changes without them. */
+ * given) with its content type: the server refuses state changes without them.
+ * @template {string} P
+ * @param {Page} page
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
+ * @param {P} path
+ * @param {import('./api').Body<P>} [body]
+ * @returns {Promise<{ status: number, json: import('./api').Answer<P> }>}
+ */
 export async function api(page, method, path, body) {
   const send = method !== 'GET';
   const res = await page.request.fetch(`${base}${path}`, {
