@@ -186,7 +186,7 @@ export async function statusText(page) {
 
 /** Waits until the status box says the game is `status` (`finished`, `ongoing`, `aborted`). */
 export async function waitForStatus(page, status, timeout = 10000) {
-  await page.waitForFunction(s => document.querySelector('#status')?.dataset.status === s, status, { timeout });
+  await page.waitForFunction(s => /** @type {HTMLElement | null} */ (document.querySelector('#status'))?.dataset.status === s, status, { timeout });
 }
 
 let shot = 0;
@@ -235,7 +235,10 @@ export async function gameId(page) {
   return new URL(page.url()).pathname.split('/').pop();
 }
 
-/** Starts a game from the home page's form. */
+/** Starts a game from the home page's form.
+ * @param {Page} page
+ * @param {{ variant: import('../src/api').Variant, opponent: 'engine' | 'local' | 'friend', level?: number, color?: import('../src/api').Color, fen?: string }} setting
+ */
 export async function startFromHome(page, { variant, opponent, level, color, fen }) {
   await page.goto(`${base}/`);
   await page.check(`input[name=variant][value=${variant}]`);
@@ -257,7 +260,7 @@ export async function startFromHome(page, { variant, opponent, level, color, fen
 export async function openGame(page, id) {
   await page.goto(`${base}/game/${id}`);
   await page.waitForSelector('.game .cg-wrap cg-board piece');
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.status);
+  await page.waitForFunction(() => /** @type {HTMLElement | null} */ (document.querySelector('#status'))?.dataset.status);
 }
 
 /** The worked examples of the rules page (web/src/rules_content.ts), loaded as a module. */
