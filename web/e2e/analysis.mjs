@@ -273,8 +273,33 @@ async function gameGraph(browser) {
   check(!(await other.$('#review-request')), 'the stored analysis shows without a new request');
 }
 
+/** The engine's lines redraw the page: what is being typed (a note, a position) stays, and the
+ * board stays the same element. */
+async function redrawsKeepTypedText(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.$eval('.cg-wrap', el => { el.setAttribute('data-probe', 'first'); });
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitTree(page, 1);
+  await page.fill('#comment', 'a quiet start');
+  await page.fill('#fen-input', 'W:Wc3');
+  await page.click('#engine-toggle');
+  await page.waitForFunction(() => /depth \d/.test(document.querySelector('#engine')?.textContent ?? ''), null, { timeout: 20000 });
+  eq(await page.inputValue('#fen-input'), 'W:Wc3', 'the position being typed stays while the engine thinks');
+  eq(await page.inputValue('#comment'), 'a quiet start', 'so does the note');
+  eq(await page.getAttribute('.cg-wrap', 'data-probe'), 'first', 'the board is the same element');
+  await page.click('#engine-toggle');
+  await page.click('#nav-prev');
+  check((await page.inputValue('#fen-input')).startsWith('W:Wa1'), 'another position shows its own text');
+  await page.click('#nav-next');
+  eq(await page.inputValue('#comment'), 'a quiet start', 'the note is kept on its move');
+}
+
 await suite([
   ['moves, variations, keys and the record', treeAndVariations],
+  ['typed text survives the engine\'s redraws', redrawsKeepTypedText],
   ['the engine finds the seed\'s win and its line plays', engineFindsTheSeedWin],
   ['a finished game opens on its last position', fromAFinishedGame],
   ['the board editor', boardEditor],
