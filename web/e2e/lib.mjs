@@ -35,7 +35,10 @@ mkdirSync(out, { recursive: true });
 let failures = 0;
 let checks = 0;
 
-/** Fails the running scenario (and the file) when `cond` is false. */
+/** Fails the running scenario (and the file) when `cond` is false.
+ * @param {unknown} cond
+ * @param {string} what
+ */
 export function check(cond, what) {
   checks++;
   if (!cond) {
@@ -45,6 +48,11 @@ export function check(cond, what) {
   }
 }
 
+/** Fails unless `actual` and `expected` are the same as JSON.
+ * @param {unknown} actual
+ * @param {unknown} expected
+ * @param {string} what
+ */
 export function eq(actual, expected, what) {
   const a = JSON.stringify(actual);
   const e = JSON.stringify(expected);
@@ -55,7 +63,9 @@ export const sleep = ms => new Promise(r => setTimeout(r, ms));
 
 // ---------- positions, compared as sets (the texts' square order is free on input) ----------
 
-/** Antarctos A18 text -> {turn, white[], black[], ice[]} with sorted squares. */
+/** Antarctos A18 text -> {turn, white[], black[], ice[]} with sorted squares.
+ * @param {string} fen
+ */
 export function antarctosSets(fen) {
   const fields = fen.trim().split(':');
   const r = { turn: fields[0].toUpperCase(), white: [], black: [], ice: [] };
@@ -66,11 +76,17 @@ export function antarctosSets(fen) {
   return r;
 }
 
-/** What the board shows: square -> class list of the piece, read from chessgroundx's nodes. */
+/** What the board shows: square -> class list of the piece, read from chessgroundx's nodes.
+ * @param {Page} page
+ * @param {string} [selector]
+ * @returns {Promise<Record<string, string>>}
+ */
 export async function boardPieces(page, selector = '.game .cg-wrap') {
   return page.$eval(selector, wrap => {
+    /** @type {Record<string, string>} */
     const out = {};
-    for (const p of wrap.querySelectorAll('cg-board piece')) {
+    // chessgroundx names each piece's and square's node by its square (`cgKey`).
+    for (const p of /** @type {NodeListOf<HTMLElement & { cgKey: string }>} */ (wrap.querySelectorAll('cg-board piece'))) {
       if (p.classList.contains('ghost') || p.classList.contains('fading')) continue;
       out[p.cgKey] = [...p.classList].filter(c => c.endsWith('-piece') || c === 'white' || c === 'black').sort().join(' ');
     }
@@ -78,7 +94,9 @@ export async function boardPieces(page, selector = '.game .cg-wrap') {
   });
 }
 
-/** The Antarctos board as sets, for comparison with antarctosSets(). */
+/** The Antarctos board as sets, for comparison with antarctosSets().
+ * @param {Page} page
+ */
 export async function antarctosBoard(page) {
   const pieces = await boardPieces(page);
   const r = { white: [], black: [], ice: [], captured: [] };
@@ -109,7 +127,9 @@ export function chessSquares(fen) {
   return out;
 }
 
-/** The chess board as square -> FEN letter ('*' for ice), read from the page. */
+/** The chess board as square -> FEN letter ('*' for ice), read from the page.
+ * @param {Page} page
+ */
 export async function chessBoard(page) {
   const pieces = await boardPieces(page);
   const out = {};
@@ -122,15 +142,24 @@ export async function chessBoard(page) {
 
 export const sortObj = o => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
-/** Squares of the game board carrying a CSS class (chessgroundx's `square` nodes). */
+/** Squares of the game board carrying a CSS class (chessgroundx's `square` nodes).
+ * @param {Page} page
+ * @param {string} cls
+ * @param {string} [selector]
+ * @returns {Promise<string[]>}
+ */
 export async function squaresWith(page, cls, selector = '.game .cg-wrap') {
   return page.$eval(selector, (wrap, c) =>
-    [...wrap.querySelectorAll(`cg-board square.${c}`)].map(s => s.cgKey).filter(Boolean).sort(), cls);
+    [.../** @type {NodeListOf<HTMLElement & { cgKey: string }>} */ (wrap.querySelectorAll(`cg-board square.${c}`))].map(s => s.cgKey).filter(Boolean).sort(), cls);
 }
 
 // ---------- driving the board ----------
 
-/** The page coordinates of the centre of a square of the game board. */
+/** The page coordinates of the centre of a square of the game board.
+ * @param {Page} page
+ * @param {string} square
+ * @param {string} [selector]
+ */
 export async function squareCenter(page, square, selector = '.game .cg-wrap') {
   const box = await page.locator(`${selector} cg-board`).boundingBox();
   const white = await page.$eval(selector, w => w.classList.contains('orientation-white'));
@@ -142,12 +171,14 @@ export async function squareCenter(page, square, selector = '.game .cg-wrap') {
   return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
 }
 
+/** @param {Page} page @param {string} square */
 export async function clickSquare(page, square) {
   const { x, y } = await squareCenter(page, square);
   await page.mouse.click(x, y);
   await page.waitForTimeout(120);
 }
 
+/** @param {Page} page @param {string} from @param {string} to */
 export async function dragPiece(page, from, to) {
   const a = await squareCenter(page, from);
   const b = await squareCenter(page, to);
@@ -159,11 +190,15 @@ export async function dragPiece(page, from, to) {
   await page.waitForTimeout(120);
 }
 
-/** The move texts of the move list, in order. */
+/** The move texts of the move list, in order.
+ * @param {Page} page
+ * @returns {Promise<string[]>}
+ */
 export async function moveTexts(page) {
   return page.$$eval('#moves button.move', bs => bs.map(b => b.textContent.trim()));
 }
 
+/** Waits for `n` moves in the game page's list. @param {Page} page @param {number} n */
 export async function waitForMoves(page, n) {
   try {
     await page.waitForFunction(k => document.querySelectorAll('#moves button.move').length >= k, n, { timeout: 15000 });
@@ -180,6 +215,7 @@ export async function waitForMoves(page, n) {
   await page.waitForTimeout(250);
 }
 
+/** @param {Page} page */
 export async function statusText(page) {
   return (await page.textContent('#status')).trim();
 }
@@ -230,6 +266,7 @@ export async function api(page, method, path, body) {
   return { status: res.status(), json };
 }
 
+/** The id of the game page shown. @param {Page} page */
 export async function gameId(page) {
   await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
   return new URL(page.url()).pathname.split('/').pop();
@@ -256,7 +293,10 @@ export async function startFromHome(page, { variant, opponent, level, color, fen
   return id;
 }
 
-/** Opens a game page and waits for its board. */
+/** Opens a game page and waits for its board.
+ * @param {Page} page
+ * @param {string} id
+ */
 export async function openGame(page, id) {
   await page.goto(`${base}/game/${id}`);
   await page.waitForSelector('.game .cg-wrap cg-board piece');
@@ -300,7 +340,9 @@ async function waitForServer() {
 
 const pageErrors = [];
 
-/** Records the page's uncaught errors and console errors; the suite fails on any. */
+/** Records the page's uncaught errors and console errors; the suite fails on any.
+ * @param {Page} page
+ */
 export function watchErrors(page) {
   page.on('pageerror', e => pageErrors.push(e.message));
   page.on('console', m => {
