@@ -47,6 +47,7 @@ const codeSpans = text => text.match(/`[^`]*`/g) ?? [];
  * has one it does not have, or lists them in another order (so translations cannot drift
  * silently). `warn` hears of a translated decision that lacks a `code` span of the English one
  * (notation, positions and commands are kept as they are).
+ * @param {(message: string) => void} [warn]
  */
 export function allDecisions(warn = () => {}) {
   const out = {};

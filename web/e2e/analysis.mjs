@@ -93,10 +93,10 @@ async function engineFindsTheSeedWin(browser) {
   await page.click('#engine-toggle');
   check(!(await page.isVisible('#engine')), 'the engine switches off');
   // Seed examples 2 and 3 (antarctos.md): Solve shows their known lines.
-  for (const [fen, line] of [
+  for (const [fen, line] of /** @type {[string, string[]][]} */ ([
     ['W:Wb4,e3,f2:Bc7,d6:Ic3', ['b4-c5', 'd6xb4xd2xf4', 'f2xd4xb6xd8']],
     ['W:Wb2,c1,h2:Ba3,c5:Ie5,e7,g3', ['h2xf4xd6xb4']],
-  ]) {
+  ])) {
     await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent(fen)}`);
     await page.waitForSelector('.cg-wrap cg-board piece');
     await page.click('#solve');
@@ -149,11 +149,11 @@ async function boardEditor(browser) {
   await clickSquare(page, 'f6');
   await page.click('button.tool[data-tool="*"]');
   await clickSquare(page, 'd4');
-  await page.waitForFunction(() => document.querySelector('#editor-fen')?.value === 'W:Wc3:Bf6:Id4');
+  await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('#editor-fen'))?.value === 'W:Wc3:Bf6:Id4');
   await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
   // Black to move, then an impossible position typed in: the rules' words say why.
   await page.click('#editor-turn input[value=black]');
-  await page.waitForFunction(() => document.querySelector('#editor-fen')?.value.startsWith('B:'));
+  await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('#editor-fen'))?.value.startsWith('B:'));
   await page.fill('#editor-fen', 'W:Wc3:Bc3');
   await page.press('#editor-fen', 'Enter');
   await page.dispatchEvent('#editor-fen', 'change');
@@ -222,7 +222,7 @@ async function importRecords(browser) {
   await other.click('#import summary');
   const cp1251 = Buffer.concat([Buffer.from('[Event "cp"]\n[White "'), Buffer.from([0xc1, 0xeb, 0xe8, 0xed, 0xe4, 0xe5, 0xf0]), Buffer.from('"]\n\n1. c3-d4! f6-g5?! *\n')]);
   await other.setInputFiles('#import-file', { name: 'old.pdn', mimeType: 'text/plain', buffer: cp1251 });
-  await other.waitForFunction(() => document.querySelector('#import-text')?.value.includes('c3-d4'));
+  await other.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('#import-text'))?.value.includes('c3-d4'));
   await other.click('#import-open');
   await other.waitForSelector('.import-warning');
   check((await other.textContent('.import-warning')).includes('windows-1251'), `the encoding guess is said, got ${await other.textContent('.import-warning')}`);
@@ -273,8 +273,33 @@ async function gameGraph(browser) {
   check(!(await other.$('#review-request')), 'the stored analysis shows without a new request');
 }
 
+/** The engine's lines redraw the page: what is being typed (a note, a position) stays, and the
+ * board stays the same element. */
+async function redrawsKeepTypedText(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.$eval('.cg-wrap', el => { el.setAttribute('data-probe', 'first'); });
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitTree(page, 1);
+  await page.fill('#comment', 'a quiet start');
+  await page.fill('#fen-input', 'W:Wc3');
+  await page.click('#engine-toggle');
+  await page.waitForFunction(() => /depth \d/.test(document.querySelector('#engine')?.textContent ?? ''), null, { timeout: 20000 });
+  eq(await page.inputValue('#fen-input'), 'W:Wc3', 'the position being typed stays while the engine thinks');
+  eq(await page.inputValue('#comment'), 'a quiet start', 'so does the note');
+  eq(await page.getAttribute('.cg-wrap', 'data-probe'), 'first', 'the board is the same element');
+  await page.click('#engine-toggle');
+  await page.click('#nav-prev');
+  check((await page.inputValue('#fen-input')).startsWith('W:Wa1'), 'another position shows its own text');
+  await page.click('#nav-next');
+  eq(await page.inputValue('#comment'), 'a quiet start', 'the note is kept on its move');
+}
+
 await suite([
   ['moves, variations, keys and the record', treeAndVariations],
+  ['typed text survives the engine\'s redraws', redrawsKeepTypedText],
   ['the engine finds the seed\'s win and its line plays', engineFindsTheSeedWin],
   ['a finished game opens on its last position', fromAFinishedGame],
   ['the board editor', boardEditor],

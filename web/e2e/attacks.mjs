@@ -39,8 +39,8 @@ const evil = createServer((req, res) => {
   res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
   res.end(html ?? 'no such page');
 });
-await new Promise(resolve => evil.listen(0, '127.0.0.1', resolve));
-const evilOrigin = `http://evil.icebound.test:${evil.address().port}`;
+await new Promise(resolve => evil.listen(0, '127.0.0.1', () => resolve(undefined)));
+const evilOrigin = `http://evil.icebound.test:${/** @type {import('node:net').AddressInfo} */ (evil.address()).port}`;
 
 function formPage(action, fields, enctype = 'application/x-www-form-urlencoded') {
   const inputs = Object.entries(fields)
@@ -53,6 +53,7 @@ function formPage(action, fields, enctype = 'application/x-www-form-urlencoded')
 // ---------- the site through the API, as a bot (X-Icebound-Player) ----------
 
 async function api(method, path, token, body) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (token) headers['x-icebound-player'] = token;
   if (body !== undefined) headers['content-type'] = 'application/json';

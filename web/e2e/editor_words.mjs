@@ -88,7 +88,7 @@ async function editorIn(browser, l) {
   await clickSquare(page, 'b8');
   await page.click('button.tool[data-tool=B]');
   await clickSquare(page, 'd6');
-  await page.waitForFunction(() => document.querySelector('#editor-fen')?.value === 'W:Wb8:Bd6');
+  await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('#editor-fen'))?.value === 'W:Wb8:Bd6');
   await says(page, '#editor-why', w.goal, `${l}: a man of the side to move on its far row (A12)`);
   await screenshot(page, `editor-words-${l}`);
   // C12: Ice Age Chess, two White kings; the side is named in the language.

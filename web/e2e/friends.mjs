@@ -12,7 +12,10 @@ const totals = async page => {
   return { antarctos: s.antarctos.total, iceage: s.iceage.total };
 };
 
-/** A friend game created by `a` from the home page and joined by `b` through the link. */
+/** A friend game created by `a` from the home page and joined by `b` through the link.
+ * @param {import('./lib.mjs').Browser} browser
+ * @param {{ variant?: import('../src/api').Variant, fen?: string }} [opts]
+ */
 async function friendGame(browser, { variant = 'antarctos', fen } = {}) {
   const a = await newPage(browser);
   const id = await startFriendGame(a, variant, fen);

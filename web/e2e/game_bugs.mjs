@@ -83,7 +83,7 @@ async function bug3UnjoinedFriendGame(browser) {
   check(!(await page.isVisible('#resign')) && !(await page.isVisible('#offer-draw')), 'no Resign and no draw offer before the friend joins');
   await clickSquare(page, 'h2');
   eq(await page.$$eval('.game cg-board square.move-dest', s => s.length), 0, 'no piece can be moved before the friend joins');
-  for (const [path, body] of [[`/api/games/${id}/moves`, { move: 'hxg3', ply: 0 }], [`/api/games/${id}/resign`, {}], [`/api/games/${id}/draw`, { action: 'offer' }]]) {
+  for (const [path, body] of /** @type {[string, object][]} */ ([[`/api/games/${id}/moves`, { move: 'hxg3', ply: 0 }], [`/api/games/${id}/resign`, {}], [`/api/games/${id}/draw`, { action: 'offer' }]])) {
     const r = await api(page, 'POST', path, body);
     eq([r.status, r.json?.error?.code], [409, 'waiting_for_opponent'], `${path} before the friend joins`);
   }

@@ -201,8 +201,27 @@ async function antarctosPathAndCaptures(browser) {
   await screenshot(page, 'antarctos-path', 'antarctos-path.png');
 }
 
+/** A state from the server and a flip redraw the page: the board stays the same element (not
+ * made again) and the text being typed stays in the box. */
+async function redrawsKeepBoardAndText(browser) {
+  const page = await newPage(browser);
+  const id = await startFromHome(page, { variant: 'antarctos', opponent: 'local' });
+  await page.$eval('.game .cg-wrap', el => { el.setAttribute('data-probe', 'first'); });
+  await page.fill('#move-input', 'e3-');
+  eq((await api(page, 'POST', `/api/games/${id}/moves`, { move: 'c3-d4', ply: 0 })).status, 200, 'a move through the API');
+  await waitForMoves(page, 1);
+  eq(await page.inputValue('#move-input'), 'e3-', 'the typed text stays through the new state');
+  eq(await page.getAttribute('.game .cg-wrap', 'data-probe'), 'first', 'the board is the same element after the new state');
+  eq((await squaresWith(page, 'last-move')), ['c3', 'd4'], 'and shows the move');
+  await page.click('#flip');
+  eq(await page.getAttribute('.game .cg-wrap', 'data-probe'), 'first', 'the board is the same element after a flip');
+  eq(await page.inputValue('#move-input'), 'e3-', 'the typed text stays through a flip');
+  await page.click('#flip');
+}
+
 await suite([
   ['the end in words, with a sound and what comes next', endInWords],
+  ['redraws keep the board and the typed text', redrawsKeepBoardAndText],
   ['sounds and a remembered mute switch', soundsAndMute],
   ['the flip is remembered', flipRemembered],
   ['keyboard move entry', keyboardEntry],

@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Browser} Browser */
+
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = join(here, '..', '..');
 
@@ -32,7 +35,10 @@ mkdirSync(out, { recursive: true });
 let failures = 0;
 let checks = 0;
 
-/** Fails the running scenario (and the file) when `cond` is false. */
+/** Fails the running scenario (and the file) when `cond` is false.
+ * @param {unknown} cond
+ * @param {string} what
+ */
 export function check(cond, what) {
   checks++;
   if (!cond) {
@@ -42,6 +48,11 @@ export function check(cond, what) {
   }
 }
 
+/** Fails unless `actual` and `expected` are the same as JSON.
+ * @param {unknown} actual
+ * @param {unknown} expected
+ * @param {string} what
+ */
 export function eq(actual, expected, what) {
   const a = JSON.stringify(actual);
   const e = JSON.stringify(expected);
@@ -52,7 +63,9 @@ export const sleep = ms => new Promise(r => setTimeout(r, ms));
 
 // ---------- positions, compared as sets (the texts' square order is free on input) ----------
 
-/** Antarctos A18 text -> {turn, white[], black[], ice[]} with sorted squares. */
+/** Antarctos A18 text -> {turn, white[], black[], ice[]} with sorted squares.
+ * @param {string} fen
+ */
 export function antarctosSets(fen) {
   const fields = fen.trim().split(':');
   const r = { turn: fields[0].toUpperCase(), white: [], black: [], ice: [] };
@@ -63,11 +76,17 @@ export function antarctosSets(fen) {
   return r;
 }
 
-/** What the board shows: square -> class list of the piece, read from chessgroundx's nodes. */
+/** What the board shows: square -> class list of the piece, read from chessgroundx's nodes.
+ * @param {Page} page
+ * @param {string} [selector]
+ * @returns {Promise<Record<string, string>>}
+ */
 export async function boardPieces(page, selector = '.game .cg-wrap') {
   return page.$eval(selector, wrap => {
+    /** @type {Record<string, string>} */
     const out = {};
-    for (const p of wrap.querySelectorAll('cg-board piece')) {
+    // chessgroundx names each piece's and square's node by its square (`cgKey`).
+    for (const p of /** @type {NodeListOf<HTMLElement & { cgKey: string }>} */ (wrap.querySelectorAll('cg-board piece'))) {
       if (p.classList.contains('ghost') || p.classList.contains('fading')) continue;
       out[p.cgKey] = [...p.classList].filter(c => c.endsWith('-piece') || c === 'white' || c === 'black').sort().join(' ');
     }
@@ -75,7 +94,9 @@ export async function boardPieces(page, selector = '.game .cg-wrap') {
   });
 }
 
-/** The Antarctos board as sets, for comparison with antarctosSets(). */
+/** The Antarctos board as sets, for comparison with antarctosSets().
+ * @param {Page} page
+ */
 export async function antarctosBoard(page) {
   const pieces = await boardPieces(page);
   const r = { white: [], black: [], ice: [], captured: [] };
@@ -106,7 +127,9 @@ export function chessSquares(fen) {
   return out;
 }
 
-/** The chess board as square -> FEN letter ('*' for ice), read from the page. */
+/** The chess board as square -> FEN letter ('*' for ice), read from the page.
+ * @param {Page} page
+ */
 export async function chessBoard(page) {
   const pieces = await boardPieces(page);
   const out = {};
@@ -119,15 +142,24 @@ export async function chessBoard(page) {
 
 export const sortObj = o => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
-/** Squares of the game board carrying a CSS class (chessgroundx's `square` nodes). */
+/** Squares of the game board carrying a CSS class (chessgroundx's `square` nodes).
+ * @param {Page} page
+ * @param {string} cls
+ * @param {string} [selector]
+ * @returns {Promise<string[]>}
+ */
 export async function squaresWith(page, cls, selector = '.game .cg-wrap') {
   return page.$eval(selector, (wrap, c) =>
-    [...wrap.querySelectorAll(`cg-board square.${c}`)].map(s => s.cgKey).filter(Boolean).sort(), cls);
+    [.../** @type {NodeListOf<HTMLElement & { cgKey: string }>} */ (wrap.querySelectorAll(`cg-board square.${c}`))].map(s => s.cgKey).filter(Boolean).sort(), cls);
 }
 
 // ---------- driving the board ----------
 
-/** The page coordinates of the centre of a square of the game board. */
+/** The page coordinates of the centre of a square of the game board.
+ * @param {Page} page
+ * @param {string} square
+ * @param {string} [selector]
+ */
 export async function squareCenter(page, square, selector = '.game .cg-wrap') {
   const box = await page.locator(`${selector} cg-board`).boundingBox();
   const white = await page.$eval(selector, w => w.classList.contains('orientation-white'));
@@ -139,12 +171,14 @@ export async function squareCenter(page, square, selector = '.game .cg-wrap') {
   return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
 }
 
+/** @param {Page} page @param {string} square */
 export async function clickSquare(page, square) {
   const { x, y } = await squareCenter(page, square);
   await page.mouse.click(x, y);
   await page.waitForTimeout(120);
 }
 
+/** @param {Page} page @param {string} from @param {string} to */
 export async function dragPiece(page, from, to) {
   const a = await squareCenter(page, from);
   const b = await squareCenter(page, to);
@@ -156,11 +190,15 @@ export async function dragPiece(page, from, to) {
   await page.waitForTimeout(120);
 }
 
-/** The move texts of the move list, in order. */
+/** The move texts of the move list, in order.
+ * @param {Page} page
+ * @returns {Promise<string[]>}
+ */
 export async function moveTexts(page) {
   return page.$$eval('#moves button.move', bs => bs.map(b => b.textContent.trim()));
 }
 
+/** Waits for `n` moves in the game page's list. @param {Page} page @param {number} n */
 export async function waitForMoves(page, n) {
   try {
     await page.waitForFunction(k => document.querySelectorAll('#moves button.move').length >= k, n, { timeout: 15000 });
@@ -177,13 +215,14 @@ export async function waitForMoves(page, n) {
   await page.waitForTimeout(250);
 }
 
+/** @param {Page} page */
 export async function statusText(page) {
   return (await page.textContent('#status')).trim();
 }
 
 /** Waits until the status box says the game is `status` (`finished`, `ongoing`, `aborted`). */
 export async function waitForStatus(page, status, timeout = 10000) {
-  await page.waitForFunction(s => document.querySelector('#status')?.dataset.status === s, status, { timeout });
+  await page.waitForFunction(s => /** @type {HTMLElement | null} */ (document.querySelector('#status'))?.dataset.status === s, status, { timeout });
 }
 
 let shot = 0;
@@ -202,7 +241,14 @@ export async function screenshot(page, name, publishAs) {
 
 /** A call of the HTTP API with the page's cookies, sent as the page would send it: `{status,
  * json}`. A state-changing call sends the page's Origin and a JSON body (`{}` when none is
- * given) with its content type: the server refuses state changes without them. */
+ * given) with its content type: the server refuses state changes without them.
+ * @template {string} P
+ * @param {Page} page
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
+ * @param {P} path
+ * @param {import('./api').Body<P>} [body]
+ * @returns {Promise<{ status: number, json: import('./api').Answer<P> }>}
+ */
 export async function api(page, method, path, body) {
   const send = method !== 'GET';
   const res = await page.request.fetch(`${base}${path}`, {
@@ -220,12 +266,16 @@ export async function api(page, method, path, body) {
   return { status: res.status(), json };
 }
 
+/** The id of the game page shown. @param {Page} page */
 export async function gameId(page) {
   await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
   return new URL(page.url()).pathname.split('/').pop();
 }
 
-/** Starts a game from the home page's form. */
+/** Starts a game from the home page's form.
+ * @param {Page} page
+ * @param {{ variant: import('../src/api').Variant, opponent: 'engine' | 'local' | 'friend', level?: number, color?: import('../src/api').Color, fen?: string }} setting
+ */
 export async function startFromHome(page, { variant, opponent, level, color, fen }) {
   await page.goto(`${base}/`);
   await page.check(`input[name=variant][value=${variant}]`);
@@ -243,11 +293,14 @@ export async function startFromHome(page, { variant, opponent, level, color, fen
   return id;
 }
 
-/** Opens a game page and waits for its board. */
+/** Opens a game page and waits for its board.
+ * @param {Page} page
+ * @param {string} id
+ */
 export async function openGame(page, id) {
   await page.goto(`${base}/game/${id}`);
   await page.waitForSelector('.game .cg-wrap cg-board piece');
-  await page.waitForFunction(() => document.querySelector('#status')?.dataset.status);
+  await page.waitForFunction(() => /** @type {HTMLElement | null} */ (document.querySelector('#status'))?.dataset.status);
 }
 
 /** The worked examples of the rules page (web/src/rules_content.ts), loaded as a module. */
@@ -287,7 +340,9 @@ async function waitForServer() {
 
 const pageErrors = [];
 
-/** Records the page's uncaught errors and console errors; the suite fails on any. */
+/** Records the page's uncaught errors and console errors; the suite fails on any.
+ * @param {Page} page
+ */
 export function watchErrors(page) {
   page.on('pageerror', e => pageErrors.push(e.message));
   page.on('console', m => {

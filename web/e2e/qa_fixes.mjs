@@ -49,7 +49,10 @@ async function resignedLocalGame(page, moves) {
 }
 
 /** A friend game (Antarctos unless told) made by `a` as White through the API and joined by
- * `b` through the link's page; both pages show it. */
+ * `b` through the link's page; both pages show it.
+ * @param {import('./lib.mjs').Browser} browser
+ * @param {import('../src/api').Variant} [variant]
+ */
 async function friendGame(browser, variant = 'antarctos') {
   const a = await newPage(browser);
   await a.goto(`${base}/`);
@@ -275,7 +278,7 @@ async function badgesLeadToRulings(browser) {
 async function phone(browser) {
   const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   await page.goto(`${base}/`);
-  for (const opponent of ['engine', 'local', 'friend']) {
+  for (const opponent of /** @type {const} */ (['engine', 'local', 'friend'])) {
     eq((await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent, color: 'white', ...(opponent === 'engine' ? { level: 1 } : {}) })).status, 201, `a ${opponent} game`);
   }
   await page.goto(`${base}/my`);

@@ -23,6 +23,7 @@ async function droppableSockets(page) {
     const Real = window.WebSocket;
     window.__sockets = 0;
     window.WebSocket = class extends Real {
+      /** @param {ConstructorParameters<typeof WebSocket>} args */
       constructor(...args) {
         super(...args);
         window.__sockets++;
@@ -170,7 +171,9 @@ async function resultInView(browser) {
 async function clocksOwedMoveGoesAgain(browser) {
   const page = await newPage(browser);
   // The server's last state message, to send again as the give-back's own state would come.
+  /** @type {string | Buffer | null} */
   let last = null;
+  /** @type {import('playwright-core').WebSocketRoute | null} */
   let toPage = null;
   await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws(\?[^/]*)?$/, ws => {
     const server = ws.connectToServer();

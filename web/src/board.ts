@@ -10,65 +10,8 @@
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type * as cg from 'chessgroundx/types';
-import type { Color, LegalMove, Variant } from './api';
-
-/** What stands on a square of an Antarctos position. */
-export type Occupant = 'white' | 'black' | 'ice';
-
-/** Reads Antarctos position text (A18: `W:Wb4,e3:Bc7:Ic3`) into square -> occupant and side. */
-export function parseAntarctosFen(fen: string): { turn: Color; squares: Map<string, Occupant> } {
-  const fields = fen.trim().split(':');
-  const turn: Color = fields[0]?.trim().toUpperCase() === 'B' ? 'black' : 'white';
-  const squares = new Map<string, Occupant>();
-  for (const field of fields.slice(1)) {
-    const kind = field.trim().charAt(0).toUpperCase();
-    const occupant: Occupant | undefined = kind === 'W' ? 'white' : kind === 'B' ? 'black' : kind === 'I' ? 'ice' : undefined;
-    if (!occupant) continue;
-    for (const sq of field.trim().slice(1).split(',')) {
-      const s = sq.trim().toLowerCase().replace(/^k/, '');
-      if (/^[a-h][1-8]$/.test(s)) squares.set(s, occupant);
-    }
-  }
-  return { turn, squares };
-}
-
-/** The side to move of Ice Age Chess FEN (second field). */
-export function chessTurn(fen: string): Color {
-  return fen.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
-}
-
-export function turnOf(variant: Variant, fen: string): Color {
-  return variant === 'antarctos' ? parseAntarctosFen(fen).turn : chessTurn(fen);
-}
-
-/**
- * The chessgroundx board text for a position. Ice is the role `i-piece` given the colour
- * `iceColor`: one the user cannot pick up (chessgroundx moves only pieces of the movable
- * colour). A man is `m-piece`.
- */
-export function boardFen(variant: Variant, fen: string, iceColor: Color): string {
-  const ice = iceColor === 'white' ? 'I' : 'i';
-  if (variant === 'iceage') return fen.trim().split(/\s+/)[0].replace(/\*/g, ice);
-  const { squares } = parseAntarctosFen(fen);
-  const rows: string[] = [];
-  for (let rank = 8; rank >= 1; rank--) {
-    let row = '';
-    let empty = 0;
-    for (const file of 'abcdefgh') {
-      const o = squares.get(`${file}${rank}`);
-      if (!o) {
-        empty++;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += o === 'white' ? 'M' : o === 'black' ? 'm' : ice;
-    }
-    if (empty) row += String(empty);
-    rows.push(row);
-  }
-  return rows.join('/');
-}
+import type { Color, LegalMove, Variant as VariantKey } from './api';
+import { variantOf, type Variant } from './variants';
 
 /** The square between two squares a jump apart (`c3`,`e5` -> `d4`), or null when not a jump. */
 export function jumpedSquare(from: string, to: string): string | null {
@@ -80,22 +23,6 @@ export function jumpedSquare(from: string, to: string): string | null {
 
 function startsWith(path: string[], prefix: string[]): boolean {
   return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
-}
-
-/** Antarctos premove targets: the squares a step or one jump away along the man's diagonals.
- * Only a hint for queuing; whether it is played is decided by the legal list when the turn
- * comes (the page never judges a move itself). */
-function diagonalReach(_board: cg.BoardState, key: cg.Key): cg.Key[] {
-  const f = key.charCodeAt(0) - 97;
-  const r = Number(key.slice(1)) - 1;
-  const out: cg.Key[] = [];
-  for (const d of [1, 2]) {
-    for (const [df, dr] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
-      const nf = f + df * d, nr = r + dr * d;
-      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.push(`${String.fromCharCode(97 + nf)}${nr + 1}` as cg.Key);
-    }
-  }
-  return out;
 }
 
 export interface ShowOptions {
@@ -133,26 +60,28 @@ export class Board {
   private fen = '';
   private opts: ShowOptions = { legal: [], movable: null };
   private orientation: Color = 'white';
+  private readonly game: Variant;
   private marksEl: HTMLElement;
 
   constructor(
     readonly el: HTMLElement,
-    readonly variant: Variant,
+    variant: VariantKey,
     private events: BoardEvents,
     viewOnly = false,
   ) {
-    el.classList.add('board', variant === 'antarctos' ? 'antarctos' : 'chess');
+    this.game = variantOf(variant);
+    el.classList.add('board', this.game.boardClass);
     this.cg = Chessground(el, {
       coordinates: !viewOnly,
       viewOnly,
-      autoCastle: variant === 'iceage',
+      autoCastle: this.game.autoCastle,
       animation: { enabled: true, duration: 180 },
       highlight: { lastMove: true, check: true },
       movable: { free: false, showDests: true, events: { after: (o, d) => void this.after(o, d) } },
       draggable: { enabled: true, showGhost: true },
       premovable: {
         enabled: false,
-        ...(variant === 'antarctos' ? { premoveFunc: diagonalReach } : {}),
+        ...(this.game.premoveFunc ? { premoveFunc: this.game.premoveFunc } : {}),
         events: {
           set: (orig, dest) => this.events.premove?.({ from: String(orig), to: String(dest) }),
           unset: () => this.events.premove?.(null),
@@ -160,7 +89,7 @@ export class Board {
       },
       events: { select: key => this.events.select?.(key) },
       drawable: { enabled: !viewOnly },
-      kingRoles: variant === 'iceage' ? ['k-piece'] : [],
+      kingRoles: this.game.kingRoles,
     });
     this.marksEl = document.createElement('div');
     this.marksEl.className = 'marks';
@@ -175,18 +104,18 @@ export class Board {
     this.legal = opts.movable ? opts.legal : [];
     this.partial = [];
     this.events.partial?.([]);
-    const turn = turnOf(this.variant, fen);
+    const turn = this.game.turnOf(fen);
     const single = opts.movable === 'white' || opts.movable === 'black' ? opts.movable : null;
     // Ice takes a colour the user never moves: the opponent's, or on a shared screen (and for a
     // watcher) the side not to move.
     const iceColor: Color = single ? (single === 'white' ? 'black' : 'white') : turn === 'white' ? 'black' : 'white';
     const canPremove = !!single && !!opts.premove && turn !== single;
     this.cg.set({
-      fen: boardFen(this.variant, fen, iceColor),
+      fen: this.game.boardFen(fen, iceColor),
       orientation: this.orientation,
       turnColor: turn,
       lastMove: opts.lastMove && opts.lastMove.length >= 2 ? (opts.lastMove as cg.Key[]) : undefined,
-      check: this.variant === 'iceage' && opts.check ? turn : false,
+      check: this.game.showsCheck && opts.check ? turn : false,
       movable: {
         color: this.legal.length || canPremove ? (opts.movable ?? undefined) : undefined,
         dests: this.dests(),
@@ -255,7 +184,7 @@ export class Board {
       if (!list.includes(to as cg.Key)) list.push(to as cg.Key);
       dests.set(from as cg.Key, list);
     };
-    if (this.variant === 'iceage') {
+    if (!this.game.hops) {
       for (const m of this.legal) add(m.path[0], m.path[m.path.length - 1]);
       return dests;
     }
@@ -274,7 +203,7 @@ export class Board {
   }
 
   private async after(orig: string, dest: string): Promise<void> {
-    if (this.variant === 'iceage') {
+    if (!this.game.hops) {
       const cands = this.legal.filter(m => m.path[0] === orig && m.path[m.path.length - 1] === dest);
       if (cands.length === 1) return this.events.move(cands[0]);
       if (cands.length > 1 && this.events.choose) {
@@ -310,7 +239,7 @@ export class Board {
       else if (piece && piece.role === 'i-piece') diff.set(over as cg.Key, undefined);
       if (diff.size) this.cg.setPieces(diff);
     }
-    const turn = turnOf(this.variant, this.fen);
+    const turn = this.game.turnOf(this.fen);
     this.cg.set({ turnColor: turn, lastMove: [...this.partial] as cg.Key[], movable: { dests: this.dests() } });
     this.cg.selectSquare(to as cg.Key);
     this.events.partial?.([...this.partial]);

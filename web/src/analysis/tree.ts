@@ -5,6 +5,7 @@
 // with its variations and comments (move numbers and brackets are notation, not rules).
 
 import type { Color, Variant } from '../api';
+import { variantOf } from '../variants';
 
 /** The move that led to a node, as the server named it. */
 export interface TreeMove {
@@ -149,12 +150,7 @@ export class MoveTree {
       ['Black', tags.Black ?? '?'],
       ['Result', tags.Result ?? '*'],
     ];
-    if (this.variant === 'iceage') {
-      all.push(['Variant', 'Ice Age'], ['SetUp', '1'], ['FEN', this.root.fen]);
-    } else {
-      all.push(['GameType', 'Antarctos']);
-      if (!standardStart) all.push(['FEN', this.root.fen]);
-    }
+    all.push(...variantOf(this.variant).recordTags(this.root.fen, standardStart));
     const head = all.map(([k, v]) => `[${k} "${v.replace(/["\\]/g, '')}"]`).join('\n');
     const body = [this.movetext(), tags.Result ?? '*'].filter(Boolean).join(' ');
     return `${head}\n\n${wrap(body)}\n`;

@@ -4,8 +4,8 @@
 // analysis board).
 
 import type { Action, Answer, Color, GameView } from '../api';
-import { h } from '../dom';
 import { colorName, t, type Key } from '../i18n';
+import { h, type VNode } from '../snabbdom';
 import { myColors } from './model';
 
 export interface ActionEvents {
@@ -14,22 +14,30 @@ export interface ActionEvents {
   draw: (a: Answer) => void;
   takeback: (a: Answer) => void;
   rematch: (a: Answer) => void;
+  /** The button whose "Sure?" is showing, if any. */
+  asking: string | null;
+  ask: (id: string | null) => void;
+  /** A request is on its way: every button waits for its answer (a double click sends once). */
+  pending: boolean;
+}
+
+/** A button of the panel: disabled while a request is on its way. */
+export function button(sel: string, ev: ActionEvents, click: () => void, label: string): VNode {
+  return h(sel, { attrs: { type: 'button', disabled: ev.pending }, on: { click } }, label);
 }
 
 /** A button that asks "Sure? Yes / No" in place before it acts. */
-export function confirmButton(id: string, label: string, question: string, act: () => void): HTMLElement {
-  const box = h('span.confirm');
-  const ask = () => {
-    box.replaceChildren(
-      h('span.confirm-q', question),
-      h('button.danger', { type: 'button', id: `${id}-yes`, onclick: act }, t('game.yes')),
-      h('button', { type: 'button', id: `${id}-no`, onclick: () => box.replaceChildren(first) }, t('game.no')),
-    );
-    (box.querySelector(`#${id}-no`) as HTMLElement | null)?.focus();
-  };
-  const first = h('button', { type: 'button', id, onclick: ask }, label);
-  box.append(first);
-  return box;
+export function confirmButton(id: string, label: string, question: string, act: () => void, ev: ActionEvents): VNode {
+  if (ev.asking !== id) return h('span.confirm', { key: id }, [button(`button#${id}`, ev, () => ev.ask(id), label)]);
+  return h('span.confirm', { key: id }, [
+    h('span.confirm-q', question),
+    button(`button#${id}-yes.danger`, ev, act, t('game.yes')),
+    h(`button#${id}-no`, {
+      attrs: { type: 'button', disabled: ev.pending },
+      on: { click: () => ev.ask(null) },
+      hook: { insert: v => (v.elm as HTMLElement).focus() },
+    }, t('game.no')),
+  ]);
 }
 
 /** How many plies a takeback by `side` removes: its last move and whatever followed it
@@ -49,53 +57,53 @@ function takebackLabel(g: GameView, offer: boolean): string {
 }
 
 /** An offer to answer: the question and Accept / Decline. */
-function offerBox(id: string, text: string, answer: (a: Answer) => void): HTMLElement {
-  return h('div.offer', { id, role: 'group', 'aria-label': text },
+function offerBox(id: string, text: string, answer: (a: Answer) => void, ev: ActionEvents): VNode {
+  return h(`div#${id}.offer`, { key: id, attrs: { role: 'group', 'aria-label': text } }, [
     h('span', text),
-    h('button.primary', { type: 'button', id: `${id}-accept`, onclick: () => answer('accept') }, t('game.accept')),
-    h('button', { type: 'button', id: `${id}-decline`, onclick: () => answer('decline') }, t('game.decline')),
-  );
+    button(`button#${id}-accept.primary`, ev, () => answer('accept'), t('game.accept')),
+    button(`button#${id}-decline`, ev, () => answer('decline'), t('game.decline')),
+  ]);
 }
 
 /** The offers standing in the game, as boxes to answer or notes of one's own offer. */
-export function offers(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
+export function offers(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[] {
   const mine = myColors(g);
-  const out: HTMLElement[] = [];
+  const out: VNode[] = [];
   const from = (key: Key, by: GameView['draw_offer']) =>
     g.you === 'both' && by ? t('game.draw_offered_by', { color: colorName(by) }) : t(key);
-  if (can.has('accept_draw')) out.push(offerBox('draw-offer', from('game.draw_offered_you', g.draw_offer), ev.draw));
-  else if (g.draw_offer && mine.includes(g.draw_offer) && g.status === 'ongoing') out.push(h('p.offer-note#draw-sent', t('game.draw_sent')));
+  if (can.has('accept_draw')) out.push(offerBox('draw-offer', from('game.draw_offered_you', g.draw_offer), ev.draw, ev));
+  else if (g.draw_offer && mine.includes(g.draw_offer) && g.status === 'ongoing') out.push(h('p#draw-sent.offer-note', t('game.draw_sent')));
   if (can.has('accept_takeback')) {
     const two = !!g.takeback_offer && takebackPlies(g, g.takeback_offer) > 1;
-    out.push(offerBox('takeback-offer', t(two ? 'game.takeback_offered_reply' : 'game.takeback_offered_last'), ev.takeback));
+    out.push(offerBox('takeback-offer', t(two ? 'game.takeback_offered_reply' : 'game.takeback_offered_last'), ev.takeback, ev));
   }
-  else if (g.takeback_offer && mine.includes(g.takeback_offer) && g.status === 'ongoing') out.push(h('p.offer-note#takeback-sent', t('game.takeback_sent')));
-  if (can.has('accept_rematch')) out.push(offerBox('rematch-offer', t('game.rematch_offered_you'), ev.rematch));
-  else if (g.rematch_offer && mine.includes(g.rematch_offer) && !g.rematch) out.push(h('p.offer-note#rematch-sent', t('game.rematch_sent')));
+  else if (g.takeback_offer && mine.includes(g.takeback_offer) && g.status === 'ongoing') out.push(h('p#takeback-sent.offer-note', t('game.takeback_sent')));
+  if (can.has('accept_rematch')) out.push(offerBox('rematch-offer', t('game.rematch_offered_you'), ev.rematch, ev));
+  else if (g.rematch_offer && mine.includes(g.rematch_offer) && !g.rematch) out.push(h('p#rematch-sent.offer-note', t('game.rematch_sent')));
   return out;
 }
 
 /** The buttons of a game in progress. */
-export function playButtons(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
-  const out: HTMLElement[] = [];
-  if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), t('game.abort_confirm'), ev.abort));
-  if (can.has('resign')) out.push(confirmButton('resign', t('game.resign'), t('game.resign_confirm'), ev.resign));
-  if (can.has('offer_draw')) out.push(h('button#offer-draw', { type: 'button', onclick: () => ev.draw('offer') }, t('game.offer_draw')));
+export function playButtons(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[] {
+  const out: VNode[] = [];
+  if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), t('game.abort_confirm'), ev.abort, ev));
+  if (can.has('resign')) out.push(confirmButton('resign', t('game.resign'), t('game.resign_confirm'), ev.resign, ev));
+  if (can.has('offer_draw')) out.push(button('button#offer-draw', ev, () => ev.draw('offer'), t('game.offer_draw')));
   if (can.has('takeback') || can.has('offer_takeback')) {
-    out.push(h('button#takeback', { type: 'button', onclick: () => ev.takeback('offer') }, takebackLabel(g, !can.has('takeback'))));
+    out.push(button('button#takeback', ev, () => ev.takeback('offer'), takebackLabel(g, !can.has('takeback'))));
   }
   return out;
 }
 
 /** After the game: New game (the same setting, from the home page), Rematch, Analyse. */
-export function afterButtons(g: GameView, can: Set<Action>, ev: ActionEvents): HTMLElement[] {
-  const out: HTMLElement[] = [];
-  if (g.rematch) out.push(h('a.button.primary#to-rematch', { href: `/game/${g.rematch}` }, t('game.to_rematch')));
+export function afterButtons(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[] {
+  const out: VNode[] = [];
+  if (g.rematch) out.push(h('a#to-rematch.button.primary', { attrs: { href: `/game/${g.rematch}` } }, t('game.to_rematch')));
   else if (can.has('rematch') && !(g.rematch_offer && myColors(g).includes(g.rematch_offer))) {
-    out.push(h('button.primary#rematch', { type: 'button', onclick: () => ev.rematch('offer') }, t('game.rematch')));
+    out.push(button('button#rematch.primary', ev, () => ev.rematch('offer'), t('game.rematch')));
   }
-  out.push(h('a.button#new-game', { href: newGameHref(g) }, t('game.new_game')));
-  if (g.analysis_url) out.push(h('a.button#analyse', { href: g.analysis_url }, t('game.analyse')));
+  out.push(h('a#new-game.button', { attrs: { href: newGameHref(g) } }, t('game.new_game')));
+  if (g.analysis_url) out.push(h('a#analyse.button', { attrs: { href: g.analysis_url } }, t('game.analyse')));
   return out;
 }
 

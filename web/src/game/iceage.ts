@@ -3,8 +3,9 @@
 // empty and why, the marks on the board, and the way to the position just before it.
 
 import type { Color, GameView, IceAgeFacts, MoveView } from '../api';
-import { h, mount } from '../dom';
 import { andList, colorName, has, resultReason, t } from '../i18n';
+import { h, type VNode } from '../snabbdom';
+import { variantOf } from '../variants';
 
 /** "Ice Age after Black's move 20" (the move number is the move's own). */
 export function iceAgeTitle(m: MoveView): string {
@@ -13,7 +14,7 @@ export function iceAgeTitle(m: MoveView): string {
 
 /** The countdown line ("Ice Age in 3 Black moves"), or null when the server sends none. */
 export function countdownText(g: GameView): string | null {
-  if (g.variant !== 'iceage' || g.status !== 'ongoing' || g.ice_age_in === undefined || g.ice_age_in === null) return null;
+  if (!variantOf(g.variant).iceAges || g.status !== 'ongoing' || g.ice_age_in === undefined || g.ice_age_in === null) return null;
   return g.ice_age_in <= 1 ? t('ice.countdown_now') : t('ice.countdown', { n: g.ice_age_in });
 }
 
@@ -40,27 +41,27 @@ export interface IcePanelEvents {
 }
 
 /**
- * Draws the account of Ice Age move `m` into `box`: its title, what froze, the filled and the
- * closed squares, a king's freezing and its result, a legend of the marks, and the switch to
- * the position before it (`showingBefore`).
+ * The account of Ice Age move `m`: its title, what froze, the filled and the closed squares, a
+ * king's freezing and its result, a legend of the marks, and the switch to the position before
+ * it (`showingBefore`).
  */
-export function drawIcePanel(box: HTMLElement, g: GameView, m: MoveView, showingBefore: boolean, ev: IcePanelEvents): void {
+export function icePanel(g: GameView, m: MoveView, showingBefore: boolean, ev: IcePanelEvents): VNode[] {
   const f = m.ice_age;
-  const lines: (HTMLElement | null)[] = [h('strong.ice-title', `❄ ${iceAgeTitle(m)}`)];
+  const lines: (VNode | null)[] = [h('strong.ice-title', `❄ ${iceAgeTitle(m)}`)];
   if (f) {
     lines.push(h('p.ice-frozen', f.frozen.length ? t('ice.frozen', { pieces: andList(f.frozen.map(pieceWords)) }) : t('ice.nothing_frozen')));
     lines.push(h('p.ice-filled', t('ice.filled', { n: f.filled.length })));
     lines.push(h('p.ice-closed', f.closed.length ? t('ice.closed', { squares: andList(f.closed) }) : t('ice.closed_none')));
     if (f.kings_frozen.length && g.result && m.ply === g.ply) lines.push(h('p.ice-kings', resultReason(g.result)));
-    lines.push(h('p.ice-legend',
+    lines.push(h('p.ice-legend', [
       h('span.key.frozen', t('ice.legend_frozen')),
       h('span.key.new-ice', t('ice.legend_filled')),
-      h('span.key.closed', t('ice.legend_closed'))));
-    lines.push(h('button#ice-before', { type: 'button', 'aria-pressed': showingBefore ? 'true' : 'false', onclick: () => ev.before(!showingBefore) },
+      h('span.key.closed', t('ice.legend_closed'))]));
+    lines.push(h('button#ice-before', { attrs: { type: 'button', 'aria-pressed': showingBefore ? 'true' : 'false' }, on: { click: () => ev.before(!showingBefore) } },
       showingBefore ? t('ice.show_after') : t('ice.show_before')));
     if (showingBefore) lines.push(h('p.ice-before-note', t('ice.before_note', { n: m.number })));
   } else if (m.event) {
     lines.push(h('p', m.event));
   }
-  mount(box, ...lines);
+  return lines.filter((l): l is VNode => l !== null);
 }

@@ -5,6 +5,7 @@
 import type { LegalMove, Variant } from '../api';
 import { h } from '../dom';
 import { t } from '../i18n';
+import { variantOf } from '../variants';
 
 export interface KeyboardEvents {
   /** Returns the board to the live position (a move typed while looking back is meant for
@@ -46,7 +47,7 @@ export function keyboardInput(variant: Variant, ev: KeyboardEvents): KeyboardInp
     autocomplete: 'off',
     spellcheck: 'false',
     autocapitalize: 'off',
-    placeholder: t(variant === 'antarctos' ? 'game.kbd_hint_antarctos' : 'game.kbd_hint_iceage'),
+    placeholder: t(variantOf(variant).kbdHintKey),
   }) as HTMLInputElement;
   const says = h('p.kbd-says#kbd-says', { role: 'status', hidden: true });
   const say = (text: string) => {

@@ -4,18 +4,18 @@
 // `ratingBadge` for each seat.
 
 import type { Color, GameView } from '../api';
-import { h } from '../dom';
 import { t } from '../i18n';
+import { h, type VNode } from '../snabbdom';
 import { shownDiff, shownRating, type GameRatings } from '../ratings_api';
 
 /** The rating line of seat `c` of a rated game, or `null` (unrated, or not yet). */
-export function ratingBadge(g: GameView, c: Color): HTMLElement | null {
+export function ratingBadge(g: GameView, c: Color): VNode | null {
   const ratings = (g as GameView & { ratings?: GameRatings }).ratings;
   const side = ratings?.[c];
   if (!side) return null;
   const cls = side.diff > 0 ? 'up' : side.diff < 0 ? 'down' : 'same';
-  return h('span.rating-badge', { 'data-color': c },
-    ' · ', h('a', { href: `/@/${side.username}` }, side.username),
-    ' ', h('span.rating-after', { title: side.provisional ? t('rating.provisional') : undefined }, shownRating(side.after, side.provisional)),
-    ' ', h('span.rating-diff', { class: cls, title: t('rating.change') }, shownDiff(side.diff)));
+  return h('span.rating-badge', { attrs: { 'data-color': c } }, [
+    ' · ', h('a', { attrs: { href: `/@/${side.username}` } }, side.username),
+    ' ', h('span.rating-after', { attrs: side.provisional ? { title: t('rating.provisional') } : {} }, shownRating(side.after, side.provisional)),
+    ' ', h(`span.rating-diff.${cls}`, { attrs: { title: t('rating.change') } }, shownDiff(side.diff))]);
 }

@@ -4,6 +4,8 @@
 
 import type { Color, GameView, MoveFault, MoveView, Seat } from '../api';
 import { has, orList, t, type Key } from '../i18n';
+import { h, type VNode } from '../snabbdom';
+import { variantOf } from '../variants';
 
 /** The name of `g`'s seat `c` as its viewer sees it: You, Opponent (the other human of a game
  * the viewer plays), Player (a watcher), a computer level, or the open seat. */
@@ -25,24 +27,17 @@ export function seatName(g: GameView, c: Color): string {
 }
 
 /** A speaker, with sound waves when the sound is on and a cross when it is off. */
-export function speakerIcon(on: boolean): SVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '20');
-  svg.setAttribute('height', '20');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', on
-    ? 'M4 9h4l5-4v14l-5-4H4z M16 8.5a5 5 0 0 1 0 7 M18.5 6a8.5 8.5 0 0 1 0 12'
-    : 'M4 9h4l5-4v14l-5-4H4z M16 9l6 6 M22 9l-6 6');
-  path.setAttribute('fill', 'none');
-  path.setAttribute('stroke', 'currentColor');
-  path.setAttribute('stroke-width', '2');
-  path.setAttribute('stroke-linejoin', 'round');
-  path.setAttribute('stroke-linecap', 'round');
-  svg.append(path);
-  return svg;
+export function speakerIcon(on: boolean): VNode {
+  return h('svg', { attrs: { viewBox: '0 0 24 24', width: 20, height: 20, 'aria-hidden': 'true' } }, [
+    h('path', {
+      attrs: {
+        d: on
+          ? 'M4 9h4l5-4v14l-5-4H4z M16 8.5a5 5 0 0 1 0 7 M18.5 6a8.5 8.5 0 0 1 0 12'
+          : 'M4 9h4l5-4v14l-5-4H4z M16 9l6 6 M22 9l-6 6',
+        fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linejoin': 'round', 'stroke-linecap': 'round',
+      },
+    }),
+  ]);
 }
 
 /** Why typed move text was not played, in words, from the server's fault data (A17, C13) and
@@ -51,7 +46,7 @@ export function moveFaultWords(g: GameView, f: MoveFault): string {
   const text = f.text;
   if (g.legal.length === 0) return t('game.kbd_over');
   if (f.kind === 'unreadable') {
-    const examples = g.variant === 'antarctos' ? ['c3-d4', 'c3xe5'] : ['Nf3', 'exd5', 'e2e4'];
+    const examples = variantOf(g.variant).moveExamples;
     return t('game.kbd_unreadable', { text, example: orList(examples) });
   }
   if (f.kind === 'ambiguous') return t('game.kbd_ambiguous', { text, moves: orList(f.candidates) });

@@ -9,6 +9,7 @@ import { errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { lobbyApi, type ChallengeView, type LobbyView, type SeekView, type Side, type Terms } from './api';
 import { controlLabel, timePicker } from './time_control';
+import { variantOf } from '../variants';
 
 /** Games this tab was already sent to (a stream that reconnects names them again). */
 const SEEN_KEY = 'icebound.lobby.seen';
@@ -39,7 +40,7 @@ function quickControl(code: string): Terms['time_control'] {
   return { kind: 'realtime', initial_s: m * 60, increment_s: i };
 }
 
-const gameName = (v: Variant) => t(v === 'antarctos' ? 'game.antarctos' : 'game.iceage');
+const gameName = (v: Variant) => t(variantOf(v).nameKey);
 const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
 /** What the viewer would play against an offer whose maker asked for `side`. */

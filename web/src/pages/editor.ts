@@ -6,99 +6,21 @@
 // From here: Analyse, play the computer, play a friend. Writing position text is notation, not a
 // rule.
 
-import { api, ApiError, type Color, type Variant } from '../api';
-import { Board, parseAntarctosFen } from '../board';
+import { api, ApiError } from '../api';
+import { Board } from '../board';
 import { h, mount } from '../dom';
-import { colorName, errorWords, t } from '../i18n';
+import { errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
-import { START_FEN } from './analysis';
-
-/** What a square holds in the editor: a chess piece letter (`P`, `n`), `*` for ice in either
- * game, or `W` / `B` for an Antarctos man. */
-type Cell = string;
-
-interface Setup {
-  cells: Map<string, Cell>;
-  turn: Color;
-  /** Ice Age Chess only. */
-  castling: string;
-  ep: string;
-  halfmove: number;
-  fullmove: number;
-}
-
-const FILES = 'abcdefgh';
-
-/** Reads position text into the editor's setup, as far as it can be read (the server judges it). */
-function readSetup(variant: Variant, fen: string): Setup {
-  const cells = new Map<string, Cell>();
-  if (variant === 'antarctos') {
-    const { turn, squares } = parseAntarctosFen(fen);
-    for (const [sq, o] of squares) cells.set(sq, o === 'white' ? 'W' : o === 'black' ? 'B' : '*');
-    return { cells, turn, castling: '-', ep: '-', halfmove: 0, fullmove: 1 };
-  }
-  const [board = '', turn = 'w', castling = '-', ep = '-', half = '0', full = '1'] = fen.trim().split(/\s+/);
-  board.split('/').forEach((row, i) => {
-    let file = 0;
-    for (const ch of row) {
-      if (/\d/.test(ch)) file += Number(ch);
-      else {
-        if (file < 8) cells.set(`${FILES[file]}${8 - i}`, ch);
-        file++;
-      }
-    }
-  });
-  return { cells, turn: turn === 'b' ? 'black' : 'white', castling, ep, halfmove: Number(half) || 0, fullmove: Number(full) || 1 };
-}
-
-/** Writes the setup as the game's position text (Antarctos A18, Ice Age Chess C12). */
-function writeSetup(variant: Variant, s: Setup): string {
-  if (variant === 'antarctos') {
-    const list = (c: Cell) => [...s.cells].filter(([, v]) => v === c).map(([sq]) => sq).sort((a, b) => a[1].localeCompare(b[1]) || a.localeCompare(b)).join(',');
-    const ice = list('*');
-    return `${s.turn === 'white' ? 'W' : 'B'}:W${list('W')}:B${list('B')}${ice ? `:I${ice}` : ''}`;
-  }
-  const rows: string[] = [];
-  for (let rank = 8; rank >= 1; rank--) {
-    let row = '';
-    let empty = 0;
-    for (const file of FILES) {
-      const c = s.cells.get(`${file}${rank}`);
-      if (!c) {
-        empty++;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += c;
-    }
-    if (empty) row += String(empty);
-    rows.push(row);
-  }
-  return `${rows.join('/')} ${s.turn === 'white' ? 'w' : 'b'} ${s.castling || '-'} ${s.ep || '-'} ${s.halfmove} ${s.fullmove}`;
-}
-
-/** The tools of each game: a label and the cell it places (`''` erases). */
-function tools(variant: Variant): [string, Cell][] {
-  if (variant === 'antarctos') {
-    return [[t('editor.white_man'), 'W'], [t('editor.black_man'), 'B'], [t('editor.ice'), '*'], [t('editor.erase'), '']];
-  }
-  const glyphs = { white: '♔♕♖♗♘♙', black: '♚♛♜♝♞♟' };
-  const out: [string, Cell][] = [];
-  for (const c of ['white', 'black'] as const) {
-    [...'kqrbnp'].forEach((p, i) => out.push([`${colorName(c)} ${glyphs[c][i]}`, c === 'white' ? p.toUpperCase() : p]));
-  }
-  out.push([t('editor.ice'), '*'], [t('editor.erase'), '']);
-  return out;
-}
+import { variantOr, type Cell } from '../variants';
 
 export function editorPage(root: HTMLElement, variant?: string): () => void {
-  const v: Variant = variant === 'iceage' ? 'iceage' : 'antarctos';
+  const game = variantOr(variant);
+  const v = game.key;
   const given = new URLSearchParams(location.search).get('fen')?.trim();
-  let setup = readSetup(v, given || START_FEN[v]);
-  let tool: Cell = v === 'antarctos' ? 'W' : 'P';
+  let setup = game.readSetup(given || game.startFen);
+  let tool: Cell = game.firstTool;
   let closed = false;
   let checkSeq = 0;
   let valid = false;
@@ -114,7 +36,7 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
   const actions = h('div.actions#editor-actions');
   let board: Board | null = null;
 
-  const fen = () => writeSetup(v, setup);
+  const fen = () => game.writeSetup(setup);
 
   /** Redraws everything from `setup`, and asks the server whether the position is possible. */
   function draw(fromText = false): void {
@@ -178,7 +100,7 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
     }
   }
 
-  const toolButtons = tools(v).map(([label, cell]) => h('button.tool', {
+  const toolButtons = game.editorTools().map(([label, cell]) => h('button.tool', {
     type: 'button',
     'data-tool': cell || 'erase',
     'aria-pressed': cell === tool ? 'true' : 'false',
@@ -189,29 +111,29 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
   }, label));
 
   fenInput.addEventListener('change', () => {
-    setup = readSetup(v, fenInput.value);
+    setup = game.readSetup(fenInput.value);
     draw(true);
   });
   castling.addEventListener('change', () => { setup.castling = castling.value.trim() || '-'; draw(); });
   ep.addEventListener('change', () => { setup.ep = ep.value.trim() || '-'; draw(); });
   fullmove.addEventListener('change', () => { setup.fullmove = Math.max(1, Math.floor(Number(fullmove.value) || 1)); draw(); });
 
-  setTitle(`${t('editor.title')} · ${t(v === 'antarctos' ? 'game.antarctos' : 'game.iceage')}`);
+  setTitle(`${t('editor.title')} · ${t(game.nameKey)}`);
   document.body.dataset.theme = v;
   mount(root,
     h('section.game.editor',
       h('div.board-col', h('div.board-box', boardEl)),
       h('aside.panel',
-        h('h1#editor-title', `${t('editor.title')} · ${t(v === 'antarctos' ? 'game.antarctos' : 'game.iceage')}`),
+        h('h1#editor-title', `${t('editor.title')} · ${t(game.nameKey)}`),
         h('p.muted', t('editor.hint')),
         h('div.tools#editor-tools', ...toolButtons),
         h('div.actions',
           h('button#editor-clear', { type: 'button', onclick: () => { setup.cells.clear(); draw(); } }, t('editor.clear')),
-          h('button#editor-start', { type: 'button', onclick: () => { setup = readSetup(v, START_FEN[v]); draw(); } }, t('editor.start')),
-          h('a.button#editor-other', { href: `/editor/${v === 'antarctos' ? 'iceage' : 'antarctos'}`, onclick: (e: Event) => { e.preventDefault(); navigate(`/editor/${v === 'antarctos' ? 'iceage' : 'antarctos'}`); } },
-            t(v === 'antarctos' ? 'game.iceage' : 'game.antarctos'))),
+          h('button#editor-start', { type: 'button', onclick: () => { setup = game.readSetup(game.startFen); draw(); } }, t('editor.start')),
+          h('a.button#editor-other', { href: `/editor/${game.other}`, onclick: (e: Event) => { e.preventDefault(); navigate(`/editor/${game.other}`); } },
+            t(variantOr(game.other).nameKey))),
         h('fieldset', h('legend', t('editor.turn')), turnBox),
-        h('div.editor-chess', { hidden: v !== 'iceage' },
+        h('div.editor-chess', { hidden: !game.chessFields },
           h('label.kbd', h('span', t('editor.castling')), castling),
           h('label.kbd', h('span', t('editor.ep')), ep),
           h('label.kbd', h('span', t('editor.move_number')), fullmove)),

@@ -14,6 +14,7 @@ import { timePicker } from '../lobby/time_control';
 import { navigate } from '../nav';
 import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
+import { variantOf, variantOr } from '../variants';
 
 function radios<T extends string>(name: string, options: [T, string][], selected: T, onchange: (v: T) => void): HTMLElement {
   return h('div.choices', { role: 'radiogroup' },
@@ -25,15 +26,9 @@ function radios<T extends string>(name: string, options: [T, string][], selected
   );
 }
 
-/** Start positions for the pictures (Antarctos A3, Ice Age Chess C4). */
-const START: Record<Variant, string> = {
-  antarctos: 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8',
-  iceage: 'rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
-};
-
 function preset(): NewGame {
   const q = new URLSearchParams(location.search);
-  const variant: Variant = q.get('variant') === 'iceage' ? 'iceage' : 'antarctos';
+  const variant = variantOr(q.get('variant')).key;
   const opp = q.get('opponent');
   const opponent: NewGame['opponent'] = opp === 'friend' || opp === 'local' ? opp : 'engine';
   const level = Number(q.get('level'));
@@ -79,7 +74,7 @@ export function homePage(root: HTMLElement): () => void {
     const card = h('label.game-card', { class: `variant-${v}` },
       h('input', { type: 'radio', name: 'variant', value: v, checked: v === form.variant, onchange: () => { form.variant = v; } }),
       h('span.game-title', t(`game.${v}` as 'game.antarctos')),
-      h('span.game-pic', { role: 'img', 'aria-label': t(v === 'antarctos' ? 'home.antarctos_picture' : 'home.iceage_picture') }, pic),
+      h('span.game-pic', { role: 'img', 'aria-label': t(variantOf(v).pictureKey) }, pic),
       h('span.game-blurb', blurb),
       h('a.game-rules', { href: `/rules/${v}` }, t('home.rules_link')),
       h('a.game-analyse', { href: `/analysis/${v}` }, t('home.analyse')),
@@ -88,7 +83,7 @@ export function homePage(root: HTMLElement): () => void {
     requestAnimationFrame(() => {
       if (!pic.isConnected) return;
       const board = new Board(pic, v, { move: () => undefined }, true);
-      board.show(START[v], { legal: [], movable: null });
+      board.show(variantOf(v).startFen, { legal: [], movable: null });
       boards.push(board);
     });
     return card;

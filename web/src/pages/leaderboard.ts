@@ -8,6 +8,7 @@ import { navigate } from '../nav';
 import { SPEEDS, ratingsApi, type BoardLine, type Speed } from '../ratings_api';
 import { setTitle } from '../title';
 import { notFoundPage } from './notfound';
+import { parseVariant } from '../variants';
 
 const gameName = (v: Variant) => t(`game.${v}` as 'game.antarctos');
 
@@ -31,13 +32,14 @@ export function leaderboardLinks(current?: Variant): HTMLElement {
 }
 
 export function leaderboardPage(root: HTMLElement, variant?: string): void {
-  if (variant !== 'antarctos' && variant !== 'iceage') {
+  const game = parseVariant(variant);
+  if (!game) {
     // `/leaderboard` alone (the header's link) shows the first game's.
     if (variant === undefined) navigate('/leaderboard/antarctos', true);
     else notFoundPage(root, location.pathname);
     return;
   }
-  const v: Variant = variant;
+  const v: Variant = game.key;
   setTitle(t('rating.leaderboard_title', { game: gameName(v) }));
   const head = [h('h1', t('rating.leaderboard_title', { game: gameName(v) })), leaderboardLinks(v), h('p.muted', t('rating.leaderboard_note'))];
   mount(root, h('section.card', head, h('p.muted', t('page.loading'))));

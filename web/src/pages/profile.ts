@@ -11,6 +11,7 @@ import {
   type History, type HistoryPoint, type PlayerGame, type PlayerView, type Speed,
 } from '../ratings_api';
 import { setTitle } from '../title';
+import { parseVariant } from '../variants';
 
 const VARIANTS: Variant[] = ['antarctos', 'iceage'];
 const gameName = (v: Variant) => t(`game.${v}` as 'game.antarctos');
@@ -123,7 +124,7 @@ function gamesBox(name: string): HTMLElement {
     'aria-label': t('rating.games'),
     onchange: (e: Event) => {
       const v = (e.target as HTMLSelectElement).value;
-      variant = v === 'antarctos' || v === 'iceage' ? v : null;
+      variant = parseVariant(v)?.key ?? null;
       page = 1;
       load();
     },

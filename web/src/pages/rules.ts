@@ -8,11 +8,10 @@ import { Board } from '../board';
 import { h, mount } from '../dom';
 import { errorWords, lang, t } from '../i18n';
 import { navigate } from '../nav';
-import { antarctosIntro, antarctosSections } from '../rules_antarctos';
 import { examples, type Diagram, type Example, type RuleSection } from '../rules_content';
-import { iceageIntro, iceageSections } from '../rules_iceage';
 import { setTitle } from '../title';
 import decisions, { type Decision } from 'virtual:decisions';
+import { variantOf, variantOr } from '../variants';
 
 /** A small board showing `d`, with its caption. */
 function diagramView(d: Diagram, boards: Board[]): HTMLElement {
@@ -98,9 +97,9 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
     prev.disabled = step === 0;
     next.disabled = step === ex.steps.length;
     // The Antarctos examples end the game: there is nothing to play from their last position.
-    playFrom.disabled = ex.variant === 'antarctos' && step === ex.steps.length;
+    playFrom.disabled = !variantOf(ex.variant).examplesPlayOn && step === ex.steps.length;
     mount(moves, ...ex.steps.map((st, i) => h('li', { class: i < step ? 'done' : undefined }, st.move)));
-    boardEl.parentElement?.classList.toggle('ice-age', ex.variant === 'iceage' && step > 0);
+    boardEl.parentElement?.classList.toggle('ice-age', variantOf(ex.variant).iceAges && step > 0);
   }
 
   const playFrom: HTMLButtonElement = h('button', {
@@ -134,14 +133,15 @@ function exampleView(ex: Example, index: number, boards: Board[]): HTMLElement {
 
 export function rulesPage(root: HTMLElement, which?: string): () => void {
   const boards: Board[] = [];
-  const variant = which === 'iceage' ? 'iceage' : 'antarctos';
+  const game = variantOr(which);
+  const variant = game.key;
   const name = t(`game.${variant}` as 'game.antarctos');
   setTitle(`${t('rules.title')} · ${name}`);
   document.body.dataset.theme = variant;
   const tab = (v: 'antarctos' | 'iceage') =>
     h('a.tab', { href: `/rules/${v}`, class: variant === v ? 'active' : undefined, 'aria-current': variant === v ? 'page' : undefined }, t(`game.${v}` as 'game.antarctos'));
-  const sections = variant === 'antarctos' ? antarctosSections : iceageSections;
-  const intro = (variant === 'antarctos' ? antarctosIntro : iceageIntro)[lang()];
+  const sections = game.rulesSections;
+  const intro = game.rulesIntro[lang()];
   const exs = examples.map((e, i) => [e, i] as const).filter(([e]) => e.variant === variant);
   mount(root,
     h('section.card.rules', { 'data-variant': variant },

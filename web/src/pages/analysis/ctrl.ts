@@ -1,0 +1,330 @@
+// The analysis board's state and actions: the move tree and the node shown, the engine's line,
+// the solver's answer, the FEN box and the import of a record. Every position's moves come from
+// the server; the page computes no rule. Every change ends in `redraw()` (view.ts).
+
+import { api, ApiError, type ImportView, type LegalMove, type PositionView, type ReviewSubject, type Variant as VariantKey } from '../../api';
+import type { EngineLine } from '../../analysis/engine';
+import { ReviewPanel } from '../../analysis/review';
+import type { MoveTree, TreeNode } from '../../analysis/tree';
+import { Board } from '../../board';
+import { copyText } from '../../dom';
+import { errorWords, t } from '../../i18n';
+import { navigate } from '../../nav';
+import { positionFaultWords } from '../../position_words';
+import { variantOf, type Variant } from '../../variants';
+import { EngineRunner, Positions } from './server';
+import { loadImport, saveImport, saveTree } from './store';
+
+export interface Setting {
+  /** The stored game analysed, if any. */
+  game?: string;
+  standardStart: boolean;
+  tags: Record<string, string>;
+  /** Where the tab keeps the tree (session storage key). */
+  store?: string;
+  /** A line about the stored game: how it ended. */
+  about?: string;
+  /** The whole game's computer analysis (a stored or imported game). */
+  review?: ReviewSubject;
+}
+
+/** What the engine's box shows. */
+export type EngineState =
+  | { kind: 'off' | 'searching' | 'no_search' }
+  | { kind: 'line'; pos: PositionView; line: EngineLine; ended: boolean }
+  | { kind: 'error'; words: string };
+
+/** What the solver's box shows (null: nothing asked here). */
+export type SolveState =
+  | { kind: 'solving' | 'no_proof'; max?: number }
+  | { kind: 'proof'; winner: 'white' | 'black'; plies: number; line: string[] }
+  | { kind: 'error'; words: string };
+
+export type ImportState = { kind: 'read'; read: ImportView } | { kind: 'error'; words: string } | null;
+
+/** The words of a refused position: why, in the page's language. */
+const positionError = (err: unknown) =>
+  err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}` : errorWords(err);
+
+export class AnalysisCtrl {
+  readonly variant: VariantKey;
+  readonly game: Variant;
+  current: TreeNode;
+  /** The answer about the shown position, once it came. */
+  pos: PositionView | null = null;
+  message = '';
+  engineOn = false;
+  engine: EngineState = { kind: 'off' };
+  solve: SolveState | null = null;
+  solving = false;
+  fenCopied: string | null = null;
+  importText = '';
+  importing = false;
+  imported: ImportState = null;
+  board: Board | null = null;
+  readonly review: ReviewPanel | null;
+  /** The answer of the last import when the page opened: its games stay listed. */
+  readonly lastImport = loadImport();
+  /** The node the move list last scrolled to. */
+  treeScrolledTo: TreeNode | null = null;
+
+  private closed = false;
+  private searched: TreeNode | null = null; // the node the engine searches (or last searched)
+  private readonly positions: Positions;
+  private readonly runner: EngineRunner;
+  /** A file that is not UTF-8 goes as its bytes: the server guesses its encoding (chardetng). */
+  private fileBytes: { base64: string; shown: string } | null = null;
+
+  constructor(readonly tree: MoveTree, first: TreeNode, readonly setting: Setting, readonly redraw: () => void) {
+    this.variant = tree.variant;
+    this.game = variantOf(tree.variant);
+    this.current = first;
+    this.positions = new Positions(this.variant);
+    this.runner = new EngineRunner(this.variant);
+    this.review = setting.review
+      ? new ReviewPanel({ subject: setting.review, tree, go: n => this.go(n), redraw: () => { if (!this.closed) this.redraw(); } })
+      : null;
+  }
+
+  /** Makes the board in `el` (snabbdom's insert hook); `refresh()` shows the position. */
+  mountBoard(el: HTMLElement): void {
+    this.board = new Board(el, this.variant, { move: m => void this.play(m) });
+    this.board.setOrientation('white');
+  }
+
+  /** The move number of a move by `color` after `parent`: counted along the tree from the
+   * root's (an Antarctos position text carries no move number). */
+  private numberAfter(parent: TreeNode, color: 'white' | 'black', pos: PositionView): number {
+    return !parent.move ? pos.number : color === 'white' ? parent.move.number + 1 : parent.move.number;
+  }
+
+  private async play(m: LegalMove): Promise<void> {
+    const here = this.current;
+    const pos = await this.positions.get(here.fen);
+    const next = pos.legal.find(l => l.id === m.id);
+    if (!next || this.closed) return;
+    this.go(this.tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, number: this.numberAfter(here, pos.turn, pos), color: pos.turn }, next.fen));
+  }
+
+  /** Plays the engine's line up to its move `upto` (0: the best move) from the current node. */
+  async playLine(line: string[], upto: number): Promise<void> {
+    let node = this.current;
+    for (const text of line.slice(0, upto + 1)) {
+      const pos = await this.positions.get(node.fen);
+      const next = pos.legal.find(l => l.text === text);
+      if (!next || this.closed) break;
+      node = this.tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, number: this.numberAfter(node, pos.turn, pos), color: pos.turn }, next.fen);
+    }
+    this.go(node);
+  }
+
+  go(node: TreeNode): void {
+    this.current = node;
+    this.solve = null;
+    this.refresh();
+  }
+
+  /** Keeps the tree, writes the address and asks about the shown position. */
+  refresh(): void {
+    if (this.closed) return;
+    const { setting, tree, current } = this;
+    if (setting.store) saveTree(setting.store, tree, current);
+    // A stored or imported game keeps its own address; a free analysis shows its position.
+    if (!setting.game && !setting.review) history.replaceState(history.state, '', `/analysis/${this.variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
+    this.redraw();
+    this.review?.show(current);
+    this.showPosition();
+  }
+
+  /** Asks the server about the shown position, then shows it on the board with its moves and
+   * starts the engine there. */
+  private showPosition(): void {
+    const node = this.current;
+    this.positions.get(node.fen).then(
+      pos => {
+        if (this.closed || node !== this.current) return;
+        this.message = '';
+        this.pos = pos;
+        this.board?.show(pos.fen, { legal: pos.legal, movable: pos.legal.length ? 'both' : null, lastMove: node.move?.path, check: !!node.move && /[+#]$/.test(node.move.text) });
+        if (this.searched !== node) {
+          this.searched = node;
+          this.runEngine(pos);
+        }
+        this.redraw();
+      },
+      err => {
+        if (this.closed || node !== this.current) return;
+        this.message = positionError(err);
+        this.redraw();
+      },
+    );
+  }
+
+  setEngine(on: boolean): void {
+    this.engineOn = on;
+    this.searched = null;
+    this.refresh();
+  }
+
+  private runEngine(pos: PositionView): void {
+    this.runner.stop();
+    if (!this.engineOn) {
+      this.engine = { kind: 'off' };
+      return;
+    }
+    if (!pos.legal.length) {
+      this.engine = { kind: 'no_search' };
+      return;
+    }
+    this.engine = { kind: 'searching' };
+    // The node searched: what the page shows may be another by the time a line arrives.
+    const node = this.current;
+    let last: EngineLine | null = null;
+    this.runner.start(pos.fen, () => !this.closed && this.current === node && this.engineOn, {
+      line: l => {
+        last = l;
+        this.engine = { kind: 'line', pos, line: l, ended: false };
+        this.redraw();
+      },
+      end: err => {
+        if (err) this.engine = { kind: 'error', words: err.code === 'too_many_analyses' ? t('analysis.busy') : errorWords(err) };
+        else if (last) this.engine = { kind: 'line', pos, line: last, ended: true };
+        this.redraw();
+      },
+    });
+  }
+
+  /** Runs the exact solver on the shown position and says what it proved. */
+  runSolver(): void {
+    const node = this.current;
+    this.solve = { kind: 'solving' };
+    this.solving = true;
+    this.redraw();
+    api.solve(this.variant, node.fen).then(
+      r => {
+        if (this.closed || node !== this.current) return;
+        this.solve = r.result === 'unknown' || !r.winner || r.plies === null
+          ? { kind: 'no_proof', max: r.max_plies }
+          : { kind: 'proof', winner: r.winner, plies: r.plies, line: r.line };
+      },
+      err => {
+        if (this.closed || node !== this.current) return;
+        this.solve = { kind: 'error', words: err instanceof ApiError && err.code === 'too_many_analyses' ? t('analysis.busy') : err instanceof ApiError && err.code === 'bad_request' ? t('analysis.no_search') : errorWords(err) };
+      },
+    ).finally(() => {
+      this.solving = false;
+      this.redraw();
+    });
+  }
+
+  setComment(text: string): void {
+    this.current.comment = text;
+    if (this.setting.store) saveTree(this.setting.store, this.tree, this.current);
+    this.redraw();
+  }
+
+  promote(): void {
+    this.tree.promote(this.current);
+    this.refresh();
+  }
+
+  remove(): void {
+    const p = this.tree.remove(this.current);
+    if (p) this.go(p);
+  }
+
+  flip(): void {
+    this.board?.flip();
+  }
+
+  /** Opens the position typed into the FEN box (the server judges it first). */
+  loadFen(text: string): void {
+    const fen = text.trim();
+    if (!fen) return;
+    api.position(this.variant, fen).then(
+      pos => navigate(`/analysis/${this.variant}?fen=${encodeURIComponent(pos.fen)}`),
+      err => {
+        this.message = positionError(err);
+        this.redraw();
+      },
+    );
+  }
+
+  async copyFen(): Promise<void> {
+    const fen = this.current.fen;
+    const ok = await copyText(fen);
+    this.fenCopied = ok ? t('game.copied') : fen;
+    this.redraw();
+    setTimeout(() => {
+      this.fenCopied = null;
+      this.redraw();
+    }, 1500);
+  }
+
+  /** The tree as a PGN or PDN file. */
+  download(): void {
+    const text = this.tree.record(this.setting.tags, this.setting.standardStart);
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `icebound-analysis.${this.game.recordExt}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  setImportText(text: string): void {
+    this.importText = text;
+    this.redraw();
+  }
+
+  /** Reads a record file into the import box; one that is not UTF-8 is shown as Windows-1252
+   * and sent as its bytes. */
+  async readFile(f: File): Promise<void> {
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    this.fileBytes = null;
+    try {
+      this.importText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      this.importText = new TextDecoder('windows-1252').decode(bytes);
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      this.fileBytes = { base64: btoa(bin), shown: this.importText };
+    }
+    this.redraw();
+  }
+
+  /** Sends the record in the import box; one clean game opens at once, otherwise the games
+   * read and the faults are listed. */
+  importRecords(): void {
+    const text = this.importText;
+    this.imported = null;
+    if (!text.trim()) return this.redraw();
+    this.importing = true;
+    this.redraw();
+    const file = this.fileBytes && this.fileBytes.shown === text ? { base64: this.fileBytes.base64 } : { text };
+    api.importRecords(file).then(
+      read => {
+        if (this.closed) return;
+        saveImport(read);
+        if (read.games.length === 1 && !read.errors.length && !read.warnings.length) return navigate(`/analysis/import/${read.games[0].id}`);
+        this.imported = { kind: 'read', read };
+      },
+      err => {
+        if (!this.closed) this.imported = { kind: 'error', words: err instanceof ApiError && err.code === 'too_large' ? t('analysis.import_too_large') : errorWords(err) };
+      },
+    ).finally(() => {
+      this.importing = false;
+      if (!this.closed) this.redraw();
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.runner.stop();
+    this.review?.close();
+    this.board?.destroy();
+    this.board = null;
+  }
+}

@@ -1,0 +1,496 @@
+// The game page's state and actions: the newest GameView (an HTTP answer or a WebSocket
+// `state`, applied only when newer than the one shown), the ply looked at, the moves sent and
+// kept, premoves, offers and their answers, and what the page says. The server is the only
+// judge of moves and of what a player may do: the board offers `legal`, the buttons follow
+// `actions`. Every change ends in `redraw()`, which patches the view (view.ts).
+
+import { api, ApiError, type Answer, type Color, type GameView, type LegalMove } from '../../api';
+import { copyText } from '../../dom';
+import type { ActionEvents } from '../../game/actions';
+import { GameClocks } from '../../game/clock';
+import { keyboardInput, type KeyboardInput } from '../../game/keyboard';
+import { actionsOf, isNewer, lastIceAge, waitingForFriend } from '../../game/model';
+import { moveFaultWords } from '../../game/words';
+import { colorName, errorWords, has, orList, t } from '../../i18n';
+import { navigate } from '../../nav';
+import { setFlipped } from '../../prefs';
+import * as sound from '../../sound';
+import { GameGround } from './ground';
+import { GameSocket } from './socket';
+
+/** A second tap on "Take back" against the engine this soon after the first (ms) is the same
+ * tap. */
+const TAKEBACK_TAP_MS = 600;
+
+type Premove = { from: string; to: string };
+/** A move whose request never reached the server, kept to be sent again at its ply. */
+type Kept = { text: string; ply: number };
+
+export class GameCtrl {
+  game: GameView | null = null;
+  /** The ply shown while looking back; null: the live position. */
+  browsing: number | null = null;
+  /** Showing the position just before the shown move's Ice Age. */
+  beforeIceAge = false;
+  /** A button's request is on its way: one at a time. */
+  pending = false;
+  /** The page's message (a failed request), in words. */
+  message = '';
+  /** The hint line (a premove queued or dropped, a compulsory capture). */
+  hint: string | null = null;
+  notice: { code: string; words: string } | null = null;
+  /** The live connection: open, lost, or not yet tried. */
+  live: boolean | null = null;
+  /** The squares of a jump sequence being entered. */
+  jump: string[] = [];
+  /** A promotion being chosen: its moves and where the answer goes. */
+  promotion: { cands: LegalMove[]; color: Color; resolve: (m: LegalMove | null) => void } | null = null;
+  /** The copy buttons' answer while it shows: the FEN button's words, the invitation's. */
+  fenCopied: string | null = null;
+  inviteCopied: boolean | null = null;
+  /** The game just ended: its box is scrolled into view once drawn. */
+  endedNow = false;
+  kbd: KeyboardInput | null = null;
+  readonly clocks: GameClocks;
+  readonly ground: GameGround;
+  readonly socket: GameSocket;
+
+  private busy = false;
+  private closed = false;
+  private asking: string | null = null;
+  private premove: Premove | null = null;
+  private premoveSaid = ''; // the hint that announced the queued premove
+  private seenNotice = -1;
+  private networkError = false;
+  private hadRematch: string | null | undefined;
+  private retryTimer: number | undefined;
+  private ownPly = -1; // the ply whose sound was played when the move was made here
+  private unsent: Kept | null = null;
+  private lastTakeback = -Infinity;
+
+  constructor(readonly id: string, readonly redraw: () => void) {
+    this.clocks = new GameClocks(() => this.resync());
+    this.ground = new GameGround(this);
+    this.socket = new GameSocket(id, {
+      state: g => this.update(g),
+      error: err => { this.showError(err); this.redraw(); },
+      live: on => {
+        this.live = on;
+        if (on && this.networkError) this.clearError();
+        if (!on) this.clocks.offline();
+        this.redraw();
+      },
+    });
+  }
+
+  shownPly(): number {
+    return this.browsing ?? this.game?.ply ?? 0;
+  }
+
+  /** The Ice Age whose account and marks show: the last one, at its ply or the reply's. */
+  iceShown() {
+    const g = this.game;
+    if (!g) return null;
+    const at = this.shownPly();
+    const m = lastIceAge(g, at);
+    return m && (at === m.ply || at === m.ply + 1) ? m : null;
+  }
+
+  canMoveNow(): boolean {
+    const g = this.game;
+    return !!g && this.browsing === null && !this.beforeIceAge && g.status === 'ongoing' && actionsOf(g).has('move');
+  }
+
+  /** Whether the keyboard entry shows: for a player of a game under way. */
+  playing(): boolean {
+    const g = this.game;
+    return !!g && g.you !== null && g.status === 'ongoing' && !waitingForFriend(g);
+  }
+
+  private showError(err: unknown): void {
+    this.networkError = err instanceof ApiError && err.code === 'network';
+    this.message = errorWords(err);
+    // Unreachable: ask again every 2 s; the first answer clears the message (update()).
+    if (this.networkError && this.retryTimer === undefined) {
+      const again = () => {
+        this.retryTimer = window.setTimeout(() => {
+          api.game(this.id).then(
+            g => {
+              this.retryTimer = undefined;
+              this.clearError();
+              this.update(g);
+            },
+            () => { if (!this.closed) again(); },
+          );
+        }, 2000);
+      };
+      again();
+    }
+  }
+
+  private clearError(): void {
+    this.networkError = false;
+    this.message = '';
+  }
+
+  private say(text: string | null): void {
+    this.hint = text;
+  }
+
+  private resync(): void {
+    api.game(this.id).then(g => this.update(g), () => undefined);
+  }
+
+  choosePromotion(cands: LegalMove[]): Promise<LegalMove | null> {
+    return new Promise(resolve => {
+      this.promotion = {
+        cands,
+        color: this.game?.turn ?? 'white',
+        resolve: m => {
+          this.promotion = null;
+          this.redraw();
+          resolve(m);
+        },
+      };
+      this.redraw();
+    });
+  }
+
+  setJump(squares: string[]): void {
+    if (squares.join() === this.jump.join()) return;
+    this.jump = squares;
+    this.redraw();
+  }
+
+  setPremove(p: Premove | null): void {
+    this.premove = p;
+    // chessground reports a cancelled premove a moment later (a timer): by then the hint may
+    // say something newer (the premove was dropped), which stays.
+    if (p) {
+      this.premoveSaid = t('game.premove_set', p);
+      this.say(this.premoveSaid);
+    } else if (this.hint === this.premoveSaid) this.say(null);
+    this.redraw();
+  }
+
+  /** A man that cannot move was picked: say why (A9: a capture is compulsory elsewhere). */
+  explainSelection(square: string): void {
+    const g = this.game;
+    if (!g || !this.canMoveNow() || g.legal.some(m => m.path[0] === square)) return;
+    if (g.capture_compulsory) {
+      const from = [...new Set(g.legal.map(m => m.path[0]))];
+      this.say(t('game.capture_compulsory', { squares: orList(from) }));
+      this.redraw();
+    }
+  }
+
+  /** Sends the kept move `kept` if it is still kept and the game still at its ply; while
+   * another move is on its way, a little later. The server judges it again (typed text that
+   * named no listed move is sent as it was typed). */
+  private sendKept(kept: Kept): void {
+    const g = this.game;
+    if (this.unsent !== kept || !g || g.ply !== kept.ply || g.status !== 'ongoing') {
+      if (this.unsent === kept) this.unsent = null;
+      return;
+    }
+    if (this.busy) {
+      window.setTimeout(() => this.sendKept(kept), 300);
+      return;
+    }
+    this.unsent = null;
+    void this.sendMove(kept.text);
+  }
+
+  /** Sends move `text`; `true` when the server took it, otherwise the words of why not (for
+   * the keyboard's box; a failure of a board move is shown as the page's message). */
+  async sendMove(text: string): Promise<true | string> {
+    const game = this.game;
+    if (!game || this.busy) return t('game.kbd_busy');
+    this.busy = true;
+    // The move's sound at once, as on a real board; the state that confirms it stays quiet.
+    const known = game.legal.find(m => m.id === text);
+    if (known) {
+      this.ownPly = game.ply + 1;
+      sound.play(/[+#]$/.test(known.text) ? 'check' : known.text.includes('x') ? 'capture' : 'move');
+    }
+    this.clearError();
+    this.say(null);
+    try {
+      this.update(await api.move(game.id, text, game));
+      return true;
+    } catch (err) {
+      const g = this.game ?? game;
+      this.ground.sync(true);
+      this.redraw();
+      // Typed text no legal move fits: why, in the page's language, beside the box.
+      if (err instanceof ApiError && err.move && !g.legal.some(m => m.id === text)) {
+        return moveFaultWords(g, err.move);
+      }
+      this.showError(err);
+      if (err instanceof ApiError && err.code === 'network') {
+        // Kept, and said so: a player who looked away would not know the move was lost.
+        this.unsent = { text, ply: g.ply };
+        this.message = t('game.move_unsent');
+        this.socket.wentOffline();
+        this.redraw();
+        return t('game.move_unsent');
+      }
+      if (err instanceof ApiError && err.code === 'clocks_owed') {
+        // Nothing was stored while the clocks get an outage back: kept, and sent again soon
+        // (or by the next state, as a move made offline).
+        const kept = { text, ply: g.ply };
+        this.unsent = kept;
+        window.setTimeout(() => this.sendKept(kept), 1500);
+      }
+      if (err instanceof ApiError && err.code === 'conflict') this.resync();
+      this.redraw();
+      return errorWords(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One request of the buttons at a time: a double click sends once, and the buttons stay
+   * disabled until the answer (whose state redraws them). */
+  private async act(f: () => Promise<GameView>): Promise<void> {
+    if (this.pending) return;
+    this.pending = true;
+    this.asking = null;
+    this.clearError();
+    this.redraw();
+    try {
+      const v = await f();
+      // A rematch answers with the new game: go there.
+      if (v.id !== this.id) navigate(`/game/${v.id}`);
+      else this.update(v);
+    } catch (err) {
+      this.showError(err);
+      if (err instanceof ApiError && err.code === 'conflict') this.resync();
+    } finally {
+      this.pending = false;
+      if (!this.closed) this.redraw();
+    }
+  }
+
+  /** What the panel's buttons do, and their state. */
+  actionEvents(): ActionEvents {
+    const id = this.id;
+    return {
+      resign: () => void this.act(() => api.resign(id)),
+      abort: () => void this.act(() => api.abort(id)),
+      draw: (a: Answer) => void this.act(() => api.draw(id, a)),
+      takeback: (a: Answer) => {
+        const g = this.game;
+        if (!g) return;
+        // Against the engine a double tap is one takeback: the second tap, landing on the
+        // position the first one brought back, would take back another turn. (On one screen a
+        // tap takes back one ply, and quick taps are meant; offers and answers stand once.)
+        const againstEngine = g.white.kind === 'engine' || g.black.kind === 'engine';
+        const now = performance.now();
+        if (againstEngine && a === 'offer') {
+          if (now - this.lastTakeback < TAKEBACK_TAP_MS) return;
+          this.lastTakeback = now;
+        }
+        const ply = g.ply;
+        void this.act(() => api.takeback(id, a, ply));
+      },
+      rematch: (a: Answer) => void this.act(() => api.rematch(id, a)),
+      asking: this.asking,
+      ask: which => {
+        this.asking = which;
+        this.redraw();
+      },
+      pending: this.pending,
+    };
+  }
+
+  async copyFen(): Promise<void> {
+    const g = this.game;
+    if (!g) return;
+    const ok = await copyText(g.fen);
+    this.fenCopied = ok ? t('game.copied') : g.fen;
+    this.redraw();
+    setTimeout(() => {
+      this.fenCopied = null;
+      this.redraw();
+    }, 1500);
+  }
+
+  copiedInvite(ok: boolean): void {
+    this.inviteCopied = ok;
+    this.redraw();
+  }
+
+  browse(ply: number): void {
+    const g = this.game;
+    if (!g) return;
+    const p = Math.max(0, Math.min(g.ply, ply));
+    this.browsing = p === g.ply ? null : p;
+    this.beforeIceAge = false;
+    this.redraw();
+  }
+
+  /** Shows the position before (`true`) or after the Ice Age whose account shows. */
+  showBeforeIceAge(show: boolean): void {
+    const g = this.game;
+    const m = this.iceShown();
+    if (!g || !m) return;
+    if (show) this.browsing = m.ply === g.ply ? null : m.ply;
+    this.beforeIceAge = show;
+    this.redraw();
+  }
+
+  flip(): void {
+    const board = this.ground.board;
+    const g = this.game;
+    if (!board || !g) return;
+    board.flip();
+    const mine: Color = g.you === 'black' ? 'black' : 'white';
+    setFlipped(g.id, board.getOrientation() !== mine);
+    this.ground.sync(true);
+    this.redraw();
+  }
+
+  toggleSound(): void {
+    sound.setEnabled(!sound.enabled());
+    this.redraw();
+  }
+
+  /** Esc: drops a half-entered move and a queued premove. */
+  cancelEntry(): void {
+    this.ground.board?.reset();
+    this.ground.board?.cancelPremove();
+  }
+
+  /** The keyboard entry, made once the player first needs it and kept (its typed text). */
+  keyboard(): KeyboardInput | null {
+    const g = this.game;
+    if (!this.kbd && g && this.playing()) {
+      this.kbd = keyboardInput(g.variant, {
+        live: () => { if (this.browsing !== null || this.beforeIceAge) this.browse(this.game?.ply ?? 0); },
+        canMove: () => this.canMoveNow(),
+        legal: () => this.game?.legal ?? [],
+        send: text => this.sendMove(text),
+      });
+    }
+    return this.kbd;
+  }
+
+  /** The sound of what changed from `prev` to `g`: the game's end, an Ice Age, a check, a
+   * capture or a move. */
+  private soundOf(prev: GameView, g: GameView): void {
+    if (g.status !== 'ongoing' && prev.status === 'ongoing') return sound.play('end');
+    if (g.ply <= prev.ply) return;
+    const last = g.moves[g.moves.length - 1];
+    if (!last) return;
+    if (last.ice_age || last.event) sound.play('iceage');
+    else if (last.ply === this.ownPly) return;
+    else if (/[+#]$/.test(last.text)) sound.play('check');
+    else if (last.text.includes('x') || (last.captured?.length ?? 0) > 0) sound.play('capture');
+    else sound.play('move');
+  }
+
+  private showNotice(g: GameView, first: boolean): void {
+    const n = g.notice;
+    if (!n || n.version <= this.seenNotice) return;
+    this.seenNotice = n.version;
+    // An offer shows as its own box; an abort as the status ("Game aborted"), once.
+    if (first || n.code.endsWith('_offered') || n.code === 'aborted') return;
+    const by = n.by ?? null;
+    const engine = by !== null && g[by].kind === 'engine';
+    const key = `notice.${n.code}`;
+    const words = n.code === 'draw_declined' && engine ? t('notice.draw_declined_engine')
+      : has(key) ? t(key, { color: by ? colorName(by) : '' }) : null;
+    if (words) this.notice = { code: n.code, words };
+  }
+
+  /** Plays the premove `p` (taken before the board was redrawn, which drops it from the
+   * board) if the new state offers it as legal; drops it and says so otherwise. */
+  private playPremove(g: GameView, p: Premove | null): void {
+    if (!p) return;
+    if (!this.canMoveNow()) {
+      // Still the opponent's turn (an offer, a draw answer): the premove stays queued.
+      if (g.status === 'ongoing' && !this.premove) this.premove = p;
+      return;
+    }
+    this.premove = null;
+    this.ground.board?.cancelPremove();
+    const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
+    const pick = cands.length === 1 ? cands[0] : cands.find(m => m.id.endsWith('q')) ?? null;
+    if (pick) {
+      this.say(null);
+      void this.sendMove(pick.id);
+    } else {
+      this.say(t('game.premove_dropped', p));
+      this.redraw();
+    }
+  }
+
+  update(g: GameView): void {
+    if (this.closed) return;
+    const u = this.unsent;
+    if (u && g.id === this.id) {
+      // The server answers again: the kept move goes if the game is still where it was. (A
+      // move whose answer alone was lost is already in `g`: its ply moved on.)
+      if (g.ply === u.ply && g.status === 'ongoing') window.setTimeout(() => this.sendKept(u), 0);
+      else this.unsent = null;
+    }
+    const prev = this.game;
+    if (!isNewer(g, prev)) {
+      // The same state again (the first message of a reconnected socket): its clock times
+      // were taken when it was sent, so the clocks go live from them.
+      if (prev && g.id === prev.id && g.version !== undefined && g.version === prev.version) this.clocks.set(g);
+      return;
+    }
+    this.game = g;
+    if (this.networkError) this.clearError();
+    if (this.browsing !== null && this.browsing > g.ply) this.browsing = null;
+    if (prev && g.ply !== prev.ply) this.beforeIceAge = false;
+    if (prev) this.soundOf(prev, g);
+    // A notice belongs to the moment it was made: it goes with the next move or the game's
+    // end (as on lichess), not on a timer.
+    if (prev && (g.ply !== prev.ply || g.status !== prev.status)) {
+      this.notice = null;
+      this.kbd?.moved();
+    }
+    if (prev && g.status !== prev.status) this.asking = null;
+    this.showNotice(g, !prev);
+    // A rematch both sides agreed to opens for both players.
+    if (prev && this.hadRematch === null && g.rematch && g.you !== null) {
+      navigate(`/game/${g.rematch}`);
+      return;
+    }
+    this.hadRematch = g.rematch ?? null;
+    // The game just ended (a resignation, a flag, the last move): its result and the rematch
+    // must not stay above a scrolled phone screen.
+    this.endedNow = prev?.status === 'ongoing' && g.status !== 'ongoing';
+    const queued = this.premove;
+    this.clocks.set(g);
+    this.redraw();
+    this.playPremove(g, queued);
+  }
+
+  /** Loads the game, then listens for its changes. */
+  start(notFound: () => void, failed: (err: unknown) => void): void {
+    api.game(this.id).then(
+      g => {
+        if (this.closed) return;
+        this.update(g);
+        this.socket.connect();
+      },
+      err => {
+        if (this.closed) return;
+        if (err instanceof ApiError && err.status === 404) notFound();
+        else failed(err);
+      },
+    );
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clocks.stop();
+    this.socket.close();
+    window.clearTimeout(this.retryTimer);
+    this.ground.destroy();
+  }
+}

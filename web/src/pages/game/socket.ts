@@ -1,0 +1,104 @@
+// The game page's live connection: the WebSocket that pushes every new state of the game
+// (docs/api.md), kept open through lost networks, sleeping tabs and restarted servers.
+
+import { api, ApiError, type GameView, type MoveView } from '../../api';
+
+export interface SocketEvents {
+  /** A new state, its move list whole again. */
+  state: (g: GameView) => void;
+  error: (err: ApiError) => void;
+  /** The connection is open (`true`) or lost (`false`; it is tried again soon). */
+  live: (on: boolean) => void;
+}
+
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private retry = 0;
+  private reconnectTimer: number | undefined;
+  private closed = false;
+
+  constructor(private readonly id: string, private readonly ev: SocketEvents) {
+    window.addEventListener('online', this.reconnectNow);
+    window.addEventListener('offline', this.wentOffline);
+    document.addEventListener('visibilitychange', this.reconnectNow);
+  }
+
+  connect(): void {
+    if (this.closed) return;
+    this.reconnectTimer = undefined;
+    const socket = new WebSocket(api.wsUrl(this.id));
+    this.ws = socket;
+    // The moves this socket has sent: its states carry only the ones after the first
+    // `moves_from` (docs/api.md, moves=changes), so a state costs the same at any ply.
+    let held: MoveView[] | null = null;
+    socket.onopen = () => {
+      this.retry = 0;
+      this.ev.live(true);
+    };
+    socket.onmessage = e => {
+      let msg: { type?: string; game?: GameView; moves_from?: number; error?: { code?: string; message?: string } };
+      try {
+        msg = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      if (msg.type === 'state' && msg.game) {
+        const from = msg.moves_from;
+        if (typeof from === 'number') {
+          // The server counts what it sent on this socket; a gap means the two disagree:
+          // a new socket starts with the whole list.
+          if (held === null || held.length < from) {
+            socket.close();
+            return;
+          }
+          held = held.slice(0, from).concat(msg.game.moves);
+        } else {
+          held = msg.game.moves;
+        }
+        this.ev.state({ ...msg.game, moves: held });
+      }
+      else if (msg.type === 'error' && msg.error) this.ev.error(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
+    };
+    socket.onclose = () => {
+      if (this.closed || this.ws !== socket) return;
+      this.lost();
+    };
+  }
+
+  /** The live connection is gone: says so and tries again soon. */
+  private lost(): void {
+    this.ws = null;
+    this.ev.live(false);
+    // Soon and steadily: 1 s, 2 s, then every 4 s, each with a random quarter either way
+    // so that the sockets of a restarted server do not all come back at once. (A longer
+    // wait costs a real-time player clock time while the server is back.)
+    this.retry = Math.min(this.retry + 1, 3);
+    const wait = Math.min(4000, 500 * 2 ** this.retry) * (0.75 + Math.random() / 2);
+    this.reconnectTimer = window.setTimeout(() => this.connect(), wait);
+  }
+
+  /** The network is gone (the browser says so, or a move could not be sent): an open socket
+   * may not notice for minutes, and the page went on saying "live". Drops it and says so now. */
+  readonly wentOffline = (): void => {
+    const socket = this.ws;
+    if (this.closed || socket === null) return;
+    this.lost();
+    socket.close();
+  };
+
+  /** Reconnects at once when the browser says it is back online or the tab is shown again. */
+  private readonly reconnectNow = (): void => {
+    if (this.closed || this.ws !== null || document.visibilityState === 'hidden') return;
+    window.clearTimeout(this.reconnectTimer);
+    this.connect();
+  };
+
+  close(): void {
+    this.closed = true;
+    this.ws?.close();
+    window.clearTimeout(this.reconnectTimer);
+    window.removeEventListener('online', this.reconnectNow);
+    window.removeEventListener('offline', this.wentOffline);
+    document.removeEventListener('visibilitychange', this.reconnectNow);
+  }
+}
