@@ -27,7 +27,7 @@ function option(name, fallback) {
 }
 const nodes = Number(option("nodes", "1000000"));
 const rounds = Number(option("rounds", "3"));
-const wasmPath = option("wasm", join(repo, "target/wasm/icebound_engine.wasm"));
+const wasmPath = option("wasm", join(repo, "web/wasm/icebound_engine.wasm"));
 const nativePath = option("native", join(repo, "target/release/examples/bench_native"));
 if (!Number.isInteger(nodes) || nodes < 1 || !Number.isInteger(rounds) || rounds < 1) {
   console.error("--nodes and --rounds must be whole numbers of at least 1");

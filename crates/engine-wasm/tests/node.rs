@@ -1,6 +1,6 @@
 //! The WebAssembly build against the native engine, under Node.js: this test writes the
 //! native expectations to a fixture (JSON) and runs `web/wasm/test.mjs`, which loads the
-//! built module (`target/wasm/icebound_engine.wasm`, from `scripts/build-wasm.sh`) and checks,
+//! built module (`web/wasm/icebound_engine.wasm`, from `scripts/build-wasm.sh`) and checks,
 //! for both games:
 //! - the legal moves, and the position after each of them, on 200 positions taken from the
 //!   rules crates' tests (every string literal in `crates/<game>/tests` that reads as a
@@ -200,7 +200,7 @@ fn unavailable(why: &str) {
 fn wasm_module_under_node_matches_native_engine() {
     let wasm = std::env::var_os("ICEBOUND_WASM")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/wasm/icebound_engine.wasm"));
+        .unwrap_or_else(|| repo().join("web/wasm/icebound_engine.wasm"));
     if !wasm.is_file() {
         return unavailable(&format!(
             "{} is missing; build it with scripts/build-wasm.sh",
