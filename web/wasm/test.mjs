@@ -135,6 +135,44 @@ if (!solveStopped.stopped || solveStopped.result !== "unknown") {
   fail(`the stop cell did not stop the solver: ${JSON.stringify(solveStopped)}`);
 }
 
+// The worker (engine-worker.mjs) on its own thread, stopped from this one through the cell.
+{
+  const { Worker } = await import("node:worker_threads");
+  const worker = new Worker(new URL("./engine-worker.mjs", import.meta.url));
+  const stopBuffer = new SharedArrayBuffer(4);
+  const replies = [];
+  let wake = null;
+  worker.on("message", (m) => {
+    if (m.type === "iteration" && m.iteration.depth >= 4) Atomics.store(new Int32Array(stopBuffer), 0, 1);
+    replies.push(m);
+    wake?.();
+  });
+  const next = async (type) => {
+    for (;;) {
+      const i = replies.findIndex((m) => m.type === type || m.type === "error");
+      if (i >= 0) return replies.splice(i, 1)[0];
+      await new Promise((resolve) => (wake = resolve));
+    }
+  };
+  worker.postMessage({ type: "init", module: engine.module, stopBuffer });
+  const ready = await next("ready");
+  if (ready.type !== "ready") fail(`the worker did not load: ${ready.error}`);
+  worker.postMessage({ id: 1, method: "setPosition", args: ["iceage", ""] });
+  worker.postMessage({ id: 2, method: "search", args: [{ depth: 60 }] });
+  worker.postMessage({ id: 3, method: "play", args: ["e2e5"] });
+  const set = await next("result");
+  const searched = await next("result");
+  const bad = await next("error");
+  const iterations = replies.filter((m) => m.type === "iteration" && m.id === 2).length;
+  if (set.id !== 1 || set.value.legalMoves.length === 0) fail(`worker setPosition: ${JSON.stringify(set)}`);
+  if (searched.id !== 2 || !searched.value.stopped || searched.value.depth < 4 || searched.value.depth > 12) {
+    fail(`worker search stopped through the cell: ${JSON.stringify(searched)}`);
+  }
+  if (iterations < 4) fail(`the worker sent ${iterations} iterations`);
+  if (bad.id !== 3 || !bad.error.includes("e2e5")) fail(`worker bad move: ${JSON.stringify(bad)}`);
+  await worker.terminate();
+}
+
 if (failures > 0) {
   console.log(`FAILED: ${failures} checks`);
   process.exit(1);

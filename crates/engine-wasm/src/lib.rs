@@ -417,9 +417,8 @@ fn check_search(params: &SearchParams) -> Result<usize, String> {
 }
 
 fn fresh_searcher<V: EngineVariant>(hash_mib: usize) -> Result<Searcher<V>, String> {
-    let table = Table::try_new(hash_mib).map_err(|e| {
-        format!("cannot allocate a transposition table of {} MiB", e.mib)
-    })?;
+    let table = Table::try_new(hash_mib)
+        .map_err(|e| format!("cannot allocate a transposition table of {} MiB", e.mib))?;
     Ok(Searcher::with_table(std::sync::Arc::new(table), 1))
 }
 

@@ -122,9 +122,7 @@ pub extern "C" fn icebound_legal_moves() -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn icebound_play(moves_len: usize) -> i32 {
     let strings = input_strings(&[moves_len]);
-    answer(strings.and_then(|s| {
-        with_session(|session| session.play(&s[0]).map(|p| to_json(&p)))
-    }))
+    answer(strings.and_then(|s| with_session(|session| session.play(&s[0]).map(|p| to_json(&p)))))
 }
 
 /// Searches the position; see the module doc for the arguments.

@@ -83,7 +83,10 @@ fn string_literals(dir: &Path, out: &mut Vec<String>) {
 /// from them by a fixed walk (a linear congruential choice of moves), without duplicates.
 fn positions<V: Variant>(crate_dir: &str, count: usize) -> Vec<V::Position> {
     let mut literals = Vec::new();
-    string_literals(&repo().join("crates").join(crate_dir).join("tests"), &mut literals);
+    string_literals(
+        &repo().join("crates").join(crate_dir).join("tests"),
+        &mut literals,
+    );
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for text in literals {
@@ -97,7 +100,11 @@ fn positions<V: Variant>(crate_dir: &str, count: usize) -> Vec<V::Position> {
         }
     }
     let from_tests = out.len();
-    assert!(from_tests >= 20, "only {from_tests} test positions of {}", V::NAME);
+    assert!(
+        from_tests >= 20,
+        "only {from_tests} test positions of {}",
+        V::NAME
+    );
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut i = 0;
     while out.len() < count && i < 100 * count {
@@ -154,7 +161,11 @@ fn game_fixture<V: EngineVariant>(crate_dir: &str) -> Value {
         })
         .collect();
     let open: Vec<&V::Position> = all.iter().filter(|p| V::outcome(p).is_none()).collect();
-    assert!(open.len() >= SEARCH_POSITIONS, "{}: too few open positions", V::NAME);
+    assert!(
+        open.len() >= SEARCH_POSITIONS,
+        "{}: too few open positions",
+        V::NAME
+    );
     let step = open.len() / SEARCH_POSITIONS;
     let search: Vec<Value> = (0..SEARCH_POSITIONS)
         .map(|k| {

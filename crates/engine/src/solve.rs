@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use game::{Color, Variant};
 
-use crate::score::{self, INFINITY};
 use crate::clock::Instant;
+use crate::score::{self, INFINITY};
 use crate::search::{StopFlag, terminal_score};
 use crate::tt::{Bound, Table, move_hash};
 
