@@ -8,7 +8,8 @@
 //       URL; stopBuffer: a SharedArrayBuffer of at least 4 bytes, the stop cell (only where the
 //       page is cross-origin isolated).
 //   ← { type: "ready" } or { type: "error", error }
-//   → { id, method, args }   method: setPosition, position, legalMoves, play, search, solve;
+//   → { id, method, args }   method: setPosition, position, legalMoves, play, search, solve,
+//                            chooseMove;
 //                            args: that method's arguments (search: [limits]; solve: [opts])
 //   ← { id, type: "iteration", iteration }   after each completed iteration of a search
 //   ← { id, type: "result", value }  or  { id, type: "error", error }
@@ -25,7 +26,7 @@ const post = (message) => port.postMessage(message);
 const listen = (handler) =>
   isWebWorker ? self.addEventListener("message", (e) => handler(e.data)) : port.on("message", handler);
 
-const METHODS = new Set(["setPosition", "position", "legalMoves", "play", "search", "solve"]);
+const METHODS = new Set(["setPosition", "position", "legalMoves", "play", "search", "solve", "chooseMove"]);
 let engine = null;
 
 listen(async (message) => {

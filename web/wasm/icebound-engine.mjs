@@ -198,6 +198,17 @@ export class IceboundEngine {
   }
 
   /**
+   * The computer opponent's move at a strength level, as the site's (levels 1-8; level 8 keeps
+   * its table from one call to the next while the game stays the same).
+   * @param level 1 (beginner) to 8 (full strength)
+   * @param seed a whole number (0 to 2^53) that varies the levels that randomise
+   * @returns the move's canonical text, or null when the game is over
+   */
+  chooseMove(level, seed = 0) {
+    return this._invoke("icebound_choose_move", [], [level >>> 0, Number(seed)]).move;
+  }
+
+  /**
    * Proves a forced win or loss for the side to move with the exact solver.
    * @param opts.maxPlies longest proof looked for (1-126; default 20)
    * @param opts.movetimeMs give up after this many milliseconds (default: no limit)

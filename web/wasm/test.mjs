@@ -72,6 +72,28 @@ for (const [variant, game] of Object.entries(fixture.games)) {
   }
 }
 
+// A game between two engines of the same level, as the native engine plays it.
+let games = 0;
+for (const [variant, { game }] of Object.entries(fixture.games)) {
+  engine.setPosition(variant, "");
+  const played = [];
+  for (let ply = 0; ply < game.moves.length + 1; ply++) {
+    const mv = engine.chooseMove(game.level, ply);
+    if (mv === null) break;
+    played.push(mv);
+    engine.play(mv);
+    if (played.length === game.moves.length) break;
+  }
+  if (!same(played, game.moves)) {
+    const at = played.findIndex((m, i) => m !== game.moves[i]);
+    fail(`${variant} level ${game.level} game: ply ${at} is ${played[at]}, native ${game.moves[at]}`);
+  }
+  if (engine.position().outcome !== game.outcome) {
+    fail(`${variant} level ${game.level} game ends ${engine.position().outcome}, native ${game.outcome}`);
+  }
+  games += 1;
+}
+
 // The seed's worked example 1, "Black begins and wins" (/work/shared/seeds, the quick rules:
 // "1. ...cb6 ... 2. ... a7xc5xe3xc1#"), in the position docs/rules/antarctos.md gives it and
 // crates/antarctos/tests/worked_examples.rs plays.
@@ -177,4 +199,4 @@ if (failures > 0) {
   console.log(`FAILED: ${failures} checks`);
   process.exit(1);
 }
-console.log(`ok: ${movePositions} move positions, ${searches} searches, example 1 proved`);
+console.log(`ok: ${movePositions} move positions, ${searches} searches, ${games} level games, example 1 proved`);

@@ -25,7 +25,7 @@ use engine::score::ScoreText;
 use engine::search::{MAX_PLY, StopFlag};
 use engine::solve::{Proof, Solution};
 use engine::tt::Table;
-use engine::{EngineVariant, Iteration, Limits, SearchResult, Searcher};
+use engine::{EngineConfig, EngineVariant, GamePlayer, Iteration, Limits, SearchResult, Searcher};
 use game::{Outcome, Variant};
 use iceage::IceAge;
 use serde::Serialize;
@@ -101,7 +101,7 @@ pub struct PositionInfo {
     pub fen: String,
     /// `white` or `black`.
     pub side_to_move: &'static str,
-    /// The result when the game is over (`1-0 (breakthrough)`), else `null`.
+    /// The result when the game is over (`0-1 black wins (breakthrough)`), else `null`.
     pub outcome: Option<String>,
     /// Every legal move in canonical text, sorted; empty when the game is over.
     pub legal_moves: Vec<String>,
@@ -187,11 +187,18 @@ enum Kept {
     Iceage(Searcher<IceAge>, usize),
 }
 
+/// The engine as a player of the game at one level ([`Session::choose_move`]).
+enum Player {
+    Antarctos(GamePlayer<Antarctos>),
+    Iceage(GamePlayer<IceAge>),
+}
+
 /// One position of either game and the engine's state for it. Every method that can fail
 /// returns a message for the user, never panics.
 pub struct Session {
     current: Current,
     kept: Option<Kept>,
+    player: Option<Player>,
 }
 
 impl Default for Session {
@@ -200,6 +207,7 @@ impl Default for Session {
         Session {
             current: Current::Antarctos(Antarctos::start_position()),
             kept: None,
+            player: None,
         }
     }
 }
@@ -218,6 +226,10 @@ impl Session {
     pub fn set_position(&mut self, variant: &str, fen: &str) -> Result<PositionInfo, String> {
         let game = Game::parse(variant)?;
         let fen = fen.trim();
+        if game != self.game() {
+            self.player = None;
+            self.kept = None;
+        }
         self.current = match game {
             Game::Antarctos => Current::Antarctos(parse_position::<Antarctos>(fen)?),
             Game::Iceage => Current::Iceage(parse_position::<IceAge>(fen)?),
@@ -253,7 +265,7 @@ impl Session {
     /// the game.
     pub fn play(&mut self, moves: &str) -> Result<PositionInfo, String> {
         let next = with_game!(&self.current, V, pos => {
-            play_moves::<V>(pos, moves).map(|p| wrap_position::<V>(p))
+            play_moves::<V>(pos, moves).map(V::wrap)
         })?;
         self.current = next;
         Ok(self.position())
@@ -310,6 +322,56 @@ impl Session {
         Ok(info)
     }
 
+    /// The engine's move at strength `level` (1-8, the site's levels: `engine::level`) in the
+    /// position, as the site's computer opponent chooses it (`seed` varies the levels that
+    /// randomise; level 8 keeps its table from one call to the next while the game stays the
+    /// same, as the server's level 8 does over a game). `None` when the game is over. Level
+    /// 8's budget may take seconds; `stop` ends it with the best move so far.
+    ///
+    /// # Errors
+    /// A level outside 1 to 8.
+    pub fn choose_move(
+        &mut self,
+        level: u8,
+        seed: u64,
+        stop: &StopFlag,
+    ) -> Result<Option<String>, String> {
+        if !(engine::level::MIN_LEVEL..=engine::level::MAX_LEVEL).contains(&level) {
+            return Err(format!(
+                "level must be {} to {}, not {level}",
+                engine::level::MIN_LEVEL,
+                engine::level::MAX_LEVEL
+            ));
+        }
+        let mut config = EngineConfig::level(level);
+        config.seed = seed;
+        config.keep_table = level == engine::level::MAX_LEVEL;
+        config.stop = Some(stop.clone());
+        let player = self.player.take();
+        let (mv, player) = match &self.current {
+            Current::Antarctos(pos) => {
+                let mut p = match player {
+                    Some(Player::Antarctos(p)) => p,
+                    _ => GamePlayer::default(),
+                };
+                let mv = p
+                    .choose(pos, &config)
+                    .map(|m| Antarctos::move_text(pos, &m));
+                (mv, Player::Antarctos(p))
+            }
+            Current::Iceage(pos) => {
+                let mut p = match player {
+                    Some(Player::Iceage(p)) => p,
+                    _ => GamePlayer::default(),
+                };
+                let mv = p.choose(pos, &config).map(|m| IceAge::move_text(pos, &m));
+                (mv, Player::Iceage(p))
+            }
+        };
+        self.player = Some(player);
+        Ok(mv)
+    }
+
     /// Proves a forced win or loss for the side to move within `max_plies` plies with the
     /// exact solver (`engine::solve`, 16 MiB of table, one thread), giving up after
     /// `movetime_ms` milliseconds if set, or when `stop` says so.
@@ -347,6 +409,7 @@ fn parse_position<V: Variant>(fen: &str) -> Result<V::Position, String> {
     }
 }
 
+/// A game's position as a [`Current`].
 trait Wrap: Variant {
     fn wrap(pos: Self::Position) -> Current;
 }
@@ -361,10 +424,6 @@ impl Wrap for IceAge {
     fn wrap(pos: Self::Position) -> Current {
         Current::Iceage(pos)
     }
-}
-
-fn wrap_position<V: Wrap>(pos: V::Position) -> Current {
-    V::wrap(pos)
 }
 
 fn info<V: Variant>(variant: Game, pos: &V::Position) -> PositionInfo {
@@ -477,4 +536,183 @@ fn solve_info<V: Variant>(pos: &V::Position, solution: &Solution<V>) -> SolveInf
 pub fn to_json<T: Serialize>(value: &T) -> String {
     // Serialising these plain structs cannot fail (no maps with non-string keys, no I/O).
     serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE_1: &str = "B:Wa5,d2,d4:Ba7,c7";
+
+    fn session(variant: &str, fen: &str) -> Session {
+        let mut s = Session::new();
+        s.set_position(variant, fen).expect("a valid position");
+        s
+    }
+
+    #[test]
+    fn position_moves_and_play_of_both_games() {
+        let mut s = session("antarctos", EXAMPLE_1);
+        let info = s.position();
+        assert_eq!(info.variant, Game::Antarctos);
+        assert_eq!(info.side_to_move, "black");
+        assert_eq!(info.legal_moves, ["a7-b6", "c7-b6", "c7-d6"]);
+        assert_eq!(s.legal_moves(), info.legal_moves);
+        let end = s.play("c7-b6 a5xc7 a7xc1").expect("the seed's line");
+        assert_eq!(end.fen, "W:Wc7:Bc1:Id2,d4");
+        assert_eq!(
+            end.outcome.as_deref(),
+            Some("0-1 black wins (breakthrough)")
+        );
+        assert!(end.legal_moves.is_empty());
+
+        let mut s = session("iceage", "");
+        assert_eq!(s.game(), Game::Iceage);
+        assert_eq!(s.legal_moves().len(), s.position().legal_moves.len());
+        let after = s.play("hxg3").expect("a legal first move");
+        assert_eq!(after.side_to_move, "black");
+        assert_eq!(
+            to_json(&after.variant),
+            "\"iceage\"",
+            "the JSON names the game as --variant does"
+        );
+    }
+
+    #[test]
+    fn bad_input_is_an_error_and_changes_nothing() {
+        let mut s = session("antarctos", EXAMPLE_1);
+        let before = s.position();
+        for (variant, fen) in [("chess", ""), ("antarctos", "W:Wz9"), ("iceage", "8/8 w")] {
+            let e = s.set_position(variant, fen).expect_err("refused");
+            assert!(!e.is_empty());
+        }
+        let e = s
+            .play("c7-b6 c7-d6")
+            .expect_err("the second move is not legal");
+        assert!(e.starts_with("move 2 'c7-d6'"), "{e}");
+        let e = s
+            .play("c7-b6 a5xc7 a7xc1 c1-d2")
+            .expect_err("after the end");
+        assert!(e.contains("the game is over"), "{e}");
+        assert_eq!(s.position(), before, "all or nothing");
+
+        let stop = StopFlag::new();
+        for params in [
+            SearchParams {
+                depth: Some(0),
+                ..SearchParams::default()
+            },
+            SearchParams {
+                depth: Some(MAX_DEPTH + 1),
+                ..SearchParams::default()
+            },
+            SearchParams {
+                nodes: Some(0),
+                ..SearchParams::default()
+            },
+            SearchParams {
+                movetime_ms: Some(0),
+                ..SearchParams::default()
+            },
+            SearchParams {
+                hash_mib: Some(MAX_HASH_MIB + 1),
+                ..SearchParams::default()
+            },
+        ] {
+            assert!(s.search(&params, &stop, |_| false).is_err(), "{params:?}");
+        }
+        assert!(s.solve(0, None, &stop).is_err());
+        assert!(s.solve(MAX_SOLVE_PLIES + 1, None, &stop).is_err());
+        assert!(s.solve(5, Some(0), &stop).is_err());
+    }
+
+    #[test]
+    fn search_reports_iterations_and_stops_when_the_callback_asks() {
+        let mut s = session("antarctos", EXAMPLE_1);
+        let mut depths = Vec::new();
+        let params = SearchParams {
+            depth: Some(6),
+            ..SearchParams::default()
+        };
+        let r = s
+            .search(&params, &StopFlag::new(), |it| {
+                depths.push(it.depth);
+                false
+            })
+            .expect("a search");
+        assert_eq!(r.best.as_deref(), Some("c7-b6"));
+        assert_eq!(r.score_text, "win 3");
+        assert_eq!(r.pv, ["c7-b6", "a5xc7", "a7xc5xe3xc1"]);
+        assert_eq!(depths.last(), Some(&r.depth));
+        assert!(!r.stopped);
+
+        let mut s = session("iceage", "");
+        let params = SearchParams {
+            depth: Some(40),
+            ..SearchParams::default()
+        };
+        let r = s
+            .search(&params, &StopFlag::new(), |it| it.depth >= 2)
+            .expect("a search");
+        assert!(r.stopped);
+        assert!((2..=3).contains(&r.depth), "{r:?}");
+    }
+
+    #[test]
+    fn a_fresh_search_is_reproducible_and_a_kept_table_is_kept() {
+        let mut s = session("iceage", "");
+        let params = SearchParams {
+            nodes: Some(20_000),
+            ..SearchParams::default()
+        };
+        let stop = StopFlag::new();
+        let a = s.search(&params, &stop, |_| false).expect("a search");
+        let b = s.search(&params, &stop, |_| false).expect("a search");
+        assert_eq!((&a.best, a.score, a.nodes), (&b.best, b.score, b.nodes));
+        assert!(s.kept.is_none());
+        let keep = SearchParams {
+            keep_table: true,
+            depth: Some(4),
+            ..SearchParams::default()
+        };
+        s.search(&keep, &stop, |_| false).expect("a search");
+        assert!(matches!(s.kept, Some(Kept::Iceage(_, DEFAULT_HASH_MIB))));
+    }
+
+    #[test]
+    fn choose_move_plays_every_level_and_refuses_others() {
+        let stop = StopFlag::new();
+        let mut s = session("antarctos", EXAMPLE_1);
+        assert_eq!(
+            s.choose_move(8, 1, &stop).expect("a level").as_deref(),
+            Some("c7-b6")
+        );
+        let mut s = session("iceage", "");
+        for level in 1..=3 {
+            let mv = s
+                .choose_move(level, 7, &stop)
+                .expect("a level")
+                .expect("a move");
+            assert!(s.legal_moves().contains(&mv), "{mv}");
+        }
+        assert!(s.choose_move(0, 1, &stop).is_err());
+        assert!(s.choose_move(9, 1, &stop).is_err());
+        let mut over = session("antarctos", "W:Wc7:Bc1:Id2,d4");
+        assert_eq!(over.choose_move(1, 1, &stop), Ok(None));
+    }
+
+    #[test]
+    fn solve_proves_example_1_and_reports_unknown_beyond_its_reach() {
+        let s = session("antarctos", EXAMPLE_1);
+        let p = s.solve(20, None, &StopFlag::new()).expect("a proof");
+        assert_eq!(p.result, "win");
+        assert_eq!(p.plies, 3);
+        assert_eq!(p.line, ["c7-b6", "a5xc7", "a7xc5xe3xc1"]);
+        assert_eq!(p.text, "win in 3 plies: 1... c7-b6 2. a5xc7 a7xc5xe3xc1#");
+
+        let s = session("antarctos", "");
+        let p = s.solve(4, None, &StopFlag::new()).expect("an answer");
+        assert_eq!((p.result, p.plies, p.stopped), ("unknown", 4, false));
+        assert!(p.line.is_empty());
+    }
 }

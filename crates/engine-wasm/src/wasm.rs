@@ -21,6 +21,8 @@
 //!   each of the first four (`nodes` and `movetime_ms` are `f64` whole numbers, so that JS
 //!   needs no BigInt) → [`crate::SearchInfo`]. Calls the import `on_iteration` after each
 //!   iteration.
+//! - `icebound_choose_move(level, seed)`: the move of strength level 1-8 (`seed` an `f64`
+//!   whole number) → `{"move": <text or null>}`.
 //! - `icebound_solve(max_plies, movetime_ms)`: `movetime_ms` 0 for none →
 //!   [`crate::SolveInfo`].
 //! - `icebound_output_ptr()`, `icebound_output_len()`.
@@ -153,6 +155,20 @@ pub extern "C" fn icebound_search(
                 unsafe { on_iteration(text.as_ptr(), text.len()) != 0 }
             })?;
             Ok(to_json(&info))
+        })
+    }))
+}
+
+/// The engine's move at a strength level (1-8) with a seed (a whole `f64`, up to 2^53):
+/// `{"move": "<text>"}`, or `{"move": null}` when the game is over.
+#[unsafe(no_mangle)]
+pub extern "C" fn icebound_choose_move(level: u32, seed: f64) -> i32 {
+    answer(whole("seed", seed).and_then(|seed| {
+        let level = u8::try_from(level).unwrap_or(u8::MAX);
+        with_session(|session| {
+            let stop = StopFlag::polling(host_should_stop);
+            let mv = session.choose_move(level, seed.unwrap_or(0), &stop)?;
+            Ok(to_json(&serde_json::json!({ "move": mv })))
         })
     }))
 }

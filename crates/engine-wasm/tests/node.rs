@@ -8,6 +8,7 @@
 //! - the best move (and score) at depth [`DEPTH`] on 50 of them, against a fresh one-thread
 //!   `engine::Searcher` with the same table size (what `icebound analyze --depth D
 //!   --threads 1 --hash 16` runs);
+//! - a game between two engines of level 2 (seed = ply), move by move;
 //! - the seed's worked example 1 proved by the solver with the seed's line.
 //!
 //! Without the built module or without `node`, the test fails under `CI=true` and is
@@ -30,6 +31,10 @@ const MOVE_POSITIONS: usize = 200;
 const SEARCH_POSITIONS: usize = 50;
 /// Depth of the best-move comparison, in plies.
 const DEPTH: u32 = 6;
+/// Level of the engine games compared move by move.
+const GAME_LEVEL: u8 = 2;
+/// Longest engine game compared, in plies.
+const GAME_PLIES: u64 = 160;
 /// Table size of both sides of the best-move comparison, in MiB (the wasm default).
 const HASH_MIB: usize = engine_wasm::DEFAULT_HASH_MIB;
 
@@ -185,7 +190,28 @@ fn game_fixture<V: EngineVariant>(crate_dir: &str) -> Value {
             })
         })
         .collect();
-    json!({ "moves": moves, "search": search })
+    json!({ "moves": moves, "search": search, "game": level_game::<V>() })
+}
+
+/// A game from the start between two engines of level [`GAME_LEVEL`] (the site's
+/// settings: `EngineConfig::level`, seed = the ply), to its end or [`GAME_PLIES`] plies.
+fn level_game<V: EngineVariant>() -> Value {
+    let mut pos = V::start_position();
+    let mut moves = Vec::new();
+    for ply in 0..GAME_PLIES {
+        let mut config = engine::EngineConfig::level(GAME_LEVEL);
+        config.seed = ply;
+        let Some(mv) = engine::choose_move::<V>(&pos, &config) else {
+            break;
+        };
+        moves.push(V::move_text(&pos, &mv));
+        pos = V::play(&pos, &mv).expect("the engine's move is legal");
+    }
+    json!({
+        "level": GAME_LEVEL,
+        "moves": moves,
+        "outcome": V::outcome(&pos).map(|o| o.to_string()),
+    })
 }
 
 fn fixture() -> Value {
@@ -244,7 +270,7 @@ fn wasm_module_under_node_matches_native_engine() {
     // The script's last line is its summary; it must have checked every position.
     let summary = stdout.lines().last().unwrap_or_default();
     let expected = format!(
-        "ok: {} move positions, {} searches, example 1 proved",
+        "ok: {} move positions, {} searches, 2 level games, example 1 proved",
         2 * MOVE_POSITIONS,
         2 * SEARCH_POSITIONS
     );
