@@ -15,6 +15,7 @@
 //! skipped with a message otherwise. `ICEBOUND_WASM` names another module file.
 
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -230,7 +231,11 @@ fn unavailable(why: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{why} (CI=true: the wasm build is required; .ci/setup-wasm.sh builds it)");
     }
-    eprintln!("SKIPPED engine-wasm node test: {why}");
+    // Written to the process's stderr, past the test harness's capture, so that it shows.
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED engine-wasm node test: {why} (it fails instead under CI=true)"
+    );
 }
 
 #[test]
@@ -266,7 +271,11 @@ fn wasm_module_under_node_matches_native_engine() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     eprintln!("{stderr}");
-    assert!(out.status.success(), "web/wasm/test.mjs failed: {stderr}");
+    assert!(
+        out.status.success(),
+        "web/wasm/test.mjs failed (a module older than the engine's sources fails too: rebuild it \
+         with scripts/build-wasm.sh): {stderr}"
+    );
     // The script's last line is its summary; it must have checked every position.
     let summary = stdout.lines().last().unwrap_or_default();
     let expected = format!(
