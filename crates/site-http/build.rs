@@ -21,6 +21,12 @@ const SOURCES: [&str; 7] = [
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let web = manifest.join("../../web");
+    page(&web);
+    bundle_wasm(&web.join("wasm"), &web.join("dist"));
+}
+
+/// Builds `web/dist` when it is stale (unless `ICEBOUND_SKIP_WEB_BUILD` is set).
+fn page(web: &Path) {
     for source in SOURCES {
         println!("cargo:rerun-if-changed={}", web.join(source).display());
     }
@@ -39,7 +45,7 @@ fn main() {
     if !stale {
         return;
     }
-    if let Err(message) = build(&web) {
+    if let Err(message) = build(web) {
         eprintln!(
             "\nicebound: building the web page (web/) failed: {message}.\n\
              The page is built with Node.js and npm: install them (https://nodejs.org, or \
@@ -102,4 +108,42 @@ fn newest(path: &Path) -> Option<SystemTime> {
         .filter_map(|entry| entry.ok())
         .filter_map(|entry| newest(&entry.path()))
         .max()
+}
+
+// --- Issue 42: the engine's WebAssembly module (crates/engine-wasm) -------------------------
+
+/// Copies the engine's module, when `scripts/build-wasm.sh` has built it (into
+/// `web/wasm/icebound_engine.wasm`, not in git; the folder is watched, so that the module's
+/// first build is seen too), into the page as
+/// `dist/engine/icebound_engine-<hash>.wasm` (`<hash>`: 16 hex digits of FNV-1a 64 of its
+/// bytes, so that the name changes with the contents and may be cached for long), and writes
+/// `dist/engine/manifest.json`, `{"wasm": "engine/icebound_engine-<hash>.wasm"}`, for the page
+/// to find it. Without the module (no wasm toolchain) `dist/engine` is left out and the page
+/// uses the server's engine. Never fails the build: a copy that fails is a warning.
+fn bundle_wasm(folder: &Path, dist: &Path) {
+    println!("cargo:rerun-if-changed={}", folder.display());
+    let module = folder.join("icebound_engine.wasm");
+    let out = dist.join("engine");
+    if !dist.join("index.html").exists() {
+        return;
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    let Ok(bytes) = std::fs::read(&module) else {
+        return;
+    };
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let name = format!("icebound_engine-{hash:016x}.wasm");
+    let written = std::fs::create_dir_all(&out)
+        .and_then(|()| std::fs::write(out.join(&name), &bytes))
+        .and_then(|()| {
+            std::fs::write(
+                out.join("manifest.json"),
+                format!("{{\"wasm\": \"engine/{name}\"}}\n"),
+            )
+        });
+    if let Err(e) = written {
+        println!("cargo:warning=the engine's wasm module was not bundled: {e}");
+    }
 }

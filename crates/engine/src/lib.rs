@@ -13,6 +13,7 @@
 //! - [`eval`]: one evaluation per game.
 
 pub mod baseline;
+pub mod clock;
 pub mod eval;
 pub mod level;
 pub mod player;

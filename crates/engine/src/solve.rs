@@ -15,12 +15,12 @@
 //! thread stored it, so the proof stays exact and the main thread's result is returned.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use game::{Color, Variant};
 
+use crate::clock::Instant;
 use crate::score::{self, INFINITY};
-use crate::search::terminal_score;
+use crate::search::{StopFlag, terminal_score};
 use crate::tt::{Bound, Table, move_hash};
 
 /// What the solver proved.
@@ -57,6 +57,8 @@ struct Solver<'a, V: Variant> {
     nodes: u64,
     moves: Vec<Vec<V::Move>>,
     deadline: Option<Instant>,
+    /// Asked with the deadline ([`solve_stoppable`]).
+    stop: Option<StopFlag>,
     stopped: bool,
 }
 
@@ -74,6 +76,31 @@ pub fn solve_until<V: Variant>(
     deadline: Option<Instant>,
 ) -> Solution<V> {
     solve_threads::<V>(pos, max_plies, deadline, 1)
+}
+
+/// [`solve_until`] that also ends when `stop` is stopped (checked with the deadline, every
+/// 4,096 nodes; [`StopFlag::polling`] lets a host without threads stop it), with the same
+/// `Unknown` result and `stopped` set. One thread.
+pub fn solve_stoppable<V: Variant>(
+    pos: &V::Position,
+    max_plies: u32,
+    deadline: Option<Instant>,
+    stop: Option<StopFlag>,
+) -> Solution<V> {
+    let max_plies = max_plies.min(crate::search::MAX_PLY - 2);
+    let table = Table::new(16);
+    let done = AtomicBool::new(false);
+    Solver::<V> {
+        tt: &table,
+        done: &done,
+        id: 0,
+        nodes: 0,
+        moves: (0..=max_plies as usize + 1).map(|_| Vec::new()).collect(),
+        deadline,
+        stop,
+        stopped: false,
+    }
+    .run(pos, max_plies)
 }
 
 /// [`solve_until`] on `threads` threads (1 to [`crate::search::MAX_THREADS`]). The proof
@@ -95,6 +122,7 @@ pub fn solve_threads<V: Variant>(
         nodes: 0,
         moves: (0..=max_plies as usize + 1).map(|_| Vec::new()).collect(),
         deadline,
+        stop: None,
         stopped: false,
     };
     if threads == 1 {
@@ -144,6 +172,7 @@ impl<V: Variant> Solver<'_, V> {
             if score::is_decisive(v) {
                 // The proof is complete; its main line is read off the table without a deadline.
                 s.deadline = None;
+                s.stop = None;
                 let plies = (score::WIN - v.abs()) as u32;
                 let line = s.main_line(pos, v);
                 let proof = if v > 0 {
@@ -177,6 +206,7 @@ impl<V: Variant> Solver<'_, V> {
         if self.stopped
             || (self.nodes.is_multiple_of(4096)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.stop.as_ref().is_some_and(StopFlag::checkpoint)
                     || (self.id > 0 && self.done.load(Ordering::Relaxed))))
         {
             self.stopped = true;

@@ -168,6 +168,7 @@ struct Bucket([Slot; 2]);
 pub struct Table {
     slots: Vec<Bucket>,
     /// The stretch of `slots` advised to use huge pages, if the kernel accepted.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     huge_pages: Option<(usize, usize)>,
     mask: usize,
     generation: AtomicU8,

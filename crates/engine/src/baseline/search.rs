@@ -4,7 +4,9 @@
 //! Iterative deepening over negamax PVS, a two-slot transposition table, table move,
 //! MVV-LVA, killers, history, late-move reductions by 1 or 2, quiescence.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use crate::baseline::BaselineVariant;
 use crate::baseline::tt::{Bound, Table, move_hash};

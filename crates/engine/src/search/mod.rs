@@ -23,7 +23,9 @@ mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use game::{Color, Outcome, Variant};
 
@@ -58,12 +60,24 @@ struct Control {
     /// The deadline, if any; the lock also orders the pause's waits and wake-ups.
     deadline: Mutex<Option<Instant>>,
     wake: Condvar,
+    /// Asked at every check besides the flags ([`StopFlag::polling`]).
+    poll: Option<fn() -> bool>,
 }
 
 impl StopFlag {
     /// A new handle: neither stopped nor paused, no deadline.
     pub fn new() -> StopFlag {
         StopFlag::default()
+    }
+    /// A new handle that also asks `poll` at each check (every 1,024 nodes of a search, every
+    /// 4,096 of the solver) and stops the search once it answers true: for a host that cannot
+    /// reach the search's thread otherwise (a Web Worker reading a shared stop cell,
+    /// `crates/engine-wasm`). `poll` should be cheap; it is never asked while paused.
+    pub fn polling(poll: fn() -> bool) -> StopFlag {
+        StopFlag(Arc::new(Control {
+            poll: Some(poll),
+            ..Control::default()
+        }))
     }
     /// Asks the search to stop; it returns its best move so far within about 1,000 nodes
     /// (a paused search wakes up to do so).
@@ -108,6 +122,10 @@ impl StopFlag {
                 return true;
             }
             if !self.0.paused.load(Ordering::SeqCst) {
+                if self.0.poll.is_some_and(|poll| poll()) {
+                    self.0.stopped.store(true, Ordering::SeqCst);
+                    return true;
+                }
                 return false;
             }
             deadline = match *deadline {
