@@ -37,6 +37,7 @@ fn mime_of(path: &str) -> &'static str {
         "png" => "image/png",
         "ico" => "image/x-icon",
         "json" => "application/json",
+        "wasm" => "application/wasm",
         "woff2" => "font/woff2",
         "wav" => "audio/wav",
         "txt" => "text/plain; charset=utf-8",
@@ -70,6 +71,15 @@ mod tests {
             assert_eq!(sound.mime, "audio/wav");
             assert!(sound.bytes.starts_with(b"RIFF") && sound.bytes.len() < 40_000);
         }
+    }
+
+    #[test]
+    fn the_engine_module_is_sent_as_wasm() {
+        assert_eq!(
+            mime_of("engine/icebound_engine-0123456789abcdef.wasm"),
+            "application/wasm"
+        );
+        assert_eq!(mime_of("engine/manifest.json"), "application/json");
     }
 
     #[test]

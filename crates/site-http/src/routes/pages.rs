@@ -31,6 +31,9 @@ pub async fn page(method: Method, uri: Uri) -> Response {
         return (StatusCode::METHOD_NOT_ALLOWED, "only GET is served here").into_response();
     }
     let path = uri.path().trim_start_matches('/');
+    if path.starts_with("engine/") {
+        return engine_file(path);
+    }
     if path.starts_with("assets/") {
         return match assets::get(path) {
             Some(a) => (
@@ -51,6 +54,30 @@ pub async fn page(method: Method, uri: Uri) -> Response {
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
+    }
+}
+
+/// The engine for the browser (`web/dist/engine/`, copied by build.rs when the wasm build
+/// ran): the module under its content hash is never stale, so it is cached for a year;
+/// `manifest.json`, which names the current one, is checked on every load.
+fn engine_file(path: &str) -> Response {
+    let cache = if path.ends_with(".wasm") {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    match assets::get(path) {
+        Some(a) => (
+            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, cache)],
+            a.bytes.into_owned(),
+        )
+            .into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            "no such engine file (the site was built without the wasm toolchain: \
+             scripts/build-wasm.sh)",
+        )
+            .into_response(),
     }
 }
 
