@@ -120,7 +120,7 @@ fn browser_tests_of_web_e2e() {
     assert!(!scripts.is_empty(), "no browser test script in web/e2e");
     let failures: Vec<String> = scripts
         .iter()
-        .filter_map(|script| run_script(&root, &chromium, &dir, Some(&template), script).err())
+        .filter_map(|script| run_script(&root, &chromium, dir, Some(&template), script).err())
         .collect();
     if !failures.is_empty() {
         // The screenshots and server logs stay for a post-mortem.
@@ -162,7 +162,7 @@ fn browser_refuses_cross_site_attacks() {
     let result = run_script(
         &root,
         &chromium,
-        &dir,
+        dir,
         None,
         &root.join("web/e2e/attacks.mjs"),
     );

@@ -143,7 +143,7 @@ fn serve_on_an_immutable_file_or_directory_exits_with_a_clear_error() {
     let locked_tmp = temp_dir("ro-dir");
     let locked = locked_tmp.path();
     let new = locked.join("icebound.db");
-    if let Some(_guard) = Immutable::set(&locked) {
+    if let Some(_guard) = Immutable::set(locked) {
         let url = format!("sqlite://{}?mode=rwc", new.display());
         let (ok, err) = serve(&url);
         assert!(!ok, "serve in an immutable directory must fail: {err}");

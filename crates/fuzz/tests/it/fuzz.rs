@@ -146,7 +146,7 @@ fn the_runner_catches_panics_and_broken_round_trips() {
             time: Duration::from_secs(5),
         },
         3,
-        &dir,
+        dir,
     );
     let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind).collect();
     assert_eq!(kinds, ["panic", "round-trip"], "{report}");
@@ -155,6 +155,6 @@ fn the_runner_catches_panics_and_broken_round_trips() {
         "{report}"
     );
     assert_eq!(report.inputs, 53);
-    let (replayed, findings) = runner::replay(&Faulty, &dir);
+    let (replayed, findings) = runner::replay(&Faulty, dir);
     assert_eq!((replayed, findings.len()), (2, 2));
 }
