@@ -31,7 +31,7 @@ DO \$\$ BEGIN
     CREATE ROLE icebound LOGIN PASSWORD 'icebound';
   END IF;
 END \$\$;
--- The backup test restores a pg_dump into a database of its own (crates/cli/tests/backup_cli.rs).
+-- The backup test restores a pg_dump into a database of its own (crates/cli/tests/it/backup_cli.rs).
 ALTER ROLE icebound CREATEDB;
 SQL
     local exists

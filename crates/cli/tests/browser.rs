@@ -12,11 +12,12 @@
 //! scripts mark for the docs into `docs/screenshots/`.
 
 use std::io::Read;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use test_support::{free_port, temp_dir};
 
 /// One browser test at a time: two Chromiums at once on a small machine make timing checks flaky.
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
@@ -43,22 +44,6 @@ fn have(cmd: &str, arg: &str) -> bool {
         .status()
         .map(|s| s.success())
         .unwrap_or(false)
-}
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free local port");
-    listener.local_addr().expect("local address").port()
-}
-
-/// A fresh temporary directory under the system's temp dir.
-fn temp_dir(tag: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("icebound-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create a temporary directory");
-    dir
 }
 
 #[test]
@@ -109,7 +94,8 @@ fn browser_tests_of_web_e2e() {
         String::from_utf8_lossy(&tsc.stdout)
     );
 
-    let dir = temp_dir("browser");
+    let tmp = temp_dir("browser");
+    let dir = tmp.path();
     let template = dir.join("template.db");
     seed_lab_runs(&template);
 
@@ -134,8 +120,12 @@ fn browser_tests_of_web_e2e() {
     assert!(!scripts.is_empty(), "no browser test script in web/e2e");
     let failures: Vec<String> = scripts
         .iter()
-        .filter_map(|script| run_script(&root, &chromium, &dir, Some(&template), script).err())
+        .filter_map(|script| run_script(&root, &chromium, dir, Some(&template), script).err())
         .collect();
+    if !failures.is_empty() {
+        // The screenshots and server logs stay for a post-mortem.
+        let _ = tmp.keep();
+    }
     assert!(
         failures.is_empty(),
         "{} of {} browser test scripts failed:\n\n{}",
@@ -143,7 +133,6 @@ fn browser_tests_of_web_e2e() {
         scripts.len(),
         failures.join("\n\n")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 9, section 2, in the browser: another origin of the same site (a form, a no-cors
@@ -168,16 +157,20 @@ fn browser_refuses_cross_site_attacks() {
         eprintln!("SKIPPED: node, chromium or web/node_modules missing");
         return;
     }
-    let dir = temp_dir("attacks");
+    let tmp = temp_dir("attacks");
+    let dir = tmp.path();
     let result = run_script(
         &root,
         &chromium,
-        &dir,
+        dir,
         None,
         &root.join("web/e2e/attacks.mjs"),
     );
+    if result.is_err() {
+        // The screenshots and server log stay for a post-mortem.
+        let _ = tmp.keep();
+    }
     assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A database holding the engine runs stored by the lab commands, for the statistics page's

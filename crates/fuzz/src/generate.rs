@@ -1,6 +1,6 @@
 //! Generators of valid inputs: random legal games with tags, comments, NAGs and nested
 //! variations. Written by the records writer they seed the PGN and PDN targets, and they
-//! are the round-trip property of `tests/round_trip.rs`.
+//! are the round-trip property of `tests/it/round_trip.rs`.
 
 use game::records::RecordRules;
 use game::{Line, MoveNotes, Node, Record, RecordResult, Variant};
