@@ -159,7 +159,10 @@ fn iceage_long_random_games_through_ice_ages() {
 fn pinned<G: NnueGame<Pos = V::Position>, V: Variant>(net: &Network, texts: &[&str]) -> Vec<i32> {
     texts
         .iter()
-        .map(|t| net.evaluate::<G>(&V::parse_position(t).ok().expect("position")))
+        .map(|t| match V::parse_position(t) {
+            Ok(pos) => net.evaluate::<G>(&pos),
+            Err(_) => panic!("a position: {t}"),
+        })
         .collect()
 }
 
