@@ -57,14 +57,20 @@ pub struct NnueArgs {
     /// Centi-units per unit of the network's output (the sigmoid's scale).
     #[arg(long, default_value_t = 400)]
     pub scale: i32,
+    /// Search the start position for this many nodes, one thread, with and without the
+    /// learned evaluation, and print the nodes per second of each.
+    #[arg(long)]
+    pub bench: Option<u64>,
     /// Positions per Adam step.
     #[arg(long, default_value_t = 1024)]
     pub batch: usize,
 }
 
 pub fn nnue(args: NnueArgs) -> Result<(), String> {
-    if args.games.is_none() && args.train.is_none() {
-        return Err("nothing to do: give --games N (make data), --train FILE, or both".into());
+    if args.games.is_none() && args.train.is_none() && args.bench.is_none() {
+        return Err(
+            "nothing to do: give --games N (make data), --train FILE, --bench NODES".into(),
+        );
     }
     if !(1..=2048).contains(&args.hidden) {
         return Err("--hidden must be 1 to 2048".into());
@@ -76,6 +82,31 @@ fn run<V>(args: &NnueArgs) -> Result<(), String>
 where
     V: engine::EngineVariant + engine::nnue::NnueGame<Pos = <V as game::Variant>::Position>,
 {
+    if let Some(nodes) = args.bench {
+        let pos = V::start_position();
+        for on in [false, true] {
+            let mut searcher = engine::Searcher::<V>::new(64);
+            searcher.set_options(engine::SearchOptions {
+                nnue: on,
+                ..V::OPTIONS
+            });
+            let limits = engine::Limits {
+                nodes: Some(nodes),
+                ..engine::Limits::default()
+            };
+            let r = searcher.search(&pos, &limits, |_| {});
+            let secs = r.elapsed.as_secs_f64().max(1e-9);
+            println!(
+                "bench {} start position, nnue {}: {} nodes, depth {}, {:.2} s, {:.0} nodes/s",
+                V::NAME,
+                if on { "on" } else { "off" },
+                r.nodes,
+                r.depth,
+                secs,
+                r.nodes as f64 / secs
+            );
+        }
+    }
     if let Some(games) = args.games {
         let opts = DataOptions {
             games,
