@@ -8,6 +8,7 @@ mod lab_db;
 mod lab_rows;
 mod load_cmd;
 mod match_cmd;
+mod nnue_cmd;
 mod play_cmd;
 mod records_cmds;
 mod rules_cmds;
@@ -97,6 +98,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Tune an evaluation's weights on self-play positions (Texel's method).
     Tune(tune_cmd::TuneArgs),
+    /// Data and training for the learned evaluation (NNUE).
+    Nnue(nnue_cmd::NnueArgs),
     /// Run a suite of chess positions (EPD) through icebound and optionally a UCI engine.
     Suite(suite_cmd::SuiteArgs),
     /// Run the web site.
@@ -145,6 +148,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay_cmd::selfplay(args),
         Command::Match(args) => match_cmd::match_(args),
         Command::Tune(args) => tune_cmd::tune(args),
+        Command::Nnue(args) => nnue_cmd::nnue(args),
         Command::Suite(args) => suite_cmd::suite(args),
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Backup(args) => backup_cmd::backup(args),

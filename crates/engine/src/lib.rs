@@ -16,6 +16,7 @@ pub mod baseline;
 pub mod clock;
 pub mod eval;
 pub mod level;
+pub mod nnue;
 pub mod player;
 pub mod score;
 pub mod search;
@@ -128,6 +129,26 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
     fn transforms_board(pos: &Self::Position) -> bool {
         let _ = pos;
         false
+    }
+
+    /// The game's learned evaluation ([`nnue`]), or `None` when it has none or its
+    /// embedded weights do not read (the search then keeps the hand-written evaluation).
+    /// Default: `None`.
+    fn network() -> Option<&'static nnue::Network> {
+        None
+    }
+
+    /// The learned evaluation of `pos` at `ply` through the search thread's accumulator
+    /// stack `acc`, for `net` (from [`EngineVariant::network`]), in centi-units from the
+    /// side to move's point of view. Default: [`EngineVariant::evaluate`].
+    fn evaluate_nnue(
+        net: &nnue::Network,
+        acc: &mut nnue::Accumulators,
+        ply: usize,
+        pos: &Self::Position,
+    ) -> i32 {
+        let _ = (net, acc, ply);
+        Self::evaluate(pos)
     }
 }
 

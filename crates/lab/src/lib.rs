@@ -18,6 +18,7 @@
 pub mod datagen;
 pub mod games;
 pub mod matches;
+pub mod nnue;
 pub mod openings;
 pub mod pool;
 pub mod seeds;

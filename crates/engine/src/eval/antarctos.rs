@@ -106,6 +106,19 @@ impl EngineVariant for Antarctos {
         evaluate(pos)
     }
 
+    fn network() -> Option<&'static crate::nnue::Network> {
+        crate::nnue::antarctos_network().ok()
+    }
+
+    fn evaluate_nnue(
+        net: &crate::nnue::Network,
+        acc: &mut crate::nnue::Accumulators,
+        ply: usize,
+        pos: &Position,
+    ) -> i32 {
+        acc.evaluate::<Self>(net, ply, pos)
+    }
+
     const TERM_COUNT: usize = TERM_COUNT;
 
     /// Before "edge", "backed" and "exposed" (2026-12-04) there were 15 terms.

@@ -271,6 +271,19 @@ impl EngineVariant for IceAge {
         evaluate(pos)
     }
 
+    fn network() -> Option<&'static crate::nnue::Network> {
+        crate::nnue::iceage_network().ok()
+    }
+
+    fn evaluate_nnue(
+        net: &crate::nnue::Network,
+        acc: &mut crate::nnue::Accumulators,
+        ply: usize,
+        pos: &Position,
+    ) -> i32 {
+        acc.evaluate::<Self>(net, ply, pos)
+    }
+
     const TERM_COUNT: usize = TERM_COUNT;
 
     fn evaluate_weighted(pos: &Position, weights: &[i32]) -> i32 {

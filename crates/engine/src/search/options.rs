@@ -87,6 +87,11 @@ pub struct SearchOptions {
     /// nor reduced, as a checking move. (Searching such a node as in check, one ply deeper
     /// and unpruned, lost more and was dropped: docs/strength.md.)
     pub threat: bool,
+    /// The learned evaluation (`nnue`, issue 43, [`crate::nnue`]) in place of the
+    /// hand-written one; `tuned`, `tuned2` and `weights=` then do nothing. Off in every
+    /// game until a match shows it better; not in [`SearchOptions::ALL`], which is about the
+    /// search's techniques.
+    pub nnue: bool,
 }
 
 impl SearchOptions {
@@ -111,6 +116,7 @@ impl SearchOptions {
         improving: true,
         singular: true,
         threat: true,
+        nnue: false,
     };
 
     /// Everything but the eight techniques added on 2026-12-02 afternoon (`hmalus`,
@@ -152,10 +158,11 @@ impl SearchOptions {
         improving: false,
         singular: false,
         threat: false,
+        nnue: false,
     };
 
     /// Every switch with its short name.
-    pub fn switches(&self) -> [(&'static str, bool); 19] {
+    pub fn switches(&self) -> [(&'static str, bool); 20] {
         [
             ("nmp", self.null_move),
             ("asp", self.aspiration),
@@ -176,6 +183,7 @@ impl SearchOptions {
             ("impr", self.improving),
             ("sing", self.singular),
             ("thr", self.threat),
+            ("nnue", self.nnue),
         ]
     }
 
@@ -201,6 +209,7 @@ impl SearchOptions {
             "impr" => &mut self.improving,
             "sing" => &mut self.singular,
             "thr" => &mut self.threat,
+            "nnue" => &mut self.nnue,
             _ => return false,
         };
         *slot = on;
@@ -208,9 +217,9 @@ impl SearchOptions {
     }
 
     /// The short names of every switch.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 20] = [
         "nmp", "asp", "see", "rfp", "fut", "lmp", "iae", "lmrlog", "tuned", "tuned2", "hmalus",
-        "cmove", "iir", "hlmr", "qtt", "lmrnpv", "impr", "sing", "thr",
+        "cmove", "iir", "hlmr", "qtt", "lmrnpv", "impr", "sing", "thr", "nnue",
     ];
 }
 
@@ -333,7 +342,14 @@ mod tests {
         for name in SearchOptions::NAMES {
             assert!(o.set(name, true), "{name}");
         }
-        assert_eq!(o, SearchOptions::ALL);
+        // `nnue` is the one name not in ALL (it chooses the evaluation).
+        assert_eq!(
+            o,
+            SearchOptions {
+                nnue: true,
+                ..SearchOptions::ALL
+            }
+        );
         assert!(!o.set("bogus", false));
         assert_eq!(SearchOptions::NONE.to_string(), "none");
         let mut p = SearchOptions::NONE;

@@ -85,6 +85,9 @@ pub(crate) struct Worker<V: EngineVariant> {
     /// Nodes not yet added to the shared count.
     unflushed: u64,
     pub(crate) stopped: bool,
+    /// The learned evaluation's accumulator stack, made on the first evaluation with
+    /// `nnue` on (and only if the game's network reads).
+    nnue: Option<(&'static crate::nnue::Network, crate::nnue::Accumulators)>,
 }
 
 impl<V: EngineVariant> Worker<V> {
@@ -108,6 +111,7 @@ impl<V: EngineVariant> Worker<V> {
             nodes: 0,
             unflushed: 0,
             stopped: false,
+            nnue: None,
         }
     }
 
@@ -245,7 +249,7 @@ impl<V: EngineVariant> Worker<V> {
         let eval = if in_check {
             -INFINITY
         } else {
-            let e = self.evaluate(pos);
+            let e = self.evaluate(pos, ply);
             match tt_entry {
                 Some((s, Bound::Lower, _)) if s > e && !score::is_decisive(s) => s,
                 Some((s, Bound::Upper, _)) if s < e && !score::is_decisive(s) => s,
@@ -543,8 +547,22 @@ impl<V: EngineVariant> Worker<V> {
         v
     }
 
-    /// The static evaluation with the weights the options ask for.
-    pub(super) fn evaluate(&self, pos: &V::Position) -> i32 {
+    /// The static evaluation at `ply` with the evaluation and weights the options ask for.
+    pub(super) fn evaluate(&mut self, pos: &V::Position, ply: u32) -> i32 {
+        if self.options.nnue {
+            if self.nnue.is_none()
+                && let Some(net) = V::network()
+            {
+                self.nnue = Some((
+                    net,
+                    crate::nnue::Accumulators::new(net, MAX_PLY as usize + 2),
+                ));
+            }
+            if let Some((net, acc)) = &mut self.nnue {
+                let bound = crate::score::WIN_BOUND - 1;
+                return V::evaluate_nnue(net, acc, ply as usize, pos).clamp(-bound, bound);
+            }
+        }
         if let Some(w) = &self.weights {
             // Weights from a setting may be any size: keep the value a static one, below
             // every proven win or loss.

@@ -45,7 +45,7 @@ impl<V: EngineVariant> Worker<V> {
         // The evaluation comes before the table's answer, which it does not change: the
         // bucket prefetched above arrives meanwhile.
         let eval = if stand_pat || q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         } else {
             -INFINITY
         };

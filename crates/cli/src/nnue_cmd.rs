@@ -1,0 +1,180 @@
+//! `icebound nnue`: data and training for the learned evaluation (`lab::nnue`, issue 43).
+//! `--games N` plays N self-play games and writes their quiet positions with the search
+//! score and the result to `--data`; `--train FILE` trains a network on `--data` and
+//! writes it to FILE in the engine's weights format.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use lab::nnue::{DataOptions, TrainOptions};
+
+use crate::variant_arg::VariantName;
+use crate::with_variant;
+
+#[derive(Args)]
+pub struct NnueArgs {
+    /// The game: antarctos or iceage.
+    #[arg(long)]
+    pub variant: VariantName,
+    /// The data file: written by `--games`, read by `--train`.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Play this many self-play games and write their positions to `--data` (replacing it).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Node limit per move of those games.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Random legal plies at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions before this ply are not kept.
+    #[arg(long, default_value_t = 12)]
+    pub skip: u32,
+    /// Threads for the games.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the games and of the training.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Train on `--data` and write the network here.
+    #[arg(long)]
+    pub train: Option<PathBuf>,
+    /// Hidden neurons.
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: u32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// Weight of the search score in the target; the game result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Centi-units per unit of the network's output (the sigmoid's scale).
+    #[arg(long, default_value_t = 400)]
+    pub scale: i32,
+    /// Search the start position for this many nodes, one thread, with and without the
+    /// learned evaluation, and print the nodes per second of each.
+    #[arg(long)]
+    pub bench: Option<u64>,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+}
+
+pub fn nnue(args: NnueArgs) -> Result<(), String> {
+    if args.games.is_none() && args.train.is_none() && args.bench.is_none() {
+        return Err(
+            "nothing to do: give --games N (make data), --train FILE, --bench NODES".into(),
+        );
+    }
+    if !(1..=2048).contains(&args.hidden) {
+        return Err("--hidden must be 1 to 2048".into());
+    }
+    with_variant!(args.variant, V => run::<V>(&args))
+}
+
+fn run<V>(args: &NnueArgs) -> Result<(), String>
+where
+    V: engine::EngineVariant + engine::nnue::NnueGame<Pos = <V as game::Variant>::Position>,
+{
+    if let Some(nodes) = args.bench {
+        let pos = V::start_position();
+        for on in [false, true] {
+            let mut searcher = engine::Searcher::<V>::new(64);
+            searcher.set_options(engine::SearchOptions {
+                nnue: on,
+                ..V::OPTIONS
+            });
+            let limits = engine::Limits {
+                nodes: Some(nodes),
+                ..engine::Limits::default()
+            };
+            let r = searcher.search(&pos, &limits, |_| {});
+            let secs = r.elapsed.as_secs_f64().max(1e-9);
+            println!(
+                "bench {} start position, nnue {}: {} nodes, depth {}, {:.2} s, {:.0} nodes/s",
+                V::NAME,
+                if on { "on" } else { "off" },
+                r.nodes,
+                r.depth,
+                secs,
+                r.nodes as f64 / secs
+            );
+        }
+    }
+    if let Some(games) = args.games {
+        let opts = DataOptions {
+            games,
+            nodes: args.nodes,
+            random_plies: args.random_plies,
+            skip: args.skip,
+            seed: args.seed,
+            max_plies: lab::games::DEFAULT_MAX_PLIES,
+        };
+        let t = Instant::now();
+        let lines = lab::nnue::generate::<V>(&opts, args.threads, |done, positions| {
+            if done % 10 == 0 {
+                eprintln!("{done}/{games} games, {positions} positions");
+            }
+        });
+        let mut f = std::fs::File::create(&args.data)
+            .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+        for l in &lines {
+            writeln!(f, "{l}").map_err(|e| e.to_string())?;
+        }
+        println!(
+            "nnue data {}: {games} games at nodes={}, {} random plies, from ply {}, seed {}: {} positions in {:.0} s",
+            args.data.display(),
+            args.nodes,
+            args.random_plies,
+            args.skip,
+            args.seed,
+            lines.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if let Some(out) = &args.train {
+        let text = std::fs::read_to_string(&args.data)
+            .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
+        let opts = TrainOptions {
+            hidden: args.hidden,
+            epochs: args.epochs,
+            rate: args.rate,
+            lambda: args.lambda,
+            scale: args.scale,
+            batch: args.batch,
+            seed: args.seed,
+            holdout: 20,
+        };
+        let t = Instant::now();
+        let (net, report) = lab::nnue::train::<V>(&text, &opts, |epoch, loss| {
+            println!(
+                "epoch {epoch}: validation loss {loss:.6} ({:.0} s)",
+                t.elapsed().as_secs_f64()
+            );
+        })?;
+        let bytes = net.to_bytes();
+        std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        println!(
+            "trained {} positions ({} held out), hidden {}, lambda {}, scale {}, {} epochs in {:.0} s: validation loss {:.6} before, {:.6} after, {:.6} quantised; wrote {} (body hash {:016x})",
+            report.train,
+            report.validation,
+            args.hidden,
+            args.lambda,
+            args.scale,
+            args.epochs,
+            t.elapsed().as_secs_f64(),
+            report.losses[0],
+            report.losses.last().copied().unwrap_or(f64::NAN),
+            report.quantised_loss,
+            out.display(),
+            engine::nnue::fnv1a(&bytes[engine::nnue::HEADER_LEN..])
+        );
+    }
+    Ok(())
+}
