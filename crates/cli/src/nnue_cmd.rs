@@ -10,14 +10,13 @@ use std::time::Instant;
 use clap::Args;
 use lab::nnue::{DataOptions, TrainOptions};
 
-use crate::variant_arg::VariantName;
-use crate::with_variant;
+use games::{GameKind, with_game};
 
 #[derive(Args)]
 pub struct NnueArgs {
     /// The game: antarctos or iceage.
     #[arg(long)]
-    pub variant: VariantName,
+    pub variant: GameKind,
     /// The data file: written by `--games`, read by `--train`.
     #[arg(long)]
     pub data: PathBuf,
@@ -75,7 +74,7 @@ pub fn nnue(args: NnueArgs) -> Result<(), String> {
     if !(1..=2048).contains(&args.hidden) {
         return Err("--hidden must be 1 to 2048".into());
     }
-    with_variant!(args.variant, V => run::<V>(&args))
+    with_game!(args.variant, V => run::<V>(&args))
 }
 
 fn run<V>(args: &NnueArgs) -> Result<(), String>
