@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-pub use site::GameService;
+pub use site::{GameService, Services};
 pub use site_http::options::{self, SiteOptions};
 pub use site_store::{Store, StoreError, StoreOptions};
 
@@ -39,7 +39,7 @@ pub enum ServerError {
 /// A site ready to serve: its games and storage, and how it meets the network.
 #[derive(Clone)]
 pub struct Site {
-    service: Arc<GameService>,
+    services: Arc<Services>,
     options: SiteOptions,
     security: site_http::security::SecurityState,
 }
@@ -69,14 +69,16 @@ impl Site {
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
-        let service = GameService::new(store, threads);
-        service.set_review_nodes(options.review_nodes.unwrap_or(site::review::REVIEW_NODES));
+        let services = Services::new(store, threads);
+        services
+            .reviews
+            .set_nodes(options.review_nodes.unwrap_or(site::review::REVIEW_NODES));
         if let Some(presence) = options.lobby_presence {
-            service.lobby.set_presence(presence);
+            services.lobby.set_presence(presence);
         }
-        let sessions = site::accounts::Sessions::new(service.store().clone());
+        let sessions = site::accounts::Sessions::new(services.play.store().clone());
         Ok(Site {
-            service,
+            services,
             security: site_http::security::Security::with_sessions(&options, keys, sessions),
             options,
         })
@@ -94,12 +96,17 @@ impl Site {
 
     /// The game service (for tests and tools in-process).
     pub fn service(&self) -> &Arc<GameService> {
-        &self.service
+        &self.services.play
+    }
+
+    /// Every service of the site: games, lobby, analyses, reviews (tests, tools).
+    pub fn services(&self) -> &Arc<Services> {
+        &self.services
     }
 
     /// The axum router of the whole site.
     pub fn router(&self) -> axum::Router {
-        site_http::routes::router(self.service.clone(), self.security.clone(), &self.options)
+        site_http::routes::router(self.services.clone(), self.security.clone(), &self.options)
     }
 
     /// Serves on `listener` until `shutdown` completes, then closes live connections and waits
@@ -110,34 +117,38 @@ impl Site {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
-        match self.service.resume_engines().await {
+        match self.services.play.resume_engines().await {
             Ok(0) => {}
             Ok(n) => tracing::info!(games = n, "engines resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume engine games"),
         }
-        match site::review::resume_all(&self.service).await {
+        match site::review::resume_all(&self.services.reviews).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
         if let Some(url) = &self.options.redis {
-            match pubsub::Bus::start(url, &self.service, self.service.shutdown_signal()) {
-                Ok(bus) => self.service.set_bus(bus),
+            match pubsub::Bus::start(
+                url,
+                &self.services.play,
+                self.services.play.shutdown_signal(),
+            ) {
+                Ok(bus) => self.services.play.set_bus(bus),
                 Err(e) => return Err(ServerError::Options(e.to_string())),
             }
         }
         tokio::spawn(site::timeouts::run(
-            self.service.clone(),
-            self.service.shutdown_signal(),
+            self.services.play.clone(),
+            self.services.play.shutdown_signal(),
         ));
         tokio::spawn(site::engine_player::supervise(
-            self.service.clone(),
-            self.service.shutdown_signal(),
+            self.services.play.clone(),
+            self.services.play.shutdown_signal(),
         ));
         if let Ok(addr) = listener.local_addr() {
             tracing::info!("icebound serving on http://{addr}");
         }
-        let service = self.service.clone();
+        let service = self.services.play.clone();
         let app = self.router();
         let settings = site_http::conn::ConnSettings {
             timeouts: self.options.timeouts,
@@ -150,7 +161,7 @@ impl Site {
             service.begin_shutdown();
         })
         .await;
-        self.service.store().close().await;
+        self.services.play.store().close().await;
         Ok(())
     }
 }

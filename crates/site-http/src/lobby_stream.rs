@@ -8,15 +8,15 @@ use std::sync::Arc;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
+use site::lobby::Lobby;
 use site::lobby::{KEEP_ALIVE, POLL, STARTED_WINDOW_MS, StreamGuard};
-use site::play::GameService;
 use site_model::secrets::hash_hex;
 use site_store::now_ms;
 
 use crate::error::HttpError;
 
 struct State {
-    service: Arc<GameService>,
+    lobby: Arc<Lobby>,
     token: String,
     since: i64,
     last: Option<String>,
@@ -28,19 +28,19 @@ struct State {
 
 /// `GET /api/lobby` for `token`: 503 `too_many` past the caps on streams.
 pub fn open(
-    service: &Arc<GameService>,
+    lobby: &Arc<Lobby>,
     token: String,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>> + use<>>, HttpError> {
     let me = hash_hex(&token);
-    let guard = StreamGuard::open(service, &me)?;
+    let guard = StreamGuard::open(lobby, &me)?;
     let state = State {
-        service: service.clone(),
+        lobby: lobby.clone(),
         token,
         since: now_ms() - STARTED_WINDOW_MS,
         last: None,
         last_refresh: 0,
         first: true,
-        shutdown: service.shutdown_signal(),
+        shutdown: lobby.play().shutdown_signal(),
         guard,
     };
     let events = futures_util::stream::unfold(state, |mut st| async move {
@@ -48,7 +48,7 @@ pub fn open(
             if !st.first {
                 tokio::select! {
                     _ = tokio::time::sleep(POLL) => {}
-                    _ = st.service.lobby.changed() => {}
+                    _ = st.lobby.changed() => {}
                     _ = st.shutdown.changed() => {}
                 }
             }
@@ -57,12 +57,12 @@ pub fn open(
                 return None;
             }
             let now = now_ms();
-            let presence = st.service.lobby.presence_ms();
+            let presence = st.lobby.presence_ms();
             // A third of the presence time between pushes: two may be missed.
             if now - st.last_refresh >= presence / 3 && st.guard.refresh(now + presence).await {
                 st.last_refresh = now;
             }
-            match st.service.lobby_view(&st.token, st.since).await {
+            match st.lobby.lobby_view(&st.token, st.since).await {
                 Ok(view) => {
                     let Ok(text) = serde_json::to_string(&view) else {
                         continue;

@@ -13,9 +13,8 @@ use engine::score::{WIN, is_decisive};
 use engine::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};
 
-use crate::engine_queue::{JobError, JobHandle, JobSpec, Lane, Owner};
+use crate::engine_queue::{EngineQueue, JobError, JobHandle, JobSpec, Lane, Owner};
 use crate::live_game::SiteVariant;
-use crate::play::GameService;
 use crate::positions::{in_range, read_position, variant_named};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::hash_hex;
@@ -101,9 +100,28 @@ pub struct IterationView {
     pub elapsed_ms: u64,
 }
 
+/// The analyses of positions in this process (`POST /api/analysis`, `/api/solve`): the
+/// engine queue they search in and each player's count in flight. Its own service, not part of
+/// play's (issue 37).
+pub struct Analyses {
+    pub(crate) engine_queue: Arc<EngineQueue>,
+    in_flight: InFlight,
+}
+
+impl Analyses {
+    /// The analyses searching in `engine_queue` (the one engine games use: it shares the
+    /// machine among all searches).
+    pub fn new(engine_queue: Arc<EngineQueue>) -> Arc<Analyses> {
+        Arc::new(Analyses {
+            engine_queue,
+            in_flight: InFlight::default(),
+        })
+    }
+}
+
 /// Counts each player's analyses in flight (see [`MAX_ANALYSES_PER_PLAYER`]).
 #[derive(Debug, Default)]
-pub struct InFlight(Mutex<HashMap<String, usize>>);
+struct InFlight(Mutex<HashMap<String, usize>>);
 
 impl InFlight {
     /// Counts one more analysis of `owner`; false when they already have the most allowed.
@@ -130,13 +148,13 @@ impl InFlight {
 
 /// One counted analysis; uncounted when dropped (answered, failed, or the client went away).
 pub(crate) struct Ticket {
-    service: Arc<GameService>,
+    service: Arc<Analyses>,
     owner: String,
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.service.analyses.release(&self.owner);
+        self.service.in_flight.release(&self.owner);
     }
 }
 
@@ -189,14 +207,14 @@ fn search<V: SiteVariant>(
 
 /// The checked request: the position, the player's ticket and the queue's job spec.
 pub(crate) fn prepare<V: SiteVariant>(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     fen: &str,
     movetime_ms: u64,
 ) -> Result<(V::Position, Ticket, JobSpec), SiteError> {
     let pos = position::<V>(fen)?;
     let owner = hash_hex(token);
-    if !service.analyses.try_take(&owner) {
+    if !service.in_flight.try_take(&owner) {
         return Err(SiteError::new(
             ErrorCode::TooManyAnalyses,
             format!(
@@ -219,7 +237,7 @@ pub(crate) fn prepare<V: SiteVariant>(
 }
 
 async fn run<V: SiteVariant>(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &AnalysisRequest,
     movetime_ms: u64,
@@ -287,7 +305,7 @@ impl AnalysisStream {
 }
 
 async fn stream_of<V: SiteVariant>(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &AnalysisRequest,
     movetime_ms: u64,
@@ -312,7 +330,7 @@ async fn stream_of<V: SiteVariant>(
 /// `POST /api/analysis/stream`: checks the request as [`analyse`] does (`movetime_ms` may be
 /// left out: [`MAX_STREAM_MS`]), then streams the search's iterations and its answer.
 pub async fn stream(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &AnalysisRequest,
 ) -> Result<AnalysisStream, SiteError> {
@@ -329,7 +347,7 @@ pub async fn stream(
 /// `POST /api/analysis`: checks the request (400 for a bad variant, position or time, 413
 /// for a long position), then searches in the engine queue.
 pub async fn analyse(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &AnalysisRequest,
 ) -> Result<AnalysisView, SiteError> {

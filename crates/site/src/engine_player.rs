@@ -13,7 +13,7 @@ use std::time::Duration;
 use engine::EngineConfig;
 
 use crate::engine_queue::{JobError, JobSpec, Lane, Owner};
-use crate::play::{GameService, GameSlot};
+use crate::play::{EngineSeats, GameService, GameSlot};
 use site_model::state::{GameStatus, Level, SeatKind};
 use site_store::GameRow;
 
@@ -67,6 +67,16 @@ pub fn maybe_start(service: &Arc<GameService>, slot: &Arc<GameSlot>, row: &GameR
     let service = service.clone();
     let slot = slot.clone();
     tokio::spawn(async move { run(service, slot).await });
+}
+
+/// The engine seats of the site: play's [`EngineSeats`] port, set on the game service by
+/// `Services::new` so that play starts engine moves without importing this module.
+pub struct EnginePlayer;
+
+impl EngineSeats for EnginePlayer {
+    fn maybe_start(&self, service: &Arc<GameService>, slot: &Arc<GameSlot>, row: &GameRow) {
+        maybe_start(service, slot, row);
+    }
 }
 
 /// How long an engine's lease on its game's move outlives the start of its search, ms:

@@ -2,7 +2,7 @@
 //! clocks, engine seats, the timeout sweeper), [`lobby`] (seeks and challenges), [`accounts`]
 //! and [`players`] (profiles, leaderboards), [`analysis`], [`solve`], [`review`] and
 //! [`import`] (the computer's work on positions and records), and the views they answer
-//! with. No HTTP: `site-http` turns requests into calls here (docs/architecture.md).
+//! with; [`services`] holds them together. No HTTP: `site-http` turns requests into calls here (docs/architecture.md).
 
 pub mod accounts;
 pub mod analysis;
@@ -19,8 +19,10 @@ pub mod players;
 pub mod positions;
 pub mod records_read;
 pub mod review;
+pub mod services;
 pub mod solve;
 pub mod timeouts;
 pub mod view;
 
 pub use play::GameService;
+pub use services::Services;

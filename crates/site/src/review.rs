@@ -24,8 +24,7 @@ use crate::analysis::{ScoreView, job_failed};
 use crate::engine_queue::{JobSpec, Lane, Owner};
 use crate::import::imported;
 use crate::live_game::SiteVariant;
-use crate::play::GameService;
-use crate::play::valid_id;
+use crate::play::{GameService, valid_id};
 use crate::positions::read_position;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::hash_hex;
@@ -288,7 +287,7 @@ struct GameLine {
     moves: Vec<String>,
 }
 
-async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLine, SiteError> {
+async fn line_of(service: &Arc<Reviews>, subject: &Subject) -> Result<GameLine, SiteError> {
     let not_found = |what: &str| SiteError::new(ErrorCode::NotFound, format!("no such {what}"));
     match subject {
         Subject::Game(id) => {
@@ -296,6 +295,7 @@ async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLi
                 return Err(not_found("game"));
             }
             let (row, moves) = service
+                .play
                 .store
                 .load_game(id)
                 .await?
@@ -321,7 +321,7 @@ async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLi
             })
         }
         Subject::Import(id) => {
-            let game = imported(service, id).await?;
+            let game = imported(&service.play, id).await?;
             let mut fens = vec![game.record.start_fen.clone()];
             fens.extend(game.record.moves.iter().map(|m| m.fen.clone()));
             Ok(GameLine {
@@ -333,9 +333,35 @@ async fn line_of(service: &Arc<GameService>, subject: &Subject) -> Result<GameLi
     }
 }
 
+/// The computer analyses of whole games in this process: the games and records they read, the
+/// reviews running here and the nodes per position. Its own service, not part of play's
+/// (issue 37).
+pub struct Reviews {
+    play: Arc<GameService>,
+    running: Running,
+    /// Nodes per position of a computer analysis (`SiteOptions::review_nodes`).
+    nodes: std::sync::atomic::AtomicU64,
+}
+
+impl Reviews {
+    /// The reviews of the games and imports of `play`, at [`REVIEW_NODES`] per position.
+    pub fn new(play: Arc<GameService>) -> Arc<Reviews> {
+        Arc::new(Reviews {
+            play,
+            running: Running::default(),
+            nodes: std::sync::atomic::AtomicU64::new(REVIEW_NODES),
+        })
+    }
+
+    /// Sets the nodes per position of a computer analysis (`SiteOptions::review_nodes`).
+    pub fn set_nodes(&self, nodes: u64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+    }
+}
+
 /// The reviews this process is running: subject key to owner.
 #[derive(Debug, Default)]
-pub struct Running(Mutex<HashMap<String, String>>);
+struct Running(Mutex<HashMap<String, String>>);
 
 impl Running {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
@@ -344,18 +370,15 @@ impl Running {
 }
 
 /// `GET .../review`: 404 when none was asked for.
-pub async fn review(
-    service: &Arc<GameService>,
-    subject: &Subject,
-) -> Result<ReviewView, SiteError> {
+pub async fn review(service: &Arc<Reviews>, subject: &Subject) -> Result<ReviewView, SiteError> {
     if !valid_id(subject.id()) {
         return Err(SiteError::new(ErrorCode::NotFound, "no such game"));
     }
-    let Some(row) = service.store.load_review(&subject.key()).await? else {
+    let Some(row) = service.play.store.load_review(&subject.key()).await? else {
         // An id that names nothing is told so, not offered an analysis to request.
         let exists = match subject {
-            Subject::Game(id) => service.store.version_of(id).await?.is_some(),
-            Subject::Import(id) => service.store.load_import(id).await?.is_some(),
+            Subject::Game(id) => service.play.store.version_of(id).await?.is_some(),
+            Subject::Import(id) => service.play.store.load_import(id).await?.is_some(),
         };
         return Err(if exists {
             SiteError::new(
@@ -378,12 +401,12 @@ pub async fn review(
 /// game longer than [`MAX_REVIEW_PLIES`], 429 `too_many_analyses` when this player's other
 /// review still runs, 503 when [`MAX_RUNNING_REVIEWS`] run.
 pub async fn request(
-    service: &Arc<GameService>,
+    service: &Arc<Reviews>,
     token: &str,
     subject: &Subject,
 ) -> Result<ReviewView, SiteError> {
     let key = subject.key();
-    if let Some(row) = service.store.load_review(&key).await?
+    if let Some(row) = service.play.store.load_review(&key).await?
         && row.status != "failed"
     {
         if row.status == "running" && claim(service, &row) {
@@ -400,12 +423,12 @@ pub async fn request(
     }
     let owner = hash_hex(token);
     let busy_here = {
-        let running = service.reviews.lock();
+        let running = service.running.lock();
         running.contains_key(&key)
     };
     if busy_here {
         // Started here an instant ago by another request for the same game.
-        return match service.store.load_review(&key).await? {
+        return match service.play.store.load_review(&key).await? {
             Some(row) => view_of(&row),
             None => Err(SiteError::new(ErrorCode::TooMany, "try again in a moment")),
         };
@@ -413,7 +436,7 @@ pub async fn request(
     {
         // The slot is reserved before the database write, so requests arriving together
         // cannot all pass the caps.
-        let mut running = service.reviews.lock();
+        let mut running = service.running.lock();
         if running.contains_key(&key) {
             return Err(SiteError::new(
                 ErrorCode::TooMany,
@@ -436,18 +459,19 @@ pub async fn request(
         }
         running.insert(key.clone(), owner.clone());
     }
-    let release = |service: &Arc<GameService>| {
-        service.reviews.lock().remove(&key);
+    let release = |service: &Arc<Reviews>| {
+        service.running.lock().remove(&key);
     };
     let now = now_ms();
     let started = service
+        .play
         .store
         .start_review(&ReviewRow {
             subject: key.clone(),
             variant: line.variant,
             owner,
             status: "running".into(),
-            nodes: service.review_nodes.load(Ordering::Relaxed) as i64,
+            nodes: service.nodes.load(Ordering::Relaxed) as i64,
             total: line.fens.len() as i64,
             done: 0,
             evals: "[]".into(),
@@ -471,10 +495,10 @@ pub async fn request(
 }
 
 /// Restarts every review left running in the store (after a restart); returns how many.
-pub async fn resume_all(service: &Arc<GameService>) -> Result<usize, StoreError> {
+pub async fn resume_all(service: &Arc<Reviews>) -> Result<usize, StoreError> {
     let mut n = 0;
-    for key in service.store.running_reviews().await? {
-        if let Some(row) = service.store.load_review(&key).await?
+    for key in service.play.store.running_reviews().await? {
+        if let Some(row) = service.play.store.load_review(&key).await?
             && claim(service, &row)
         {
             spawn_work(service, row);
@@ -485,8 +509,8 @@ pub async fn resume_all(service: &Arc<GameService>) -> Result<usize, StoreError>
 }
 
 /// Reserves `row`'s review for this process; false when it runs here already.
-fn claim(service: &Arc<GameService>, row: &ReviewRow) -> bool {
-    let mut running = service.reviews.lock();
+fn claim(service: &Arc<Reviews>, row: &ReviewRow) -> bool {
+    let mut running = service.running.lock();
     if running.contains_key(&row.subject) {
         return false;
     }
@@ -495,26 +519,26 @@ fn claim(service: &Arc<GameService>, row: &ReviewRow) -> bool {
 }
 
 /// Runs the review of `row`, reserved by [`claim`] or `request`, in the background.
-fn spawn_work(service: &Arc<GameService>, row: ReviewRow) {
+fn spawn_work(service: &Arc<Reviews>, row: ReviewRow) {
     let service = service.clone();
     tokio::spawn(async move {
         let key = row.subject.clone();
         if let Err(e) = work(&service, row).await {
             tracing::error!(review = %key, error = %e.message, "computer analysis stopped");
         }
-        service.reviews.lock().remove(&key);
+        service.running.lock().remove(&key);
     });
 }
 
 /// Longest wait between two attempts to save progress after a storage fault.
 const MAX_SAVE_BACKOFF: Duration = Duration::from_secs(30);
 
-async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), SiteError> {
+async fn work(service: &Arc<Reviews>, mut row: ReviewRow) -> Result<(), SiteError> {
     let subject = Subject::of_key(&row.subject)
         .ok_or_else(|| SiteError::new(ErrorCode::Internal, "an unknown review subject"))?;
     let line = line_of(service, &subject).await?;
     let mut evals = evals_of(&row)?;
-    let shutdown = service.shutdown_signal();
+    let shutdown = service.play.shutdown_signal();
     while evals.len() < line.fens.len() {
         if *shutdown.borrow() {
             // The next start resumes it (resume_all).
@@ -537,7 +561,7 @@ async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), Site
                 row.status = "failed".into();
                 row.updated_at = now_ms();
                 let from = row.done;
-                let _ = service.store.save_review(&row, from).await;
+                let _ = service.play.store.save_review(&row, from).await;
                 return Err(e);
             }
         };
@@ -556,12 +580,12 @@ async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), Site
         // review goes on by itself once the store takes writes again.
         let mut wait = Duration::from_millis(500);
         loop {
-            match service.store.save_review(&row, from).await {
+            match service.play.store.save_review(&row, from).await {
                 Ok(()) => break,
                 // Another process saved this step (or a commit reported failed had landed):
                 // go on from the stored progress.
                 Err(StoreError::Stale { .. }) => {
-                    let Some(stored) = service.store.load_review(&row.subject).await? else {
+                    let Some(stored) = service.play.store.load_review(&row.subject).await? else {
                         return Ok(());
                     };
                     if stored.status != "running" || stored.done < row.done {
@@ -586,7 +610,7 @@ async fn work(service: &Arc<GameService>, mut row: ReviewRow) -> Result<(), Site
 }
 
 async fn evaluate(
-    service: &Arc<GameService>,
+    service: &Arc<Reviews>,
     variant: GameKind,
     fen: &str,
     owner: &str,
@@ -597,7 +621,7 @@ async fn evaluate(
 
 /// One position's evaluation at `nodes` nodes (`ply` and `played` left for the caller).
 async fn evaluate_as<V: SiteVariant>(
-    service: &Arc<GameService>,
+    service: &Arc<Reviews>,
     fen: &str,
     owner: &str,
     nodes: u64,
@@ -622,7 +646,7 @@ async fn evaluate_as<V: SiteVariant>(
         budget: POSITION_BUDGET,
         since_ms: now_ms(),
     };
-    let job = service.engine_queue.submit(spec, move |stop| {
+    let job = service.play.engine_queue.submit(spec, move |stop| {
         let limits = Limits {
             nodes: Some(nodes),
             stop: Some(stop),

@@ -11,9 +11,8 @@ use engine::solve::Proof;
 use game::Color;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::{job_failed, prepare};
+use crate::analysis::{Analyses, job_failed, prepare};
 use crate::live_game::SiteVariant;
-use crate::play::GameService;
 use crate::positions::{in_range, variant_named};
 use site_model::error::SiteError;
 
@@ -91,7 +90,7 @@ fn prove<V: SiteVariant>(pos: &V::Position, max_plies: u32, deadline: Instant) -
 }
 
 async fn run<V: SiteVariant>(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &SolveRequest,
     max_plies: u32,
@@ -113,7 +112,7 @@ async fn run<V: SiteVariant>(
 /// `POST /api/solve`: 400 for a bad variant, position, finished position, ply limit or time,
 /// 413 for a long position, 429 past the per-player limit (shared with the analyses).
 pub async fn solve(
-    service: &Arc<GameService>,
+    service: &Arc<Analyses>,
     token: &str,
     req: &SolveRequest,
 ) -> Result<SolveView, SiteError> {

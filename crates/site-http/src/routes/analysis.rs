@@ -22,7 +22,7 @@ pub async fn analyse(
     Player(token): Player,
     ApiJson(body): ApiJson<AnalysisRequest>,
 ) -> Result<Json<AnalysisView>, HttpError> {
-    Ok(Json(analysis::analyse(&svc, &token, &body).await?))
+    Ok(Json(analysis::analyse(&svc.analyses, &token, &body).await?))
 }
 
 /// `POST /api/analysis/stream` -> 200 `text/event-stream`: an `iteration` event per completed
@@ -32,7 +32,7 @@ pub async fn stream(
     Player(token): Player,
     ApiJson(body): ApiJson<AnalysisRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, axum::Error>>>, HttpError> {
-    let search = analysis::stream(&svc, &token, &body).await?;
+    let search = analysis::stream(&svc.analyses, &token, &body).await?;
     let events = futures_util::stream::unfold(search, |mut search| async move {
         let event = match search.next().await? {
             StreamEvent::Iteration(it) => Event::default().event("iteration").json_data(it),
@@ -57,7 +57,7 @@ pub async fn solve(
     Player(token): Player,
     ApiJson(body): ApiJson<SolveRequest>,
 ) -> Result<Json<SolveView>, HttpError> {
-    Ok(Json(solver::solve(&svc, &token, &body).await?))
+    Ok(Json(solver::solve(&svc.analyses, &token, &body).await?))
 }
 
 /// `POST /api/records/read` -> 200 with every game of a PGN/PDN file as a move tree, and the

@@ -18,7 +18,7 @@ pub async fn create(
     Player(token): Player,
     ApiJson(req): ApiJson<NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
-    let view = svc.create(&token, req).await?;
+    let view = svc.play.create(&token, req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -28,7 +28,7 @@ pub async fn get_game(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<Json<GameView>, HttpError> {
-    Ok(Json(svc.get(&id, &token).await?))
+    Ok(Json(svc.play.get(&id, &token).await?))
 }
 
 /// `POST /api/join/{invite}`.
@@ -37,7 +37,7 @@ pub async fn join(
     Player(token): Player,
     PathText(invite): PathText,
 ) -> Result<Json<GameView>, HttpError> {
-    Ok(Json(svc.join(&invite, &token).await?))
+    Ok(Json(svc.play.join(&invite, &token).await?))
 }
 
 /// `GET /api/my-games`.
@@ -45,7 +45,7 @@ pub async fn my_games(
     State(svc): State<AppState>,
     Player(token): Player,
 ) -> Result<Json<Vec<GameSummary>>, HttpError> {
-    Ok(Json(svc.my_games(&token).await?))
+    Ok(Json(svc.play.my_games(&token).await?))
 }
 
 /// `GET /api/games/{id}/record`: PDN or PGN as an attachment.
@@ -53,7 +53,7 @@ pub async fn record(
     State(svc): State<AppState>,
     PathText(id): PathText,
 ) -> Result<impl IntoResponse, HttpError> {
-    let (name, text) = svc.record(&id).await?;
+    let (name, text) = svc.play.record(&id).await?;
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),

@@ -21,7 +21,7 @@ pub async fn create_seek(
 ) -> Result<(StatusCode, Json<SeekView>), HttpError> {
     Ok((
         StatusCode::CREATED,
-        Json(svc.create_seek(&token, req).await?),
+        Json(svc.lobby.create_seek(&token, req).await?),
     ))
 }
 
@@ -30,7 +30,7 @@ pub async fn list_seeks(
     State(svc): State<AppState>,
     Player(token): Player,
 ) -> Result<Json<Vec<SeekView>>, HttpError> {
-    Ok(Json(svc.list_seeks(&token).await?))
+    Ok(Json(svc.lobby.list_seeks(&token).await?))
 }
 
 /// `DELETE /api/seeks/{id}` -> 204.
@@ -39,7 +39,7 @@ pub async fn cancel_seek(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<StatusCode, HttpError> {
-    svc.cancel_seek(&token, &id).await?;
+    svc.lobby.cancel_seek(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -51,7 +51,7 @@ pub async fn accept_seek(
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
     Ok((
         StatusCode::CREATED,
-        Json(svc.accept_seek(&token, &id).await?),
+        Json(svc.lobby.accept_seek(&token, &id).await?),
     ))
 }
 
@@ -63,7 +63,7 @@ pub async fn quick(
 ) -> Result<(StatusCode, Json<QuickAnswer>), HttpError> {
     Ok((
         StatusCode::CREATED,
-        Json(svc.quick_seek(&token, req).await?),
+        Json(svc.lobby.quick_seek(&token, req).await?),
     ))
 }
 
@@ -75,7 +75,7 @@ pub async fn create_challenge(
 ) -> Result<(StatusCode, Json<ChallengeView>), HttpError> {
     Ok((
         StatusCode::CREATED,
-        Json(svc.create_challenge(&token, req).await?),
+        Json(svc.lobby.create_challenge(&token, req).await?),
     ))
 }
 
@@ -84,7 +84,7 @@ pub async fn list_challenges(
     State(svc): State<AppState>,
     Player(token): Player,
 ) -> Result<Json<ChallengeLists>, HttpError> {
-    Ok(Json(svc.list_challenges(&token).await?))
+    Ok(Json(svc.lobby.list_challenges(&token).await?))
 }
 
 /// `POST /api/challenges/{id}/accept` -> 201 GameView.
@@ -95,7 +95,7 @@ pub async fn accept_challenge(
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
     Ok((
         StatusCode::CREATED,
-        Json(svc.accept_challenge(&token, &id).await?),
+        Json(svc.lobby.accept_challenge(&token, &id).await?),
     ))
 }
 
@@ -105,7 +105,7 @@ pub async fn decline_challenge(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<StatusCode, HttpError> {
-    svc.decline_challenge(&token, &id).await?;
+    svc.lobby.decline_challenge(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -115,7 +115,7 @@ pub async fn cancel_challenge(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<StatusCode, HttpError> {
-    svc.cancel_challenge(&token, &id).await?;
+    svc.lobby.cancel_challenge(&token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -124,5 +124,5 @@ pub async fn lobby_stream(
     State(svc): State<AppState>,
     Player(token): Player,
 ) -> Result<impl IntoResponse, HttpError> {
-    crate::lobby_stream::open(&svc, token)
+    crate::lobby_stream::open(&svc.lobby, token)
 }

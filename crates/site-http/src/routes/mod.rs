@@ -29,7 +29,7 @@ use tower_http::trace::TraceLayer;
 use crate::options::{Rate, SiteOptions};
 use crate::rate_limit;
 use crate::security::{self, SecurityState};
-use site::play::GameService;
+use site::Services;
 use site_model::error::{ErrorCode, SiteError};
 
 /// A path's one parameter (a game, invitation, seek or challenge id) as text. A path that is
@@ -62,8 +62,8 @@ pub const BODY_LIMIT: usize = 16 * 1024;
 /// text.
 pub const RECORDS_BODY_LIMIT: usize = site::records_read::MAX_RECORD_TEXT * 6 + 64 * 1024;
 
-/// The shared state of every handler.
-pub type AppState = Arc<GameService>;
+/// The shared state of every handler: the site's services (issue 37: each module's own).
+pub type AppState = Arc<Services>;
 
 /// How long a request body may take to arrive (`Timeouts::body`), for [`ApiJson`].
 #[derive(Debug, Clone, Copy)]

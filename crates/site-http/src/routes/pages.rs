@@ -90,9 +90,12 @@ pub async fn healthz(
     // A read and a write: a database that reads but cannot write (read-only file, full disk,
     // a lock held elsewhere) cannot take a move, so it is not healthy.
     let probe = async {
-        svc.store().ping().await?;
+        svc.play.store().ping().await?;
         let now = site_store::now_ms();
-        svc.store().write_probe(svc.process_id(), now).await
+        svc.play
+            .store()
+            .write_probe(svc.play.process_id(), now)
+            .await
     };
     let ping = tokio::time::timeout(std::time::Duration::from_secs(5), probe).await;
     let mut ok = true;
@@ -108,7 +111,7 @@ pub async fn healthz(
         }
     };
     let mut body = serde_json::json!({ "database": database });
-    if let Some(bus) = svc.bus() {
+    if let Some(bus) = svc.play.bus() {
         let up = bus.is_up();
         ok &= up;
         body["redis"] = if up { "ok" } else { "unreachable" }.into();

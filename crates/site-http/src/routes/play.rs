@@ -110,7 +110,7 @@ pub async fn moves(
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<MoveAnswer>, HttpError> {
     let ply = required_ply(body.ply)?;
-    let (game, retry) = svc.play_or_retry(&id, &token, &body.mv, ply).await?;
+    let (game, retry) = svc.play.play_or_retry(&id, &token, &body.mv, ply).await?;
     Ok(Json(MoveAnswer::new(game, retry, body.version)))
 }
 
@@ -120,7 +120,7 @@ pub async fn resign(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<Json<GameView>, HttpError> {
-    Ok(Json(svc.resign(&id, &token).await?))
+    Ok(Json(svc.play.resign(&id, &token).await?))
 }
 
 /// `POST /api/games/{id}/draw`.
@@ -131,7 +131,7 @@ pub async fn draw(
     ApiJson(body): ApiJson<DrawBody>,
 ) -> Result<Json<GameView>, HttpError> {
     let action = DrawAction::parse(&body.action)?;
-    Ok(Json(svc.draw(&id, &token, action).await?))
+    Ok(Json(svc.play.draw(&id, &token, action).await?))
 }
 
 /// `POST /api/games/{id}/abort` (any body is ignored).
@@ -140,7 +140,7 @@ pub async fn abort(
     Player(token): Player,
     PathText(id): PathText,
 ) -> Result<Json<GameView>, HttpError> {
-    Ok(Json(svc.abort(&id, &token).await?))
+    Ok(Json(svc.play.abort(&id, &token).await?))
 }
 
 /// `POST /api/games/{id}/takeback`.
@@ -151,7 +151,9 @@ pub async fn takeback(
     ApiJson(body): ApiJson<TakebackBody>,
 ) -> Result<Json<GameView>, HttpError> {
     let action = Answer::parse_for(&body.action, "takeback")?;
-    Ok(Json(svc.takeback(&id, &token, action, body.ply).await?))
+    Ok(Json(
+        svc.play.takeback(&id, &token, action, body.ply).await?,
+    ))
 }
 
 /// `POST /api/games/{id}/rematch` -> 201 (new) or 200 (an offer, an answer, or the existing
@@ -181,7 +183,7 @@ pub async fn rematch(
         None => Answer::Offer,
         Some(text) => Answer::parse_for(text, "rematch")?,
     };
-    let (view, created) = svc.rematch(&id, &token, action).await?;
+    let (view, created) = svc.play.rematch(&id, &token, action).await?;
     let status = if created {
         StatusCode::CREATED
     } else {

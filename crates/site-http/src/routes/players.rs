@@ -36,7 +36,9 @@ pub async fn player(
     State(svc): State<AppState>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Json<PlayerView>, HttpError> {
-    Ok(Json(players::player(svc.store(), &named(name)?).await?))
+    Ok(Json(
+        players::player(svc.play.store(), &named(name)?).await?,
+    ))
 }
 
 /// `GET /api/players/{username}/history`.
@@ -44,7 +46,9 @@ pub async fn history(
     State(svc): State<AppState>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Json<BTreeMap<&'static str, BTreeMap<&'static str, Vec<HistoryPoint>>>>, HttpError> {
-    Ok(Json(players::history(svc.store(), &named(name)?).await?))
+    Ok(Json(
+        players::history(svc.play.store(), &named(name)?).await?,
+    ))
 }
 
 /// `GET /api/players/{username}/games?variant=&page=`.
@@ -57,7 +61,7 @@ pub async fn games(
     let variant = q.get("variant").map(String::as_str);
     let page = q.get("page").map(String::as_str);
     Ok(Json(
-        players::games(svc.store(), &named(name)?, variant, page).await?,
+        players::games(svc.play.store(), &named(name)?, variant, page).await?,
     ))
 }
 
@@ -67,7 +71,7 @@ pub async fn leaderboard(
     variant: Result<Path<String>, PathRejection>,
 ) -> Result<Json<LeaderboardView>, HttpError> {
     Ok(Json(
-        players::leaderboard(svc.store(), &named(variant)?).await?,
+        players::leaderboard(svc.play.store(), &named(variant)?).await?,
     ))
 }
 
@@ -79,5 +83,7 @@ pub async fn rated_stats(
     let q = params(q)?;
     let min = q.get("min").map(String::as_str);
     let max = q.get("max").map(String::as_str);
-    Ok(Json(players::rated_stats(svc.store(), min, max).await?))
+    Ok(Json(
+        players::rated_stats(svc.play.store(), min, max).await?,
+    ))
 }

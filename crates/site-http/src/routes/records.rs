@@ -17,7 +17,7 @@ pub async fn import(
     Player(token): Player,
     ApiJson(body): ApiJson<ImportRequest>,
 ) -> Result<Json<ImportView>, HttpError> {
-    Ok(Json(import::import(&svc, &token, &body).await?))
+    Ok(Json(import::import(&svc.play, &token, &body).await?))
 }
 
 /// `GET /api/imports/{id}` -> 200 with the game as a move tree.
@@ -25,7 +25,7 @@ pub async fn imported(
     State(svc): State<AppState>,
     PathText(id): PathText,
 ) -> Result<Json<ImportedGameView>, HttpError> {
-    Ok(Json(import::imported(&svc, &id).await?))
+    Ok(Json(import::imported(&svc.play, &id).await?))
 }
 
 /// `POST /api/games/{id}/review` -> 200 with the review, started if new.
@@ -35,7 +35,7 @@ pub async fn request_game_review(
     PathText(id): PathText,
 ) -> Result<Json<ReviewView>, HttpError> {
     Ok(Json(
-        review::request(&svc, &token, &Subject::Game(id)).await?,
+        review::request(&svc.reviews, &token, &Subject::Game(id)).await?,
     ))
 }
 
@@ -44,7 +44,9 @@ pub async fn game_review(
     State(svc): State<AppState>,
     PathText(id): PathText,
 ) -> Result<Json<ReviewView>, HttpError> {
-    Ok(Json(review::review(&svc, &Subject::Game(id)).await?))
+    Ok(Json(
+        review::review(&svc.reviews, &Subject::Game(id)).await?,
+    ))
 }
 
 /// `POST /api/imports/{id}/review` -> as for a game.
@@ -54,7 +56,7 @@ pub async fn request_import_review(
     PathText(id): PathText,
 ) -> Result<Json<ReviewView>, HttpError> {
     Ok(Json(
-        review::request(&svc, &token, &Subject::Import(id)).await?,
+        review::request(&svc.reviews, &token, &Subject::Import(id)).await?,
     ))
 }
 
@@ -63,5 +65,7 @@ pub async fn import_review(
     State(svc): State<AppState>,
     PathText(id): PathText,
 ) -> Result<Json<ReviewView>, HttpError> {
-    Ok(Json(review::review(&svc, &Subject::Import(id)).await?))
+    Ok(Json(
+        review::review(&svc.reviews, &Subject::Import(id)).await?,
+    ))
 }

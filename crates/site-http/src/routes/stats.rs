@@ -9,7 +9,7 @@ use super::AppState;
 
 /// `GET /api/stats`.
 pub async fn stats(State(svc): State<AppState>) -> Result<Json<serde_json::Value>, HttpError> {
-    Ok(Json(svc.stats().await?))
+    Ok(Json(svc.play.stats().await?))
 }
 
 /// One worked example of a rules page.

@@ -149,6 +149,7 @@ pub async fn upgrade(
             .into_response();
         }
     };
+    let svc = svc.play.clone();
     let slot = match svc.slot(&id).await {
         Ok(s) => s,
         Err(e) => return HttpError(e).into_response(),

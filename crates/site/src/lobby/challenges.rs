@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{KEEP_ANSWERED_MS, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
+use super::{KEEP_ANSWERED_MS, Lobby, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
 use crate::accounts::valid_username;
-use crate::play::{GameService, random_token, valid_id};
+use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
@@ -106,7 +106,7 @@ fn no_challenge(id: &str) -> SiteError {
     )
 }
 
-impl GameService {
+impl Lobby {
     /// `POST /api/challenges`: 201 with the challenge. 401 `not_logged_in` without an
     /// account, 404 for an unknown name, 400 for oneself or bad terms, 429
     /// `too_many_challenges` past [`MAX_CHALLENGES`] open.
@@ -116,7 +116,7 @@ impl GameService {
         req: NewChallenge,
     ) -> Result<ChallengeView, SiteError> {
         let me = hash_hex(token);
-        let Some(account) = self.store.account_by_player_hash(&me).await? else {
+        let Some(account) = self.play.store.account_by_player_hash(&me).await? else {
             return Err(SiteError::new(
                 ErrorCode::NotLoggedIn,
                 "challenges are sent between accounts: log in or register first",
@@ -133,7 +133,8 @@ impl GameService {
             req.rated,
             req.color.as_deref(),
         )?;
-        let Some((_, name, challenged)) = self.store.account_player(&req.username).await? else {
+        let Some((_, name, challenged)) = self.play.store.account_player(&req.username).await?
+        else {
             return Err(SiteError::new(
                 ErrorCode::NotFound,
                 format!("no player is named '{}'", req.username),
@@ -145,7 +146,7 @@ impl GameService {
             ));
         }
         if terms.rated {
-            self.check_rated(token, terms.control).await?;
+            self.play.check_rated(token, terms.control).await?;
         }
         let now = now_ms();
         let row = ChallengeRow {
@@ -159,9 +160,14 @@ impl GameService {
             game_id: None,
             created_at: now,
             updated_at: now,
-            expires_at: expiry(terms.control, now, self.lobby.presence_ms()),
+            expires_at: expiry(terms.control, now, self.presence_ms()),
         };
-        if !self.store.insert_challenge(&row, MAX_CHALLENGES).await? {
+        if !self
+            .play
+            .store
+            .insert_challenge(&row, MAX_CHALLENGES)
+            .await?
+        {
             return Err(SiteError::new(
                 ErrorCode::TooManyChallenges,
                 format!(
@@ -171,7 +177,7 @@ impl GameService {
             ));
         }
         tracing::info!(challenge = %row.id, "challenge made");
-        self.lobby.touch();
+        self.touch();
         Ok(ChallengeView::of(&row, &me))
     }
 
@@ -180,6 +186,7 @@ impl GameService {
         let me = hash_hex(token);
         let now = now_ms();
         let rows = self
+            .play
             .store
             .challenges_of(&me, now, now - KEEP_ANSWERED_MS)
             .await?;
@@ -200,13 +207,14 @@ impl GameService {
         let me = hash_hex(token);
         let now = now_ms();
         let challenge = match valid_id(id) {
-            true => self.store.challenge(id).await?,
+            true => self.play.store.challenge(id).await?,
             false => None,
         }
         .filter(|c| c.challenged == me && c.status == "open")
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
         let mut row = self
+            .play
             .with_names(lobby_game(
                 &challenge.terms,
                 &challenge.challenger,
@@ -214,8 +222,8 @@ impl GameService {
                 now,
             )?)
             .await?;
-        self.started_during_outage(row.clock.as_mut()).await?;
-        if !self.store.accept_challenge(id, &me, &row).await? {
+        self.play.started_during_outage(row.clock.as_mut()).await?;
+        if !self.play.store.accept_challenge(id, &me, &row).await? {
             return Err(no_challenge(id));
         }
         self.start_lobby_game(row, token, "challenge").await
@@ -240,13 +248,14 @@ impl GameService {
     ) -> Result<(), SiteError> {
         if !valid_id(id)
             || !self
+                .play
                 .store
                 .end_challenge(id, &hash_hex(token), status, now_ms())
                 .await?
         {
             return Err(no_challenge(id));
         }
-        self.lobby.touch();
+        self.touch();
         Ok(())
     }
 }

@@ -30,6 +30,7 @@ pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
 pub use stream::{KEEP_ALIVE, LobbyView, STARTED_WINDOW_MS};
 
 use crate::live_game;
+use crate::play::GameService;
 use site_model::clock::{Speed, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::{GameKind, SeatKind};
@@ -60,9 +61,13 @@ fn resolve(color: SeekColor) -> Color {
     }
 }
 
-/// The lobby's state in one process: a wake-up for its streams, the presence time, the
-/// streams open per player.
-pub struct LobbyState {
+/// The lobby of one process: its actions (seeks, challenges, the stream's view) on the games
+/// of [`GameService`], and its state here: a wake-up for its streams, the presence time, the
+/// streams open per player. Its own service, not part of play's (issue 37: play imports no
+/// module above it).
+pub struct Lobby {
+    /// The games a seek or challenge accepted starts.
+    pub(crate) play: Arc<GameService>,
     /// Woken on every change made through this process.
     pub(crate) changed: tokio::sync::Notify,
     presence_ms: AtomicI64,
@@ -70,18 +75,23 @@ pub struct LobbyState {
     streams: StdMutex<HashMap<String, Streams>>,
 }
 
-impl Default for LobbyState {
-    fn default() -> Self {
-        LobbyState {
+impl Lobby {
+    /// The lobby of this process, starting its games on `play`.
+    pub fn new(play: Arc<GameService>) -> Arc<Lobby> {
+        Arc::new(Lobby {
+            play,
             changed: tokio::sync::Notify::new(),
             presence_ms: AtomicI64::new(PRESENCE.as_millis() as i64),
             last_sweep: AtomicI64::new(0),
             streams: StdMutex::new(HashMap::new()),
-        }
+        })
     }
-}
 
-impl LobbyState {
+    /// The games the lobby starts.
+    pub fn play(&self) -> &Arc<GameService> {
+        &self.play
+    }
+
     /// Completes at the next change of the lobby made through this process.
     pub fn changed(&self) -> tokio::sync::futures::Notified<'_> {
         self.changed.notified()
@@ -92,7 +102,7 @@ impl LobbyState {
         self.presence_ms.load(Ordering::Relaxed)
     }
 
-    /// Sets [`LobbyState::presence_ms`] (`SiteOptions::lobby_presence`; tests shorten it).
+    /// Sets [`Lobby::presence_ms`] (`SiteOptions::lobby_presence`; tests shorten it).
     pub fn set_presence(&self, presence: Duration) {
         let ms = i64::try_from(presence.as_millis())
             .unwrap_or(i64::MAX)
@@ -133,18 +143,15 @@ struct Streams {
 
 /// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]).
 pub struct StreamGuard {
-    service: std::sync::Arc<crate::play::GameService>,
+    lobby: Arc<Lobby>,
     player: String,
     writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl StreamGuard {
     /// Counts a stream of `player` (its token's hash); 503 `too_many` past a cap.
-    pub fn open(
-        service: &std::sync::Arc<crate::play::GameService>,
-        player: &str,
-    ) -> Result<StreamGuard, SiteError> {
-        let mut streams = service.lobby.lock_streams();
+    pub fn open(lobby: &Arc<Lobby>, player: &str) -> Result<StreamGuard, SiteError> {
+        let mut streams = lobby.lock_streams();
         let total: usize = streams.values().map(|s| s.count).sum();
         let mine = streams.get(player).map_or(0, |s| s.count);
         if total >= MAX_STREAMS || mine >= MAX_STREAMS_PER_PLAYER {
@@ -159,7 +166,7 @@ impl StreamGuard {
         let entry = streams.entry(player.to_string()).or_default();
         entry.count += 1;
         Ok(StreamGuard {
-            service: service.clone(),
+            lobby: lobby.clone(),
             player: player.to_string(),
             writes: entry.writes.clone(),
         })
@@ -170,11 +177,11 @@ impl StreamGuard {
     /// before that stream's end of presence.
     pub async fn refresh(&self, until: i64) -> bool {
         let permit = self.writes.clone().lock_owned().await;
-        let service = self.service.clone();
+        let lobby = self.lobby.clone();
         let player = self.player.clone();
         let write = tokio::spawn(async move {
             let _permit = permit;
-            service.store().refresh_presence(&player, until).await
+            lobby.play.store().refresh_presence(&player, until).await
         });
         match write.await {
             Ok(Ok(())) => true,
@@ -192,7 +199,7 @@ impl StreamGuard {
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
-        let mut streams = self.service.lobby.lock_streams();
+        let mut streams = self.lobby.lock_streams();
         if let Some(mine) = streams.get_mut(&self.player) {
             mine.count -= 1;
             if mine.count == 0 {
@@ -201,14 +208,14 @@ impl Drop for StreamGuard {
                 // live-only offers end now, not 30 s later, so nobody is paired with someone
                 // who will never see the game start.
                 if let Ok(rt) = tokio::runtime::Handle::try_current() {
-                    let service = self.service.clone();
+                    let lobby = self.lobby.clone();
                     let player = self.player.clone();
                     let writes = self.writes.clone();
                     rt.spawn(async move {
                         let _permit = writes.lock_owned().await;
                         let now = site_store::now_ms();
-                        match service.store().end_presence(&player, now).await {
-                            Ok(()) => service.lobby.changed.notify_waiters(),
+                        match lobby.play.store().end_presence(&player, now).await {
+                            Ok(()) => lobby.changed.notify_waiters(),
                             Err(e) => tracing::warn!(error = %e, "cannot end a lobby presence"),
                         }
                     });

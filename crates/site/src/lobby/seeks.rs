@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
-use crate::play::{GameService, random_token, valid_id};
+use super::{Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
+use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
@@ -112,7 +112,7 @@ fn taken() -> SiteError {
     )
 }
 
-impl GameService {
+impl Lobby {
     /// `POST /api/seeks`: 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a
     /// rated seek without an account, 429 `too_many_seeks` past [`MAX_SEEKS`].
     pub async fn create_seek(&self, token: &str, req: NewSeek) -> Result<SeekView, SiteError> {
@@ -128,10 +128,11 @@ impl GameService {
 
     async fn make_seek(&self, token: &str, terms: Terms) -> Result<SeekRow, SiteError> {
         if terms.rated {
-            self.check_rated(token, terms.control).await?;
+            self.play.check_rated(token, terms.control).await?;
         }
         let owner = hash_hex(token);
         let username = self
+            .play
             .store
             .account_by_player_hash(&owner)
             .await?
@@ -146,9 +147,9 @@ impl GameService {
             game_id: None,
             created_at: now,
             updated_at: now,
-            expires_at: expiry(terms.control, now, self.lobby.presence_ms()),
+            expires_at: expiry(terms.control, now, self.presence_ms()),
         };
-        if !self.store.insert_seek(&row, MAX_SEEKS).await? {
+        if !self.play.store.insert_seek(&row, MAX_SEEKS).await? {
             return Err(SiteError::new(
                 ErrorCode::TooManySeeks,
                 format!(
@@ -158,20 +159,20 @@ impl GameService {
             ));
         }
         tracing::info!(seek = %row.id, variant = %terms.variant, "seek made");
-        self.lobby.touch();
+        self.touch();
         Ok(row)
     }
 
     /// `GET /api/seeks`: the open seeks, oldest first, as `token`'s player sees them.
     pub async fn list_seeks(&self, token: &str) -> Result<Vec<SeekView>, SiteError> {
         let me = hash_hex(token);
-        let rows = self.store.open_seeks(now_ms(), 200).await?;
+        let rows = self.play.store.open_seeks(now_ms(), 200).await?;
         Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
     }
 
     /// `DELETE /api/seeks/{id}`: withdraws `token`'s own open seek; 404 otherwise.
     pub async fn cancel_seek(&self, token: &str, id: &str) -> Result<(), SiteError> {
-        if !valid_id(id) || !self.store.delete_seek(id, &hash_hex(token)).await? {
+        if !valid_id(id) || !self.play.store.delete_seek(id, &hash_hex(token)).await? {
             return Err(SiteError::new(
                 ErrorCode::NotFound,
                 format!(
@@ -181,7 +182,7 @@ impl GameService {
                 ),
             ));
         }
-        self.lobby.touch();
+        self.touch();
         Ok(())
     }
 
@@ -197,7 +198,7 @@ impl GameService {
             return Err(no_seek(id));
         }
         let now = now_ms();
-        let seek = self.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
+        let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
         let me = hash_hex(token);
         if seek.owner == me {
             return Err(SiteError::new(
@@ -212,15 +213,16 @@ impl GameService {
             return Err(no_seek(id));
         }
         if seek.terms.rated {
-            self.check_rated(token, seek.terms.control).await?;
+            self.play.check_rated(token, seek.terms.control).await?;
         }
         let mut row = self
+            .play
             .with_names(lobby_game(&seek.terms, &seek.owner, &me, now)?)
             .await?;
-        self.started_during_outage(row.clock.as_mut()).await?;
-        match self.store.accept_seek(id, &me, &row, None).await? {
+        self.play.started_during_outage(row.clock.as_mut()).await?;
+        match self.play.store.accept_seek(id, &me, &row, None).await? {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
-            _ => match self.store.seek(id).await? {
+            _ => match self.play.store.seek(id).await? {
                 Some(s) if s.status != "open" => Err(taken()),
                 _ => Err(no_seek(id)),
             },
@@ -238,10 +240,10 @@ impl GameService {
     ) -> Result<QuickAnswer, SiteError> {
         let terms = parse_terms(&req.variant, req.time_control, req.rated, None)?;
         if terms.rated {
-            self.check_rated(token, terms.control).await?;
+            self.play.check_rated(token, terms.control).await?;
         }
         let me = hash_hex(token);
-        let matching = self.store.matching_seeks(now_ms(), &terms).await?;
+        let matching = self.play.store.matching_seeks(now_ms(), &terms).await?;
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
             return Ok(QuickAnswer {
@@ -259,7 +261,13 @@ impl GameService {
         }
         let mine = self.make_seek(token, terms).await?;
         let older = |s: &&SeekRow| (s.created_at, &s.id) < (mine.created_at, &mine.id);
-        for other in self.store.matching_seeks(now_ms(), &terms).await?.iter() {
+        for other in self
+            .play
+            .store
+            .matching_seeks(now_ms(), &terms)
+            .await?
+            .iter()
+        {
             if other.owner == me || !older(&other) {
                 continue;
             }
@@ -273,9 +281,15 @@ impl GameService {
                 Ok(None) => {}
                 Err(e) if e.code == ErrorCode::Conflict => {
                     // Our own seek was accepted meanwhile: that is the game.
-                    if let Some(game) = self.store.seek(&mine.id).await?.and_then(|s| s.game_id) {
+                    if let Some(game) = self
+                        .play
+                        .store
+                        .seek(&mine.id)
+                        .await?
+                        .and_then(|s| s.game_id)
+                    {
                         return Ok(QuickAnswer {
-                            game: Some(self.get(&game, token).await?),
+                            game: Some(self.play.get(&game, token).await?),
                             seek: None,
                         });
                     }
@@ -298,6 +312,7 @@ impl GameService {
         withdraw: Option<&str>,
     ) -> Result<Option<GameView>, SiteError> {
         let mut row = self
+            .play
             .with_names(lobby_game(
                 &seek.terms,
                 &seek.owner,
@@ -305,8 +320,9 @@ impl GameService {
                 now_ms(),
             )?)
             .await?;
-        self.started_during_outage(row.clock.as_mut()).await?;
+        self.play.started_during_outage(row.clock.as_mut()).await?;
         match self
+            .play
             .store
             .accept_seek(&seek.id, &hash_hex(token), &row, withdraw)
             .await?
@@ -326,8 +342,8 @@ impl GameService {
         via: &str,
     ) -> Result<GameView, SiteError> {
         tracing::info!(game = %row.id, variant = %row.variant, rated = row.rated, via, "lobby game");
-        self.lobby.touch();
-        self.clock_changed.notify_one();
-        self.open_new(row, token, "lobby game").await
+        self.touch();
+        self.play.clock_changed.notify_one();
+        self.play.open_new(row, token, "lobby game").await
     }
 }

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{ChallengeLists, KEEP_ANSWERED_MS, SeekView};
-use crate::play::GameService;
+use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, SeekView};
 use site_model::error::SiteError;
 use site_model::secrets::hash_hex;
 use site_store::now_ms;
@@ -30,19 +29,19 @@ pub struct LobbyView {
     pub started: Vec<String>,
 }
 
-impl GameService {
+impl Lobby {
     /// The lobby as `token`'s player sees it; games started since `since` (Unix ms).
     pub async fn lobby_view(&self, token: &str, since: i64) -> Result<LobbyView, SiteError> {
         let me = hash_hex(token);
         let now = now_ms();
-        if self.lobby.sweep_due(now)
-            && let Err(e) = self.store().sweep_lobby(now, KEEP_ANSWERED_MS).await
+        if self.sweep_due(now)
+            && let Err(e) = self.play.store().sweep_lobby(now, KEEP_ANSWERED_MS).await
         {
             tracing::warn!(error = %e, "cannot sweep the lobby");
         }
         let seeks = self.list_seeks(token).await?;
         let challenges = self.list_challenges(token).await?;
-        let started = self.store().started_games(&me, since).await?;
+        let started = self.play.store().started_games(&me, since).await?;
         Ok(LobbyView {
             seeks,
             challenges,

@@ -11,7 +11,6 @@ use super::{
     Answer, DrawAction, GameService, bump, finish, holds, notify, random_token,
     refuse_while_waiting,
 };
-use crate::engine_player;
 use crate::live_game::{self, LiveGame};
 use crate::permissions::{Opponent, opponent};
 use crate::view::{GameView, seat_of};
@@ -120,7 +119,7 @@ impl GameService {
         }
         let prepared = g.prepare_move(text)?;
         self.store_move(slot, g, prepared).await?;
-        engine_player::maybe_start(self, slot, g.row());
+        self.start_engine(slot, g.row());
         Ok((g.view().personalize(g.row(), token), false))
     }
 

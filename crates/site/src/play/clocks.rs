@@ -58,15 +58,14 @@ impl GameService {
     }
 
     /// 503 while the timeout sweeper's lease has lapsed for longer than
-    /// [`crate::timeouts::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back
+    /// [`lease::OUTAGE_MS`]: an outage is owed to the clocks and not yet given back
     /// to `clock` (the give-back goes game by game: a clock that had it runs again, and its
     /// game takes moves, while the others wait for theirs).
     pub(super) async fn refuse_while_clocks_owed(&self, clock: &Clock) -> Result<(), SiteError> {
         let expired = self.sweeper_lease.expiry(&self.store).await?;
         if let Some(expired) = expired {
             let lapse = now_ms() - expired;
-            if lapse > crate::timeouts::OUTAGE_MS
-                && clock.given_back() != Some(crate::timeouts::outage_start(expired))
+            if lapse > lease::OUTAGE_MS && clock.given_back() != Some(lease::outage_start(expired))
             {
                 return Err(StoreError::ClocksOwed { lapse_ms: lapse }.into());
             }
@@ -85,9 +84,9 @@ impl GameService {
             return Ok(());
         };
         if let Some(expired) = self.sweeper_lease.expiry(&self.store).await?
-            && now_ms() - expired > crate::timeouts::OUTAGE_MS
+            && now_ms() - expired > lease::OUTAGE_MS
         {
-            clock.mark_given_back(crate::timeouts::outage_start(expired));
+            clock.mark_given_back(lease::outage_start(expired));
         }
         Ok(())
     }

@@ -121,7 +121,7 @@ impl GameService {
         })?;
         let slot = self.insert_slot(&id, game);
         let g = slot.game.lock().await;
-        engine_player::maybe_start(self, &slot, g.row());
+        self.start_engine(&slot, g.row());
         Ok(g.view().personalize(g.row(), token))
     }
 }

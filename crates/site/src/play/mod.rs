@@ -17,9 +17,19 @@ pub trait Announcer: Send + Sync {
     fn is_up(&self) -> bool;
 }
 
+/// The port through which play starts an engine's move when an engine seat is to move (after
+/// a creation, a move, a takeback, a restart): implemented by `crate::engine_player`, which
+/// lives above play (it plays through it) and is wired by `crate::services::Services::new`.
+pub trait EngineSeats: Send + Sync {
+    /// Starts the engine's task for the game in `slot` if an engine is to move in `row` (the
+    /// game's row as it is now) and none is running. Must not block.
+    fn maybe_start(&self, service: &Arc<GameService>, slot: &Arc<GameSlot>, row: &GameRow);
+}
+
 mod actions;
 mod clocks;
 mod create;
+pub mod lease;
 mod queries;
 mod snapshot;
 mod takeback;
@@ -36,7 +46,6 @@ use rand::distr::Alphanumeric;
 use serde::Deserialize;
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
-use crate::engine_player;
 use crate::engine_queue::EngineQueue;
 use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::view::{GameView, seat_of};
@@ -161,12 +170,6 @@ pub struct GameService {
     pub(crate) store: Store,
     slots: StdMutex<HashMap<String, Arc<GameSlot>>>,
     pub(crate) engine_queue: Arc<EngineQueue>,
-    /// Each player's analyses in flight (`POST /api/analysis`).
-    pub(crate) analyses: crate::analysis::InFlight,
-    /// The computer analyses of whole games running in this process.
-    pub(crate) reviews: crate::review::Running,
-    /// Nodes per position of a computer analysis (`SiteOptions::review_nodes`).
-    pub(crate) review_nodes: std::sync::atomic::AtomicU64,
     ws_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
     /// Wakes the timeout sweeper when a clock's deadline may have moved earlier.
@@ -174,11 +177,11 @@ pub struct GameService {
     /// This process among those sharing the database (leases, the bus's messages).
     process_id: String,
     /// The timeout sweeper's lease as the moves of timed games read it.
-    sweeper_lease: crate::timeouts::SweeperLease,
+    sweeper_lease: lease::SweeperLease,
     /// Announces stored changes to the other processes (`--redis`), once set.
     bus: std::sync::OnceLock<Arc<dyn Announcer>>,
-    /// The lobby's state in this process (crate::lobby).
-    pub lobby: crate::lobby::LobbyState,
+    /// Starts engines' moves (crate::engine_player), once set.
+    engines: std::sync::OnceLock<Arc<dyn EngineSeats>>,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -253,16 +256,13 @@ impl GameService {
             store,
             slots: StdMutex::new(HashMap::new()),
             engine_queue: EngineQueue::new(engine_threads),
-            analyses: crate::analysis::InFlight::default(),
-            reviews: crate::review::Running::default(),
-            review_nodes: std::sync::atomic::AtomicU64::new(crate::review::REVIEW_NODES),
             ws_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
             clock_changed: tokio::sync::Notify::new(),
             process_id: random_token(12),
             sweeper_lease: Default::default(),
             bus: std::sync::OnceLock::new(),
-            lobby: crate::lobby::LobbyState::default(),
+            engines: std::sync::OnceLock::new(),
         })
     }
 
@@ -272,20 +272,27 @@ impl GameService {
     }
 
     /// How many times the moves of timed games read the timeout sweeper's lease from the
-    /// database ([`crate::timeouts::SweeperLease`]; diagnostics, tests).
+    /// database ([`lease::SweeperLease`]; diagnostics, tests).
     pub fn sweeper_lease_reads(&self) -> u64 {
         self.sweeper_lease.reads()
-    }
-
-    /// Sets the nodes per position of a computer analysis (`SiteOptions::review_nodes`).
-    pub fn set_review_nodes(&self, nodes: u64) {
-        self.review_nodes
-            .store(nodes, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Announces every stored change on `bus` from now on (`serve --redis`).
     pub fn set_bus(&self, bus: Arc<dyn Announcer>) {
         let _ = self.bus.set(bus);
+    }
+
+    /// Starts engine moves through `engines` from now on (`Services::new`).
+    pub fn set_engines(&self, engines: Arc<dyn EngineSeats>) {
+        let _ = self.engines.set(engines);
+    }
+
+    /// Starts the engine's move in `slot` if an engine seat is to move in `row` (through
+    /// [`EngineSeats`]; nothing before one is set).
+    pub(crate) fn start_engine(self: &Arc<Self>, slot: &Arc<GameSlot>, row: &GameRow) {
+        if let Some(engines) = self.engines.get() {
+            engines.maybe_start(self, slot, row);
+        }
     }
 
     /// The bus, when the site runs with Redis.
@@ -450,7 +457,7 @@ impl GameService {
             match self.slot(&id).await {
                 Ok(slot) => {
                     let g = slot.game.lock().await;
-                    engine_player::maybe_start(self, &slot, g.row());
+                    self.start_engine(&slot, g.row());
                     n += 1;
                 }
                 Err(e) => tracing::error!(game = %id, error = %e, "cannot resume engine"),
@@ -584,7 +591,7 @@ impl GameService {
         bump(&mut row);
         let saved = if flag {
             self.store
-                .save_flag(&row, crate::timeouts::LEASE, crate::timeouts::OUTAGE_MS)
+                .save_flag(&row, lease::LEASE, lease::OUTAGE_MS)
                 .await
         } else {
             self.store.save_state(&row).await

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use tokio::sync::MutexGuard;
 
 use super::{Answer, GameService, GameSlot, bump, notify, refuse_while_waiting};
-use crate::engine_player;
 use crate::live_game::LiveGame;
 use crate::permissions::{ABORT_BEFORE_PLY, Opponent, opponent, takeback_target};
 use crate::view::{GameView, seat_of};
@@ -163,7 +162,7 @@ impl GameService {
         notify(&mut row, NoticeCode::TakebackDone, by);
         self.save_takeback(&slot, &mut g, row, from_ply).await?;
         tracing::info!(game = %id, from = from_ply, to = to_ply, seat = %you, "moves taken back");
-        engine_player::maybe_start(self, &slot, g.row());
+        self.start_engine(&slot, g.row());
         Ok(g.view().personalize(g.row(), token))
     }
 

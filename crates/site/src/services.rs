@@ -1,0 +1,41 @@
+//! The site's services together, at the top of the crate: play (the games) below, and the
+//! modules that use it, each with its own state: the lobby, the analyses of positions, the
+//! computer analyses of whole games. Ports of play that higher modules implement (engine
+//! seats) are wired here, so that play imports none of them (issue 37).
+
+use std::sync::Arc;
+
+use site_store::Store;
+
+use crate::analysis::Analyses;
+use crate::engine_player::EnginePlayer;
+use crate::lobby::Lobby;
+use crate::play::GameService;
+use crate::review::Reviews;
+
+/// Every service of one site process, as the HTTP layer and the server's wiring hold them.
+pub struct Services {
+    /// Live games: seats, moves, clocks, sockets.
+    pub play: Arc<GameService>,
+    /// Seeks, challenges and the lobby's stream.
+    pub lobby: Arc<Lobby>,
+    /// Analyses and solutions of positions (`POST /api/analysis`, `/api/solve`).
+    pub analyses: Arc<Analyses>,
+    /// Computer analyses of whole games and imported records.
+    pub reviews: Arc<Reviews>,
+}
+
+impl Services {
+    /// The services of a site on `store`; engines run at most `engine_threads` searches at
+    /// once, shared by engine games, analyses and reviews.
+    pub fn new(store: Store, engine_threads: usize) -> Arc<Services> {
+        let play = GameService::new(store, engine_threads);
+        play.set_engines(Arc::new(EnginePlayer));
+        Arc::new(Services {
+            lobby: Lobby::new(play.clone()),
+            analyses: Analyses::new(play.engine_queue().clone()),
+            reviews: Reviews::new(play.clone()),
+            play,
+        })
+    }
+}
