@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the engine's WebAssembly module (crates/engine-wasm) and copies it to
-# web/wasm/icebound_engine.wasm (not in git; crates/server/build.rs bundles it into the page),
+# web/wasm/icebound_engine.wasm (not in git; crates/site-http/build.rs bundles it into the page),
 # then prints its size raw and brotli-compressed (the budget: 1.5 MB brotli, issue 42).
 #
 # Needs Debian's Rust with the standard library's source (rustup's toolchain here has no
