@@ -10,10 +10,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::redis_server::{Redis, redis_binary};
 use common::*;
 use serde_json::json;
 use server::SiteOptions;
+use test_support::redis::Redis;
+use test_support::services::redis_server as redis_binary;
 
 /// A server on `url` and the bus at `redis`, once its subscription is live.
 async fn on_bus(url: &str, redis: &Redis) -> TestServer {

@@ -4,7 +4,6 @@
 
 pub mod disk;
 pub mod lobby;
-pub mod redis_server;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
