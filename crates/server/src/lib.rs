@@ -69,7 +69,7 @@ impl Site {
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
-        let services = Services::new(store, threads);
+        let services = Services::new(store, threads, options.time.clone());
         services
             .reviews
             .set_nodes(options.review_nodes.unwrap_or(site::review::REVIEW_NODES));

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
+use server::SiteOptions;
 use server::client::ApiClient;
 
 /// A friend game of `control` between two fresh browsers, joined; returns (creator, friend,
@@ -40,6 +41,17 @@ async fn get(c: &mut ApiClient, id: &str) -> Value {
     let a = c.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(a.status, 200, "{}", a.text);
     a.body
+}
+
+/// A game time that starts as the system's and moves only when the test says, and options
+/// that give it to a test server (`WallTime::advance`: no 15-second sleeps).
+fn moved_time() -> (site_model::time::WallTime, SiteOptions) {
+    let time = site_model::time::WallTime::system();
+    let options = SiteOptions {
+        time: time.clone(),
+        ..SiteOptions::default()
+    };
+    (time, options)
 }
 
 fn ms(v: &Value, side: &str) -> i64 {
@@ -159,7 +171,9 @@ async fn postgres_time_controls_are_checked() {
 
 #[tokio::test]
 async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the_increment() {
-    let srv = TestServer::start(&sqlite_url("clock-fischer")).await;
+    // The game clocks run on a time this test moves forward instead of sleeping.
+    let (time, options) = moved_time();
+    let srv = TestServer::start_with(&sqlite_url("clock-fischer"), options).await;
     let control = json!({"kind": "realtime", "initial_s": 60, "increment_s": 5});
     let (mut white, mut black, id) = friend_game(&srv, "antarctos", control, "white").await;
     let g = get(&mut white, &id).await;
@@ -173,12 +187,12 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     let wait = g["clock"]["first_move_ms"].as_i64().expect("first_move_ms");
     assert!((29_000..=30_000).contains(&wait), "30 s to move: {g}");
     // The first moves cost nothing and earn no increment (as lichess).
-    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    time.advance(Duration::from_millis(1_300));
     let g = play(&mut white, &id, "c3-d4").await;
     assert_eq!(ms(&g, "white"), 60_000, "White's first move is free: {g}");
     assert_eq!(g["clock"]["running"], "black");
     assert!(g["clock"]["first_move_ms"].as_i64().is_some(), "{g}");
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    time.advance(Duration::from_millis(600));
     assert_eq!(
         ms(&get(&mut black, &id).await, "black"),
         60_000,
@@ -189,7 +203,7 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     assert_eq!(g["clock"]["first_move_ms"], Value::Null, "{g}");
     // From Black's first move White's main clock runs.
     assert_eq!(g["clock"]["running"], "white");
-    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    time.advance(Duration::from_millis(1_300));
     let g = play(&mut white, &id, "d4-e5").await;
     // About 1.3 s thought, less the 0.25 s allowance, plus 5 s.
     let w = ms(&g, "white");
@@ -203,7 +217,7 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["clock"]["running"], Value::Null);
     let left = ms(&r.body, "white");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    time.advance(Duration::from_millis(300));
     assert_eq!(
         ms(&get(&mut black, &id).await, "white"),
         left,
@@ -250,7 +264,8 @@ async fn wait_for(c: &mut ApiClient, id: &str, secs: u64, pred: impl Fn(&Value) 
 /// time (both games: A15a, C11b), across a crash and restart with nobody connected; a game
 /// whose first move never comes is aborted, not lost.
 async fn time_runs_out(url: &str) {
-    let srv = TestServer::start(url).await;
+    let (time, options) = moved_time();
+    let srv = TestServer::start_with(url, options.clone()).await;
     let control = json!({"kind": "realtime", "initial_s": 15, "increment_s": 0});
     let (mut a, mut b, antarctos) = friend_game(&srv, "antarctos", control.clone(), "white").await;
     play(&mut a, &antarctos, "c3-d4").await;
@@ -261,10 +276,12 @@ async fn time_runs_out(url: &str) {
     let (mut e, _f, unplayed) = friend_game(&srv, "antarctos", control, "white").await;
     // The server goes down and comes back; nobody is connected or asks meanwhile.
     srv.crash().await;
-    let srv = TestServer::start(url).await;
+    let srv = TestServer::start_with(url, options).await;
     let mut watcher = srv.client();
-    tokio::time::sleep(Duration::from_secs(15)).await;
-    let g = wait_for(&mut watcher, &antarctos, 5, |g| g["status"] != "ongoing").await;
+    time.advance(Duration::from_secs(15));
+    // The new process flags once the dead one's sweeper lease has expired (LEASE_MS, real
+    // time: the lease says whether a process is alive).
+    let g = wait_for(&mut watcher, &antarctos, 15, |g| g["status"] != "ongoing").await;
     assert_eq!(g["status"], "finished", "{g}");
     assert_eq!(g["result"]["winner"], "black", "White ran out: {g}");
     assert_eq!(g["result"]["reason"], "time forfeit");

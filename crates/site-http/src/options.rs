@@ -34,6 +34,9 @@ pub struct SiteOptions {
     /// How long a real-time seek or challenge outlives its owner's last lobby stream (`None`:
     /// [`site::lobby::PRESENCE`], 30 s); a test shortens it.
     pub lobby_presence: Option<Duration>,
+    /// The wall clock the game clocks read (default: the system's); a clock test moves it
+    /// forward instead of sleeping ([`site_model::time::WallTime::advance`]).
+    pub time: site_model::time::WallTime,
 }
 
 /// The site's public address: `http(s)://host[:port]`, without a path.

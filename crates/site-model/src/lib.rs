@@ -1,6 +1,6 @@
 //! The site's plain values and pure rules, below every other site crate: game states
 //! ([`state`]), clocks and time controls ([`clock`]), Glicko-2 ratings ([`ratings`]), player
-//! tokens and their hashes ([`secrets`]), and the domain's error ([`error::SiteError`]).
+//! tokens and their hashes ([`secrets`]), the wall clock games are timed by ([`time`]), and the domain's error ([`error::SiteError`]).
 //! No I/O: no axum, sqlx, tokio, hyper or redis (docs/architecture.md; a test checks it).
 
 pub mod clock;
@@ -9,4 +9,5 @@ pub mod json_list;
 pub mod ratings;
 pub mod secrets;
 pub mod state;
+pub mod time;
 pub mod words;

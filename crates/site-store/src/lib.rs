@@ -550,12 +550,10 @@ fn corrupt(column: &str, message: String) -> sqlx::Error {
     }
 }
 
-/// Milliseconds since the Unix epoch.
+/// Milliseconds since the Unix epoch by the system's clock (leases, stamps; the game clocks
+/// read `site_model::time::WallTime`).
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    site_model::time::system_now_ms()
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultV
 use site_model::error::{ErrorCode, MoveFault, ReasonView, SiteError};
 use site_model::json_list::{GrowingList, JsonList};
 use site_model::state::{GameKind, GameStatus, SeatKind};
+use site_model::time::WallTime;
 use site_model::words::result_words;
 use site_store::{GameRow, MoveRow, now_ms};
 
@@ -220,6 +221,8 @@ struct Game<V: SiteVariant> {
     /// Shared with the views handed out, each move serialised once (`json_list`).
     views: GrowingList<MoveView>,
     legal: JsonList<LegalView>,
+    /// What the clock's view reads.
+    time: WallTime,
 }
 
 /// Square index 0..64 (a1 = 0) to its name.
@@ -309,7 +312,7 @@ fn move_view<V: SiteVariant>(
 }
 
 impl<V: SiteVariant> Game<V> {
-    fn load(row: GameRow, stored: &[MoveRow]) -> Result<Self, String> {
+    fn load(row: GameRow, stored: &[MoveRow], time: WallTime) -> Result<Self, String> {
         let start = V::parse_position(&row.start_fen)
             .map_err(|e| format!("game {}: stored start position: {e}", row.id))?;
         let mut game = Game::<V> {
@@ -318,6 +321,7 @@ impl<V: SiteVariant> Game<V> {
             moves: Vec::new(),
             views: GrowingList::new(),
             legal: JsonList::default(),
+            time,
         };
         for m in stored {
             let pos = game.current().clone();
@@ -413,7 +417,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             },
             // Not while the game goes on: the engine would play for whoever asked.
             analysis_url: (!ongoing).then(|| format!("/analysis/game/{}", r.id)),
-            clock: r.clock.map(|c| c.view(now_ms())),
+            clock: r.clock.map(|c| c.view(self.time.now_ms())),
             rated: r.rated,
             ratings: r.ratings.clone(),
         }
@@ -580,8 +584,9 @@ pub fn result_view(r: &GameRow) -> Option<ResultView> {
 }
 
 /// Rebuilds a stored game in memory, replaying its moves.
-pub fn load(row: GameRow, moves: &[MoveRow]) -> Result<Box<dyn LiveGame>, String> {
-    games::with_game!(row.variant, G => Ok(Box::new(Game::<G>::load(row, moves)?)))
+/// Its clock's view reads `time`.
+pub fn load(row: GameRow, moves: &[MoveRow], time: WallTime) -> Result<Box<dyn LiveGame>, String> {
+    games::with_game!(row.variant, G => Ok(Box::new(Game::<G>::load(row, moves, time)?)))
 }
 
 fn check_start<V: Variant>(fen: Option<&str>) -> Result<(String, Color), SiteError> {

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use site_model::time::WallTime;
 use site_store::Store;
 
 use crate::analysis::Analyses;
@@ -27,9 +28,9 @@ pub struct Services {
 
 impl Services {
     /// The services of a site on `store`; engines run at most `engine_threads` searches at
-    /// once, shared by engine games, analyses and reviews.
-    pub fn new(store: Store, engine_threads: usize) -> Arc<Services> {
-        let play = GameService::new(store, engine_threads);
+    /// once, shared by engine games, analyses and reviews; the game clocks read `time`.
+    pub fn new(store: Store, engine_threads: usize, time: WallTime) -> Arc<Services> {
+        let play = GameService::new(store, engine_threads, time);
         play.set_engines(Arc::new(EnginePlayer));
         Arc::new(Services {
             lobby: Lobby::new(play.clone()),

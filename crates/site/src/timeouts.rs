@@ -153,7 +153,7 @@ pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>)
         }
         let wait = match service.store().next_clock_deadline().await {
             Ok(Some(deadline)) => {
-                let ms = (deadline + 1 - now_ms()).clamp(0, POLL.as_millis() as i64);
+                let ms = (deadline + 1 - service.time().now_ms()).clamp(0, POLL.as_millis() as i64);
                 Duration::from_millis(ms as u64)
             }
             Ok(None) => POLL,
@@ -170,7 +170,11 @@ pub async fn run(service: Arc<GameService>, mut shutdown: watch::Receiver<bool>)
         if *shutdown.borrow() {
             return;
         }
-        match service.store().due_clocks(now_ms(), BATCH).await {
+        match service
+            .store()
+            .due_clocks(service.time().now_ms(), BATCH)
+            .await
+        {
             Ok(ids) => {
                 for id in ids {
                     // A long batch (a slow database) renews as it goes: a lease left to lapse

@@ -219,7 +219,7 @@ impl Lobby {
                 &challenge.terms,
                 &challenge.challenger,
                 &me,
-                now,
+                self.play.time().now_ms(),
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;

@@ -217,7 +217,12 @@ impl Lobby {
         }
         let mut row = self
             .play
-            .with_names(lobby_game(&seek.terms, &seek.owner, &me, now)?)
+            .with_names(lobby_game(
+                &seek.terms,
+                &seek.owner,
+                &me,
+                self.play.time().now_ms(),
+            )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
         match self.play.store.accept_seek(id, &me, &row, None).await? {
@@ -317,7 +322,7 @@ impl Lobby {
                 &seek.terms,
                 &seek.owner,
                 &hash_hex(token),
-                now_ms(),
+                self.play.time().now_ms(),
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;

@@ -17,7 +17,7 @@ use crate::view::{GameView, seat_of};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{hash_hex, invite_for};
 use site_model::state::{GameKind, GameStatus, NoticeCode, SeatKind};
-use site_store::{GameRow, StoreError, now_ms};
+use site_store::{GameRow, StoreError};
 
 impl GameService {
     /// `POST /api/games/{id}/moves`.
@@ -136,7 +136,12 @@ impl GameService {
         }
         refuse_while_waiting(&row)?;
         let loser = you.color().unwrap_or(row.turn);
-        finish(&mut row, Some(!loser), EndReason::Resignation);
+        finish(
+            &mut row,
+            Some(!loser),
+            EndReason::Resignation,
+            self.time.now_ms(),
+        );
         self.save_state(&slot, &mut g, row).await?;
         Ok(g.view().personalize(g.row(), token))
     }
@@ -181,7 +186,7 @@ impl GameService {
                 }
                 if offer == Some(!side) {
                     // Offering while the opponent's offer stands is accepting it.
-                    finish(&mut row, None, EndReason::Agreement);
+                    finish(&mut row, None, EndReason::Agreement, self.time.now_ms());
                 } else if row.seat(!side).kind == SeatKind::Engine {
                     // The engine declines at once (docs/api.md), and the offering side is
                     // told so: the only change is the notice.
@@ -198,7 +203,7 @@ impl GameService {
                     ));
                 }
                 if action == DrawAction::Accept {
-                    finish(&mut row, None, EndReason::Agreement);
+                    finish(&mut row, None, EndReason::Agreement, self.time.now_ms());
                 } else {
                     row.draw_offer = None;
                     notify(&mut row, NoticeCode::DrawDeclined, Some(side));
@@ -276,7 +281,7 @@ impl GameService {
             self.check_engine_games(token).await?;
         }
         let (_, turn) = live_game::start_of(old.variant, Some(&old.start_fen))?;
-        let now = now_ms();
+        let now = self.time.now_ms();
         let new_id = random_token(8);
         let invite = old
             .has_open_seat()

@@ -14,7 +14,7 @@ impl GameService {
         g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
     ) -> Result<bool, SiteError> {
         let mut row = g.row().clone();
-        let Some(side) = row.clock.and_then(|c| c.flagged(now_ms())) else {
+        let Some(side) = row.clock.and_then(|c| c.flagged(self.time.now_ms())) else {
             return Ok(false);
         };
         if row.status != GameStatus::Ongoing {
@@ -25,11 +25,16 @@ impl GameService {
             row.draw_offer = None;
             row.takeback_offer = None;
             if let Some(clock) = row.clock.as_mut() {
-                clock.stop(now_ms());
+                clock.stop(self.time.now_ms());
             }
             notify(&mut row, NoticeCode::FirstMoveMissed, Some(side));
         } else {
-            finish(&mut row, Some(!side), EndReason::TimeForfeit);
+            finish(
+                &mut row,
+                Some(!side),
+                EndReason::TimeForfeit,
+                self.time.now_ms(),
+            );
         }
         self.save_row(slot, g, row, true).await?;
         tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");

@@ -100,7 +100,15 @@ impl GameService {
             // A friend game's clock starts when the friend joins.
             clock: control.new_clock(),
             rated,
-            ..GameRow::new_game(id, variant, start_fen, white, black, turn, now_ms())
+            ..GameRow::new_game(
+                id,
+                variant,
+                start_fen,
+                white,
+                black,
+                turn,
+                self.time.now_ms(),
+            )
         };
         self.store.insert_game(&row).await?;
         tracing::info!(game = %row.id, %variant, opponent = %req.opponent, "game created");
@@ -116,7 +124,7 @@ impl GameService {
         what: &str,
     ) -> Result<GameView, SiteError> {
         let id = row.id.clone();
-        let game = live_game::load(row, &[]).map_err(|e| {
+        let game = live_game::load(row, &[], self.time.clone()).map_err(|e| {
             SiteError::new(ErrorCode::Internal, format!("{what} does not load: {e}"))
         })?;
         let slot = self.insert_slot(&id, game);

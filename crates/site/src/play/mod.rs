@@ -53,6 +53,7 @@ use site_model::clock::{Charge, Clock, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{hash_hex, invite_for};
 use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind};
+use site_model::time::WallTime;
 use site_store::{GameRow, SeatRow, Store, StoreError, now_ms};
 
 /// Most WebSocket connections the server holds at once.
@@ -182,6 +183,8 @@ pub struct GameService {
     bus: std::sync::OnceLock<Arc<dyn Announcer>>,
     /// Starts engines' moves (crate::engine_player), once set.
     engines: std::sync::OnceLock<Arc<dyn EngineSeats>>,
+    /// The wall clock the game clocks read (leases and outages read the system's).
+    time: WallTime,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -227,7 +230,8 @@ fn human_seat(token: &str) -> SeatRow {
     }
 }
 
-fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
+/// Ends the game in `row`; its clock stops at `now` (Unix ms, the game clocks' time).
+fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason, now: i64) {
     row.status = GameStatus::Finished;
     row.winner = winner;
     row.result = Some(match winner {
@@ -240,7 +244,7 @@ fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason) {
     row.draw_offer = None;
     row.takeback_offer = None;
     if let Some(clock) = row.clock.as_mut() {
-        clock.stop(now_ms());
+        clock.stop(now);
     }
 }
 
@@ -251,7 +255,8 @@ fn bump(row: &mut GameRow) {
 
 impl GameService {
     /// A service on `store`; engines run at most `engine_threads` searches at once.
-    pub fn new(store: Store, engine_threads: usize) -> Arc<GameService> {
+    /// The game clocks read `time`.
+    pub fn new(store: Store, engine_threads: usize, time: WallTime) -> Arc<GameService> {
         Arc::new(GameService {
             store,
             slots: StdMutex::new(HashMap::new()),
@@ -263,7 +268,13 @@ impl GameService {
             sweeper_lease: Default::default(),
             bus: std::sync::OnceLock::new(),
             engines: std::sync::OnceLock::new(),
+            time,
         })
+    }
+
+    /// The wall clock the game clocks read.
+    pub fn time(&self) -> &WallTime {
+        &self.time
     }
 
     /// This process's id (leases, the bus).
@@ -479,7 +490,7 @@ impl GameService {
             .load_game(id)
             .await?
             .ok_or_else(|| SiteError::no_game(id))?;
-        let game = live_game::load(row, &moves).map_err(|e| {
+        let game = live_game::load(row, &moves, self.time.clone()).map_err(|e| {
             tracing::error!(game = %id, error = %e, "stored game does not replay");
             SiteError::new(ErrorCode::Internal, "the stored game cannot be replayed")
         })?;
@@ -529,7 +540,7 @@ impl GameService {
     async fn reload(&self, slot: &GameSlot, g: &mut MutexGuard<'_, Box<dyn LiveGame>>) {
         let id = g.row().id.clone();
         match self.store.load_game(&id).await {
-            Ok(Some((row, moves))) => match live_game::load(row, &moves) {
+            Ok(Some((row, moves))) => match live_game::load(row, &moves, self.time.clone()) {
                 Ok(mut fresh) => {
                     fresh.continue_history(g.as_ref());
                     **g = fresh;
@@ -640,7 +651,7 @@ impl GameService {
             self.refuse_while_clocks_owed(clock).await?;
         }
         if let Some(clock) = row.clock.as_mut()
-            && clock.on_move(prepared.mover, now_ms()) == Charge::Flagged
+            && clock.on_move(prepared.mover, self.time.now_ms()) == Charge::Flagged
         {
             // The move came after the mover's deadline: it loses on time instead (A15a, C11b).
             self.flag(slot, g).await?;
@@ -658,7 +669,12 @@ impl GameService {
         // A takeback offer is about the position it was made in: a move ends it.
         row.takeback_offer = None;
         if let Some(outcome) = prepared.outcome {
-            finish(&mut row, outcome.winner(), outcome.reason());
+            finish(
+                &mut row,
+                outcome.winner(),
+                outcome.reason(),
+                self.time.now_ms(),
+            );
         }
         bump(&mut row);
         if let Err(e) = self.store.save_move(&row, &prepared.row).await {
@@ -768,7 +784,7 @@ impl GameService {
         open.name = self.account_name(token).await?;
         if let Some(clock) = row.clock.as_mut() {
             // Both seats are taken: the side to move's clock runs.
-            clock.start(row.turn, now_ms());
+            clock.start(row.turn, self.time.now_ms());
         }
         self.started_during_outage(row.clock.as_mut()).await?;
         notify(&mut row, NoticeCode::Joined, Some(joined));

@@ -50,7 +50,7 @@ impl GameService {
                     ply: r.ply,
                     created_at: r.created_at,
                     updated_at: r.updated_at,
-                    clock: r.clock.map(|c| c.view(site_store::now_ms())),
+                    clock: r.clock.map(|c| c.view(self.time.now_ms())),
                     rated: r.rated,
                 }
             })

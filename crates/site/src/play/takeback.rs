@@ -40,7 +40,7 @@ impl GameService {
         row.draw_offer = None;
         row.takeback_offer = None;
         if let Some(clock) = row.clock.as_mut() {
-            clock.stop(site_store::now_ms());
+            clock.stop(self.time.now_ms());
         }
         notify(&mut row, NoticeCode::Aborted, you.color());
         self.save_state(&slot, &mut g, row).await?;
@@ -155,7 +155,7 @@ impl GameService {
             && clock.running().is_some()
         {
             // The side to move after the takeback starts thinking now; nobody is charged twice.
-            let now = site_store::now_ms();
+            let now = self.time.now_ms();
             clock.stop(now);
             clock.start(row.turn, now);
         }
