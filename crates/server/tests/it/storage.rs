@@ -2,9 +2,7 @@
 //! ICEBOUND_TEST_POSTGRES_URL is set, and required under CI=true); a move is stored once per
 //! ply; engine games where the engine is to move get their move after a restart.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;

@@ -2,10 +2,8 @@
 //! sends the seeker or challenger to the game. On SQLite, and on PostgreSQL when
 //! `ICEBOUND_TEST_POSTGRES_URL` is set.
 
-mod common;
-
-use common::lobby::*;
-use common::*;
+use crate::common::lobby::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 async fn quick(url: &str) {

@@ -4,12 +4,10 @@
 //! when their owner's stream is gone. Quick pairing and challenges: `lobby_pairing.rs`. On
 //! SQLite, and on PostgreSQL when `ICEBOUND_TEST_POSTGRES_URL` is set.
 
-mod common;
-
 use std::time::Duration;
 
-use common::lobby::*;
-use common::*;
+use crate::common::lobby::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{Answer, ApiClient};
 

@@ -2,9 +2,7 @@
 //! games become its account's; a wrong name and a wrong password answer alike; log-ins are
 //! rate-limited.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;

@@ -3,11 +3,9 @@
 //! clock, and a side whose time runs out loses (A15a, C11b) or, when its first move does not
 //! come in time, aborts the game, even with nobody connected and across a restart.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
 

@@ -2,11 +2,9 @@
 //! stored apart (no seats, never in the statistics or anyone's games), and a finished game's
 //! review evaluates every position once, in the background, surviving a restart.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;

@@ -4,9 +4,7 @@
 //! game list, the leaderboard, the rated games' statistics; an aborted and a casual game change
 //! nothing; a game ended twice at once (on two servers sharing the database) is rated once.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;
