@@ -143,15 +143,9 @@ async fn controls_are_checked(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_time_controls_are_checked() {
-    controls_are_checked(&sqlite_url("clock-checks")).await;
-}
-
-#[tokio::test]
-async fn postgres_time_controls_are_checked() {
-    if let Some(url) = postgres_url() {
-        controls_are_checked(&url).await;
+both_databases! {
+    async fn time_controls_are_checked(url: &str) {
+        controls_are_checked(url).await;
     }
 }
 
@@ -299,15 +293,9 @@ async fn time_runs_out(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
-    time_runs_out(&sqlite_url("clock-flag")).await;
-}
-
-#[tokio::test]
-async fn postgres_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
-    if let Some(url) = postgres_url() {
-        time_runs_out(&url).await;
+both_databases! {
+    async fn a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart(url: &str) {
+        time_runs_out(url).await;
     }
 }
 

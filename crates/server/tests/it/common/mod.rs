@@ -312,3 +312,55 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
         1,
     )
 }
+
+/// Says that a PostgreSQL twin did not run, on the real stderr (not captured by the test
+/// harness, so that a plain `cargo test` shows it). [`postgres_url`] fails instead under
+/// `CI=true`.
+pub fn postgres_skipped(test: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: skipped: no PostgreSQL (set ICEBOUND_TEST_POSTGRES_URL / run .ci/setup-postgres.sh)"
+    );
+}
+
+/// Two tests from one `async fn name(url: &str)`: `name::sqlite` on a fresh SQLite file and
+/// `name::postgres` on a fresh PostgreSQL database ([`postgres_url`], the server held shared).
+/// Without a PostgreSQL URL the second says it is skipped, and under `CI=true` it fails.
+/// `multi_thread;` before the `fn` runs both on a two-thread runtime. (Unused in the flood's
+/// binary, which shares this module.)
+#[allow(unused_macros)]
+macro_rules! both_databases {
+    (multi_thread; $(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        both_databases!(@tests (flavor = "multi_thread", worker_threads = 2);
+            $(#[$attr])* async fn $name($url: &str) $body);
+    };
+    ($(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        both_databases!(@tests (flavor = "current_thread");
+            $(#[$attr])* async fn $name($url: &str) $body);
+    };
+    (@tests ($($flavor:tt)*); $(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(#[$attr])*
+            async fn run($url: &str) $body
+
+            #[tokio::test($($flavor)*)]
+            async fn sqlite() {
+                run(&$crate::common::sqlite_url(stringify!($name))).await;
+            }
+
+            #[tokio::test($($flavor)*)]
+            async fn postgres() {
+                match $crate::common::postgres_url() {
+                    Some(url) => run(&url).await,
+                    None => $crate::common::postgres_skipped(module_path!()),
+                }
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use both_databases;
