@@ -40,7 +40,7 @@ SQL
         su postgres -c "createdb -p $port -O icebound icebound_test"
     fi
     export ICEBOUND_TEST_POSTGRES_URL="postgres://icebound:icebound@127.0.0.1:$port/icebound_test"
-    # The storage fault test restarts the server mid-game (crates/server/tests/storage_faults.rs).
+    # The storage fault test restarts the server mid-game (crates/server/tests/it/storage_faults.rs).
     export ICEBOUND_TEST_POSTGRES_RESTART="pg_ctlcluster $version main restart -m fast"
     # The clocks' outage test stops it for a while (storage_faults.rs).
     export ICEBOUND_TEST_POSTGRES_STOP="pg_ctlcluster $version main stop -m fast"

@@ -4,6 +4,7 @@
 //! the queue's scheduling, not the test client's latency). Alone in its file: the flood takes
 //! both cores while it lasts.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::time::Duration;

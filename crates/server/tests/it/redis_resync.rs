@@ -6,11 +6,9 @@
 //! No answer of the API shows a stale copy (every move and read checks the store), so the
 //! test looks at the process's memory: `GameService::version_in_memory`.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use server::SiteOptions;
 use test_support::redis::Redis;

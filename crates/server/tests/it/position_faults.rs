@@ -2,9 +2,7 @@
 //! rules crate's fault as data, `error.position = {code, args}` (docs/api.md, Errors), so that a
 //! page words it in its own language; the English message stays as it was.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// `POST /api/positions` for `fen` of `variant`: the 400 and its `error.position`.

@@ -8,6 +8,7 @@ pub mod lobby;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -77,46 +78,70 @@ impl TestServer {
     }
 }
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh, empty directory under the system's temp dir.
+/// A fresh, empty directory under the system's temp dir (test-support's), kept after the test:
+/// a server may still have its files open when the test's last line runs.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir =
-        std::env::temp_dir().join(format!("icebound-{tag}-{}-{n}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    test_support::temp_dir(tag).keep()
 }
 
 /// A fresh SQLite database file URL.
 pub fn sqlite_url(tag: &str) -> String {
-    let dir = temp_dir(tag);
-    format!("sqlite://{}?mode=rwc", dir.join("test.db").display())
+    test_support::services::sqlite_url(&temp_dir(tag), "test.db")
+}
+
+/// The test PostgreSQL server, shared by the tests of this process: each PostgreSQL test holds
+/// it shared (through [`postgres_url`]), and the tests that restart or stop it hold it alone
+/// ([`postgres_url_alone`]), so that no other test sees its database go away.
+static POSTGRES_SERVER: RwLock<()> = RwLock::new(());
+
+/// How a test holds the PostgreSQL server.
+enum Hold {
+    Shared(RwLockReadGuard<'static, ()>),
+    Alone(RwLockWriteGuard<'static, ()>),
+}
+
+/// A fresh PostgreSQL database's URL (it derefs to `&str`), and the test's hold on the server
+/// while it lives.
+pub struct PostgresUrl {
+    url: String,
+    _hold: Hold,
+}
+
+impl std::ops::Deref for PostgresUrl {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.url
+    }
+}
+
+impl std::fmt::Display for PostgresUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.url)
+    }
 }
 
 /// A fresh, empty PostgreSQL database on the server of `.ci/setup-postgres.sh` (its URL with
-/// the database name replaced); under `CI=true` its absence is a failure.
+/// the database name replaced), the server held shared; under `CI=true` its absence is a
+/// failure.
 ///
 /// Each call makes its own database (`icebound_t_<pid>_<n>`): tests run at once, and site-wide
 /// state (the clock sweeper's lease and its outage credit, seeks, engine leases) must not leak
 /// from one test's site into another's. Databases of test processes no longer alive are dropped
 /// at the first call.
-pub fn postgres_url() -> Option<String> {
-    let base = match std::env::var("ICEBOUND_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => url,
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI=true but ICEBOUND_TEST_POSTGRES_URL is not set: .ci/setup-postgres.sh must run first"
-            );
-            eprintln!("ICEBOUND_TEST_POSTGRES_URL not set: PostgreSQL part not run");
-            return None;
-        }
-    };
+pub fn postgres_url() -> Option<PostgresUrl> {
+    let hold = Hold::Shared(POSTGRES_SERVER.read().unwrap_or_else(|p| p.into_inner()));
+    fresh_database(hold)
+}
+
+/// [`postgres_url`] with the server held alone, for a test that restarts or stops it.
+pub fn postgres_url_alone() -> Option<PostgresUrl> {
+    let hold = Hold::Alone(POSTGRES_SERVER.write().unwrap_or_else(|p| p.into_inner()));
+    fresh_database(hold)
+}
+
+fn fresh_database(hold: Hold) -> Option<PostgresUrl> {
+    let base = test_support::services::postgres_url()?;
     static N: AtomicUsize = AtomicUsize::new(0);
     let name = format!(
         "icebound_t_{}_{}",
@@ -136,7 +161,7 @@ pub fn postgres_url() -> Option<String> {
     })
     .join()
     .expect("create the test database");
-    Some(url)
+    Some(PostgresUrl { url, _hold: hold })
 }
 
 async fn create_database(base: &str, name: &str) {
@@ -287,3 +312,55 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
         1,
     )
 }
+
+/// Says that a PostgreSQL twin did not run, on the real stderr (not captured by the test
+/// harness, so that a plain `cargo test` shows it). [`postgres_url`] fails instead under
+/// `CI=true`.
+pub fn postgres_skipped(test: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: skipped: no PostgreSQL (set ICEBOUND_TEST_POSTGRES_URL / run .ci/setup-postgres.sh)"
+    );
+}
+
+/// Two tests from one `async fn name(url: &str)`: `name::sqlite` on a fresh SQLite file and
+/// `name::postgres` on a fresh PostgreSQL database ([`postgres_url`], the server held shared).
+/// Without a PostgreSQL URL the second says it is skipped, and under `CI=true` it fails.
+/// `multi_thread;` before the `fn` runs both on a two-thread runtime. (Unused in the flood's
+/// binary, which shares this module.)
+#[allow(unused_macros)]
+macro_rules! both_databases {
+    (multi_thread; $(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        both_databases!(@tests (flavor = "multi_thread", worker_threads = 2);
+            $(#[$attr])* async fn $name($url: &str) $body);
+    };
+    ($(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        both_databases!(@tests (flavor = "current_thread");
+            $(#[$attr])* async fn $name($url: &str) $body);
+    };
+    (@tests ($($flavor:tt)*); $(#[$attr:meta])* async fn $name:ident($url:ident: &str) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(#[$attr])*
+            async fn run($url: &str) $body
+
+            #[tokio::test($($flavor)*)]
+            async fn sqlite() {
+                run(&$crate::common::sqlite_url(stringify!($name))).await;
+            }
+
+            #[tokio::test($($flavor)*)]
+            async fn postgres() {
+                match $crate::common::postgres_url() {
+                    Some(url) => run(&url).await,
+                    None => $crate::common::postgres_skipped(module_path!()),
+                }
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use both_databases;

@@ -1,9 +1,7 @@
 //! Ice Age Chess through the API: engine games, draw offers (offer, decline, accept, moving
 //! declines), the Ice Age as a move event and a frozen king as the result, PGN records, stats.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 #[tokio::test]

@@ -4,9 +4,7 @@
 //! game list, the leaderboard, the rated games' statistics; an aborted and a casual game change
 //! nothing; a game ended twice at once (on two servers sharing the database) is rated once.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;
@@ -367,27 +365,21 @@ async fn leaderboard(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn rated_games_move_both_ratings_on_sqlite() {
-    ratings_flow(&sqlite_url("ratings-flow")).await;
+both_databases! {
+    async fn rated_games_move_both_ratings(url: &str) {
+        ratings_flow(url).await;
+    }
 }
 
-#[tokio::test]
-async fn a_game_ended_twice_at_once_is_rated_once_on_sqlite() {
-    rated_once(&sqlite_url("ratings-once")).await;
+both_databases! {
+    async fn a_game_ended_twice_at_once_is_rated_once(url: &str) {
+        rated_once(url).await;
+    }
 }
 
-#[tokio::test]
-async fn the_leaderboard_lists_settled_ratings_on_sqlite() {
-    leaderboard(&sqlite_url("ratings-board")).await;
-}
-
-#[tokio::test]
-async fn ratings_on_postgres() {
-    if let Some(url) = postgres_url() {
-        ratings_flow(&url).await;
-        rated_once(&url).await;
-        leaderboard(&url).await;
+both_databases! {
+    async fn the_leaderboard_lists_settled_ratings(url: &str) {
+        leaderboard(url).await;
     }
 }
 

@@ -1,9 +1,7 @@
 //! `POST /api/analysis` (issue 14): the engine's evaluation of any position over HTTP, through
 //! the engine queue, with its errors and its per-player limit.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 async fn analyse(c: &mut server::client::ApiClient, body: Value) -> server::client::Answer {

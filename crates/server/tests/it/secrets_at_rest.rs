@@ -2,9 +2,7 @@
 //! and invitations, its SQLite file (and `-wal`, `-shm`) is readable by its owner only, and the
 //! schema migration converts a database written before, with its players keeping their seats.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use server::client::ApiClient;
 use site_model::secrets::hash_hex;

@@ -4,12 +4,10 @@
 //! when their owner's stream is gone. Quick pairing and challenges: `lobby_pairing.rs`. On
 //! SQLite, and on PostgreSQL when `ICEBOUND_TEST_POSTGRES_URL` is set.
 
-mod common;
-
 use std::time::Duration;
 
-use common::lobby::*;
-use common::*;
+use crate::common::lobby::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{Answer, ApiClient};
 
@@ -122,11 +120,9 @@ async fn seeks_flow(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn seeks_are_made_seen_accepted_and_withdrawn() {
-    seeks_flow(&sqlite_url("lobby-seeks")).await;
-    if let Some(url) = postgres_url() {
-        seeks_flow(&url).await;
+both_databases! {
+    async fn seeks_are_made_seen_accepted_and_withdrawn(url: &str) {
+        seeks_flow(url).await;
     }
 }
 
@@ -229,11 +225,9 @@ async fn bad_input(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn bad_input_is_a_400_naming_the_field() {
-    bad_input(&sqlite_url("lobby-bad")).await;
-    if let Some(url) = postgres_url() {
-        bad_input(&url).await;
+both_databases! {
+    async fn bad_input_is_a_400_naming_the_field(url: &str) {
+        bad_input(url).await;
     }
 }
 
@@ -257,11 +251,9 @@ async fn seek_cap(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn a_player_holds_at_most_three_seeks() {
-    seek_cap(&sqlite_url("lobby-cap")).await;
-    if let Some(url) = postgres_url() {
-        seek_cap(&url).await;
+both_databases! {
+    async fn a_player_holds_at_most_three_seeks(url: &str) {
+        seek_cap(url).await;
     }
 }
 
@@ -312,11 +304,9 @@ async fn rated_seek(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn a_rated_seek_between_accounts_makes_a_rated_game_with_a_running_clock() {
-    rated_seek(&sqlite_url("lobby-rated")).await;
-    if let Some(url) = postgres_url() {
-        rated_seek(&url).await;
+both_databases! {
+    async fn a_rated_seek_between_accounts_makes_a_rated_game_with_a_running_clock(url: &str) {
+        rated_seek(url).await;
     }
 }
 
@@ -363,11 +353,9 @@ async fn race(url: &str) {
     two.stop().await;
 }
 
-#[tokio::test]
-async fn two_accepts_racing_for_one_seek_make_exactly_one_game() {
-    race(&sqlite_url("lobby-race")).await;
-    if let Some(url) = postgres_url() {
-        race(&url).await;
+both_databases! {
+    async fn two_accepts_racing_for_one_seek_make_exactly_one_game(url: &str) {
+        race(url).await;
     }
 }
 
@@ -422,11 +410,9 @@ async fn presence(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn real_time_seeks_lapse_when_their_owner_leaves() {
-    presence(&sqlite_url("lobby-presence")).await;
-    if let Some(url) = postgres_url() {
-        presence(&url).await;
+both_databases! {
+    async fn real_time_seeks_lapse_when_their_owner_leaves(url: &str) {
+        presence(url).await;
     }
 }
 

@@ -2,9 +2,7 @@
 //! ICEBOUND_TEST_POSTGRES_URL is set, and required under CI=true); a move is stored once per
 //! ply; engine games where the engine is to move get their move after a restart.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;
@@ -95,15 +93,9 @@ async fn crash_and_restart(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_games_survive_a_crash() {
-    crash_and_restart(&sqlite_url("crash")).await;
-}
-
-#[tokio::test]
-async fn postgres_games_survive_a_crash() {
-    if let Some(url) = postgres_url() {
-        crash_and_restart(&url).await;
+both_databases! {
+    async fn games_survive_a_crash(url: &str) {
+        crash_and_restart(url).await;
     }
 }
 
@@ -147,15 +139,9 @@ fn rand_suffix() -> String {
     format!("{n}")
 }
 
-#[tokio::test]
-async fn sqlite_store_refuses_a_second_write_of_a_ply() {
-    store_checks_ply_and_version(&sqlite_url("stale")).await;
-}
-
-#[tokio::test]
-async fn postgres_store_refuses_a_second_write_of_a_ply() {
-    if let Some(url) = postgres_url() {
-        store_checks_ply_and_version(&url).await;
+both_databases! {
+    async fn store_refuses_a_second_write_of_a_ply(url: &str) {
+        store_checks_ply_and_version(url).await;
     }
 }
 
@@ -179,15 +165,9 @@ async fn engine_resumes(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_engine_moves_after_restart() {
-    engine_resumes(&sqlite_url("resume")).await;
-}
-
-#[tokio::test]
-async fn postgres_engine_moves_after_restart() {
-    if let Some(url) = postgres_url() {
-        engine_resumes(&url).await;
+both_databases! {
+    async fn engine_moves_after_restart(url: &str) {
+        engine_resumes(url).await;
     }
 }
 
@@ -220,15 +200,9 @@ async fn two_processes_on_one_database(url: &str) {
     b.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_two_processes_on_one_database() {
-    two_processes_on_one_database(&sqlite_url("two")).await;
-}
-
-#[tokio::test]
-async fn postgres_two_processes_on_one_database() {
-    if let Some(url) = postgres_url() {
-        two_processes_on_one_database(&url).await;
+both_databases! {
+    async fn two_processes_on_one_database(url: &str) {
+        two_processes_on_one_database(url).await;
     }
 }
 
@@ -325,15 +299,9 @@ async fn a_retry_through_a_stale_server_is_checked_against_the_store(url: &str) 
     b.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_a_retry_through_a_stale_server_is_checked_against_the_store() {
-    a_retry_through_a_stale_server_is_checked_against_the_store(&sqlite_url("stale-retry")).await;
-}
-
-#[tokio::test]
-async fn postgres_a_retry_through_a_stale_server_is_checked_against_the_store() {
-    if let Some(url) = postgres_url() {
-        a_retry_through_a_stale_server_is_checked_against_the_store(&url).await;
+both_databases! {
+    async fn a_retry_through_a_stale_server_is_checked_against_the_store(url: &str) {
+        a_retry_through_a_stale_server_is_checked_against_the_store(url).await;
     }
 }
 
@@ -450,15 +418,9 @@ async fn loads_are_consistent_while_another_store_writes(url: &str) {
     reader.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_loads_are_consistent_while_another_store_writes() {
-    loads_are_consistent_while_another_store_writes(&sqlite_url("snapshot")).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_loads_are_consistent_while_another_store_writes() {
-    if let Some(url) = postgres_url() {
-        loads_are_consistent_while_another_store_writes(&url).await;
+both_databases! {
+    multi_thread; async fn loads_are_consistent_while_another_store_writes(url: &str) {
+        loads_are_consistent_while_another_store_writes(url).await;
     }
 }
 
@@ -576,15 +538,9 @@ async fn moves_sent_together_commit_together(url: &str) {
     store.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_moves_sent_together_commit_together() {
-    moves_sent_together_commit_together(&sqlite_url("group-commit")).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_moves_sent_together_commit_together() {
-    if let Some(url) = postgres_url() {
-        moves_sent_together_commit_together(&url).await;
+both_databases! {
+    multi_thread; async fn moves_sent_together_commit_together(url: &str) {
+        moves_sent_together_commit_together(url).await;
     }
 }
 
@@ -655,15 +611,9 @@ async fn moves_through_two_servers_on_one_database(url: &str) {
     b.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_moves_through_two_servers_on_one_database() {
-    moves_through_two_servers_on_one_database(&sqlite_url("two-servers")).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_moves_through_two_servers_on_one_database() {
-    if let Some(url) = postgres_url() {
-        moves_through_two_servers_on_one_database(&url).await;
+both_databases! {
+    multi_thread; async fn moves_through_two_servers_on_one_database(url: &str) {
+        moves_through_two_servers_on_one_database(url).await;
     }
 }
 

@@ -1,9 +1,7 @@
 //! QA of the site as a newcomer and an attacker would use it: each test is a bug found by
 //! playing the API of `docs/api.md` against a real server, kept so that it stays fixed.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 /// A retry resent in another accepted form of the same move (A17: the final-square short form

@@ -5,12 +5,10 @@
 //! another loopback address (127.0.0.2). The descriptor limit is tested on the real binary:
 //! crates/cli/tests/serve_limits.rs.
 
-mod common;
-
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use serde_json::json;
 use server::SiteOptions;

@@ -3,11 +3,9 @@
 //! cached for a year, and `manifest.json` names it. Without the build the site still serves,
 //! and says why the module is missing.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 #[tokio::test]
 async fn the_built_engine_module_is_served_as_wasm_under_its_hash() {

@@ -1,9 +1,7 @@
 //! The whole life of Antarctos games through the HTTP API and the WebSocket: against the
 //! engine, against a friend by invitation, on one screen; seats; records; my games; stats.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 fn move_texts(view: &Value) -> Vec<String> {

@@ -2,10 +2,8 @@
 //! sends the seeker or challenger to the game. On SQLite, and on PostgreSQL when
 //! `ICEBOUND_TEST_POSTGRES_URL` is set.
 
-mod common;
-
-use common::lobby::*;
-use common::*;
+use crate::common::lobby::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 async fn quick(url: &str) {
@@ -73,11 +71,9 @@ async fn quick(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn quick_pairing_accepts_a_matching_seek_or_makes_one() {
-    quick(&sqlite_url("lobby-quick")).await;
-    if let Some(url) = postgres_url() {
-        quick(&url).await;
+both_databases! {
+    async fn quick_pairing_accepts_a_matching_seek_or_makes_one(url: &str) {
+        quick(url).await;
     }
 }
 
@@ -230,10 +226,8 @@ async fn challenges(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn challenges_are_sent_declined_and_accepted() {
-    challenges(&sqlite_url("lobby-challenges")).await;
-    if let Some(url) = postgres_url() {
-        challenges(&url).await;
+both_databases! {
+    async fn challenges_are_sent_declined_and_accepted(url: &str) {
+        challenges(url).await;
     }
 }

@@ -3,9 +3,7 @@
 //! the cookie is `__Host-` and `Secure` over HTTPS, and every response carries the security
 //! headers. The same attacks in a real browser: crates/cli/tests/browser_attacks.rs.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use server::SiteOptions;
 use server::client::ApiClient;

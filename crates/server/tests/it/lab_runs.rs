@@ -2,11 +2,9 @@
 //! ICEBOUND_TEST_POSTGRES_URL is set), come back newest first per variant and kind, and show in
 //! `GET /api/stats` next to the site's figures.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::*;
+use crate::common::*;
 use site_store::{LabKind, LabRun, MatchFigures, SprtFigures, Store};
 
 fn selfplay_row(id: &str, variant: &str, finished_at: i64) -> LabRun {

@@ -2,11 +2,9 @@
 //! stored apart (no seats, never in the statistics or anyone's games), and a finished game's
 //! review evaluates every position once, in the background, surviving a restart.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;
@@ -101,15 +99,11 @@ async fn wait_review(c: &mut ApiClient, path: &str) -> Value {
     panic!("the review of {path} did not finish within 60 s");
 }
 
-#[tokio::test]
-async fn an_import_stores_the_good_games_names_the_bad_one_and_stays_out_of_the_statistics() {
-    import_flow(&sqlite_url("import")).await;
-}
-
-#[tokio::test]
-async fn an_import_on_postgres() {
-    if let Some(url) = postgres_url() {
-        import_flow(&url).await;
+both_databases! {
+    async fn an_import_stores_the_good_games_names_the_bad_one_and_stays_out_of_the_statistics(
+        url: &str
+    ) {
+        import_flow(url).await;
     }
 }
 

@@ -9,15 +9,13 @@
 //! 1 MiB tmpfs when the test runs as root; a read-only file with `chattr +i` (root). Those two
 //! print why they did not run elsewhere, and fail under `CI=true`, which runs as root.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::disk::{Tmpfs, fill_disk, is_root, skip};
-use common::*;
+use crate::common::disk::{Tmpfs, fill_disk, is_root, skip};
+use crate::common::*;
 use serde_json::{Value, json};
 use server::StoreOptions;
 use server::client::ApiClient;
@@ -412,13 +410,9 @@ async fn backends_waiting(admin: &mut AnyConnection, app: &str) -> Vec<i64> {
     .collect()
 }
 
-/// The PostgreSQL tests of this file one at a time: one of them restarts the database server.
-static POSTGRES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 #[tokio::test]
 async fn postgres_backend_killed_mid_transaction_acknowledges_nothing() {
-    // The lock first: making the test database meets a restart of the other test otherwise.
-    let _alone = POSTGRES.lock().await;
+    // The server held shared (`postgres_url`): no test restarts it meanwhile.
     let Some(base) = postgres_url() else { return };
     let app = format!("icebound-fault-{}", std::process::id());
     let sep = if base.contains('?') { '&' } else { '?' };
@@ -507,8 +501,10 @@ fn postgres_restart_command() -> Option<String> {
 /// itself, and after a crash of the site every acknowledged move is there.
 #[tokio::test]
 async fn postgres_restarted_mid_game_loses_no_acknowledged_move_and_reconnects() {
-    let _alone = POSTGRES.lock().await;
-    let Some(url) = postgres_url() else { return };
+    // The server held alone: no other test of this process uses it while it goes down.
+    let Some(url) = postgres_url_alone() else {
+        return;
+    };
     let Some(restart) = postgres_restart_command() else {
         return;
     };
@@ -585,8 +581,10 @@ fn run_env_command(var: &str) {
 /// before anything is flagged (crate::timeouts, OUTAGE_MS).
 #[tokio::test]
 async fn postgres_outage_is_given_back_to_the_running_clocks() {
-    let _alone = POSTGRES.lock().await;
-    let Some(url) = postgres_url() else { return };
+    // The server held alone: no other test of this process uses it while it goes down.
+    let Some(url) = postgres_url_alone() else {
+        return;
+    };
     if postgres_restart_command().is_none() || std::env::var("ICEBOUND_TEST_POSTGRES_STOP").is_err()
     {
         skip("ICEBOUND_TEST_POSTGRES_STOP not set: the PostgreSQL outage not tried");

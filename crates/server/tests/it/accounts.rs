@@ -2,9 +2,7 @@
 //! games become its account's; a wrong name and a wrong password answer alike; log-ins are
 //! rate-limited.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;
@@ -207,15 +205,9 @@ async fn accounts_flow(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn register_log_in_log_out_and_change_the_password() {
-    accounts_flow(&sqlite_url("accounts")).await;
-}
-
-#[tokio::test]
-async fn accounts_on_postgres() {
-    if let Some(url) = postgres_url() {
-        accounts_flow(&url).await;
+both_databases! {
+    async fn register_log_in_log_out_and_change_the_password(url: &str) {
+        accounts_flow(url).await;
     }
 }
 

@@ -1,8 +1,6 @@
 //! `GET /healthz` (issue 12, deployment): what a reverse proxy polls.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[tokio::test]
 async fn healthz_says_the_database_answers() {

@@ -3,11 +3,9 @@
 //! clock, and a side whose time runs out loses (A15a, C11b) or, when its first move does not
 //! come in time, aborts the game, even with nobody connected and across a restart.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::SiteOptions;
 use server::client::ApiClient;
@@ -157,15 +155,9 @@ async fn controls_are_checked(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_time_controls_are_checked() {
-    controls_are_checked(&sqlite_url("clock-checks")).await;
-}
-
-#[tokio::test]
-async fn postgres_time_controls_are_checked() {
-    if let Some(url) = postgres_url() {
-        controls_are_checked(&url).await;
+both_databases! {
+    async fn time_controls_are_checked(url: &str) {
+        controls_are_checked(url).await;
     }
 }
 
@@ -318,15 +310,9 @@ async fn time_runs_out(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn sqlite_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
-    time_runs_out(&sqlite_url("clock-flag")).await;
-}
-
-#[tokio::test]
-async fn postgres_a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart() {
-    if let Some(url) = postgres_url() {
-        time_runs_out(&url).await;
+both_databases! {
+    async fn a15a_c11b_time_forfeit_loses_with_nobody_connected_after_a_restart(url: &str) {
+        time_runs_out(url).await;
     }
 }
 

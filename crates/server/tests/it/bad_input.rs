@@ -1,11 +1,9 @@
 //! Bad input over HTTP and WebSocket: clear JSON errors with their codes, no panic, and the game
 //! unchanged afterwards.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use server::client::send_json;

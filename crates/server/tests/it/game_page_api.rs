@@ -3,11 +3,9 @@
 //! actions a seat may take, the friend's waiting room, abort, takeback, rematch offers, notices,
 //! and statistics that count neither unjoined nor aborted games.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
 

@@ -2,9 +2,7 @@
 //! the engine; another (new or rematch) is refused with `too_many_engine_games`, which says
 //! what to do. Other players and games without an engine are not affected.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use site::play::MAX_ENGINE_GAMES;
 

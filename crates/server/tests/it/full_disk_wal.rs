@@ -10,10 +10,8 @@
 //! stored, the log must stay smaller than the room freed, and `/healthz` must say ok. Before
 //! any move, polling `/healthz` alone must bring the site back and shrink the log.
 
-mod common;
-
-use common::disk::{Tmpfs, fill_disk, free_disk, skip};
-use common::*;
+use crate::common::disk::{Tmpfs, fill_disk, free_disk, skip};
+use crate::common::*;
 use serde_json::json;
 use server::client::ApiClient;
 use sqlx::{AnyConnection, Connection, Row};

@@ -2,11 +2,9 @@
 //! while a move is being stored got it twice), and a resent move is answered, never played
 //! as the next side's move (`ply` is required).
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{WsStream, next_json, send_json};
 

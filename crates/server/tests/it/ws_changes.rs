@@ -3,11 +3,9 @@
 //! client that keeps the list as docs/api.md says must hold, after every state, exactly the
 //! game's moves; after a takeback the state is whole again.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{ApiClient, WsStream, next_json};
 

@@ -1,0 +1,39 @@
+//! The integration tests of the server, in one binary (one link, one run): each module is one of
+//! the old test files, `common` their shared harness (a real server in this process, fresh
+//! databases). The level-8 engine flood is a binary of its own (`tests/engine_flood.rs`): it
+//! takes both cores and fills the process's engine memory while it lasts.
+//!
+//! Tests of one process run side by side, two at a time on two cores. What they share: the
+//! test PostgreSQL server, which `storage_faults` restarts and stops (each PostgreSQL test holds
+//! `common::postgres_url`'s shared lock, those hold it alone), and the engine memory pool of
+//! `site::engine_memory` (at most 32 searchers; only level 8 keeps one, in `game_page_api`).
+
+mod accounts;
+mod analysis_api;
+mod antarctos_api;
+mod bad_input;
+mod clocks;
+mod common;
+mod cross_site;
+mod delivery;
+mod engine_limits;
+mod engine_module;
+mod full_disk_wal;
+mod game_page_api;
+mod healthz;
+mod iceage_api;
+mod import_review;
+mod json_shape;
+mod lab_runs;
+mod layers;
+mod limits;
+mod lobby;
+mod lobby_pairing;
+mod position_faults;
+mod qa;
+mod ratings;
+mod redis_resync;
+mod secrets_at_rest;
+mod storage;
+mod storage_faults;
+mod ws_changes;
