@@ -1,4 +1,5 @@
-// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css and
+// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css,
+// dist/assets/engine-worker.js (the engine in the browser) and
 // dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
 // The rules pages' exact rulings come from docs/rules/<game>.md and its Russian and Turkish
 // translations <game>.ru.md, <game>.tr.md (`virtual:decisions`, read by decisions.mjs).
@@ -46,6 +47,20 @@ await esbuild.build({
   target: ['es2020'],
   outfile: join(assets, 'main.js'),
   plugins: [virtualDecisions],
+  logLevel: 'warning',
+});
+
+// The engine's worker (issue 42): the loader and worker of web/wasm/ (the Node tests use the
+// same files), as one module script; web/src/engine/client.ts starts it. Node's worker module
+// is only imported under Node.js, never in a browser.
+await esbuild.build({
+  entryPoints: [join(here, 'wasm/engine-worker.mjs')],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2022'],
+  external: ['node:worker_threads'],
+  outfile: join(assets, 'engine-worker.js'),
   logLevel: 'warning',
 });
 

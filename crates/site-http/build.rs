@@ -7,8 +7,11 @@ use std::process::Command;
 use std::time::SystemTime;
 
 /// Inputs of the page build, relative to `web/`.
-const SOURCES: [&str; 7] = [
+const SOURCES: [&str; 9] = [
     "src",
+    // The engine's loader and worker, bundled as assets/engine-worker.js (issue 42).
+    "wasm/icebound-engine.mjs",
+    "wasm/engine-worker.mjs",
     "package.json",
     "package-lock.json",
     "build.mjs",
