@@ -59,11 +59,15 @@ class Lane {
         else reject(new EngineError(m.error ?? 'the engine did not load'));
       };
       worker.addEventListener('message', first);
-      worker.addEventListener('error', e => reject(new EngineError(`the engine's worker failed: ${e.message}`)), { once: true });
+      worker.addEventListener('error', e => {
+        const why = `the engine's worker failed: ${e.message}`;
+        reject(new EngineError(why));
+        if (this.worker === worker) this.kill(why, false);
+      });
     });
     worker.addEventListener('message', e => this.answer(e.data));
     worker.postMessage({ type: 'init', module: this.module });
-    this.ready.catch(() => this.kill('the engine did not load'));
+    this.ready.catch(() => { if (this.worker === worker) this.kill('the engine did not load', false); });
     return this.ready;
   }
 
@@ -90,12 +94,13 @@ class Lane {
     });
   }
 
-  /** Ends the worker and whatever it runs; the next call starts another. */
-  kill(why = 'stopped'): void {
+  /** Ends the worker and whatever it runs (rejected with `why`; `stopped`: on purpose); the
+   * next call starts another. */
+  kill(why = 'stopped', stopped = true): void {
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
-    for (const p of this.pending.values()) p.reject(new EngineError(why, true));
+    for (const p of this.pending.values()) p.reject(new EngineError(why, stopped));
     this.pending.clear();
   }
 

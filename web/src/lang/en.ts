@@ -4,11 +4,13 @@
 // (Intl.PluralRules: Russian has one/few/many/other).
 
 import { clockEn } from './clock.en';
+import { localEn } from './local.en';
 import { lobbyEn } from './lobby.en';
 import { ratingsEn } from './ratings.en';
 
 export const en = {
   ...clockEn,
+  ...localEn,
   ...lobbyEn,
   ...ratingsEn,
   'site.name': 'icebound',

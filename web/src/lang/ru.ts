@@ -3,11 +3,13 @@
 
 import type { Key } from './en';
 import { clockRu } from './clock.ru';
+import { localRu } from './local.ru';
 import { lobbyRu } from './lobby.ru';
 import { ratingsRu } from './ratings.ru';
 
 export const ru: Record<Key, string> = {
   ...clockRu,
+  ...localRu,
   ...lobbyRu,
   ...ratingsRu,
   'site.name': 'icebound',

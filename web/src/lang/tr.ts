@@ -3,11 +3,13 @@
 
 import type { Key } from './en';
 import { clockTr } from './clock.tr';
+import { localTr } from './local.tr';
 import { lobbyTr } from './lobby.tr';
 import { ratingsTr } from './ratings.tr';
 
 export const tr: Record<Key, string> = {
   ...clockTr,
+  ...localTr,
   ...lobbyTr,
   ...ratingsTr,
   'site.name': 'icebound',

@@ -1,0 +1,31 @@
+// English words of the engine in the browser and of offline play (issue 42; spread into
+// lang/en.ts, so every key is checked in ru and tr).
+
+export const localEn = {
+  'local.in_browser': 'in your browser',
+  'local.on_server': 'on the server',
+  'local.switch': 'Engine in your browser',
+  'local.switch_title': 'On: the engine and the solver run on this device and cost the server nothing. Off: the server\'s engine, as before.',
+  'nav.offline': 'Offline',
+  'offline.title': 'Play the computer offline',
+  'offline.intro': 'The computer plays in your browser: no connection is needed, and the game is kept on this device move by move.',
+  'offline.no_engine': 'This site was built without the engine for the browser, so the computer cannot play offline here.',
+  'offline.loading': 'Loading the engine…',
+  'offline.new': 'New game',
+  'offline.start': 'Start the game',
+  'offline.resume': 'Resume',
+  'offline.open': 'Open',
+  'offline.delete': 'Delete',
+  'offline.saved': 'Games kept on this device',
+  'offline.none': 'No games yet.',
+  'offline.game_line': '{game}, level {level}, you play {color} · {plies, plural, one {# ply} other {# plies}}',
+  'offline.ongoing': 'in progress',
+  'offline.upload': 'Upload to the site',
+  'offline.uploading': 'Uploading…',
+  'offline.uploaded': 'Uploaded: open the game',
+  'offline.upload_failed': 'The upload failed: {why}',
+  'offline.seat_you': 'You',
+  'offline.seat_engine': 'Computer, level {level} (in your browser)',
+  'offline.home_link': 'Play the computer offline (in your browser)',
+  'offline.not_kept': 'This browser does not keep the game (its storage is full or off): it lasts as long as the page.',
+};
