@@ -15,6 +15,7 @@ import { profilePage } from './pages/profile';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
 import { notFoundPage } from './pages/notfound';
+import { offlineGamePage, offlinePage } from './pages/offline';
 import { rulesPage } from './pages/rules';
 import { statsPage } from './pages/stats';
 
@@ -32,6 +33,8 @@ const routes: [RegExp, Page][] = [
   [/^\/analysis\/import\/([\w-]+)$/, analysisImportPage],
   [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
   [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
+  [/^\/offline$/, offlinePage],
+  [/^\/offline\/(off-[0-9a-f]{12})$/, offlineGamePage],
   [/^\/login$/, loginPage],
   [/^\/account$/, accountPage],
   [/^\/@\/([\w-]{1,40})$/, profilePage],
@@ -55,7 +58,7 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/leaderboard', t('rating.nav_leaderboard'))),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
     select,
   );

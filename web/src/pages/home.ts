@@ -155,6 +155,8 @@ export function homePage(root: HTMLElement): () => void {
         h('div.actions', submit),
         error,
       ),
+      // The computer in the browser: no server needed (issue 42).
+      h('p.offline-link', h('a#offline-link', { href: '/offline' }, t('offline.home_link'))),
     ),
   );
   syncVisibility();
