@@ -5,6 +5,7 @@
 import { currentUser, loadMe } from './account';
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
+import { registerServiceWorker } from './install';
 import { linkHandler } from './nav';
 import { accountPage, loginPage } from './pages/account';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
@@ -123,3 +124,4 @@ window.addEventListener('icebound:me', () => {
 });
 render();
 void loadMe();
+registerServiceWorker();
