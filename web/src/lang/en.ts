@@ -5,11 +5,13 @@
 
 import { clockEn } from './clock.en';
 import { lobbyEn } from './lobby.en';
+import { offlineEn } from './offline.en';
 import { ratingsEn } from './ratings.en';
 
 export const en = {
   ...clockEn,
   ...lobbyEn,
+  ...offlineEn,
   ...ratingsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',

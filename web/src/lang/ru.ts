@@ -4,11 +4,13 @@
 import type { Key } from './en';
 import { clockRu } from './clock.ru';
 import { lobbyRu } from './lobby.ru';
+import { offlineRu } from './offline.ru';
 import { ratingsRu } from './ratings.ru';
 
 export const ru: Record<Key, string> = {
   ...clockRu,
   ...lobbyRu,
+  ...offlineRu,
   ...ratingsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',

@@ -4,11 +4,13 @@
 import type { Key } from './en';
 import { clockTr } from './clock.tr';
 import { lobbyTr } from './lobby.tr';
+import { offlineTr } from './offline.tr';
 import { ratingsTr } from './ratings.tr';
 
 export const tr: Record<Key, string> = {
   ...clockTr,
   ...lobbyTr,
+  ...offlineTr,
   ...ratingsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',
