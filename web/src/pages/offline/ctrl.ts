@@ -134,7 +134,7 @@ export class OfflineCtrl {
     if (!pos || !next) return;
     const ply = this.game.moves.length + 1;
     this.game.moves.push({ ply, number: pos.number, color: pos.turn, text: next.text, id: next.id, path: next.path, fen: next.fen, event: next.event });
-    if (!saveGame(this.game)) this.message = t('offline.not_kept');
+    if (!saveGame(this.game)) this.message = t('solo.not_kept');
     sound.play(/x/.test(next.text) ? 'capture' : 'move');
     await this.refresh();
   }

@@ -18,10 +18,10 @@ import { gameName, view } from './view';
 /** Waits for the engine, or says why there is none. */
 function withEngine(root: HTMLElement, then: (engine: NonNullable<Awaited<ReturnType<typeof localEngine>>>) => void): () => boolean {
   let gone = false;
-  mount(root, h('section.card', h('p', t('offline.loading'))));
+  mount(root, h('section.card', h('p', t('solo.loading'))));
   void localEngine().then(engine => {
     if (gone) return;
-    if (!engine) mount(root, h('section.card#offline-none', h('h1', t('offline.title')), h('p.error', t('offline.no_engine'))));
+    if (!engine) mount(root, h('section.card#offline-none', h('h1', t('solo.title')), h('p.error', t('solo.no_engine'))));
     else then(engine);
   });
   return () => (gone = true);
@@ -29,7 +29,7 @@ function withEngine(root: HTMLElement, then: (engine: NonNullable<Awaited<Return
 
 /** `/offline`: a new game's form and the games kept here. */
 export function offlinePage(root: HTMLElement): () => void {
-  setTitle(t('offline.title'));
+  setTitle(t('solo.title'));
   const q = new URLSearchParams(location.search);
   const form = {
     variant: variantOr(q.get('variant')).key as Variant,
@@ -51,7 +51,7 @@ export function offlinePage(root: HTMLElement): () => void {
           id: newId(), variant: form.variant, level: form.level, color, startFen: pos.fen, moves: [], result: null,
           seed: Math.floor(Math.random() * 2 ** 31), created: now, updated: now,
         };
-        if (!saveGame(g)) error.textContent = t('offline.not_kept');
+        if (!saveGame(g)) error.textContent = t('solo.not_kept');
         navigate(`/offline/${g.id}`);
       } catch (err) {
         error.textContent = err instanceof Error ? err.message : String(err);
@@ -59,17 +59,17 @@ export function offlinePage(root: HTMLElement): () => void {
     };
     const games = listGames();
     const line = (g: OfflineGame) => h('li.offline-game', { 'data-id': g.id },
-      h('a.button', { href: `/offline/${g.id}` }, g.result ? t('offline.open') : t('offline.resume')),
+      h('a.button', { href: `/offline/${g.id}` }, g.result ? t('solo.open') : t('solo.resume')),
       ' ',
-      t('offline.game_line', { game: gameName(g.variant), level: g.level, color: colorName(g.color), plies: g.moves.length }),
-      ' · ', g.result ? g.result.result : t('offline.ongoing'),
+      t('solo.game_line', { game: gameName(g.variant), level: g.level, color: colorName(g.color), plies: g.moves.length }),
+      ' · ', g.result ? g.result.result : t('solo.ongoing'),
       ' ',
-      h('button.delete', { type: 'button', onclick: () => { deleteGame(g.id); navigate('/offline', true); } }, t('offline.delete')),
+      h('button.delete', { type: 'button', onclick: () => { deleteGame(g.id); navigate('/offline', true); } }, t('solo.delete')),
     );
     mount(root,
       h('section.card.home#offline-form',
-        h('h1', t('offline.title')),
-        h('p.intro', t('offline.intro')),
+        h('h1', t('solo.title')),
+        h('p.intro', t('solo.intro')),
         h('form#new-offline-game', { onsubmit: start },
           h('fieldset', h('legend', t('home.game')),
             radios<Variant>('variant', [['antarctos', t('game.antarctos')], ['iceage', t('game.iceage')]], form.variant, v => { form.variant = v; })),
@@ -78,13 +78,13 @@ export function offlinePage(root: HTMLElement): () => void {
               String(form.level), v => { form.level = Number(v); })),
           h('fieldset', h('legend', t('home.side')),
             radios<Color | 'random'>('color', [['white', t('color.white')], ['black', t('color.black')], ['random', t('color.random')]], form.color, v => { form.color = v; })),
-          h('div.actions', h('button.primary#offline-start', { type: 'submit' }, t('offline.start'))),
+          h('div.actions', h('button.primary#offline-start', { type: 'submit' }, t('solo.start'))),
           error,
         ),
       ),
       h('section.card#offline-games',
-        h('h2', t('offline.saved')),
-        games.length ? h('ul.offline-games', ...games.map(line)) : h('p.muted', t('offline.none')),
+        h('h2', t('solo.saved')),
+        games.length ? h('ul.offline-games', ...games.map(line)) : h('p.muted', t('solo.none')),
       ),
     );
   });
@@ -95,10 +95,10 @@ export function offlinePage(root: HTMLElement): () => void {
 export function offlineGamePage(root: HTMLElement, id: string): () => void {
   const game = loadGame(id);
   if (!game) {
-    deadEndPage(root, 'gamenf.title', t('gamenf.text'), [h('a.button.primary', { href: '/offline' }, t('offline.title'))]);
+    deadEndPage(root, 'gamenf.title', t('gamenf.text'), [h('a.button.primary', { href: '/offline' }, t('solo.title'))]);
     return () => undefined;
   }
-  setTitle(`${t('offline.title')} · ${gameName(game.variant)}`);
+  setTitle(`${t('solo.title')} · ${gameName(game.variant)}`);
   let ctrl: OfflineCtrl | null = null;
   const stop = withEngine(root, engine => {
     let patch = () => {};

@@ -22,7 +22,7 @@ export function view(ctrl: OfflineCtrl): VNode {
   const seat = (c: Color) => h(`div.player.${c === g.color ? 'bottom' : 'top'}`, [
     h('span.seat', { attrs: { 'data-color': c } }, [
       h(`span.dot.${c}`), ' ', colorName(c), ': ',
-      c === g.color ? h('strong', t('offline.seat_you')) : t('offline.seat_engine', { level: g.level }),
+      c === g.color ? h('strong', t('solo.seat_you')) : t('solo.seat_engine', { level: g.level }),
       !over && gv.turn === c ? h('span.turn-mark', { attrs: { 'aria-hidden': 'true' } }, ' ◀') : null,
     ]),
   ]);
@@ -46,7 +46,7 @@ export function view(ctrl: OfflineCtrl): VNode {
       h('div.actions.game-actions', over ? [] : [resignButton(ctrl)]),
       h('div.actions.tools', [
         h('button#flip', { attrs: { type: 'button' }, on: { click: () => ctrl.flip() } }, t('game.flip')),
-        h('a#offline-list.button', { attrs: { href: '/offline' } }, t('offline.saved')),
+        h('a#offline-list.button', { attrs: { href: '/offline' } }, t('solo.saved')),
         h('a#rules-link.button', { attrs: { href: `/rules/${g.variant}` } }, t('game.rules_link', { game: gameName(g.variant) })),
       ]),
     ]),
@@ -56,7 +56,7 @@ export function view(ctrl: OfflineCtrl): VNode {
 function statusLine(ctrl: OfflineCtrl): (string | VNode)[] {
   const g = ctrl.game;
   if (g.result) return [h('strong', resultHeadline(g.result, [g.color]))];
-  if (!ctrl.pos) return [t('offline.loading')];
+  if (!ctrl.pos) return [t('solo.loading')];
   if (ctrl.thinking || ctrl.pos.turn !== g.color) return [t('turn.engine')];
   return [t('turn.you')];
 }
@@ -88,12 +88,12 @@ function overBox(ctrl: OfflineCtrl): VNode {
   return h('div#game-over.game-over', { attrs: { hidden: !g.result }, hook: { insert: reveal, postpatch: (_, v) => reveal(v) } }, g.result ? [
     h('p.over-reason', resultReason(g.result)),
     h('div.actions', [
-      h('a#new-offline.button.primary', { attrs: { href: `/offline?variant=${g.variant}&level=${g.level}&color=${g.color}` } }, t('offline.new')),
+      h('a#new-offline.button.primary', { attrs: { href: `/offline?variant=${g.variant}&level=${g.level}&color=${g.color}` } }, t('solo.new')),
       uploaded
-        ? h('a#uploaded.button', { attrs: { href: `/game/${uploaded}` } }, t('offline.uploaded'))
+        ? h('a#uploaded.button', { attrs: { href: `/game/${uploaded}` } }, t('solo.uploaded'))
         : h('button#upload', { attrs: { type: 'button', disabled: up?.kind === 'sending' }, on: { click: () => void ctrl.uploadGame() } },
-          up?.kind === 'sending' ? t('offline.uploading') : t('offline.upload')),
+          up?.kind === 'sending' ? t('solo.uploading') : t('solo.upload')),
     ]),
-    up?.kind === 'error' ? h('p#upload-error.error', { attrs: { role: 'alert' } }, t('offline.upload_failed', { why: up.words })) : null,
+    up?.kind === 'error' ? h('p#upload-error.error', { attrs: { role: 'alert' } }, t('solo.upload_failed', { why: up.words })) : null,
   ] : []);
 }
