@@ -3,7 +3,8 @@
 // the server's, remembered); then, on the seed's worked example 1 (Antarctos, Black to move
 // and win: c7-b6 a5xc7 a7xc5xe3xc1), the server is stopped (crates/cli/tests/browser.rs gives
 // its process id in ICEBOUND_SERVER_PID) and the engine's line and the solver's proof still come,
-// "in your browser", with no analysis request sent; the page reloads from the service worker;
+// "in your browser", with no analysis request sent; the page reloads from the service worker
+// (web/src/sw.js);
 // and a game against the computer at level 1 is played to its end offline, kept in the
 // browser's storage, with the normal game-over box and an upload that says it failed.
 //
@@ -110,11 +111,7 @@ async function serverStopped(browser) {
 async function reloadFromServiceWorker() {
   const page = offline;
   check(page, 'the page of the previous scenario');
-  if (!serviceWorker) {
-    // The installable app's service worker comes from another change (branch offline-app).
-    console.log('SKIPPED: no service worker controls the page (this build has none): the reload with the server stopped is not tested');
-    return;
-  }
+  check(serviceWorker, 'the service worker controlled the page before the server stopped');
   await page.reload();
   await page.waitForSelector('.cg-wrap cg-board piece', { timeout: 15000 });
   await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.trim());
@@ -159,7 +156,7 @@ async function playsOffline() {
       const k = `icebound.offline.${location.pathname.split('/').pop()}`;
       return (JSON.parse(localStorage.getItem(k) ?? '{"moves":[]}').moves.length > n);
     }, before, { timeout: 10000 });
-    if (turn === 3 && serviceWorker && !reloaded) {
+    if (turn === 3 && !reloaded) {
       // Kept move by move: a reload (from the service worker) resumes the game.
       reloaded = true;
       const kept = (await storedGame(page)).moves.length;
