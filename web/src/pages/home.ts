@@ -158,7 +158,7 @@ export function homePage(root: HTMLElement): () => void {
         error,
       ),
       // The computer in the browser: no server needed (issue 42).
-      h('p.offline-link', h('a#offline-link', { href: '/offline' }, t('solo.home_link'))),
+      h('p.offline-link', h('a.button#offline-link', { href: '/offline' }, t('solo.home_link'))),
     ),
   );
   syncVisibility();

@@ -88,7 +88,7 @@ export function view(ctrl: AnalysisCtrl): VNode {
  * run it. */
 function localSwitch(ctrl: AnalysisCtrl): VNode | null {
   if (!ctrl.local) return null;
-  return h('label#engine-where.switch', { attrs: { title: t('local.switch_title') } }, [
+  return h('label#engine-where.choice.switch', { attrs: { title: t('local.switch_title') } }, [
     h('input#engine-local', {
       attrs: { type: 'checkbox' },
       props: { checked: ctrl.localWanted },
