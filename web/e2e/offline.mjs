@@ -171,6 +171,8 @@ async function playsOffline() {
   const words = await page.textContent('#game-over .over-reason');
   check(words.trim().length > 0, `it says how the game ended: ${words}`);
   eq((await page.$$eval('#moves button.move', bs => bs.length)), g.moves.length, 'the move list shows every move');
+  const numbers = await page.$$eval('#moves .num', ns => ns.map(n => n.textContent.trim()));
+  eq(numbers.slice(0, 3), ['1.', '2.', '3.'], 'numbered along the game');
   await screenshot(page, 'offline-game-over');
   await page.click('#upload');
   await page.waitForSelector('#upload-error', { timeout: 10000 });

@@ -28,7 +28,8 @@ function lineOf(it: Iteration, done = false): EngineLine {
     score: scoreOf(it.score, it.scoreText),
     pv: it.pv,
     nodes: it.nodes,
-    nps: it.timeMs > 0 ? Math.round((it.nodes * 1000) / it.timeMs) : undefined,
+    // A rate over a few milliseconds says nothing.
+    nps: it.timeMs >= 100 ? Math.round((it.nodes * 1000) / it.timeMs) : undefined,
     elapsed_ms: it.timeMs,
     done,
   };

@@ -133,7 +133,10 @@ export class OfflineCtrl {
     const next = pos?.legal.find(l => l.id === m.id);
     if (!pos || !next) return;
     const ply = this.game.moves.length + 1;
-    this.game.moves.push({ ply, number: pos.number, color: pos.turn, text: next.text, id: next.id, path: next.path, fen: next.fen, event: next.event });
+    // Counted along the game (an Antarctos position text carries no move number).
+    const prev = this.game.moves[ply - 2];
+    const number = !prev ? pos.number : pos.turn === 'white' ? prev.number + 1 : prev.number;
+    this.game.moves.push({ ply, number, color: pos.turn, text: next.text, id: next.id, path: next.path, fen: next.fen, event: next.event });
     if (!saveGame(this.game)) this.message = t('solo.not_kept');
     sound.play(/x/.test(next.text) ? 'capture' : 'move');
     await this.refresh();
