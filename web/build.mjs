@@ -1,12 +1,17 @@
-// Builds the page into dist/: dist/index.html, dist/assets/main.js, dist/assets/main.css and
-// dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs and committed in src/sounds/).
+// Builds the page into dist/: dist/index.html, dist/assets/main-<hash>.js,
+// dist/assets/main-<hash>.css (esbuild's content hash in the name: index.html names them, and
+// they may be cached for long), dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs
+// and committed in src/sounds/), dist/assets/engine-worker.js (the engine in the browser), and
+// the installable app's dist/manifest.webmanifest and dist/assets/icons/ (made by icons.mjs).
+// crates/site-http/build.rs then adds the engine's module and the service worker dist/sw.js,
+// which lists every file of dist/.
 // The rules pages' exact rulings come from docs/rules/<game>.md and its Russian and Turkish
 // translations <game>.ru.md, <game>.tr.md (`virtual:decisions`, read by decisions.mjs).
 // Run by `npm run build` and by crates/site-http/build.rs. Chess piece images come from
 // chessgroundx's cburnett set, whose classes are renamed to chessgroundx's role names.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allDecisions, fileOf, GAMES, LANGS } from './decisions.mjs';
 
@@ -37,15 +42,38 @@ const assets = join(dist, 'assets');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });
 
-await esbuild.build({
+/** The one output file of an esbuild run with `metafile`, as its name under assets/. */
+function output(result, ext) {
+  const files = Object.keys(result.metafile.outputs).filter(f => f.endsWith(ext));
+  if (files.length !== 1) throw new Error(`build.mjs: expected one ${ext} output, got ${files.join(', ')}`);
+  return basename(files[0]);
+}
+
+const script = await esbuild.build({
   entryPoints: [join(here, 'src/main.ts')],
   bundle: true,
   minify: true,
   sourcemap: false,
   format: 'iife',
   target: ['es2020'],
-  outfile: join(assets, 'main.js'),
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  metafile: true,
   plugins: [virtualDecisions],
+  logLevel: 'warning',
+});
+
+// The engine's worker (issue 42): the loader and worker of web/wasm/ (the Node tests use the
+// same files), as one module script; web/src/engine/client.ts starts it. Node's worker module
+// is only imported under Node.js, never in a browser.
+await esbuild.build({
+  entryPoints: [join(here, 'wasm/engine-worker.mjs')],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2022'],
+  external: ['node:worker_threads'],
+  outfile: join(assets, 'engine-worker.js'),
   logLevel: 'warning',
 });
 
@@ -68,16 +96,27 @@ const virtualPieces = {
   },
 };
 
-await esbuild.build({
-  entryPoints: [join(here, 'src/style.css')],
+const style = await esbuild.build({
+  entryPoints: { main: join(here, 'src/style.css') },
   bundle: true,
   minify: true,
-  outfile: join(assets, 'main.css'),
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  metafile: true,
   plugins: [virtualPieces],
   logLevel: 'warning',
 });
 
-copyFileSync(join(here, 'src/index.html'), join(dist, 'index.html'));
+// index.html names the hashed bundle and style sheet.
+const html = readFileSync(join(here, 'src/index.html'), 'utf8')
+  .replace('/assets/main.js', `/assets/${output(script, '.js')}`)
+  .replace('/assets/main.css', `/assets/${output(style, '.css')}`);
+writeFileSync(join(dist, 'index.html'), html);
+copyFileSync(join(here, 'src/manifest.webmanifest'), join(dist, 'manifest.webmanifest'));
+mkdirSync(join(assets, 'icons'), { recursive: true });
+for (const f of readdirSync(join(here, 'src/icons'))) {
+  copyFileSync(join(here, 'src/icons', f), join(assets, 'icons', f));
+}
 mkdirSync(join(assets, 'sounds'), { recursive: true });
 for (const f of readdirSync(join(here, 'src/sounds')).filter(f => f.endsWith('.wav'))) {
   copyFileSync(join(here, 'src/sounds', f), join(assets, 'sounds', f));

@@ -1,14 +1,21 @@
 //! Builds the web page (`web/dist`) with npm and esbuild when it is missing or older than its
 //! sources, so that `cargo run --release -- serve` from a fresh clone serves a built page.
-//! `assets.rs` embeds `web/dist` with rust-embed.
+//! `assets.rs` embeds `web/dist` with rust-embed. Then the engine's wasm module (when built)
+//! and the service worker (`build_sw.rs`) join it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
+#[path = "build_sw.rs"]
+mod service_worker;
+
 /// Inputs of the page build, relative to `web/`.
-const SOURCES: [&str; 7] = [
+const SOURCES: [&str; 9] = [
     "src",
+    // The engine's loader and worker, bundled as assets/engine-worker.js (issue 42).
+    "wasm/icebound-engine.mjs",
+    "wasm/engine-worker.mjs",
     "package.json",
     "package-lock.json",
     "build.mjs",
@@ -23,6 +30,8 @@ fn main() {
     let web = manifest.join("../../web");
     page(&web);
     bundle_wasm(&web.join("wasm"), &web.join("dist"));
+    // Last: the worker lists every file of dist/, the engine's module too.
+    service_worker::write(&web.join("src/sw.js"), &web.join("dist"));
 }
 
 /// Builds `web/dist` when it is stale (unless `ICEBOUND_SKIP_WEB_BUILD` is set).

@@ -1,7 +1,8 @@
 // Who the browser is logged in as (`GET /api/me`, issue 13), for the header and the account
 // pages: `undefined` until the server answered, `null` for an anonymous player.
 
-import { api } from './api';
+import { api, ApiError } from './api';
+import { isOffline, onConnectivity } from './online';
 
 let me: string | null | undefined;
 let asked: Promise<void> | null = null;
@@ -19,7 +20,20 @@ export function currentUser(): string | null | undefined {
 export function loadMe(): Promise<void> {
   asked ??= api.me().then(
     r => learnMe(r.username),
-    () => learnMe(null),
+    err => {
+      // The server cannot be reached: who the player is stays unknown, and is asked again
+      // once it can (online.ts).
+      if (err instanceof ApiError && err.code === 'network') {
+        asked = null;
+        const off = onConnectivity(() => {
+          if (isOffline()) return;
+          off();
+          void loadMe();
+        });
+      } else {
+        learnMe(null);
+      }
+    },
   );
   return asked;
 }

@@ -1,6 +1,8 @@
 // The server's HTTP/JSON API (docs/api.md): types of what it sends and thin fetch wrappers.
 // Every call sends the `icebound_player` cookie (same origin), which holds this browser's seats.
 
+import { noteServer } from './online';
+
 export type Variant = 'antarctos' | 'iceage';
 export type Color = 'white' | 'black';
 export type Status = 'ongoing' | 'finished' | 'aborted';
@@ -359,8 +361,10 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
       body: send ? JSON.stringify(body ?? {}) : undefined,
     });
   } catch (e) {
+    noteServer(false);
     throw new ApiError('network', `The server cannot be reached (${String(e)})`, 0);
   }
+  noteServer(true);
   const text = await res.text();
   let data: unknown = undefined;
   try {

@@ -5,7 +5,9 @@
 import { currentUser, loadMe } from './account';
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
+import { registerServiceWorker } from './install';
 import { linkHandler } from './nav';
+import { offlineBadge, onlineOnly } from './online';
 import { accountPage, loginPage } from './pages/account';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
 import { editorPage } from './pages/editor';
@@ -15,27 +17,34 @@ import { profilePage } from './pages/profile';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
 import { notFoundPage } from './pages/notfound';
+import { offlineGamePage, offlinePage } from './pages/offline';
 import { rulesPage } from './pages/rules';
 import { statsPage } from './pages/stats';
 
 /** A page draws itself into `root` and may return a function that tears it down. */
 export type Page = (root: HTMLElement, ...params: string[]) => void | (() => void);
 
+// The pages that need the server show an offline notice while it cannot be reached (online.ts).
+const login = onlineOnly(loginPage);
+const accountPageOnline = onlineOnly(accountPage);
+
 const routes: [RegExp, Page][] = [
   [/^\/$/, homePage],
   [/^\/game\/([\w-]+)$/, gamePage],
   [/^\/join\/([\w-]+)$/, joinPage],
-  [/^\/my$/, myGamesPage],
+  [/^\/my$/, onlineOnly(myGamesPage)],
   [/^\/rules(?:\/(antarctos|iceage))?$/, rulesPage],
-  [/^\/stats$/, statsPage],
+  [/^\/stats$/, onlineOnly(statsPage)],
   [/^\/analysis\/game\/([\w-]+)$/, analysisGamePage],
   [/^\/analysis\/import\/([\w-]+)$/, analysisImportPage],
   [/^\/analysis(?:\/(antarctos|iceage))?$/, analysisPage],
   [/^\/editor(?:\/(antarctos|iceage))?$/, editorPage],
-  [/^\/login$/, loginPage],
-  [/^\/account$/, accountPage],
-  [/^\/@\/([\w-]{1,40})$/, profilePage],
-  [/^\/leaderboard(?:\/([\w-]+))?$/, leaderboardPage],
+  [/^\/offline$/, offlinePage],
+  [/^\/offline\/(off-[0-9a-f]{12})$/, offlineGamePage],
+  [/^\/login$/, login],
+  [/^\/account$/, accountPageOnline],
+  [/^\/@\/([\w-]{1,40})$/, onlineOnly(profilePage)],
+  [/^\/leaderboard(?:\/([\w-]+))?$/, onlineOnly(leaderboardPage)],
 ];
 
 let cleanup: void | (() => void);
@@ -55,8 +64,9 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/leaderboard', t('rating.nav_leaderboard'))),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
+    offlineBadge(),
     select,
   );
 }
@@ -113,7 +123,7 @@ window.addEventListener('popstate', () => {
 window.addEventListener('icebound:navigate', render);
 // The pages drawn from who is logged in; any other page keeps its state and only the header
 // is drawn again when the server says who the player is.
-const userPages: Page[] = [homePage, loginPage, accountPage];
+const userPages: Page[] = [homePage, login, accountPageOnline];
 window.addEventListener('icebound:me', () => {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const page = routes.find(([re]) => re.test(path))?.[1];
@@ -123,3 +133,4 @@ window.addEventListener('icebound:me', () => {
 });
 render();
 void loadMe();
+registerServiceWorker();

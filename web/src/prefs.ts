@@ -1,8 +1,9 @@
-// Settings this browser remembers (localStorage): sound on or off, and which games are shown
-// flipped. A storage that refuses writes (private mode, full) only loses the memory.
+// Settings this browser remembers (localStorage): sound on or off, which games are shown
+// flipped, and where the analysis board's engine runs. A storage that refuses writes (private mode, full) only loses the memory.
 
 const SOUND = 'icebound.sound';
 const FLIPPED = 'icebound.flipped';
+const ENGINE = 'icebound.engine';
 /** Games whose flip is remembered, newest last; older ones are forgotten. */
 const MAX_FLIPPED = 100;
 
@@ -48,4 +49,14 @@ export function setFlipped(id: string, flipped: boolean): void {
   const ids = flippedIds().filter(x => x !== id);
   if (flipped) ids.push(id);
   write(FLIPPED, JSON.stringify(ids.slice(-MAX_FLIPPED)));
+}
+
+/** Whether the analysis board runs the engine in this browser (the default) rather than on
+ * the server. */
+export function engineInBrowser(): boolean {
+  return read(ENGINE) !== 'server';
+}
+
+export function setEngineInBrowser(on: boolean): void {
+  write(ENGINE, on ? 'browser' : 'server');
 }

@@ -3,6 +3,7 @@
 // api.ts; it uses the same `call` conventions through `getJson`.
 
 import { ApiError, type ResultView, type Variant, type VariantStats } from './api';
+import { noteServer } from './online';
 
 export type Speed = 'realtime' | 'correspondence';
 export const SPEEDS: Speed[] = ['realtime', 'correspondence'];
@@ -83,8 +84,10 @@ async function getJson<T>(path: string): Promise<T> {
   try {
     res = await fetch(path, { credentials: 'same-origin' });
   } catch (e) {
+    noteServer(false);
     throw new ApiError('network', `The server cannot be reached (${String(e)})`, 0);
   }
+  noteServer(true);
   const data = await res.json().catch(() => undefined) as { error?: { code?: string; message?: string } } | undefined;
   if (!res.ok) throw new ApiError(data?.error?.code ?? 'http', data?.error?.message ?? `${res.status}`, res.status);
   return data as T;

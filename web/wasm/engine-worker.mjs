@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The engine in a worker: a module Web Worker in the browser
-// (`new Worker(url, { type: "module" })`), or a Node.js worker thread (the Node test uses it).
+// (`new Worker(url, { type: "module" })`; web/build.mjs bundles this file as
+// dist/assets/engine-worker.js and web/src/engine/client.ts drives it), or a Node.js worker
+// thread (the Node test uses it).
 // It owns one IceboundEngine (./icebound-engine.mjs) and answers messages:
 //
 //   → { type: "init", module, stopBuffer? }
@@ -8,8 +10,8 @@
 //       URL; stopBuffer: a SharedArrayBuffer of at least 4 bytes, the stop cell (only where the
 //       page is cross-origin isolated).
 //   ← { type: "ready" } or { type: "error", error }
-//   → { id, method, args }   method: setPosition, position, legalMoves, play, search, solve,
-//                            chooseMove;
+//   → { id, method, args }   method: setPosition, position, boardView, legalMoves, play, search,
+//                            solve, chooseMove;
 //                            args: that method's arguments (search: [limits]; solve: [opts])
 //   ← { id, type: "iteration", iteration }   after each completed iteration of a search
 //   ← { id, type: "result", value }  or  { id, type: "error", error }
@@ -26,7 +28,16 @@ const post = (message) => port.postMessage(message);
 const listen = (handler) =>
   isWebWorker ? self.addEventListener("message", (e) => handler(e.data)) : port.on("message", handler);
 
-const METHODS = new Set(["setPosition", "position", "legalMoves", "play", "search", "solve", "chooseMove"]);
+const METHODS = new Set([
+  "setPosition",
+  "position",
+  "boardView",
+  "legalMoves",
+  "play",
+  "search",
+  "solve",
+  "chooseMove",
+]);
 let engine = null;
 
 listen(async (message) => {

@@ -143,6 +143,16 @@ export class IceboundEngine {
     return positionFromJson(this._call("icebound_position", []));
   }
 
+  /**
+   * The position as a board shows it, in the shape of the server's `POST /api/positions`
+   * answer (web/src/api.ts `PositionView`): `{variant, fen, turn, number, legal: [{id, text,
+   * path, fen, event}], result: {result, winner, reason, words}|null, capture_compulsory,
+   * ice_age_in}`.
+   */
+  boardView() {
+    return this._call("icebound_board_view", []);
+  }
+
   /** Every legal move in canonical text (`c7-b6`, `a7xc5xe3xc1`, `Nf3`), sorted. */
   legalMoves() {
     return this._call("icebound_legal_moves", []);

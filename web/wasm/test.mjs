@@ -111,6 +111,18 @@ if (end.outcome === null || !end.outcome.startsWith("0-1")) {
   fail(`example 1: after the line the outcome is ${end.outcome}`);
 }
 engine.setPosition("antarctos", example1.fen);
+// The board's view (the page's moves with their squares, as the server's /api/positions).
+const view = engine.boardView();
+const b6 = view.legal.find((m) => m.text === "c7-b6");
+if (view.turn !== "black" || view.result !== null || !b6 || !same(b6.path, ["c7", "b6"])) {
+  fail(`example 1: the board's view is ${JSON.stringify(view)}`);
+}
+engine.play(example1.line);
+const over = engine.boardView();
+if (over.legal.length !== 0 || over.result?.winner !== "black" || over.result?.reason !== "breakthrough") {
+  fail(`example 1: after the line the board's view is ${JSON.stringify(over)}`);
+}
+engine.setPosition("antarctos", example1.fen);
 const line = engine.search({ depth: 4 }).pv;
 if (!same(line, example1.line)) fail(`example 1: the search's line is ${line.join(" ")}`);
 

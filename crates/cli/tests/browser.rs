@@ -4,7 +4,9 @@
 //! `icebound serve`, started on a free port with a fresh copy of a temporary SQLite file that
 //! holds a tiny self-play run and match stored by `icebound selfplay|match --database`.
 //! `play.mjs` plays Antarctos and Ice Age Chess through the page; the other scripts cover the
-//! game page's behaviours, the languages and the other pages.
+//! game page's behaviours, the languages and the other pages. Each script gets the server's
+//! process id in `ICEBOUND_SERVER_PID`: `offline.mjs` stops the server with it mid-script, to
+//! show the engine in the browser and the service worker working with the server gone.
 //!
 //! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
 //! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_E2E=a,b` runs only the
@@ -259,6 +261,7 @@ fn run_script(
         .stderr(log)
         .spawn()
         .expect("start icebound serve");
+    let server_pid = server.id();
     let _server = Server(server);
 
     let started = Instant::now();
@@ -267,6 +270,8 @@ fn run_script(
         .args(["--url", &format!("http://{addr}"), "--out"])
         .arg(&shots)
         .env("CHROMIUM", chromium)
+        // A script that plays with the server gone (offline.mjs) stops it by this id.
+        .env("ICEBOUND_SERVER_PID", server_pid.to_string())
         .current_dir(root)
         .spawn()
         .expect("start node on a web/e2e script");

@@ -30,8 +30,11 @@ use game::{Outcome, Variant};
 use iceage::IceAge;
 use serde::Serialize;
 
+mod board;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod wasm;
+
+pub use board::{BoardView, NextMove, ResultInfo};
 
 /// Transposition table size of a search when none is asked for, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -241,6 +244,13 @@ impl Session {
     pub fn position(&self) -> PositionInfo {
         let game = self.game();
         with_game!(&self.current, V, pos => info::<V>(game, pos))
+    }
+
+    /// The position as the page's board shows it: every legal move with its squares and the
+    /// position after it, the result, and the game's facts (the shape of the server's
+    /// `POST /api/positions` answer).
+    pub fn board_view(&self) -> BoardView {
+        with_game!(&self.current, V, pos => board::board_view::<V>(pos))
     }
 
     /// The game of the position.

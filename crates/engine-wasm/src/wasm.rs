@@ -16,6 +16,7 @@
 //!   for the start position) → [`crate::PositionInfo`].
 //! - `icebound_position()` → [`crate::PositionInfo`].
 //! - `icebound_legal_moves()` → JSON array of canonical move texts, sorted.
+//! - `icebound_board_view()` → [`crate::BoardView`] (the board's moves with their squares).
 //! - `icebound_play(moves_len)`: moves separated by spaces → [`crate::PositionInfo`].
 //! - `icebound_search(depth, nodes, movetime_ms, hash_mib, keep_table)`: 0 for "no limit" in
 //!   each of the first four (`nodes` and `movetime_ms` are `f64` whole numbers, so that JS
@@ -118,6 +119,12 @@ pub extern "C" fn icebound_position() -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn icebound_legal_moves() -> i32 {
     answer(with_session(|session| Ok(to_json(&session.legal_moves()))))
+}
+
+/// The position as the board shows it.
+#[unsafe(no_mangle)]
+pub extern "C" fn icebound_board_view() -> i32 {
+    answer(with_session(|session| Ok(to_json(&session.board_view()))))
 }
 
 /// Plays the moves in the input (`moves_len` bytes, separated by spaces).

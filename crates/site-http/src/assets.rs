@@ -26,6 +26,22 @@ pub fn get(path: &str) -> Option<Asset> {
     })
 }
 
+/// Whether a file name carries esbuild's content hash (`assets/main-JTWFEO7P.js`: a dash,
+/// then 8 capital letters or digits before the extension), so its contents never change.
+pub fn is_hashed(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some((stem, _ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let Some((_, hash)) = stem.rsplit_once('-') else {
+        return false;
+    };
+    hash.len() == 8
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
 /// The MIME type for a file name, by its extension.
 fn mime_of(path: &str) -> &'static str {
     let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
@@ -37,6 +53,7 @@ fn mime_of(path: &str) -> &'static str {
         "png" => "image/png",
         "ico" => "image/x-icon",
         "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "wasm" => "application/wasm",
         "woff2" => "font/woff2",
         "wav" => "audio/wav",
@@ -54,17 +71,23 @@ mod tests {
         let index = get("index.html").expect("web/dist/index.html is built by build.rs");
         assert_eq!(index.mime, "text/html; charset=utf-8");
         let html = String::from_utf8_lossy(&index.bytes);
-        assert!(
-            html.contains("/assets/main.js"),
-            "index.html loads the bundle"
-        );
-        let js = get("assets/main.js").expect("the bundle is embedded");
+        // The names index.html gives the bundle and the style sheet: `"/assets/main-<hash>.js"`.
+        let named = |ext: &str| {
+            html.split('"')
+                .find(|part| part.starts_with("/assets/main-") && part.ends_with(ext))
+                .map(|part| part[1..].to_string())
+                .unwrap_or_else(|| panic!("index.html names /assets/main-<hash>{ext}"))
+        };
+        let js_name = named(".js");
+        assert!(is_hashed(&js_name), "{js_name} carries a hash");
+        let js = get(&js_name).expect("the bundle is embedded");
         assert_eq!(js.mime, "text/javascript; charset=utf-8");
         assert!(js.bytes.len() > 1000, "bundle is not empty");
         assert_eq!(
-            get("assets/main.css").map(|a| a.mime),
+            get(&named(".css")).map(|a| a.mime),
             Some("text/css; charset=utf-8")
         );
+        assert!(html.contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\">"));
         // The game sounds (web/sounds.mjs), small enough to fetch at once.
         for name in ["move", "capture", "check", "iceage", "end"] {
             let sound = get(&format!("assets/sounds/{name}.wav")).expect("the sound is embedded");
@@ -80,6 +103,33 @@ mod tests {
             "application/wasm"
         );
         assert_eq!(mime_of("engine/manifest.json"), "application/json");
+    }
+
+    #[test]
+    fn the_app_files_are_built() {
+        assert!(is_hashed("assets/main-JTWFEO7P.js"));
+        assert!(!is_hashed("assets/main.js"));
+        assert!(!is_hashed("assets/sounds/move.wav"));
+        let manifest = get("manifest.webmanifest").expect("build.mjs copies the manifest");
+        assert_eq!(manifest.mime, "application/manifest+json");
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&manifest.bytes).expect("the manifest is JSON");
+        assert_eq!(manifest["display"], "standalone");
+        assert_eq!(manifest["start_url"], "/");
+        for icon in manifest["icons"].as_array().expect("icons") {
+            let src = icon["src"].as_str().expect("src");
+            assert!(get(&src[1..]).is_some(), "{src} is embedded");
+        }
+        let sw = get("sw.js").expect("build.rs writes the service worker");
+        let sw = String::from_utf8_lossy(&sw.bytes);
+        assert!(sw.starts_with("const VERSION = \""), "{}", &sw[..80]);
+        let html = String::from_utf8_lossy(&get("index.html").expect("index").bytes).into_owned();
+        let js = html
+            .split('"')
+            .find(|p| p.starts_with("/assets/main-") && p.ends_with(".js"))
+            .expect("the bundle's name");
+        assert!(sw.contains(&format!("\"{js}\"")), "the worker keeps {js}");
+        assert!(!sw.contains("\"/index.html\""), "the shell is kept as /");
     }
 
     #[test]

@@ -4,12 +4,16 @@
 // (Intl.PluralRules: Russian has one/few/many/other).
 
 import { clockEn } from './clock.en';
+import { localEn } from './local.en';
 import { lobbyEn } from './lobby.en';
+import { offlineEn } from './offline.en';
 import { ratingsEn } from './ratings.en';
 
 export const en = {
   ...clockEn,
+  ...localEn,
   ...lobbyEn,
+  ...offlineEn,
   ...ratingsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',

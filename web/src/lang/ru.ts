@@ -3,12 +3,16 @@
 
 import type { Key } from './en';
 import { clockRu } from './clock.ru';
+import { localRu } from './local.ru';
 import { lobbyRu } from './lobby.ru';
+import { offlineRu } from './offline.ru';
 import { ratingsRu } from './ratings.ru';
 
 export const ru: Record<Key, string> = {
   ...clockRu,
+  ...localRu,
   ...lobbyRu,
+  ...offlineRu,
   ...ratingsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',

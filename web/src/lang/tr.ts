@@ -3,12 +3,16 @@
 
 import type { Key } from './en';
 import { clockTr } from './clock.tr';
+import { localTr } from './local.tr';
 import { lobbyTr } from './lobby.tr';
+import { offlineTr } from './offline.tr';
 import { ratingsTr } from './ratings.tr';
 
 export const tr: Record<Key, string> = {
   ...clockTr,
+  ...localTr,
   ...lobbyTr,
+  ...offlineTr,
   ...ratingsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',

@@ -6,6 +6,7 @@
 import { ApiError, type Color, type GameView, type Variant } from '../api';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
+import { checkServer } from '../online';
 import { navigate } from '../nav';
 import { lobbyApi, type ChallengeView, type LobbyView, type SeekView, type Side, type Terms } from './api';
 import { controlLabel, timePicker } from './time_control';
@@ -256,7 +257,8 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
       // A malformed event: the next one redraws.
     }
   });
-  events.onerror = () => { offline.hidden = false; };
+  // The stream broke: if the server is gone, online.ts puts the offline notice in its place.
+  events.onerror = () => { offline.hidden = false; void checkServer(); };
 
   const el = h('section.card.lobby#lobby',
     h('h1', t('lobby.title')),

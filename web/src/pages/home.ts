@@ -12,6 +12,7 @@ import { errorWords, t } from '../i18n';
 import { lobbySection } from '../lobby/lobby';
 import { timePicker } from '../lobby/time_control';
 import { navigate } from '../nav';
+import { onlineSection } from '../online';
 import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 import { variantOf, variantOr } from '../variants';
@@ -120,7 +121,8 @@ export function homePage(root: HTMLElement): () => void {
     }
   };
 
-  const lobby = lobbySection(loggedIn);
+  // The lobby needs the server: offline, a notice in its place (online.ts).
+  const lobby = onlineSection(() => lobbySection(loggedIn), t('offline.lobby'));
   mount(root,
     // A newcomer's first question: what is this site?
     h('p.intro#intro', t('home.intro')),
@@ -155,6 +157,8 @@ export function homePage(root: HTMLElement): () => void {
         h('div.actions', submit),
         error,
       ),
+      // The computer in the browser: no server needed (issue 42).
+      h('p.offline-link', h('a.button#offline-link', { href: '/offline' }, t('solo.home_link'))),
     ),
   );
   syncVisibility();

@@ -401,7 +401,8 @@ async fn every_response_carries_the_security_headers() {
     for path in [
         "/",
         invite.as_str(),
-        "/assets/main.js",
+        "/assets/icons/icon.svg",
+        "/sw.js",
         "/assets/nothing.js",
         "/api/stats",
         "/api/games/nosuchgame",

@@ -1,5 +1,6 @@
 //! The single page: every non-API `GET` serves `index.html`; `/assets/<file>` serves the
-//! embedded bundle; unknown `/api/` paths answer JSON errors.
+//! embedded bundle; `/sw.js` and `/manifest.webmanifest` the installable app (issue 42);
+//! unknown `/api/` paths answer JSON errors.
 
 use crate::error::HttpError;
 use axum::extract::OriginalUri;
@@ -34,13 +35,19 @@ pub async fn page(method: Method, uri: Uri) -> Response {
     if path.starts_with("engine/") {
         return engine_file(path);
     }
+    if path == "sw.js" || path == "manifest.webmanifest" {
+        return app_file(path);
+    }
     if path.starts_with("assets/") {
+        // A name with esbuild's content hash (`main-JTWFEO7P.js`) never changes contents.
+        let cache = if assets::is_hashed(path) {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, max-age=300"
+        };
         return match assets::get(path) {
             Some(a) => (
-                [
-                    (CONTENT_TYPE, a.mime),
-                    (CACHE_CONTROL, "public, max-age=300"),
-                ],
+                [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, cache)],
                 a.bytes.into_owned(),
             )
                 .into_response(),
@@ -54,6 +61,20 @@ pub async fn page(method: Method, uri: Uri) -> Response {
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
+    }
+}
+
+/// The service worker (`/sw.js`, written by build.rs; its path gives it the whole site as
+/// scope) and the web manifest. Both are checked on every load (`no-cache`), so that a new
+/// deploy's worker is found at once. 404 when the page was built without them.
+fn app_file(path: &str) -> Response {
+    match assets::get(path) {
+        Some(a) => (
+            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, "no-cache")],
+            a.bytes.into_owned(),
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not built").into_response(),
     }
 }
 

@@ -16,8 +16,9 @@ use super::SecurityState;
 
 /// The page's policy: its own script, styles, pictures (and `data:` ones: the piece set and
 /// the icon), and connections (`'self'` covers its WebSocket); no plugins, no `<base>`, forms
-/// only to itself, and no framing.
-pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; script-src 'self'; \
+/// only to itself, and no framing. `'wasm-unsafe-eval'` lets the page compile the engine's
+/// WebAssembly module (issue 42; it allows no JavaScript `eval`).
+pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
      object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 

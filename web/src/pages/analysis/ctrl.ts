@@ -1,6 +1,9 @@
 // The analysis board's state and actions: the move tree and the node shown, the engine's line,
 // the solver's answer, the FEN box and the import of a record. Every position's moves come from
-// the server; the page computes no rule. Every change ends in `redraw()` (view.ts).
+// the rules crates, through the server or the engine in the browser; the page computes no
+// rule. The engine and the solver run in the browser by default (local.ts), on the server when
+// the player switches that off or the site has no wasm module. Every change ends in `redraw()`
+// (view.ts).
 
 import { api, ApiError, type ImportView, type LegalMove, type PositionView, type ReviewSubject, type Variant as VariantKey } from '../../api';
 import type { EngineLine } from '../../analysis/engine';
@@ -12,6 +15,9 @@ import { errorWords, t } from '../../i18n';
 import { navigate } from '../../nav';
 import { positionFaultWords } from '../../position_words';
 import { variantOf, type Variant } from '../../variants';
+import { EngineError, localEngine, type LocalEngine } from '../../engine/client';
+import { engineInBrowser, setEngineInBrowser } from '../../prefs';
+import { LocalRunner, solveLocally } from './local';
 import { EngineRunner, Positions } from './server';
 import { loadImport, saveImport, saveTree } from './store';
 
@@ -28,23 +34,28 @@ export interface Setting {
   review?: ReviewSubject;
 }
 
+/** Where the engine runs: in the player's browser or on the server. */
+export type EngineWhere = 'browser' | 'server';
+
 /** What the engine's box shows. */
 export type EngineState =
   | { kind: 'off' | 'searching' | 'no_search' }
-  | { kind: 'line'; pos: PositionView; line: EngineLine; ended: boolean }
+  | { kind: 'line'; pos: PositionView; line: EngineLine; ended: boolean; where: EngineWhere }
   | { kind: 'error'; words: string };
 
 /** What the solver's box shows (null: nothing asked here). */
 export type SolveState =
   | { kind: 'solving' | 'no_proof'; max?: number }
-  | { kind: 'proof'; winner: 'white' | 'black'; plies: number; line: string[] }
+  | { kind: 'proof'; winner: 'white' | 'black'; plies: number; line: string[]; where: EngineWhere }
   | { kind: 'error'; words: string };
 
 export type ImportState = { kind: 'read'; read: ImportView } | { kind: 'error'; words: string } | null;
 
 /** The words of a refused position: why, in the page's language. */
 const positionError = (err: unknown) =>
-  err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}` : errorWords(err);
+  err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}`
+    // The engine in the browser names the fault in the rules crate's English words.
+    : err instanceof EngineError ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err);
 
 export class AnalysisCtrl {
   readonly variant: VariantKey;
@@ -67,11 +78,17 @@ export class AnalysisCtrl {
   readonly lastImport = loadImport();
   /** The node the move list last scrolled to. */
   treeScrolledTo: TreeNode | null = null;
+  /** The engine in this browser, once loaded (null: the site has none, or it cannot run). */
+  local: LocalEngine | null = null;
+  /** Whether the player wants the engine in the browser (prefs). */
+  localWanted = engineInBrowser();
 
   private closed = false;
   private searched: TreeNode | null = null; // the node the engine searches (or last searched)
   private readonly positions: Positions;
   private readonly runner: EngineRunner;
+  private localRunner: LocalRunner | null = null;
+  private stopSolve: (() => void) | null = null;
   /** A file that is not UTF-8 goes as its bytes: the server guesses its encoding (chardetng). */
   private fileBytes: { base64: string; shown: string } | null = null;
 
@@ -79,8 +96,14 @@ export class AnalysisCtrl {
     this.variant = tree.variant;
     this.game = variantOf(tree.variant);
     this.current = first;
-    this.positions = new Positions(this.variant);
+    const loaded = localEngine().then(e => {
+      this.local = e;
+      this.localRunner = e ? new LocalRunner(e, this.variant) : null;
+      return e;
+    });
+    this.positions = new Positions(this.variant, () => loaded.then(e => (this.localWanted ? e : null)));
     this.runner = new EngineRunner(this.variant);
+    void loaded.then(() => { if (!this.closed) this.redraw(); });
     this.review = setting.review
       ? new ReviewPanel({ subject: setting.review, tree, go: n => this.go(n), redraw: () => { if (!this.closed) this.redraw(); } })
       : null;
@@ -118,8 +141,24 @@ export class AnalysisCtrl {
     this.go(node);
   }
 
+  /** Where the engine and the solver run now. */
+  where(): EngineWhere {
+    return this.localWanted && this.local ? 'browser' : 'server';
+  }
+
+  /** Runs the engine (and the solver) in the browser or on the server; remembered. */
+  setLocal(on: boolean): void {
+    setEngineInBrowser(on);
+    this.localWanted = on;
+    this.searched = null;
+    this.refresh();
+  }
+
   go(node: TreeNode): void {
     this.current = node;
+    this.stopSolve?.();
+    this.stopSolve = null;
+    this.solving = false;
     this.solve = null;
     this.refresh();
   }
@@ -168,6 +207,7 @@ export class AnalysisCtrl {
 
   private runEngine(pos: PositionView): void {
     this.runner.stop();
+    this.localRunner?.stop();
     if (!this.engineOn) {
       this.engine = { kind: 'off' };
       return;
@@ -180,16 +220,36 @@ export class AnalysisCtrl {
     // The node searched: what the page shows may be another by the time a line arrives.
     const node = this.current;
     let last: EngineLine | null = null;
-    this.runner.start(pos.fen, () => !this.closed && this.current === node && this.engineOn, {
-      line: l => {
-        last = l;
-        this.engine = { kind: 'line', pos, line: l, ended: false };
-        this.redraw();
-      },
+    const where = this.where();
+    const still = () => !this.closed && this.current === node && this.engineOn && this.where() === where;
+    const line = (l: EngineLine) => {
+      last = l;
+      this.engine = { kind: 'line', pos, line: l, ended: false, where };
+      this.redraw();
+    };
+    const ended = () => {
+      if (last) this.engine = { kind: 'line', pos, line: last, ended: true, where };
+      this.redraw();
+    };
+    if (where === 'browser' && this.localRunner) {
+      this.localRunner.start(pos.fen, still, {
+        line,
+        end: err => {
+          if (err) {
+            this.engine = { kind: 'error', words: err };
+            this.redraw();
+          } else ended();
+        },
+      });
+      return;
+    }
+    this.runner.start(pos.fen, still, {
+      line,
       end: err => {
-        if (err) this.engine = { kind: 'error', words: err.code === 'too_many_analyses' ? t('analysis.busy') : errorWords(err) };
-        else if (last) this.engine = { kind: 'line', pos, line: last, ended: true };
-        this.redraw();
+        if (err) {
+          this.engine = { kind: 'error', words: err.code === 'too_many_analyses' ? t('analysis.busy') : errorWords(err) };
+          this.redraw();
+        } else ended();
       },
     });
   }
@@ -200,18 +260,26 @@ export class AnalysisCtrl {
     this.solve = { kind: 'solving' };
     this.solving = true;
     this.redraw();
-    api.solve(this.variant, node.fen).then(
+    const where = this.where();
+    const local = this.local;
+    const asked = where === 'browser' && local
+      // The side to move names the winner: from the position's answer (asked once, kept).
+      ? this.positions.get(node.fen).then(pos => solveLocally(local, this.variant, node.fen, pos.turn, stop => { this.stopSolve = stop; }))
+      : api.solve(this.variant, node.fen);
+    asked.then(
       r => {
         if (this.closed || node !== this.current) return;
         this.solve = r.result === 'unknown' || !r.winner || r.plies === null
           ? { kind: 'no_proof', max: r.max_plies }
-          : { kind: 'proof', winner: r.winner, plies: r.plies, line: r.line };
+          : { kind: 'proof', winner: r.winner, plies: r.plies, line: r.line, where };
       },
       err => {
-        if (this.closed || node !== this.current) return;
-        this.solve = { kind: 'error', words: err instanceof ApiError && err.code === 'too_many_analyses' ? t('analysis.busy') : err instanceof ApiError && err.code === 'bad_request' ? t('analysis.no_search') : errorWords(err) };
+        if (this.closed || node !== this.current || (err as { stopped?: boolean })?.stopped) return;
+        this.solve = { kind: 'error', words: err instanceof ApiError && err.code === 'too_many_analyses' ? t('analysis.busy') : err instanceof ApiError && err.code === 'bad_request' ? t('analysis.no_search') : err instanceof ApiError ? errorWords(err) : String((err as Error)?.message ?? err) };
       },
     ).finally(() => {
+      if (node !== this.current) return;
+      this.stopSolve = null;
       this.solving = false;
       this.redraw();
     });
@@ -241,7 +309,7 @@ export class AnalysisCtrl {
   loadFen(text: string): void {
     const fen = text.trim();
     if (!fen) return;
-    api.position(this.variant, fen).then(
+    this.positions.get(fen).then(
       pos => navigate(`/analysis/${this.variant}?fen=${encodeURIComponent(pos.fen)}`),
       err => {
         this.message = positionError(err);
@@ -323,6 +391,8 @@ export class AnalysisCtrl {
   close(): void {
     this.closed = true;
     this.runner.stop();
+    this.localRunner?.stop();
+    this.stopSolve?.();
     this.review?.close();
     this.board?.destroy();
     this.board = null;

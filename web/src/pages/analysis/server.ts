@@ -1,21 +1,28 @@
 // The analysis board's talk with the server: each position's moves (`POST /api/positions`,
-// asked once per position) and the engine's live search of the shown position (a stream,
-// analysis/engine.ts), started only where the player pauses and tried again when the server
-// asks for patience.
+// asked once per position, or answered by the engine in the browser when the page runs it
+// there) and the engine's live search of the shown position (a stream, analysis/engine.ts),
+// started only where the player pauses and tried again when the server asks for patience.
 
 import { api, type ApiError, type PositionView, type Variant } from '../../api';
 import { startAnalysis, type EngineLine } from '../../analysis/engine';
+import type { LocalEngine } from '../../engine/client';
 
-/** The positions asked for, by their text: stepping back and forth asks once. */
+/** The positions asked for, by their text: stepping back and forth asks once. `local()` names
+ * the engine in the browser when the page uses it (the same answer, with no request). */
 export class Positions {
   private readonly asked = new Map<string, Promise<PositionView>>();
 
-  constructor(private readonly variant: Variant) {}
+  constructor(private readonly variant: Variant, private readonly local: () => Promise<LocalEngine | null>) {}
+
+  private async ask(fen: string): Promise<PositionView> {
+    const engine = await this.local();
+    return engine ? engine.view({ variant: this.variant, fen }) : api.position(this.variant, fen);
+  }
 
   get(fen: string): Promise<PositionView> {
     let p = this.asked.get(fen);
     if (!p) {
-      p = api.position(this.variant, fen);
+      p = this.ask(fen);
       p.catch(() => this.asked.delete(fen));
       this.asked.set(fen, p);
     }

@@ -52,6 +52,7 @@ export function view(ctrl: AnalysisCtrl): VNode {
       h('div.panel-head', [h('h1#analysis-title', `${t('analysis.title')} · ${gameName(variant)}`)]),
       setting.about ? h('p#analysis-about.muted', setting.about) : null,
       h('div#analysis-status.status', { attrs: { 'aria-live': 'polite' } }, statusWords(ctrl)),
+      localSwitch(ctrl),
       h('div.actions', [
         h('button#engine-toggle', { class: { primary: ctrl.engineOn }, attrs: { type: 'button', 'aria-pressed': ctrl.engineOn ? 'true' : 'false' }, on: { click: () => ctrl.setEngine(!ctrl.engineOn) } }, t('analysis.engine')),
         h('button#solve', { attrs: { type: 'button', title: t('analysis.solve_title'), disabled: ctrl.solving }, on: { click: () => ctrl.runSolver() } }, t('analysis.solve')),
@@ -83,6 +84,20 @@ export function view(ctrl: AnalysisCtrl): VNode {
   ]);
 }
 
+/** The switch between the engine in the browser and the server's; only where the browser can
+ * run it. */
+function localSwitch(ctrl: AnalysisCtrl): VNode | null {
+  if (!ctrl.local) return null;
+  return h('label#engine-where.choice.switch', { attrs: { title: t('local.switch_title') } }, [
+    h('input#engine-local', {
+      attrs: { type: 'checkbox' },
+      props: { checked: ctrl.localWanted },
+      on: { change: (e: Event) => ctrl.setLocal((e.target as HTMLInputElement).checked) },
+    }),
+    ' ', t('local.switch'),
+  ]);
+}
+
 function statusWords(ctrl: AnalysisCtrl): (string | VNode)[] {
   const pos = ctrl.pos;
   if (!pos) return [];
@@ -107,6 +122,7 @@ function engineBox(ctrl: AnalysisCtrl): VNode {
         const facts = [t('analysis.depth', { depth: l.depth })];
         if (l.nps) facts.push(t('analysis.nps', { mnps: (l.nps / 1e6).toLocaleString(locale(), { maximumFractionDigits: 1, minimumFractionDigits: 1 }) }));
         if (e.ended) facts.push(t('analysis.ended'));
+        facts.push(t(e.where === 'browser' ? 'local.in_browser' : 'local.on_server'));
         return [
           h('div.engine-head', [h('strong#engine-score.score', scoreWords(l.score, e.pos.turn)), h('span.muted', facts.join(' · '))]),
           h('div#engine-pv.pv', { attrs: { 'aria-label': t('analysis.best_line') } }, playable(ctrl, l.pv)),
@@ -126,7 +142,7 @@ function solveBox(ctrl: AnalysisCtrl): VNode {
       case 'no_proof': return [h('p', t('analysis.no_proof', { n: s.max ?? 0 }))];
       case 'error': return [h('p.error', s.words)];
       case 'proof': return [
-        h('p', [h('strong#solve-words', t('analysis.wins_in', { color: colorName(s.winner), n: s.plies }))]),
+        h('p', [h('strong#solve-words', t('analysis.wins_in', { color: colorName(s.winner), n: s.plies })), ' ', h('span#solve-where.muted', `· ${t(s.where === 'browser' ? 'local.in_browser' : 'local.on_server')}`)]),
         h('div#solve-line.pv', playable(ctrl, s.line)),
       ];
     }

@@ -1,0 +1,188 @@
+// The engine in the browser and the site with the server gone (issue 42, "Done means"): the
+// analysis board runs its engine and solver in the browser by default (a switch falls back to
+// the server's, remembered); then, on the seed's worked example 1 (Antarctos, Black to move
+// and win: c7-b6 a5xc7 a7xc5xe3xc1), the server is stopped (crates/cli/tests/browser.rs gives
+// its process id in ICEBOUND_SERVER_PID) and the engine's line and the solver's proof still come,
+// "in your browser", with no analysis request sent; the page reloads from the service worker
+// (web/src/sw.js);
+// and a game against the computer at level 1 is played to its end offline, kept in the
+// browser's storage, with the normal game-over box and an upload that says it failed.
+//
+// A site built without the wasm toolchain (no /engine/manifest.json) has no engine in the
+// browser: the script then says so and passes, except under CI=true, where it fails.
+
+import { base, check, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
+
+const EXAMPLE_1 = 'B:Wa5,d2,d4:Ba7,c7';
+const LINE = ['c7-b6', 'a5xc7', 'a7xc5xe3xc1'];
+/** Requests the page must not send while the engine runs in the browser. */
+const ANALYSIS = /\/api\/(analysis|solve|positions)\b/;
+
+const manifest = await fetch(`${base}/engine/manifest.json`).then(r => (r.ok ? r.json() : null), () => null);
+if (!manifest) {
+  const msg = 'offline.mjs: the server has no engine for the browser (/engine/manifest.json: built without scripts/build-wasm.sh)';
+  if (process.env.CI === 'true') {
+    console.error(`FAIL: ${msg}`);
+    process.exit(1);
+  }
+  console.log(`SKIPPED: ${msg}`);
+  process.exit(0);
+}
+// The player's side of the offline game is chosen by the same engine, here under Node.js.
+const wasm = new Uint8Array(await (await fetch(`${base}/${manifest.wasm}`)).arrayBuffer());
+// (Imported by its URL: the loader is plain JavaScript that e2e's type check does not read.)
+const { loadEngine } = await import(new URL('../wasm/icebound-engine.mjs', import.meta.url).href);
+const player = await loadEngine(wasm);
+
+/** The pages of the scenarios after the server stopped (one browser context). */
+let offline = null;
+let serviceWorker = false;
+
+const pv = page => page.$$eval('#engine-pv button.move', bs => bs.map(b => b.textContent.trim()));
+
+async function openExample(page) {
+  await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent(EXAMPLE_1)}`);
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.waitForSelector('#engine-local');
+}
+
+async function lineInBrowser(page) {
+  await page.click('#engine-toggle');
+  await page.waitForFunction(() => document.querySelector('#engine-score')?.textContent.includes('Black wins in 3 plies'), null, { timeout: 20000 });
+  eq((await pv(page)).slice(0, 3), LINE, 'the engine\'s line starts with the seed\'s (c7-b6 a5xc7 a7xc5xe3xc1)');
+  check((await page.textContent('#engine')).includes('in your browser'), 'the line is marked "in your browser"');
+}
+
+async function switchFallsBack(browser) {
+  const page = await newPage(browser);
+  const asked = [];
+  page.on('request', r => { if (ANALYSIS.test(r.url())) asked.push(new URL(r.url()).pathname); });
+  await openExample(page);
+  check(await page.isChecked('#engine-local'), 'the engine runs in the browser by default');
+  await lineInBrowser(page);
+  eq(asked, [], 'no analysis, solve or position request while the engine runs in the browser');
+  await page.uncheck('#engine-local');
+  await page.waitForFunction(() => document.querySelector('#engine')?.textContent.includes('on the server'), null, { timeout: 20000 });
+  check(asked.includes('/api/analysis/stream'), `switched off, the server's engine analyses (requests: ${asked.join(', ')})`);
+  eq((await pv(page))[0], 'c7-b6', 'the server\'s line starts the same');
+  await page.reload();
+  await page.waitForSelector('#engine-local');
+  check(!(await page.isChecked('#engine-local')), 'the switch is remembered across a reload');
+  await page.check('#engine-local');
+  await page.context().close();
+}
+
+async function serverStopped(browser) {
+  const page = await newPage(browser);
+  offline = page;
+  const asked = [];
+  page.on('request', r => { if (ANALYSIS.test(r.url())) asked.push(new URL(r.url()).pathname); });
+  await openExample(page);
+  // The service worker (when the site has one) must hold the page before the server goes.
+  serviceWorker = await page.evaluate(async () => {
+    if (!('serviceWorker' in navigator) || !(await navigator.serviceWorker.getRegistration())) return false;
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise(r => setTimeout(r, 100));
+    return !!navigator.serviceWorker.controller;
+  });
+  const pid = Number(process.env.ICEBOUND_SERVER_PID);
+  check(pid > 0, 'the harness gives the server\'s process id (ICEBOUND_SERVER_PID)');
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 50; i++) {
+    const up = await fetch(`${base}/healthz`).then(() => true, () => false);
+    if (!up) break;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  check(!(await fetch(`${base}/healthz`).then(() => true, () => false)), 'the server is stopped');
+  await lineInBrowser(page);
+  await page.click('#solve');
+  await page.waitForSelector('#solve-words', { timeout: 20000 });
+  eq(await page.textContent('#solve-words'), 'Black wins in 3 plies', 'the solver proves the win with the server gone');
+  eq(await page.$$eval('#solve-line button.move', bs => bs.map(b => b.textContent.trim())), LINE, 'with the seed\'s line');
+  check((await page.textContent('#solve-where')).includes('in your browser'), 'the proof is marked "in your browser"');
+  // A move on the board: its moves come from the engine in the browser too.
+  await clickSquare(page, 'c7');
+  await clickSquare(page, 'b6');
+  await page.waitForFunction(() => document.querySelectorAll('#tree button.move').length === 1);
+  eq(asked, [], 'no analysis, solve or position request was sent');
+  await screenshot(page, 'offline-analysis');
+}
+
+async function reloadFromServiceWorker() {
+  const page = offline;
+  check(page, 'the page of the previous scenario');
+  check(serviceWorker, 'the service worker controlled the page before the server stopped');
+  await page.reload();
+  await page.waitForSelector('.cg-wrap cg-board piece', { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.trim());
+  check(await page.isChecked('#engine-local'), 'the reloaded board runs the engine in the browser');
+}
+
+/** The Antarctos position of the offline game shown, from the browser's storage. */
+async function storedGame(page) {
+  const id = new URL(page.url()).pathname.split('/').pop();
+  return page.evaluate(k => JSON.parse(localStorage.getItem(`icebound.offline.${k}`) ?? 'null'), id);
+}
+
+async function playsOffline() {
+  const page = offline;
+  check(page, 'the page of the previous scenarios');
+  // In the page (no server needed): the header's link.
+  await page.click('header nav a[href="/offline"]');
+  await page.waitForSelector('#new-offline-game');
+  await page.check('input[name="variant"][value="antarctos"]');
+  await page.check('input[name="level"][value="1"]');
+  await page.check('input[name="color"][value="white"]');
+  await page.click('#offline-start');
+  await page.waitForURL(u => /^\/offline\/off-[0-9a-f]{12}$/.test(u.pathname));
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  let reloaded = false;
+  for (let turn = 0; ; turn++) {
+    check(turn < 150, 'the game ends within 150 moves of White');
+    await page.waitForFunction(() => {
+      const s = document.querySelector('#status');
+      return s?.getAttribute('data-status') === 'finished' || s?.textContent.includes('Your move');
+    }, null, { timeout: 30000 });
+    if ((await page.getAttribute('#status', 'data-status')) === 'finished') break;
+    const g = await storedGame(page);
+    const fen = g.moves.length ? g.moves[g.moves.length - 1].fen : g.startFen;
+    player.setPosition('antarctos', fen);
+    const best = player.search({ depth: 5 }).best;
+    const move = player.boardView().legal.find(m => m.text === best);
+    check(move, `a move for White in ${fen}`);
+    const before = g.moves.length;
+    for (const sq of move.path) await clickSquare(page, sq);
+    await page.waitForFunction(n => {
+      const k = `icebound.offline.${location.pathname.split('/').pop()}`;
+      return (JSON.parse(localStorage.getItem(k) ?? '{"moves":[]}').moves.length > n);
+    }, before, { timeout: 10000 });
+    if (turn === 3 && !reloaded) {
+      // Kept move by move: a reload (from the service worker) resumes the game.
+      reloaded = true;
+      const kept = (await storedGame(page)).moves.length;
+      await page.reload();
+      await page.waitForSelector('.cg-wrap cg-board piece', { timeout: 15000 });
+      await page.waitForFunction(k => document.querySelectorAll('#moves button.move').length >= k, kept);
+    }
+  }
+  const g = await storedGame(page);
+  check(g.result && g.result.reason, `the stored game has its result (${JSON.stringify(g.result)})`);
+  check(await page.isVisible('#game-over'), 'the game-over box shows');
+  const words = await page.textContent('#game-over .over-reason');
+  check(words.trim().length > 0, `it says how the game ended: ${words}`);
+  eq((await page.$$eval('#moves button.move', bs => bs.length)), g.moves.length, 'the move list shows every move');
+  const numbers = await page.$$eval('#moves .num', ns => ns.map(n => n.textContent.trim()));
+  eq(numbers.slice(0, 3), ['1.', '2.', '3.'], 'numbered along the game');
+  await screenshot(page, 'offline-game-over');
+  await page.click('#upload');
+  await page.waitForSelector('#upload-error', { timeout: 10000 });
+  check((await page.textContent('#upload-error')).includes('The upload failed'), 'with the server gone the upload says it failed');
+  console.log(`offline game: ${g.moves.length} plies, ${g.result.result} (${g.result.reason}); service worker: ${serviceWorker}`);
+}
+
+await suite([
+  ['the switch falls back to the server\'s engine and is remembered', switchFallsBack],
+  ['with the server stopped, the line and the proof come from the browser', serverStopped],
+  ['a reload comes from the service worker', reloadFromServiceWorker],
+  ['a game against level 1 to its end, offline', playsOffline],
+]);

@@ -1,0 +1,31 @@
+// English words of the engine in the browser and of offline play (issue 42; spread into
+// lang/en.ts, so every key is checked in ru and tr).
+
+export const localEn = {
+  'local.in_browser': 'in your browser',
+  'local.on_server': 'on the server',
+  'local.switch': 'Engine in your browser',
+  'local.switch_title': 'On: the engine and the solver run on this device and cost the server nothing. Off: the server\'s engine, as before.',
+  'nav.offline': 'Play offline',
+  'solo.title': 'Play the computer offline',
+  'solo.intro': 'The computer plays in your browser: no connection is needed, and the game is kept on this device move by move.',
+  'solo.no_engine': 'This site was built without the engine for the browser, so the computer cannot play offline here.',
+  'solo.loading': 'Loading the engine…',
+  'solo.new': 'New game',
+  'solo.start': 'Start the game',
+  'solo.resume': 'Resume',
+  'solo.open': 'Open',
+  'solo.delete': 'Delete',
+  'solo.saved': 'Games kept on this device',
+  'solo.none': 'No games yet.',
+  'solo.game_line': '{game}, level {level}, you play {color} · {plies, plural, one {# ply} other {# plies}}',
+  'solo.ongoing': 'in progress',
+  'solo.upload': 'Upload to the site',
+  'solo.uploading': 'Uploading…',
+  'solo.uploaded': 'Uploaded: open the game',
+  'solo.upload_failed': 'The upload failed: {why}',
+  'solo.seat_you': 'You',
+  'solo.seat_engine': 'Computer, level {level} (in your browser)',
+  'solo.home_link': 'Play the computer offline (in your browser)',
+  'solo.not_kept': 'This browser does not keep the game (its storage is full or off): it lasts as long as the page.',
+};

@@ -1,0 +1,11 @@
+// The offline app's words in Russian (keys: lang/offline.en.ts).
+
+import type { offlineEn } from './offline.en';
+
+export const offlineRu: Record<keyof typeof offlineEn, string> = {
+  'offline.badge': 'Нет связи',
+  'offline.title': 'Нет связи с сервером',
+  'offline.page': 'Этой части сайта нужен сервер, а он сейчас недоступен. Она вернётся сама, как только восстановится связь.',
+  'offline.lobby': 'Нет связи: лобби, заявкам и вызовам нужен сервер, а он сейчас недоступен. Они вернутся сами, как только восстановится связь.',
+  'offline.still_works': 'Без сервера по-прежнему доступны:',
+};
