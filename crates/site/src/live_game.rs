@@ -416,6 +416,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             clock: r.clock.map(|c| c.view(now_ms())),
             rated: r.rated,
             ratings: r.ratings.clone(),
+            offline: r.upload_key.is_some(),
         }
     }
 
