@@ -111,8 +111,9 @@ async function engineFindsTheSeedWin(browser) {
   check((await page.textContent('#message')).startsWith('That position text cannot be read:'), 'a bad position says so');
   // Ice Age Chess: the countdown.
   await page.goto(`${base}/analysis/iceage`);
-  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.includes('Ice Age'));
-  eq(await status(page), 'White to move · ❄ Ice Age in 20 Black moves', 'the Ice Age countdown (C5)');
+  await page.waitForFunction(() => document.querySelector('#ice-countdown')?.textContent.includes('Ice Age'));
+  eq(await status(page), 'White to move', 'the side to move');
+  eq((await page.textContent('#ice-countdown')).trim(), '❄ Ice Age in 20 Black moves', 'the Ice Age countdown (C5), as on the game page');
 }
 
 async function fromAFinishedGame(browser) {

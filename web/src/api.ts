@@ -122,6 +122,19 @@ export interface GameView {
   clock?: ClockView | null;
   /** Whether the game counts for ratings. */
   rated?: boolean;
+  /** A game played offline in the browser and uploaded (unrated, against the computer). */
+  offline?: boolean;
+}
+
+/** A finished game against the computer played offline, as `POST /api/games/upload` takes it. */
+export interface UploadGame {
+  variant: Variant;
+  /** The moves from the start position. */
+  moves: string[];
+  level: number;
+  /** The player's colour. */
+  color: Color;
+  result: '1-0' | '0-1' | '1/2-1/2';
 }
 
 /** A game's clock: times in ms; `deadline_ms` is Unix ms (null while stopped). */
@@ -226,6 +239,8 @@ export interface NewGame {
 export interface NextMove extends LegalMove {
   fen: string;
   event: string | null;
+  /** Ice Age Chess: what the Ice Age this move brings does (only on such a move). */
+  ice_age?: IceAgeFacts | null;
 }
 
 /** `POST /api/positions`: a position's facts, all from the rules crates. */
@@ -261,6 +276,8 @@ export interface RecordNode {
   number: number;
   color: Color;
   event: string | null;
+  /** Ice Age Chess: what the Ice Age this move brought did, from the rules (only on such a move). */
+  ice_age?: IceAgeFacts | null;
   nags: number[];
   comments: string[];
   variations: RecordNode[][];
@@ -385,6 +402,8 @@ export type Answer = 'offer' | 'accept' | 'decline';
 
 export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
+  /** Stores a finished offline game against the computer (the same upload twice: one game). */
+  uploadGame: (u: UploadGame) => call<GameView>('POST', '/api/games/upload', u),
   game: (id: string) => call<GameView>('GET', game(id)),
   join: (invite: string) => call<GameView>('POST', `/api/join/${encodeURIComponent(invite)}`, {}),
   /** A move chosen in `held`: the answer carries only the new move (`moves_from`, docs/api.md)

@@ -78,6 +78,10 @@ pub struct GameRow {
     /// only by the rating step of the write that ends the game (`store::ratings`), never by
     /// [`update`].
     pub ratings: Option<RatingChange>,
+    /// A game played offline in the browser and uploaded (`POST /api/games/upload`, issue 42):
+    /// the upload's key (SHA-256 hex of the player and the upload), unique, so that the same
+    /// upload twice is one game. `None` for a game played on the site.
+    pub upload_key: Option<String>,
 }
 
 impl GameRow {
@@ -121,6 +125,7 @@ impl GameRow {
             clock: None,
             rated: false,
             ratings: None,
+            upload_key: None,
         }
     }
 
@@ -159,7 +164,7 @@ pub struct StatsRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name";
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key";
 
 /// The columns [`from_row`] reads: the inserted ones and the rating change.
 pub(super) fn select_columns() -> String {
@@ -232,6 +237,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         clock: parse_optional(row, "clock", |t| serde_json::from_str(t).ok())?,
         rated: row.try_get::<i64, _>("rated")? != 0,
         ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
+        upload_key: row.try_get("upload_key")?,
     })
 }
 
@@ -239,7 +245,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
-         $29, $30)"
+         $29, $30, $31)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -271,6 +277,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(i64::from(g.rated))
     .bind(&g.white.name)
     .bind(&g.black.name)
+    .bind(&g.upload_key)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -265,6 +265,17 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN black_name TEXT",
         ],
     ),
+    (
+        12,
+        &[
+            // A game played offline against the computer in the browser and uploaded (issue
+            // 42, site::upload): the SHA-256 of the uploading player and the upload's body, so
+            // that the same upload twice stores one game. NULL for the games played on the site
+            // (a unique index allows many NULLs in SQLite and PostgreSQL).
+            "ALTER TABLE games ADD COLUMN upload_key TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS games_upload_key ON games (upload_key)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

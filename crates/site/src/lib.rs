@@ -22,6 +22,7 @@ pub mod review;
 pub mod services;
 pub mod solve;
 pub mod timeouts;
+pub mod upload;
 pub mod view;
 
 pub use play::GameService;

@@ -420,6 +420,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             clock: r.clock.map(|c| c.view(self.time.now_ms())),
             rated: r.rated,
             ratings: r.ratings.clone(),
+            offline: r.upload_key.is_some(),
         }
     }
 

@@ -6,7 +6,7 @@ use game::Color;
 use serde::{Deserialize, Serialize};
 
 use crate::live_game::{MAX_FEN_TEXT, SiteVariant, square_name};
-use crate::view::ResultView;
+use crate::view::{IceAgeView, ResultView};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::GameKind;
 use site_model::words::result_words;
@@ -34,6 +34,11 @@ pub struct NextView {
     pub fen: String,
     /// What happened besides the move (Ice Age Chess: the Ice Age it brings, C5-C9).
     pub event: Option<String>,
+    /// Ice Age Chess: what the Ice Age this move brings does (what froze, the new ice, the
+    /// squares left empty, the position before it), as the game page's moves carry it. Sent
+    /// only for such a move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ice_age: Option<IceAgeView>,
 }
 
 /// `POST /api/positions`'s answer.
@@ -110,6 +115,7 @@ fn view<V: SiteVariant>(variant: GameKind, fen: &str) -> Result<PositionView, Si
             path: V::move_path(mv).into_iter().map(square_name).collect(),
             fen: V::position_text(&V::play_unchecked(&pos, mv)),
             event: V::event(&pos, mv),
+            ice_age: V::facts(&pos, mv).ice_age,
         })
         .collect();
     Ok(PositionView {

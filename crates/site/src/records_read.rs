@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::live_game::{SiteVariant, square_name};
 use crate::positions::variant_named;
+use crate::view::IceAgeView;
 use site_model::error::SiteError;
 
 /// Largest record text accepted, bytes (the route's body limit is a little larger).
@@ -43,6 +44,11 @@ pub struct NodeView {
     pub color: Color,
     /// What happened besides the move (the Ice Age it brought).
     pub event: Option<String>,
+    /// Ice Age Chess: what the Ice Age this move brought did (`positions::NextView`'s
+    /// `ice_age`), worked out by the rules, not read from the record's comment. Sent only for
+    /// such a move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ice_age: Option<IceAgeView>,
     /// Its NAGs in the order written (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6, `$n` n).
     pub nags: Vec<u8>,
     /// The comments after the move.
@@ -137,6 +143,7 @@ fn line_view<V: SiteVariant>(start: &V::Position, line: &Line<V::Move>) -> Vec<N
             number: V::fullmove_number(&pos),
             color: V::side_to_move(&pos),
             event: V::event(&pos, &node.mv),
+            ice_age: V::facts(&pos, &node.mv).ice_age,
             nags: node.notes.nags.clone(),
             comments: node.notes.comments.clone(),
             variations: node

@@ -168,6 +168,10 @@ pub struct GameView {
     /// A rated game's rating changes, once it is rated (`site_model::ratings::RatingChange`);
     /// `null` before and for every unrated game.
     pub ratings: Option<RatingChange>,
+    /// A game played offline in the browser and uploaded (`POST /api/games/upload`, issue
+    /// 42): unrated, against the computer. Sent only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
 }
 
 /// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).

@@ -4,7 +4,7 @@
 // tree only records which was played after which. It also writes itself as PGN or PDN text
 // with its variations and comments (move numbers and brackets are notation, not rules).
 
-import type { Color, Variant } from '../api';
+import type { Color, IceAgeFacts, Variant } from '../api';
 import { variantOf } from '../variants';
 
 /** The move that led to a node, as the server named it. */
@@ -14,6 +14,8 @@ export interface TreeMove {
   path: string[];
   /** What happened besides the move (the Ice Age it brought). */
   event?: string | null;
+  /** Ice Age Chess: what that Ice Age did, as the server worked it out. */
+  ice_age?: IceAgeFacts | null;
   /** Move number and side of the mover (a record's `12.` or `12...`). */
   number: number;
   color: Color;

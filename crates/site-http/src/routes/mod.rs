@@ -12,6 +12,7 @@ mod play;
 mod players;
 mod records;
 mod stats;
+mod upload;
 mod ws;
 
 use crate::error::HttpError;
@@ -158,7 +159,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/players/{name}/games", get(players::games))
         .route("/leaderboard/{variant}", get(players::leaderboard))
         .route("/stats/rated", get(players::rated_stats));
-    let creates = Router::new().route("/games", post(games::create));
+    // An upload stores a game: counted like new games.
+    let creates = Router::new()
+        .route("/games", post(games::create))
+        .route("/games/upload", post(upload::upload));
     let joins = Router::new().route("/join/{invite}", post(games::join));
     let analyses = Router::new()
         .route("/analysis", post(analysis::analyse))

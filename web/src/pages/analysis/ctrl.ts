@@ -18,6 +18,7 @@ import { variantOf, type Variant } from '../../variants';
 import { EngineError, localEngine, type LocalEngine } from '../../engine/client';
 import { engineInBrowser, setEngineInBrowser } from '../../prefs';
 import { LocalRunner, solveLocally } from './local';
+import { AnalysisIceAge } from './ice';
 import { EngineRunner, Positions } from './server';
 import { loadImport, saveImport, saveTree } from './store';
 
@@ -82,6 +83,8 @@ export class AnalysisCtrl {
   local: LocalEngine | null = null;
   /** Whether the player wants the engine in the browser (prefs). */
   localWanted = engineInBrowser();
+  /** The Ice Age's countdown, account and marks (ice.ts). */
+  readonly ice = new AnalysisIceAge();
 
   private closed = false;
   private searched: TreeNode | null = null; // the node the engine searches (or last searched)
@@ -126,7 +129,7 @@ export class AnalysisCtrl {
     const pos = await this.positions.get(here.fen);
     const next = pos.legal.find(l => l.id === m.id);
     if (!next || this.closed) return;
-    this.go(this.tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, number: this.numberAfter(here, pos.turn, pos), color: pos.turn }, next.fen));
+    this.go(this.tree.add(here, { id: next.id, text: next.text, path: next.path, event: next.event, ice_age: next.ice_age, number: this.numberAfter(here, pos.turn, pos), color: pos.turn }, next.fen));
   }
 
   /** Plays the engine's line up to its move `upto` (0: the best move) from the current node. */
@@ -136,7 +139,7 @@ export class AnalysisCtrl {
       const pos = await this.positions.get(node.fen);
       const next = pos.legal.find(l => l.text === text);
       if (!next || this.closed) break;
-      node = this.tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, number: this.numberAfter(node, pos.turn, pos), color: pos.turn }, next.fen);
+      node = this.tree.add(node, { id: next.id, text: next.text, path: next.path, event: next.event, ice_age: next.ice_age, number: this.numberAfter(node, pos.turn, pos), color: pos.turn }, next.fen);
     }
     this.go(node);
   }
@@ -184,7 +187,8 @@ export class AnalysisCtrl {
         if (this.closed || node !== this.current) return;
         this.message = '';
         this.pos = pos;
-        this.board?.show(pos.fen, { legal: pos.legal, movable: pos.legal.length ? 'both' : null, lastMove: node.move?.path, check: !!node.move && /[+#]$/.test(node.move.text) });
+        const ice = this.ice.board(node, pos);
+        this.board?.show(ice.fen, { legal: ice.legal, movable: ice.legal.length ? 'both' : null, lastMove: ice.before ? undefined : node.move?.path, check: !ice.before && !!node.move && /[+#]$/.test(node.move.text), marks: ice.marks });
         if (this.searched !== node) {
           this.searched = node;
           this.runEngine(pos);

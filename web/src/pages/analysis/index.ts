@@ -28,7 +28,7 @@ export function analysisGamePage(root: HTMLElement, id: string): () => void {
     const store = `icebound.analysis.game.${g.id}`;
     let tree = new MoveTree(g.variant, g.start_fen);
     let node = tree.root;
-    for (const m of g.moves) node = tree.add(node, { id: m.id, text: m.text, path: m.path, event: m.event, number: m.number, color: m.color }, m.fen);
+    for (const m of g.moves) node = tree.add(node, { id: m.id, text: m.text, path: m.path, event: m.event, ice_age: m.ice_age, number: m.number, color: m.color }, m.fen);
     // This tab's own variations and notes on the game, kept across a reload.
     const kept = restoreTree(store, g.variant, t => t.root.fen === g.start_fen);
     if (kept) [tree, node] = kept;

@@ -30,7 +30,7 @@ export function treeOfRecord(variant: Variant, game: RecordGame): MoveTree {
   const add = (parent: TreeNode, line: RecordNode[]) => {
     let at = parent;
     for (const n of line) {
-      const child = tree.add(at, { id: n.id, text: n.text, path: n.path, event: n.event, number: n.number, color: n.color }, n.fen);
+      const child = tree.add(at, { id: n.id, text: n.text, path: n.path, event: n.event, ice_age: n.ice_age, number: n.number, color: n.color }, n.fen);
       child.comment = n.comments.join(' ');
       if (n.nags.length) child.nags = n.nags;
       for (const v of n.variations) add(at, v);

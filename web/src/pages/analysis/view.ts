@@ -53,6 +53,7 @@ export function view(ctrl: AnalysisCtrl): VNode {
       setting.about ? h('p#analysis-about.muted', setting.about) : null,
       h('div#analysis-status.status', { attrs: { 'aria-live': 'polite' } }, statusWords(ctrl)),
       localSwitch(ctrl),
+      ctrl.ice.view(ctrl.current, ctrl.pos, n => ctrl.go(n)),
       h('div.actions', [
         h('button#engine-toggle', { class: { primary: ctrl.engineOn }, attrs: { type: 'button', 'aria-pressed': ctrl.engineOn ? 'true' : 'false' }, on: { click: () => ctrl.setEngine(!ctrl.engineOn) } }, t('analysis.engine')),
         h('button#solve', { attrs: { type: 'button', title: t('analysis.solve_title'), disabled: ctrl.solving }, on: { click: () => ctrl.runSolver() } }, t('analysis.solve')),
@@ -102,7 +103,7 @@ function statusWords(ctrl: AnalysisCtrl): (string | VNode)[] {
   const pos = ctrl.pos;
   if (!pos) return [];
   if (pos.result) return [h('strong', `${resultHeadline(pos.result, [])} · ${resultReason(pos.result)}`)];
-  return [`${t(pos.turn === 'white' ? 'turn.white' : 'turn.black')}${pos.capture_compulsory ? ` · ${t('analysis.capture')}` : ''}${pos.ice_age_in ? ` · ❄ ${t('analysis.ice_age_in', { n: pos.ice_age_in })}` : ''}`];
+  return [`${t(pos.turn === 'white' ? 'turn.white' : 'turn.black')}${pos.capture_compulsory ? ` · ${t('analysis.capture')}` : ''}`];
 }
 
 /** A line of moves to play from the shown position (the engine's best line, a proof). */

@@ -5,7 +5,7 @@
 
 import type { Color, MoveView } from '../../api';
 import { Board } from '../../board';
-import { iceMarks } from '../../game/iceage';
+import { iceBoardMarks } from '../../game/iceage';
 import { myColors, other, waitingForFriend } from '../../game/model';
 import { isFlipped } from '../../prefs';
 import type { GameCtrl } from './ctrl';
@@ -60,11 +60,7 @@ export class GameGround {
     const single = g.you === 'white' || g.you === 'black' ? g.you : null;
     // The marks of the last Ice Age stay on the board through the reply to it; an Antarctos
     // turn's captured men are marked on the position after it.
-    const marks = new Map<string, string[]>();
-    if (iceMove?.ice_age) {
-      const reply = at === iceMove.ply + 1 ? shown?.path ?? [] : [];
-      for (const [sq, cls] of iceMarks(iceMove.ice_age)) if (!reply.includes(sq)) marks.set(sq, cls);
-    }
+    const marks = iceBoardMarks(iceMove?.ice_age, iceMove && at === iceMove.ply + 1 ? shown?.path : []);
     if (shown?.captured && !before) for (const sq of shown.captured) marks.set(sq, [...(marks.get(sq) ?? []), 'captured']);
     const movable = ctrl.browsing === null && !before && g.status === 'ongoing' && mine.length && !waitingForFriend(g) ? (g.you === 'both' ? 'both' : single) : null;
     const premoves = ctrl.browsing === null && g.status === 'ongoing' && !!single && !waitingForFriend(g);

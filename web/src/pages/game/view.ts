@@ -5,7 +5,7 @@
 import { api, type Color, type GameView } from '../../api';
 import { afterButtons, offers, playButtons } from '../../game/actions';
 import { controlLabel } from '../../game/clock';
-import { countdownText, icePanel } from '../../game/iceage';
+import { countdownBox, countdownText, icePanel } from '../../game/iceage';
 import { actionsOf, myColors, other, waitingForFriend } from '../../game/model';
 import { browseBar, moveList } from '../../game/movelist';
 import { ratingBadge } from '../../game/ratings';
@@ -62,7 +62,7 @@ export function view(ctrl: GameCtrl): VNode {
       overBox(ctrl, g),
       countdown(ctrl, g),
       h('div#ice-panel.ice-panel', { attrs: { hidden: !iceMove } },
-        iceMove ? icePanel(g, iceMove, ctrl.beforeIceAge && ctrl.shownPly() === iceMove.ply, { before: show => ctrl.showBeforeIceAge(show) }) : []),
+        iceMove ? icePanel(iceMove, iceMove.ply === g.ply ? g.result : null, ctrl.beforeIceAge && ctrl.shownPly() === iceMove.ply, { before: show => ctrl.showBeforeIceAge(show) }) : []),
       h('h2', t('game.moves')),
       moveList(g, ctrl.shownPly(), { go: ply => ctrl.browse(ply) }),
       browseBar(g, ctrl.shownPly(), { go: ply => ctrl.browse(ply) }),
@@ -175,8 +175,7 @@ function overBox(ctrl: GameCtrl, g: GameView): VNode {
 }
 
 function countdown(ctrl: GameCtrl, g: GameView): VNode {
-  const cd = countdownText(g);
-  return h('div#ice-countdown.countdown', { attrs: { hidden: !cd || ctrl.browsing !== null, title: t('ice.countdown_title') } }, cd ? `❄ ${cd}` : '');
+  return countdownBox(countdownText(g), ctrl.browsing !== null);
 }
 
 function tools(ctrl: GameCtrl, g: GameView): VNode {

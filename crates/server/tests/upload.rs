@@ -1,0 +1,221 @@
+//! `POST /api/games/upload` (issue 42) on SQLite and, when `ICEBOUND_TEST_POSTGRES_URL` is
+//! set, on PostgreSQL: a finished game against the computer played in the browser is stored
+//! unrated, offline, and readable at `/api/games/{id}`; an illegal move is refused naming its
+//! ply; a claimed result the rules disagree with is refused; the same upload twice is one game;
+//! the uploader's rating does not move.
+
+mod common;
+
+use antarctos::Antarctos;
+use common::*;
+use game::{Color, Variant};
+use serde_json::{Value, json};
+use server::SiteOptions;
+use server::client::ApiClient;
+use server::options::RateLimits;
+
+fn options() -> SiteOptions {
+    SiteOptions {
+        rate_limits: RateLimits::off(),
+        ..SiteOptions::default()
+    }
+}
+
+/// A finished Antarctos game from the start: each side plays its first legal move (by move
+/// text). Returns the moves and the result text.
+fn finished_game() -> (Vec<String>, &'static str) {
+    let mut pos = Antarctos::start_position();
+    let mut moves = Vec::new();
+    loop {
+        if let Some(outcome) = Antarctos::outcome(&pos) {
+            let result = match outcome.winner() {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
+            };
+            return (moves, result);
+        }
+        let mut legal: Vec<_> = Antarctos::legal_moves(&pos)
+            .into_iter()
+            .map(|mv| (Antarctos::move_text(&pos, &mv), mv))
+            .collect();
+        legal.sort_by(|a, b| a.0.cmp(&b.0));
+        let (text, mv) = legal.swap_remove(0);
+        pos = Antarctos::play(&pos, &mv).expect("a legal move plays");
+        moves.push(text);
+        assert!(moves.len() < 500, "the game ends");
+    }
+}
+
+/// A name of this run's own (a PostgreSQL database outlives the run).
+fn unique(prefix: &str) -> String {
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() % 1_000_000_000)
+        .unwrap_or(0);
+    format!("{prefix}{n}")
+}
+
+async fn register(srv: &TestServer, name: &str) -> ApiClient {
+    let mut c = srv.client();
+    let r = c
+        .post(
+            "/api/accounts",
+            json!({"username": name, "password": "correct horse"}),
+        )
+        .await
+        .expect("register");
+    assert_eq!(r.status, 201, "{}", r.text);
+    c
+}
+
+async fn upload(c: &mut ApiClient, body: Value) -> server::client::Answer {
+    c.post("/api/games/upload", body).await.expect("upload")
+}
+
+async fn uploads(url: &str) {
+    let srv = TestServer::start_with(url, options()).await;
+    let name = unique("ola_");
+    let mut c = register(&srv, &name).await;
+    let before = c
+        .get(&format!("/api/players/{name}"))
+        .await
+        .expect("profile");
+    assert_eq!(before.status, 200, "{}", before.text);
+
+    let (moves, result) = finished_game();
+    let body = json!({"variant": "antarctos", "moves": moves, "level": 3, "color": "white", "result": result});
+    let first = upload(&mut c, body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let id = first.body["id"].as_str().expect("an id").to_string();
+    assert_eq!(first.body["offline"], true, "{}", first.text);
+    assert_eq!(first.body["rated"], false);
+    assert_eq!(first.body["ratings"], Value::Null);
+    assert_eq!(first.body["status"], "finished");
+    assert_eq!(first.body["result"]["result"], result);
+    assert_eq!(first.body["you"], "white");
+    assert_eq!(first.body["white"]["username"], name.as_str());
+    assert_eq!(first.body["black"], json!({"kind": "engine", "level": 3}));
+
+    // Readable by anyone, with every move.
+    let mut other = srv.client();
+    let read = other.get(&format!("/api/games/{id}")).await.expect("read");
+    assert_eq!(read.status, 200, "{}", read.text);
+    assert_eq!(read.body["offline"], true);
+    assert_eq!(
+        read.body["moves"].as_array().map(Vec::len),
+        Some(moves.len())
+    );
+    assert_eq!(read.body["ply"], moves.len());
+    assert!(
+        read.body["legal"].as_array().is_some_and(Vec::is_empty),
+        "a finished game has no legal move"
+    );
+
+    // The same upload again: the same game, nothing stored twice.
+    let again = upload(&mut c, body.clone()).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.body["id"], id.as_str());
+    let mine = c.get("/api/my-games").await.expect("my games");
+    let ids: Vec<&str> = mine
+        .body
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![id.as_str()], "one game: {}", mine.text);
+    // Another player's same game is that player's own.
+    let theirs = upload(&mut other, body.clone()).await;
+    assert_eq!(theirs.status, 201, "{}", theirs.text);
+    assert_ne!(theirs.body["id"], id.as_str());
+
+    // No rating moved: the profile is as it was.
+    let after = c
+        .get(&format!("/api/players/{name}"))
+        .await
+        .expect("profile");
+    assert_eq!(
+        after.body["ratings"], before.body["ratings"],
+        "{}",
+        after.text
+    );
+    for speed in ["realtime", "correspondence"] {
+        let r = &after.body["ratings"]["antarctos"][speed];
+        assert_eq!(
+            (&r["games"], &r["rating"]),
+            (&json!(0), &json!(1500)),
+            "{}",
+            after.text
+        );
+    }
+
+    // An illegal move: refused, naming its ply; nothing stored.
+    let mut bad = moves.clone();
+    bad[2] = "a1-h8".to_string();
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": bad, "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 422, "illegal_move");
+    let message = refused.body["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("ply 3") && message.contains("a1-h8"),
+        "{message}"
+    );
+
+    // A result the rules disagree with.
+    let wrong = if result == "1-0" { "0-1" } else { "1-0" };
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves, "level": 3, "color": "white", "result": wrong}),
+    )
+    .await;
+    assert_error(&refused, 400, "bad_request");
+    let message = refused.body["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("disagrees"), "{message}");
+
+    // An unfinished game, and bad fields.
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves[..4], "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 400, "bad_request");
+    for (field, value) in [
+        ("variant", json!("go")),
+        ("level", json!(9)),
+        ("color", json!("green")),
+        ("result", json!("*")),
+    ] {
+        let mut b = body.clone();
+        b[field] = value;
+        let refused = upload(&mut c, b).await;
+        assert_error(&refused, 400, "bad_request");
+    }
+    let ids_after: Vec<String> = c
+        .get("/api/my-games")
+        .await
+        .expect("my games")
+        .body
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|g| g["id"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(ids_after, vec![id.clone()], "refused uploads store nothing");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn offline_games_upload_on_sqlite() {
+    uploads(&sqlite_url("upload")).await;
+}
+
+#[tokio::test]
+async fn offline_games_upload_on_postgres() {
+    if let Some(url) = postgres_url() {
+        uploads(&url).await;
+    }
+}
