@@ -36,4 +36,5 @@ mod redis_resync;
 mod secrets_at_rest;
 mod storage;
 mod storage_faults;
+mod upload;
 mod ws_changes;

@@ -4,10 +4,8 @@
 //! ply; a claimed result the rules disagree with is refused; the same upload twice is one game;
 //! the uploader's rating does not move.
 
-mod common;
-
+use crate::common::*;
 use antarctos::Antarctos;
-use common::*;
 use game::{Color, Variant};
 use serde_json::{Value, json};
 use server::SiteOptions;
@@ -208,14 +206,8 @@ async fn uploads(url: &str) {
     srv.stop().await;
 }
 
-#[tokio::test]
-async fn offline_games_upload_on_sqlite() {
-    uploads(&sqlite_url("upload")).await;
-}
-
-#[tokio::test]
-async fn offline_games_upload_on_postgres() {
-    if let Some(url) = postgres_url() {
-        uploads(&url).await;
+both_databases! {
+    async fn offline_games_upload(url: &str) {
+        uploads(url).await;
     }
 }
