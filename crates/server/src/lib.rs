@@ -61,7 +61,7 @@ impl Site {
             store.legacy_player_hashes().await?,
         );
         let filled = store
-            .fill_player_hashes(&|id| site_model::secrets::hash_hex(&keys.account_token(id)))
+            .fill_player_hashes(&|id| keys.account_token(id).hash())
             .await?;
         if filled > 0 {
             tracing::info!(accounts = filled, "accounts linked to their seats");

@@ -10,14 +10,14 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use site::lobby::Lobby;
 use site::lobby::{KEEP_ALIVE, POLL, STARTED_WINDOW_MS, StreamGuard};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_store::now_ms;
 
 use crate::error::HttpError;
 
 struct State {
     lobby: Arc<Lobby>,
-    token: String,
+    token: PlayerToken,
     since: i64,
     last: Option<String>,
     last_refresh: i64,
@@ -29,9 +29,9 @@ struct State {
 /// `GET /api/lobby` for `token`: 503 `too_many` past the caps on streams.
 pub fn open(
     lobby: &Arc<Lobby>,
-    token: String,
+    token: PlayerToken,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>> + use<>>, HttpError> {
-    let me = hash_hex(&token);
+    let me = token.hash().into_string();
     let guard = StreamGuard::open(lobby, &me)?;
     let state = State {
         lobby: lobby.clone(),

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::security::SecurityState;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::TokenKeys;
+use site_model::secrets::{PlayerToken, TokenKeys};
 
 /// The cookie that carries the token over plain HTTP.
 pub const COOKIE_NAME: &str = "icebound_player";
@@ -26,7 +26,7 @@ pub const HEADER_NAME: &str = "x-icebound-player";
 
 /// The caller's player token.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Player(pub String);
+pub struct Player(pub PlayerToken);
 
 pub use site_model::secrets::valid_token;
 
@@ -34,7 +34,7 @@ pub use site_model::secrets::valid_token;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Presented {
     /// An issued token, from the header or the cookie.
-    Token(String),
+    Token(PlayerToken),
     /// None that the server issued (any other cookie value is ignored, and replaced).
     Nothing,
     /// A header token the server did not issue: refused, so a bot learns at once.
@@ -48,14 +48,16 @@ pub enum Presented {
 pub fn presented(headers: &HeaderMap, keys: &TokenKeys, cookie_name: &str) -> Presented {
     if let Some(h) = headers.get(HEADER_NAME) {
         let t = h.to_str().unwrap_or("").trim();
-        return if keys.issued(t) {
-            Presented::Token(t.to_string())
-        } else {
-            Presented::BadHeader
+        return match PlayerToken::try_from(t) {
+            Ok(token) if keys.issued(t) => Presented::Token(token),
+            _ => Presented::BadHeader,
         };
     }
     match single_cookie(headers, cookie_name, |v| keys.issued(v)) {
-        Ok(found) => found.map_or(Presented::Nothing, Presented::Token),
+        Ok(found) => match found.map(PlayerToken::try_from) {
+            Some(Ok(token)) => Presented::Token(token),
+            _ => Presented::Nothing,
+        },
         Err(()) => Presented::Conflict,
     }
 }
@@ -121,8 +123,8 @@ pub async fn middleware(
             ))
             .into_response();
         }
-        // Pages do not use the token: serve them, set nothing.
-        Presented::BadHeader | Presented::Conflict => (String::new(), false),
+        // Pages do not use the token: serve them with one that holds nothing, set nothing.
+        Presented::BadHeader | Presented::Conflict => (sec.keys.issue(), false),
     };
     // A live log-in session makes the request its account's player (site::accounts).
     let account = match (&sec.sessions, session_cookie(req.headers(), https)) {
@@ -160,8 +162,10 @@ pub async fn middleware(
     let mut res = next.run(req).await;
     if fresh {
         let secure = if https { "; Secure" } else { "" };
-        let cookie =
-            format!("{name}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
+        let cookie = format!(
+            "{name}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}",
+            token.expose()
+        );
         if let Ok(v) = HeaderValue::from_str(&cookie) {
             res.headers_mut().append(SET_COOKIE, v);
         }
@@ -172,7 +176,7 @@ pub async fn middleware(
 /// The browser's own anonymous player token (its `icebound_player` cookie), whether or not a
 /// session makes the request an account's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Anonymous(pub String);
+pub struct Anonymous(pub PlayerToken);
 
 /// The account the request is logged in as, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,7 +245,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use site_model::secrets::{hash_hex, new_secret};
+    use site_model::secrets::new_secret;
 
     #[test]
     fn tokens_from_cookie_or_header() {
@@ -251,7 +255,7 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(
             COOKIE,
-            HeaderValue::from_str(&format!("a=b; icebound_player={mine}; c=d")).unwrap(),
+            HeaderValue::from_str(&format!("a=b; icebound_player={}; c=d", mine.expose())).unwrap(),
         );
         assert_eq!(
             presented(&h, &keys, COOKIE_NAME),
@@ -259,7 +263,7 @@ mod tests {
         );
         // Over HTTPS only the __Host- cookie counts.
         assert_eq!(presented(&h, &keys, SECURE_COOKIE_NAME), Presented::Nothing);
-        h.insert(HEADER_NAME, HeaderValue::from_str(&bot).unwrap());
+        h.insert(HEADER_NAME, HeaderValue::from_str(bot.expose()).unwrap());
         assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::Token(bot));
         h.insert(
             HEADER_NAME,
@@ -268,9 +272,13 @@ mod tests {
         assert_eq!(presented(&h, &keys, COOKIE_NAME), Presented::BadHeader);
     }
 
+    fn legacy() -> PlayerToken {
+        PlayerToken::try_from("legacyLegacyLegacyLegacy01234567").unwrap()
+    }
+
     #[test]
     fn planted_cookies_are_ignored_or_refused() {
-        let keys = TokenKeys::new(new_secret(), [hash_hex("legacyLegacyLegacyLegacy01234567")]);
+        let keys = TokenKeys::new(new_secret(), [legacy().hash().into_string()]);
         let mine = keys.issue();
         let attacker = keys.issue();
         let cookie = |v: String| {
@@ -283,7 +291,8 @@ mod tests {
         assert_eq!(presented(&made_up, &keys, COOKIE_NAME), Presented::Nothing);
         // Beside the browser's own one, it is ignored.
         let both = cookie(format!(
-            "icebound_player=ATTACKERmadeUpToken0123456789abc; icebound_player={mine}"
+            "icebound_player=ATTACKERmadeUpToken0123456789abc; icebound_player={}",
+            mine.expose()
         ));
         assert_eq!(
             presented(&both, &keys, COOKIE_NAME),
@@ -291,14 +300,16 @@ mod tests {
         );
         // Two issued ones: refused.
         let two = cookie(format!(
-            "icebound_player={attacker}; icebound_player={mine}"
+            "icebound_player={}; icebound_player={}",
+            attacker.expose(),
+            mine.expose()
         ));
         assert_eq!(presented(&two, &keys, COOKIE_NAME), Presented::Conflict);
         // A token from before signing, listed by the migration, still counts.
         let old = cookie("icebound_player=legacyLegacyLegacyLegacy01234567".into());
         assert_eq!(
             presented(&old, &keys, COOKIE_NAME),
-            Presented::Token("legacyLegacyLegacyLegacy01234567".into())
+            Presented::Token(legacy())
         );
     }
 }

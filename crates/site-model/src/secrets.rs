@@ -28,10 +28,118 @@ pub const TOKEN_LEN: usize = RANDOM_LEN + 22;
 /// Characters of an invitation (hex of 128 bits).
 pub const INVITE_LEN: usize = 32;
 
-/// The SHA-256 of `secret` in lowercase hex (64 characters): what the database stores of a
-/// player token or an invitation.
-pub fn hash_hex(secret: &str) -> String {
+/// The SHA-256 of `secret` in lowercase hex (64 characters).
+fn hash_hex(secret: &str) -> String {
     hex_of(&Sha256::digest(secret.as_bytes()))
+}
+
+/// The raw bearer token a player holds (cookie `icebound_player`, header `X-Icebound-Player`,
+/// or derived for an account: [`TokenKeys::account_token`]). It is never stored or logged:
+/// `Debug` redacts it, and the database keeps only its [`TokenHash`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct PlayerToken(String);
+
+/// A token that does not have the shape `[A-Za-z0-9_-]{16,64}` ([`valid_token`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MalformedToken;
+
+impl std::fmt::Display for MalformedToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a player token is 16 to 64 letters, digits, '_' or '-'")
+    }
+}
+
+impl std::error::Error for MalformedToken {}
+
+impl PlayerToken {
+    /// The token's text, for a cookie or a header (never for a log).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// What the database stores of this token: its SHA-256 in hex.
+    pub fn hash(&self) -> TokenHash {
+        TokenHash(hash_hex(&self.0))
+    }
+}
+
+impl std::fmt::Debug for PlayerToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PlayerToken(..)")
+    }
+}
+
+impl TryFrom<String> for PlayerToken {
+    type Error = MalformedToken;
+
+    /// A token of the shape [`valid_token`] checks (whether the server issued it is
+    /// [`TokenKeys::issued`]).
+    fn try_from(t: String) -> Result<PlayerToken, MalformedToken> {
+        if valid_token(&t) {
+            Ok(PlayerToken(t))
+        } else {
+            Err(MalformedToken)
+        }
+    }
+}
+
+impl TryFrom<&str> for PlayerToken {
+    type Error = MalformedToken;
+
+    fn try_from(t: &str) -> Result<PlayerToken, MalformedToken> {
+        PlayerToken::try_from(t.to_string())
+    }
+}
+
+/// The stored hash of a [`PlayerToken`] (or of a log-in session's token): 64 lowercase hex
+/// characters of SHA-256. Only [`PlayerToken::hash`], [`session_hash`] and
+/// [`TokenHash::from_stored`] make one, so a raw token never stands where a hash is expected.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TokenHash(String);
+
+impl TokenHash {
+    /// A hash read back from the database (a seat's or a seek's owner column).
+    pub fn from_stored(hex: String) -> TokenHash {
+        TokenHash(hex)
+    }
+
+    /// The hex text, as the database binds it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The hex text, for a row's column.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for TokenHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What the database stores of a log-in session's token (site::accounts): its SHA-256 in hex.
+pub fn session_hash(session_token: &str) -> TokenHash {
+    TokenHash(hash_hex(session_token))
+}
+
+/// The hash of a seat token the database held in plain text before tokens were hashed (schema
+/// migration 3 only: such a token may predate [`valid_token`]'s shape).
+pub fn migrated_token_hash(plain: &str) -> TokenHash {
+    TokenHash(hash_hex(plain))
+}
+
+/// What the database stores of an invitation ([`invite_for`]): its SHA-256 in hex.
+pub fn invite_hash(invite: &str) -> String {
+    hash_hex(invite)
+}
+
+/// The SHA-256 (hex) of a text that is no secret: a key that makes the same content one
+/// row (`site::upload`'s upload key).
+pub fn content_digest(text: &str) -> String {
+    hash_hex(text)
 }
 
 fn hex_of(bytes: &[u8]) -> String {
@@ -47,9 +155,9 @@ fn hex_of(bytes: &[u8]) -> String {
 /// The invitation of game `game_id` created by the holder of `token`: 32 hex characters of
 /// HMAC-SHA-256 keyed with the token. The database keeps only its hash, and nobody without the
 /// token (the database's reader included) can compute it.
-pub fn invite_for(token: &str, game_id: &str) -> String {
+pub fn invite_for(token: &PlayerToken, game_id: &str) -> String {
     // HMAC takes keys of any length; new_from_slice cannot fail for it.
-    let Ok(mut mac) = HmacSha256::new_from_slice(token.as_bytes()) else {
+    let Ok(mut mac) = HmacSha256::new_from_slice(token.0.as_bytes()) else {
         return String::new();
     };
     mac.update(b"icebound invitation ");
@@ -92,7 +200,7 @@ impl TokenKeys {
     }
 
     /// A new signed token.
-    pub fn issue(&self) -> String {
+    pub fn issue(&self) -> PlayerToken {
         let random: String = rand::rng()
             .sample_iter(&Alphanumeric)
             .take(RANDOM_LEN)
@@ -102,17 +210,17 @@ impl TokenKeys {
             .mac(&random)
             .map(|m| URL_SAFE_NO_PAD.encode(&m.finalize().into_bytes()[..MAC_LEN]))
             .unwrap_or_default();
-        random + &tag
+        PlayerToken(random + &tag)
     }
 
     /// The player token of account `account_id`: a signed token whose random part is derived
     /// from the site's secret and the id, so it is the same in every process and never needs
     /// storing. It never leaves the server (a logged-in browser holds a session cookie, which
     /// the player middleware turns into this token: site::accounts).
-    pub fn account_token(&self, account_id: &str) -> String {
+    pub fn account_token(&self, account_id: &str) -> PlayerToken {
         const ALNUM: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
         let Ok(mut mac) = HmacSha256::new_from_slice(&self.secret) else {
-            return String::new();
+            return PlayerToken(String::new());
         };
         mac.update(b"icebound account ");
         mac.update(account_id.as_bytes());
@@ -126,7 +234,7 @@ impl TokenKeys {
             .mac(&random)
             .map(|m| URL_SAFE_NO_PAD.encode(&m.finalize().into_bytes()[..MAC_LEN]))
             .unwrap_or_default();
-        random + &tag
+        PlayerToken(random + &tag)
     }
 
     /// Whether this server issued `token`: its signature checks (in constant time), or it is an
@@ -184,7 +292,7 @@ mod tests {
     #[test]
     fn issued_tokens_check_and_others_do_not() {
         let keys = TokenKeys::new(new_secret(), []);
-        let t = keys.issue();
+        let t = keys.issue().expose().to_string();
         assert_eq!(t.len(), TOKEN_LEN);
         assert!(valid_token(&t), "{t}");
         assert!(keys.issued(&t));
@@ -211,11 +319,30 @@ mod tests {
             hash_hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        let a = invite_for("token-one-xxxxxxxxxxxx", "game1234");
+        let one = PlayerToken::try_from("token-one-xxxxxxxxxxxx").unwrap();
+        let two = PlayerToken::try_from("token-two-xxxxxxxxxxxx").unwrap();
+        let a = invite_for(&one, "game1234");
         assert_eq!(a.len(), INVITE_LEN);
         assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_eq!(a, invite_for("token-one-xxxxxxxxxxxx", "game1234"));
-        assert_ne!(a, invite_for("token-two-xxxxxxxxxxxx", "game1234"));
-        assert_ne!(a, invite_for("token-one-xxxxxxxxxxxx", "game1235"));
+        assert_eq!(a, invite_for(&one, "game1234"));
+        assert_ne!(a, invite_for(&two, "game1234"));
+        assert_ne!(a, invite_for(&one, "game1235"));
+        assert_eq!(invite_hash(&a), hash_hex(&a));
+    }
+
+    #[test]
+    fn player_tokens_parse_hash_and_never_print() {
+        let t = PlayerToken::try_from("abcdefghijklmnopqrstuvwxyz012345").unwrap();
+        assert_eq!(
+            t.hash().as_str(),
+            hash_hex("abcdefghijklmnopqrstuvwxyz012345")
+        );
+        assert_eq!(format!("{t:?}"), "PlayerToken(..)");
+        assert_eq!(PlayerToken::try_from("short"), Err(MalformedToken));
+        assert_eq!(
+            PlayerToken::try_from("has space in it 0123"),
+            Err(MalformedToken)
+        );
+        assert_eq!(session_hash("abc").as_str(), hash_hex("abc"));
     }
 }

@@ -1,6 +1,7 @@
 //! The `accounts` and `sessions` tables (issue 13, accounts): one row per registered player,
 //! and one per log-in session (the SHA-256 of its cookie token).
 
+use site_model::secrets::TokenHash;
 use sqlx::Row;
 
 use super::conn::commit;
@@ -30,10 +31,13 @@ impl Store {
     pub async fn insert_account(
         &self,
         account: &AccountRow,
-        session_hash: &str,
-        player_hash: &str,
-        account_hash: &str,
+        session_hash: &TokenHash,
+        player_hash: &TokenHash,
+        account_hash: &TokenHash,
     ) -> Result<bool, StoreError> {
+        let session_hash = session_hash.as_str();
+        let player_hash = player_hash.as_str();
+        let account_hash = account_hash.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -96,8 +100,9 @@ impl Store {
     /// player is an account.
     pub async fn account_by_player_hash(
         &self,
-        player_hash: &str,
+        player_hash: &TokenHash,
     ) -> Result<Option<AccountRow>, StoreError> {
+        let player_hash = player_hash.as_str();
         self.account_where("player_hash", player_hash).await
     }
 
@@ -105,7 +110,7 @@ impl Store {
     /// `hash_of(id)`; returns how many.
     pub async fn fill_player_hashes(
         &self,
-        hash_of: &(dyn Fn(&str) -> String + Sync),
+        hash_of: &(dyn Fn(&str) -> TokenHash + Sync),
     ) -> Result<usize, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -119,7 +124,7 @@ impl Store {
                             .collect::<Result<_, _>>()?;
                     for id in &ids {
                         sqlx::query("UPDATE accounts SET player_hash = $1 WHERE id = $2")
-                            .bind(hash_of(id))
+                            .bind(hash_of(id).into_string())
                             .bind(id)
                             .execute(conn.raw())
                             .await?;
@@ -165,10 +170,11 @@ impl Store {
     /// Stores a session of `account_id`.
     pub async fn insert_session(
         &self,
-        session_hash: &str,
+        session_hash: &TokenHash,
         account_id: &str,
         now: i64,
     ) -> Result<(), StoreError> {
+        let session_hash = session_hash.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -221,7 +227,8 @@ impl Store {
     }
 
     /// Ends the session whose token hashes to `session_hash`.
-    pub async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError> {
+    pub async fn delete_session(&self, session_hash: &TokenHash) -> Result<(), StoreError> {
+        let session_hash = session_hash.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {

@@ -3,6 +3,7 @@
 //! challenger leaves (`expires_at`, as seeks). Accepting is one transaction: a conditional
 //! `UPDATE ... WHERE status = 'open'` and the game's `INSERT`.
 
+use site_model::secrets::TokenHash;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -153,10 +154,11 @@ impl Store {
     pub async fn end_challenge(
         &self,
         id: &str,
-        who: &str,
+        who: &TokenHash,
         status: &'static str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let who = who.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {

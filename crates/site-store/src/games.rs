@@ -1,6 +1,7 @@
 //! The `games` table: seats, state and result of each game.
 
 use game::{Color, EndReason, RecordResult};
+use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
@@ -11,7 +12,7 @@ use site_model::ratings::RatingChange;
 use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
-/// player token, `secrets::hash_hex`) for a human.
+/// player token, `secrets::PlayerToken::hash`) for a human.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRow {
     /// Who holds it.
@@ -517,7 +518,7 @@ impl Store {
         .await
     }
 
-    /// The id of the game whose invitation hashes to `invite` (`secrets::hash_hex`).
+    /// The id of the game whose invitation hashes to `invite` (`secrets::invite_hash`).
     pub async fn game_id_by_invite(&self, invite: &str) -> Result<Option<String>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -540,7 +541,12 @@ impl Store {
 
     /// The games where the token hashing to `token` holds a seat: unfinished first, then most
     /// recently changed.
-    pub async fn games_of(&self, token: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+    pub async fn games_of(
+        &self,
+        token: &TokenHash,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let token = token.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -594,7 +600,8 @@ impl Store {
 
     /// Unfinished games where the seat token hashed to `token_hash` (hex SHA-256, as stored)
     /// plays against an engine seat.
-    pub async fn unfinished_engine_games(&self, token_hash: &str) -> Result<i64, StoreError> {
+    pub async fn unfinished_engine_games(&self, token_hash: &TokenHash) -> Result<i64, StoreError> {
+        let token_hash = token_hash.as_str();
         let token = token_hash.to_string();
         self.run(|mut conn| {
             let token = token.clone();

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use sqlx::{Any, Row, Transaction};
 
 use super::{Store, StoreError};
-use site_model::secrets::{hash_hex, new_secret};
+use site_model::secrets::{invite_hash, migrated_token_hash, new_secret};
 
 /// The name of the player-token signing secret in `site_secrets`.
 const PLAYER_TOKEN_SECRET: &str = "player_token_hmac";
@@ -26,12 +26,12 @@ pub(super) async fn hash_stored_secrets(tx: &mut Transaction<'_, Any>) -> Result
         let black: Option<String> = row.try_get("black_token")?;
         let invite: Option<String> = row.try_get("invite")?;
         let white = white.map(|t| {
-            let h = hash_hex(&t);
+            let h = migrated_token_hash(&t).into_string();
             legacy.insert(h.clone());
             h
         });
         let black = black.map(|t| {
-            let h = hash_hex(&t);
+            let h = migrated_token_hash(&t).into_string();
             legacy.insert(h.clone());
             h
         });
@@ -40,7 +40,7 @@ pub(super) async fn hash_stored_secrets(tx: &mut Transaction<'_, Any>) -> Result
         )
         .bind(white)
         .bind(black)
-        .bind(invite.map(|i| hash_hex(&i)))
+        .bind(invite.map(|i| invite_hash(&i)))
         .bind(&id)
         .execute(&mut **tx)
         .await?;

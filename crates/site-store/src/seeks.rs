@@ -5,6 +5,7 @@
 //! and the new game's `INSERT`. Two players (or two processes) accepting at once: the
 //! database lets one update match the row; the other matches nothing and rolls back.
 
+use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
@@ -260,7 +261,8 @@ impl Store {
 
     /// Removes the open seek `id` of `owner`; `Ok(false)` if there is none (taken, gone,
     /// someone else's).
-    pub async fn delete_seek(&self, id: &str, owner: &str) -> Result<bool, StoreError> {
+    pub async fn delete_seek(&self, id: &str, owner: &TokenHash) -> Result<bool, StoreError> {
+        let owner = owner.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -286,10 +288,11 @@ impl Store {
     pub async fn accept_seek(
         &self,
         id: &str,
-        acceptor: &str,
+        acceptor: &TokenHash,
         game: &GameRow,
         withdraw: Option<&str>,
     ) -> Result<AcceptOutcome, StoreError> {
+        let acceptor = acceptor.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {

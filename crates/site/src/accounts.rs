@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::play::random_token;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::{TokenKeys, hash_hex};
+use site_model::secrets::{PlayerToken, TokenHash, TokenKeys, session_hash};
 use site_store::{AccountRow, Store, StoreError, now_ms};
 
 /// The session cookie over plain HTTP.
@@ -216,12 +216,12 @@ impl Sessions {
         if token.len() != 43 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Ok(None);
         }
-        self.account_of_hash(&hash_hex(token)).await
+        self.account_of_hash(&session_hash(token)).await
     }
 
     /// [`Sessions::account_of`] by the token's hash.
-    pub async fn account_of_hash(&self, hash: &str) -> Result<Option<Account>, StoreError> {
-        let hash = hash.to_string();
+    pub async fn account_of_hash(&self, hash: &TokenHash) -> Result<Option<Account>, StoreError> {
+        let hash = hash.as_str().to_string();
         if let Some((found, at)) = self.cache().get(&hash).cloned()
             && at.elapsed() < SESSION_CACHE
         {
@@ -266,7 +266,7 @@ pub async fn register(
     sessions: &Sessions,
     keys: &TokenKeys,
     logged_in: Option<&Account>,
-    player_token: &str,
+    player_token: &PlayerToken,
     creds: &Credentials,
 ) -> Result<(String, MeView), SiteError> {
     check_username(&creds.username)?;
@@ -285,13 +285,13 @@ pub async fn register(
         created_at: now_ms(),
     };
     let token = new_session_token();
-    let account_hash = hash_hex(&keys.account_token(&account.id));
+    let account_hash = keys.account_token(&account.id).hash();
     let stored = sessions
         .store
         .insert_account(
             &account,
-            &hash_hex(&token),
-            &hash_hex(player_token),
+            &session_hash(&token),
+            &player_token.hash(),
             &account_hash,
         )
         .await?;
@@ -334,7 +334,7 @@ pub async fn log_in(
     let token = new_session_token();
     sessions
         .store
-        .insert_session(&hash_hex(&token), &account.id, now_ms())
+        .insert_session(&session_hash(&token), &account.id, now_ms())
         .await?;
     Ok((
         token,
@@ -347,7 +347,10 @@ pub async fn log_in(
 /// `DELETE /api/session`: ends the request's session (nothing to do without one).
 pub async fn log_out(sessions: &Sessions, account: Option<&Account>) -> Result<(), SiteError> {
     if let Some(a) = account {
-        sessions.store.delete_session(&a.session_hash).await?;
+        sessions
+            .store
+            .delete_session(&TokenHash::from_stored(a.session_hash.clone()))
+            .await?;
         sessions.forget_account(&a.id);
     }
     Ok(())

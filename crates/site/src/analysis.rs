@@ -17,7 +17,7 @@ use crate::engine_queue::{EngineQueue, JobError, JobHandle, JobSpec, Lane, Owner
 use crate::live_game::SiteVariant;
 use crate::positions::{in_range, read_position, variant_named};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_store::now_ms;
 
 /// Longest search a request may ask for, in milliseconds.
@@ -208,12 +208,12 @@ fn search<V: SiteVariant>(
 /// The checked request: the position, the player's ticket and the queue's job spec.
 pub(crate) fn prepare<V: SiteVariant>(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     fen: &str,
     movetime_ms: u64,
 ) -> Result<(V::Position, Ticket, JobSpec), SiteError> {
     let pos = position::<V>(fen)?;
-    let owner = hash_hex(token);
+    let owner = token.hash().into_string();
     if !service.in_flight.try_take(&owner) {
         return Err(SiteError::new(
             ErrorCode::TooManyAnalyses,
@@ -238,7 +238,7 @@ pub(crate) fn prepare<V: SiteVariant>(
 
 async fn run<V: SiteVariant>(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &AnalysisRequest,
     movetime_ms: u64,
 ) -> Result<AnalysisView, SiteError> {
@@ -306,7 +306,7 @@ impl AnalysisStream {
 
 async fn stream_of<V: SiteVariant>(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &AnalysisRequest,
     movetime_ms: u64,
 ) -> Result<AnalysisStream, SiteError> {
@@ -331,7 +331,7 @@ async fn stream_of<V: SiteVariant>(
 /// left out: [`MAX_STREAM_MS`]), then streams the search's iterations and its answer.
 pub async fn stream(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &AnalysisRequest,
 ) -> Result<AnalysisStream, SiteError> {
     let variant = variant_named(&req.variant)?;
@@ -348,7 +348,7 @@ pub async fn stream(
 /// for a long position), then searches in the engine queue.
 pub async fn analyse(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &AnalysisRequest,
 ) -> Result<AnalysisView, SiteError> {
     let variant = variant_named(&req.variant)?;

@@ -20,7 +20,7 @@ use crate::records_read::{
 };
 use base64::Engine;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_model::state::GameKind;
 use site_store::{ImportRow, now_ms};
 
@@ -248,7 +248,7 @@ pub fn detect(text: &str) -> GameKind {
 /// errors of the others.
 pub async fn import(
     service: &Arc<GameService>,
-    token: &str,
+    token: &PlayerToken,
     req: &ImportRequest,
 ) -> Result<ImportView, SiteError> {
     if let Some(t) = &req.text
@@ -266,7 +266,7 @@ pub async fn import(
         Some(name) => Some(variant_named(name)?),
         None => None,
     };
-    let importer = hash_hex(token);
+    let importer = token.hash().into_string();
     let (text, bytes) = (req.text.clone(), req.base64.clone());
     let (variant, rows, games, errors, warnings) = off_thread(move || {
         let mut warnings = Vec::new();

@@ -27,7 +27,7 @@ use crate::live_game::SiteVariant;
 use crate::play::{GameService, valid_id};
 use crate::positions::read_position;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_model::state::{GameKind, GameStatus};
 use site_store::{ReviewRow, StoreError, now_ms};
 
@@ -402,7 +402,7 @@ pub async fn review(service: &Arc<Reviews>, subject: &Subject) -> Result<ReviewV
 /// review still runs, 503 when [`MAX_RUNNING_REVIEWS`] run.
 pub async fn request(
     service: &Arc<Reviews>,
-    token: &str,
+    token: &PlayerToken,
     subject: &Subject,
 ) -> Result<ReviewView, SiteError> {
     let key = subject.key();
@@ -421,7 +421,7 @@ pub async fn request(
             line.moves.len()
         )));
     }
-    let owner = hash_hex(token);
+    let owner = token.hash().into_string();
     let busy_here = {
         let running = service.running.lock();
         running.contains_key(&key)

@@ -4,6 +4,7 @@
 //! analysis lane under the same per-player limit as the analyses, for at most
 //! [`MAX_SOLVE_MS`].
 
+use site_model::secrets::PlayerToken;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -91,7 +92,7 @@ fn prove<V: SiteVariant>(pos: &V::Position, max_plies: u32, deadline: Instant) -
 
 async fn run<V: SiteVariant>(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &SolveRequest,
     max_plies: u32,
     movetime_ms: u64,
@@ -113,7 +114,7 @@ async fn run<V: SiteVariant>(
 /// 413 for a long position, 429 past the per-player limit (shared with the analyses).
 pub async fn solve(
     service: &Arc<Analyses>,
-    token: &str,
+    token: &PlayerToken,
     req: &SolveRequest,
 ) -> Result<SolveView, SiteError> {
     let variant = variant_named(&req.variant)?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use game::{Color, RecordResult};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::{PlayerToken, content_digest};
 use site_model::state::{GameKind, GameStatus, Level, SeatKind};
 use site_store::{GameRow, MoveRow, SeatRow, now_ms};
 
@@ -117,7 +117,7 @@ fn result_of(winner: Option<Color>) -> RecordResult {
 /// whatever move notation, is one game.
 fn upload_key(player_hash: &str, upload: &Upload, rows: &[MoveRow]) -> String {
     let ids: Vec<&str> = rows.iter().map(|r| r.move_id.as_str()).collect();
-    hash_hex(&format!(
+    content_digest(&format!(
         "upload\n{player_hash}\n{}\n{}\n{}\n{}\n{}",
         upload.variant.as_str(),
         i64::from(upload.level),
@@ -133,7 +133,7 @@ fn upload_key(player_hash: &str, upload: &Upload, rows: &[MoveRow]) -> String {
 /// `bad_request` when the game is not over or the claimed result is not the rules' result.
 pub async fn upload(
     play: &Arc<GameService>,
-    token: &str,
+    token: &PlayerToken,
     upload: Upload,
 ) -> Result<Uploaded, SiteError> {
     if upload.moves.len() > MAX_UPLOAD_PLIES {
@@ -166,7 +166,7 @@ pub async fn upload(
             replayed.reason.as_str()
         )));
     }
-    let player_hash = hash_hex(token);
+    let player_hash = token.hash().into_string();
     let key = upload_key(&player_hash, &upload, &replayed.rows);
     let human = SeatRow {
         kind: SeatKind::Human,

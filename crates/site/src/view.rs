@@ -7,7 +7,7 @@ use crate::permissions::{self, Action};
 use site_model::clock::ClockView;
 use site_model::json_list::JsonList;
 use site_model::ratings::RatingChange;
-use site_model::secrets::{hash_hex, invite_for};
+use site_model::secrets::{PlayerToken, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind, YourSeat};
 use site_store::{GameRow, SeatRow};
 
@@ -174,9 +174,9 @@ pub struct GameView {
     pub offline: bool,
 }
 
-/// Which seats a token holds (the row keeps the token's hash, `secrets::hash_hex`).
-pub fn seat_of(row: &GameRow, token: &str) -> Option<YourSeat> {
-    let hash = hash_hex(token);
+/// Which seats a token holds (the row keeps the token's hash, `PlayerToken::hash`).
+pub fn seat_of(row: &GameRow, token: &PlayerToken) -> Option<YourSeat> {
+    let hash = token.hash();
     let w = row.white.token.as_deref() == Some(hash.as_str());
     let b = row.black.token.as_deref() == Some(hash.as_str());
     match (w, b) {
@@ -191,13 +191,13 @@ impl GameView {
     /// Fills the fields that depend on who asks (`you`, `invite_url`, `actions`) for `token`. The
     /// invitation is derived from the creator's token (`secrets::invite_for`): shown when its
     /// hash is the one stored, that is, to the creator alone.
-    pub fn personalize(mut self, row: &GameRow, token: &str) -> GameView {
+    pub fn personalize(mut self, row: &GameRow, token: &PlayerToken) -> GameView {
         self.you = seat_of(row, token);
         self.actions = permissions::actions(row, self.you);
         self.invite_url = match (&self.you, &row.invite) {
             (Some(_), Some(stored)) if row.has_open_seat() && row.status == GameStatus::Ongoing => {
                 let invite = invite_for(token, &row.id);
-                (hash_hex(&invite) == *stored).then(|| format!("/join/{invite}"))
+                (invite_hash(&invite) == *stored).then(|| format!("/join/{invite}"))
             }
             _ => None,
         };

@@ -269,7 +269,7 @@ async fn planted_tokens_are_refused_and_replaced() {
 
     // A token the server issued to the attacker, planted beside the victim's own: refused, so
     // the victim's next game cannot go to the attacker.
-    let attacker_token = srv.site.token_keys().issue();
+    let attacker_token = srv.site.token_keys().issue().expose().to_string();
     let both = format!("icebound_player={attacker_token}; icebound_player={fresh}");
     let a = victim
         .send_with_headers(

@@ -17,6 +17,7 @@
 //! states (`moves=all`, the default) stay for clients that do not keep the list.
 
 use crate::error::HttpError;
+use site_model::secrets::{PlayerToken, TokenHash};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -227,7 +228,7 @@ struct Delivered {
 
 impl Delivered {
     /// The state message of `snap`, sent now.
-    fn message(&mut self, snap: &Snapshot, token: &str) -> Message {
+    fn message(&mut self, snap: &Snapshot, token: &PlayerToken) -> Message {
         self.version = snap.row.version;
         if !self.changes {
             return text_message(snap.state_text(token));
@@ -238,12 +239,17 @@ impl Delivered {
     }
 
     /// The state message of `snap` if this socket has not sent it (or a newer one) yet.
-    fn next(&mut self, snap: &Snapshot, token: &str) -> Option<Message> {
+    fn next(&mut self, snap: &Snapshot, token: &PlayerToken) -> Option<Message> {
         (snap.row.version > self.version).then(|| self.message(snap, token))
     }
 }
 
-async fn handle(svc: &Arc<GameService>, id: &str, token: &str, text: &str) -> Option<Message> {
+async fn handle(
+    svc: &Arc<GameService>,
+    id: &str,
+    token: &PlayerToken,
+    text: &str,
+) -> Option<Message> {
     // Only an object: serde reads an internally tagged enum from an array too (the tag, then
     // the fields by position), so `["resign"]` would resign with no field name to check.
     if !text
@@ -313,7 +319,12 @@ async fn send_within(
 async fn still_logged_in(login: Option<&(Arc<Sessions>, String)>) -> bool {
     match login {
         None => true,
-        Some((sessions, hash)) => matches!(sessions.account_of_hash(hash).await, Ok(Some(_))),
+        Some((sessions, hash)) => matches!(
+            sessions
+                .account_of_hash(&TokenHash::from_stored(hash.clone()))
+                .await,
+            Ok(Some(_))
+        ),
     }
 }
 
@@ -322,7 +333,7 @@ async fn session(
     svc: Arc<GameService>,
     slot: Arc<GameSlot>,
     id: String,
-    token: String,
+    token: PlayerToken,
     login: Option<(Arc<Sessions>, String)>,
     socket: WebSocket,
     _guard: WsGuard,

@@ -11,7 +11,7 @@ use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_store::{ChallengeRow, now_ms};
 
 /// The body of `POST /api/challenges`.
@@ -112,11 +112,16 @@ impl Lobby {
     /// `too_many_challenges` past [`MAX_CHALLENGES`] open.
     pub async fn create_challenge(
         &self,
-        token: &str,
+        token: &PlayerToken,
         req: NewChallenge,
     ) -> Result<ChallengeView, SiteError> {
-        let me = hash_hex(token);
-        let Some(account) = self.play.store.account_by_player_hash(&me).await? else {
+        let me = token.hash().into_string();
+        let Some(account) = self
+            .play
+            .store
+            .account_by_player_hash(&token.hash())
+            .await?
+        else {
             return Err(SiteError::new(
                 ErrorCode::NotLoggedIn,
                 "challenges are sent between accounts: log in or register first",
@@ -182,8 +187,8 @@ impl Lobby {
     }
 
     /// `GET /api/challenges`.
-    pub async fn list_challenges(&self, token: &str) -> Result<ChallengeLists, SiteError> {
-        let me = hash_hex(token);
+    pub async fn list_challenges(&self, token: &PlayerToken) -> Result<ChallengeLists, SiteError> {
+        let me = token.hash().into_string();
         let now = now_ms();
         let rows = self
             .play
@@ -201,10 +206,10 @@ impl Lobby {
     /// unless it is an open challenge to `token`'s account.
     pub async fn accept_challenge(
         self: &Arc<Self>,
-        token: &str,
+        token: &PlayerToken,
         id: &str,
     ) -> Result<GameView, SiteError> {
-        let me = hash_hex(token);
+        let me = token.hash().into_string();
         let now = now_ms();
         let challenge = match valid_id(id) {
             true => self.play.store.challenge(id).await?,
@@ -230,19 +235,19 @@ impl Lobby {
     }
 
     /// `POST /api/challenges/{id}/decline` by the challenged player; 404 otherwise.
-    pub async fn decline_challenge(&self, token: &str, id: &str) -> Result<(), SiteError> {
+    pub async fn decline_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
         self.end_challenge(token, id, "declined").await
     }
 
     /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
     /// answered one (its game, if any, stays); 404 otherwise.
-    pub async fn cancel_challenge(&self, token: &str, id: &str) -> Result<(), SiteError> {
+    pub async fn cancel_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
         self.end_challenge(token, id, "cancelled").await
     }
 
     async fn end_challenge(
         &self,
-        token: &str,
+        token: &PlayerToken,
         id: &str,
         status: &'static str,
     ) -> Result<(), SiteError> {
@@ -250,7 +255,7 @@ impl Lobby {
             || !self
                 .play
                 .store
-                .end_challenge(id, &hash_hex(token), status, now_ms())
+                .end_challenge(id, &token.hash(), status, now_ms())
                 .await?
         {
             return Err(no_challenge(id));

@@ -10,7 +10,7 @@ use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
 
 /// The body of `POST /api/seeks`.
@@ -115,7 +115,11 @@ fn taken() -> SiteError {
 impl Lobby {
     /// `POST /api/seeks`: 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a
     /// rated seek without an account, 429 `too_many_seeks` past [`MAX_SEEKS`].
-    pub async fn create_seek(&self, token: &str, req: NewSeek) -> Result<SeekView, SiteError> {
+    pub async fn create_seek(
+        &self,
+        token: &PlayerToken,
+        req: NewSeek,
+    ) -> Result<SeekView, SiteError> {
         let terms = parse_terms(
             &req.variant,
             req.time_control,
@@ -126,15 +130,15 @@ impl Lobby {
         Ok(SeekView::of(&row, &row.owner))
     }
 
-    async fn make_seek(&self, token: &str, terms: Terms) -> Result<SeekRow, SiteError> {
+    async fn make_seek(&self, token: &PlayerToken, terms: Terms) -> Result<SeekRow, SiteError> {
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
-        let owner = hash_hex(token);
+        let owner = token.hash().into_string();
         let username = self
             .play
             .store
-            .account_by_player_hash(&owner)
+            .account_by_player_hash(&token.hash())
             .await?
             .map(|a| a.username);
         let now = now_ms();
@@ -164,15 +168,15 @@ impl Lobby {
     }
 
     /// `GET /api/seeks`: the open seeks, oldest first, as `token`'s player sees them.
-    pub async fn list_seeks(&self, token: &str) -> Result<Vec<SeekView>, SiteError> {
-        let me = hash_hex(token);
+    pub async fn list_seeks(&self, token: &PlayerToken) -> Result<Vec<SeekView>, SiteError> {
+        let me = token.hash().into_string();
         let rows = self.play.store.open_seeks(now_ms(), 200).await?;
         Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
     }
 
     /// `DELETE /api/seeks/{id}`: withdraws `token`'s own open seek; 404 otherwise.
-    pub async fn cancel_seek(&self, token: &str, id: &str) -> Result<(), SiteError> {
-        if !valid_id(id) || !self.play.store.delete_seek(id, &hash_hex(token)).await? {
+    pub async fn cancel_seek(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
+        if !valid_id(id) || !self.play.store.delete_seek(id, &token.hash()).await? {
             return Err(SiteError::new(
                 ErrorCode::NotFound,
                 format!(
@@ -191,7 +195,7 @@ impl Lobby {
     /// accepted it first, 401 `not_logged_in` for a rated seek without an account.
     pub async fn accept_seek(
         self: &Arc<Self>,
-        token: &str,
+        token: &PlayerToken,
         id: &str,
     ) -> Result<GameView, SiteError> {
         if !valid_id(id) {
@@ -199,7 +203,7 @@ impl Lobby {
         }
         let now = now_ms();
         let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
-        let me = hash_hex(token);
+        let me = token.hash().into_string();
         if seek.owner == me {
             return Err(SiteError::new(
                 ErrorCode::OwnSeek,
@@ -225,7 +229,12 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
-        match self.play.store.accept_seek(id, &me, &row, None).await? {
+        match self
+            .play
+            .store
+            .accept_seek(id, &token.hash(), &row, None)
+            .await?
+        {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
             _ => match self.play.store.seek(id).await? {
                 Some(s) if s.status != "open" => Err(taken()),
@@ -240,14 +249,14 @@ impl Lobby {
     /// own in the same transaction, so they meet and never make two games.
     pub async fn quick_seek(
         self: &Arc<Self>,
-        token: &str,
+        token: &PlayerToken,
         req: QuickSeek,
     ) -> Result<QuickAnswer, SiteError> {
         let terms = parse_terms(&req.variant, req.time_control, req.rated, None)?;
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
-        let me = hash_hex(token);
+        let me = token.hash().into_string();
         let matching = self.play.store.matching_seeks(now_ms(), &terms).await?;
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
@@ -312,7 +321,7 @@ impl Lobby {
     /// game, `None` when someone was first; 409 `conflict` when `withdraw` was taken first.
     async fn try_accept(
         self: &Arc<Self>,
-        token: &str,
+        token: &PlayerToken,
         seek: &SeekRow,
         withdraw: Option<&str>,
     ) -> Result<Option<GameView>, SiteError> {
@@ -321,7 +330,7 @@ impl Lobby {
             .with_names(lobby_game(
                 &seek.terms,
                 &seek.owner,
-                &hash_hex(token),
+                token.hash().as_str(),
                 self.play.time().now_ms(),
             )?)
             .await?;
@@ -329,7 +338,7 @@ impl Lobby {
         match self
             .play
             .store
-            .accept_seek(&seek.id, &hash_hex(token), &row, withdraw)
+            .accept_seek(&seek.id, &token.hash(), &row, withdraw)
             .await?
         {
             AcceptOutcome::Won => Ok(Some(self.start_lobby_game(row, token, "seek").await?)),
@@ -343,7 +352,7 @@ impl Lobby {
     pub(crate) async fn start_lobby_game(
         self: &Arc<Self>,
         row: GameRow,
-        token: &str,
+        token: &PlayerToken,
         via: &str,
     ) -> Result<GameView, SiteError> {
         tracing::info!(game = %row.id, variant = %row.variant, rated = row.rated, via, "lobby game");

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, SeekView};
 use site_model::error::SiteError;
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_store::now_ms;
 
 /// How far back a new stream reports the player's games just started: a page that
@@ -31,8 +31,12 @@ pub struct LobbyView {
 
 impl Lobby {
     /// The lobby as `token`'s player sees it; games started since `since` (Unix ms).
-    pub async fn lobby_view(&self, token: &str, since: i64) -> Result<LobbyView, SiteError> {
-        let me = hash_hex(token);
+    pub async fn lobby_view(
+        &self,
+        token: &PlayerToken,
+        since: i64,
+    ) -> Result<LobbyView, SiteError> {
+        let me = token.hash().into_string();
         let now = now_ms();
         if self.sweep_due(now)
             && let Err(e) = self.play.store().sweep_lobby(now, KEEP_ANSWERED_MS).await

@@ -15,7 +15,7 @@ use crate::live_game::{self, LiveGame};
 use crate::permissions::{Opponent, opponent};
 use crate::view::{GameView, seat_of};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::{hash_hex, invite_for};
+use site_model::secrets::{PlayerToken, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, NoticeCode, SeatKind};
 use site_store::{GameRow, StoreError};
 
@@ -24,7 +24,7 @@ impl GameService {
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        token: &PlayerToken,
         text: &str,
         ply: i64,
     ) -> Result<GameView, SiteError> {
@@ -40,7 +40,7 @@ impl GameService {
     pub async fn play_or_retry(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        token: &PlayerToken,
         text: &str,
         ply: i64,
     ) -> Result<(GameView, bool), SiteError> {
@@ -75,7 +75,7 @@ impl GameService {
         self: &Arc<Self>,
         slot: &Arc<super::GameSlot>,
         g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
-        token: &str,
+        token: &PlayerToken,
         text: &str,
         ply: i64,
     ) -> Result<(GameView, bool), SiteError> {
@@ -125,7 +125,7 @@ impl GameService {
 
     /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to
     /// move).
-    pub async fn resign(&self, id: &str, token: &str) -> Result<GameView, SiteError> {
+    pub async fn resign(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
@@ -150,7 +150,7 @@ impl GameService {
     pub async fn draw(
         &self,
         id: &str,
-        token: &str,
+        token: &PlayerToken,
         action: DrawAction,
     ) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
@@ -222,7 +222,7 @@ impl GameService {
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        token: &PlayerToken,
         action: Answer,
     ) -> Result<(GameView, bool), SiteError> {
         let slot = self.slot(id).await?;
@@ -285,7 +285,7 @@ impl GameService {
         let new_id = random_token(8);
         let invite = old
             .has_open_seat()
-            .then(|| hash_hex(&invite_for(token, &new_id)));
+            .then(|| invite_hash(&invite_for(token, &new_id)));
         let mut new = GameRow {
             invite,
             rematch_of: Some(old.id.clone()),

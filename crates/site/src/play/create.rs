@@ -3,12 +3,13 @@
 //! a rematch).
 
 use super::*;
+use site_model::secrets::PlayerToken;
 
 impl GameService {
     /// `POST /api/games`.
     pub async fn create(
         self: &Arc<Self>,
-        token: &str,
+        token: &PlayerToken,
         req: NewGame,
     ) -> Result<GameView, SiteError> {
         let variant = GameKind::parse(&req.variant).ok_or_else(|| {
@@ -81,7 +82,7 @@ impl GameService {
                     token: None,
                     name: None,
                 };
-                (open, Some(hash_hex(&invite_for(token, &id))))
+                (open, Some(invite_hash(&invite_for(token, &id))))
             }
             "local" => (human.clone(), None),
             other => {
@@ -120,7 +121,7 @@ impl GameService {
     pub(crate) async fn open_new(
         self: &Arc<Self>,
         row: GameRow,
-        token: &str,
+        token: &PlayerToken,
         what: &str,
     ) -> Result<GameView, SiteError> {
         let id = row.id.clone();

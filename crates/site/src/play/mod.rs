@@ -51,7 +51,7 @@ use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::view::{GameView, seat_of};
 use site_model::clock::{Charge, Clock, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::{hash_hex, invite_for};
+use site_model::secrets::{PlayerToken, TokenHash, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind};
 use site_model::time::WallTime;
 use site_store::{GameRow, SeatRow, Store, StoreError, now_ms};
@@ -216,16 +216,16 @@ pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-fn holds(row: &GameRow, c: Color, token: &str) -> bool {
-    row.seat(c).token.as_deref() == Some(hash_hex(token).as_str())
+fn holds(row: &GameRow, c: Color, token: &PlayerToken) -> bool {
+    row.seat(c).token.as_deref() == Some(token.hash().as_str())
 }
 
 /// The seat of the holder of `token`: only its hash is stored.
-fn human_seat(token: &str) -> SeatRow {
+fn human_seat(token: &PlayerToken) -> SeatRow {
     SeatRow {
         kind: SeatKind::Human,
         level: None,
-        token: Some(hash_hex(token)),
+        token: Some(token.hash().into_string()),
         name: None,
     }
 }
@@ -391,9 +391,9 @@ impl GameService {
     }
 
     /// Refuses another engine game to `token` once it has [`MAX_ENGINE_GAMES`] unfinished.
-    async fn check_engine_games(&self, token: &str) -> Result<(), SiteError> {
+    async fn check_engine_games(&self, token: &PlayerToken) -> Result<(), SiteError> {
         // Seats hold the token's hash (issue 9, section 3), never the token.
-        let n = self.store.unfinished_engine_games(&hash_hex(token)).await?;
+        let n = self.store.unfinished_engine_games(&token.hash()).await?;
         if n >= MAX_ENGINE_GAMES {
             return Err(SiteError::new(
                 ErrorCode::TooManyEngineGames,
@@ -410,7 +410,7 @@ impl GameService {
     /// (a rated game needs two accounts: issue 13).
     pub(crate) async fn check_rated(
         &self,
-        token: &str,
+        token: &PlayerToken,
         control: TimeControl,
     ) -> Result<(), SiteError> {
         if control.speed().is_none() {
@@ -420,7 +420,7 @@ impl GameService {
         }
         if self
             .store
-            .account_by_player_hash(&hash_hex(token))
+            .account_by_player_hash(&token.hash())
             .await?
             .is_none()
         {
@@ -433,10 +433,13 @@ impl GameService {
     }
 
     /// The account name of the holder of `token`, if it is an account's.
-    pub(crate) async fn account_name(&self, token: &str) -> Result<Option<String>, SiteError> {
+    pub(crate) async fn account_name(
+        &self,
+        token: &PlayerToken,
+    ) -> Result<Option<String>, SiteError> {
         Ok(self
             .store
-            .account_by_player_hash(&hash_hex(token))
+            .account_by_player_hash(&token.hash())
             .await?
             .map(|a| a.username))
     }
@@ -447,7 +450,7 @@ impl GameService {
             if let Some(hash) = &seat.token {
                 seat.name = self
                     .store
-                    .account_by_player_hash(hash)
+                    .account_by_player_hash(&TokenHash::from_stored(hash.clone()))
                     .await?
                     .map(|a| a.username);
             }
@@ -694,7 +697,7 @@ impl GameService {
     }
 
     /// `GET /api/games/{id}`.
-    pub async fn get(&self, id: &str, token: &str) -> Result<GameView, SiteError> {
+    pub async fn get(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
         let g = self.lock_fresh(&slot).await?;
         Ok(g.view().personalize(g.row(), token))
@@ -720,14 +723,14 @@ impl GameService {
     }
 
     /// `POST /api/join/{invite}`.
-    pub async fn join(&self, invite: &str, token: &str) -> Result<GameView, SiteError> {
+    pub async fn join(&self, invite: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let not_found = || SiteError::new(ErrorCode::NotFound, "no game has this invitation");
         if !valid_id(invite) {
             return Err(not_found());
         }
         let id = self
             .store
-            .game_id_by_invite(&hash_hex(invite))
+            .game_id_by_invite(&invite_hash(invite))
             .await?
             .ok_or_else(not_found)?;
         let slot = self.slot(&id).await?;

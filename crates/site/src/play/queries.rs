@@ -12,7 +12,7 @@ use super::{
 use crate::live_game;
 use crate::view::{GameSummary, SeatView, VariantStats, seat_of};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::hash_hex;
+use site_model::secrets::PlayerToken;
 use site_model::state::{GameKind, GameStatus};
 
 impl GameService {
@@ -29,8 +29,8 @@ impl GameService {
     }
 
     /// `GET /api/my-games`.
-    pub async fn my_games(&self, token: &str) -> Result<Vec<GameSummary>, SiteError> {
-        let rows = self.store.games_of(&hash_hex(token), 100).await?;
+    pub async fn my_games(&self, token: &PlayerToken) -> Result<Vec<GameSummary>, SiteError> {
+        let rows = self.store.games_of(&token.hash(), 100).await?;
         Ok(rows
             .into_iter()
             .map(|r| {
@@ -89,7 +89,7 @@ impl GameService {
     pub async fn ws_guard(
         self: &Arc<Self>,
         slot: &GameSlot,
-        token: &str,
+        token: &PlayerToken,
     ) -> Result<WsGuard, SiteError> {
         let seated = seat_of(slot.game.lock().await.row(), token).is_some();
         let cap = if seated {

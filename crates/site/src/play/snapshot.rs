@@ -2,6 +2,7 @@
 //! once per kind of watcher (each seat, the spectators) and, on sockets that keep the moves
 //! (`?moves=changes`), as only the moves after those the socket already holds.
 
+use site_model::secrets::PlayerToken;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
@@ -62,7 +63,7 @@ impl Snapshot {
     /// The state message for `token` on a socket that holds `held` moves (`moves=changes`):
     /// only the moves after those, with `moves_from`, when they are of this state's history;
     /// else the whole state ([`Snapshot::state_text`]).
-    pub fn changes_text(&self, token: &str, held: Option<HeldMoves>) -> Bytes {
+    pub fn changes_text(&self, token: &PlayerToken, held: Option<HeldMoves>) -> Bytes {
         let from = match (held, self.view.moves.history()) {
             (Some((h, n)), Some((now, len))) if h == now && n <= len => n,
             _ => return self.state_text(token),
@@ -97,7 +98,7 @@ impl Snapshot {
 
     /// The cache slot of `token`'s messages: by seat held; `None` for the creator while a
     /// seat is open, whose view alone carries the invitation.
-    fn shared_slot(&self, token: &str) -> Option<usize> {
+    fn shared_slot(&self, token: &PlayerToken) -> Option<usize> {
         let seat = seat_of(&self.row, token);
         if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
             return None;
@@ -111,13 +112,13 @@ impl Snapshot {
     }
 
     /// The view as `token` sees it.
-    pub fn view_for(&self, token: &str) -> GameView {
+    pub fn view_for(&self, token: &PlayerToken) -> GameView {
         self.view.clone().personalize(&self.row, token)
     }
 
     /// The state message for `token`. Views differ only by the seat held, except the
     /// creator's invitation while a seat is open: that one is made for its socket alone.
-    pub fn state_text(&self, token: &str) -> Bytes {
+    pub fn state_text(&self, token: &PlayerToken) -> Bytes {
         let text = || {
             let view = self.view_for(token);
             serde_json::to_string(&StateMessage {

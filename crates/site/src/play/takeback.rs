@@ -3,6 +3,7 @@
 //! the engine, an offer between friends. Each change is stored before it is answered or
 //! broadcast.
 
+use site_model::secrets::PlayerToken;
 use std::sync::Arc;
 
 use tokio::sync::MutexGuard;
@@ -18,7 +19,7 @@ use site_store::StoreError;
 impl GameService {
     /// `POST /api/games/{id}/abort`: ends the game without a result, while the friend has not
     /// joined or fewer than two moves are played.
-    pub async fn abort(&self, id: &str, token: &str) -> Result<GameView, SiteError> {
+    pub async fn abort(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
         let mut row = g.row().clone();
@@ -57,7 +58,7 @@ impl GameService {
     pub async fn takeback(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        token: &PlayerToken,
         action: Answer,
         ply: Option<u32>,
     ) -> Result<GameView, SiteError> {
