@@ -50,8 +50,8 @@ struct Replayed {
     start_fen: String,
     rows: Vec<MoveRow>,
     turn: Color,
-    winner: Option<Color>,
-    reason: game::EndReason,
+    /// How the rules ended it; `None`: the last position is not over (a resignation).
+    outcome: Option<(Option<Color>, game::EndReason)>,
 }
 
 /// Replays `moves` from `V`'s start position; errors name the ply (1-based) and the move.
@@ -89,18 +89,11 @@ fn replay<V: SiteVariant>(moves: &[String]) -> Result<Replayed, SiteError> {
         });
         pos = next;
     }
-    let Some(outcome) = V::outcome(&pos) else {
-        return Err(SiteError::bad_request(format!(
-            "the game is not over after its {} moves: only finished games are uploaded",
-            moves.len()
-        )));
-    };
     Ok(Replayed {
         start_fen: V::position_text(&start),
         rows,
         turn: V::side_to_move(&pos),
-        winner: outcome.winner(),
-        reason: outcome.reason(),
+        outcome: V::outcome(&pos).map(|o| (o.winner(), o.reason())),
     })
 }
 
@@ -130,7 +123,8 @@ fn upload_key(player_hash: &str, upload: &Upload, rows: &[MoveRow]) -> String {
 /// Replays and stores `upload` as `token`'s unrated game against the computer (its
 /// account's name on the seat when logged in). Errors: `too_large` past
 /// [`MAX_UPLOAD_PLIES`], `illegal_move` naming the first ply the rules refuse,
-/// `bad_request` when the game is not over or the claimed result is not the rules' result.
+/// `bad_request` when the claimed result is not the rules' result, or the game is not over and
+/// the claim is not the uploader's resignation (stored as one).
 pub async fn upload(
     play: &Arc<GameService>,
     token: &PlayerToken,
@@ -157,13 +151,29 @@ pub async fn upload(
         tokio::task::spawn_blocking(move || games::with_game!(variant, G => replay::<G>(&moves)))
             .await
             .map_err(|e| SiteError::new(ErrorCode::Internal, format!("replay failed: {e}")))??;
-    let computed = result_of(replayed.winner);
+    // A game the rules did not end was resigned, and only the uploader's own resignation is
+    // taken (nobody gains by uploading a loss; a win must be won on the board).
+    let (winner, reason) = match replayed.outcome {
+        Some(ended) => ended,
+        None if upload.result == result_of(Some(!upload.color)) => {
+            (Some(!upload.color), game::EndReason::Resignation)
+        }
+        None => {
+            return Err(SiteError::bad_request(format!(
+                "the game is not over after its {} moves: only a finished game, or one the \
+                 uploader resigned ({}), is uploaded",
+                upload.moves.len(),
+                result_of(Some(!upload.color)).as_str()
+            )));
+        }
+    };
+    let computed = result_of(winner);
     if computed != upload.result {
         return Err(SiteError::bad_request(format!(
             "the result {} disagrees with the game: after its last move the rules give {} ({})",
             upload.result.as_str(),
             computed.as_str(),
-            replayed.reason.as_str()
+            reason.as_str()
         )));
     }
     let player_hash = token.hash().into_string();
@@ -189,8 +199,8 @@ pub async fn upload(
     let row = GameRow {
         status: GameStatus::Finished,
         result: Some(computed),
-        winner: replayed.winner,
-        reason: Some(replayed.reason),
+        winner,
+        reason: Some(reason),
         ply: replayed.rows.len() as i64,
         rated: false,
         upload_key: Some(key),

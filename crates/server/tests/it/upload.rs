@@ -1,7 +1,8 @@
 //! `POST /api/games/upload` (issue 42) on SQLite and, when `ICEBOUND_TEST_POSTGRES_URL` is
 //! set, on PostgreSQL: a finished game against the computer played in the browser is stored
 //! unrated, offline, and readable at `/api/games/{id}`; an illegal move is refused naming its
-//! ply; a claimed result the rules disagree with is refused; the same upload twice is one game;
+//! ply; a claimed result the rules disagree with is refused; an unfinished game is taken only as
+//! the uploader's resignation; the same upload twice is one game;
 //! the uploader's rating does not move.
 
 use crate::common::*;
@@ -174,13 +175,17 @@ async fn uploads(url: &str) {
     let message = refused.body["error"]["message"].as_str().unwrap_or("");
     assert!(message.contains("disagrees"), "{message}");
 
-    // An unfinished game, and bad fields.
-    let refused = upload(
-        &mut c,
-        json!({"variant": "antarctos", "moves": moves[..4], "level": 3, "color": "white", "result": result}),
-    )
-    .await;
-    assert_error(&refused, 400, "bad_request");
+    // An unfinished game claimed as the uploader's win or a draw, and bad fields.
+    for claim in ["1-0", "1/2-1/2"] {
+        let refused = upload(
+            &mut c,
+            json!({"variant": "antarctos", "moves": moves[..4], "level": 3, "color": "white", "result": claim}),
+        )
+        .await;
+        assert_error(&refused, 400, "bad_request");
+        let message = refused.body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains("not over"), "{claim}: {message}");
+    }
     for (field, value) in [
         ("variant", json!("go")),
         ("level", json!(9)),
@@ -203,6 +208,22 @@ async fn uploads(url: &str) {
         .filter_map(|g| g["id"].as_str().map(str::to_string))
         .collect();
     assert_eq!(ids_after, vec![id.clone()], "refused uploads store nothing");
+
+    // An unfinished game the uploader lost: a resignation, stored as one.
+    let resigned = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves[..4], "level": 3, "color": "white", "result": "0-1"}),
+    )
+    .await;
+    assert_eq!(resigned.status, 201, "{}", resigned.text);
+    assert_eq!(resigned.body["status"], "finished");
+    assert_eq!(
+        resigned.body["result"]["winner"], "black",
+        "{}",
+        resigned.text
+    );
+    assert_eq!(resigned.body["result"]["reason"], "resignation");
+    assert_eq!(resigned.body["ply"], 4);
     srv.stop().await;
 }
 
