@@ -415,8 +415,32 @@ fn parse_position<V: Variant>(fen: &str) -> Result<V::Position, String> {
     if fen.is_empty() {
         Ok(V::start_position())
     } else {
-        V::parse_position(fen).map_err(|e| e.to_string())
+        V::parse_position(fen).map_err(|e| position_error(&e))
     }
+}
+
+/// A refused position's error text: JSON `{"message": "...", "position": {"code", "args"}}`,
+/// the rules crate's words and its fault as data (`game::PositionFault`, the server's
+/// `error.position`), so a page words it in its own language as it does the server's.
+fn position_error<E: std::fmt::Display + game::PositionFault>(e: &E) -> String {
+    #[derive(Serialize)]
+    struct Fault {
+        code: &'static str,
+        args: Vec<String>,
+    }
+    #[derive(Serialize)]
+    struct Refused {
+        message: String,
+        position: Fault,
+    }
+    let hint = e.hint();
+    to_json(&Refused {
+        message: e.to_string(),
+        position: Fault {
+            code: hint.code,
+            args: hint.args,
+        },
+    })
 }
 
 /// A game's position as a [`Current`].
@@ -596,6 +620,17 @@ mod tests {
             let e = s.set_position(variant, fen).expect_err("refused");
             assert!(!e.is_empty());
         }
+        // A refused position carries the rules' fault as data, as the server's error does.
+        let e = s
+            .set_position("iceage", "7k/8/8/8/8/8/8/K6P w - - 0 1")
+            .expect_err("a pawn on h1");
+        let v: serde_json::Value = serde_json::from_str(&e).expect("JSON");
+        assert_eq!(v["position"]["code"], "pawn_on_back_rank", "{e}");
+        assert_eq!(v["position"]["args"][0], "h1", "{e}");
+        assert!(
+            v["message"].as_str().is_some_and(|m| m.contains("h1")),
+            "{e}"
+        );
         let e = s
             .play("c7-b6 c7-d6")
             .expect_err("the second move is not legal");

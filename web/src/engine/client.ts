@@ -14,6 +14,7 @@
 // The engine offers one principal variation per search (no multi-PV).
 
 import type { At, BoardView, Iteration, SearchInfo, SearchLimits, SolveInfo } from './types';
+import type { PositionFault } from '../api';
 
 export type { At, BoardView, Iteration, SearchInfo, SearchLimits, SolveInfo } from './types';
 
@@ -23,9 +24,24 @@ const MANIFEST_URL = '/engine/manifest.json';
 
 /** An error the engine answered with (a bad position, move or limit), or a worker that died. */
 export class EngineError extends Error {
+  /** For a refused position: the rules' fault as data, as the server's `error.position`. */
+  readonly position?: PositionFault;
+
   constructor(message: string, readonly stopped = false) {
+    // A refused position comes as JSON: the rules' words and the fault (engine-wasm).
+    let fault: PositionFault | undefined;
+    if (message.startsWith('{"message"')) {
+      try {
+        const parsed = JSON.parse(message) as { message: string; position?: PositionFault };
+        message = parsed.message;
+        fault = parsed.position;
+      } catch {
+        // Not JSON after all: the text as it is.
+      }
+    }
     super(message);
     this.name = 'EngineError';
+    this.position = fault;
   }
 }
 

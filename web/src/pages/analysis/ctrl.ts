@@ -55,8 +55,10 @@ export type ImportState = { kind: 'read'; read: ImportView } | { kind: 'error'; 
 /** The words of a refused position: why, in the page's language. */
 const positionError = (err: unknown) =>
   err instanceof ApiError && err.code === 'bad_request' ? `${t('analysis.bad_position')} ${positionFaultWords(err)}`
-    // The engine in the browser names the fault in the rules crate's English words.
-    : err instanceof EngineError ? `${t('analysis.bad_position')} ${err.message}` : errorWords(err);
+    // The engine in the browser gives the same fault as data; else its English words.
+    : err instanceof EngineError
+      ? `${t('analysis.bad_position')} ${err.position ? positionFaultWords(new ApiError('bad_request', err.message, 400, undefined, undefined, err.position)) : err.message}`
+      : errorWords(err);
 
 export class AnalysisCtrl {
   readonly variant: VariantKey;
