@@ -1,0 +1,104 @@
+//! The store's integration tests: a [`Store`] opened on a database URL, no server, no HTTP.
+//! One binary, in the quick tier (README, "Tests"). The tests that need a running server stay
+//! in crates/server/tests/it/storage.rs.
+
+use site_store::{LeaseTake, Store};
+
+/// A fresh SQLite database file URL, in a temporary directory kept after the test.
+fn sqlite_url(tag: &str) -> String {
+    test_support::services::sqlite_url(&test_support::temp_dir(tag).keep(), "test.db")
+}
+
+/// Issue 12's leases: a free lease is taken; a holder renews its own; another process gets it
+/// only once it expired; a lapse longer than the caller allows is reported and left alone, and
+/// of two processes that move the same lapsed lease on, one wins.
+#[tokio::test]
+async fn a_lease_passes_on_only_when_expired_and_a_long_lapse_is_moved_on_once() {
+    let store = Store::open(&sqlite_url("leases")).await.expect("store");
+    let t = 1_000_000;
+    assert!(store.take_lease("sweep", "a", t, 5_000).await.unwrap());
+    assert!(
+        store
+            .take_lease("sweep", "a", t + 1_000, 5_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(t + 6_000));
+    assert!(
+        !store
+            .take_lease("sweep", "b", t + 5_999, 5_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .take_lease("sweep", "b", t + 6_001, 5_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(t + 11_001));
+
+    // Expired 1 s ago, 3 s allowed: taken as usual.
+    let take = |holder: &'static str, now: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .take_lease_unless_lapsed("sweep", holder, now, 5_000, 3_000)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(take("a", t + 12_001).await, LeaseTake::Held);
+    assert_eq!(take("b", t + 12_002).await, LeaseTake::Other);
+    // Expired 10 s ago: reported, untouched, for the holder too.
+    let expired = t + 17_001;
+    for holder in ["a", "b"] {
+        assert_eq!(
+            take(holder, expired + 10_000).await,
+            LeaseTake::Lapsed {
+                expires_at: expired
+            }
+        );
+    }
+    assert_eq!(store.lease_expiry("sweep").await.unwrap(), Some(expired));
+    assert!(
+        store
+            .move_lapsed_lease("sweep", "b", expired, expired + 20_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .move_lapsed_lease("sweep", "a", expired, expired + 20_000)
+            .await
+            .unwrap()
+    );
+    assert_eq!(take("b", expired + 11_000).await, LeaseTake::Held);
+    // A lease never taken is taken, whatever the bound.
+    assert!(matches!(
+        store
+            .take_lease_unless_lapsed("fresh", "a", t, 5_000, 0)
+            .await
+            .unwrap(),
+        LeaseTake::Held
+    ));
+}
+
+/// `/healthz`'s write writes every time, even while another process's probe holds the row
+/// with a later expiry (a `take_lease` would have changed nothing, so a full disk went unseen).
+#[tokio::test]
+async fn the_healthz_write_probe_writes_whoever_wrote_last() {
+    let store = Store::open(&sqlite_url("probe")).await.expect("open");
+    let t = 1_800_000_000_000;
+    assert!(
+        store
+            .take_lease("healthz", "other", t, 60_000)
+            .await
+            .unwrap()
+    );
+    store.write_probe("me", t).await.expect("probe");
+    assert_eq!(store.lease_expiry("healthz").await.unwrap(), Some(t));
+    store.write_probe("other", t + 1).await.expect("probe");
+    assert_eq!(store.lease_expiry("healthz").await.unwrap(), Some(t + 1));
+    store.close().await;
+}
