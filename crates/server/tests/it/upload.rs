@@ -46,28 +46,6 @@ fn finished_game() -> (Vec<String>, &'static str) {
     }
 }
 
-/// A name of this run's own (a PostgreSQL database outlives the run).
-fn unique(prefix: &str) -> String {
-    let n = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() % 1_000_000_000)
-        .unwrap_or(0);
-    format!("{prefix}{n}")
-}
-
-async fn register(srv: &TestServer, name: &str) -> ApiClient {
-    let mut c = srv.client();
-    let r = c
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "correct horse"}),
-        )
-        .await
-        .expect("register");
-    assert_eq!(r.status, 201, "{}", r.text);
-    c
-}
-
 async fn upload(c: &mut ApiClient, body: Value) -> server::client::Answer {
     c.post("/api/games/upload", body).await.expect("upload")
 }

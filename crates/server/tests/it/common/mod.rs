@@ -364,3 +364,26 @@ macro_rules! both_databases {
 }
 #[allow(unused_imports)]
 pub(crate) use both_databases;
+
+/// A name of this run's own (a PostgreSQL database outlives the run).
+pub fn unique(prefix: &str) -> String {
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() % 1_000_000_000)
+        .unwrap_or(0);
+    format!("{prefix}{n}")
+}
+
+/// A fresh browser registered as account `name` (201).
+pub async fn register(srv: &TestServer, name: &str) -> ApiClient {
+    let mut c = srv.client();
+    let r = c
+        .post(
+            "/api/accounts",
+            json!({"username": name, "password": "correct horse"}),
+        )
+        .await
+        .expect("register");
+    assert_eq!(r.status, 201, "{}", r.text);
+    c
+}
