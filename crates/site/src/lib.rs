@@ -1,6 +1,6 @@
 //! The site's domain services, one module each: [`play`] (live games, moves, takebacks,
 //! clocks, engine seats, the timeout sweeper), [`lobby`] (seeks and challenges), [`accounts`]
-//! and [`players`] (profiles, leaderboards), [`analysis`], [`solve`], [`review`] and
+//! and [`players`] (profiles, leaderboards), [`health`] (what `/healthz` reports), [`analysis`], [`solve`], [`review`] and
 //! [`import`] (the computer's work on positions and records), and the views they answer
 //! with; [`services`] holds them together. No HTTP: `site-http` turns requests into calls here (docs/architecture.md).
 
@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod engine_memory;
 pub mod engine_player;
 pub mod engine_queue;
+pub mod health;
 pub mod import;
 pub mod lab;
 pub mod live_game;

@@ -209,6 +209,58 @@ async fn account(store: &Store, name: &str) -> Result<ProfileAccount, SiteError>
         .ok_or_else(|| no_player(name))
 }
 
+/// The players' service: profiles, rating histories, game lists, leaderboards and the rated
+/// games' statistics, read from the site's store (what site-http's player routes call).
+#[derive(Debug, Clone)]
+pub struct Players {
+    store: Store,
+}
+
+impl Players {
+    /// The service over `store`.
+    pub fn new(store: Store) -> Players {
+        Players { store }
+    }
+
+    /// `GET /api/players/{username}`; 404 for an unknown name.
+    pub async fn player(&self, name: &str) -> Result<PlayerView, SiteError> {
+        player(&self.store, name).await
+    }
+
+    /// `GET /api/players/{username}/history`: per game and speed, oldest first.
+    pub async fn history(
+        &self,
+        name: &str,
+    ) -> Result<BTreeMap<&'static str, BTreeMap<&'static str, Vec<HistoryPoint>>>, SiteError> {
+        history(&self.store, name).await
+    }
+
+    /// `GET /api/players/{username}/games?variant=&page=` (the query's texts, parsed here:
+    /// 400 when bad).
+    pub async fn games(
+        &self,
+        name: &str,
+        variant: Option<&str>,
+        page: Option<&str>,
+    ) -> Result<PlayerGamesView, SiteError> {
+        games(&self.store, name, variant, page).await
+    }
+
+    /// `GET /api/leaderboard/{variant}`; 404 for an unknown game.
+    pub async fn leaderboard(&self, variant: &str) -> Result<LeaderboardView, SiteError> {
+        leaderboard(&self.store, variant).await
+    }
+
+    /// `GET /api/stats/rated?min=&max=` (the band's ends as texts, parsed here: 400 when bad).
+    pub async fn rated_stats(
+        &self,
+        min: Option<&str>,
+        max: Option<&str>,
+    ) -> Result<serde_json::Value, SiteError> {
+        rated_stats(&self.store, min, max).await
+    }
+}
+
 /// Reads a game name (`antarctos`, `iceage`); 400 otherwise.
 pub fn parse_variant(text: &str) -> Result<GameKind, SiteError> {
     GameKind::parse(text).ok_or_else(|| {
@@ -220,7 +272,7 @@ pub fn parse_variant(text: &str) -> Result<GameKind, SiteError> {
 }
 
 /// `GET /api/players/{username}`.
-pub async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> {
+async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> {
     let acc = account(store, name).await?;
     let rows = store.ratings_of(&acc.id).await?;
     let mut ratings = BTreeMap::new();
@@ -251,7 +303,7 @@ pub async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> 
 
 /// `GET /api/players/{username}/history`: `{"antarctos": {"realtime": [HistoryPoint],
 /// "correspondence": [...]}, "iceage": {...}}`, oldest first.
-pub async fn history(
+async fn history(
     store: &Store,
     name: &str,
 ) -> Result<BTreeMap<&'static str, BTreeMap<&'static str, Vec<HistoryPoint>>>, SiteError> {
@@ -334,7 +386,7 @@ fn game_line(
 }
 
 /// `GET /api/players/{username}/games?variant=&page=`.
-pub async fn games(
+async fn games(
     store: &Store,
     name: &str,
     variant: Option<&str>,
@@ -378,7 +430,7 @@ pub async fn games(
 }
 
 /// `GET /api/leaderboard/{variant}`; 404 for an unknown game.
-pub async fn leaderboard(store: &Store, variant: &str) -> Result<LeaderboardView, SiteError> {
+async fn leaderboard(store: &Store, variant: &str) -> Result<LeaderboardView, SiteError> {
     let variant = GameKind::parse(variant).ok_or_else(|| {
         SiteError::new(
             ErrorCode::NotFound,
@@ -434,7 +486,7 @@ fn parse_band_end(name: &str, text: Option<&str>) -> Result<Option<i64>, SiteErr
 /// White / Black / draws with percentages, of the games whose players' mean rating before the
 /// game is at least `min` and under `max`: `{"min", "max", "antarctos": VariantStats,
 /// "iceage": VariantStats}`.
-pub async fn rated_stats(
+async fn rated_stats(
     store: &Store,
     min: Option<&str>,
     max: Option<&str>,

@@ -12,6 +12,7 @@ use crate::analysis::Analyses;
 use crate::engine_player::EnginePlayer;
 use crate::lobby::Lobby;
 use crate::play::GameService;
+use crate::players::Players;
 use crate::review::Reviews;
 
 /// Every service of one site process, as the HTTP layer and the server's wiring hold them.
@@ -24,6 +25,8 @@ pub struct Services {
     pub analyses: Arc<Analyses>,
     /// Computer analyses of whole games and imported records.
     pub reviews: Arc<Reviews>,
+    /// Profiles, leaderboards and rated statistics.
+    pub players: Players,
 }
 
 impl Services {
@@ -36,6 +39,7 @@ impl Services {
             lobby: Lobby::new(play.clone()),
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
+            players: Players::new(play.store().clone()),
             play,
         })
     }

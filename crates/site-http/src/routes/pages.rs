@@ -104,40 +104,21 @@ fn engine_file(path: &str) -> Response {
 
 /// `GET /healthz` -> 200 `{"database": "ok"}` (with `"redis": "ok"` when the site runs with
 /// Redis), or 503 with the reason of the part that fails: the database does not answer a read
-/// and a small write within 5 s, or Redis does not deliver or take announcements. What a reverse proxy or a supervisor polls.
+/// and a small write within 5 s, or Redis does not deliver or take announcements
+/// ([`site::health::check`]). What a reverse proxy or a supervisor polls.
 pub async fn healthz(
     axum::extract::State(svc): axum::extract::State<super::AppState>,
 ) -> (axum::http::StatusCode, axum::Json<serde_json::Value>) {
-    // A read and a write: a database that reads but cannot write (read-only file, full disk,
-    // a lock held elsewhere) cannot take a move, so it is not healthy.
-    let probe = async {
-        svc.play.store().ping().await?;
-        let now = site_store::now_ms();
-        svc.play
-            .store()
-            .write_probe(svc.play.process_id(), now)
-            .await
-    };
-    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), probe).await;
-    let mut ok = true;
-    let database = match ping {
-        Ok(Ok(())) => "ok".to_string(),
-        Ok(Err(e)) => {
-            ok = false;
-            e.to_string()
-        }
-        Err(_) => {
-            ok = false;
-            "no answer within 5 s".to_string()
-        }
+    let health = site::health::check(&svc.play).await;
+    let database = match &health.database {
+        Ok(()) => "ok".to_string(),
+        Err(why) => why.clone(),
     };
     let mut body = serde_json::json!({ "database": database });
-    if let Some(bus) = svc.play.bus() {
-        let up = bus.is_up();
-        ok &= up;
+    if let Some(up) = health.bus_up {
         body["redis"] = if up { "ok" } else { "unreachable" }.into();
     }
-    let status = if ok {
+    let status = if health.ok() {
         axum::http::StatusCode::OK
     } else {
         axum::http::StatusCode::SERVICE_UNAVAILABLE

@@ -9,7 +9,7 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 
 use super::AppState;
-use site::players::{self, HistoryPoint, LeaderboardView, PlayerGamesView, PlayerView};
+use site::players::{HistoryPoint, LeaderboardView, PlayerGamesView, PlayerView};
 use site_model::error::SiteError;
 
 type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -36,9 +36,7 @@ pub async fn player(
     State(svc): State<AppState>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Json<PlayerView>, HttpError> {
-    Ok(Json(
-        players::player(svc.play.store(), &named(name)?).await?,
-    ))
+    Ok(Json(svc.players.player(&named(name)?).await?))
 }
 
 /// `GET /api/players/{username}/history`.
@@ -46,9 +44,7 @@ pub async fn history(
     State(svc): State<AppState>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Json<BTreeMap<&'static str, BTreeMap<&'static str, Vec<HistoryPoint>>>>, HttpError> {
-    Ok(Json(
-        players::history(svc.play.store(), &named(name)?).await?,
-    ))
+    Ok(Json(svc.players.history(&named(name)?).await?))
 }
 
 /// `GET /api/players/{username}/games?variant=&page=`.
@@ -60,9 +56,7 @@ pub async fn games(
     let q = params(q)?;
     let variant = q.get("variant").map(String::as_str);
     let page = q.get("page").map(String::as_str);
-    Ok(Json(
-        players::games(svc.play.store(), &named(name)?, variant, page).await?,
-    ))
+    Ok(Json(svc.players.games(&named(name)?, variant, page).await?))
 }
 
 /// `GET /api/leaderboard/{variant}`.
@@ -70,9 +64,7 @@ pub async fn leaderboard(
     State(svc): State<AppState>,
     variant: Result<Path<String>, PathRejection>,
 ) -> Result<Json<LeaderboardView>, HttpError> {
-    Ok(Json(
-        players::leaderboard(svc.play.store(), &named(variant)?).await?,
-    ))
+    Ok(Json(svc.players.leaderboard(&named(variant)?).await?))
 }
 
 /// `GET /api/stats/rated?min=&max=`.
@@ -83,7 +75,5 @@ pub async fn rated_stats(
     let q = params(q)?;
     let min = q.get("min").map(String::as_str);
     let max = q.get("max").map(String::as_str);
-    Ok(Json(
-        players::rated_stats(svc.play.store(), min, max).await?,
-    ))
+    Ok(Json(svc.players.rated_stats(min, max).await?))
 }
