@@ -14,7 +14,7 @@ pub use site_model::state::SeekColor;
 
 mod challenges;
 mod seeks;
-mod stream;
+pub mod stream;
 
 use std::collections::HashMap;
 use std::sync::Arc;

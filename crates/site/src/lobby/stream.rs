@@ -1,11 +1,15 @@
-//! What the lobby stream (`GET /api/lobby`, site-http's `lobby_stream`) sends: a
-//! [`LobbyView`] for one player, read from the database.
+//! The lobby stream (`GET /api/lobby`; site-http's `lobby_stream` sends it as server-sent
+//! events): [`LobbyStream`] yields a [`LobbyView`] for one player at once and whenever it
+//! changes. It reads the database every [`POLL`] (so changes made through other processes are
+//! seen) and at once after a change through this one; while open it keeps its player's
+//! real-time offers alive.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, SeekView};
+use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, POLL, SeekView, StreamGuard};
 use site_model::error::SiteError;
 use site_model::secrets::PlayerToken;
 use site_store::now_ms;
@@ -51,5 +55,74 @@ impl Lobby {
             challenges,
             started,
         })
+    }
+}
+
+/// One player's open lobby stream: its presence (a [`StreamGuard`], counted against the caps
+/// on streams) and the last view it sent.
+pub struct LobbyStream {
+    lobby: Arc<Lobby>,
+    token: PlayerToken,
+    since: i64,
+    last: Option<String>,
+    last_refresh: i64,
+    first: bool,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    guard: StreamGuard,
+}
+
+impl LobbyStream {
+    /// Opens `token`'s stream; 503 `too_many` past the caps on streams.
+    pub fn open(lobby: &Arc<Lobby>, token: PlayerToken) -> Result<LobbyStream, SiteError> {
+        let me = token.hash().into_string();
+        let guard = StreamGuard::open(lobby, &me)?;
+        Ok(LobbyStream {
+            lobby: lobby.clone(),
+            token,
+            since: now_ms() - STARTED_WINDOW_MS,
+            last: None,
+            last_refresh: 0,
+            first: true,
+            shutdown: lobby.play().shutdown_signal(),
+            guard,
+        })
+    }
+
+    /// The next [`LobbyView`] as JSON text: the first at once, then each one that differs from
+    /// the last sent, read every [`POLL`] or at once after a change through this process.
+    /// Pushes the player's presence ahead on the way. `None` once the site shuts down. A view
+    /// that cannot be read is logged and read again at the next poll.
+    pub async fn next(&mut self) -> Option<String> {
+        loop {
+            if !self.first {
+                tokio::select! {
+                    _ = tokio::time::sleep(POLL) => {}
+                    _ = self.lobby.changed() => {}
+                    _ = self.shutdown.changed() => {}
+                }
+            }
+            self.first = false;
+            if *self.shutdown.borrow() {
+                return None;
+            }
+            let now = now_ms();
+            let presence = self.lobby.presence_ms();
+            // A third of the presence time between pushes: two may be missed.
+            if now - self.last_refresh >= presence / 3 && self.guard.refresh(now + presence).await {
+                self.last_refresh = now;
+            }
+            match self.lobby.lobby_view(&self.token, self.since).await {
+                Ok(view) => {
+                    let Ok(text) = serde_json::to_string(&view) else {
+                        continue;
+                    };
+                    if self.last.as_ref() != Some(&text) {
+                        self.last = Some(text.clone());
+                        return Some(text);
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot read the lobby"),
+            }
+        }
     }
 }
