@@ -73,7 +73,10 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
         } else {
             server::options::RateLimits::default()
         },
-        redis: args.redis.clone(),
+        services: server::ServiceOptions {
+            redis: args.redis.clone(),
+            ..server::ServiceOptions::default()
+        },
         ..server::SiteOptions::default()
     })
 }

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+pub use site::options::ServiceOptions;
 pub use site::{GameService, Services};
 pub use site_http::options::{self, SiteOptions};
 pub use site_store::{Store, StoreError, StoreOptions};
@@ -53,7 +54,7 @@ impl Site {
 
     /// [`Site::open`] with `options` (public URL, proxy, timeouts, caps, rate limits).
     pub async fn open_with(url: &str, options: SiteOptions) -> Result<Site, ServerError> {
-        let store = Store::open_with(url, &options.store).await?;
+        let store = Store::open_with(url, &options.services.store).await?;
         // Now, not at the first move: a site on a read-only database would refuse them all.
         store.check_writable().await?;
         let keys = site_model::secrets::TokenKeys::new(
@@ -69,11 +70,14 @@ impl Site {
         let threads = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
-        let services = Services::new(store, threads, options.time.clone());
-        services
-            .reviews
-            .set_nodes(options.review_nodes.unwrap_or(site::review::REVIEW_NODES));
-        if let Some(presence) = options.lobby_presence {
+        let services = Services::new(store, threads, options.services.time.clone());
+        services.reviews.set_nodes(
+            options
+                .services
+                .review_nodes
+                .unwrap_or(site::review::REVIEW_NODES),
+        );
+        if let Some(presence) = options.services.lobby_presence {
             services.lobby.set_presence(presence);
         }
         let sessions = site::accounts::Sessions::new(services.play.store().clone());
@@ -127,7 +131,7 @@ impl Site {
             Ok(n) => tracing::info!(reviews = n, "computer analyses resumed"),
             Err(e) => tracing::error!(error = %e, "cannot resume computer analyses"),
         }
-        if let Some(url) = &self.options.redis {
+        if let Some(url) = &self.options.services.redis {
             match pubsub::Bus::start(
                 url,
                 &self.services.play,

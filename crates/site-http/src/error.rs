@@ -5,22 +5,15 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use site_model::error::SiteError;
-use site_store::StoreError;
 
 /// A [`SiteError`] on its way to a client. Handlers return it; `?` converts a [`SiteError`]
-/// or a [`StoreError`] into it.
+/// into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpError(pub SiteError);
 
 impl From<SiteError> for HttpError {
     fn from(e: SiteError) -> Self {
         HttpError(e)
-    }
-}
-
-impl From<StoreError> for HttpError {
-    fn from(e: StoreError) -> Self {
-        HttpError(SiteError::from(e))
     }
 }
 

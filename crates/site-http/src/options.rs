@@ -1,7 +1,8 @@
 //! What an operator (or a test) sets about a running site beyond its database: the public
 //! address it is reached at, whether a reverse proxy's headers are trusted, timeouts for slow
 //! and idle clients, connection caps and per-client rate limits (docs/security.md says which
-//! threat each one answers).
+//! threat each one answers). The options of the services below HTTP are `site`'s
+//! ([`site::options::ServiceOptions`]), held here whole.
 
 use std::time::Duration;
 
@@ -23,20 +24,9 @@ pub struct SiteOptions {
     pub connections: ConnectionLimits,
     /// Requests per client address.
     pub rate_limits: RateLimits,
-    /// Storage settings (a SQLite size cap, for one).
-    pub store: site_store::StoreOptions,
-    /// Nodes searched per position by a game's computer analysis (`None`:
-    /// [`site::review::REVIEW_NODES`]); a test sets it to make the analysis slower or faster.
-    pub review_nodes: Option<u64>,
-    /// Redis URL of the cross-process bus (`--redis`, server::pubsub); `None`: one process
-    /// alone, as always.
-    pub redis: Option<String>,
-    /// How long a real-time seek or challenge outlives its owner's last lobby stream (`None`:
-    /// [`site::lobby::PRESENCE`], 30 s); a test shortens it.
-    pub lobby_presence: Option<Duration>,
-    /// The wall clock the game clocks read (default: the system's); a clock test moves it
-    /// forward instead of sleeping ([`site_model::time::WallTime::advance`]).
-    pub time: site_model::time::WallTime,
+    /// What the site's services take beyond HTTP (storage, the analysis's nodes, the lobby's
+    /// presence, the wall clock, the Redis bus): the server reads it when it wires them.
+    pub services: site::options::ServiceOptions,
 }
 
 /// The site's public address: `http(s)://host[:port]`, without a path.

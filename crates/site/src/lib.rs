@@ -1,8 +1,10 @@
 //! The site's domain services, one module each: [`play`] (live games, moves, takebacks,
 //! clocks, engine seats, the timeout sweeper), [`lobby`] (seeks and challenges), [`accounts`]
-//! and [`players`] (profiles, leaderboards), [`health`] (what `/healthz` reports), [`analysis`], [`solve`], [`review`] and
-//! [`import`] (the computer's work on positions and records), and the views they answer
-//! with; [`services`] holds them together. No HTTP: `site-http` turns requests into calls here (docs/architecture.md).
+//! and [`players`] (profiles, leaderboards), [`health`] (what `/healthz` reports),
+//! [`analysis`], [`solve`], [`review`] and [`import`] (the computer's work on positions and
+//! records), and the views they answer with; [`services`] holds them together, [`options`]
+//! their settings. No HTTP: `site-http` turns requests into calls here
+//! (docs/architecture.md).
 
 pub mod accounts;
 pub mod analysis;
@@ -14,6 +16,7 @@ pub mod import;
 pub mod lab;
 pub mod live_game;
 pub mod lobby;
+pub mod options;
 pub mod permissions;
 pub mod play;
 pub mod players;

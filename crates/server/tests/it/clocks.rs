@@ -46,7 +46,10 @@ async fn get(c: &mut ApiClient, id: &str) -> Value {
 fn moved_time() -> (site_model::time::WallTime, SiteOptions) {
     let time = site_model::time::WallTime::system();
     let options = SiteOptions {
-        time: time.clone(),
+        services: server::ServiceOptions {
+            time: time.clone(),
+            ..server::ServiceOptions::default()
+        },
         ..SiteOptions::default()
     };
     (time, options)

@@ -302,7 +302,10 @@ async fn a_review_cut_by_a_crash_resumes_at_the_next_start() {
     let url = sqlite_url("review_crash");
     // Slow enough (2 M nodes a position) that the crash comes in the middle.
     let slow = || SiteOptions {
-        review_nodes: Some(2_000_000),
+        services: server::ServiceOptions {
+            review_nodes: Some(2_000_000),
+            ..server::ServiceOptions::default()
+        },
         ..SiteOptions::default()
     };
     let srv = TestServer::start_with(&url, slow()).await;
@@ -387,7 +390,10 @@ async fn a_blunder_is_marked_with_the_better_move() {
 async fn requests_arriving_together_cannot_pass_the_caps() {
     // All from one address: no per-address limits here.
     let slow = SiteOptions {
-        review_nodes: Some(3_000_000),
+        services: server::ServiceOptions {
+            review_nodes: Some(3_000_000),
+            ..server::ServiceOptions::default()
+        },
         rate_limits: server::options::RateLimits::off(),
         ..SiteOptions::default()
     };

@@ -70,6 +70,11 @@ const FORBIDDEN: &[(&str, &[&str], &str)] = &[
         &["redis", "sqlx"],
         "only the server wires Redis",
     ),
+    (
+        "site-http",
+        &["site-store"],
+        "the HTTP edge reaches storage only through site's services",
+    ),
 ];
 
 /// The workspace's packages: name -> its dependencies as (name, kind), kind `normal`, `dev`
@@ -192,6 +197,10 @@ fn an_arrow_that_points_up_or_a_forbidden_library_is_named() {
         .push(dep("site-http"));
     packages.get_mut("site").expect("site").push(dep("axum"));
     packages.get_mut("lab").expect("lab").push(dep("redis"));
+    packages
+        .get_mut("site-http")
+        .expect("site-http")
+        .push(dep("site-store"));
     packages.insert("newcomer".into(), vec![]);
     let layers = layer_faults(&packages);
     assert!(
@@ -214,6 +223,14 @@ fn an_arrow_that_points_up_or_a_forbidden_library_is_named() {
     );
     assert!(
         libraries.contains(&"lab depends on redis: only server may".to_string()),
+        "{libraries:?}"
+    );
+    assert!(
+        libraries.contains(
+            &"site-http depends on site-store: the HTTP edge reaches storage only through \
+              site's services"
+                .to_string()
+        ),
         "{libraries:?}"
     );
 }

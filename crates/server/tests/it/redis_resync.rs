@@ -19,7 +19,10 @@ async fn on_bus(url: &str, redis: &Redis) -> TestServer {
     let srv = TestServer::start_with(
         url,
         SiteOptions {
-            redis: Some(redis.url()),
+            services: server::ServiceOptions {
+                redis: Some(redis.url()),
+                ..server::ServiceOptions::default()
+            },
             ..SiteOptions::default()
         },
     )

@@ -197,7 +197,10 @@ fn last_text(view: &Value) -> String {
 /// hundreds of moves a second here; the limits are tested in limits.rs).
 fn with_store(options: &StoreOptions) -> server::SiteOptions {
     server::SiteOptions {
-        store: options.clone(),
+        services: server::ServiceOptions {
+            store: options.clone(),
+            ..server::ServiceOptions::default()
+        },
         rate_limits: server::options::RateLimits::off(),
         ..server::SiteOptions::default()
     }

@@ -19,7 +19,10 @@ pub async fn start(url: &str) -> TestServer {
         url,
         SiteOptions {
             rate_limits: RateLimits::off(),
-            lobby_presence: Some(PRESENCE),
+            services: server::ServiceOptions {
+                lobby_presence: Some(PRESENCE),
+                ..server::ServiceOptions::default()
+            },
             ..SiteOptions::default()
         },
     )

@@ -1,0 +1,28 @@
+//! What a site process sets about its services beyond HTTP: storage, the computer analysis's
+//! nodes, how long the lobby keeps an absent player's offers, the wall clock the game clocks
+//! read, and the bus between processes. site-http's `SiteOptions` holds one; the server reads
+//! it when it opens the store and wires the services.
+
+use std::time::Duration;
+
+use site_model::time::WallTime;
+use site_store::StoreOptions;
+
+/// The services' options (every field has a default: the production setting).
+#[derive(Debug, Clone, Default)]
+pub struct ServiceOptions {
+    /// Storage settings (a SQLite size cap, for one).
+    pub store: StoreOptions,
+    /// Nodes searched per position by a game's computer analysis (`None`:
+    /// [`crate::review::REVIEW_NODES`]); a test sets it to make the analysis slower or faster.
+    pub review_nodes: Option<u64>,
+    /// Redis URL of the cross-process bus (`--redis`, server::pubsub implements
+    /// [`crate::play::Announcer`] on it); `None`: one process alone, as always.
+    pub redis: Option<String>,
+    /// How long a real-time seek or challenge outlives its owner's last lobby stream (`None`:
+    /// [`crate::lobby::PRESENCE`], 30 s); a test shortens it.
+    pub lobby_presence: Option<Duration>,
+    /// The wall clock the game clocks read (default: the system's); a clock test moves it
+    /// forward instead of sleeping ([`WallTime::advance`]).
+    pub time: WallTime,
+}
