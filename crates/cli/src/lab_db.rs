@@ -1,5 +1,5 @@
 //! `--database` of `icebound selfplay` and `icebound match`: the run's summary row goes to
-//! the site's database (server::store, table `lab_runs`), where `GET /api/stats` and the
+//! the site's database (site_store::Store, table `lab_runs`), where `GET /api/stats` and the
 //! statistics page show it. The database is opened before the run, so a bad URL fails at
 //! once instead of after hours of games.
 

@@ -4,6 +4,7 @@
 mod allocator;
 mod analyze_cmd;
 mod backup_cmd;
+mod data_args;
 mod lab_db;
 mod lab_rows;
 mod load_cmd;

@@ -10,34 +10,17 @@ use std::time::Instant;
 use clap::Args;
 use lab::nnue::{DataOptions, TrainOptions};
 
-use games::{GameKind, with_game};
+use crate::data_args::DataArgs;
+use games::with_game;
 
 #[derive(Args)]
 pub struct NnueArgs {
-    /// The game: antarctos or iceage.
-    #[arg(long)]
-    pub variant: GameKind,
-    /// The data file: written by `--games`, read by `--train`.
-    #[arg(long)]
-    pub data: PathBuf,
-    /// Play this many self-play games and write their positions to `--data` (replacing it).
-    #[arg(long)]
-    pub games: Option<u32>,
-    /// Node limit per move of those games.
-    #[arg(long, default_value_t = 5_000)]
-    pub nodes: u64,
-    /// Random legal plies at the start of each game.
-    #[arg(long, default_value_t = 8)]
-    pub random_plies: u32,
-    /// Positions before this ply are not kept.
-    #[arg(long, default_value_t = 12)]
-    pub skip: u32,
+    /// The game, the data file and the self-play games that make it.
+    #[command(flatten)]
+    pub data: DataArgs,
     /// Threads for the games.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Seed of the games and of the training.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Train on `--data` and write the network here.
     #[arg(long)]
     pub train: Option<PathBuf>,
@@ -66,7 +49,7 @@ pub struct NnueArgs {
 }
 
 pub fn nnue(args: NnueArgs) -> Result<(), String> {
-    if args.games.is_none() && args.train.is_none() && args.bench.is_none() {
+    if args.data.games.is_none() && args.train.is_none() && args.bench.is_none() {
         return Err(
             "nothing to do: give --games N (make data), --train FILE, --bench NODES".into(),
         );
@@ -74,7 +57,7 @@ pub fn nnue(args: NnueArgs) -> Result<(), String> {
     if !(1..=2048).contains(&args.hidden) {
         return Err("--hidden must be 1 to 2048".into());
     }
-    with_game!(args.variant, V => run::<V>(&args))
+    with_game!(args.data.variant, V => run::<V>(&args))
 }
 
 fn run<V>(args: &NnueArgs) -> Result<(), String>
@@ -106,13 +89,13 @@ where
             );
         }
     }
-    if let Some(games) = args.games {
+    if let Some(games) = args.data.games {
         let opts = DataOptions {
             games,
-            nodes: args.nodes,
-            random_plies: args.random_plies,
-            skip: args.skip,
-            seed: args.seed,
+            nodes: args.data.nodes,
+            random_plies: args.data.random_plies,
+            skip: args.data.skip,
+            seed: args.data.seed,
             max_plies: lab::games::DEFAULT_MAX_PLIES,
         };
         let t = Instant::now();
@@ -121,25 +104,23 @@ where
                 eprintln!("{done}/{games} games, {positions} positions");
             }
         });
-        let mut f = std::fs::File::create(&args.data)
-            .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+        let mut f = args.data.create()?;
         for l in &lines {
             writeln!(f, "{l}").map_err(|e| e.to_string())?;
         }
         println!(
             "nnue data {}: {games} games at nodes={}, {} random plies, from ply {}, seed {}: {} positions in {:.0} s",
-            args.data.display(),
-            args.nodes,
-            args.random_plies,
-            args.skip,
-            args.seed,
+            args.data.file.display(),
+            args.data.nodes,
+            args.data.random_plies,
+            args.data.skip,
+            args.data.seed,
             lines.len(),
             t.elapsed().as_secs_f64()
         );
     }
     if let Some(out) = &args.train {
-        let text = std::fs::read_to_string(&args.data)
-            .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
+        let text = args.data.read()?;
         let opts = TrainOptions {
             hidden: args.hidden,
             epochs: args.epochs,
@@ -147,7 +128,7 @@ where
             lambda: args.lambda,
             scale: args.scale,
             batch: args.batch,
-            seed: args.seed,
+            seed: args.data.seed,
             holdout: 20,
         };
         let t = Instant::now();

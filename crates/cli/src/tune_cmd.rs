@@ -4,7 +4,6 @@
 //! and prints them beside the current ones, and with `--write FILE` also writes them as
 //! the game's weights file (`crates/engine/src/eval/<game>_weights.rs`).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -14,35 +13,18 @@ use engine::EngineConfig;
 use lab::selfplay::SelfplayOptions;
 use lab::tune::Tunable;
 
+use crate::data_args::DataArgs;
 use crate::selfplay_cmd::{check_games, progress_bar, thread_count};
-use games::{GameKind, with_game};
+use games::with_game;
 
 #[derive(Args)]
 pub struct TuneArgs {
-    #[arg(long)]
-    pub variant: GameKind,
-    /// The data file: written by `--games`, read by `--fit`.
-    #[arg(long)]
-    pub data: PathBuf,
-    /// Play this many self-play games and write their positions to `--data` (replacing it).
-    #[arg(long)]
-    pub games: Option<u32>,
-    /// Node limit per move of those games.
-    #[arg(long, default_value_t = 5_000)]
-    pub nodes: u64,
-    /// Random legal plies at the start of each game (seeded).
-    #[arg(long, default_value_t = 8)]
-    pub random_plies: u32,
-    /// Positions before this ply are not kept (the random opening and the moves right
-    /// after it).
-    #[arg(long, default_value_t = 12)]
-    pub skip: u32,
+    /// The game, the data file and the self-play games that make it.
+    #[command(flatten)]
+    pub data: DataArgs,
     /// Worker threads for the games, 1 to 256.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Run seed of the games.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Fit the weights to `--data`.
     #[arg(long)]
     pub fit: bool,
@@ -66,14 +48,14 @@ pub struct TuneArgs {
 }
 
 pub fn tune(args: TuneArgs) -> Result<(), String> {
-    with_game!(args.variant, V => run::<V>(&args))
+    with_game!(args.data.variant, V => run::<V>(&args))
 }
 
 fn run<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
-    if args.games.is_none() && !args.fit {
+    if args.data.games.is_none() && !args.fit {
         return Err("nothing to do: give --games N (make data), --fit (fit to it), or both".into());
     }
-    if let Some(games) = args.games {
+    if let Some(games) = args.data.games {
         generate::<V>(args, games)?;
     }
     if args.fit {
@@ -85,39 +67,38 @@ fn run<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
 fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
     // Before the data file is replaced: `--games 0` is refused here.
     check_games(games)?;
-    if args.nodes == 0 {
+    if args.data.nodes == 0 {
         return Err("--nodes 0: must be at least 1".into());
     }
     let opts = SelfplayOptions {
         games,
         threads: thread_count(args.threads)?,
-        seed: args.seed,
-        random_plies: args.random_plies,
+        seed: args.data.seed,
+        random_plies: args.data.random_plies,
         ..SelfplayOptions::new(
             games,
             EngineConfig {
-                nodes: Some(args.nodes),
+                nodes: Some(args.data.nodes),
                 ..EngineConfig::default()
             },
         )
     };
-    let file = File::create(&args.data)
-        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+    let file = args.data.create()?;
     let mut out = BufWriter::new(file);
     println!(
         "tune data {}: {} self-play games at nodes={}, {} random plies, positions from ply {}, seed {}",
         V::TITLE,
         games,
-        args.nodes,
-        args.random_plies,
-        args.skip,
-        args.seed
+        args.data.nodes,
+        args.data.random_plies,
+        args.data.skip,
+        args.data.seed
     );
     let bar = progress_bar(u64::from(games));
     let mut positions = 0u64;
     let mut error: Option<std::io::Error> = None;
     lab::selfplay::selfplay::<V>(&opts, |_, game| {
-        for line in lab::datagen::game_positions(game, args.skip) {
+        for line in lab::datagen::game_positions(game, args.data.skip) {
             if error.is_none()
                 && let Err(e) = writeln!(out, "{line}")
             {
@@ -136,11 +117,14 @@ fn generate<V: Tunable>(args: &TuneArgs, games: u32) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     if let Some(e) = error {
-        return Err(format!("cannot write {}: {e}", args.data.display()));
+        return Err(format!("cannot write {}: {e}", args.data.file.display()));
     }
     out.flush()
-        .map_err(|e| format!("cannot write {}: {e}", args.data.display()))?;
-    println!("positions {positions} written to {}", args.data.display());
+        .map_err(|e| format!("cannot write {}: {e}", args.data.file.display()))?;
+    println!(
+        "positions {positions} written to {}",
+        args.data.file.display()
+    );
     Ok(())
 }
 
@@ -155,12 +139,11 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         None => Vec::new(),
     };
     if let Some(path) = &args.write {
-        check_writable(path, &args.data)?;
+        check_writable(path, &args.data.file)?;
     }
-    let text = std::fs::read_to_string(&args.data)
-        .map_err(|e| format!("cannot read {}: {e}", args.data.display()))?;
-    let data =
-        lab::tune::read_data::<V>(&text).map_err(|e| format!("{}: {e}", args.data.display()))?;
+    let text = args.data.read()?;
+    let data = lab::tune::read_data::<V>(&text)
+        .map_err(|e| format!("{}: {e}", args.data.file.display()))?;
     let start = if args.from_hand {
         V::hand_weights()
     } else {
@@ -222,7 +205,7 @@ fn fit<V: Tunable>(args: &TuneArgs) -> Result<(), String> {
         let command = format!(
             "icebound tune --variant {} --data {} --fit{}{} --epochs {} --rate {} --write {}",
             V::NAME,
-            shell_quote(&args.data.display().to_string()),
+            shell_quote(&args.data.file.display().to_string()),
             if args.from_hand { " --from-hand" } else { "" },
             match &args.hold {
                 Some(h) => format!(" --hold {}", shell_quote(h)),

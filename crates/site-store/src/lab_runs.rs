@@ -38,7 +38,7 @@ impl LabKind {
     }
 }
 
-/// SPRT of a match: parameters, last log-likelihood ratio and verdict (engine::sprt).
+/// SPRT of a match: parameters, last log-likelihood ratio and verdict (lab::sprt).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SprtFigures {
     /// `elo0=0,elo1=10,alpha=0.05,beta=0.05`.

@@ -88,7 +88,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         4,
         &[
             // Takeback and rematch offers between friends, and the last notice of a game
-            // (game_service: abort, takeback, rematch, draw answers).
+            // (site::play: abort, takeback, rematch, draw answers).
             "ALTER TABLE games ADD COLUMN takeback_offer TEXT",
             "ALTER TABLE games ADD COLUMN rematch_offer TEXT",
             "ALTER TABLE games ADD COLUMN notice TEXT",

@@ -1,6 +1,6 @@
 //! What a seat holder may do in a game now: the `actions` of a GameView (docs/api.md). The
 //! page shows a button for each and nothing else; the endpoints check the same conditions
-//! themselves (game_service), this list only tells the page.
+//! themselves (site::play), this list only tells the page.
 //!
 //! The site's rules of play (not the games' rules): a friend game nobody joined can only be
 //! cancelled (aborted); while fewer than two moves are played a game is aborted rather than
