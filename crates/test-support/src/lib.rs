@@ -7,6 +7,8 @@
 //! - [`services`]: the PostgreSQL and Redis the CI machine provides (`.ci/setup-*.sh`):
 //!   absent means skipped, except under `CI=true`, where it is a failure.
 //! - [`redis`]: a `redis-server` of the test's own on a free port.
+//! - `store` (feature `store`): a fresh SQLite file or PostgreSQL database per test, the
+//!   process-wide hold on the shared PostgreSQL server, a game row, and `both_databases!`.
 
 #![warn(missing_docs)]
 
@@ -15,6 +17,8 @@ pub mod net;
 pub mod process;
 pub mod redis;
 pub mod services;
+#[cfg(feature = "store")]
+pub mod store;
 
 pub use dirs::temp_dir;
 pub use net::{free_addr, free_port};

@@ -6,7 +6,6 @@ use crate::common::*;
 use game::Color;
 use serde_json::{Value, json};
 use server::client::ApiClient;
-use site_model::state::SeatKind;
 use site_store::{MoveRow, Store, StoreError};
 
 /// Plays up to `n` moves (the first legal one each time) in a local game; returns the
@@ -99,50 +98,12 @@ both_databases! {
     }
 }
 
-async fn store_checks_ply_and_version(url: &str) {
-    let store = Store::open(url).await.expect("open");
-    let id = format!("st{}", std::process::id() % 100_000);
-    let id = format!("{id}{}", rand_suffix());
-    let row = engine_white_row(&id);
-    store.insert_game(&row).await.expect("insert");
-    let mv = |ply: i64, text: &str| MoveRow {
-        ply,
-        move_id: text.into(),
-        move_text: text.into(),
-        fen: "x".into(),
-        event: None,
-        created_at: 2,
-    };
-    let mut next = row.clone();
-    next.ply = 1;
-    next.turn = Color::Black;
-    next.version = 2;
-    store
-        .save_move(&next, &mv(1, "c3-d4"))
-        .await
-        .expect("first write");
-    // A second writer that read the same row (ply 0, version 1) loses.
-    let stale = store.save_move(&next, &mv(1, "e3-f4")).await;
-    assert!(matches!(stale, Err(StoreError::Stale { .. })), "{stale:?}");
-    let (back, moves) = store.load_game(&id).await.expect("load").expect("exists");
-    assert_eq!(back.ply, 1);
-    assert_eq!(moves.len(), 1);
-    assert_eq!(moves[0].move_text, "c3-d4");
-    store.close().await;
-}
-
 fn rand_suffix() -> String {
     let n = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() % 1_000_000_000)
         .unwrap_or(0);
     format!("{n}")
-}
-
-both_databases! {
-    async fn store_refuses_a_second_write_of_a_ply(url: &str) {
-        store_checks_ply_and_version(url).await;
-    }
 }
 
 async fn engine_resumes(url: &str) {
@@ -339,133 +300,6 @@ async fn racing_moves_for_one_ply_store_exactly_one() {
     let v = c.get(&format!("/api/games/{id}")).await.expect("get");
     assert_eq!(v.body["ply"], 1);
     srv.stop().await;
-}
-
-/// Issue 9, section 5: a game's row and its moves come from one snapshot, even while another
-/// process appends moves. Two stores (two pools, as two servers) on one database: one appends
-/// moves as fast as it can, the other loads the game again and again. For comparison, the same
-/// reader also reads row and moves in two statements without a transaction (the old way) and
-/// prints how often those disagree.
-async fn loads_are_consistent_while_another_store_writes(url: &str) {
-    use sqlx::{AnyConnection, Connection, Row};
-    let writer = Store::open(url).await.expect("writer");
-    let reader = Store::open(url).await.expect("reader");
-    let id = format!("cr{}", rand_suffix());
-    let mut row = engine_white_row(&id);
-    row.white.kind = SeatKind::Human;
-    row.white.level = None;
-    writer.insert_game(&row).await.expect("insert");
-    let plies = 400i64;
-    let write = tokio::spawn(async move {
-        for ply in 1..=plies {
-            row.ply = ply;
-            row.version += 1;
-            row.turn = if ply % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let mv = MoveRow {
-                ply,
-                move_id: format!("m{ply}"),
-                move_text: format!("m{ply}"),
-                fen: format!("f{ply}"),
-                event: None,
-                created_at: ply,
-            };
-            writer.save_move(&row, &mv).await.expect("write");
-        }
-        writer.close().await;
-    });
-    let mut naive = AnyConnection::connect(url).await.expect("naive reader");
-    let (mut loads, mut naive_reads, mut naive_torn) = (0, 0, 0);
-    loop {
-        let (game, moves) = reader.load_game(&id).await.expect("load").expect("game");
-        loads += 1;
-        assert_eq!(
-            moves.len() as i64,
-            game.ply,
-            "load {loads}: the row says ply {} but {} moves were read",
-            game.ply,
-            moves.len()
-        );
-        assert!(moves.iter().enumerate().all(|(i, m)| m.ply == i as i64 + 1));
-        let ply: i64 = sqlx::query("SELECT ply FROM games WHERE id = $1")
-            .bind(&id)
-            .fetch_one(&mut naive)
-            .await
-            .expect("naive row")
-            .try_get("ply")
-            .expect("ply");
-        let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
-            .bind(&id)
-            .fetch_one(&mut naive)
-            .await
-            .expect("naive moves")
-            .try_get("n")
-            .expect("n");
-        naive_reads += 1;
-        naive_torn += usize::from(n != ply);
-        if game.ply == plies {
-            break;
-        }
-    }
-    write.await.expect("writer");
-    eprintln!(
-        "{loads} snapshot loads, none torn; {naive_torn} of {naive_reads} two-statement reads \
-         disagreed"
-    );
-    reader.close().await;
-}
-
-both_databases! {
-    multi_thread; async fn loads_are_consistent_while_another_store_writes(url: &str) {
-        loads_are_consistent_while_another_store_writes(url).await;
-    }
-}
-
-/// Opens `stores` stores on `url` at the same instant (as processes started together do) and
-/// checks every one migrated the whole schema: the losers of a concurrent migration retry.
-async fn open_together(url: &str, stores: usize) {
-    let opens = (0..stores).map(|_| {
-        let url = url.to_string();
-        tokio::spawn(async move { Store::open(&url).await })
-    });
-    for (i, opened) in futures_util::future::join_all(opens)
-        .await
-        .into_iter()
-        .enumerate()
-    {
-        let store = opened
-            .expect("task")
-            .unwrap_or_else(|e| panic!("store {i}: {e}"));
-        // The newest table of the schema is there for each.
-        store.ping().await.expect("ping");
-        assert!(
-            store
-                .lease_expiry("nobody")
-                .await
-                .expect("leases table")
-                .is_none(),
-            "store {i}"
-        );
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_stores_opened_at_once_on_a_new_file_all_migrate() {
-    for round in 0..5 {
-        open_together(&sqlite_url(&format!("migrate-race-{round}")), 4).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_stores_opened_at_once_on_a_new_database_all_migrate() {
-    for _ in 0..2 {
-        if let Some(url) = postgres_url() {
-            open_together(&url, 4).await;
-        }
-    }
 }
 
 /// Group commit (issue 12): 120 games, each sent two different first moves at the same

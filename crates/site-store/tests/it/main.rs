@@ -1,13 +1,13 @@
 //! The store's integration tests: a [`Store`] opened on a database URL, no server, no HTTP.
-//! One binary, in the quick tier (README, "Tests"). The tests that need a running server stay
-//! in crates/server/tests/it/storage.rs.
+//! One binary, in the quick tier (README, "Tests"): SQLite always, PostgreSQL when
+//! `.ci/setup-postgres.sh` gave a URL (`both_databases!`). The tests that need a running server
+//! stay in crates/server/tests/it/storage.rs.
+
+mod consistency;
+mod migrations;
 
 use site_store::{LeaseTake, Store};
-
-/// A fresh SQLite database file URL, in a temporary directory kept after the test.
-fn sqlite_url(tag: &str) -> String {
-    test_support::services::sqlite_url(&test_support::temp_dir(tag).keep(), "test.db")
-}
+use test_support::store::sqlite_url;
 
 /// Issue 12's leases: a free lease is taken; a holder renews its own; another process gets it
 /// only once it expired; a lapse longer than the caller allows is reported and left alone, and
