@@ -238,6 +238,7 @@ export class IceboundEngine {
     if (bytes.length > 0) {
       const total = bytes.reduce((n, b) => n + b.length, 0);
       const ptr = exports.icebound_input(total);
+      if (ptr === 0) throw new EngineError(`the engine takes no input of ${total} bytes`);
       const view = new Uint8Array(exports.memory.buffer, ptr, total);
       let at = 0;
       for (const b of bytes) {

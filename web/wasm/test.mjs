@@ -146,6 +146,37 @@ for (const [what, call] of [
   }
 }
 if (engine.position().fen !== "B:Wd2,d4,a5:Ba7,c7") fail(`bad input changed the position`);
+// The raw exports, as a loader written from the ABI's doc calls them: wrong lengths, a huge
+// input, a level past a byte and a seed past 2^53 - 1 are errors, never a trap, and the
+// instance answers the next call.
+{
+  const outText = (x) =>
+    new TextDecoder().decode(new Uint8Array(x.memory.buffer, x.icebound_output_ptr(), x.icebound_output_len()));
+  const raw = (await WebAssembly.instantiate(engine.module, {
+    icebound: { now_ms: () => performance.now(), should_stop: () => 0, on_iteration: () => 0, panic: () => {} },
+  })).exports;
+  raw.icebound_init();
+  for (const [what, call, words] of [
+    ["lengths that wrap", () => (raw.icebound_input(10), raw.icebound_set_position(0xffffffff, 2)), "pass the input"],
+    ["lengths past the input", () => (raw.icebound_input(3), raw.icebound_set_position(2, 2)), "pass the input"],
+    ["a huge input", () => (raw.icebound_input(0xfffffff0) === 0 ? raw.icebound_play(5) : -1), "pass the input"],
+    ["a level past a byte", () => raw.icebound_choose_move(257, 1), "not 257"],
+    ["a seed past 2^53 - 1", () => raw.icebound_choose_move(1, 2 ** 53), "2^53 - 1"],
+  ]) {
+    let status;
+    try {
+      status = call();
+    } catch (e) {
+      fail(`${what}: the module trapped (${e})`);
+      continue;
+    }
+    if (status !== 1 || !outText(raw).includes(words)) fail(`${what}: status ${status}, '${outText(raw)}'`);
+  }
+  if (raw.icebound_legal_moves() !== 0 || JSON.parse(outText(raw)).length === 0) {
+    fail(`after the bad calls the module does not answer: ${outText(raw)}`);
+  }
+}
+
 
 // Stopping: the iteration callback's `true`, and the shared stop cell.
 engine.setPosition("iceage", "");

@@ -342,17 +342,18 @@ impl Session {
     /// A level outside 1 to 8.
     pub fn choose_move(
         &mut self,
-        level: u8,
+        level: u32,
         seed: u64,
         stop: &StopFlag,
     ) -> Result<Option<String>, String> {
-        if !(engine::level::MIN_LEVEL..=engine::level::MAX_LEVEL).contains(&level) {
+        let levels = engine::level::MIN_LEVEL..=engine::level::MAX_LEVEL;
+        let Some(level) = u8::try_from(level).ok().filter(|l| levels.contains(l)) else {
             return Err(format!(
                 "level must be {} to {}, not {level}",
                 engine::level::MIN_LEVEL,
                 engine::level::MAX_LEVEL
             ));
-        }
+        };
         let mut config = EngineConfig::level(level);
         config.seed = seed;
         config.keep_table = level == engine::level::MAX_LEVEL;
@@ -742,6 +743,9 @@ mod tests {
         }
         assert!(s.choose_move(0, 1, &stop).is_err());
         assert!(s.choose_move(9, 1, &stop).is_err());
+        // Past a byte: the error names the number asked, not a truncated one.
+        let big = s.choose_move(257, 1, &stop).unwrap_err();
+        assert!(big.ends_with("not 257"), "{big}");
         let mut over = session("antarctos", "W:Wc7:Bc1:Id2,d4");
         assert_eq!(over.choose_move(1, 1, &stop), Ok(None));
     }

@@ -5,9 +5,16 @@
 //! Strings in: call `icebound_input(len)`, write `len` bytes of UTF-8 at the pointer it
 //! returns (re-read the memory's buffer first: the call may grow it), then call the export
 //! with the lengths of its string arguments, which lie one after the other in that buffer.
+//! `icebound_input` returns 0 (null) for more than [`MAX_INPUT`] bytes or when memory runs
+//! out; the buffer is then empty and the next call answers an error.
 //! Answers out: every export but `icebound_input` returns a status, 0 for success (the
-//! output is JSON text) or 1 for an error (the output is the message), and the output is read
-//! from `icebound_output_ptr()`, `icebound_output_len()` bytes, until the next call.
+//! output is JSON text) or 1 for an error (the output is the message; for
+//! `icebound_set_position`, JSON `{message, position}` when the rules refused the position,
+//! see [`crate::Session::set_position`]), and the output is read from
+//! `icebound_output_ptr()`, `icebound_output_len()` bytes, until the next call.
+//!
+//! No argument, however wrong, traps: a trap leaves the instance unusable (its cells stay
+//! borrowed), so every length, level and number is checked before use.
 //!
 //! Exports (`u32`/`usize` are wasm `i32`, `f64` is `f64`):
 //! - `icebound_init()`: registers the clock and a panic hook; call once after instantiating.
@@ -23,7 +30,8 @@
 //!   needs no BigInt) → [`crate::SearchInfo`]. Calls the import `on_iteration` after each
 //!   iteration.
 //! - `icebound_choose_move(level, seed)`: the move of strength level 1-8 (`seed` an `f64`
-//!   whole number) → `{"move": <text or null>}`.
+//!   whole number up to 2^53 - 1, JavaScript's `Number.MAX_SAFE_INTEGER`) →
+//!   `{"move": <text or null>}`.
 //! - `icebound_solve(max_plies, movetime_ms)`: `movetime_ms` 0 for none →
 //!   [`crate::SolveInfo`].
 //! - `icebound_output_ptr()`, `icebound_output_len()`.
@@ -77,11 +85,20 @@ pub extern "C" fn icebound_init() {
     }));
 }
 
-/// A buffer of `len` bytes for the next call's string arguments; see the module doc.
+/// The longest input [`icebound_input`] gives a buffer for, in bytes (16 MiB: a game's moves
+/// or a position take a few KiB).
+pub const MAX_INPUT: usize = 16 << 20;
+
+/// A buffer of `len` bytes for the next call's string arguments, or null (0) for more than
+/// [`MAX_INPUT`] bytes or when memory runs out; see the module doc.
 #[unsafe(no_mangle)]
 pub extern "C" fn icebound_input(len: usize) -> *mut u8 {
     INPUT.with_borrow_mut(|input| {
         input.clear();
+        if len > MAX_INPUT || input.try_reserve_exact(len).is_err() {
+            *input = Vec::new();
+            return std::ptr::null_mut();
+        }
         input.resize(len, 0);
         input.as_mut_ptr()
     })
@@ -171,7 +188,6 @@ pub extern "C" fn icebound_search(
 #[unsafe(no_mangle)]
 pub extern "C" fn icebound_choose_move(level: u32, seed: f64) -> i32 {
     answer(whole("seed", seed).and_then(|seed| {
-        let level = u8::try_from(level).unwrap_or(u8::MAX);
         with_session(|session| {
             let stop = StopFlag::polling(host_should_stop);
             let mv = session.choose_move(level, seed.unwrap_or(0), &stop)?;
@@ -191,11 +207,15 @@ pub extern "C" fn icebound_solve(max_plies: u32, movetime_ms: f64) -> i32 {
     }))
 }
 
+/// The largest whole number a JavaScript number holds exactly, 2^53 - 1
+/// (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 /// `value` as a whole number, `None` for 0.
 fn whole(what: &str, value: f64) -> Result<Option<u64>, String> {
-    if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > 9.0e15 {
+    if !value.is_finite() || value < 0.0 || value.fract() != 0.0 || value > MAX_SAFE_INTEGER {
         return Err(format!(
-            "the {what} must be a whole number from 0 (none) to 9e15, not {value}"
+            "the {what} must be a whole number from 0 (none) to 2^53 - 1, not {value}"
         ));
     }
     Ok((value != 0.0).then_some(value as u64))
@@ -204,13 +224,15 @@ fn whole(what: &str, value: f64) -> Result<Option<u64>, String> {
 /// The input buffer cut into strings of the given lengths.
 fn input_strings(lengths: &[usize]) -> Result<Vec<String>, String> {
     INPUT.with_borrow(|input| {
-        let total: usize = lengths.iter().sum();
-        if total > input.len() {
+        let total = lengths
+            .iter()
+            .try_fold(0usize, |sum, &len| sum.checked_add(len));
+        let Some(total) = total.filter(|&total| total <= input.len()) else {
             return Err(format!(
-                "the arguments take {total} bytes, the input holds {}",
+                "the arguments' lengths ({lengths:?} bytes) pass the input's {} bytes",
                 input.len()
             ));
-        }
+        };
         let mut at = 0;
         let mut out = Vec::with_capacity(lengths.len());
         for &len in lengths {
