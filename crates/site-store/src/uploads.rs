@@ -32,15 +32,17 @@ impl Store {
                 Box::pin(async move {
                     let result = async {
                         let mut tx = conn.begin().await?;
-                        if let Some(id) = uploaded(&mut tx, key).await? {
-                            return Ok(Some(id));
-                        }
+                        // The write first, with no look before it: on SQLite a read that
+                        // turns into a write in a deferred transaction fails at once with
+                        // "database is locked" when another write is under way, where a
+                        // first write waits for the lock. A stored upload shows as the key's
+                        // unique violation, answered below.
                         insert(&mut tx, game).await?;
                         let rows: Vec<(&str, &MoveRow)> =
                             moves.iter().map(|m| (game.id.as_str(), m)).collect();
                         MoveRow::insert_many(&mut tx, &rows).await?;
                         commit(tx).await?;
-                        Ok(None)
+                        Ok(())
                     }
                     .await;
                     (conn, result)
@@ -48,10 +50,8 @@ impl Store {
             })
             .await;
         match stored {
-            Ok(Some(id)) => Ok(id),
-            Ok(None) => Ok(game.id.clone()),
-            // The same upload stored by another request between the look and the insert (the
-            // store's one retry usually finds it first).
+            Ok(()) => Ok(game.id.clone()),
+            // The same upload stored before, or by another request at the same time.
             Err(StoreError::Database(e) | StoreError::Commit(e)) if is_unique_violation(&e) => {
                 match self.upload_of(key).await? {
                     Some(id) => Ok(id),

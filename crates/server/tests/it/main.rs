@@ -37,4 +37,5 @@ mod secrets_at_rest;
 mod storage;
 mod storage_faults;
 mod upload;
+mod upload_race;
 mod ws_changes;
