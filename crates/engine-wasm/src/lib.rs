@@ -34,7 +34,7 @@ mod board;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod wasm;
 
-pub use board::{BoardView, NextMove, ResultInfo};
+pub use board::{BoardView, FrozenInfo, IceAgeInfo, NextMove, ResultInfo};
 
 /// Transposition table size of a search when none is asked for, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
