@@ -6,12 +6,16 @@
 // "in your browser", with no analysis request sent; the page reloads from the service worker
 // (web/src/sw.js);
 // and a game against the computer at level 1 is played to its end offline, kept in the
-// browser's storage, with the normal game-over box and an upload that says it failed.
+// browser's storage, with the normal game-over box and an upload that says it failed. Then the
+// server comes back (the harness gives its command line in ICEBOUND_SERVER_CMD): the upload
+// stores the game, unrated and `offline: true`, and a second press stores no second game.
 //
 // A site built without the wasm toolchain (no /engine/manifest.json) has no engine in the
 // browser: the script then says so and passes, except under CI=true, where it fails.
 
-import { base, check, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { api, base, check, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
 
 const EXAMPLE_1 = 'B:Wa5,d2,d4:Ba7,c7';
 const LINE = ['c7-b6', 'a5xc7', 'a7xc5xe3xc1'];
@@ -39,6 +43,12 @@ let offline = null;
 let serviceWorker = false;
 
 const pv = page => page.$$eval('#engine-pv button.move', bs => bs.map(b => b.textContent.trim()));
+/** What the board shows of the engine besides its score: how many lines (one: neither engine
+ * has multi-PV) and the arrows and circles drawn over the board (chessground's shapes). */
+const drawing = page => page.evaluate(() => ({
+  lines: document.querySelectorAll('#engine-pv').length,
+  shapes: document.querySelectorAll('.cg-wrap svg.cg-shapes line, .cg-wrap svg.cg-shapes circle').length,
+}));
 
 async function openExample(page) {
   await page.goto(`${base}/analysis/antarctos?fen=${encodeURIComponent(EXAMPLE_1)}`);
@@ -61,10 +71,16 @@ async function switchFallsBack(browser) {
   check(await page.isChecked('#engine-local'), 'the engine runs in the browser by default');
   await lineInBrowser(page);
   eq(asked, [], 'no analysis, solve or position request while the engine runs in the browser');
+  const local = await drawing(page);
   await page.uncheck('#engine-local');
   await page.waitForFunction(() => document.querySelector('#engine')?.textContent.includes('on the server'), null, { timeout: 20000 });
   check(asked.includes('/api/analysis/stream'), `switched off, the server's engine analyses (requests: ${asked.join(', ')})`);
-  eq((await pv(page))[0], 'c7-b6', 'the server\'s line starts the same');
+  await page.waitForFunction(() => document.querySelector('#engine-score')?.textContent.includes('Black wins in 3 plies'), null, { timeout: 20000 });
+  eq((await pv(page)).slice(0, 3), LINE, 'the server\'s line is the same');
+  // The same lines and arrows as with the server's engine (issue 42): one line each, and
+  // neither draws arrows of its own over the board.
+  eq(await drawing(page), local, 'the board shows the server\'s engine as it showed the browser\'s');
+  eq(local, { lines: 1, shapes: 0 }, 'one line, no engine arrows');
   await page.reload();
   await page.waitForSelector('#engine-local');
   check(!(await page.isChecked('#engine-local')), 'the switch is remembered across a reload');
@@ -180,9 +196,68 @@ async function playsOffline() {
   console.log(`offline game: ${g.moves.length} plies, ${g.result.result} (${g.result.reason}); service worker: ${serviceWorker}`);
 }
 
+/** The server started again by this script (the harness stops only its own); killed on exit. */
+let restarted = null;
+process.on('exit', () => restarted?.kill('SIGKILL'));
+
+const up = () => fetch(`${base}/healthz`).then(r => r.ok, () => false);
+
+/** Starts the server again on the same address and database, and waits until it answers. */
+async function startServerAgain() {
+  const cmd = JSON.parse(process.env.ICEBOUND_SERVER_CMD ?? 'null');
+  check(Array.isArray(cmd) && cmd.length > 1, 'the harness gives the server\'s command line (ICEBOUND_SERVER_CMD)');
+  const log = openSync(process.env.ICEBOUND_SERVER_LOG ?? '/dev/null', 'a');
+  restarted = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', log, log] });
+  for (let i = 0; i < 300 && !(await up()); i++) await new Promise(r => setTimeout(r, 100));
+  check(await up(), 'the server answers again');
+}
+
+/** The id of the stored game the page links to (`#uploaded`). */
+async function uploadedId(page) {
+  await page.waitForSelector('#uploaded', { timeout: 15000 });
+  return (await page.getAttribute('#uploaded', 'href')).split('/').pop();
+}
+
+async function uploadsOnceBack() {
+  const page = offline;
+  check(page, 'the page of the previous scenarios');
+  const g = await storedGame(page);
+  check(g?.result && !g.uploaded, 'a finished game, not uploaded yet');
+  await startServerAgain();
+  await page.click('#upload');
+  const id = await uploadedId(page);
+  check(await page.$('#upload') === null, 'once uploaded the upload button gives way to a link to the game');
+  eq((await storedGame(page)).uploaded, id, 'the browser\'s copy remembers the stored game');
+  const read = await api(page, 'GET', `/api/games/${id}`);
+  eq(read.status, 200, `the stored game reads: ${JSON.stringify(read.json)}`);
+  eq([read.json.status, read.json.rated, read.json.offline], ['finished', false, true], 'finished, unrated, offline');
+  eq(read.json.variant, 'antarctos', 'the variant played');
+  eq(read.json.moves.map(m => m.text), g.moves.map(m => m.text), 'every move as played offline');
+  eq(read.json.result.result, g.result.result, 'the result the browser saw');
+  eq(read.json.black.kind, 'engine', 'the computer held Black');
+  // This browser's player played nothing else on the site: its games are the upload alone.
+  const mine = async () => (await api(page, 'GET', '/api/my-games')).json.map(s => s.id);
+  eq(await mine(), [id], 'the player has this one game');
+  // A second press (the browser's copy forgot the upload): the same game, not a second one.
+  await page.evaluate(k => {
+    const key = `icebound.offline.${k}`;
+    const kept = JSON.parse(localStorage.getItem(key) ?? 'null');
+    delete kept.uploaded;
+    localStorage.setItem(key, JSON.stringify(kept));
+  }, new URL(page.url()).pathname.split('/').pop());
+  await page.reload();
+  await page.waitForSelector('#upload', { timeout: 15000 });
+  await page.click('#upload');
+  eq(await uploadedId(page), id, 'a second upload press names the same stored game');
+  eq(await mine(), [id], 'and the player still has one game');
+  await screenshot(page, 'offline-uploaded');
+  console.log(`uploaded as ${id}: ${read.json.moves.length} plies, ${read.json.result.result}`);
+}
+
 await suite([
   ['the switch falls back to the server\'s engine and is remembered', switchFallsBack],
   ['with the server stopped, the line and the proof come from the browser', serverStopped],
   ['a reload comes from the service worker', reloadFromServiceWorker],
   ['a game against level 1 to its end, offline', playsOffline],
+  ['the server back, the upload stores the game once', uploadsOnceBack],
 ]);

@@ -6,7 +6,10 @@
 //! `play.mjs` plays Antarctos and Ice Age Chess through the page; the other scripts cover the
 //! game page's behaviours, the languages and the other pages. Each script gets the server's
 //! process id in `ICEBOUND_SERVER_PID`: `offline.mjs` stops the server with it mid-script, to
-//! show the engine in the browser and the service worker working with the server gone.
+//! show the engine in the browser and the service worker working with the server gone, and
+//! later starts it again, on the same address and database, with the command line in
+//! `ICEBOUND_SERVER_CMD` (a JSON array: program, then arguments) and its output appended to
+//! `ICEBOUND_SERVER_LOG`; that second server is the script's to stop.
 //!
 //! Without node or `/usr/bin/chromium` (or the browser named by `CHROMIUM`) the test is skipped
 //! with a message, except under CI (`CI=true`), where it fails. `ICEBOUND_E2E=a,b` runs only the
@@ -248,15 +251,18 @@ fn run_script(
     let addr = format!("127.0.0.1:{port}");
     // The scripts create many games from 127.0.0.1: no per-address rate limits (those are
     // tested by the server crate's `limits` test).
-    let server = Command::new(env!("CARGO_BIN_EXE_icebound"))
-        .args([
-            "serve",
-            "--addr",
-            &addr,
-            "--database",
-            &db_url,
-            "--no-rate-limits",
-        ])
+    let program = env!("CARGO_BIN_EXE_icebound");
+    let args = [
+        "serve",
+        "--addr",
+        &addr,
+        "--database",
+        &db_url,
+        "--no-rate-limits",
+    ];
+    let command_line: Vec<&str> = std::iter::once(program).chain(args).collect();
+    let server = Command::new(program)
+        .args(args)
         .stdout(log.try_clone().expect("log handle"))
         .stderr(log)
         .spawn()
@@ -272,6 +278,12 @@ fn run_script(
         .env("CHROMIUM", chromium)
         // A script that plays with the server gone (offline.mjs) stops it by this id.
         .env("ICEBOUND_SERVER_PID", server_pid.to_string())
+        // ... and starts it again with this command line, its output in the same log.
+        .env(
+            "ICEBOUND_SERVER_CMD",
+            serde_json::to_string(&command_line).expect("a command line as JSON"),
+        )
+        .env("ICEBOUND_SERVER_LOG", &log_path)
         .current_dir(root)
         .spawn()
         .expect("start node on a web/e2e script");

@@ -23,6 +23,57 @@ pub struct NextMove {
     pub fen: String,
     /// Ice Age Chess: the Ice Age the move brings (`Ice Age: Rh1 frozen`), else `null`.
     pub event: Option<String>,
+    /// Ice Age Chess: what the Ice Age this move brings does, as the server's `ice_age`
+    /// (`IceAgeView` in crates/site/src/view.rs); sent only for such a move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ice_age: Option<IceAgeInfo>,
+}
+
+/// What one Ice Age does (C5-C7), in the server's shape (`IceAgeView`): squares named `a1` to
+/// `h8`. The facts are the rules crate's ([`iceage::facts`]); this names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IceAgeInfo {
+    /// The isolated pieces that froze (C6), by square name.
+    pub frozen: Vec<FrozenInfo>,
+    /// The empty squares that received ice (frozen squares not repeated), a1, b1, ... h8.
+    pub filled: Vec<String>,
+    /// The empty squares left empty: closed on all four orthogonal sides (C6).
+    pub closed: Vec<String>,
+    /// The position right after the move, before the Ice Age: the one it was judged on.
+    pub before_fen: String,
+    /// Kings that froze (C7: one loses, two draw): `white`, `black`.
+    pub kings_frozen: Vec<Color>,
+}
+
+/// A piece that froze in an Ice Age (the server's `FrozenView`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FrozenInfo {
+    /// Its square.
+    pub square: String,
+    /// Its colour.
+    pub color: Color,
+    /// Its role as FEN's lower-case letter: `k`, `q`, `r`, `b`, `n`, `p`.
+    pub role: String,
+}
+
+impl From<iceage::IceAgeFacts> for IceAgeInfo {
+    fn from(facts: iceage::IceAgeFacts) -> Self {
+        IceAgeInfo {
+            frozen: facts
+                .frozen
+                .iter()
+                .map(|(sq, piece)| FrozenInfo {
+                    square: sq.to_string(),
+                    color: iceage::to_game_color(piece.color),
+                    role: piece.role.char().to_string(),
+                })
+                .collect(),
+            filled: names(facts.filled),
+            closed: names(facts.closed),
+            before_fen: IceAge::position_text(&facts.before),
+            kings_frozen: facts.kings_frozen,
+        }
+    }
 }
 
 /// How a finished position ended (the server's `ResultView`).
@@ -68,6 +119,10 @@ pub(crate) trait BoardFacts: Variant {
     fn event(_pos: &Self::Position, _mv: &Self::Move) -> Option<String> {
         None
     }
+    /// What the Ice Age the move brings does.
+    fn ice_age(_pos: &Self::Position, _mv: &Self::Move) -> Option<IceAgeInfo> {
+        None
+    }
     /// Whether a capture is compulsory.
     fn capture_compulsory(_pos: &Self::Position) -> bool {
         false
@@ -90,11 +145,17 @@ impl BoardFacts for IceAge {
     fn event(pos: &Self::Position, mv: &Self::Move) -> Option<String> {
         iceage::ice_age_comment(pos, mv)
     }
-    fn ice_age_in(pos: &Self::Position) -> Option<u32> {
-        // plies_to_ice_age counts White's moves too (2k+1 with Black to move, 2k+2 with
-        // White to move, for k more Black moves before the one that brings it).
-        Some(pos.plies_to_ice_age().div_ceil(2))
+    fn ice_age(pos: &Self::Position, mv: &Self::Move) -> Option<IceAgeInfo> {
+        iceage::facts::ice_age_facts(pos, mv).map(IceAgeInfo::from)
     }
+    fn ice_age_in(pos: &Self::Position) -> Option<u32> {
+        Some(iceage::facts::black_moves_to_ice_age(pos))
+    }
+}
+
+/// The names of `squares`, in their order.
+fn names<S: ToString>(squares: impl IntoIterator<Item = S>) -> Vec<String> {
+    squares.into_iter().map(|sq| sq.to_string()).collect()
 }
 
 /// The 64 squares' names, a1 = 0 to h8 = 63, as the server names them.
@@ -138,6 +199,7 @@ pub(crate) fn board_view<V: BoardFacts>(pos: &V::Position) -> BoardView {
                 path: V::move_path(mv).into_iter().map(square_name).collect(),
                 fen: V::position_text(&V::play_unchecked(pos, mv)),
                 event: V::event(pos, mv),
+                ice_age: V::ice_age(pos, mv),
             })
             .collect()
     };
@@ -204,5 +266,31 @@ mod tests {
             ids.iter().any(|(id, p)| *id == "g1f3" && p == "g1-f3"),
             "{ids:?}"
         );
+    }
+
+    #[test]
+    fn an_ice_age_move_carries_the_servers_ice_age_facts_byte_for_byte() {
+        // The same text as the server's (crates/server/tests/it/json_shape.rs): both kings
+        // freeze (C7) and a1, closed by a2, b1 and the edges, stays empty (C6).
+        let pos = IceAge::parse_position("4k3/8/8/8/8/8/P7/1N2K2R b K - 0 20").expect("a position");
+        let v = board_view::<IceAge>(&pos);
+        let kd8 = v.legal.iter().find(|m| m.id == "e8d8").expect("Kd8");
+        let want = concat!(
+            r#"{"id":"e8d8","text":"Kd8","path":["e8","d8"],"#,
+            r#""fen":"********/********/********/********/********/********/P*******/1N****** w - - 0 21","#,
+            r#""event":"Ice Age: Kd8, Ke1, Rh1 frozen","ice_age":{"frozen":[{"square":"d8","#,
+            r#""color":"black","role":"k"},{"square":"e1","color":"white","role":"k"},{"square":"h1","#,
+            r#""color":"white","role":"r"}],"filled":["c1","d1","f1","g1","b2","c2","d2","e2","f2","#,
+            r#""g2","h2","a3","b3","c3","d3","e3","f3","g3","h3","a4","b4","c4","d4","e4","f4","g4","#,
+            r#""h4","a5","b5","c5","d5","e5","f5","g5","h5","a6","b6","c6","d6","e6","f6","g6","h6","#,
+            r#""a7","b7","c7","d7","e7","f7","g7","h7","a8","b8","c8","e8","f8","g8","h8"],"#,
+            r#""closed":["a1"],"before_fen":"3k4/8/8/8/8/8/P7/1N2K2R w K - 1 21","#,
+            r#""kings_frozen":["black","white"]}}"#,
+        );
+        assert_eq!(crate::to_json(kd8), want);
+        // A move that brings no Ice Age sends no `ice_age` at all, as the server.
+        let start = board_view::<IceAge>(&IceAge::start_position());
+        assert!(start.legal.iter().all(|m| m.ice_age.is_none()));
+        assert!(!crate::to_json(&start.legal[0]).contains("ice_age"));
     }
 }

@@ -7,7 +7,8 @@
 //! - [`fen`] (position text, C12: `parse`, `write`, [`PositionError`]), [`notation`] (move
 //!   text, C13: `parse_move` reads SAN or UCI, `move_text` writes SAN, [`MoveTextError`]),
 //!   [`perft()`].
-//! - [`ice_age`]: the Ice Age (C5-C9); [`ice_age_comment`] its PGN comment (C13).
+//! - [`ice_age`]: the Ice Age (C5-C9); [`ice_age_comment`] its PGN comment (C13);
+//!   [`facts`]: what one did and the countdown to the next, as the pages show them (C5-C7).
 //! - [`IceAge`]: the [`game::Variant`] the engine, the site and the CLI use, and the
 //!   [`game::RecordRules`] of its PGN records (C14).
 //!
@@ -31,6 +32,7 @@
 #![warn(missing_docs)]
 
 mod board;
+pub mod facts;
 pub mod fen;
 pub mod ice_age;
 mod movegen;
@@ -43,6 +45,7 @@ mod variant;
 mod zobrist;
 
 pub use board::Board;
+pub use facts::IceAgeFacts;
 pub use fen::{EnPassantFault, PositionError};
 pub use ice_age::IceAgeReport;
 pub use moves::{Capture, Move, MoveKind};

@@ -116,42 +116,29 @@ impl SiteVariant for IceAge {
     }
 
     fn ice_age_in(pos: &iceage::Position) -> Option<u32> {
-        // plies_to_ice_age counts White's moves too: 2k+1 with Black to move, 2k+2 with
-        // White to move, for k more Black moves before the one that brings it.
-        Some(pos.plies_to_ice_age().div_ceil(2))
+        Some(iceage::facts::black_moves_to_ice_age(pos))
     }
 }
 
 /// The Ice Age that legal move `mv` of `pos` brings, as the page shows it; `None` when it
-/// brings none (C5).
+/// brings none (C5). The facts are the rules crate's ([`iceage::facts`]); this names them.
 fn ice_age_view(pos: &iceage::Position, mv: &iceage::Move) -> Option<IceAgeView> {
-    let before = pos.before_ice_age(mv)?;
-    let (_, report) = pos.play_with_report(mv);
-    let report = report?;
+    let facts = iceage::facts::ice_age_facts(pos, mv)?;
     let names = |b: shakmaty::Bitboard| b.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>();
-    let frozen_squares: shakmaty::Bitboard = report.frozen.iter().map(|(sq, _)| *sq).collect();
-    let mut frozen: Vec<FrozenView> = report
-        .frozen
-        .iter()
-        .map(|(sq, piece)| FrozenView {
-            square: sq.to_string(),
-            color: iceage::to_game_color(piece.color),
-            role: piece.role.char().to_string(),
-        })
-        .collect();
-    frozen.sort_by(|a, b| a.square.cmp(&b.square));
-    let kings_frozen = report
-        .frozen
-        .iter()
-        .filter(|(_, p)| p.role == shakmaty::Role::King)
-        .map(|(_, p)| iceage::to_game_color(p.color))
-        .collect();
     Some(IceAgeView {
-        frozen,
-        filled: names(report.new_ice & !frozen_squares),
-        closed: names(report.closed),
-        before_fen: IceAge::position_text(&before),
-        kings_frozen,
+        frozen: facts
+            .frozen
+            .iter()
+            .map(|(sq, piece)| FrozenView {
+                square: sq.to_string(),
+                color: iceage::to_game_color(piece.color),
+                role: piece.role.char().to_string(),
+            })
+            .collect(),
+        filled: names(facts.filled),
+        closed: names(facts.closed),
+        before_fen: IceAge::position_text(&facts.before),
+        kings_frozen: facts.kings_frozen,
     })
 }
 

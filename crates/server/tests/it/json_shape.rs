@@ -142,3 +142,63 @@ async fn an_ongoing_game_view_with_a_draw_offer_and_engine_seat_is_sent_as_befor
     assert_eq!(line["result"], Value::Null);
     srv.stop().await;
 }
+
+/// The text of the move `id` in a `POST /api/positions` answer: from its `{"id":` to its
+/// closing brace, as sent.
+fn next_move_text<'a>(text: &'a str, id: &str) -> &'a str {
+    let start = text
+        .find(&format!(r#"{{"id":"{id}""#))
+        .unwrap_or_else(|| panic!("{id} in {text}"));
+    let rest = &text[start..];
+    let end = rest
+        .find(r#"},{"id":"#)
+        .or_else(|| rest.find("}],"))
+        .expect("the move's end");
+    &rest[..=end]
+}
+
+#[tokio::test]
+async fn a_position_s_ice_age_facts_are_sent_byte_for_byte_as_before() {
+    let srv = TestServer::start(&sqlite_url("json-ice-age")).await;
+    let mut me = srv.client();
+    // Black's 20th move brings the Ice Age (testdata/records/ice-age-comments.pgn).
+    let fen = "4k3/3pp3/8/1P6/7P/8/3P4/4K2R b K - 0 20";
+    let got = me
+        .post("/api/positions", json!({"variant": "iceage", "fen": fen}))
+        .await
+        .expect("post");
+    assert_eq!(got.status, 200, "{}", got.text);
+    let want = concat!(
+        r#"{"id":"e7e6","text":"e6","path":["e7","e6"],"#,
+        r#""fen":"****k***/***p****/****p***/********/********/********/***P****/****K*** w - - 0 21","#,
+        r#""event":"Ice Age: b5, h4, Rh1 frozen","ice_age":{"frozen":[{"square":"b5","#,
+        r#""color":"white","role":"p"},{"square":"h1","color":"white","role":"r"},{"square":"h4","#,
+        r#""color":"white","role":"p"}],"filled":["a1","b1","c1","d1","f1","g1","a2","b2","c2","#,
+        r#""e2","f2","g2","h2","a3","b3","c3","d3","e3","f3","g3","h3","a4","b4","c4","d4","e4","#,
+        r#""f4","g4","a5","c5","d5","e5","f5","g5","h5","a6","b6","c6","d6","f6","g6","h6","a7","#,
+        r#""b7","c7","e7","f7","g7","h7","a8","b8","c8","d8","f8","g8","h8"],"closed":[],"#,
+        r#""before_fen":"4k3/3p4/4p3/1P6/7P/8/3P4/4K2R w K - 0 21","kings_frozen":[]}}"#,
+    );
+    assert_eq!(next_move_text(&got.text, "e7e6"), want);
+    // Both kings freeze (C7) and a1, closed by a2 and b1 and the board's edges, stays empty.
+    let fen = "4k3/8/8/8/8/8/P7/1N2K2R b K - 0 20";
+    let got = me
+        .post("/api/positions", json!({"variant": "iceage", "fen": fen}))
+        .await
+        .expect("post");
+    assert_eq!(got.status, 200, "{}", got.text);
+    let want = concat!(
+        r#"{"id":"e8d8","text":"Kd8","path":["e8","d8"],"#,
+        r#""fen":"********/********/********/********/********/********/P*******/1N****** w - - 0 21","#,
+        r#""event":"Ice Age: Kd8, Ke1, Rh1 frozen","ice_age":{"frozen":[{"square":"d8","#,
+        r#""color":"black","role":"k"},{"square":"e1","color":"white","role":"k"},{"square":"h1","#,
+        r#""color":"white","role":"r"}],"filled":["c1","d1","f1","g1","b2","c2","d2","e2","f2","#,
+        r#""g2","h2","a3","b3","c3","d3","e3","f3","g3","h3","a4","b4","c4","d4","e4","f4","g4","#,
+        r#""h4","a5","b5","c5","d5","e5","f5","g5","h5","a6","b6","c6","d6","e6","f6","g6","h6","#,
+        r#""a7","b7","c7","d7","e7","f7","g7","h7","a8","b8","c8","e8","f8","g8","h8"],"#,
+        r#""closed":["a1"],"before_fen":"3k4/8/8/8/8/8/P7/1N2K2R w K - 1 21","#,
+        r#""kings_frozen":["black","white"]}}"#,
+    );
+    assert_eq!(next_move_text(&got.text, "e8d8"), want);
+    srv.stop().await;
+}
