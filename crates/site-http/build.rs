@@ -1,7 +1,8 @@
 //! Builds the web page (`web/dist`) with npm and esbuild when it is missing or older than its
 //! sources, so that `cargo run --release -- serve` from a fresh clone serves a built page.
 //! `assets.rs` embeds `web/dist` with rust-embed. Then the engine's wasm module (when built)
-//! and the service worker (`build_sw.rs`) join it.
+//! and the service worker (`build_sw.rs`) join it, and the text and wasm files are compressed
+//! (`build_compress.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,6 +10,9 @@ use std::time::SystemTime;
 
 #[path = "build_sw.rs"]
 mod service_worker;
+
+#[path = "build_compress.rs"]
+mod compress;
 
 /// Inputs of the page build, relative to `web/`.
 const SOURCES: [&str; 9] = [
@@ -32,6 +36,8 @@ fn main() {
     bundle_wasm(&web.join("wasm"), &web.join("dist"));
     // Last: the worker lists every file of dist/, the engine's module too.
     service_worker::write(&web.join("src/sw.js"), &web.join("dist"));
+    // Then every file, the worker too, compressed once (`build_compress.rs`).
+    compress::write(&web.join("dist"));
 }
 
 /// Builds `web/dist` when it is stale (unless `ICEBOUND_SKIP_WEB_BUILD` is set).
@@ -136,14 +142,22 @@ fn bundle_wasm(folder: &Path, dist: &Path) {
     if !dist.join("index.html").exists() {
         return;
     }
-    let _ = std::fs::remove_dir_all(&out);
     let Ok(bytes) = std::fs::read(&module) else {
+        let _ = std::fs::remove_dir_all(&out);
         return;
     };
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     });
     let name = format!("icebound_engine-{hash:016x}.wasm");
+    // The same module already in place: left as it is, with its compressed copies
+    // (build_compress.rs), which would otherwise be made again (seconds of brotli).
+    if out.join("manifest.json").exists()
+        && std::fs::read(out.join(&name)).is_ok_and(|old| old == bytes)
+    {
+        return;
+    }
+    let _ = std::fs::remove_dir_all(&out);
     let written = std::fs::create_dir_all(&out)
         .and_then(|()| std::fs::write(out.join(&name), &bytes))
         .and_then(|()| {

@@ -45,7 +45,7 @@ pub fn write(template: &Path, dist: &Path) {
 }
 
 /// Every file under `dir` as (its path relative to `root` with `/`, its full path), but
-/// `sw.js` itself.
+/// `sw.js` itself and the compressed copies (`.br`, `.gz`).
 fn list(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -64,7 +64,8 @@ fn list(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
         let rel = rel.join("/");
-        if rel != "sw.js" {
+        // The compressed copies (build_compress.rs) are the same files on the wire.
+        if rel != "sw.js" && !rel.ends_with(".br") && !rel.ends_with(".gz") {
             out.push((rel, path));
         }
     }

@@ -153,6 +153,9 @@ async function everyCodeHasWords(browser) {
 /** A code this page does not know (a newer server) shows the server's message. */
 async function unknownCode(browser) {
   const page = await pageIn(browser, 'ru');
+  // The server's word (the editor asks the server on a site built without the engine for the
+  // browser, or the engine in the browser judges the position and the server is not asked).
+  await page.route('**/engine/manifest.json', route => route.fulfill({ status: 404, body: 'no engine' }));
   await page.route('**/api/positions', route => route.fulfill({
     status: 400,
     contentType: 'application/json',

@@ -6,9 +6,10 @@
 
 import { api, base, check, clickSquare, eq, newPage, screenshot, suite, waitForMoves } from './lib.mjs';
 
-/** Every visible text element whose contrast against what is behind it is below AA. */
-async function lowContrast(page) {
-  return page.evaluate(() => {
+/** Every visible text element (under `root`: a selector, the whole page by default) whose
+ * contrast against what is behind it is below AA. */
+async function lowContrast(page, root = 'body') {
+  return page.evaluate(root => {
     const parse = c => {
       const m = /rgba?\(([^)]+)\)/.exec(c);
       if (!m) return [0, 0, 0, 0];
@@ -43,7 +44,9 @@ async function lowContrast(page) {
     };
     const out = [];
     const seen = new Set();
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const top = document.querySelector(root);
+    if (!top) return [`${root}: not on the page`];
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || !n.textContent.trim() || seen.has(el)) continue;
@@ -62,7 +65,25 @@ async function lowContrast(page) {
       if (got < need) out.push(`${n.textContent.trim().slice(0, 40)} (${st.color} on rgb(${bg.slice(0, 3).map(Math.round).join(',')}): ${got.toFixed(2)} < ${need})`);
     }
     return out;
-  });
+  }, root);
+}
+
+/** The header's "Offline" badge, shown with the browser offline, meets AA in the site's colours
+ * and in both games' looks (it was dark text on Antarctos' dark violet). */
+async function offlineBadgeMeetsAA(browser) {
+  const page = await newPage(browser);
+  const low = [];
+  for (const [path, ready, theme] of [['/', '#new-game', undefined], ['/editor/antarctos', '#editor-verdict', 'antarctos'], ['/editor/iceage', '#editor-verdict', 'iceage']]) {
+    await page.context().setOffline(false);
+    await page.goto(`${base}${path}`);
+    await page.waitForSelector(ready, { timeout: 15000 });
+    eq(await page.evaluate(() => document.body.dataset.theme), theme, `${path} has its look`);
+    await page.context().setOffline(true);
+    await page.waitForSelector('#offline-badge:not([hidden])', { timeout: 5000 });
+    for (const item of await lowContrast(page, '#offline-badge')) low.push(`${path}: ${item}`);
+  }
+  await page.context().setOffline(false);
+  eq(low, [], 'the offline badge meets WCAG AA contrast in every look');
 }
 
 async function pagesMeetAA(browser) {
@@ -143,5 +164,6 @@ async function screenshots(browser) {
 
 await suite([
   ['WCAG AA contrast on every page, in both games\' looks', pagesMeetAA],
+  ['the offline badge meets WCAG AA contrast in every look', offlineBadgeMeetsAA],
   ['screenshots, desktop and phone', screenshots],
 ]);

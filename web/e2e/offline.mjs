@@ -6,7 +6,8 @@
 // "in your browser", with no analysis request sent; the page reloads from the service worker
 // (web/src/sw.js);
 // and a game against the computer at level 1 is played to its end offline, kept in the
-// browser's storage, with the normal game-over box and an upload that says it failed. Then the
+// browser's storage, with the normal game-over box and an upload that says it failed; the board
+// editor judges positions with the engine in the browser and opens the analysis board. Then the
 // server comes back (the harness gives its command line in ICEBOUND_SERVER_CMD): the upload
 // stores the game, unrated and `offline: true`, and a second press stores no second game.
 //
@@ -134,6 +135,44 @@ async function reloadFromServiceWorker() {
   check(await page.isChecked('#engine-local'), 'the reloaded board runs the engine in the browser');
 }
 
+/** The board editor with the server gone (issue 42): the engine in the browser judges the
+ * start position and an edited one, and Analyse opens it. */
+async function editorOffline() {
+  const page = offline;
+  check(page, 'the page of the previous scenarios');
+  const asked = [];
+  const note = r => { if (ANALYSIS.test(r.url())) asked.push(new URL(r.url()).pathname); };
+  page.on('request', note);
+  await page.goto(`${base}/editor/antarctos`);
+  await page.waitForSelector('.cg-wrap cg-board piece', { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent, null, { timeout: 15000 });
+  eq(await page.textContent('#editor-verdict'), 'A possible position.', 'offline, the start position is judged possible');
+  await page.click('#editor-clear');
+  await page.click('button.tool[data-tool=W]');
+  await clickSquare(page, 'c3');
+  await page.click('button.tool[data-tool=B]');
+  await clickSquare(page, 'f6');
+  await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('#editor-fen'))?.value === 'W:Wc3:Bf6');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
+  eq(await page.getAttribute('#editor-analyse', 'aria-disabled'), null, 'the edited position can be analysed');
+  // A refusal comes from the engine in the browser too, in the page's words.
+  await page.fill('#editor-fen', 'W:Wc3:Bc3');
+  await page.dispatchEvent('#editor-fen', 'change');
+  await page.waitForSelector('#editor-why');
+  check((await page.textContent('#editor-verdict')).startsWith('Not a possible position:'), `offline, an impossible position is refused: "${await page.textContent('#editor-verdict')}"`);
+  await page.fill('#editor-fen', 'W:Wc3:Bf6');
+  await page.dispatchEvent('#editor-fen', 'change');
+  await page.waitForFunction(() => document.querySelector('#editor-verdict')?.textContent === 'A possible position.');
+  await page.click('#editor-analyse');
+  await page.waitForURL(u => u.pathname === '/analysis/antarctos');
+  eq(new URL(page.url()).searchParams.get('fen'), 'W:Wc3:Bf6', 'Analyse opens the edited position');
+  await page.waitForSelector('.cg-wrap cg-board piece');
+  await page.waitForFunction(() => document.querySelector('#analysis-status')?.textContent.trim());
+  page.off('request', note);
+  eq(asked, [], 'the editor sent no position request');
+  await screenshot(page, 'offline-editor-to-analysis');
+}
+
 /** The Antarctos position of the offline game shown, from the browser's storage. */
 async function storedGame(page) {
   const id = new URL(page.url()).pathname.split('/').pop();
@@ -258,6 +297,7 @@ await suite([
   ['the switch falls back to the server\'s engine and is remembered', switchFallsBack],
   ['with the server stopped, the line and the proof come from the browser', serverStopped],
   ['a reload comes from the service worker', reloadFromServiceWorker],
+  ['the board editor works offline and opens the analysis board', editorOffline],
   ['a game against level 1 to its end, offline', playsOffline],
   ['the server back, the upload stores the game once', uploadsOnceBack],
 ]);

@@ -26,6 +26,77 @@ pub fn get(path: &str) -> Option<Asset> {
     })
 }
 
+/// A response extension that marks a static file's answer (the bundle, the engine's module,
+/// the app's worker and manifest): the player middleware sets no cookie on it, since shared
+/// caches may keep it (crate::player).
+#[derive(Debug, Clone, Copy)]
+pub struct StaticFile;
+
+/// A compressed copy's encoding (build_compress.rs writes `<file>.br` and `<file>.gz`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Brotli, `<file>.br`.
+    Brotli,
+    /// Gzip, `<file>.gz`.
+    Gzip,
+}
+
+impl Encoding {
+    /// The `Content-Encoding` value: `br` or `gzip`.
+    pub fn header(self) -> &'static str {
+        match self {
+            Encoding::Brotli => "br",
+            Encoding::Gzip => "gzip",
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Encoding::Brotli => ".br",
+            Encoding::Gzip => ".gz",
+        }
+    }
+}
+
+/// The encodings an `Accept-Encoding` value allows, best first (brotli before gzip): a name
+/// (or `*`) with no `q` or a `q` above 0 counts; `identity` and others are ignored.
+pub fn accepted(accept_encoding: &str) -> Vec<Encoding> {
+    let allowed = |wanted: &str| {
+        accept_encoding.split(',').any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let q = parts
+                .filter_map(|p| p.strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (name.eq_ignore_ascii_case(wanted) || name == "*") && q > 0.0
+        })
+    };
+    let mut out = Vec::new();
+    if allowed("br") {
+        out.push(Encoding::Brotli);
+    }
+    if allowed("gzip") {
+        out.push(Encoding::Gzip);
+    }
+    out
+}
+
+/// The embedded file at `path`, compressed in the first of `encodings` that it has a copy in,
+/// else as it is (the encoding `None`). The MIME type is the original's.
+pub fn get_encoded(path: &str, encodings: &[Encoding]) -> Option<(Asset, Option<Encoding>)> {
+    for e in encodings {
+        if let Some(file) = Dist::get(&format!("{path}{}", e.suffix())) {
+            let asset = Asset {
+                bytes: file.data,
+                mime: mime_of(path),
+            };
+            return Some((asset, Some(*e)));
+        }
+    }
+    get(path).map(|a| (a, None))
+}
+
 /// Whether a file name carries esbuild's content hash (`assets/main-JTWFEO7P.js`: a dash,
 /// then 8 capital letters or digits before the extension), so its contents never change.
 pub fn is_hashed(path: &str) -> bool {
@@ -130,6 +201,17 @@ mod tests {
             .expect("the bundle's name");
         assert!(sw.contains(&format!("\"{js}\"")), "the worker keeps {js}");
         assert!(!sw.contains("\"/index.html\""), "the shell is kept as /");
+    }
+
+    #[test]
+    fn accept_encoding_is_read_with_its_weights() {
+        use Encoding::{Brotli, Gzip};
+        assert_eq!(accepted("gzip, deflate, br, zstd"), [Brotli, Gzip]);
+        assert_eq!(accepted("gzip"), [Gzip]);
+        assert_eq!(accepted("br;q=0, gzip;q=0.5"), [Gzip]);
+        assert_eq!(accepted("*"), [Brotli, Gzip]);
+        assert_eq!(accepted("identity"), []);
+        assert_eq!(accepted(""), []);
     }
 
     #[test]

@@ -89,7 +89,7 @@ fn single_cookie(
 }
 
 /// Middleware: puts the [`Player`] in the request, and sets the cookie when it issued the token
-/// now. Under `/api/`, a header token the server did not issue is 401 `bad_token` and two
+/// now (never on a static file or a `public` answer). Under `/api/`, a header token the server did not issue is 401 `bad_token` and two
 /// planted cookies are 403 `cookie_conflict`.
 pub async fn middleware(
     State(sec): State<SecurityState>,
@@ -160,7 +160,17 @@ pub async fn middleware(
     req.extensions_mut().insert(Anonymous(token.clone()));
     req.extensions_mut().insert(LoggedIn(account));
     let mut res = next.run(req).await;
-    if fresh {
+    // Never on a static file: a shared cache that keeps it would hand the token to others.
+    let public = res
+        .extensions()
+        .get::<crate::assets::StaticFile>()
+        .is_some()
+        || res
+            .headers()
+            .get(axum::http::header::CACHE_CONTROL)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("public"));
+    if fresh && !public {
         let secure = if https { "; Secure" } else { "" };
         let cookie = format!(
             "{name}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}",

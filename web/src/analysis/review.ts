@@ -51,6 +51,16 @@ export interface ReviewHost {
 }
 
 const POLL_MS = 1000;
+
+/** Imports stored by this page since it loaded: none can have a computer analysis yet, so their
+ * panel offers one without asking the server (whose `GET .../review` answers 404 for "none",
+ * which the browser logs as an error). */
+const freshImports = new Set<string>();
+
+/** Notes imports the page has just stored (`POST /api/imports`' games). */
+export function noteFreshImports(ids: string[]): void {
+  for (const id of ids) freshImports.add(id);
+}
 const W = 600;
 const H = 120;
 
@@ -67,7 +77,8 @@ export class ReviewPanel {
 
   constructor(private host: ReviewHost) {
     this.drawAsk();
-    this.fetch(false);
+    const { kind, id } = host.subject;
+    if (!(kind === 'imports' && freshImports.has(id))) this.fetch(false);
   }
 
   /** The mark of the move that led to `node`, once the analysis has it. */
@@ -97,6 +108,7 @@ export class ReviewPanel {
 
   private fetch(ask: boolean): void {
     window.clearTimeout(this.timer);
+    if (ask) freshImports.delete(this.host.subject.id);
     (ask ? api.requestReview(this.host.subject) : api.review(this.host.subject)).then(
       v => this.take(v),
       err => {

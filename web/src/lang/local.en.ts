@@ -24,6 +24,8 @@ export const localEn = {
   'solo.uploading': 'Uploading…',
   'solo.uploaded': 'Uploaded: open the game',
   'solo.upload_failed': 'The upload failed: {why}',
+  'solo.upload_waiting': 'The upload failed: the server cannot be reached. It will be sent by itself when the server is back (keep this page open).',
+  'solo.upload_now': 'Try now',
   'solo.seat_you': 'You',
   'solo.seat_engine': 'Computer, level {level} (in your browser)',
   'solo.home_link': 'Play the computer offline (in your browser)',

@@ -25,6 +25,8 @@ export const localRu: Record<keyof typeof localEn, string> = {
   'solo.uploading': 'Загрузка…',
   'solo.uploaded': 'Загружено: открыть партию',
   'solo.upload_failed': 'Загрузить не удалось: {why}',
+  'solo.upload_waiting': 'Загрузить не удалось: сервер недоступен. Партия отправится сама, когда сервер снова ответит (не закрывайте страницу).',
+  'solo.upload_now': 'Попробовать сейчас',
   'solo.seat_you': 'Вы',
   'solo.seat_engine': 'Компьютер, уровень {level} (в вашем браузере)',
   'solo.home_link': 'Играть с компьютером офлайн (в браузере)',

@@ -25,6 +25,8 @@ export const localTr: Record<keyof typeof localEn, string> = {
   'solo.uploading': 'Yükleniyor…',
   'solo.uploaded': 'Yüklendi: oyunu aç',
   'solo.upload_failed': 'Yükleme başarısız: {why}',
+  'solo.upload_waiting': 'Yükleme başarısız: sunucuya ulaşılamıyor. Sunucu geri geldiğinde kendiliğinden gönderilecek (bu sayfayı açık tutun).',
+  'solo.upload_now': 'Şimdi dene',
   'solo.seat_you': 'Siz',
   'solo.seat_engine': 'Bilgisayar, seviye {level} (tarayıcınızda)',
   'solo.home_link': 'Bilgisayara karşı çevrimdışı oyna (tarayıcınızda)',

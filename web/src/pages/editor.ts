@@ -1,12 +1,15 @@
 // The board editor (issue 14): `/editor/<game>?fen=...`. Pick a tool (a man, a piece, ice, the
 // eraser) and click squares; set the side to move and, for Ice Age Chess, castling rights, the
 // en-passant square and the move number (which sets the Ice Age countdown, C5). The position
-// text follows every change and a typed text redraws the board; the server judges the position
-// (`POST /api/positions`) and its refusal is worded in the page's language (position_words.ts).
+// text follows every change and a typed text redraws the board; the engine in the browser judges
+// the position (engine/client.ts, issue 42: the editor works with the server gone), or the server
+// (`POST /api/positions`) on a site built without it; a refusal, the same fault as data from
+// either, is worded in the page's language (position_words.ts).
 // From here: Analyse, play the computer, play a friend. Writing position text is notation, not a
 // rule.
 
-import { api, ApiError } from '../api';
+import { api, ApiError, type PositionView, type Variant } from '../api';
+import { EngineError, localEngine } from '../engine/client';
 import { Board } from '../board';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
@@ -14,6 +17,19 @@ import { navigate } from '../nav';
 import { positionFaultWords } from '../position_words';
 import { setTitle } from '../title';
 import { variantOr, type Cell } from '../variants';
+
+/** The position's view from the engine in the browser when it runs here, else from the server;
+ * a refusal of the local engine as the server's `bad_request` with the same fault. */
+async function judge(variant: Variant, fen: string): Promise<PositionView> {
+  const engine = await localEngine();
+  if (!engine) return api.position(variant, fen);
+  try {
+    return await engine.view({ variant, fen });
+  } catch (err) {
+    if (err instanceof EngineError && !err.stopped) throw new ApiError('bad_request', err.message, 400, undefined, undefined, err.position);
+    throw err;
+  }
+}
 
 export function editorPage(root: HTMLElement, variant?: string): () => void {
   const game = variantOr(variant);
@@ -56,7 +72,7 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
     const seq = ++checkSeq;
     valid = false;
     drawActions();
-    api.position(v, text).then(
+    judge(v, text).then(
       pos => {
         if (closed || seq !== checkSeq) return;
         valid = !pos.result;

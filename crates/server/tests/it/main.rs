@@ -34,6 +34,7 @@ mod qa;
 mod ratings;
 mod redis_resync;
 mod secrets_at_rest;
+mod static_files;
 mod storage;
 mod storage_faults;
 mod upload;

@@ -1,14 +1,15 @@
 //! The single page: every non-API `GET` serves `index.html`; `/assets/<file>` serves the
 //! embedded bundle; `/sw.js` and `/manifest.webmanifest` the installable app (issue 42);
-//! unknown `/api/` paths answer JSON errors.
+//! unknown `/api/` paths answer JSON errors. Static files go compressed (brotli or gzip, made
+//! at build time) to clients that accept it, and never set the player cookie.
 
 use crate::error::HttpError;
 use axum::extract::OriginalUri;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{Method, StatusCode, Uri};
+use axum::http::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, VARY};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-use crate::assets;
+use crate::assets::{self, Encoding};
 use site_model::error::{ErrorCode, SiteError};
 
 /// Unknown path under `/api/`. The message names the path as the client sent it
@@ -27,79 +28,89 @@ pub async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUr
 }
 
 /// Everything outside `/api/`.
-pub async fn page(method: Method, uri: Uri) -> Response {
+pub async fn page(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, "only GET is served here").into_response();
     }
+    let encodings = headers
+        .get(ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .map(assets::accepted)
+        .unwrap_or_default();
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("engine/") {
-        return engine_file(path);
+        // The module under its content hash is never stale; `manifest.json`, which names the
+        // current one, is checked on every load.
+        let cache = if path.ends_with(".wasm") {
+            IMMUTABLE
+        } else {
+            "no-cache"
+        };
+        return file(path, cache, &encodings).unwrap_or_else(|| {
+            (
+                StatusCode::NOT_FOUND,
+                "no such engine file (the site was built without the wasm toolchain: \
+                 scripts/build-wasm.sh)",
+            )
+                .into_response()
+        });
     }
     if path == "sw.js" || path == "manifest.webmanifest" {
-        return app_file(path);
+        // Both are checked on every load, so that a new deploy's worker is found at once.
+        return file(path, "no-cache", &encodings)
+            .unwrap_or_else(|| (StatusCode::NOT_FOUND, "not built").into_response());
     }
     if path.starts_with("assets/") {
         // A name with esbuild's content hash (`main-JTWFEO7P.js`) never changes contents.
         let cache = if assets::is_hashed(path) {
-            "public, max-age=31536000, immutable"
+            IMMUTABLE
         } else {
             "public, max-age=300"
         };
-        return match assets::get(path) {
-            Some(a) => (
-                [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, cache)],
-                a.bytes.into_owned(),
-            )
-                .into_response(),
-            None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
-        };
+        return file(path, cache, &encodings)
+            .unwrap_or_else(|| (StatusCode::NOT_FOUND, "no such asset").into_response());
     }
-    match assets::get("index.html") {
-        Some(a) => (
-            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, "no-cache")],
-            a.bytes.into_owned(),
-        )
-            .into_response(),
+    match assets::get_encoded("index.html", &encodings) {
+        Some((a, encoding)) => {
+            let mut res = answer(a, encoding, "no-cache");
+            // The shell is the player's page: it may set the player cookie (crate::player).
+            res.extensions_mut().remove::<assets::StaticFile>();
+            res
+        }
         None => (StatusCode::NOT_FOUND, "the page is not built").into_response(),
     }
 }
 
-/// The service worker (`/sw.js`, written by build.rs; its path gives it the whole site as
-/// scope) and the web manifest. Both are checked on every load (`no-cache`), so that a new
-/// deploy's worker is found at once. 404 when the page was built without them.
-fn app_file(path: &str) -> Response {
-    match assets::get(path) {
-        Some(a) => (
-            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, "no-cache")],
-            a.bytes.into_owned(),
-        )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "not built").into_response(),
-    }
+/// How a file under its content hash is cached: by anyone, for a year.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// The static file at `path` (the engine's module and manifest, `/sw.js` and the web manifest
+/// of the installable app (issue 42), the bundle under `/assets/`), compressed when the client
+/// accepts it, or `None` when there is no such file.
+fn file(path: &str, cache: &'static str, encodings: &[Encoding]) -> Option<Response> {
+    let (a, encoding) = assets::get_encoded(path, encodings)?;
+    Some(answer(a, encoding, cache))
 }
 
-/// The engine for the browser (`web/dist/engine/`, copied by build.rs when the wasm build
-/// ran): the module under its content hash is never stale, so it is cached for a year;
-/// `manifest.json`, which names the current one, is checked on every load.
-fn engine_file(path: &str) -> Response {
-    let cache = if path.ends_with(".wasm") {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
-    };
-    match assets::get(path) {
-        Some(a) => (
-            [(CONTENT_TYPE, a.mime), (CACHE_CONTROL, cache)],
-            a.bytes.into_owned(),
-        )
-            .into_response(),
-        None => (
-            StatusCode::NOT_FOUND,
-            "no such engine file (the site was built without the wasm toolchain: \
-             scripts/build-wasm.sh)",
-        )
-            .into_response(),
+/// An embedded file's answer: its MIME type (the original's, `application/wasm` too),
+/// `cache`, `Content-Encoding` when compressed, and `Vary: Accept-Encoding` always (the same
+/// URL has several bodies), marked [`assets::StaticFile`] so that it sets no cookie.
+fn answer(a: assets::Asset, encoding: Option<Encoding>, cache: &'static str) -> Response {
+    let mut res = (
+        [
+            (CONTENT_TYPE, a.mime),
+            (CACHE_CONTROL, cache),
+            (VARY, "Accept-Encoding"),
+        ],
+        a.bytes.into_owned(),
+    )
+        .into_response();
+    if let Some(e) = encoding {
+        res.headers_mut()
+            .insert(CONTENT_ENCODING, HeaderValue::from_static(e.header()));
     }
+    res.extensions_mut().insert(assets::StaticFile);
+    res
 }
 
 /// `GET /healthz` -> 200 `{"database": "ok"}` (with `"redis": "ok"` when the site runs with

@@ -7,7 +7,7 @@
 
 import { api, ApiError, type ImportView, type LegalMove, type PositionView, type ReviewSubject, type Variant as VariantKey } from '../../api';
 import type { EngineLine } from '../../analysis/engine';
-import { ReviewPanel } from '../../analysis/review';
+import { noteFreshImports, ReviewPanel } from '../../analysis/review';
 import type { MoveTree, TreeNode } from '../../analysis/tree';
 import { Board } from '../../board';
 import { copyText } from '../../dom';
@@ -382,6 +382,7 @@ export class AnalysisCtrl {
       read => {
         if (this.closed) return;
         saveImport(read);
+        noteFreshImports(read.games.map(g => g.id));
         if (read.games.length === 1 && !read.errors.length && !read.warnings.length) return navigate(`/analysis/import/${read.games[0].id}`);
         this.imported = { kind: 'read', read };
       },

@@ -10,6 +10,7 @@ import type { ActionEvents } from '../../game/actions';
 import { GameClocks } from '../../game/clock';
 import { keyboardInput, type KeyboardInput } from '../../game/keyboard';
 import { actionsOf, isNewer, lastIceAge, waitingForFriend } from '../../game/model';
+import type { Promotion } from '../../game/promotion';
 import { moveFaultWords } from '../../game/words';
 import { colorName, errorWords, has, orList, t } from '../../i18n';
 import { navigate } from '../../nav';
@@ -44,7 +45,7 @@ export class GameCtrl {
   /** The squares of a jump sequence being entered. */
   jump: string[] = [];
   /** A promotion being chosen: its moves and where the answer goes. */
-  promotion: { cands: LegalMove[]; color: Color; resolve: (m: LegalMove | null) => void } | null = null;
+  promotion: Promotion | null = null;
   /** The copy buttons' answer while it shows: the FEN button's words, the invitation's. */
   fenCopied: string | null = null;
   inviteCopied: boolean | null = null;

@@ -8,6 +8,7 @@ import { controlLabel } from '../../game/clock';
 import { countdownBox, countdownText, icePanel } from '../../game/iceage';
 import { actionsOf, myColors, other, waitingForFriend } from '../../game/model';
 import { browseBar, moveList } from '../../game/movelist';
+import { promotionPicker } from '../../game/promotion';
 import { ratingBadge } from '../../game/ratings';
 import { waitingRoom } from '../../game/waiting';
 import { moveLabel, seatName, speakerIcon } from '../../game/words';
@@ -33,7 +34,7 @@ export function view(ctrl: GameCtrl): VNode {
           attrs: { role: 'region', 'aria-label': t('game.board_label', { game: gameName(g), color: colorName(ctrl.ground.orientation()) }) },
           hook: { insert: v => ctrl.ground.mount(v.elm as HTMLElement), destroy: () => ctrl.ground.destroy() },
         }),
-        promotion(ctrl),
+        promotionPicker(ctrl.promotion),
       ]),
       player(ctrl, g, 'bottom'),
       keep('div.kbd-box', kbd?.element ?? null, { attrs: { hidden: !ctrl.playing() } }),
@@ -86,19 +87,6 @@ function player(ctrl: GameCtrl, g: GameView, where: 'top' | 'bottom'): VNode {
       ratingBadge(g, c),
       keep('span.clock-box', ctrl.clocks.faces[c]),
     ]),
-  ]);
-}
-
-function promotion(ctrl: GameCtrl): VNode | null {
-  const p = ctrl.promotion;
-  if (!p) return null;
-  return h('div.promotion', { attrs: { role: 'dialog', 'aria-label': t('game.promote') } }, [
-    h('span', t('game.promote')),
-    ...p.cands.map(m => h('button', {
-      attrs: { type: 'button', title: m.text, 'aria-label': m.text, 'data-move': m.id },
-      on: { click: () => p.resolve(m) },
-    }, [h(`span.piece-icon.${m.id.slice(4) || 'q'}-piece.${p.color}`)])),
-    h('button', { attrs: { type: 'button', 'aria-label': t('game.promote_cancel'), title: t('game.promote_cancel') }, on: { click: () => p.resolve(null) } }, '✕'),
   ]);
 }
 

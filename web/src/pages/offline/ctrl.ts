@@ -10,6 +10,8 @@ import { errorWords, t } from '../../i18n';
 import type { LocalEngine } from '../../engine/client';
 import { iceMarks } from '../../game/iceage';
 import { other } from '../../game/model';
+import type { Promotion } from '../../game/promotion';
+import { isOffline, noteServer, onConnectivity } from '../../online';
 import * as sound from '../../sound';
 import { saveGame, type OfflineGame } from './store';
 
@@ -22,7 +24,9 @@ export interface UploadBody {
   result: string;
 }
 
-export type UploadState = { kind: 'sending' } | { kind: 'done'; id: string } | { kind: 'error'; words: string } | null;
+/** The upload: under way, done, refused by the server (`error`), or waiting for the server to
+ * be reachable again (`waiting`: it is sent again by itself then). */
+export type UploadState = { kind: 'sending' } | { kind: 'done'; id: string } | { kind: 'error'; words: string } | { kind: 'waiting' } | null;
 
 /** The result of a resignation by `loser`. */
 function resignation(loser: Color): ResultView {
@@ -40,6 +44,8 @@ export class OfflineCtrl {
   board: Board | null = null;
   /** Set when the game has just ended: the game-over box is brought into view once. */
   endedNow = false;
+  /** A promotion being chosen (the picker shows). */
+  promotion: Promotion | null = null;
 
   private closed = false;
 
@@ -86,11 +92,27 @@ export class OfflineCtrl {
   mountBoard(el: HTMLElement): void {
     this.board = new Board(el, this.game.variant, {
       move: m => void this.play(m),
-      // A promotion: the queen, as the keyboard's default.
-      choose: async cands => cands.find(m => m.id.endsWith('q')) ?? cands[0] ?? null,
+      // A promotion: the mover picks the piece, as on the game page.
+      choose: cands => this.choosePromotion(cands),
     });
     this.board.setOrientation(this.game.color);
     this.showBoard();
+  }
+
+  /** Shows the promotion picker for `cands`; its answer (null: cancelled) is the move. */
+  choosePromotion(cands: LegalMove[]): Promise<LegalMove | null> {
+    return new Promise(resolve => {
+      this.promotion = {
+        cands,
+        color: this.game.color,
+        resolve: m => {
+          this.promotion = null;
+          this.redraw();
+          resolve(m);
+        },
+      };
+      this.redraw();
+    });
   }
 
   /** Reads the current position from the engine, then lets the side to move move. */
@@ -212,14 +234,36 @@ export class OfflineCtrl {
       saveGame(g);
       this.upload = { kind: 'done', id: answer.id };
     } catch (e) {
-      const words = e instanceof ApiError ? `${errorWords(e)} (${e.status ? `${e.status}: ` : ''}${e.message})` : errorWords(new ApiError('network', String(e), 0));
-      this.upload = { kind: 'error', words };
+      if (e instanceof ApiError) {
+        this.upload = { kind: 'error', words: `${errorWords(e)} (${e.status ? `${e.status}: ` : ''}${e.message})` };
+      } else {
+        // The server cannot be reached: sent again once it can (online.ts tries it meanwhile).
+        this.upload = { kind: 'waiting' };
+        noteServer(false);
+        this.retryWhenOnline();
+      }
     }
     if (!this.closed) this.redraw();
   }
 
+  private stopWaiting: (() => void) | null = null;
+
+  /** Uploads again as soon as the server is reachable (once). */
+  private retryWhenOnline(): void {
+    if (this.stopWaiting) return;
+    const off = onConnectivity(() => {
+      if (this.closed || isOffline()) return;
+      this.stopWaiting = null;
+      off();
+      if (this.upload?.kind === 'waiting') void this.uploadGame();
+    });
+    this.stopWaiting = () => { off(); };
+  }
+
   close(): void {
     this.closed = true;
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     this.board?.destroy();
     this.board = null;
   }

@@ -5,6 +5,7 @@
 import type { Color } from '../../api';
 import { countdownText } from '../../game/iceage';
 import { moveList } from '../../game/movelist';
+import { promotionPicker } from '../../game/promotion';
 import { colorName, resultHeadline, resultReason, t } from '../../i18n';
 import { h, type VNode } from '../../snabbdom';
 import { variantOf } from '../../variants';
@@ -32,6 +33,7 @@ export function view(ctrl: OfflineCtrl): VNode {
       seat(g.color === 'white' ? 'black' : 'white'),
       h('div.board-box', [
         h('div.cg-wrap', { key: 'board', hook: { insert: v => ctrl.mountBoard(v.elm as HTMLElement) } }),
+        promotionPicker(ctrl.promotion),
       ]),
       seat(g.color),
     ]),
@@ -92,8 +94,9 @@ function overBox(ctrl: OfflineCtrl): VNode {
       uploaded
         ? h('a#uploaded.button', { attrs: { href: `/game/${uploaded}` } }, t('solo.uploaded'))
         : h('button#upload', { attrs: { type: 'button', disabled: up?.kind === 'sending' }, on: { click: () => void ctrl.uploadGame() } },
-          up?.kind === 'sending' ? t('solo.uploading') : t('solo.upload')),
+          up?.kind === 'sending' ? t('solo.uploading') : up?.kind === 'waiting' ? t('solo.upload_now') : t('solo.upload')),
     ]),
     up?.kind === 'error' ? h('p#upload-error.error', { attrs: { role: 'alert' } }, t('solo.upload_failed', { why: up.words })) : null,
+    up?.kind === 'waiting' ? h('p#upload-error.notice', { attrs: { role: 'status' } }, t('solo.upload_waiting')) : null,
   ] : []);
 }
