@@ -12,7 +12,8 @@ use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
-use site_store::{ChallengeRow, now_ms};
+use site_model::state::ChallengeStatus;
+use site_store::{ChallengeEnd, ChallengeRow, now_ms};
 
 /// The body of `POST /api/challenges`.
 #[derive(Debug, Clone, Deserialize)]
@@ -56,7 +57,7 @@ pub struct ChallengeView {
     /// The challenger's side: `white`, `black` or `random`.
     pub color: &'static str,
     /// `open`, `accepted` or `declined`.
-    pub status: String,
+    pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game: Option<String>,
     /// Unix ms.
@@ -89,7 +90,7 @@ impl ChallengeView {
             speed: speed_name(row.terms.control),
             rated: row.terms.rated,
             color: row.terms.color.as_str(),
-            status: row.status.clone(),
+            status: row.status,
             game: row.game_id.clone(),
             created_at: row.created_at,
         }
@@ -161,7 +162,7 @@ impl Lobby {
             challenged,
             challenged_name: name,
             terms,
-            status: "open".into(),
+            status: ChallengeStatus::Open,
             game_id: None,
             created_at: now,
             updated_at: now,
@@ -215,7 +216,7 @@ impl Lobby {
             true => self.play.store.challenge(id).await?,
             false => None,
         }
-        .filter(|c| c.challenged == me && c.status == "open")
+        .filter(|c| c.challenged == me && c.status == ChallengeStatus::Open)
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
         let mut row = self
@@ -236,26 +237,26 @@ impl Lobby {
 
     /// `POST /api/challenges/{id}/decline` by the challenged player; 404 otherwise.
     pub async fn decline_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, "declined").await
+        self.end_challenge(token, id, ChallengeEnd::Decline).await
     }
 
     /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
     /// answered one (its game, if any, stays); 404 otherwise.
     pub async fn cancel_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, "cancelled").await
+        self.end_challenge(token, id, ChallengeEnd::Cancel).await
     }
 
     async fn end_challenge(
         &self,
         token: &PlayerToken,
         id: &str,
-        status: &'static str,
+        how: ChallengeEnd,
     ) -> Result<(), SiteError> {
         if !valid_id(id)
             || !self
                 .play
                 .store
-                .end_challenge(id, &token.hash(), status, now_ms())
+                .end_challenge(id, &token.hash(), how, now_ms())
                 .await?
         {
             return Err(no_challenge(id));

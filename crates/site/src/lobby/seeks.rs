@@ -11,6 +11,7 @@ use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
+use site_model::state::SeekStatus;
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
 
 /// The body of `POST /api/seeks`.
@@ -147,7 +148,7 @@ impl Lobby {
             owner,
             username,
             terms,
-            status: "open".into(),
+            status: SeekStatus::Open,
             game_id: None,
             created_at: now,
             updated_at: now,
@@ -210,7 +211,7 @@ impl Lobby {
                 "this is your own seek: wait for someone to accept it, or withdraw it",
             ));
         }
-        if seek.status != "open" {
+        if seek.status != SeekStatus::Open {
             return Err(taken());
         }
         if seek.expires_at.is_some_and(|e| e <= now) {
@@ -237,7 +238,7 @@ impl Lobby {
         {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
             _ => match self.play.store.seek(id).await? {
-                Some(s) if s.status != "open" => Err(taken()),
+                Some(s) if s.status != SeekStatus::Open => Err(taken()),
                 _ => Err(no_seek(id)),
             },
         }

@@ -109,15 +109,16 @@ pub struct NewGame {
     pub rated: Option<bool>,
 }
 
-/// An offer or its answer: of a draw, a takeback or a rematch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Make the offer.
-    Offer,
-    /// Accept the opponent's offer.
-    Accept,
-    /// Decline it.
-    Decline,
+game::text_enum! {
+    /// An offer or its answer: of a draw, a takeback or a rematch.
+    pub enum Answer ("action") {
+        /// Make the offer.
+        Offer = "offer",
+        /// Accept the opponent's offer.
+        Accept = "accept",
+        /// Decline it.
+        Decline = "decline",
+    }
 }
 
 /// The draw offers' answers (the API's first offers; the name stays for them).
@@ -125,21 +126,18 @@ pub type DrawAction = Answer;
 
 impl Answer {
     /// Reads `offer`, `accept`, `decline`; `what` names the offer in the error
-    /// (`draw`, `takeback`, `rematch`).
+    /// (`draw`, `takeback`, `rematch`): 400 `unknown {what} action '...'`.
     pub fn parse_for(text: &str, what: &str) -> Result<Answer, SiteError> {
-        match text {
-            "offer" => Ok(Answer::Offer),
-            "accept" => Ok(Answer::Accept),
-            "decline" => Ok(Answer::Decline),
-            other => Err(SiteError::bad_request(format!(
+        Answer::parse(text).ok_or_else(|| {
+            SiteError::bad_request(format!(
                 "unknown {what} action '{}' (offer, accept or decline)",
-                game::excerpt(other)
-            ))),
-        }
+                game::excerpt(text)
+            ))
+        })
     }
 
     /// [`Answer::parse_for`] of a draw action.
-    pub fn parse(text: &str) -> Result<Answer, SiteError> {
+    pub fn parse_draw(text: &str) -> Result<Answer, SiteError> {
         Answer::parse_for(text, "draw")
     }
 }
