@@ -7,7 +7,6 @@ use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
-use super::input::GameBody;
 use super::{ApiJson, AppState, PathText};
 use crate::player::Player;
 use site::play::NewGame;
@@ -17,7 +16,7 @@ use site::view::{GameSummary, GameView};
 pub async fn create(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(body): ApiJson<GameBody>,
+    ApiJson(body): ApiJson<super::input::NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
     let req = NewGame::try_from(body)?;
     let view = svc.play.create(&token, req).await?;

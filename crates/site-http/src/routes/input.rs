@@ -1,20 +1,20 @@
 //! The bodies of `POST /api/games`, `/api/seeks`, `/api/seeks/quick` and `/api/challenges`
-//! as sent, and their one parse into site's typed input (`TryFrom`): the game as
+//! as sent (the struct names are as before: serde's messages name them), and their one parse into site's typed input (`TryFrom`): the game as
 //! [`GameKind`], the side as [`SeekColor`], the opponent as [`Opponent`]. Each body keeps the
 //! serde shape and name it always had, so a malformed body gets the same message; a field that
 //! names nothing known gets a 400 that names the field (lobby) or the value (games), as before.
 
 use serde::Deserialize;
-use site::lobby::{NewChallenge, NewSeek, QuickSeek};
-use site::play::{NewGame, Opponent};
+use site::lobby;
+use site::play::{self, Opponent};
 use site_model::clock::TimeControl;
 use site_model::error::SiteError;
 use site_model::state::{GameKind, SeekColor};
 
 /// The body of `POST /api/seeks`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename = "NewSeek")]
-pub struct SeekBody {
+#[serde(deny_unknown_fields)]
+pub struct NewSeek {
     /// `antarctos` or `iceage`.
     pub variant: String,
     /// The game's clock (`clock::TimeControl`).
@@ -27,10 +27,10 @@ pub struct SeekBody {
     pub color: Option<String>,
 }
 
-/// The body of `POST /api/seeks/quick`: as [`SeekBody`], any side.
+/// The body of `POST /api/seeks/quick`: as [`NewSeek`], any side.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename = "QuickSeek")]
-pub struct QuickBody {
+#[serde(deny_unknown_fields)]
+pub struct QuickSeek {
     /// `antarctos` or `iceage`.
     pub variant: String,
     /// The game's clock.
@@ -42,8 +42,8 @@ pub struct QuickBody {
 
 /// The body of `POST /api/challenges`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename = "NewChallenge")]
-pub struct ChallengeBody {
+#[serde(deny_unknown_fields)]
+pub struct NewChallenge {
     /// The challenged account's name.
     pub username: String,
     /// `antarctos` or `iceage`.
@@ -60,8 +60,8 @@ pub struct ChallengeBody {
 
 /// The body of `POST /api/games`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename = "NewGame")]
-pub struct GameBody {
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
     /// `antarctos` or `iceage`.
     pub variant: String,
     /// `engine`, `friend` or `local`.
@@ -113,12 +113,12 @@ fn lobby_color(text: Option<&str>) -> Result<SeekColor, SiteError> {
     })
 }
 
-impl TryFrom<SeekBody> for NewSeek {
+impl TryFrom<NewSeek> for lobby::NewSeek {
     type Error = SiteError;
 
     /// Checks the game, then the clock, then the side (the order of their errors).
-    fn try_from(body: SeekBody) -> Result<NewSeek, SiteError> {
-        Ok(NewSeek {
+    fn try_from(body: NewSeek) -> Result<lobby::NewSeek, SiteError> {
+        Ok(lobby::NewSeek {
             variant: lobby_variant(&body.variant)?,
             time_control: lobby_control(body.time_control)?,
             rated: body.rated,
@@ -127,11 +127,11 @@ impl TryFrom<SeekBody> for NewSeek {
     }
 }
 
-impl TryFrom<QuickBody> for QuickSeek {
+impl TryFrom<QuickSeek> for lobby::QuickSeek {
     type Error = SiteError;
 
-    fn try_from(body: QuickBody) -> Result<QuickSeek, SiteError> {
-        Ok(QuickSeek {
+    fn try_from(body: QuickSeek) -> Result<lobby::QuickSeek, SiteError> {
+        Ok(lobby::QuickSeek {
             variant: lobby_variant(&body.variant)?,
             time_control: lobby_control(body.time_control)?,
             rated: body.rated,
@@ -139,12 +139,12 @@ impl TryFrom<QuickBody> for QuickSeek {
     }
 }
 
-impl TryFrom<ChallengeBody> for NewChallenge {
+impl TryFrom<NewChallenge> for lobby::NewChallenge {
     type Error = SiteError;
 
     /// As a seek's terms; the name is checked by the lobby, against the accounts.
-    fn try_from(body: ChallengeBody) -> Result<NewChallenge, SiteError> {
-        Ok(NewChallenge {
+    fn try_from(body: NewChallenge) -> Result<lobby::NewChallenge, SiteError> {
+        Ok(lobby::NewChallenge {
             variant: lobby_variant(&body.variant)?,
             time_control: lobby_control(body.time_control)?,
             rated: body.rated,
@@ -154,12 +154,12 @@ impl TryFrom<ChallengeBody> for NewChallenge {
     }
 }
 
-impl TryFrom<GameBody> for NewGame {
+impl TryFrom<NewGame> for play::NewGame {
     type Error = SiteError;
 
     /// 400 `unknown variant '...'`, `unknown color '...'` or `unknown opponent '...'`, in that
     /// order; the level, position and clock are checked by play, which knows the game.
-    fn try_from(body: GameBody) -> Result<NewGame, SiteError> {
+    fn try_from(body: NewGame) -> Result<play::NewGame, SiteError> {
         let variant = GameKind::parse(&body.variant).ok_or_else(|| {
             SiteError::bad_request(format!(
                 "unknown variant '{}' (antarctos or iceage)",
@@ -181,7 +181,7 @@ impl TryFrom<GameBody> for NewGame {
                 game::excerpt(&body.opponent)
             ))
         })?;
-        Ok(NewGame {
+        Ok(play::NewGame {
             variant,
             opponent,
             level: body.level,
@@ -212,20 +212,20 @@ mod tests {
 
     #[test]
     fn seeks_read_typed_terms() {
-        let seek = NewSeek::try_from(body::<SeekBody>(&format!(
+        let seek = lobby::NewSeek::try_from(body::<NewSeek>(&format!(
             r#"{{"variant": "iceage", {CLOCK}, "color": "black"}}"#
         )))
         .expect("a good seek");
         assert_eq!(seek.variant, GameKind::IceAge);
         assert_eq!(seek.color, SeekColor::Black);
         assert!(!seek.rated);
-        let quick = QuickSeek::try_from(body::<QuickBody>(&format!(
+        let quick = lobby::QuickSeek::try_from(body::<QuickSeek>(&format!(
             r#"{{"variant": "antarctos", {CLOCK}, "rated": true}}"#
         )))
         .expect("a good quick seek");
         assert_eq!(quick.variant, GameKind::Antarctos);
         assert!(quick.rated);
-        let seek = NewSeek::try_from(body::<SeekBody>(&format!(
+        let seek = lobby::NewSeek::try_from(body::<NewSeek>(&format!(
             r#"{{"variant": "antarctos", {CLOCK}}}"#
         )))
         .expect("no side");
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn lobby_errors_name_the_field() {
-        let bad = |json: String| message(NewSeek::try_from(body::<SeekBody>(&json)));
+        let bad = |json: String| message(lobby::NewSeek::try_from(body::<NewSeek>(&json)));
         assert_eq!(
             bad(format!(r#"{{"variant": "chess", {CLOCK}}}"#)),
             "variant: unknown game 'chess' (antarctos or iceage)"
@@ -250,15 +250,15 @@ mod tests {
                 .to_string(),
         );
         assert!(e.starts_with("time_control: "), "{e}");
-        let e = message(NewChallenge::try_from(body::<ChallengeBody>(&format!(
-            r#"{{"username": "bob", "variant": "go", {CLOCK}}}"#
-        ))));
+        let e = message(lobby::NewChallenge::try_from(body::<NewChallenge>(
+            &format!(r#"{{"username": "bob", "variant": "go", {CLOCK}}}"#),
+        )));
         assert_eq!(e, "variant: unknown game 'go' (antarctos or iceage)");
-        let e = message(NewChallenge::try_from(body::<ChallengeBody>(&format!(
-            r#"{{"username": "bob", "variant": "antarctos", {CLOCK}, "color": "White"}}"#
-        ))));
+        let e = message(lobby::NewChallenge::try_from(body::<NewChallenge>(
+            &format!(r#"{{"username": "bob", "variant": "antarctos", {CLOCK}, "color": "White"}}"#),
+        )));
         assert_eq!(e, "color: unknown side 'White' (white, black or random)");
-        let e = message(QuickSeek::try_from(body::<QuickBody>(&format!(
+        let e = message(lobby::QuickSeek::try_from(body::<QuickSeek>(&format!(
             r#"{{"variant": "", {CLOCK}}}"#
         ))));
         assert_eq!(e, "variant: unknown game '' (antarctos or iceage)");
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn games_read_typed_input_and_refuse_unknown_text() {
-        let game = NewGame::try_from(body::<GameBody>(
+        let game = play::NewGame::try_from(body::<NewGame>(
             r#"{"variant": "antarctos", "opponent": "engine", "level": 3, "color": "white"}"#,
         ))
         .expect("a good game");
@@ -275,7 +275,7 @@ mod tests {
         assert_eq!(game.color, SeekColor::White);
         assert_eq!(game.level, Some(3));
         assert!(!game.rated);
-        let bad = |json: &str| message(NewGame::try_from(body::<GameBody>(json)));
+        let bad = |json: &str| message(play::NewGame::try_from(body::<NewGame>(json)));
         assert_eq!(
             bad(r#"{"variant": "checkers", "opponent": "local"}"#),
             "unknown variant 'checkers' (antarctos or iceage)"
@@ -292,13 +292,13 @@ mod tests {
 
     #[test]
     fn malformed_bodies_keep_their_serde_names() {
-        let e = serde_json::from_str::<SeekBody>("[]").expect_err("not an object");
+        let e = serde_json::from_str::<NewSeek>("[]").expect_err("not an object");
         assert!(e.to_string().contains("struct NewSeek"), "{e}");
-        let e = serde_json::from_str::<GameBody>("7").expect_err("not an object");
+        let e = serde_json::from_str::<NewGame>("7").expect_err("not an object");
         assert!(e.to_string().contains("struct NewGame"), "{e}");
-        let e = serde_json::from_str::<ChallengeBody>(r#"{"nope": 1}"#).expect_err("unknown");
+        let e = serde_json::from_str::<NewChallenge>(r#"{"nope": 1}"#).expect_err("unknown");
         assert!(e.to_string().contains("unknown field `nope`"), "{e}");
-        let e = serde_json::from_str::<QuickBody>(r#""x""#).expect_err("not an object");
+        let e = serde_json::from_str::<QuickSeek>(r#""x""#).expect_err("not an object");
         assert!(e.to_string().contains("struct QuickSeek"), "{e}");
     }
 }

@@ -6,7 +6,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 
-use super::input::{ChallengeBody, QuickBody, SeekBody};
 use super::{ApiJson, AppState, PathText};
 use crate::player::Player;
 use site::lobby::{
@@ -18,7 +17,7 @@ use site::view::GameView;
 pub async fn create_seek(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(body): ApiJson<SeekBody>,
+    ApiJson(body): ApiJson<super::input::NewSeek>,
 ) -> Result<(StatusCode, Json<SeekView>), HttpError> {
     let req = NewSeek::try_from(body)?;
     Ok((
@@ -61,7 +60,7 @@ pub async fn accept_seek(
 pub async fn quick(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(body): ApiJson<QuickBody>,
+    ApiJson(body): ApiJson<super::input::QuickSeek>,
 ) -> Result<(StatusCode, Json<QuickAnswer>), HttpError> {
     let req = QuickSeek::try_from(body)?;
     Ok((
@@ -74,7 +73,7 @@ pub async fn quick(
 pub async fn create_challenge(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(body): ApiJson<ChallengeBody>,
+    ApiJson(body): ApiJson<super::input::NewChallenge>,
 ) -> Result<(StatusCode, Json<ChallengeView>), HttpError> {
     let req = NewChallenge::try_from(body)?;
     Ok((
