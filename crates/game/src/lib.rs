@@ -13,7 +13,7 @@ mod color;
 mod excerpt;
 mod outcome;
 pub mod records;
-mod text_serde;
+mod text_enum;
 mod variant;
 
 #[cfg(any(test, feature = "toy"))]
@@ -25,6 +25,9 @@ pub use outcome::{EndReason, Outcome};
 pub use records::{
     Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
 };
+#[doc(hidden)]
+/// serde, for [`text_enum!`]'s expansions in other crates.
+pub use serde as __serde;
 pub use variant::{
     MoveHint, MoveTextFault, MoveTextKind, PositionFault, PositionHint, Variant, legal_moves_hint,
     line_move_texts, perft, perft_divide, sorted_move_texts,

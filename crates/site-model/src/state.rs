@@ -8,67 +8,9 @@
 use std::fmt;
 
 use game::Color;
-use serde::de::{Deserializer, Error};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
-/// An enum with one canonical text per value: `as_str`, `parse` (its inverse, exact), `ALL`,
-/// `Display`, and serde as that text.
-macro_rules! text_enum {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident ($what:literal) {
-            $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant,)+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The value's text, as stored and sent.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-
-            /// The value named `text` exactly; `None` for any other text.
-            pub fn parse(text: &str) -> Option<$name> {
-                match text {
-                    $($text => Some($name::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let text = String::deserialize(d)?;
-                $name::parse(&text)
-                    .ok_or_else(|| D::Error::custom(format!("unknown {} '{}'", $what, text)))
-            }
-        }
-    };
-}
-
-text_enum! {
+game::text_enum! {
     /// Whether a game goes on.
     pub enum GameStatus ("game status") {
         /// Moves are played.
@@ -81,7 +23,7 @@ text_enum! {
     }
 }
 
-text_enum! {
+game::text_enum! {
     /// Something that happened in a game that its players are told once (docs/api.md,
     /// `notice`); the page words it in each language.
     pub enum NoticeCode ("notice") {
@@ -114,7 +56,7 @@ pub struct Notice {
     pub version: i64,
 }
 
-text_enum! {
+game::text_enum! {
     /// Who holds a seat.
     pub enum SeatKind ("seat kind") {
         /// A player, by token.
@@ -126,7 +68,7 @@ text_enum! {
     }
 }
 
-text_enum! {
+game::text_enum! {
     /// Which seats of a game a token holds (`you` in docs/api.md).
     pub enum YourSeat ("seat") {
         /// White's.
@@ -151,36 +93,38 @@ impl YourSeat {
 
 pub use games::GameKind;
 
-/// The side a seek or challenge asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SeekColor {
-    /// White.
-    White,
-    /// Black.
-    Black,
-    /// Decided when accepted.
-    Random,
+game::text_enum! {
+    /// The side a seek or challenge asks for.
+    pub enum SeekColor ("side") {
+        /// White.
+        White = "white",
+        /// Black.
+        Black = "black",
+        /// Decided when accepted.
+        Random = "random",
+    }
 }
 
-impl SeekColor {
-    /// `white`, `black` or `random`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SeekColor::White => "white",
-            SeekColor::Black => "black",
-            SeekColor::Random => "random",
-        }
+game::text_enum! {
+    /// Where a seek stands (the `seeks.status` column).
+    pub enum SeekStatus ("seek status") {
+        /// Waiting for an opponent.
+        Open = "open",
+        /// Taken: its game started.
+        Accepted = "accepted",
     }
+}
 
-    /// Inverse of [`SeekColor::as_str`].
-    pub fn parse(text: &str) -> Option<SeekColor> {
-        match text {
-            "white" => Some(SeekColor::White),
-            "black" => Some(SeekColor::Black),
-            "random" => Some(SeekColor::Random),
-            _ => None,
-        }
+game::text_enum! {
+    /// Where a challenge stands (the `challenges.status` column, `status` in the API). A
+    /// cancelled challenge is deleted, so it has no status.
+    pub enum ChallengeStatus ("challenge status") {
+        /// Waiting for the challenged player's answer.
+        Open = "open",
+        /// Accepted: its game started.
+        Accepted = "accepted",
+        /// Declined by the challenged player.
+        Declined = "declined",
     }
 }
 
@@ -251,6 +195,17 @@ mod tests {
         for y in YourSeat::ALL {
             assert_eq!(YourSeat::parse(y.as_str()), Some(*y));
         }
+        for c in SeekColor::ALL {
+            let json = serde_json::to_string(c).expect("json");
+            assert_eq!(serde_json::from_str::<SeekColor>(&json).expect("back"), *c);
+        }
+        for s in SeekStatus::ALL {
+            assert_eq!(SeekStatus::parse(s.as_str()), Some(*s));
+        }
+        for s in ChallengeStatus::ALL {
+            let json = serde_json::to_string(s).expect("json");
+            assert_eq!(json, format!("\"{}\"", s.as_str()));
+        }
         for v in GameKind::ALL {
             let json = serde_json::to_string(&v).expect("json");
             assert_eq!(serde_json::from_str::<GameKind>(&json).expect("back"), v);
@@ -266,6 +221,13 @@ mod tests {
         assert_eq!(GameKind::parse("chess"), None);
         let e = serde_json::from_str::<SeatKind>("\"robot\"").expect_err("unknown");
         assert!(e.to_string().contains("unknown seat kind 'robot'"), "{e}");
+        assert_eq!(SeekColor::parse("White"), None);
+        assert_eq!(SeekStatus::parse("cancelled"), None);
+        let e = serde_json::from_str::<ChallengeStatus>("\"gone\"").expect_err("unknown");
+        assert!(
+            e.to_string().contains("unknown challenge status 'gone'"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -9,7 +9,18 @@ use sqlx::any::AnyRow;
 
 use super::conn::commit;
 use super::games::insert;
+use super::seeks::status_of;
 use super::{GameRow, Store, StoreError, Terms};
+use site_model::state::ChallengeStatus;
+
+/// How a challenge ends short of a game ([`Store::end_challenge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeEnd {
+    /// The challenged player declines it: it stays, declined, for the challenger to see.
+    Decline,
+    /// The challenger cancels it (or dismisses an answered one): deleted.
+    Cancel,
+}
 
 /// One challenge as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,8 +37,8 @@ pub struct ChallengeRow {
     pub challenged_name: String,
     /// What it offers (`color` is the challenger's side).
     pub terms: Terms,
-    /// `open`, `accepted`, `declined` or `cancelled`.
-    pub status: String,
+    /// Open, accepted or declined (a cancelled one is deleted).
+    pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
     /// Unix ms.
@@ -52,7 +63,7 @@ fn from_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         challenged: row.try_get("challenged")?,
         challenged_name: row.try_get("challenged_name")?,
         terms: Terms::from_row(row)?,
-        status: row.try_get("status")?,
+        status: status_of(row, ChallengeStatus::parse)?,
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
@@ -81,7 +92,7 @@ impl Store {
                     .bind(c.terms.control_text())
                     .bind(i64::from(c.terms.rated))
                     .bind(c.terms.color.as_str())
-                    .bind(&c.status)
+                    .bind(c.status.as_str())
                     .bind(&c.game_id)
                     .bind(c.created_at)
                     .bind(c.updated_at)
@@ -148,21 +159,21 @@ impl Store {
         .await
     }
 
-    /// Sets the live challenge `id` to `status` (`declined` by `who` = its challenged player,
-    /// `cancelled` by `who` = its challenger: deleted, as is an answered one the challenger
-    /// dismisses) at `now`. Whether one was changed.
+    /// Ends the challenge `id` at `now`: a live one declined by `who` = its challenged
+    /// player, or one cancelled (deleted, as is an answered one the challenger dismisses) by
+    /// `who` = its challenger. Whether one was changed.
     pub async fn end_challenge(
         &self,
         id: &str,
         who: &TokenHash,
-        status: &'static str,
+        how: ChallengeEnd,
         now: i64,
     ) -> Result<bool, StoreError> {
         let who = who.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let done = if status == "declined" {
+                    let done = if how == ChallengeEnd::Decline {
                         sqlx::query(&format!(
                             "UPDATE challenges SET status = 'declined', updated_at = $1 \
                              WHERE id = $2 AND challenged = $3 AND {LIVE}"

@@ -9,32 +9,13 @@ use sqlx::any::AnyRow;
 
 use super::{Store, StoreError, corrupt};
 
-/// Which lab command made a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LabKind {
-    /// `icebound selfplay`: one engine setting plays both sides.
-    Selfplay,
-    /// `icebound match`: engine A against engine B, each opening with both colours.
-    Match,
-}
-
-impl LabKind {
-    /// `selfplay` or `match`, as stored in the `kind` column.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LabKind::Selfplay => "selfplay",
-            LabKind::Match => "match",
-        }
-    }
-
-    /// The kind named `text` (`as_str`'s inverse).
-    pub fn parse(text: &str) -> Option<LabKind> {
-        match text {
-            "selfplay" => Some(LabKind::Selfplay),
-            "match" => Some(LabKind::Match),
-            _ => None,
-        }
+game::text_enum! {
+    /// Which lab command made a run; stored in the `kind` column as its text.
+    pub enum LabKind ("lab kind") {
+        /// `icebound selfplay`: one engine setting plays both sides.
+        Selfplay = "selfplay",
+        /// `icebound match`: engine A against engine B, each opening with both colours.
+        Match = "match",
     }
 }
 

@@ -38,7 +38,7 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::AccountRow;
 pub use backup::BackupSummary;
-pub use challenges::ChallengeRow;
+pub use challenges::{ChallengeEnd, ChallengeRow};
 pub use commits::{CommitCounts, MAX_BATCH};
 pub use games::{GameRow, SeatRow, StatsRow};
 pub use imports::ImportRow;

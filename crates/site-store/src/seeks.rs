@@ -14,7 +14,7 @@ use super::games::insert;
 use super::{GameRow, Store, StoreError, corrupt};
 use site_model::clock::TimeControl;
 use site_model::state::GameKind;
-use site_model::state::SeekColor;
+use site_model::state::{SeekColor, SeekStatus};
 
 /// What a seek or a challenge offers: the game, its clock, rated or not, the offerer's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,8 +63,8 @@ pub struct SeekRow {
     pub username: Option<String>,
     /// What it offers.
     pub terms: Terms,
-    /// `open` or `accepted`.
-    pub status: String,
+    /// Open or accepted.
+    pub status: SeekStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
     /// Unix ms.
@@ -87,12 +87,19 @@ fn from_row(row: &AnyRow) -> Result<SeekRow, sqlx::Error> {
         owner: row.try_get("owner")?,
         username: row.try_get("username")?,
         terms: Terms::from_row(row)?,
-        status: row.try_get("status")?,
+        status: status_of(row, SeekStatus::parse)?,
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         expires_at: row.try_get("expires_at")?,
     })
+}
+
+/// The `status` column of `row`, read by `parse`: a text it does not know is an error naming
+/// the column, never a default.
+pub(super) fn status_of<T>(row: &AnyRow, parse: fn(&str) -> Option<T>) -> Result<T, sqlx::Error> {
+    let text: String = row.try_get("status")?;
+    parse(&text).ok_or_else(|| corrupt("status", format!("unknown value '{text}'")))
 }
 
 /// How an accept ended.
@@ -128,7 +135,7 @@ impl Store {
                     .bind(seek.terms.control_text())
                     .bind(i64::from(seek.terms.rated))
                     .bind(seek.terms.color.as_str())
-                    .bind(&seek.status)
+                    .bind(seek.status.as_str())
                     .bind(&seek.game_id)
                     .bind(seek.created_at)
                     .bind(seek.updated_at)

@@ -16,8 +16,9 @@ use site::view::{GameSummary, GameView};
 pub async fn create(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(req): ApiJson<NewGame>,
+    ApiJson(body): ApiJson<super::input::NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
+    let req = NewGame::try_from(body)?;
     let view = svc.play.create(&token, req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }

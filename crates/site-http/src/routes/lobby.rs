@@ -17,8 +17,9 @@ use site::view::GameView;
 pub async fn create_seek(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(req): ApiJson<NewSeek>,
+    ApiJson(body): ApiJson<super::input::NewSeek>,
 ) -> Result<(StatusCode, Json<SeekView>), HttpError> {
+    let req = NewSeek::try_from(body)?;
     Ok((
         StatusCode::CREATED,
         Json(svc.lobby.create_seek(&token, req).await?),
@@ -59,8 +60,9 @@ pub async fn accept_seek(
 pub async fn quick(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(req): ApiJson<QuickSeek>,
+    ApiJson(body): ApiJson<super::input::QuickSeek>,
 ) -> Result<(StatusCode, Json<QuickAnswer>), HttpError> {
+    let req = QuickSeek::try_from(body)?;
     Ok((
         StatusCode::CREATED,
         Json(svc.lobby.quick_seek(&token, req).await?),
@@ -71,8 +73,9 @@ pub async fn quick(
 pub async fn create_challenge(
     State(svc): State<AppState>,
     Player(token): Player,
-    ApiJson(req): ApiJson<NewChallenge>,
+    ApiJson(body): ApiJson<super::input::NewChallenge>,
 ) -> Result<(StatusCode, Json<ChallengeView>), HttpError> {
+    let req = NewChallenge::try_from(body)?;
     Ok((
         StatusCode::CREATED,
         Json(svc.lobby.create_challenge(&token, req).await?),

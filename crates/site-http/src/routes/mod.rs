@@ -6,6 +6,7 @@
 mod accounts;
 mod analysis;
 mod games;
+mod input;
 mod lobby;
 mod pages;
 mod play;

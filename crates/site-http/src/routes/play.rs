@@ -130,7 +130,7 @@ pub async fn draw(
     PathText(id): PathText,
     ApiJson(body): ApiJson<DrawBody>,
 ) -> Result<Json<GameView>, HttpError> {
-    let action = DrawAction::parse(&body.action)?;
+    let action = DrawAction::parse_draw(&body.action)?;
     Ok(Json(svc.play.draw(&id, &token, action).await?))
 }
 

@@ -281,7 +281,7 @@ async fn handle(
         }
         ClientMessage::Resign {} => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Abort {} => svc.abort(id, token).await.map(|_| ()),
-        ClientMessage::Draw { action } => match DrawAction::parse(&action) {
+        ClientMessage::Draw { action } => match DrawAction::parse_draw(&action) {
             Ok(a) => svc.draw(id, token, a).await.map(|_| ()),
             Err(e) => Err(e),
         },

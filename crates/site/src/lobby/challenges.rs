@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{KEEP_ANSWERED_MS, Lobby, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
 use crate::accounts::valid_username;
@@ -12,24 +12,22 @@ use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
-use site_store::{ChallengeRow, now_ms};
+use site_model::state::{ChallengeStatus, GameKind, SeekColor};
+use site_store::{ChallengeEnd, ChallengeRow, now_ms};
 
-/// The body of `POST /api/challenges`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A challenge to make (`POST /api/challenges`; site-http reads the body into it).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewChallenge {
-    /// The challenged account's name.
+    /// The challenged account's name, as sent (checked here).
     pub username: String,
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The game's clock.
     pub time_control: TimeControl,
-    /// Rated (never unlimited). Default false.
-    #[serde(default)]
+    /// Rated (never unlimited).
     pub rated: bool,
-    /// The challenger's side: `white`, `black` or `random` (default).
-    #[serde(default)]
-    pub color: Option<String>,
+    /// The challenger's side.
+    pub color: SeekColor,
 }
 
 /// A challenge as `GET /api/challenges` and the lobby stream show it.
@@ -44,7 +42,7 @@ pub struct ChallengeView {
     /// The challenged account's name.
     pub challenged: String,
     /// `antarctos` or `iceage`.
-    pub variant: String,
+    pub variant: GameKind,
     /// The control.
     pub time_control: TimeControl,
     /// The control in short: `3+2`, `2 days`, `unlimited`.
@@ -54,9 +52,9 @@ pub struct ChallengeView {
     /// Rated.
     pub rated: bool,
     /// The challenger's side: `white`, `black` or `random`.
-    pub color: &'static str,
+    pub color: SeekColor,
     /// `open`, `accepted` or `declined`.
-    pub status: String,
+    pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game: Option<String>,
     /// Unix ms.
@@ -83,13 +81,13 @@ impl ChallengeView {
             },
             challenger: row.challenger_name.clone(),
             challenged: row.challenged_name.clone(),
-            variant: row.terms.variant.as_str().to_string(),
+            variant: row.terms.variant,
             time_control: row.terms.control,
             label: row.terms.control.label(),
             speed: speed_name(row.terms.control),
             rated: row.terms.rated,
-            color: row.terms.color.as_str(),
-            status: row.status.clone(),
+            color: row.terms.color,
+            status: row.status,
             game: row.game_id.clone(),
             created_at: row.created_at,
         }
@@ -132,12 +130,7 @@ impl Lobby {
                 "username: a username is 3 to 20 letters (A-Z, a-z), digits, '_' or '-'",
             ));
         }
-        let terms = parse_terms(
-            &req.variant,
-            req.time_control,
-            req.rated,
-            req.color.as_deref(),
-        )?;
+        let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
         let Some((_, name, challenged)) = self.play.store.account_player(&req.username).await?
         else {
             return Err(SiteError::new(
@@ -161,7 +154,7 @@ impl Lobby {
             challenged,
             challenged_name: name,
             terms,
-            status: "open".into(),
+            status: ChallengeStatus::Open,
             game_id: None,
             created_at: now,
             updated_at: now,
@@ -215,7 +208,7 @@ impl Lobby {
             true => self.play.store.challenge(id).await?,
             false => None,
         }
-        .filter(|c| c.challenged == me && c.status == "open")
+        .filter(|c| c.challenged == me && c.status == ChallengeStatus::Open)
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
         let mut row = self
@@ -236,26 +229,26 @@ impl Lobby {
 
     /// `POST /api/challenges/{id}/decline` by the challenged player; 404 otherwise.
     pub async fn decline_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, "declined").await
+        self.end_challenge(token, id, ChallengeEnd::Decline).await
     }
 
     /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
     /// answered one (its game, if any, stays); 404 otherwise.
     pub async fn cancel_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, "cancelled").await
+        self.end_challenge(token, id, ChallengeEnd::Cancel).await
     }
 
     async fn end_challenge(
         &self,
         token: &PlayerToken,
         id: &str,
-        status: &'static str,
+        how: ChallengeEnd,
     ) -> Result<(), SiteError> {
         if !valid_id(id)
             || !self
                 .play
                 .store
-                .end_challenge(id, &token.hash(), status, now_ms())
+                .end_challenge(id, &token.hash(), how, now_ms())
                 .await?
         {
             return Err(no_challenge(id));

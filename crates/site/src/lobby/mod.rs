@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use game::Color;
-use rand::Rng;
 
 pub use challenges::{ChallengeLists, ChallengeView, NewChallenge};
 pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
@@ -51,15 +50,6 @@ pub const MAX_STREAMS: usize = 5_000;
 /// Answered seeks and challenges are kept this long (ms), so that their owners' streams can
 /// tell them, then deleted.
 pub const KEEP_ANSWERED_MS: i64 = 10 * 60 * 1000;
-
-/// The side `color` asks for; a random one for [`SeekColor::Random`].
-fn resolve(color: SeekColor) -> Color {
-    match color {
-        SeekColor::White => Color::White,
-        SeekColor::Black => Color::Black,
-        SeekColor::Random => Color::from_white(rand::rng().random_bool(0.5)),
-    }
-}
 
 /// The lobby of one process: its actions (seeks, challenges, the stream's view) on the games
 /// of [`GameService`], and its state here: a wake-up for its streams, the presence time, the
@@ -225,31 +215,17 @@ impl Drop for StreamGuard {
     }
 }
 
-/// The terms of a request, checked: 400 naming the field that is wrong.
+/// The terms of a request (its game and side typed at the edge, by site-http), with the
+/// control checked: 400 `time_control: ...` for one out of range.
 fn parse_terms(
-    variant: &str,
+    variant: GameKind,
     control: TimeControl,
     rated: bool,
-    color: Option<&str>,
+    color: SeekColor,
 ) -> Result<Terms, SiteError> {
-    let variant = GameKind::parse(variant).ok_or_else(|| {
-        SiteError::bad_request(format!(
-            "variant: unknown game '{}' (antarctos or iceage)",
-            game::excerpt(variant)
-        ))
-    })?;
     let control = control
         .validate()
         .map_err(|e| SiteError::bad_request(format!("time_control: {}", e.message)))?;
-    let color = match color {
-        None => SeekColor::Random,
-        Some(c) => SeekColor::parse(c).ok_or_else(|| {
-            SiteError::bad_request(format!(
-                "color: unknown side '{}' (white, black or random)",
-                game::excerpt(c)
-            ))
-        })?,
-    };
     Ok(Terms {
         variant,
         control,
@@ -283,7 +259,7 @@ fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameR
         token: Some(hash.to_string()),
         name: None,
     };
-    let (white, black) = match resolve(terms.color) {
+    let (white, black) = match crate::play::side_for(terms.color) {
         Color::White => (seat(owner), seat(other)),
         Color::Black => (seat(other), seat(owner)),
     };

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
 use crate::play::{random_token, valid_id};
@@ -11,34 +11,30 @@ use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
+use site_model::state::{GameKind, SeekColor, SeekStatus};
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
 
-/// The body of `POST /api/seeks`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A seek to make (`POST /api/seeks`; site-http reads the body into it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NewSeek {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The game's clock (`clock::TimeControl`).
     pub time_control: TimeControl,
-    /// Rated (needs an account; never unlimited). Default false.
-    #[serde(default)]
+    /// Rated (needs an account; never unlimited).
     pub rated: bool,
-    /// The seeker's side: `white`, `black` or `random` (default).
-    #[serde(default)]
-    pub color: Option<String>,
+    /// The seeker's side.
+    pub color: SeekColor,
 }
 
-/// The body of `POST /api/seeks/quick`: as [`NewSeek`], any side.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Quick pairing's terms (`POST /api/seeks/quick`): as [`NewSeek`], any side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QuickSeek {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The game's clock.
     pub time_control: TimeControl,
-    /// Rated (needs an account). Default false.
-    #[serde(default)]
+    /// Rated (needs an account).
     pub rated: bool,
 }
 
@@ -48,7 +44,7 @@ pub struct SeekView {
     /// Its id.
     pub id: String,
     /// `antarctos` or `iceage`.
-    pub variant: String,
+    pub variant: GameKind,
     /// The control as asked.
     pub time_control: TimeControl,
     /// The control in short: `3+2`, `2 days`, `unlimited`.
@@ -58,7 +54,7 @@ pub struct SeekView {
     /// Rated.
     pub rated: bool,
     /// The seeker's side: `white`, `black` or `random`.
-    pub color: &'static str,
+    pub color: SeekColor,
     /// The seeker's account name; null for an anonymous player.
     pub username: Option<String>,
     /// Unix ms.
@@ -82,12 +78,12 @@ impl SeekView {
     pub fn of(row: &SeekRow, me: &str) -> SeekView {
         SeekView {
             id: row.id.clone(),
-            variant: row.terms.variant.as_str().to_string(),
+            variant: row.terms.variant,
             time_control: row.terms.control,
             label: row.terms.control.label(),
             speed: speed_name(row.terms.control),
             rated: row.terms.rated,
-            color: row.terms.color.as_str(),
+            color: row.terms.color,
             username: row.username.clone(),
             created_at: row.created_at,
             mine: row.owner == me,
@@ -120,12 +116,7 @@ impl Lobby {
         token: &PlayerToken,
         req: NewSeek,
     ) -> Result<SeekView, SiteError> {
-        let terms = parse_terms(
-            &req.variant,
-            req.time_control,
-            req.rated,
-            req.color.as_deref(),
-        )?;
+        let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
         let row = self.make_seek(token, terms).await?;
         Ok(SeekView::of(&row, &row.owner))
     }
@@ -147,7 +138,7 @@ impl Lobby {
             owner,
             username,
             terms,
-            status: "open".into(),
+            status: SeekStatus::Open,
             game_id: None,
             created_at: now,
             updated_at: now,
@@ -210,7 +201,7 @@ impl Lobby {
                 "this is your own seek: wait for someone to accept it, or withdraw it",
             ));
         }
-        if seek.status != "open" {
+        if seek.status != SeekStatus::Open {
             return Err(taken());
         }
         if seek.expires_at.is_some_and(|e| e <= now) {
@@ -237,7 +228,7 @@ impl Lobby {
         {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
             _ => match self.play.store.seek(id).await? {
-                Some(s) if s.status != "open" => Err(taken()),
+                Some(s) if s.status != SeekStatus::Open => Err(taken()),
                 _ => Err(no_seek(id)),
             },
         }
@@ -252,7 +243,7 @@ impl Lobby {
         token: &PlayerToken,
         req: QuickSeek,
     ) -> Result<QuickAnswer, SiteError> {
-        let terms = parse_terms(&req.variant, req.time_control, req.rated, None)?;
+        let terms = parse_terms(req.variant, req.time_control, req.rated, SeekColor::Random)?;
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }

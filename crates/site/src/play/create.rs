@@ -12,36 +12,21 @@ impl GameService {
         token: &PlayerToken,
         req: NewGame,
     ) -> Result<GameView, SiteError> {
-        let variant = GameKind::parse(&req.variant).ok_or_else(|| {
-            SiteError::bad_request(format!(
-                "unknown variant '{}' (antarctos or iceage)",
-                game::excerpt(&req.variant)
-            ))
-        })?;
+        let variant = req.variant;
         let (start_fen, turn) = live_game::start_of(variant, req.fen.as_deref())?;
-        let me = match req.color.as_deref().unwrap_or("random") {
-            "white" => Color::White,
-            "black" => Color::Black,
-            "random" => Color::from_white(rand::rng().random_bool(0.5)),
-            other => {
-                return Err(SiteError::bad_request(format!(
-                    "unknown color '{}' (white, black or random)",
-                    game::excerpt(other)
-                )));
-            }
-        };
+        let me = side_for(req.color);
         let control = req
             .time_control
             .unwrap_or(TimeControl::Unlimited {})
             .validate()?;
-        let rated = req.rated.unwrap_or(false);
-        if req.opponent != "friend" && control != (TimeControl::Unlimited {}) {
+        let rated = req.rated;
+        if req.opponent != Opponent::Friend && control != (TimeControl::Unlimited {}) {
             return Err(SiteError::bad_request(
                 "a clock is for games between two players (a friend, or the lobby's seeks)",
             ));
         }
         if rated {
-            if req.opponent != "friend" {
+            if req.opponent != Opponent::Friend {
                 return Err(SiteError::bad_request(
                     "only games between two players are rated",
                 ));
@@ -57,8 +42,8 @@ impl GameService {
         let mut human = human_seat(token);
         human.name = self.account_name(token).await?;
         let id = random_token(8);
-        let (other, invite) = match req.opponent.as_str() {
-            "engine" => {
+        let (other, invite) = match req.opponent {
+            Opponent::Engine => {
                 let level = req
                     .level
                     .ok_or_else(|| SiteError::bad_request("an engine game needs a level (1-8)"))?;
@@ -72,10 +57,10 @@ impl GameService {
                 };
                 (engine, None)
             }
-            "friend" | "local" if req.level.is_some() => {
+            Opponent::Friend | Opponent::Local if req.level.is_some() => {
                 return Err(SiteError::bad_request("a level is only for engine games"));
             }
-            "friend" => {
+            Opponent::Friend => {
                 let open = SeatRow {
                     kind: SeatKind::Open,
                     level: None,
@@ -84,13 +69,7 @@ impl GameService {
                 };
                 (open, Some(invite_hash(&invite_for(token, &id))))
             }
-            "local" => (human.clone(), None),
-            other => {
-                return Err(SiteError::bad_request(format!(
-                    "unknown opponent '{}' (engine, friend or local)",
-                    game::excerpt(other)
-                )));
-            }
+            Opponent::Local => (human.clone(), None),
         };
         let (white, black) = match me {
             Color::White => (human, other),

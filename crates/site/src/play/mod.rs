@@ -43,7 +43,6 @@ use std::sync::{Arc, Mutex as StdMutex};
 use game::{Color, EndReason, RecordResult};
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use serde::Deserialize;
 use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
 use crate::engine_queue::EngineQueue;
@@ -52,7 +51,7 @@ use crate::view::{GameView, seat_of};
 use site_model::clock::{Charge, Clock, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{PlayerToken, TokenHash, invite_for, invite_hash};
-use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind};
+use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind, SeekColor};
 use site_model::time::WallTime;
 use site_store::{GameRow, SeatRow, Store, StoreError, now_ms};
 
@@ -83,41 +82,57 @@ impl GameSlot {
     }
 }
 
-/// The body of `POST /api/games`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+game::text_enum! {
+    /// Whom a new game is against (`opponent` in `POST /api/games`).
+    pub enum Opponent ("opponent") {
+        /// The engine, at a level.
+        Engine = "engine",
+        /// A friend, invited by link.
+        Friend = "friend",
+        /// Nobody: both sides on one screen.
+        Local = "local",
+    }
+}
+
+/// A game to make (`POST /api/games`; site-http reads the body into it).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
-    /// `engine`, `friend` or `local`.
-    pub opponent: String,
-    /// Engine level 1-8 (engine only).
-    #[serde(default)]
+    /// The game.
+    pub variant: GameKind,
+    /// Whom it is against.
+    pub opponent: Opponent,
+    /// Engine level as sent, checked here (1-8; engine only).
     pub level: Option<i64>,
-    /// `white`, `black` or `random` (default).
-    #[serde(default)]
-    pub color: Option<String>,
-    /// Start position text.
-    #[serde(default)]
+    /// The creator's side.
+    pub color: SeekColor,
+    /// Start position text, read by the game's rules here.
     pub fen: Option<String>,
     /// A friend game's time control (`clock::TimeControl`); unlimited when absent. Engine
     /// and one-screen games are always unlimited.
-    #[serde(default)]
     pub time_control: Option<TimeControl>,
     /// Whether a friend game is rated: both players need an account.
-    #[serde(default)]
-    pub rated: Option<bool>,
+    pub rated: bool,
 }
 
-/// An offer or its answer: of a draw, a takeback or a rematch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Make the offer.
-    Offer,
-    /// Accept the opponent's offer.
-    Accept,
-    /// Decline it.
-    Decline,
+/// The side `color` asks for; a random one for [`SeekColor::Random`].
+pub(crate) fn side_for(color: SeekColor) -> Color {
+    match color {
+        SeekColor::White => Color::White,
+        SeekColor::Black => Color::Black,
+        SeekColor::Random => Color::from_white(rand::rng().random_bool(0.5)),
+    }
+}
+
+game::text_enum! {
+    /// An offer or its answer: of a draw, a takeback or a rematch.
+    pub enum Answer ("action") {
+        /// Make the offer.
+        Offer = "offer",
+        /// Accept the opponent's offer.
+        Accept = "accept",
+        /// Decline it.
+        Decline = "decline",
+    }
 }
 
 /// The draw offers' answers (the API's first offers; the name stays for them).
@@ -125,21 +140,18 @@ pub type DrawAction = Answer;
 
 impl Answer {
     /// Reads `offer`, `accept`, `decline`; `what` names the offer in the error
-    /// (`draw`, `takeback`, `rematch`).
+    /// (`draw`, `takeback`, `rematch`): 400 `unknown {what} action '...'`.
     pub fn parse_for(text: &str, what: &str) -> Result<Answer, SiteError> {
-        match text {
-            "offer" => Ok(Answer::Offer),
-            "accept" => Ok(Answer::Accept),
-            "decline" => Ok(Answer::Decline),
-            other => Err(SiteError::bad_request(format!(
+        Answer::parse(text).ok_or_else(|| {
+            SiteError::bad_request(format!(
                 "unknown {what} action '{}' (offer, accept or decline)",
-                game::excerpt(other)
-            ))),
-        }
+                game::excerpt(text)
+            ))
+        })
     }
 
     /// [`Answer::parse_for`] of a draw action.
-    pub fn parse(text: &str) -> Result<Answer, SiteError> {
+    pub fn parse_draw(text: &str) -> Result<Answer, SiteError> {
         Answer::parse_for(text, "draw")
     }
 }
