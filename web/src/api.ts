@@ -167,6 +167,8 @@ export interface GameSummary {
   updated_at: number;
   clock?: ClockView | null;
   rated?: boolean;
+  /** Played offline in the browser and uploaded: unverified. Sent only when true. */
+  offline?: boolean;
 }
 
 export interface VariantStats {

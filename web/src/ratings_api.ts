@@ -48,6 +48,8 @@ export interface PlayerGame {
   rating_after: number | null;
   provisional: boolean | null;
   updated_at: number;
+  /** Played offline in the browser and uploaded: unverified. Sent only when true. */
+  offline?: boolean;
 }
 
 export interface PlayerGames {

@@ -37,6 +37,22 @@ pub enum ServerError {
     Options(String),
 }
 
+/// Past a file-size limit (`ulimit -f`, `prlimit --fsize`, systemd `LimitFSIZE=`) a write
+/// raises SIGXFSZ, whose default action kills the process in the middle of a request or a
+/// migration. With a handler installed (before the database is opened; tokio keeps it for the
+/// life of the process) the write fails with EFBIG instead: a storage error, as a full disk.
+#[cfg(unix)]
+fn survive_file_size_limit() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let xfsz = SignalKind::from_raw(rustix::process::Signal::XFSZ.as_raw());
+    if let Err(e) = signal(xfsz) {
+        tracing::warn!(error = %e, "cannot handle SIGXFSZ: a file-size limit stops the server");
+    }
+}
+
+#[cfg(not(unix))]
+fn survive_file_size_limit() {}
+
 /// A site ready to serve: its games and storage, and how it meets the network.
 #[derive(Clone)]
 pub struct Site {
@@ -54,6 +70,7 @@ impl Site {
 
     /// [`Site::open`] with `options` (public URL, proxy, timeouts, caps, rate limits).
     pub async fn open_with(url: &str, options: SiteOptions) -> Result<Site, ServerError> {
+        survive_file_size_limit();
         let store = Store::open_with(url, &options.services.store).await?;
         // Now, not at the first move: a site on a read-only database would refuse them all.
         store.check_writable().await?;

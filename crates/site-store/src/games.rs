@@ -577,7 +577,8 @@ impl Store {
                 let result = async {
                     let rows = sqlx::query(
                     "SELECT variant, winner, COUNT(*) AS n FROM games WHERE status = 'finished' \
-                 AND white_kind <> 'open' AND black_kind <> 'open' GROUP BY variant, winner",
+                 AND white_kind <> 'open' AND black_kind <> 'open' AND upload_key IS NULL \
+                 GROUP BY variant, winner",
                 )
                 .fetch_all(conn.raw())
                 .await?;

@@ -29,6 +29,7 @@ mod schema;
 mod secrets;
 mod seeks;
 mod site_error;
+pub use site_error::upload_error;
 mod uploads;
 
 use std::time::Duration;

@@ -35,3 +35,39 @@ impl From<StoreError> for SiteError {
         }
     }
 }
+
+/// A storage failure of an upload (`site::upload`), as [`From<StoreError>`] answers it but for
+/// an unacknowledged commit: an upload has no game id to reload, and sending it again is safe
+/// (a repeat returns the stored game).
+pub fn upload_error(e: StoreError) -> SiteError {
+    match e {
+        StoreError::Commit(e) => {
+            tracing::error!(error = %e, "storage failure at an upload's commit");
+            SiteError::new(
+                ErrorCode::Internal,
+                "storage failure: the upload was not acknowledged; sending the same upload \
+                 again is safe: a repeat returns the stored game",
+            )
+        }
+        other => SiteError::from(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unacknowledged_upload_is_worded_for_the_upload() {
+        let e = upload_error(StoreError::Commit(sqlx::Error::PoolTimedOut));
+        assert_eq!(e.code, ErrorCode::Internal);
+        assert!(
+            e.message.contains("sending the same upload again is safe"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("reload the game"), "{}", e.message);
+        let e = upload_error(StoreError::Database(sqlx::Error::PoolTimedOut));
+        assert_eq!(e.message, "storage failure; nothing was changed");
+    }
+}

@@ -151,6 +151,10 @@ pub struct PlayerGameView {
     pub provisional: Option<bool>,
     /// Unix milliseconds of the game's last change.
     pub updated_at: i64,
+    /// Played offline in the browser and uploaded: unverified (the computer's level is the
+    /// uploader's claim). Sent only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
 }
 
 /// A page of a profile's game list: `{"page", "more", "games": [PlayerGameView]}`.
@@ -382,6 +386,7 @@ fn game_line(
         rating_after: mine.map(|m| m.after),
         provisional: mine.map(|m| m.provisional),
         updated_at: row.updated_at,
+        offline: row.upload_key.is_some(),
     }
 }
 

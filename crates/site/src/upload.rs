@@ -214,7 +214,12 @@ pub async fn upload(
             now,
         )
     };
-    let stored = play.store().insert_upload(&row, &replayed.rows).await?;
+    // A failed commit's advice is for an upload: no game id to reload, a repeat is safe.
+    let stored = play
+        .store()
+        .insert_upload(&row, &replayed.rows)
+        .await
+        .map_err(site_store::upload_error)?;
     let created = stored == id;
     if created {
         tracing::info!(game = %id, variant = %upload.variant, plies = row.ply, "offline game uploaded");

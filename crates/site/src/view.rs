@@ -225,6 +225,10 @@ pub struct GameSummary {
     pub clock: Option<ClockView>,
     /// Whether the game counts for ratings.
     pub rated: bool,
+    /// Played offline in the browser and uploaded: unverified (the computer's level is the
+    /// uploader's claim). Sent only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
 }
 
 /// Finished games of one variant.

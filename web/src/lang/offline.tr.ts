@@ -7,5 +7,7 @@ export const offlineTr: Record<keyof typeof offlineEn, string> = {
   'offline.title': 'Çevrimdışı',
   'offline.page': 'Sitenin bu bölümü sunucuya ihtiyaç duyar ve sunucuya şu an ulaşılamıyor. Bağlantı geri geldiğinde kendiliğinden geri gelir.',
   'offline.lobby': 'Çevrimdışı: lobi, ilanlar ve meydan okumalar sunucuya ihtiyaç duyar ve sunucuya şu an ulaşılamıyor. Bağlantı geri geldiğinde kendiliğinden geri gelirler.',
+  // A game played offline and uploaded: the server cannot check the computer's level.
+  'offline.unverified': 'çevrimdışı, doğrulanmamış',
   'offline.still_works': 'Sunucu olmadan da kullanabilecekleriniz:',
 };

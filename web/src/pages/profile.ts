@@ -98,7 +98,9 @@ function opponentCell(g: PlayerGame): HTMLElement {
   const o = g.opponent;
   if (o.kind === 'engine') {
     const level = o.level ?? 0;
-    return h('td', t('game.engine_level', { level: level || '?', words: level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?' }));
+    // An uploaded game's level is the uploader's claim: said so.
+    return h('td', t('game.engine_level', { level: level || '?', words: level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?' }),
+      g.offline ? h('div.muted.small.offline-tag', t('offline.unverified')) : null);
   }
   return h('td', o.username ? h('a', { href: `/@/${o.username}` }, o.username) : t('rating.anonymous'));
 }

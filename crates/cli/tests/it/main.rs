@@ -14,5 +14,6 @@ mod processes;
 mod qa_cli;
 mod readonly_db;
 mod records_cli;
+mod serve_fsize;
 mod serve_kill;
 mod serve_limits;

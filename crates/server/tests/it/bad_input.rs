@@ -532,3 +532,67 @@ async fn a_path_id_that_is_not_text_is_a_json_not_found() {
     }
     srv.stop().await;
 }
+
+/// A request body is a JSON object: an array (which serde would read into a struct by
+/// position) is refused on every route, before anything is stored or played.
+#[tokio::test]
+async fn positional_json_arrays_are_refused_on_every_body() {
+    let srv = TestServer::start(&sqlite_url("positional")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let cases = [
+        (
+            "/api/games/upload".to_string(),
+            json!(["antarctos", ["c3-d4"], 5, "white", "0-1"]),
+        ),
+        ("/api/games".to_string(), json!(["antarctos", "local"])),
+        (format!("/api/games/{id}/moves"), json!(["c3-d4", 0])),
+        (
+            "/api/accounts".to_string(),
+            json!(["somebody", "password1"]),
+        ),
+        ("/api/positions".to_string(), json!(["antarctos"])),
+        ("/api/games/upload".to_string(), json!("antarctos")),
+        ("/api/games".to_string(), json!(null)),
+    ];
+    for (path, body) in cases {
+        let a = c.post(&path, body.clone()).await.expect("request");
+        assert_error(&a, 400, "bad_request");
+        assert!(
+            a.body["error"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("a JSON object"),
+            "{path} {body}: {}",
+            a.text
+        );
+    }
+    // Nothing was played, created or uploaded.
+    let view = c.get(&format!("/api/games/{id}")).await.expect("get");
+    assert_eq!(view.body["ply"], 0, "{}", view.text);
+    let mine = c.get("/api/my-games").await.expect("my games");
+    assert_eq!(mine.status, 200);
+    assert_eq!(mine.body.as_array().map(Vec::len), Some(1), "{}", mine.text);
+    // An object after white space is still an object; its errors keep their wording.
+    let a = c
+        .send_raw(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(b" \n\t{\"move\": \"c3-d4\", \"ply\": 0}".to_vec()),
+        )
+        .await
+        .expect("move");
+    assert_eq!(a.status, 200, "{}", a.text);
+    let a = c
+        .send_raw(
+            "POST",
+            "/api/games",
+            Some(br#"{"variant": 7, "opponent": "local"}"#.to_vec()),
+        )
+        .await
+        .expect("create");
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("variant"), "{}", a.text);
+    srv.stop().await;
+}

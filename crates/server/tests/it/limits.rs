@@ -453,3 +453,58 @@ async fn watchers_at_a_games_cap_leave_room_for_its_players() {
     drop(watchers);
     srv.stop().await;
 }
+
+/// Sends a POST head declaring `length` bytes and no body: the answer, and how long it took.
+async fn declared(srv: &TestServer, path: &str, token: &str, length: u64) -> (String, Duration) {
+    let mut s = TcpStream::connect(srv.addr).await.expect("connect");
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: x\r\nx-icebound-player: {token}\r\n\
+         content-type: application/json\r\ncontent-length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).await.expect("write");
+    let start = Instant::now();
+    let (answer, _) = until_closed(&mut s, Duration::from_secs(15)).await;
+    (
+        String::from_utf8_lossy(&answer).into_owned(),
+        start.elapsed(),
+    )
+}
+
+/// A declared `Content-Length` over the route's body limit is 413 `too_large` at once, before
+/// any of the body is read (not 408 when the body timeout passes); the records routes' larger
+/// limit is theirs.
+#[tokio::test]
+async fn a_declared_length_over_the_limit_is_413_at_once() {
+    let srv = TestServer::start(&sqlite_url("declared")).await;
+    let mut c = srv.client();
+    let g = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = g["id"].as_str().expect("id").to_string();
+    let token = c.token().expect("token").to_string();
+    let huge = 99_999_999_999;
+    let over_records = site_http::routes::RECORDS_BODY_LIMIT as u64 + 1;
+    let over_body = site_http::routes::BODY_LIMIT as u64 + 1;
+    for (path, length) in [
+        (format!("/api/games/{id}/moves"), huge),
+        ("/api/games/upload".to_string(), huge),
+        ("/api/games".to_string(), over_body),
+        (format!("/api/games/{id}/rematch"), huge),
+        ("/api/import".to_string(), over_records),
+        ("/api/records/read".to_string(), over_records),
+    ] {
+        let (answer, took) = declared(&srv, &path, &token, length).await;
+        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
+        assert!(answer.contains(r#""code":"too_large""#), "{path}: {answer}");
+        assert!(took < Duration::from_secs(2), "{path}: {took:?}");
+    }
+    // Within the records limit, /api/import waits for its body (the default 10 s timeout):
+    // cut short here, it has not been refused after a second.
+    let mut s = TcpStream::connect(srv.addr).await.expect("connect");
+    let head = format!(
+        "POST /api/import HTTP/1.1\r\nhost: x\r\nx-icebound-player: {token}\r\n\
+         content-type: application/json\r\ncontent-length: {over_body}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).await.expect("write");
+    let (answer, closed) = until_closed(&mut s, Duration::from_secs(1)).await;
+    assert!(closed.is_none() && answer.is_empty(), "{answer:?}");
+    srv.stop().await;
+}

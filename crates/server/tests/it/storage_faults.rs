@@ -712,3 +712,74 @@ async fn sqlite_connections_opened_while_read_only_are_not_handed_out_after_the_
     }
     store.close().await;
 }
+
+/// Uploads on a full disk (a real 1 MiB tmpfs, root only): each is a 500 whose advice is for
+/// an upload (no game to reload; a failed commit says sending it again is safe), and once there
+/// is room the same uploads are stored.
+#[tokio::test]
+async fn uploads_on_a_full_disk_advise_sending_them_again() {
+    let mnt = match Tmpfs::mount("fullupload", "1m") {
+        Ok(mnt) => mnt,
+        Err(reason) => return skip(&reason),
+    };
+    let url = format!("sqlite://{}?mode=rwc", mnt.0.join("up.db").display());
+    let filler = mnt.0.join("filler");
+    let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
+    let mut c = srv.client();
+    // Resigned 0-ply uploads, each its own game (level, colour and variant differ).
+    let bodies: Vec<Value> = (1..=8)
+        .flat_map(|level| {
+            [("antarctos", "white", "0-1"), ("iceage", "black", "1-0")].map(
+                |(variant, color, result)| {
+                    json!({"variant": variant, "moves": [], "level": level,
+                           "color": color, "result": result})
+                },
+            )
+        })
+        .collect();
+    let first = c
+        .post("/api/games/upload", bodies[0].clone())
+        .await
+        .expect("upload");
+    assert_eq!(first.status, 201, "{}", first.text);
+    fill_disk(&filler, 0);
+    let mut failed = Vec::new();
+    for body in &bodies[1..] {
+        let a = c
+            .post("/api/games/upload", body.clone())
+            .await
+            .expect("upload");
+        if a.status == 500 {
+            let message = a.body["error"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            assert!(!message.contains("reload the game"), "{message}");
+            assert!(
+                !message.contains("not acknowledged") || message.contains("upload again is safe"),
+                "{message}"
+            );
+            failed.push((body.clone(), message));
+        } else {
+            assert!(a.status == 201 || a.status == 200, "{}", a.text);
+        }
+    }
+    eprintln!(
+        "on the full disk: {} of {} uploads failed",
+        failed.len(),
+        bodies.len() - 1
+    );
+    for (_, message) in failed.iter().take(3) {
+        eprintln!("  {message}");
+    }
+    assert!(!failed.is_empty(), "the full disk made no upload fail");
+    std::fs::remove_file(&filler).expect("room again");
+    for (body, _) in &failed {
+        let a = c
+            .post("/api/games/upload", body.clone())
+            .await
+            .expect("upload");
+        assert!(a.status == 201 || a.status == 200, "{}", a.text);
+    }
+    srv.stop().await;
+}

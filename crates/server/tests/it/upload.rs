@@ -210,3 +210,79 @@ both_databases! {
         uploads(url).await;
     }
 }
+
+/// An uploaded game is marked `offline` in the uploader's game lists (`/api/my-games` and the
+/// profile's `/api/players/{name}/games`; other games carry no such field), and it is not
+/// counted in the site's statistics (`/api/stats`): it is unverified.
+#[tokio::test]
+async fn uploaded_games_are_marked_offline_and_not_counted() {
+    let srv = TestServer::start_with(&sqlite_url("offlinemark"), options()).await;
+    let name = unique("oda_");
+    let mut c = register(&srv, &name).await;
+    let local = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let local_id = local["id"].as_str().expect("id").to_string();
+    let stats = |a: server::client::Answer| {
+        assert_eq!(a.status, 200, "{}", a.text);
+        (a.body["antarctos"].clone(), a.body["iceage"].clone())
+    };
+    let before = stats(c.get("/api/stats").await.expect("stats"));
+    let (moves, result) = finished_game();
+    let up = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves, "level": 8,
+               "color": if result == "0-1" { "black" } else { "white" }, "result": result}),
+    )
+    .await;
+    assert_eq!(up.status, 201, "{}", up.text);
+    let up_id = up.body["id"].as_str().expect("id").to_string();
+    let resigned = upload(
+        &mut c,
+        json!({"variant": "iceage", "moves": [], "level": 3, "color": "black", "result": "1-0"}),
+    )
+    .await;
+    assert_eq!(resigned.status, 201, "{}", resigned.text);
+    assert_eq!(
+        stats(c.get("/api/stats").await.expect("stats")),
+        before,
+        "uploads are not counted"
+    );
+    // A game played on the site is counted.
+    let r = c
+        .post(&format!("/api/games/{local_id}/resign"), json!({}))
+        .await
+        .expect("resign");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let after = stats(c.get("/api/stats").await.expect("stats"));
+    assert_eq!(
+        after.0["total"],
+        before.0["total"].as_i64().unwrap_or(0) + 1
+    );
+
+    let mine = c.get("/api/my-games").await.expect("my games");
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    let listed = mine.body.as_array().expect("a list");
+    assert_eq!(listed.len(), 3, "{}", mine.text);
+    for g in listed {
+        let uploaded = g["id"] != local_id.as_str();
+        assert_eq!(g.get("offline").is_some(), uploaded, "{g}");
+        if uploaded {
+            assert_eq!(g["offline"], true, "{g}");
+        }
+    }
+    let profile = c
+        .get(&format!("/api/players/{name}/games"))
+        .await
+        .expect("profile games");
+    assert_eq!(profile.status, 200, "{}", profile.text);
+    // A profile leaves one-screen games out: the two uploads.
+    let lines = profile.body["games"].as_array().expect("games");
+    assert_eq!(lines.len(), 2, "{}", profile.text);
+    for g in lines {
+        assert_eq!(g["offline"], true, "{g}");
+        if g["id"] == up_id.as_str() {
+            assert_eq!(g["offline"], true, "{g}");
+            assert_eq!(g["opponent"]["level"], 8, "{g}");
+        }
+    }
+    srv.stop().await;
+}

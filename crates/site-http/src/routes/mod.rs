@@ -23,9 +23,10 @@ use std::time::Duration;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Router};
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use tower_http::trace::TraceLayer;
 
 use crate::options::{Rate, SiteOptions};
@@ -71,28 +72,100 @@ pub type AppState = Arc<Services>;
 #[derive(Debug, Clone, Copy)]
 pub struct BodyTimeout(pub Duration);
 
+/// The largest body a route takes (bytes), set next to axum's `DefaultBodyLimit` (see
+/// [`body_limit`]), so that a declared `Content-Length` over it is refused before the body is
+/// read.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+/// `route` with a body limit of `max` bytes: axum's limit on what is read, and [`BodyLimit`]
+/// for the declared length.
+fn body_limit(route: MethodRouter<AppState>, max: usize) -> MethodRouter<AppState> {
+    route
+        .layer::<_, std::convert::Infallible>(DefaultBodyLimit::max(max))
+        .layer::<_, std::convert::Infallible>(Extension(BodyLimit(max)))
+}
+
+/// 413 `too_large` at once when the request's `Content-Length` is over the route's
+/// [`BodyLimit`] (no limit set: [`BODY_LIMIT`]), before any of the body is read (else a
+/// client that declares 100 GB and sends nothing waits for the body timeout).
+pub(crate) fn refuse_declared_length(parts: &axum::http::request::Parts) -> Result<(), SiteError> {
+    let limit = parts
+        .extensions
+        .get::<BodyLimit>()
+        .map_or(BODY_LIMIT, |l| l.0);
+    let declared = parts
+        .headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(n) if n > limit as u64 => Err(too_large()),
+        _ => Ok(()),
+    }
+}
+
+/// An extractor that only refuses a declared length over the route's limit
+/// ([`refuse_declared_length`]), for a handler that reads its body as bytes.
+pub struct DeclaredLength;
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for DeclaredLength {
+    type Rejection = HttpError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        refuse_declared_length(parts)?;
+        Ok(DeclaredLength)
+    }
+}
+
 /// `Json` whose rejections are API errors (`bad_request`, `too_large`), read within the body
-/// timeout (`timeout`, 408, past it).
+/// timeout (`timeout`, 408, past it). The body is a JSON object: any other JSON value (an
+/// array, which serde would read into a struct by position) is a `bad_request`, as on the
+/// WebSocket. A declared length over the route's limit is 413 before the body is read.
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = HttpError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        refuse_declared_length(&parts)?;
+        let req = Request::from_parts(parts, body);
         let limit = req
             .extensions()
             .get::<BodyTimeout>()
             .map_or(Duration::from_secs(10), |t| t.0);
-        match tokio::time::timeout(limit, axum::Json::<T>::from_request(req, state)).await {
-            Ok(Ok(axum::Json(v))) => Ok(ApiJson(v)),
-            Ok(Err(rejection)) => Err(json_error(rejection).into()),
-            Err(_) => Err(HttpError::from(SiteError::new(
-                ErrorCode::Timeout,
-                format!(
-                    "the request body did not arrive within {} s",
-                    limit.as_secs_f64()
-                ),
-            ))),
+        // Read as raw JSON first (syntax, content type and size checked by axum), then as `T`.
+        let raw = match tokio::time::timeout(
+            limit,
+            axum::Json::<Box<RawValue>>::from_request(req, state),
+        )
+        .await
+        {
+            Ok(Ok(axum::Json(raw))) => raw,
+            Ok(Err(rejection)) => return Err(json_error(rejection).into()),
+            Err(_) => {
+                return Err(HttpError::from(SiteError::new(
+                    ErrorCode::Timeout,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        limit.as_secs_f64()
+                    ),
+                )));
+            }
+        };
+        if !raw.get().trim_start().starts_with('{') {
+            return Err(HttpError::from(SiteError::bad_request(
+                "the request body is a JSON object, e.g. {\"variant\": \"antarctos\"}, not \
+                 an array or another JSON value",
+            )));
+        }
+        match axum::Json::<T>::from_bytes(raw.get().as_bytes()) {
+            Ok(axum::Json(v)) => Ok(ApiJson(v)),
+            Err(rejection) => Err(json_error(rejection).into()),
         }
     }
 }
@@ -174,14 +247,14 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
     // An import writes games: counted like new games, apart from them.
     let imports = Router::new().route(
         "/import",
-        post(records::import).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+        body_limit(post(records::import), RECORDS_BODY_LIMIT),
     );
     // As cheap as a game lookup: the same rate, counted apart.
     let positions = Router::new()
         .route("/positions", post(analysis::position))
         .route(
             "/records/read",
-            post(analysis::read_records).layer(DefaultBodyLimit::max(RECORDS_BODY_LIMIT)),
+            body_limit(post(analysis::read_records), RECORDS_BODY_LIMIT),
         );
     // Log-ins, registrations and password changes share one limit against password guessing.
     let logins = Router::new()

@@ -162,6 +162,7 @@ pub async fn rematch(
     State(svc): State<AppState>,
     Player(token): Player,
     PathText(id): PathText,
+    _: super::DeclaredLength,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<GameView>), HttpError> {
     // The body may be empty (an offer), so it is read as bytes, not as `ApiJson`; its

@@ -52,6 +52,7 @@ impl GameService {
                     updated_at: r.updated_at,
                     clock: r.clock.map(|c| c.view(self.time.now_ms())),
                     rated: r.rated,
+                    offline: r.upload_key.is_some(),
                 }
             })
             .collect())
