@@ -13,6 +13,7 @@ use site_model::state::{GameKind, GameStatus, Level, SeatKind};
 use site_store::{GameRow, MoveRow, SeatRow, now_ms};
 
 use crate::live_game::SiteVariant;
+use crate::permissions::{self, Action};
 use crate::play::{GameService, random_token};
 use crate::view::GameView;
 
@@ -124,7 +125,8 @@ fn upload_key(player_hash: &str, upload: &Upload, rows: &[MoveRow]) -> String {
 /// account's name on the seat when logged in). Errors: `too_large` past
 /// [`MAX_UPLOAD_PLIES`], `illegal_move` naming the first ply the rules refuse,
 /// `bad_request` when the claimed result is not the rules' result, or the game is not over and
-/// the claim is not the uploader's resignation (stored as one).
+/// the claim is not the uploader's resignation (stored as one) or is one before the second
+/// move (where a game is aborted, not resigned).
 pub async fn upload(
     play: &Arc<GameService>,
     token: &PlayerToken,
@@ -155,6 +157,16 @@ pub async fn upload(
     // taken (nobody gains by uploading a loss; a win must be won on the board).
     let (winner, reason) = match replayed.outcome {
         Some(ended) => ended,
+        // Before the second move a game is aborted, not resigned (the site's rule,
+        // `permissions`): it has no result, so there is nothing to store.
+        None if permissions::ending_action(replayed.rows.len() as i64) == Action::Abort => {
+            return Err(SiteError::bad_request(format!(
+                "the game is not over after its {} moves, and a game of fewer than {} moves \
+                 is aborted, not resigned: it has no result to upload",
+                upload.moves.len(),
+                permissions::ABORT_BEFORE_PLY
+            )));
+        }
         None if upload.result == result_of(Some(!upload.color)) => {
             (Some(!upload.color), game::EndReason::Resignation)
         }

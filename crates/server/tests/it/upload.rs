@@ -210,3 +210,54 @@ both_databases! {
         uploads(url).await;
     }
 }
+
+/// Issue 42: a game of fewer than two moves is aborted, not resigned (docs/api.md), so an
+/// upload of one that the rules did not end is refused whatever its claim, stores nothing and
+/// leaves `/api/stats` as it was; from the second move an unfinished game is the uploader's
+/// resignation again.
+async fn early_uploads(url: &str) {
+    let srv = TestServer::start_with(url, options()).await;
+    let mut c = srv.client();
+    let stats = |s: &Value| s["antarctos"]["total"].as_i64().expect("a total");
+    let before = stats(&c.get("/api/stats").await.expect("stats").body);
+    let (moves, _) = finished_game();
+    for plies in [0, 1] {
+        for claim in ["0-1", "1-0", "1/2-1/2"] {
+            let refused = upload(
+                &mut c,
+                json!({"variant": "antarctos", "moves": moves[..plies], "level": 1, "color": "white", "result": claim}),
+            )
+            .await;
+            assert_error(&refused, 400, "bad_request");
+            let message = refused.body["error"]["message"].as_str().unwrap_or("");
+            assert!(
+                message.contains("fewer than 2 moves is aborted"),
+                "{plies} plies, {claim}: {message}"
+            );
+        }
+    }
+    let mine = c.get("/api/my-games").await.expect("my games");
+    assert_eq!(mine.body, json!([]), "nothing stored: {}", mine.text);
+    assert_eq!(
+        stats(&c.get("/api/stats").await.expect("stats").body),
+        before
+    );
+    let resigned = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves[..2], "level": 1, "color": "white", "result": "0-1"}),
+    )
+    .await;
+    assert_eq!(resigned.status, 201, "{}", resigned.text);
+    assert_eq!(resigned.body["result"]["reason"], "resignation");
+    assert_eq!(
+        stats(&c.get("/api/stats").await.expect("stats").body),
+        before + 1
+    );
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn uploads_before_the_second_move_are_refused(url: &str) {
+        early_uploads(url).await;
+    }
+}
