@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use game::{Color, RecordResult};
+use game::{Color, MoveTextFault, MoveTextKind, RecordResult};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{PlayerToken, content_digest};
 use site_model::state::{GameKind, GameStatus, Level, SeatKind};
 use site_store::{GameRow, MoveRow, SeatRow, now_ms};
 
-use crate::live_game::SiteVariant;
+use crate::live_game::{SiteVariant, move_error};
 use crate::permissions::{self, Action};
 use crate::play::{GameService, random_token};
 use crate::view::GameView;
@@ -63,23 +63,32 @@ fn replay<V: SiteVariant>(moves: &[String]) -> Result<Replayed, SiteError> {
     let now = now_ms();
     for (i, text) in moves.iter().enumerate() {
         let ply = i + 1;
+        // Each refusal carries the move's fault as data, as the moves route's does.
+        let refused = |kind: MoveTextKind,
+                       candidates: &[String],
+                       reason: Option<&game::MoveHint>,
+                       message: String| {
+            let mut error = move_error(text.trim(), kind, candidates, reason, String::new());
+            error.message = message;
+            error
+        };
         if let Some(outcome) = V::outcome(&pos) {
-            return Err(SiteError::new(
-                ErrorCode::IllegalMove,
+            return Err(refused(
+                MoveTextKind::NoMatch,
+                &[],
+                None,
                 format!(
                     "ply {ply} ('{}'): the game was already over after ply {i} ({outcome})",
                     game::excerpt(text)
                 ),
             ));
         }
-        let illegal = |e: String| {
-            SiteError::new(
-                ErrorCode::IllegalMove,
-                format!("ply {ply} ('{}') is not legal: {e}", game::excerpt(text)),
-            )
-        };
-        let mv = V::parse_move(&pos, text.trim()).map_err(|e| illegal(e.to_string()))?;
-        let next = V::play(&pos, &mv).map_err(|e| illegal(e.to_string()))?;
+        let illegal =
+            |e: String| format!("ply {ply} ('{}') is not legal: {e}", game::excerpt(text));
+        let mv = V::parse_move(&pos, text.trim())
+            .map_err(|e| refused(e.kind(), e.candidates(), e.hint(), illegal(e.to_string())))?;
+        let next = V::play(&pos, &mv)
+            .map_err(|e| refused(MoveTextKind::NoMatch, &[], None, illegal(e.to_string())))?;
         rows.push(MoveRow {
             ply: ply as i64,
             move_id: V::move_id(&pos, &mv),

@@ -261,3 +261,58 @@ both_databases! {
         early_uploads(url).await;
     }
 }
+
+/// Issue 42: an upload's `illegal_move` carries the move's fault as data, the same as the
+/// moves route's for the same position, and a move after the end carries one too.
+#[tokio::test]
+async fn an_upload_refusal_carries_the_move() {
+    let srv = TestServer::start_with(&sqlite_url("upload_move"), options()).await;
+    let mut c = srv.client();
+    let (moves, result) = finished_game();
+
+    let mut bad = moves.clone();
+    bad[2] = "a1-h8".to_string();
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": bad, "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 422, "illegal_move");
+    let fault = &refused.body["error"]["move"];
+    assert_eq!(fault["text"], "a1-h8", "{}", refused.text);
+    assert_eq!(fault["kind"], "no_match", "{}", refused.text);
+    let local = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = local["id"].as_str().expect("id");
+    play(&mut c, id, &moves[0]).await;
+    play(&mut c, id, &moves[1]).await;
+    let direct = c
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a1-h8", "ply": 2}),
+        )
+        .await
+        .expect("move");
+    assert_error(&direct, 422, "illegal_move");
+    assert_eq!(
+        fault, &direct.body["error"]["move"],
+        "the moves route: {}",
+        direct.text
+    );
+    // A move after the end: refused with its fault too.
+    let mut after = moves.clone();
+    after.push("c3-d4".to_string());
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": after, "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 422, "illegal_move");
+    assert_eq!(
+        refused.body["error"]["move"]["kind"], "no_match",
+        "{}",
+        refused.text
+    );
+    let message = refused.body["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("already over"), "{message}");
+    srv.stop().await;
+}
