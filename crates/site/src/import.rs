@@ -223,14 +223,13 @@ pub fn detect(text: &str) -> GameKind {
     if text.contains("[Variant") {
         return GameKind::IceAge;
     }
-    let moves = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('['))
-        .flat_map(str::split_whitespace)
-        .filter(|t| {
-            t.bytes().any(|b| b.is_ascii_alphabetic())
-                || numeric_checkers_move(t.trim_matches(['(', ')']))
-        });
+    // The move words as the readers see them: a tag followed by moves on its line, a `%` line
+    // or a comment holds none of its words.
+    let words = game::records::move_words(text, game::records::Dialect::Pdn);
+    let moves = words.iter().map(String::as_str).filter(|t| {
+        t.bytes().any(|b| b.is_ascii_alphabetic())
+            || numeric_checkers_move(t.trim_matches(['(', ')']))
+    });
     let (mut checkers, mut all) = (0usize, 0usize);
     for t in moves {
         all += 1;

@@ -462,3 +462,46 @@ async fn the_review_of_an_unknown_game_says_there_is_no_such_game() {
     );
     srv.stop().await;
 }
+
+/// A file of `testdata/pdn/fmjd-pdn3-edge/succeed` (copies of the published FMJD PDN 3.0 edge
+/// cases of `shared/data/pdn`).
+fn fmjd_edge(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/pdn/fmjd-pdn3-edge/succeed")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Issue 42: the game of a draughts file is found from its move words as the readers see them:
+/// a `%` line or a tag followed by moves on its line no longer makes it chess.
+#[tokio::test]
+async fn draughts_files_with_line_comments_or_moves_after_a_tag_are_draughts() {
+    let srv = TestServer::start(&sqlite_url("import_detect")).await;
+    let mut c = srv.client();
+    for (what, text) in [
+        (
+            "tag, then moves on its line",
+            "[White \"x\"] 32-28\n".to_string(),
+        ),
+        (
+            "tag, then moves on the next line",
+            "[White \"x\"]\n32-28\n".to_string(),
+        ),
+        ("linecomment.pdn", fmjd_edge("linecomment.pdn")),
+        ("string.pdn", fmjd_edge("string.pdn")),
+    ] {
+        let a = import(&mut c, json!({ "text": text })).await;
+        assert_eq!(a.status, 200, "{what}: {}", a.text);
+        assert_eq!(a.body["variant"], "antarctos", "{what}: {}", a.text);
+    }
+    // Chess stays chess, a `%` line of words before it too.
+    let a = import(
+        &mut c,
+        json!({ "text": "% exported by a chess site\n[White \"x\"] 1. Nf3 Nc6 *\n" }),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.body["variant"], "iceage", "{}", a.text);
+    assert_eq!(a.body["games"][0]["plies"], 2, "{}", a.text);
+    srv.stop().await;
+}
