@@ -505,3 +505,52 @@ async fn draughts_files_with_line_comments_or_moves_after_a_tag_are_draughts() {
     assert_eq!(a.body["games"][0]["plies"], 2, "{}", a.text);
     srv.stop().await;
 }
+
+/// Issue 42: `base64` is read wrapped in lines as GNU `base64`, Python's `encodebytes` and MIME
+/// write it (76 symbols a line, `\n` or `\r\n`), and a body with both `text` and `base64` is
+/// refused, naming both.
+#[tokio::test]
+async fn wrapped_base64_is_read_and_text_with_base64_is_refused() {
+    use base64::Engine;
+    let srv = TestServer::start(&sqlite_url("import_b64")).await;
+    let mut c = srv.client();
+    let file = format!("{TWO_GAMES}\n").repeat(3);
+    let one_line = base64::engine::general_purpose::STANDARD.encode(file.as_bytes());
+    assert!(
+        one_line.len() > 76,
+        "the file spans several lines of base64"
+    );
+    let lines: Vec<&str> = one_line
+        .as_bytes()
+        .chunks(76)
+        .map(|l| std::str::from_utf8(l).expect("ascii"))
+        .collect();
+    for (what, wrapped) in [
+        ("\\n", lines.join("\n") + "\n"),
+        ("\\r\\n", lines.join("\r\n") + "\r\n"),
+        ("spaces", lines.join(" ")),
+    ] {
+        let a = import(&mut c, json!({ "base64": wrapped })).await;
+        assert_eq!(a.status, 200, "{what}: {}", a.text);
+        assert_eq!(
+            a.body["games"].as_array().map(Vec::len),
+            Some(3),
+            "{what}: {}",
+            a.text
+        );
+    }
+    let both = import(&mut c, json!({ "text": file, "base64": one_line })).await;
+    assert_error(&both, 400, "bad_request");
+    let message = both.body["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("`text`") && message.contains("`base64`"),
+        "{message}"
+    );
+    // Not base64 at all: still refused.
+    assert_error(
+        &import(&mut c, json!({ "base64": "not base64!" })).await,
+        400,
+        "bad_request",
+    );
+    srv.stop().await;
+}
