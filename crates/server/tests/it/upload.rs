@@ -316,3 +316,44 @@ async fn an_upload_refusal_carries_the_move() {
     assert!(message.contains("already over"), "{message}");
     srv.stop().await;
 }
+
+/// Issue 37: a body that is no JSON object, or a field of the wrong JSON type, is worded in
+/// JSON's terms, as the other routes' (one extractor): no Rust type names.
+#[tokio::test]
+async fn upload_body_errors_word_the_json() {
+    let srv = TestServer::start_with(&sqlite_url("upload_json"), options()).await;
+    let mut c = srv.client();
+    let no_rust = |a: &server::client::Answer| {
+        let message = a.body["error"]["message"].as_str().unwrap_or("");
+        for rust in ["struct", "UploadBody", "i64", "sequence", "elements"] {
+            assert!(!message.contains(rust), "{rust}: {message}");
+        }
+        message.to_string()
+    };
+    for body in [&b"[]"[..], b" [1, 2]", b"null", b"\"x\"", b"7"] {
+        let a = c
+            .send_raw("POST", "/api/games/upload", Some(body.to_vec()))
+            .await
+            .expect("request");
+        assert_error(&a, 400, "bad_request");
+        let message = no_rust(&a);
+        assert!(message.contains("JSON object"), "{message}");
+    }
+    let fine = json!({"variant": "antarctos", "moves": ["c3-d4"], "level": 1, "color": "white", "result": "0-1"});
+    for (field, value, words) in [
+        ("level", json!("x"), "a whole number"),
+        ("moves", json!("c3-d4"), "an array"),
+        ("moves", json!({"a": 1}), "an array"),
+    ] {
+        let mut b = fine.clone();
+        b[field] = value;
+        let a = upload(&mut c, b).await;
+        assert_error(&a, 400, "bad_request");
+        let message = no_rust(&a);
+        assert!(
+            message.contains(words) && message.contains(field),
+            "{message}"
+        );
+    }
+    srv.stop().await;
+}
