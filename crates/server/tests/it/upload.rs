@@ -357,3 +357,35 @@ async fn upload_body_errors_word_the_json() {
     }
     srv.stop().await;
 }
+
+/// Issue 37: an upload's 413 speaks of the upload (not of `/api/import`), and `variant` and
+/// `color` are exact lower case, as documented.
+#[tokio::test]
+async fn upload_limits_and_names_are_the_documented_ones() {
+    let srv = TestServer::start_with(&sqlite_url("upload_names"), options()).await;
+    let mut c = srv.client();
+    let (moves, result) = finished_game();
+    let huge = json!({"variant": "antarctos", "moves": vec!["c3-d4"; 4000], "level": 1, "color": "white", "result": "0-1"});
+    let a = upload(&mut c, huge).await;
+    assert_error(&a, 413, "too_large");
+    let message = a.body["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("upload") && !message.contains("/api/import"),
+        "{message}"
+    );
+
+    for (field, value) in [
+        ("variant", "Antarctos"),
+        ("color", "White"),
+        ("color", "w"),
+        ("color", "BLACK"),
+    ] {
+        let mut b = json!({"variant": "antarctos", "moves": moves, "level": 3, "color": "white", "result": result});
+        b[field] = json!(value);
+        let a = upload(&mut c, b).await;
+        assert_error(&a, 400, "bad_request");
+        let message = a.body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains(value), "{message}");
+    }
+    srv.stop().await;
+}
