@@ -358,8 +358,8 @@ async fn a_game_is_resigned_only_from_its_second_move() {
         .await,
     );
     resign_refused(&mut a, &engine, 0).await;
-    let friend = friend_game(&mut a, &mut b, "iceage").await;
-    play(&mut a, &friend, "e2e4").await;
+    let friend = friend_game(&mut a, &mut b, "antarctos").await;
+    play(&mut a, &friend, "c3-d4").await;
     resign_refused(&mut b, &friend, 1).await;
     resign_refused(&mut a, &friend, 1).await;
     assert_eq!(

@@ -395,7 +395,7 @@ async fn requests_arriving_together_cannot_pass_the_caps() {
     let mut maker = srv.client();
     let mut games = Vec::new();
     for _ in 0..12 {
-        games.push(finished_game(&mut maker, 1).await);
+        games.push(finished_game(&mut maker, 2).await);
     }
     // Twelve players at once, a game each: at most 8 run, the others hear 503.
     let answers = futures_util::future::join_all(games.iter().map(|id| {
@@ -414,7 +414,7 @@ async fn requests_arriving_together_cannot_pass_the_caps() {
     let mut one = srv.client();
     let mut mine = Vec::new();
     for _ in 0..3 {
-        mine.push(finished_game(&mut one, 1).await);
+        mine.push(finished_game(&mut one, 2).await);
     }
     let token = one.token().expect("token").to_string();
     let answers = futures_util::future::join_all(mine.iter().map(|id| {

@@ -244,7 +244,7 @@ async fn early_uploads(url: &str) {
     );
     let resigned = upload(
         &mut c,
-        json!({"variant": "antarctos", "moves": moves[..2], "level": 1, "color": "white", "result": "0-1"}),
+        json!({"variant": "antarctos", "moves": moves[..4], "level": 1, "color": "white", "result": "0-1"}),
     )
     .await;
     assert_eq!(resigned.status, 201, "{}", resigned.text);
