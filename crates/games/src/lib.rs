@@ -16,10 +16,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum GameKind {
-    /// [`Antarctos`]: Russian checkers in which a captured man turns into ice.
+    // No rustdoc links in these two: clap shows them as `--variant`'s help.
+    /// Antarctos: Russian checkers in which a captured man turns into ice.
     #[cfg_attr(feature = "clap", value(name = "antarctos"))]
     Antarctos,
-    /// [`IceAge`]: Ice Age Chess.
+    /// Ice Age Chess: chess on a board full of capturable ice cubes.
     #[cfg_attr(feature = "clap", value(name = "iceage"))]
     IceAge,
 }

@@ -31,8 +31,9 @@ pub struct ImportRequest {
     /// The file's text, at most [`MAX_RECORD_TEXT`] bytes (or `base64` instead).
     #[serde(default)]
     pub text: Option<String>,
-    /// The file's bytes in base64, for a file that is not UTF-8: its encoding is guessed
-    /// (`game::records::decode`, chardetng) and said in `warnings`.
+    /// The file's bytes in base64 (standard alphabet, padded; line breaks and spaces are
+    /// ignored), for a file that is not UTF-8: its encoding is guessed
+    /// (`game::records::decode`, chardetng) and said in `warnings`. Not with `text`.
     #[serde(default)]
     pub base64: Option<String>,
     /// `antarctos` or `iceage`; found from the text when left out.
@@ -223,14 +224,13 @@ pub fn detect(text: &str) -> GameKind {
     if text.contains("[Variant") {
         return GameKind::IceAge;
     }
-    let moves = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('['))
-        .flat_map(str::split_whitespace)
-        .filter(|t| {
-            t.bytes().any(|b| b.is_ascii_alphabetic())
-                || numeric_checkers_move(t.trim_matches(['(', ')']))
-        });
+    // The move words as the readers see them: a tag followed by moves on its line, a `%` line
+    // or a comment holds none of its words.
+    let words = game::records::move_words(text, game::records::Dialect::Pdn);
+    let moves = words.iter().map(String::as_str).filter(|t| {
+        t.bytes().any(|b| b.is_ascii_alphabetic())
+            || numeric_checkers_move(t.trim_matches(['(', ')']))
+    });
     let (mut checkers, mut all) = (0usize, 0usize);
     for t in moves {
         all += 1;
@@ -243,7 +243,8 @@ pub fn detect(text: &str) -> GameKind {
     }
 }
 
-/// `POST /api/import`: 413 past [`MAX_RECORD_TEXT`] bytes, 400 for an unknown variant;
+/// `POST /api/import`: 413 past [`MAX_RECORD_TEXT`] bytes, 400 for an unknown variant or
+/// for both `text` and `base64`;
 /// otherwise stores every game read (all in one transaction) and answers their ids and the
 /// errors of the others.
 pub async fn import(
@@ -256,11 +257,18 @@ pub async fn import(
     {
         return Err(too_large(t.len()));
     }
-    // Base64 holds 3 bytes in 4 characters.
-    if let Some(b) = &req.base64
-        && b.len() / 4 * 3 > MAX_RECORD_TEXT + 3
-    {
-        return Err(too_large(b.len() / 4 * 3));
+    if req.text.is_some() && req.base64.is_some() {
+        return Err(SiteError::bad_request(
+            "both `text` and `base64`: send the file once, as `text` (UTF-8) or as `base64` \
+             (its bytes)",
+        ));
+    }
+    // Base64 holds 3 bytes in 4 characters; line breaks and spaces are no part of it.
+    if let Some(b) = &req.base64 {
+        let symbols = b.bytes().filter(|c| !c.is_ascii_whitespace()).count();
+        if symbols / 4 * 3 > MAX_RECORD_TEXT + 3 {
+            return Err(too_large(symbols / 4 * 3));
+        }
     }
     let named = match &req.variant {
         Some(name) => Some(variant_named(name)?),
@@ -273,8 +281,10 @@ pub async fn import(
         let text = match (text, bytes) {
             (Some(t), _) => t,
             (None, Some(b)) => {
+                // Line-wrapped base64 (GNU `base64`, MIME, Python's `encodebytes`) is read too.
+                let symbols: Vec<u8> = b.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
                 let bytes = base64::engine::general_purpose::STANDARD
-                    .decode(b.trim())
+                    .decode(symbols)
                     .map_err(|e| SiteError::bad_request(format!("base64: {e}")))?;
                 if bytes.len() > MAX_RECORD_TEXT {
                     return Err(too_large(bytes.len()));

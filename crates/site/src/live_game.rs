@@ -244,8 +244,9 @@ struct LegalJson {
 
 /// A rules error on move text as `ambiguous_move` (several moves match, A17 / C13) or
 /// `illegal_move` (anything else), by the error's kind, with its message naming the text and
-/// the fault as data ([`MoveFault`]) for pages in other languages.
-fn move_error(
+/// the fault as data ([`MoveFault`]) for pages in other languages. Shared by the moves route
+/// and the upload's replay (`upload`), so that every `illegal_move` carries its `move`.
+pub(crate) fn move_error(
     text: &str,
     kind: MoveTextKind,
     candidates: &[String],

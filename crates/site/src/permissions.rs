@@ -10,11 +10,43 @@
 use game::Color;
 use serde::{Deserialize, Serialize};
 
+use site_model::error::{ErrorCode, SiteError};
 use site_model::state::{GameKind, GameStatus, SeatKind, YourSeat};
 use site_store::GameRow;
 
 /// Plies after which a game is resigned rather than aborted.
 pub const ABORT_BEFORE_PLY: i64 = 2;
+
+/// How a seat holder ends an ongoing game at `ply`: [`Action::Abort`] before
+/// [`ABORT_BEFORE_PLY`], [`Action::Resign`] from then on.
+pub fn ending_action(ply: i64) -> Action {
+    if ply < ABORT_BEFORE_PLY {
+        Action::Abort
+    } else {
+        Action::Resign
+    }
+}
+
+/// Refuses a resignation where [`ending_action`] is `abort`: `conflict`, naming the rule and
+/// the abort route. `Ok` once two moves are played.
+pub fn check_resign(row: &GameRow) -> Result<(), SiteError> {
+    if ending_action(row.ply) == Action::Resign {
+        return Ok(());
+    }
+    let played = match row.ply {
+        0 => "no move has been played".to_string(),
+        1 => "one move has been played".to_string(),
+        n => format!("{n} moves have been played"),
+    };
+    Err(SiteError::new(
+        ErrorCode::Conflict,
+        format!(
+            "{played}: a game is resigned only once two moves are played; before that, call it off \
+             with POST /api/games/{}/abort",
+            row.id
+        ),
+    ))
+}
 
 /// One thing a seat holder may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -94,11 +126,7 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>) -> Vec<Action> {
             if turn_is_mine && row.seat(row.turn).kind == SeatKind::Human {
                 out.push(Action::Move);
             }
-            out.push(if row.ply < ABORT_BEFORE_PLY {
-                Action::Abort
-            } else {
-                Action::Resign
-            });
+            out.push(ending_action(row.ply));
             if row.variant == GameKind::IceAge {
                 match (row.draw_offer, me) {
                     (None, _) => out.push(Action::OfferDraw),

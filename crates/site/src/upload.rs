@@ -6,13 +6,14 @@
 
 use std::sync::Arc;
 
-use game::{Color, RecordResult};
+use game::{Color, MoveTextFault, MoveTextKind, RecordResult};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{PlayerToken, content_digest};
 use site_model::state::{GameKind, GameStatus, Level, SeatKind};
 use site_store::{GameRow, MoveRow, SeatRow, now_ms};
 
-use crate::live_game::SiteVariant;
+use crate::live_game::{SiteVariant, move_error};
+use crate::permissions::{self, Action};
 use crate::play::{GameService, random_token};
 use crate::view::GameView;
 
@@ -62,23 +63,32 @@ fn replay<V: SiteVariant>(moves: &[String]) -> Result<Replayed, SiteError> {
     let now = now_ms();
     for (i, text) in moves.iter().enumerate() {
         let ply = i + 1;
+        // Each refusal carries the move's fault as data, as the moves route's does.
+        let refused = |kind: MoveTextKind,
+                       candidates: &[String],
+                       reason: Option<&game::MoveHint>,
+                       message: String| {
+            let mut error = move_error(text.trim(), kind, candidates, reason, String::new());
+            error.message = message;
+            error
+        };
         if let Some(outcome) = V::outcome(&pos) {
-            return Err(SiteError::new(
-                ErrorCode::IllegalMove,
+            return Err(refused(
+                MoveTextKind::NoMatch,
+                &[],
+                None,
                 format!(
                     "ply {ply} ('{}'): the game was already over after ply {i} ({outcome})",
                     game::excerpt(text)
                 ),
             ));
         }
-        let illegal = |e: String| {
-            SiteError::new(
-                ErrorCode::IllegalMove,
-                format!("ply {ply} ('{}') is not legal: {e}", game::excerpt(text)),
-            )
-        };
-        let mv = V::parse_move(&pos, text.trim()).map_err(|e| illegal(e.to_string()))?;
-        let next = V::play(&pos, &mv).map_err(|e| illegal(e.to_string()))?;
+        let illegal =
+            |e: String| format!("ply {ply} ('{}') is not legal: {e}", game::excerpt(text));
+        let mv = V::parse_move(&pos, text.trim())
+            .map_err(|e| refused(e.kind(), e.candidates(), e.hint(), illegal(e.to_string())))?;
+        let next = V::play(&pos, &mv)
+            .map_err(|e| refused(MoveTextKind::NoMatch, &[], None, illegal(e.to_string())))?;
         rows.push(MoveRow {
             ply: ply as i64,
             move_id: V::move_id(&pos, &mv),
@@ -124,7 +134,8 @@ fn upload_key(player_hash: &str, upload: &Upload, rows: &[MoveRow]) -> String {
 /// account's name on the seat when logged in). Errors: `too_large` past
 /// [`MAX_UPLOAD_PLIES`], `illegal_move` naming the first ply the rules refuse,
 /// `bad_request` when the claimed result is not the rules' result, or the game is not over and
-/// the claim is not the uploader's resignation (stored as one).
+/// the claim is not the uploader's resignation (stored as one) or is one before the second
+/// move (where a game is aborted, not resigned).
 pub async fn upload(
     play: &Arc<GameService>,
     token: &PlayerToken,
@@ -155,6 +166,16 @@ pub async fn upload(
     // taken (nobody gains by uploading a loss; a win must be won on the board).
     let (winner, reason) = match replayed.outcome {
         Some(ended) => ended,
+        // Before the second move a game is aborted, not resigned (the site's rule,
+        // `permissions`): it has no result, so there is nothing to store.
+        None if permissions::ending_action(replayed.rows.len() as i64) == Action::Abort => {
+            return Err(SiteError::bad_request(format!(
+                "the game is not over after its {} moves, and a game of fewer than {} moves \
+                 is aborted, not resigned: it has no result to upload",
+                upload.moves.len(),
+                permissions::ABORT_BEFORE_PLY
+            )));
+        }
         None if upload.result == result_of(Some(!upload.color)) => {
             (Some(!upload.color), game::EndReason::Resignation)
         }

@@ -38,6 +38,20 @@ fn readme_cli_usage_errors_exit_1() {
     assert_eq!(run(&["perft", "--help"]).status.code(), Some(0));
 }
 
+/// `--variant`'s help is words, not the rustdoc links of `GameKind`'s doc comments (issue 37).
+#[test]
+fn variant_help_has_no_rustdoc_links() {
+    let out = run(&["convert", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("antarctos: Antarctos: Russian checkers")
+            && help.contains("iceage:    Ice Age Chess:"),
+        "{help}"
+    );
+    assert!(!help.contains("[`"), "{help}");
+}
+
 #[test]
 fn a18_c12_huge_position_text_gives_a_short_error() {
     let huge = format!("W:W{}:B", vec!["a1"; 20_000].join(","));

@@ -68,6 +68,24 @@ pub fn is_space(c: char) -> bool {
     c.is_whitespace() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// The move words of `text` in `dialect`, in order, as the readers see them: tags, comments,
+/// `%` lines, move numbers, NAGs, variations' brackets and results left out, and text that is
+/// no token skipped. For telling which game a record is in before reading it.
+pub fn move_words(text: &str, dialect: Dialect) -> Vec<String> {
+    let mut lexer = Lexer::new(text, dialect);
+    let mut words = Vec::new();
+    while let Some(lexed) = lexer.next_token() {
+        if let Ok(Lexed {
+            token: Token::Move(word),
+            ..
+        }) = lexed
+        {
+            words.push(word);
+        }
+    }
+    words
+}
+
 /// The glyph's NAG number: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
 pub(crate) fn glyph_nag(glyph: &str) -> Option<u8> {
     Some(match glyph {

@@ -28,7 +28,7 @@ mod write;
 
 pub use encoding::{Decoded, decode};
 pub use error::{RecordError, RecordWarning};
-pub use lexer::{Dialect, is_space};
+pub use lexer::{Dialect, is_space, move_words};
 pub use record::{Line, MoveNotes, Node, Record, RecordResult};
 pub use rules::{FenTag, NoteCheck, RecordFormat, RecordRules};
 pub use tags::{TaggedGame, game_type_tag, variant_tag};

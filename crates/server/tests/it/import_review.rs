@@ -401,7 +401,7 @@ async fn requests_arriving_together_cannot_pass_the_caps() {
     let mut maker = srv.client();
     let mut games = Vec::new();
     for _ in 0..12 {
-        games.push(finished_game(&mut maker, 1).await);
+        games.push(finished_game(&mut maker, 2).await);
     }
     // Twelve players at once, a game each: at most 8 run, the others hear 503.
     let answers = futures_util::future::join_all(games.iter().map(|id| {
@@ -420,7 +420,7 @@ async fn requests_arriving_together_cannot_pass_the_caps() {
     let mut one = srv.client();
     let mut mine = Vec::new();
     for _ in 0..3 {
-        mine.push(finished_game(&mut one, 1).await);
+        mine.push(finished_game(&mut one, 2).await);
     }
     let token = one.token().expect("token").to_string();
     let answers = futures_util::future::join_all(mine.iter().map(|id| {
@@ -465,6 +465,98 @@ async fn the_review_of_an_unknown_game_says_there_is_no_such_game() {
             .is_some_and(|m| m.contains("request one")),
         "{}",
         r.text
+    );
+    srv.stop().await;
+}
+
+/// A file of `testdata/pdn/fmjd-pdn3-edge/succeed` (copies of the published FMJD PDN 3.0 edge
+/// cases of `shared/data/pdn`).
+fn fmjd_edge(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/pdn/fmjd-pdn3-edge/succeed")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Issue 42: the game of a draughts file is found from its move words as the readers see them:
+/// a `%` line or a tag followed by moves on its line no longer makes it chess.
+#[tokio::test]
+async fn draughts_files_with_line_comments_or_moves_after_a_tag_are_draughts() {
+    let srv = TestServer::start(&sqlite_url("import_detect")).await;
+    let mut c = srv.client();
+    for (what, text) in [
+        (
+            "tag, then moves on its line",
+            "[White \"x\"] 32-28\n".to_string(),
+        ),
+        (
+            "tag, then moves on the next line",
+            "[White \"x\"]\n32-28\n".to_string(),
+        ),
+        ("linecomment.pdn", fmjd_edge("linecomment.pdn")),
+        ("string.pdn", fmjd_edge("string.pdn")),
+    ] {
+        let a = import(&mut c, json!({ "text": text })).await;
+        assert_eq!(a.status, 200, "{what}: {}", a.text);
+        assert_eq!(a.body["variant"], "antarctos", "{what}: {}", a.text);
+    }
+    // Chess stays chess, a `%` line of words before it too.
+    let a = import(
+        &mut c,
+        json!({ "text": "% exported by a chess site\n[White \"x\"] 1. Nf3 Nc6 *\n" }),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(a.body["variant"], "iceage", "{}", a.text);
+    assert_eq!(a.body["games"][0]["plies"], 2, "{}", a.text);
+    srv.stop().await;
+}
+
+/// Issue 42: `base64` is read wrapped in lines as GNU `base64`, Python's `encodebytes` and MIME
+/// write it (76 symbols a line, `\n` or `\r\n`), and a body with both `text` and `base64` is
+/// refused, naming both.
+#[tokio::test]
+async fn wrapped_base64_is_read_and_text_with_base64_is_refused() {
+    use base64::Engine;
+    let srv = TestServer::start(&sqlite_url("import_b64")).await;
+    let mut c = srv.client();
+    let file = format!("{TWO_GAMES}\n").repeat(3);
+    let one_line = base64::engine::general_purpose::STANDARD.encode(file.as_bytes());
+    assert!(
+        one_line.len() > 76,
+        "the file spans several lines of base64"
+    );
+    let lines: Vec<&str> = one_line
+        .as_bytes()
+        .chunks(76)
+        .map(|l| std::str::from_utf8(l).expect("ascii"))
+        .collect();
+    for (what, wrapped) in [
+        ("\\n", lines.join("\n") + "\n"),
+        ("\\r\\n", lines.join("\r\n") + "\r\n"),
+        ("spaces", lines.join(" ")),
+    ] {
+        let a = import(&mut c, json!({ "base64": wrapped })).await;
+        assert_eq!(a.status, 200, "{what}: {}", a.text);
+        assert_eq!(
+            a.body["games"].as_array().map(Vec::len),
+            Some(3),
+            "{what}: {}",
+            a.text
+        );
+    }
+    let both = import(&mut c, json!({ "text": file, "base64": one_line })).await;
+    assert_error(&both, 400, "bad_request");
+    let message = both.body["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("`text`") && message.contains("`base64`"),
+        "{message}"
+    );
+    // Not base64 at all: still refused.
+    assert_error(
+        &import(&mut c, json!({ "base64": "not base64!" })).await,
+        400,
+        "bad_request",
     );
     srv.stop().await;
 }

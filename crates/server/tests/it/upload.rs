@@ -237,7 +237,7 @@ async fn uploaded_games_are_marked_offline_and_not_counted() {
     let up_id = up.body["id"].as_str().expect("id").to_string();
     let resigned = upload(
         &mut c,
-        json!({"variant": "iceage", "moves": [], "level": 3, "color": "black", "result": "1-0"}),
+        json!({"variant": "antarctos", "moves": moves[..4], "level": 3, "color": "black", "result": "1-0"}),
     )
     .await;
     assert_eq!(resigned.status, 201, "{}", resigned.text);
@@ -246,7 +246,10 @@ async fn uploaded_games_are_marked_offline_and_not_counted() {
         before,
         "uploads are not counted"
     );
-    // A game played on the site is counted.
+    // A game played on the site is counted (resigned at its second move: before it, a game is
+    // aborted, not resigned).
+    play(&mut c, &local_id, &moves[0]).await;
+    play(&mut c, &local_id, &moves[1]).await;
     let r = c
         .post(&format!("/api/games/{local_id}/resign"), json!({}))
         .await
@@ -283,6 +286,181 @@ async fn uploaded_games_are_marked_offline_and_not_counted() {
             assert_eq!(g["offline"], true, "{g}");
             assert_eq!(g["opponent"]["level"], 8, "{g}");
         }
+/// Issue 42: a game of fewer than two moves is aborted, not resigned (docs/api.md), so an
+/// upload of one that the rules did not end is refused whatever its claim, stores nothing and
+/// leaves `/api/stats` as it was; from the second move an unfinished game is the uploader's
+/// resignation again.
+async fn early_uploads(url: &str) {
+    let srv = TestServer::start_with(url, options()).await;
+    let mut c = srv.client();
+    let stats = |s: &Value| s["antarctos"]["total"].as_i64().expect("a total");
+    let before = stats(&c.get("/api/stats").await.expect("stats").body);
+    let (moves, _) = finished_game();
+    for plies in [0, 1] {
+        for claim in ["0-1", "1-0", "1/2-1/2"] {
+            let refused = upload(
+                &mut c,
+                json!({"variant": "antarctos", "moves": moves[..plies], "level": 1, "color": "white", "result": claim}),
+            )
+            .await;
+            assert_error(&refused, 400, "bad_request");
+            let message = refused.body["error"]["message"].as_str().unwrap_or("");
+            assert!(
+                message.contains("fewer than 2 moves is aborted"),
+                "{plies} plies, {claim}: {message}"
+            );
+        }
+    }
+    let mine = c.get("/api/my-games").await.expect("my games");
+    assert_eq!(mine.body, json!([]), "nothing stored: {}", mine.text);
+    assert_eq!(
+        stats(&c.get("/api/stats").await.expect("stats").body),
+        before
+    );
+    let resigned = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": moves[..4], "level": 1, "color": "white", "result": "0-1"}),
+    )
+    .await;
+    assert_eq!(resigned.status, 201, "{}", resigned.text);
+    assert_eq!(resigned.body["result"]["reason"], "resignation");
+    assert_eq!(
+        stats(&c.get("/api/stats").await.expect("stats").body),
+        before + 1
+    );
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn uploads_before_the_second_move_are_refused(url: &str) {
+        early_uploads(url).await;
+    }
+}
+
+/// Issue 42: an upload's `illegal_move` carries the move's fault as data, the same as the
+/// moves route's for the same position, and a move after the end carries one too.
+#[tokio::test]
+async fn an_upload_refusal_carries_the_move() {
+    let srv = TestServer::start_with(&sqlite_url("upload_move"), options()).await;
+    let mut c = srv.client();
+    let (moves, result) = finished_game();
+
+    let mut bad = moves.clone();
+    bad[2] = "a1-h8".to_string();
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": bad, "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 422, "illegal_move");
+    let fault = &refused.body["error"]["move"];
+    assert_eq!(fault["text"], "a1-h8", "{}", refused.text);
+    assert_eq!(fault["kind"], "no_match", "{}", refused.text);
+    let local = create(&mut c, json!({"variant": "antarctos", "opponent": "local"})).await;
+    let id = local["id"].as_str().expect("id");
+    play(&mut c, id, &moves[0]).await;
+    play(&mut c, id, &moves[1]).await;
+    let direct = c
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a1-h8", "ply": 2}),
+        )
+        .await
+        .expect("move");
+    assert_error(&direct, 422, "illegal_move");
+    assert_eq!(
+        fault, &direct.body["error"]["move"],
+        "the moves route: {}",
+        direct.text
+    );
+    // A move after the end: refused with its fault too.
+    let mut after = moves.clone();
+    after.push("c3-d4".to_string());
+    let refused = upload(
+        &mut c,
+        json!({"variant": "antarctos", "moves": after, "level": 3, "color": "white", "result": result}),
+    )
+    .await;
+    assert_error(&refused, 422, "illegal_move");
+    assert_eq!(
+        refused.body["error"]["move"]["kind"], "no_match",
+        "{}",
+        refused.text
+    );
+    let message = refused.body["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("already over"), "{message}");
+    srv.stop().await;
+}
+
+/// Issue 37: a body that is no JSON object, or a field of the wrong JSON type, is worded in
+/// JSON's terms, as the other routes' (one extractor): no Rust type names.
+#[tokio::test]
+async fn upload_body_errors_word_the_json() {
+    let srv = TestServer::start_with(&sqlite_url("upload_json"), options()).await;
+    let mut c = srv.client();
+    let no_rust = |a: &server::client::Answer| {
+        let message = a.body["error"]["message"].as_str().unwrap_or("");
+        for rust in ["struct", "UploadBody", "i64", "sequence", "elements"] {
+            assert!(!message.contains(rust), "{rust}: {message}");
+        }
+        message.to_string()
+    };
+    for body in [&b"[]"[..], b" [1, 2]", b"null", b"\"x\"", b"7"] {
+        let a = c
+            .send_raw("POST", "/api/games/upload", Some(body.to_vec()))
+            .await
+            .expect("request");
+        assert_error(&a, 400, "bad_request");
+        let message = no_rust(&a);
+        assert!(message.contains("JSON object"), "{message}");
+    }
+    let fine = json!({"variant": "antarctos", "moves": ["c3-d4"], "level": 1, "color": "white", "result": "0-1"});
+    for (field, value, words) in [
+        ("level", json!("x"), "a whole number"),
+        ("moves", json!("c3-d4"), "an array"),
+        ("moves", json!({"a": 1}), "an array"),
+    ] {
+        let mut b = fine.clone();
+        b[field] = value;
+        let a = upload(&mut c, b).await;
+        assert_error(&a, 400, "bad_request");
+        let message = no_rust(&a);
+        assert!(
+            message.contains(words) && message.contains(field),
+            "{message}"
+        );
+    }
+    srv.stop().await;
+}
+
+/// Issue 37: an upload's 413 speaks of the upload (not of `/api/import`), and `variant` and
+/// `color` are exact lower case, as documented.
+#[tokio::test]
+async fn upload_limits_and_names_are_the_documented_ones() {
+    let srv = TestServer::start_with(&sqlite_url("upload_names"), options()).await;
+    let mut c = srv.client();
+    let (moves, result) = finished_game();
+    let huge = json!({"variant": "antarctos", "moves": vec!["c3-d4"; 4000], "level": 1, "color": "white", "result": "0-1"});
+    let a = upload(&mut c, huge).await;
+    assert_error(&a, 413, "too_large");
+    let message = a.body["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("upload") && !message.contains("/api/import"),
+        "{message}"
+    );
+
+    for (field, value) in [
+        ("variant", "Antarctos"),
+        ("color", "White"),
+        ("color", "w"),
+        ("color", "BLACK"),
+    ] {
+        let mut b = json!({"variant": "antarctos", "moves": moves, "level": 3, "color": "white", "result": result});
+        b[field] = json!(value);
+        let a = upload(&mut c, b).await;
+        assert_error(&a, 400, "bad_request");
+        let message = a.body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains(value), "{message}");
     }
     srv.stop().await;
 }

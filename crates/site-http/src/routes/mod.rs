@@ -20,13 +20,11 @@ use crate::error::HttpError;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::StatusCode;
 use axum::routing::{MethodRouter, get, post};
 use axum::{Extension, Router};
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use tower_http::trace::TraceLayer;
 
 use crate::options::{Rate, SiteOptions};
@@ -138,61 +136,109 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
             .extensions()
             .get::<BodyTimeout>()
             .map_or(Duration::from_secs(10), |t| t.0);
-        // Read as raw JSON first (syntax, content type and size checked by axum), then as `T`.
-        let raw = match tokio::time::timeout(
-            limit,
-            axum::Json::<Box<RawValue>>::from_request(req, state),
-        )
-        .await
-        {
-            Ok(Ok(axum::Json(raw))) => raw,
-            Ok(Err(rejection)) => return Err(json_error(rejection).into()),
-            Err(_) => {
-                return Err(HttpError::from(SiteError::new(
-                    ErrorCode::Timeout,
-                    format!(
-                        "the request body did not arrive within {} s",
-                        limit.as_secs_f64()
-                    ),
-                )));
+        let path = req.uri().path().to_string();
+        match tokio::time::timeout(limit, axum::body::Bytes::from_request(req, state)).await {
+            Ok(Ok(bytes)) => json_body(&bytes).map(ApiJson).map_err(HttpError::from),
+            Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(too_large_at(&path).into())
             }
-        };
-        if !raw.get().trim_start().starts_with('{') {
-            return Err(HttpError::from(SiteError::bad_request(
-                "the request body is a JSON object, e.g. {\"variant\": \"antarctos\"}, not \
-                 an array or another JSON value",
-            )));
-        }
-        match axum::Json::<T>::from_bytes(raw.get().as_bytes()) {
-            Ok(axum::Json(v)) => Ok(ApiJson(v)),
-            Err(rejection) => Err(json_error(rejection).into()),
+            Ok(Err(rejection)) => Err(body_error(rejection).into()),
+            Err(_) => Err(HttpError::from(SiteError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the request body did not arrive within {} s",
+                    limit.as_secs_f64()
+                ),
+            ))),
         }
     }
 }
 
-fn json_error(rejection: JsonRejection) -> SiteError {
-    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return too_large();
+/// A request body read as `T`, every body being a JSON object: an array, a string, a number
+/// or `null` is refused as such (serde would read an array into a struct by position, and its
+/// message names the Rust type), and serde's words for JSON values are the JSON's.
+fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SiteError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{') {
+        return Err(SiteError::bad_request(
+            "the request body is a JSON object of named fields ({\"name\": value, ...}), not \
+             an array, a string, a number or null",
+        ));
     }
-    SiteError::bad_request(rejection.body_text())
+    axum::Json::<T>::from_bytes(bytes)
+        .map(|axum::Json(v)| v)
+        .map_err(|rejection| SiteError::bad_request(json_words(&rejection.body_text())))
+}
+
+/// serde's message with JSON's names for what it expected: `an array`, `an object`, `a whole
+/// number` for Rust's sequence, map and integer types.
+fn json_words(message: &str) -> String {
+    let mut out = message
+        .replace("a sequence", "an array")
+        .replace("type: sequence", "type: array")
+        .replace("a map", "an object")
+        .replace("type: map", "type: object");
+    for int in [
+        "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "isize",
+    ] {
+        out = out.replace(&format!("expected {int} "), "expected a whole number ");
+        if out.ends_with(&format!("expected {int}")) {
+            out.truncate(out.len() - int.len());
+            out.push_str("a whole number");
+        }
+    }
+    for float in ["f32", "f64"] {
+        out = out.replace(&format!("expected {float} "), "expected a number ");
+    }
+    // A nested object read by position: `expected struct Name with 2 elements`.
+    while let Some(at) = out.find("expected struct ") {
+        let rest = &out[at + "expected struct ".len()..];
+        let mut end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if let Some(with) = rest[end..].strip_prefix(" with ")
+            && let Some(n) = with.find(" element")
+            && with[..n].bytes().all(|b| b.is_ascii_digit())
+        {
+            end += " with ".len() + n + " element".len();
+            if rest[end..].starts_with('s') {
+                end += 1;
+            }
+        }
+        let tail = rest[end..].to_string();
+        out.truncate(at);
+        out.push_str("expected an object");
+        out.push_str(&tail);
+    }
+    out
 }
 
 /// The API error of a body read as bytes that could not be read (over the limit: 413).
 pub(crate) fn body_error(rejection: axum::extract::rejection::BytesRejection) -> SiteError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return too_large();
+        return too_large_at("");
     }
     SiteError::bad_request(rejection.body_text())
 }
 
-fn too_large() -> SiteError {
-    SiteError::new(
-        ErrorCode::TooLarge,
+/// 413 `too_large` for a body sent to `path`, worded for what that route reads.
+fn too_large_at(path: &str) -> SiteError {
+    let message = if path.ends_with("/import") || path.ends_with("/records/read") {
         format!(
-            "request body over {BODY_LIMIT} bytes (a record file for /api/import: \
-             {RECORDS_BODY_LIMIT})"
-        ),
-    )
+            "request body over {RECORDS_BODY_LIMIT} bytes: a record file holds at most {} bytes \
+             of text",
+            site::records_read::MAX_RECORD_TEXT
+        )
+    } else if path.ends_with("/games/upload") {
+        format!(
+            "request body over {BODY_LIMIT} bytes: an upload's moves must fit in it (at most \
+             {} moves, in their shortest text)",
+            site::upload::MAX_UPLOAD_PLIES
+        )
+    } else {
+        format!("request body over {BODY_LIMIT} bytes")
+    };
+    SiteError::new(ErrorCode::TooLarge, message)
 }
 
 /// `router` with a per-client limit of `rate` (none: unlimited); `what` names it in the 429.

@@ -45,12 +45,16 @@ impl TryFrom<UploadBody> for Upload {
             ))
         })?;
         let level = Level::try_from(body.level).map_err(SiteError::bad_request)?;
-        let color = Color::parse(&body.color).ok_or_else(|| {
-            SiteError::bad_request(format!(
-                "unknown color '{}' (white or black)",
-                game::excerpt(&body.color)
-            ))
-        })?;
+        // Exact lower case, as `variant` and the other routes' colours (no `W`, no `White`).
+        let color = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| c.name() == body.color)
+            .ok_or_else(|| {
+                SiteError::bad_request(format!(
+                    "unknown color '{}' (white or black)",
+                    game::excerpt(&body.color)
+                ))
+            })?;
         let result = match body.result.trim() {
             "1-0" => RecordResult::WhiteWins,
             "0-1" => RecordResult::BlackWins,
