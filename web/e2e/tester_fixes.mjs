@@ -118,6 +118,26 @@ async function uploadRetries(browser) {
   check(!(await page.isVisible('#upload-error')), 'the waiting words are gone');
 }
 
+async function offlineAbortBeforeSecondMove(browser) {
+  if (!hasEngine) return console.log('SKIPPED: no engine for the browser (scripts/build-wasm.sh)');
+  const page = await newPage(browser);
+  await page.goto(`${base}/offline`);
+  await page.waitForSelector('#new-offline-game');
+  await page.check('input[name="variant"][value="antarctos"]');
+  await page.check('input[name="level"][value="1"]');
+  await page.check('input[name="color"][value="white"]');
+  await page.click('#offline-start');
+  await page.waitForURL(u => /^\/offline\/off-[0-9a-f]{12}$/.test(u.pathname));
+  const id = new URL(page.url()).pathname.split('/').pop();
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('Your move'), null, { timeout: 15000 });
+  // Before the second move the site aborts a game and refuses to upload a resignation: so does this page.
+  check(!(await page.isVisible('#resign')), 'no resign button before the second move');
+  await page.click('#abort');
+  await page.click('#abort-yes');
+  await page.waitForURL(u => u.pathname === '/offline');
+  eq(await page.evaluate(k => localStorage.getItem(k), `icebound.offline.${id}`), null, 'the aborted game is gone from the browser');
+}
+
 async function freshImportAsksNoReview(browser) {
   const page = await newPage(browser);
   const missing = [];
@@ -142,4 +162,5 @@ await suite([
   ['an offline game offers the promotion\'s choice', offlinePromotion],
   ['an upload that failed for want of the server is sent once it is back', uploadRetries],
   ['a fresh import asks for no analysis that cannot exist', freshImportAsksNoReview],
+  ['an offline game is aborted, not resigned, before its second move', offlineAbortBeforeSecondMove],
 ]);

@@ -98,7 +98,7 @@ pub(crate) fn refuse_declared_length(parts: &axum::http::request::Parts) -> Resu
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     match declared {
-        Some(n) if n > limit as u64 => Err(too_large()),
+        Some(n) if n > limit as u64 => Err(too_large_at(parts.uri.path())),
         _ => Ok(()),
     }
 }

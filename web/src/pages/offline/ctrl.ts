@@ -11,9 +11,10 @@ import type { LocalEngine } from '../../engine/client';
 import { iceMarks } from '../../game/iceage';
 import { other } from '../../game/model';
 import type { Promotion } from '../../game/promotion';
+import { navigate } from '../../nav';
 import { isOffline, noteServer, onConnectivity } from '../../online';
 import * as sound from '../../sound';
-import { saveGame, type OfflineGame } from './store';
+import { deleteGame, saveGame, type OfflineGame } from './store';
 
 /** `POST /api/games/upload`'s body (the offline-app helper's endpoint). */
 export interface UploadBody {
@@ -201,8 +202,22 @@ export class OfflineCtrl {
     sound.play('end');
   }
 
+  /** Before the second move a game is aborted, not resigned, as on the site (docs/api.md:
+   * the upload refuses a resignation of fewer than two moves). */
+  get abortable(): boolean {
+    return !this.game.result && this.game.moves.length < 2;
+  }
+
+  /** Ends the game without a result: it is removed from the browser's storage. */
+  abort(): void {
+    if (!this.abortable) return;
+    this.closed = true;
+    deleteGame(this.game.id);
+    navigate('/offline', true);
+  }
+
   resign(): void {
-    if (this.game.result) return;
+    if (this.game.result || this.abortable) return;
     this.finish(resignation(this.game.color));
     this.showBoard();
     this.redraw();

@@ -64,6 +64,7 @@ function statusLine(ctrl: OfflineCtrl): (string | VNode)[] {
 }
 
 function resignButton(ctrl: OfflineCtrl): VNode {
+  if (ctrl.abortable) return abortButton(ctrl);
   if (!asking) {
     return h('span.confirm', { key: 'resign' }, [
       h('button#resign', { attrs: { type: 'button' }, on: { click: () => { asking = true; ctrl.redraw(); } } }, t('game.resign')),
@@ -73,6 +74,20 @@ function resignButton(ctrl: OfflineCtrl): VNode {
     h('span.confirm-q', t('game.resign_confirm')),
     h('button#resign-yes.danger', { attrs: { type: 'button' }, on: { click: () => { asking = false; ctrl.resign(); } } }, t('game.yes')),
     h('button#resign-no', { attrs: { type: 'button' }, on: { click: () => { asking = false; ctrl.redraw(); } } }, t('game.no')),
+  ]);
+}
+
+/** Abort, before the second move: the game goes without a result (nothing to upload). */
+function abortButton(ctrl: OfflineCtrl): VNode {
+  if (!asking) {
+    return h('span.confirm', { key: 'abort' }, [
+      h('button#abort', { attrs: { type: 'button' }, on: { click: () => { asking = true; ctrl.redraw(); } } }, t('game.abort')),
+    ]);
+  }
+  return h('span.confirm', { key: 'abort' }, [
+    h('span.confirm-q', t('game.abort_confirm')),
+    h('button#abort-yes.danger', { attrs: { type: 'button' }, on: { click: () => { asking = false; ctrl.abort(); } } }, t('game.yes')),
+    h('button#abort-no', { attrs: { type: 'button' }, on: { click: () => { asking = false; ctrl.redraw(); } } }, t('game.no')),
   ]);
 }
 
