@@ -286,6 +286,10 @@ async fn uploaded_games_are_marked_offline_and_not_counted() {
             assert_eq!(g["offline"], true, "{g}");
             assert_eq!(g["opponent"]["level"], 8, "{g}");
         }
+    }
+    srv.stop().await;
+}
+
 /// Issue 42: a game of fewer than two moves is aborted, not resigned (docs/api.md), so an
 /// upload of one that the rules did not end is refused whatever its claim, stores nothing and
 /// leaves `/api/stats` as it was; from the second move an unfinished game is the uploader's
