@@ -10,7 +10,6 @@
 use game::Color;
 use serde::{Deserialize, Serialize};
 
-use site_model::error::{ErrorCode, SiteError};
 use site_model::state::{GameKind, GameStatus, SeatKind, YourSeat};
 use site_store::GameRow;
 
@@ -25,27 +24,6 @@ pub fn ending_action(ply: i64) -> Action {
     } else {
         Action::Resign
     }
-}
-
-/// Refuses a resignation where [`ending_action`] is `abort`: `conflict`, naming the rule and
-/// the abort route. `Ok` once two moves are played.
-pub fn check_resign(row: &GameRow) -> Result<(), SiteError> {
-    if ending_action(row.ply) == Action::Resign {
-        return Ok(());
-    }
-    let played = match row.ply {
-        0 => "no move has been played".to_string(),
-        1 => "one move has been played".to_string(),
-        n => format!("{n} moves have been played"),
-    };
-    Err(SiteError::new(
-        ErrorCode::Conflict,
-        format!(
-            "{played}: a game is resigned only once two moves are played; before that, call it off \
-             with POST /api/games/{}/abort",
-            row.id
-        ),
-    ))
 }
 
 /// One thing a seat holder may do.

@@ -340,43 +340,6 @@ async fn resign_refused(c: &mut ApiClient, id: &str, ply: i64) {
     assert_eq!(get(c, id).await["status"], "ongoing", "nothing changed");
 }
 
-/// Issue 42: where `abort` is the action (fewer than two moves), `resign` is refused, naming
-/// the rule and the abort route, on one screen, against the engine and between friends;
-/// nothing is counted until a game is resigned after its second move.
-#[tokio::test]
-async fn a_game_is_resigned_only_from_its_second_move() {
-    let srv = TestServer::start(&sqlite_url("resign-early")).await;
-    let (mut a, mut b) = (srv.client(), srv.client());
-    let before = totals(&mut a).await;
-    let local = id_of(&create(&mut a, json!({"variant": "antarctos", "opponent": "local"})).await);
-    resign_refused(&mut a, &local, 0).await;
-    let engine = id_of(
-        &create(
-            &mut a,
-            json!({"variant": "antarctos", "opponent": "engine", "level": 1, "color": "white"}),
-        )
-        .await,
-    );
-    resign_refused(&mut a, &engine, 0).await;
-    let friend = friend_game(&mut a, &mut b, "antarctos").await;
-    play(&mut a, &friend, "c3-d4").await;
-    resign_refused(&mut b, &friend, 1).await;
-    resign_refused(&mut a, &friend, 1).await;
-    assert_eq!(
-        totals(&mut a).await,
-        before,
-        "no early resignation is counted"
-    );
-
-    play(&mut a, &local, "c3-d4").await;
-    play(&mut a, &local, "f6-g5").await;
-    let r = post(&mut a, &format!("/api/games/{local}/resign"), json!({})).await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.body["result"]["reason"], "resignation");
-    assert_eq!(totals(&mut a).await, (before.0 + 1, before.1));
-    srv.stop().await;
-}
-
 #[tokio::test]
 async fn games_with_a_seat_nobody_took_are_not_counted() {
     // Older versions let a creator resign before the friend came; such games stay out.

@@ -726,15 +726,17 @@ async fn uploads_on_a_full_disk_advise_sending_them_again() {
     let filler = mnt.0.join("filler");
     let srv = TestServer::start_with(&url, with_store(&StoreOptions::default())).await;
     let mut c = srv.client();
-    // Resigned 0-ply uploads, each its own game (level, colour and variant differ).
+    // Uploads resigned after two moves, each its own game (level, colour and variant differ).
     let bodies: Vec<Value> = (1..=8)
         .flat_map(|level| {
-            [("antarctos", "white", "0-1"), ("iceage", "black", "1-0")].map(
-                |(variant, color, result)| {
-                    json!({"variant": variant, "moves": [], "level": level,
-                           "color": color, "result": result})
-                },
-            )
+            [
+                ("antarctos", ["c3-d4", "f6-g5"], "white", "0-1"),
+                ("antarctos", ["a3-b4", "b6-a5"], "black", "1-0"),
+            ]
+            .map(|(variant, moves, color, result)| {
+                json!({"variant": variant, "moves": moves, "level": level,
+                       "color": color, "result": result})
+            })
         })
         .collect();
     let first = c
