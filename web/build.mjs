@@ -1,7 +1,7 @@
 // Builds the page into dist/: dist/index.html, dist/assets/main-<hash>.js,
 // dist/assets/main-<hash>.css (esbuild's content hash in the name: index.html names them, and
 // they may be cached for long), dist/assets/sounds/*.wav (the game sounds, made by sounds.mjs
-// and committed in src/sounds/), dist/assets/engine-worker.js (the engine in the browser), and
+// and committed in src/sounds/), dist/assets/engine-worker-<hash>.js (the engine in the browser), and
 // the installable app's dist/manifest.webmanifest and dist/assets/icons/ (made by icons.mjs).
 // crates/site-http/build.rs then adds the engine's module and the service worker dist/sw.js,
 // which lists every file of dist/.
@@ -49,6 +49,25 @@ function output(result, ext) {
   return basename(files[0]);
 }
 
+// The engine's worker (issue 42): the loader and worker of web/wasm/ (the Node tests use the
+// same files), as one module script under its content hash (`engine-worker-<hash>.js`, cached
+// for a year like the bundle: after a deploy a page never starts an older worker);
+// web/src/engine/client.ts starts it, named through `ENGINE_WORKER_URL`. Built before the page
+// for that name. Node's worker module is only imported under Node.js, never in a browser.
+const worker = await esbuild.build({
+  entryPoints: [join(here, 'wasm/engine-worker.mjs')],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2022'],
+  external: ['node:worker_threads'],
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+});
+const workerUrl = `/assets/${output(worker, '.js')}`;
+
 const script = await esbuild.build({
   entryPoints: [join(here, 'src/main.ts')],
   bundle: true,
@@ -59,21 +78,8 @@ const script = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   metafile: true,
+  define: { ENGINE_WORKER_URL: JSON.stringify(workerUrl) },
   plugins: [virtualDecisions],
-  logLevel: 'warning',
-});
-
-// The engine's worker (issue 42): the loader and worker of web/wasm/ (the Node tests use the
-// same files), as one module script; web/src/engine/client.ts starts it. Node's worker module
-// is only imported under Node.js, never in a browser.
-await esbuild.build({
-  entryPoints: [join(here, 'wasm/engine-worker.mjs')],
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  target: ['es2022'],
-  external: ['node:worker_threads'],
-  outfile: join(assets, 'engine-worker.js'),
   logLevel: 'warning',
 });
 

@@ -17,7 +17,7 @@ mod compress;
 /// Inputs of the page build, relative to `web/`.
 const SOURCES: [&str; 9] = [
     "src",
-    // The engine's loader and worker, bundled as assets/engine-worker.js (issue 42).
+    // The engine's loader and worker, bundled as assets/engine-worker-<hash>.js (issue 42).
     "wasm/icebound-engine.mjs",
     "wasm/engine-worker.mjs",
     "package.json",
@@ -132,7 +132,8 @@ fn newest(path: &Path) -> Option<SystemTime> {
 /// first build is seen too), into the page as
 /// `dist/engine/icebound_engine-<hash>.wasm` (`<hash>`: 16 hex digits of FNV-1a 64 of its
 /// bytes, so that the name changes with the contents and may be cached for long), and writes
-/// `dist/engine/manifest.json`, `{"wasm": "engine/icebound_engine-<hash>.wasm"}`, for the page
+/// `dist/engine/manifest.json`, `{"wasm": "/engine/icebound_engine-<hash>.wasm"}` (a path from
+/// the site's root), for the page
 /// to find it. Without the module (no wasm toolchain) `dist/engine` is left out and the page
 /// uses the server's engine. Never fails the build: a copy that fails is a warning.
 fn bundle_wasm(folder: &Path, dist: &Path) {
@@ -152,7 +153,8 @@ fn bundle_wasm(folder: &Path, dist: &Path) {
     let name = format!("icebound_engine-{hash:016x}.wasm");
     // The same module already in place: left as it is, with its compressed copies
     // (build_compress.rs), which would otherwise be made again (seconds of brotli).
-    if out.join("manifest.json").exists()
+    let manifest = format!("{{\"wasm\": \"/engine/{name}\"}}\n");
+    if std::fs::read_to_string(out.join("manifest.json")).is_ok_and(|old| old == manifest)
         && std::fs::read(out.join(&name)).is_ok_and(|old| old == bytes)
     {
         return;
@@ -160,12 +162,7 @@ fn bundle_wasm(folder: &Path, dist: &Path) {
     let _ = std::fs::remove_dir_all(&out);
     let written = std::fs::create_dir_all(&out)
         .and_then(|()| std::fs::write(out.join(&name), &bytes))
-        .and_then(|()| {
-            std::fs::write(
-                out.join("manifest.json"),
-                format!("{{\"wasm\": \"engine/{name}\"}}\n"),
-            )
-        });
+        .and_then(|()| std::fs::write(out.join("manifest.json"), &manifest));
     if let Err(e) = written {
         println!("cargo:warning=the engine's wasm module was not bundled: {e}");
     }

@@ -46,7 +46,7 @@ async function installs(browser) {
   check(!cached.urls.some(u => u.startsWith('/api/')), 'no API answer is kept');
   const engine = await page.request.get(`${base}/engine/manifest.json`);
   if (engine.ok()) {
-    const wasm = `/${(await engine.json()).wasm}`;
+    const wasm = (await engine.json()).wasm;
     check(cached.urls.includes(wasm), `the worker keeps the engine's module ${wasm}`);
     const res = await page.request.get(`${base}${wasm}`);
     eq(res.headers()['cache-control'], 'public, max-age=31536000, immutable', 'the module is cached for long');

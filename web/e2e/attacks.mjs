@@ -168,10 +168,19 @@ try {
   const afterResign = await gameOf(fid);
   report('1. cross-origin form resigns the game', afterResign.status !== 'ongoing', `status ${afterResign.status}`);
 
-  // A finished game for the rematch form: the victim resigns it from the site itself.
+  // A finished game for the rematch form: the victim resigns it from the site itself, after
+  // two moves (before them a resignation aborts the game, and an aborted game has no rematch).
   const done = await createFromSite(page, { variant: 'antarctos', opponent: 'local' });
   await page.goto(site + '/');
   await page.evaluate(async id => {
+    for (const [ply, move] of ['c3-d4', 'f6-g5'].entries()) {
+      await fetch(`/api/games/${id}/moves`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ move, ply }),
+      });
+    }
     await fetch(`/api/games/${id}/resign`, {
       method: 'POST',
       credentials: 'same-origin',

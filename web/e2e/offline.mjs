@@ -34,7 +34,7 @@ if (!manifest) {
   process.exit(0);
 }
 // The player's side of the offline game is chosen by the same engine, here under Node.js.
-const wasm = new Uint8Array(await (await fetch(`${base}/${manifest.wasm}`)).arrayBuffer());
+const wasm = new Uint8Array(await (await fetch(`${base}${manifest.wasm}`)).arrayBuffer());
 // (Imported by its URL: the loader is plain JavaScript that e2e's type check does not read.)
 const { loadEngine } = await import(new URL('../wasm/icebound-engine.mjs', import.meta.url).href);
 const player = await loadEngine(wasm);

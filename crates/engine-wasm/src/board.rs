@@ -85,7 +85,9 @@ pub struct ResultInfo {
     pub winner: Option<&'static str>,
     /// The stable reason code (`breakthrough`, `checkmate`, `frozen king`, ...).
     pub reason: &'static str,
-    /// The CLI's English line (`0-1 black wins (breakthrough)`); the page words it itself.
+    /// The result in an English sentence, the same as the server's (`game::result_words`:
+    /// "Black wins: every White man is frozen"); pages word it themselves from `winner` and
+    /// `reason`.
     pub words: String,
 }
 
@@ -181,7 +183,7 @@ fn result_info(o: Outcome) -> ResultInfo {
         result: o.result_text(),
         winner: o.winner().map(color_name),
         reason: o.reason().as_str(),
-        words: o.to_string(),
+        words: o.words(),
     }
 }
 

@@ -28,6 +28,13 @@ fn position_moves_and_play_of_both_games() {
         Some("0-1 black wins (breakthrough)")
     );
     assert!(end.legal_moves.is_empty());
+    // The result in words is the server's sentence (`game::result_words`), not the CLI's line.
+    let result = s.board_view().result.expect("the game is over");
+    assert_eq!(result.words, "Black wins by breakthrough");
+    assert_eq!(
+        result.words,
+        game::result_words(Some(game::Color::Black), game::EndReason::Breakthrough)
+    );
 
     let mut s = session("iceage", "");
     assert_eq!(s.game(), Game::Iceage);

@@ -21,7 +21,7 @@ pub mod toy;
 
 pub use color::Color;
 pub use excerpt::{EXCERPT_CHARS, excerpt};
-pub use outcome::{EndReason, Outcome};
+pub use outcome::{EndReason, Outcome, result_words};
 pub use records::{
     Line, MoveNotes, Node, Record, RecordError, RecordResult, RecordRules, RecordWarning, write_tag,
 };

@@ -132,6 +132,47 @@ impl fmt::Display for Outcome {
     }
 }
 
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// How a game ended, in an English sentence for people ("White wins by breakthrough",
+/// "Black's king froze in the Ice Age"): `winner` is `None` for a draw. One text for the
+/// site's answers and the engine in the browser (issue 42), so a result reads the same
+/// whichever judged it. Pages word results in their own language from `winner` and `reason`.
+pub fn result_words(winner: Option<Color>, reason: EndReason) -> String {
+    match (winner, reason) {
+        (Some(w), EndReason::Breakthrough) => format!("{} wins by breakthrough", side(w)),
+        (Some(w), EndReason::TotalFreeze) => {
+            format!("{} wins: every {} man is frozen", side(w), side(!w))
+        }
+        (Some(w), EndReason::NoMoves) => {
+            format!("{} wins: {} has no legal turn", side(w), side(!w))
+        }
+        (Some(w), EndReason::Checkmate) => format!("{} wins by checkmate", side(w)),
+        (Some(w), EndReason::FrozenKing) => format!("{}'s king froze in the Ice Age", side(!w)),
+        (Some(w), EndReason::Resignation) => format!("{} resigned", side(!w)),
+        (Some(w), EndReason::TimeForfeit) => format!("{} wins on time", side(w)),
+        (Some(w), EndReason::Abandoned) => format!("{} wins: {} left the game", side(w), side(!w)),
+        (Some(w), other) => format!("{} wins ({})", side(w), other),
+        (None, EndReason::BothKingsFrozen) => "Draw: both kings froze in the Ice Age".into(),
+        (None, EndReason::Stalemate) => "Draw by stalemate".into(),
+        (None, EndReason::FiftyMoveRule) => "Draw by the fifty-move rule".into(),
+        (None, EndReason::Agreement) => "Draw by agreement".into(),
+        (None, other) => format!("Draw ({other})"),
+    }
+}
+
+impl Outcome {
+    /// [`result_words`] of this outcome.
+    pub fn words(self) -> String {
+        result_words(self.winner(), self.reason())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +201,33 @@ mod tests {
             assert_eq!(EndReason::parse(r.as_str()), Some(r));
         }
         assert_eq!(EndReason::parse("bogus"), None);
+    }
+
+    #[test]
+    fn words_for_each_ending() {
+        assert_eq!(
+            result_words(Some(Color::White), EndReason::Breakthrough),
+            "White wins by breakthrough"
+        );
+        assert_eq!(
+            result_words(Some(Color::White), EndReason::FrozenKing),
+            "Black's king froze in the Ice Age"
+        );
+        assert_eq!(
+            result_words(Some(Color::Black), EndReason::TotalFreeze),
+            "Black wins: every White man is frozen"
+        );
+        assert_eq!(
+            result_words(Some(Color::Black), EndReason::Resignation),
+            "White resigned"
+        );
+        assert_eq!(
+            result_words(None, EndReason::Agreement),
+            "Draw by agreement"
+        );
+        assert_eq!(
+            result_words(None, EndReason::BothKingsFrozen),
+            "Draw: both kings froze in the Ice Age"
+        );
     }
 }

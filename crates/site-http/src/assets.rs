@@ -167,6 +167,26 @@ mod tests {
         }
     }
 
+    /// The engine's worker carries a content hash, as the bundle that starts it names it: a
+    /// page after a deploy never starts the worker of an older one (issue 42).
+    #[test]
+    fn the_engine_worker_is_named_by_its_hash() {
+        let html = String::from_utf8_lossy(&get("index.html").expect("index").bytes).into_owned();
+        let js = html
+            .split('"')
+            .find(|p| p.starts_with("/assets/main-") && p.ends_with(".js"))
+            .expect("index.html names the bundle");
+        let bundle = String::from_utf8_lossy(&get(&js[1..]).expect("bundle").bytes).into_owned();
+        let worker = bundle
+            .split('"')
+            .find(|p| p.starts_with("/assets/engine-worker-") && p.ends_with(".js"))
+            .expect("the bundle names the worker");
+        assert!(is_hashed(worker), "{worker} carries a hash");
+        let file = get(&worker[1..]).expect("the worker is embedded");
+        assert_eq!(file.mime, "text/javascript; charset=utf-8");
+        assert!(get("assets/engine-worker.js").is_none(), "no unhashed copy");
+    }
+
     #[test]
     fn the_engine_module_is_sent_as_wasm() {
         assert_eq!(

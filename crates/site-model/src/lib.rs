@@ -10,4 +10,3 @@ pub mod ratings;
 pub mod secrets;
 pub mod state;
 pub mod time;
-pub mod words;

@@ -83,7 +83,9 @@ impl Store {
         .await
     }
 
-    /// The finished games of the player whose seats hold `hash`, counted.
+    /// The finished games of the player whose seats hold `hash`, counted. Uploads (games
+    /// played offline in the browser, issue 42) are left out: no server saw them played, so
+    /// they are listed, marked, but are no one's win or loss.
     pub async fn player_record(&self, hash: &str) -> Result<PlayerRecord, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -93,7 +95,8 @@ impl Store {
                          COALESCE(SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END), 0) AS draws, \
                          COALESCE(SUM(CASE WHEN (winner = 'white' AND white_token = $1) OR \
                          (winner = 'black' AND black_token = $1) THEN 1 ELSE 0 END), 0) AS wins \
-                         FROM games WHERE status = 'finished' AND {PLAYED}"
+                         FROM games WHERE status = 'finished' AND upload_key IS NULL AND \
+                         {PLAYED}"
                     ))
                     .bind(hash)
                     .fetch_one(conn.raw())

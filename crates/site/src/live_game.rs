@@ -11,11 +11,11 @@ use serde::Serialize;
 
 use crate::engine_memory;
 use crate::view::{FrozenView, GameView, IceAgeView, LegalView, MoveView, ResultView, SeatView};
+use game::result_words;
 use site_model::error::{ErrorCode, MoveFault, ReasonView, SiteError};
 use site_model::json_list::{GrowingList, JsonList};
 use site_model::state::{GameKind, GameStatus, SeatKind};
 use site_model::time::WallTime;
-use site_model::words::result_words;
 use site_store::{GameRow, MoveRow, now_ms};
 
 /// Longest move text accepted (bytes).

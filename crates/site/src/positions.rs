@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::live_game::{MAX_FEN_TEXT, SiteVariant, square_name};
 use crate::view::{IceAgeView, ResultView};
+use game::result_words;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::GameKind;
-use site_model::words::result_words;
 
 /// Body of `POST /api/positions`.
 #[derive(Debug, Deserialize)]

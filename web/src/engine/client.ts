@@ -1,9 +1,10 @@
 // The engine in the player's browser (issue 42): the WebAssembly module of crates/engine-wasm,
 // run in module Web Workers (web/wasm/engine-worker.mjs, bundled by web/build.mjs as
-// /assets/engine-worker.js) so that the page never freezes.
+// /assets/engine-worker-<hash>.js, whose name the build gives as ENGINE_WORKER_URL) so that
+// the page never freezes.
 //
 // The module is found through `/engine/manifest.json` (written by crates/site-http/build.rs,
-// `{"wasm": "engine/icebound_engine-<hash>.wasm"}`), compiled once, and handed to each worker.
+// `{"wasm": "/engine/icebound_engine-<hash>.wasm"}`), compiled once, and handed to each worker.
 // A site built without the wasm toolchain has no manifest: `localEngine()` then answers null
 // and says so once on the console, and the pages use the server's engine.
 //
@@ -18,8 +19,9 @@ import type { PositionFault } from '../api';
 
 export type { At, BoardView, Iteration, SearchInfo, SearchLimits, SolveInfo } from './types';
 
-/** Where the bundled worker is served. */
-const WORKER_URL = '/assets/engine-worker.js';
+/** Where the bundled worker is served: `/assets/engine-worker-<hash>.js` (web/build.mjs). */
+declare const ENGINE_WORKER_URL: string;
+const WORKER_URL = ENGINE_WORKER_URL;
 const MANIFEST_URL = '/engine/manifest.json';
 
 /** An error the engine answered with (a bad position, move or limit), or a worker that died. */
@@ -210,7 +212,7 @@ async function load(): Promise<LocalEngine | null> {
     return null;
   }
   const { wasm } = (await res.json()) as { wasm: string };
-  const bin = await fetch(`/${wasm}`);
+  const bin = await fetch(wasm);
   if (!bin.ok) throw new Error(`${wasm}: ${bin.status}`);
   const module = bin.headers.get('Content-Type') === 'application/wasm'
     ? await WebAssembly.compileStreaming(bin)

@@ -128,6 +128,18 @@ async fn cross_origin_forms_cannot_resign_rematch_or_move() {
         .expect("request");
     assert_eq!(a.status, 200, "{}", a.text);
     assert_eq!(a.body["you"], "both");
+    // A second move: before it, a resignation aborts the game, and an aborted game has no
+    // rematch.
+    let a = page
+        .send_with_headers(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            &browser(&host, &own, &cookie, "application/json"),
+            Some(br#"{"move":"h6-g5","ply":1}"#.to_vec()),
+        )
+        .await
+        .expect("request");
+    assert_eq!(a.status, 200, "{}", a.text);
     let a = page
         .send_with_headers(
             "POST",

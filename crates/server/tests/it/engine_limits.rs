@@ -36,6 +36,10 @@ async fn a_player_holds_at_most_max_engine_games_unfinished() {
     create(&mut other, engine.clone()).await;
 
     // A finished game no longer counts; its rematch is a new engine game and counts again.
+    // (Resigned after the engine's first reply: before a game's second move a resignation
+    // aborts it, and an aborted game has no rematch.)
+    two_plies(&mut me, &ids[0]).await;
+    two_plies(&mut me, &ids[1]).await;
     let resigned = me
         .post(&format!("/api/games/{}/resign", ids[0]), json!({}))
         .await
@@ -58,4 +62,22 @@ async fn a_player_holds_at_most_max_engine_games_unfinished() {
         .expect("rematch");
     assert_error(&refused, 409, "too_many_engine_games");
     srv.stop().await;
+}
+
+/// Plays the player's first legal move in engine game `id` and waits for the engine's reply.
+async fn two_plies(me: &mut server::client::ApiClient, id: &str) {
+    let view = me.get(&format!("/api/games/{id}")).await.expect("game");
+    let mv = view.body["legal"][0]["text"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    play(me, id, &mv).await;
+    for _ in 0..200 {
+        let view = me.get(&format!("/api/games/{id}")).await.expect("game");
+        if view.body["ply"].as_i64() >= Some(2) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the engine did not reply within 10 s in {id}");
 }

@@ -36,10 +36,10 @@ async fn the_built_engine_module_is_served_as_wasm_under_its_hash() {
         .expect("manifest names the module")
         .to_string();
     assert!(
-        name.starts_with("engine/icebound_engine-") && name.ends_with(".wasm"),
+        name.starts_with("/engine/icebound_engine-") && name.ends_with(".wasm"),
         "{name}"
     );
-    let module = c.get(&format!("/{name}")).await.expect("get");
+    let module = c.get(&name).await.expect("get");
     assert_eq!(module.status, 200);
     assert_eq!(module.headers["content-type"], "application/wasm");
     assert_eq!(

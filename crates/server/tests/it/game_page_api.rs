@@ -312,6 +312,20 @@ async fn a_game_is_aborted_only_before_its_second_move_and_never_counted() {
     )
     .await;
     assert_eq!(r.body["status"], "aborted", "{}", r.text);
+    // A resignation before the second move aborts the game, as lichess does (docs/api.md):
+    // at ply 0 and at ply 1, no result, and nobody's win.
+    for moves in [&[][..], &["c3-d4"][..]] {
+        let id = friend_game(&mut a, &mut b, "antarctos").await;
+        for mv in moves {
+            play(&mut a, &id, mv).await;
+        }
+        let r = post(&mut b, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.body["status"], "aborted", "{}", r.text);
+        assert_eq!(r.body["result"], serde_json::Value::Null, "{}", r.text);
+        assert_eq!(r.body["notice"]["code"], "aborted", "{}", r.text);
+        assert_eq!(r.body["notice"]["by"], "black", "{}", r.text);
+    }
     assert_eq!(
         totals(&mut a).await,
         before,

@@ -78,7 +78,7 @@ async fn static_paths(srv: &TestServer) -> Vec<String> {
     let manifest = raw_get(srv, "/engine/manifest.json", None).await;
     if manifest.status == 200 {
         let m: serde_json::Value = serde_json::from_slice(&manifest.body).expect("json");
-        paths.push(format!("/{}", m["wasm"].as_str().expect("wasm")));
+        paths.push(m["wasm"].as_str().expect("wasm").to_string());
     } else {
         eprintln!("the site was built without the wasm module: its answer is not checked");
     }

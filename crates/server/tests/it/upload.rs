@@ -117,6 +117,9 @@ async fn uploads(url: &str) {
         "{}",
         after.text
     );
+    // Nor its tally: an upload is unverified, so it is no one's win or loss.
+    assert_eq!(after.body["games"], before.body["games"], "{}", after.text);
+    assert_eq!(after.body["games"]["total"], 0, "{}", after.text);
     for speed in ["realtime", "correspondence"] {
         let r = &after.body["ratings"]["antarctos"][speed];
         assert_eq!(
@@ -259,6 +262,18 @@ async fn uploaded_games_are_marked_offline_and_not_counted() {
     assert_eq!(
         after.0["total"],
         before.0["total"].as_i64().unwrap_or(0) + 1
+    );
+    // The profile's tally counts neither the two uploads (unverified) nor the game on one
+    // screen (no one's win or loss).
+    let profile = c
+        .get(&format!("/api/players/{name}"))
+        .await
+        .expect("profile");
+    assert_eq!(
+        profile.body["games"],
+        json!({"total": 0, "wins": 0, "losses": 0, "draws": 0}),
+        "{}",
+        profile.text
     );
 
     let mine = c.get("/api/my-games").await.expect("my games");

@@ -124,7 +124,8 @@ impl GameService {
     }
 
     /// `POST /api/games/{id}/resign`: the caller's side loses (in a local game, the side to
-    /// move).
+    /// move). Before the game's second move a resignation aborts it instead, as lichess does:
+    /// a game that has barely begun counts for no one (`abort`, docs/api.md).
     pub async fn resign(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
@@ -135,6 +136,10 @@ impl GameService {
             return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
         }
         refuse_while_waiting(&row)?;
+        if row.ply < crate::permissions::ABORT_BEFORE_PLY {
+            self.abort_now(id, &slot, &mut g, row, you.color()).await?;
+            return Ok(g.view().personalize(g.row(), token));
+        }
         let loser = you.color().unwrap_or(row.turn);
         finish(
             &mut row,

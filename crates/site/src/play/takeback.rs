@@ -22,7 +22,7 @@ impl GameService {
     pub async fn abort(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
         let mut g = self.lock_fresh(&slot).await?;
-        let mut row = g.row().clone();
+        let row = g.row().clone();
         let you = seat_of(&row, token)
             .ok_or_else(|| SiteError::new(ErrorCode::NotAPlayer, "only a player can abort"))?;
         if row.status != GameStatus::Ongoing {
@@ -37,16 +37,30 @@ impl GameService {
                 ),
             ));
         }
+        self.abort_now(id, &slot, &mut g, row, you.color()).await?;
+        Ok(g.view().personalize(g.row(), token))
+    }
+
+    /// Ends the game in `row` without a result, for `by` (the caller's colour; `None` on one
+    /// screen), and stores it. The caller has checked that the game may be aborted.
+    pub(super) async fn abort_now(
+        &self,
+        id: &str,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        mut row: site_store::GameRow,
+        by: Option<game::Color>,
+    ) -> Result<(), SiteError> {
         row.status = GameStatus::Aborted;
         row.draw_offer = None;
         row.takeback_offer = None;
         if let Some(clock) = row.clock.as_mut() {
             clock.stop(self.time.now_ms());
         }
-        notify(&mut row, NoticeCode::Aborted, you.color());
-        self.save_state(&slot, &mut g, row).await?;
+        notify(&mut row, NoticeCode::Aborted, by);
+        self.save_state(slot, g, row).await?;
         tracing::info!(game = %id, "aborted");
-        Ok(g.view().personalize(g.row(), token))
+        Ok(())
     }
 
     /// `POST /api/games/{id}/takeback`: on one screen the last move is taken back; against
