@@ -28,7 +28,7 @@ use crate::play::{GameService, valid_id};
 use crate::positions::read_position;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
-use site_model::state::{GameKind, GameStatus};
+use site_model::state::{GameKind, GameStatus, ReviewStatus};
 use site_store::{ReviewRow, StoreError, now_ms};
 
 /// Nodes searched in each position of a reviewed game (by default: `SiteOptions::review_nodes`).
@@ -185,7 +185,7 @@ pub struct Summary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReviewView {
     /// `running`, `done` or `failed` (asking again restarts a failed one).
-    pub status: String,
+    pub status: ReviewStatus,
     /// Positions analysed.
     pub done: i64,
     /// Positions to analyse (moves + 1).
@@ -268,7 +268,7 @@ fn view_of(row: &ReviewRow) -> Result<ReviewView, SiteError> {
     let evals = evals_of(row)?;
     let marks = marks(&evals);
     Ok(ReviewView {
-        status: row.status.clone(),
+        status: row.status,
         done: row.done,
         total: row.total,
         nodes: row.nodes,
@@ -389,7 +389,10 @@ pub async fn review(service: &Arc<Reviews>, subject: &Subject) -> Result<ReviewV
             SiteError::new(ErrorCode::NotFound, "no such game")
         });
     };
-    if row.status == "running" && now_ms() - row.updated_at > STALLED_MS && claim(service, &row) {
+    if row.status == ReviewStatus::Running
+        && now_ms() - row.updated_at > STALLED_MS
+        && claim(service, &row)
+    {
         tracing::info!(review = %row.subject, done = row.done, "taking up a stalled computer analysis");
         spawn_work(service, row.clone());
     }
@@ -407,9 +410,9 @@ pub async fn request(
 ) -> Result<ReviewView, SiteError> {
     let key = subject.key();
     if let Some(row) = service.play.store.load_review(&key).await?
-        && row.status != "failed"
+        && row.status != ReviewStatus::Failed
     {
-        if row.status == "running" && claim(service, &row) {
+        if row.status == ReviewStatus::Running && claim(service, &row) {
             spawn_work(service, row.clone());
         }
         return view_of(&row);
@@ -470,7 +473,7 @@ pub async fn request(
             subject: key.clone(),
             variant: line.variant,
             owner,
-            status: "running".into(),
+            status: ReviewStatus::Running,
             nodes: service.nodes.load(Ordering::Relaxed) as i64,
             total: line.fens.len() as i64,
             done: 0,
@@ -486,7 +489,7 @@ pub async fn request(
             return Err(e.into());
         }
     };
-    if row.status == "running" {
+    if row.status == ReviewStatus::Running {
         spawn_work(service, row.clone());
     } else {
         release(service);
@@ -558,7 +561,7 @@ async fn work(service: &Arc<Reviews>, mut row: ReviewRow) -> Result<(), SiteErro
                 return Ok(());
             }
             Err(e) => {
-                row.status = "failed".into();
+                row.status = ReviewStatus::Failed;
                 row.updated_at = now_ms();
                 let from = row.done;
                 let _ = service.play.store.save_review(&row, from).await;
@@ -571,9 +574,9 @@ async fn work(service: &Arc<Reviews>, mut row: ReviewRow) -> Result<(), SiteErro
         row.evals = serde_json::to_string(&evals)
             .map_err(|e| SiteError::new(ErrorCode::Internal, e.to_string()))?;
         row.status = if evals.len() == line.fens.len() {
-            "done".into()
+            ReviewStatus::Done
         } else {
-            "running".into()
+            ReviewStatus::Running
         };
         row.updated_at = now_ms();
         // A storage fault (a full disk, a database gone read-only) is waited out: the
@@ -588,7 +591,7 @@ async fn work(service: &Arc<Reviews>, mut row: ReviewRow) -> Result<(), SiteErro
                     let Some(stored) = service.play.store.load_review(&row.subject).await? else {
                         return Ok(());
                     };
-                    if stored.status != "running" || stored.done < row.done {
+                    if stored.status != ReviewStatus::Running || stored.done < row.done {
                         return Ok(());
                     }
                     evals = evals_of(&stored)?;
