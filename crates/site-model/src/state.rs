@@ -178,7 +178,7 @@ impl fmt::Display for Level {
     }
 }
 
-text_enum! {
+game::text_enum! {
     /// Where a computer review of a game stands: the `reviews.status` column and the review
     /// view's `status`.
     pub enum ReviewStatus ("review status") {
