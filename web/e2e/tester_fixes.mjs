@@ -20,11 +20,18 @@ async function overflow(page) {
     const width = document.documentElement.clientWidth;
     const out = [];
     if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth} > ${width}`);
-    for (const el of document.querySelectorAll('button, a, input, select, label, header nav')) {
+    // A row that scrolls sideways by design (the phone header's links) holds what passes its edge.
+    const inScroller = el => {
+      for (let p = el; p; p = p.parentElement) {
+        if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    for (const el of document.querySelectorAll('button, a, input, select, label')) {
       const r = el.getBoundingClientRect();
-      if (!r.width) continue;
+      if (!r.width || inScroller(el)) continue;
       if (r.right > width + 1) out.push(`${el.id || el.tagName}: "${el.textContent.trim().slice(0, 24)}" ends at ${Math.round(r.right)}`);
-      if (el.matches('button, header nav') && el.scrollWidth > el.clientWidth + 1) out.push(`${el.id || el.tagName}: "${el.textContent.trim().slice(0, 24)}" is cut (${el.scrollWidth} > ${el.clientWidth})`);
+      if (el.matches('button') && el.scrollWidth > el.clientWidth + 1) out.push(`${el.id || el.tagName}: "${el.textContent.trim().slice(0, 24)}" is cut (${el.scrollWidth} > ${el.clientWidth})`);
     }
     return out;
   });
@@ -54,9 +61,10 @@ async function phonesFit(browser) {
     }));
     eq(white.text, 'c1xe3xg5xe7xc5xa7', `${locale}: the first move shown`);
     check(white.right <= black.left + 1, `${locale}: the long capture ends (${white.right}) before Black's move begins (${black.left})`);
-    // Every header link shows, none past the edge or scrolled out of sight.
-    const links = await page.$$eval('header nav a', as => as.map(a => a.getBoundingClientRect().right));
-    check(links.length >= 5 && links.every(r => r <= 391), `${locale}: every header link shows (${links.map(Math.round).join(', ')})`);
+    // The header's links scroll within their own row (two rows of header keep the game's state
+    // on the first screen: second_look.mjs), so the page itself never scrolls sideways.
+    const nav = await page.$eval('header nav', n => ({ scrolls: getComputedStyle(n).overflowX, right: n.getBoundingClientRect().right }));
+    check(nav.scrolls === 'auto' && nav.right <= 391, `${locale}: the header's links scroll in their row (${JSON.stringify(nav)})`);
     eq(wide, [], `${locale}: nothing runs past a 390 px phone's edge`);
     await page.context().close();
   }

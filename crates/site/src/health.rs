@@ -1,5 +1,6 @@
 //! The site's health as `GET /healthz` reports it: whether the database answers a read and a
-//! small write within [`PROBE_TIMEOUT`], and, when the site runs with a bus between processes
+//! small write within [`PROBE_TIMEOUT`] (SQLite: and whether a checkpoint a storage error left
+//! owed now succeeds), and, when the site runs with a bus between processes
 //! (Redis), whether the bus delivers and takes announcements.
 
 use std::time::Duration;
@@ -30,14 +31,18 @@ impl Health {
 
 /// Checks `play`'s database and bus. A read and a write: a database that reads but cannot
 /// write (read-only file, full disk, a lock held elsewhere) cannot take a move, so it is not
-/// healthy.
+/// healthy. Nor is a SQLite database whose write-ahead log cannot be checkpointed after a
+/// storage error: small writes pass, moves soon fail (`serve_fsize`).
 pub async fn check(play: &GameService) -> Health {
     let probe = async {
         play.store().ping().await?;
-        play.store().write_probe(play.process_id(), now_ms()).await
+        play.store()
+            .write_probe(play.process_id(), now_ms())
+            .await?;
+        Ok::<_, site_store::StoreError>(play.store().checkpoint_health().await)
     };
     let database = match tokio::time::timeout(PROBE_TIMEOUT, probe).await {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(checkpoint)) => checkpoint,
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
     };

@@ -320,26 +320,6 @@ async fn a_game_is_aborted_only_before_its_second_move_and_never_counted() {
     srv.stop().await;
 }
 
-/// A resignation refused in game `id` at `ply`, where `abort` is the action: 409 `conflict`
-/// naming the rule and the abort route; the game goes on.
-async fn resign_refused(c: &mut ApiClient, id: &str, ply: i64) {
-    let g = get(c, id).await;
-    assert_eq!(g["ply"], ply);
-    assert!(
-        actions(&g).contains(&"abort") && !actions(&g).contains(&"resign"),
-        "{:?}",
-        actions(&g)
-    );
-    let r = post(c, &format!("/api/games/{id}/resign"), json!({})).await;
-    assert_error(&r, 409, "conflict");
-    let message = r.body["error"]["message"].as_str().unwrap_or("");
-    assert!(
-        message.contains("two moves") && message.contains(&format!("/api/games/{id}/abort")),
-        "{message}"
-    );
-    assert_eq!(get(c, id).await["status"], "ongoing", "nothing changed");
-}
-
 #[tokio::test]
 async fn games_with_a_seat_nobody_took_are_not_counted() {
     // Older versions let a creator resign before the friend came; such games stay out.

@@ -15,7 +15,7 @@ import { errorWords, t } from '../../i18n';
 import { navigate } from '../../nav';
 import { positionFaultWords } from '../../position_words';
 import { variantOf, type Variant } from '../../variants';
-import { EngineError, engineFailure, localEngine, type LocalEngine } from '../../engine/client';
+import { EngineError, localEngine, type LocalEngine } from '../../engine/client';
 import { engineInBrowser, setEngineInBrowser } from '../../prefs';
 import { LocalRunner, solveLocally } from './local';
 import { AnalysisIceAge } from './ice';
@@ -104,13 +104,9 @@ export class AnalysisCtrl {
     const loaded = localEngine().then(e => {
       this.local = e;
       this.localRunner = e ? new LocalRunner(e, this.variant) : null;
-      // A failed or stalled download: said once, and the server's engine does the work.
-      const why = engineFailure();
-      if (why !== null && !this.message) this.message = t('local.failed', { why });
       return e;
     });
-    // While the module loads the server answers: the board shows its position at once.
-    this.positions = new Positions(this.variant, () => Promise.resolve(this.localWanted ? this.local : null));
+    this.positions = new Positions(this.variant, () => loaded.then(e => (this.localWanted ? e : null)));
     this.runner = new EngineRunner(this.variant);
     void loaded.then(() => { if (!this.closed) this.redraw(); });
     this.review = setting.review

@@ -40,17 +40,8 @@ pub fn name(prefix: &str) -> String {
 
 /// A browser registered as a new account named `prefix` plus digits; its name.
 pub async fn account(srv: &TestServer, prefix: &str) -> (ApiClient, String) {
-    let mut c = srv.client();
     let name = name(prefix);
-    let a = c
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "correct horse"}),
-        )
-        .await
-        .expect("register");
-    assert_eq!(a.status, 201, "{}", a.text);
-    (c, name)
+    (super::register(srv, &name).await, name)
 }
 
 /// `POST path` with `body`.
