@@ -178,6 +178,19 @@ impl fmt::Display for Level {
     }
 }
 
+game::text_enum! {
+    /// Where a computer review of a game stands: the `reviews.status` column and the review
+    /// view's `status`.
+    pub enum ReviewStatus ("review status") {
+        /// Positions are being analysed (or wait for a worker to take them up).
+        Running = "running",
+        /// Every position is analysed.
+        Done = "done",
+        /// The analysis stopped on an error; asking again starts it afresh.
+        Failed = "failed",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +225,21 @@ mod tests {
         }
         assert_eq!(GameKind::parse("iceage"), Some(GameKind::IceAge));
         assert_eq!(GameKind::IceAge.title(), "Ice Age Chess");
+    }
+
+    #[test]
+    fn review_statuses_are_their_texts() {
+        for s in ReviewStatus::ALL {
+            assert_eq!(ReviewStatus::parse(s.as_str()), Some(*s));
+            let json = serde_json::to_string(s).expect("json");
+            assert_eq!(json, format!("\"{s}\""));
+        }
+        assert_eq!(ReviewStatus::parse("Running"), None, "exact text only");
+        let err = serde_json::from_str::<ReviewStatus>("\"paused\"").expect_err("unknown");
+        assert!(
+            err.to_string().contains("unknown review status 'paused'"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -83,12 +83,16 @@ impl Store {
                     let Some(r) = row else {
                         return Ok(None);
                     };
+                    let id: String = r.try_get("id")?;
                     let variant: String = r.try_get("variant")?;
                     Ok(Some(ImportRow {
-                        id: r.try_get("id")?,
                         variant: GameKind::parse(&variant).ok_or_else(|| {
-                            corrupt("variant", format!("unknown variant '{variant}'"))
+                            corrupt(
+                                "variant",
+                                format!("imported game {id}: unknown variant '{variant}'"),
+                            )
                         })?,
+                        id,
                         white: r.try_get("white")?,
                         black: r.try_get("black")?,
                         event: r.try_get("event")?,

@@ -221,7 +221,10 @@ impl Store {
                         let winner: Option<String> = r.try_get("winner")?;
                         out.push(StatsRow {
                             variant: GameKind::parse(&variant).ok_or_else(|| {
-                                corrupt("variant", format!("unknown game '{variant}'"))
+                                corrupt(
+                                    "variant",
+                                    format!("finished games' counts: unknown variant '{variant}'"),
+                                )
                             })?,
                             winner: match winner {
                                 None => None,

@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 
 use super::conn::commit;
 use super::{Store, StoreError, corrupt};
-use site_model::state::GameKind;
+use site_model::state::{GameKind, ReviewStatus};
 
 /// One review as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +18,8 @@ pub struct ReviewRow {
     pub variant: GameKind,
     /// SHA-256 (hex) of the token of the player who asked (its engine-queue share).
     pub owner: String,
-    /// `running`, `done` or `failed`.
-    pub status: String,
+    /// Where it stands.
+    pub status: ReviewStatus,
     /// Nodes searched per position.
     pub nodes: i64,
     /// Positions to analyse (moves + 1).
@@ -38,13 +38,25 @@ const COLUMNS: &str =
     "subject, variant, owner, status, nodes, total, done, evals, created_at, updated_at";
 
 fn from_row(r: &AnyRow) -> Result<ReviewRow, sqlx::Error> {
+    let subject: String = r.try_get("subject")?;
     let variant: String = r.try_get("variant")?;
+    let status: String = r.try_get("status")?;
+    let status = ReviewStatus::parse(&status).ok_or_else(|| {
+        corrupt(
+            "status",
+            format!("review {subject}: unknown status '{status}'"),
+        )
+    })?;
     Ok(ReviewRow {
-        subject: r.try_get("subject")?,
-        variant: GameKind::parse(&variant)
-            .ok_or_else(|| corrupt("variant", format!("unknown variant '{variant}'")))?,
+        variant: GameKind::parse(&variant).ok_or_else(|| {
+            corrupt(
+                "variant",
+                format!("review {subject}: unknown variant '{variant}'"),
+            )
+        })?,
+        subject,
         owner: r.try_get("owner")?,
-        status: r.try_get("status")?,
+        status,
         nodes: r.try_get("nodes")?,
         total: r.try_get("total")?,
         done: r.try_get("done")?,
@@ -93,7 +105,7 @@ impl Store {
                     .bind(&review.subject)
                     .bind(review.variant.as_str())
                     .bind(&review.owner)
-                    .bind(&review.status)
+                    .bind(review.status.as_str())
                     .bind(review.nodes)
                     .bind(review.total)
                     .bind(review.done)
@@ -129,7 +141,7 @@ impl Store {
                         "UPDATE reviews SET status = $1, done = $2, evals = $3, updated_at = $4 \
                          WHERE subject = $5 AND done = $6",
                     )
-                    .bind(&review.status)
+                    .bind(review.status.as_str())
                     .bind(review.done)
                     .bind(&review.evals)
                     .bind(review.updated_at)

@@ -11,13 +11,14 @@ use std::time::Duration;
 
 use engine::score::{WIN, is_decisive};
 use engine::{Limits, StopFlag};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::engine_queue::{EngineQueue, JobError, JobHandle, JobSpec, Lane, Owner};
 use crate::live_game::SiteVariant;
-use crate::positions::{in_range, read_position, variant_named};
+use crate::positions::{in_range, read_position};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
+use site_model::state::GameKind;
 use site_store::now_ms;
 
 /// Longest search a request may ask for, in milliseconds.
@@ -29,12 +30,11 @@ pub const MAX_ANALYSES_PER_PLAYER: usize = 2;
 /// Transposition table of one analysis, MiB.
 const TABLE_MIB: usize = 16;
 
-/// Body of `POST /api/analysis`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What `POST /api/analysis` asks, its game named (site-http parses the body into it).
+#[derive(Debug, Clone)]
 pub struct AnalysisRequest {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The position (Antarctos A18, Ice Age Chess C12), at most 256 bytes.
     pub fen: String,
     /// Search time, 1 to [`MAX_MOVETIME_MS`] milliseconds (required by `POST /api/analysis`;
@@ -334,7 +334,7 @@ pub async fn stream(
     token: &PlayerToken,
     req: &AnalysisRequest,
 ) -> Result<AnalysisStream, SiteError> {
-    let variant = variant_named(&req.variant)?;
+    let variant = req.variant;
     let movetime_ms = in_range(
         "movetime_ms",
         req.movetime_ms.unwrap_or(MAX_STREAM_MS),
@@ -351,7 +351,7 @@ pub async fn analyse(
     token: &PlayerToken,
     req: &AnalysisRequest,
 ) -> Result<AnalysisView, SiteError> {
-    let variant = variant_named(&req.variant)?;
+    let variant = req.variant;
     let Some(movetime_ms) = req.movetime_ms else {
         return Err(SiteError::bad_request(format!(
             "missing field `movetime_ms` (1 to {MAX_MOVETIME_MS})"

@@ -9,12 +9,11 @@ use std::sync::Arc;
 use antarctos::Antarctos;
 use game::{Record, RecordError, Variant};
 use iceage::IceAge;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::live_game::SiteVariant;
 use crate::play::GameService;
 use crate::play::{random_token, valid_id};
-use crate::positions::variant_named;
 use crate::records_read::{
     GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread, too_large,
 };
@@ -24,21 +23,18 @@ use site_model::secrets::PlayerToken;
 use site_model::state::GameKind;
 use site_store::{ImportRow, now_ms};
 
-/// Body of `POST /api/import`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What `POST /api/import` asks, its game named when given (site-http parses the body into
+/// it, checking [`check_sizes`] before the name, as [`import`] does).
+#[derive(Debug, Clone)]
 pub struct ImportRequest {
     /// The file's text, at most [`MAX_RECORD_TEXT`] bytes (or `base64` instead).
-    #[serde(default)]
     pub text: Option<String>,
     /// The file's bytes in base64 (standard alphabet, padded; line breaks and spaces are
     /// ignored), for a file that is not UTF-8: its encoding is guessed
     /// (`game::records::decode`, chardetng) and said in `warnings`. Not with `text`.
-    #[serde(default)]
     pub base64: Option<String>,
-    /// `antarctos` or `iceage`; found from the text when left out.
-    #[serde(default)]
-    pub variant: Option<String>,
+    /// The game; found from the text when `None`.
+    pub variant: Option<GameKind>,
 }
 
 /// One stored game of an import.
@@ -243,6 +239,23 @@ pub fn detect(text: &str) -> GameKind {
     }
 }
 
+/// 413 when the text, or the bytes the base64 holds, pass [`MAX_RECORD_TEXT`] bytes.
+pub fn check_sizes(text: Option<&str>, base64: Option<&str>) -> Result<(), SiteError> {
+    if let Some(t) = text
+        && t.len() > MAX_RECORD_TEXT
+    {
+        return Err(too_large(t.len()));
+    }
+    // Base64 holds 3 bytes in 4 characters; line breaks and spaces are no part of it.
+    if let Some(b) = base64 {
+        let symbols = b.bytes().filter(|c| !c.is_ascii_whitespace()).count();
+        if symbols / 4 * 3 > MAX_RECORD_TEXT + 3 {
+            return Err(too_large(symbols / 4 * 3));
+        }
+    }
+    Ok(())
+}
+
 /// `POST /api/import`: 413 past [`MAX_RECORD_TEXT`] bytes, 400 for an unknown variant or
 /// for both `text` and `base64`;
 /// otherwise stores every game read (all in one transaction) and answers their ids and the
@@ -252,28 +265,14 @@ pub async fn import(
     token: &PlayerToken,
     req: &ImportRequest,
 ) -> Result<ImportView, SiteError> {
-    if let Some(t) = &req.text
-        && t.len() > MAX_RECORD_TEXT
-    {
-        return Err(too_large(t.len()));
-    }
+    check_sizes(req.text.as_deref(), req.base64.as_deref())?;
     if req.text.is_some() && req.base64.is_some() {
         return Err(SiteError::bad_request(
             "both `text` and `base64`: send the file once, as `text` (UTF-8) or as `base64` \
              (its bytes)",
         ));
     }
-    // Base64 holds 3 bytes in 4 characters; line breaks and spaces are no part of it.
-    if let Some(b) = &req.base64 {
-        let symbols = b.bytes().filter(|c| !c.is_ascii_whitespace()).count();
-        if symbols / 4 * 3 > MAX_RECORD_TEXT + 3 {
-            return Err(too_large(symbols / 4 * 3));
-        }
-    }
-    let named = match &req.variant {
-        Some(name) => Some(variant_named(name)?),
-        None => None,
-    };
+    let named = req.variant;
     let importer = token.hash().into_string();
     let (text, bytes) = (req.text.clone(), req.base64.clone());
     let (variant, rows, games, errors, warnings) = off_thread(move || {

@@ -3,7 +3,7 @@
 //! it, all from the rules crates, so that the page walks a move tree without computing a rule.
 
 use game::Color;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::live_game::{MAX_FEN_TEXT, SiteVariant, square_name};
 use crate::view::{IceAgeView, ResultView};
@@ -11,12 +11,11 @@ use game::result_words;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::GameKind;
 
-/// Body of `POST /api/positions`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What `POST /api/positions` asks, its game named (site-http parses the body into it).
+#[derive(Debug, Clone)]
 pub struct PositionRequest {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The position (Antarctos A18, Ice Age Chess C12), at most 256 bytes.
     pub fen: String,
 }
@@ -62,8 +61,9 @@ pub struct PositionView {
     pub ice_age_in: Option<u32>,
 }
 
-/// The game named `name`, or the `bad_request` that names it.
-pub(crate) fn variant_named(name: &str) -> Result<GameKind, SiteError> {
+/// The game a request's `variant` names, or 400 `unknown variant '<name>' (antarctos or
+/// iceage)` quoting (an excerpt of) the name. site-http's request bodies parse through it.
+pub fn variant_named(name: &str) -> Result<GameKind, SiteError> {
     GameKind::parse(name).ok_or_else(|| {
         SiteError::bad_request(format!(
             "unknown variant '{}' (antarctos or iceage)",
@@ -133,6 +133,6 @@ fn view<V: SiteVariant>(variant: GameKind, fen: &str) -> Result<PositionView, Si
 /// `POST /api/positions`: 400 for an unknown variant or unreadable position text, 413 for a
 /// position over 256 bytes. A finished position is answered, with its result and no moves.
 pub fn position(req: &PositionRequest) -> Result<PositionView, SiteError> {
-    let variant = variant_named(&req.variant)?;
+    let variant = req.variant;
     games::with_game!(variant, G => view::<G>(variant, &req.fen))
 }

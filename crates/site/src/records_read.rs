@@ -5,24 +5,23 @@
 //! the move. Nothing is stored.
 
 use game::{Color, Line, Record};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::live_game::{SiteVariant, square_name};
-use crate::positions::variant_named;
 use crate::view::IceAgeView;
 use site_model::error::SiteError;
+use site_model::state::GameKind;
 
 /// Largest record text accepted, bytes (the route's body limit is a little larger).
 pub const MAX_RECORD_TEXT: usize = 256 * 1024;
 /// Most games answered from one file; the others are reported as one error.
 pub const MAX_GAMES: usize = 200;
 
-/// Body of `POST /api/records/read`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What `POST /api/records/read` asks, its game named (site-http parses the body into it).
+#[derive(Debug, Clone)]
 pub struct ReadRequest {
-    /// `antarctos` (PDN) or `iceage` (PGN).
-    pub variant: String,
+    /// The game: Antarctos reads PDN, Ice Age Chess PGN.
+    pub variant: GameKind,
     /// The file's text.
     pub text: String,
 }
@@ -227,7 +226,7 @@ pub(crate) async fn off_thread<T: Send + 'static>(
 /// `POST /api/records/read`: 400 for an unknown variant, 413 past [`MAX_RECORD_TEXT`] bytes;
 /// otherwise 200 with the games read and the errors of the others.
 pub async fn read_records(req: ReadRequest) -> Result<ReadView, SiteError> {
-    let variant = variant_named(&req.variant)?;
+    let variant = req.variant;
     if req.text.len() > MAX_RECORD_TEXT {
         return Err(too_large(req.text.len()));
     }

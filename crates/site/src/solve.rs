@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 
 use engine::solve::Proof;
 use game::Color;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::analysis::{Analyses, job_failed, prepare};
 use crate::live_game::SiteVariant;
-use crate::positions::{in_range, variant_named};
+use crate::positions::in_range;
 use site_model::error::SiteError;
+use site_model::state::GameKind;
 
 /// Longest proof search a request may ask for, milliseconds (and the default).
 pub const MAX_SOLVE_MS: u64 = 10_000;
@@ -24,12 +25,11 @@ pub const MAX_PLIES: u32 = 100;
 /// The ply limit when the request names none.
 pub const DEFAULT_PLIES: u32 = 30;
 
-/// Body of `POST /api/solve`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What `POST /api/solve` asks, its game named (site-http parses the body into it).
+#[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// `antarctos` or `iceage`.
-    pub variant: String,
+    /// The game.
+    pub variant: GameKind,
     /// The position, at most 256 bytes.
     pub fen: String,
     /// Longest line searched, 1 to [`MAX_PLIES`] plies (default [`DEFAULT_PLIES`]).
@@ -117,7 +117,7 @@ pub async fn solve(
     token: &PlayerToken,
     req: &SolveRequest,
 ) -> Result<SolveView, SiteError> {
-    let variant = variant_named(&req.variant)?;
+    let variant = req.variant;
     let max_plies = in_range(
         "max_plies",
         u64::from(req.max_plies.unwrap_or(DEFAULT_PLIES)),

@@ -6,8 +6,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use game::{Color, RecordResult};
-use games::GameKind;
 use serde::Deserialize;
+use site::positions::variant_named;
 use site::upload::Upload;
 use site::view::GameView;
 use site_model::error::SiteError;
@@ -38,12 +38,7 @@ impl TryFrom<UploadBody> for Upload {
     type Error = SiteError;
 
     fn try_from(body: UploadBody) -> Result<Upload, SiteError> {
-        let variant = GameKind::parse(&body.variant).ok_or_else(|| {
-            SiteError::bad_request(format!(
-                "unknown variant '{}' (antarctos or iceage)",
-                game::excerpt(&body.variant)
-            ))
-        })?;
+        let variant = variant_named(&body.variant)?;
         let level = Level::try_from(body.level).map_err(SiteError::bad_request)?;
         // Exact lower case, as `variant` and the other routes' colours (no `W`, no `White`).
         let color = [Color::White, Color::Black]

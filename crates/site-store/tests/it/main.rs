@@ -6,7 +6,8 @@
 mod consistency;
 mod migrations;
 
-use site_store::{LeaseTake, Store};
+use site_model::state::{GameKind, ReviewStatus};
+use site_store::{LeaseTake, ReviewRow, Store};
 use test_support::store::sqlite_url;
 
 /// Issue 12's leases: a free lease is taken; a holder renews its own; another process gets it
@@ -101,4 +102,59 @@ async fn the_healthz_write_probe_writes_whoever_wrote_last() {
     store.write_probe("other", t + 1).await.expect("probe");
     assert_eq!(store.lease_expiry("healthz").await.unwrap(), Some(t + 1));
     store.close().await;
+}
+
+/// A review row whose status or variant text is no known one (edited by hand, written by a
+/// newer version) is refused with words naming the column and the row, never read as a
+/// default; the row as written reads back typed.
+#[tokio::test]
+async fn a_review_row_with_unknown_text_is_refused_naming_the_row() {
+    let url = sqlite_url("review-texts");
+    let store = Store::open(&url).await.expect("store");
+    let row = ReviewRow {
+        subject: "game/abc123".into(),
+        variant: GameKind::IceAge,
+        owner: "00".repeat(32),
+        status: ReviewStatus::Running,
+        nodes: 1_000,
+        total: 3,
+        done: 0,
+        evals: "[]".into(),
+        created_at: 1,
+        updated_at: 1,
+    };
+    assert_eq!(store.start_review(&row).await.expect("start"), row);
+    store.close().await;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.expect("raw pool");
+    for (column, text, words) in [
+        (
+            "status",
+            "paused",
+            "review game/abc123: unknown status 'paused'",
+        ),
+        (
+            "variant",
+            "chess",
+            "review game/abc123: unknown variant 'chess'",
+        ),
+    ] {
+        sqlx::query(&format!(
+            "UPDATE reviews SET status = 'running', variant = 'iceage', {column} = $1"
+        ))
+        .bind(text)
+        .execute(&pool)
+        .await
+        .expect("damage");
+        let store = Store::open(&url).await.expect("reopen");
+        let err = store
+            .load_review("game/abc123")
+            .await
+            .expect_err("an unknown text");
+        let message = err.to_string();
+        assert!(message.contains(column), "{message}");
+        assert!(message.contains(words), "{message}");
+        store.close().await;
+    }
+    pool.close().await;
 }
