@@ -11,8 +11,8 @@ const { ru } = await loadModule('lang/ru.ts');
 const { tr } = await loadModule('lang/tr.ts');
 
 /** A page in language `l` (the choice the language menu stores). */
-async function pageIn(browser, l) {
-  const page = await newPage(browser);
+async function pageIn(browser, l, options = {}) {
+  const page = await newPage(browser, options);
   await page.goto(`${base}/rules`);
   await page.evaluate(lang => localStorage.setItem('icebound.lang', lang), l);
   return page;
@@ -152,7 +152,10 @@ async function everyCodeHasWords(browser) {
 
 /** A code this page does not know (a newer server) shows the server's message. */
 async function unknownCode(browser) {
-  const page = await pageIn(browser, 'ru');
+  // No service worker: once it controls the page (its install races the visit to /rules), it
+  // answers /engine/manifest.json itself, past the route below, and the engine in the browser
+  // judged the position instead of the server.
+  const page = await pageIn(browser, 'ru', { serviceWorkers: 'block' });
   // The server's word (the editor asks the server on a site built without the engine for the
   // browser, or the engine in the browser judges the position and the server is not asked).
   await page.route('**/engine/manifest.json', route => route.fulfill({ status: 404, body: 'no engine' }));

@@ -190,29 +190,62 @@ export class LocalEngine {
   }
 }
 
+/** How long the module may take to download, compile and start (ms); past it the pages use
+ * the server's engine (a stalled download must not leave them waiting). */
+export const LOAD_TIMEOUT_MS = 15_000;
+
 let loading: Promise<LocalEngine | null> | null = null;
+let failure: string | null = null;
 
 /** The engine in this browser, loaded once per page; null (said once on the console) when the
- * site has no wasm module or the browser cannot run it. */
+ * site has no wasm module, the browser cannot run it, or it did not load within
+ * [`LOAD_TIMEOUT_MS`] (then `engineFailure()` says why, and `retryLocalEngine()` tries again). */
 export function localEngine(): Promise<LocalEngine | null> {
-  loading ??= load().catch((e: unknown) => {
-    console.info(`icebound: the engine cannot run in this browser (${e instanceof Error ? e.message : String(e)}); the server's engine is used`);
-    return null;
+  if (loading) return loading;
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`no answer within ${LOAD_TIMEOUT_MS / 1000} s`));
+    }, LOAD_TIMEOUT_MS);
   });
+  loading = Promise.race([load(abort.signal), late])
+    .catch((e: unknown) => {
+      failure = e instanceof Error ? e.message : String(e);
+      console.info(`icebound: the engine cannot run in this browser (${failure}); the server's engine is used`);
+      return null;
+    })
+    .finally(() => clearTimeout(timer));
   return loading;
 }
 
-async function load(): Promise<LocalEngine | null> {
+/** Why the engine in this browser did not load (a failed or stalled download, a module that
+ * does not run); null while it loads, once loaded, or when the site has none. */
+export function engineFailure(): string | null {
+  return failure;
+}
+
+/** Forgets a failed load and loads again (as `localEngine()`). */
+export function retryLocalEngine(): Promise<LocalEngine | null> {
+  if (failure !== null) {
+    failure = null;
+    loading = null;
+  }
+  return localEngine();
+}
+
+async function load(signal: AbortSignal): Promise<LocalEngine | null> {
   if (typeof Worker === 'undefined' || typeof WebAssembly === 'undefined') {
     throw new Error('no Web Workers or WebAssembly');
   }
-  const res = await fetch(MANIFEST_URL, { credentials: 'same-origin' });
+  const res = await fetch(MANIFEST_URL, { credentials: 'same-origin', signal });
   if (!res.ok) {
     console.info('icebound: this site was built without the engine\'s WebAssembly module (scripts/build-wasm.sh); the server\'s engine is used');
     return null;
   }
   const { wasm } = (await res.json()) as { wasm: string };
-  const bin = await fetch(wasm);
+  const bin = await fetch(wasm, { signal });
   if (!bin.ok) throw new Error(`${wasm}: ${bin.status}`);
   const module = bin.headers.get('Content-Type') === 'application/wasm'
     ? await WebAssembly.compileStreaming(bin)

@@ -15,7 +15,7 @@ import { errorWords, t } from '../../i18n';
 import { navigate } from '../../nav';
 import { positionFaultWords } from '../../position_words';
 import { variantOf, type Variant } from '../../variants';
-import { EngineError, localEngine, type LocalEngine } from '../../engine/client';
+import { EngineError, engineFailure, localEngine, type LocalEngine } from '../../engine/client';
 import { engineInBrowser, setEngineInBrowser } from '../../prefs';
 import { LocalRunner, solveLocally } from './local';
 import { AnalysisIceAge } from './ice';
@@ -67,6 +67,9 @@ export class AnalysisCtrl {
   /** The answer about the shown position, once it came. */
   pos: PositionView | null = null;
   message = '';
+  /** Why the engine in the browser did not load (a failed or stalled download), said once
+   * and kept: the server's engine works instead. Empty otherwise. */
+  engineNote = '';
   engineOn = false;
   engine: EngineState = { kind: 'off' };
   solve: SolveState | null = null;
@@ -104,6 +107,10 @@ export class AnalysisCtrl {
     const loaded = localEngine().then(e => {
       this.local = e;
       this.localRunner = e ? new LocalRunner(e, this.variant) : null;
+      // A failed or stalled download (engine/client.ts's timeout): said once, and the server's
+      // engine does the work from then on. Until then the server is not asked (issue 42).
+      const why = engineFailure();
+      if (why !== null) this.engineNote = t('local.failed', { why });
       return e;
     });
     this.positions = new Positions(this.variant, () => loaded.then(e => (this.localWanted ? e : null)));

@@ -80,6 +80,7 @@ export function view(ctrl: AnalysisCtrl): VNode {
       fenBox(ctrl),
       lastImport(ctrl),
       importBox(ctrl),
+      ctrl.engineNote ? h('p#engine-note', { attrs: { role: 'status' } }, ctrl.engineNote) : null,
       h('p#message.error', { attrs: { role: 'alert' } }, ctrl.message),
     ]),
   ]);

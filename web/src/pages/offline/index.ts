@@ -3,7 +3,7 @@
 // with the server gone once the page and the engine are in the service worker's cache.
 
 import type { Color, Variant } from '../../api';
-import { localEngine } from '../../engine/client';
+import { engineFailure, localEngine, retryLocalEngine } from '../../engine/client';
 import { h, mount } from '../../dom';
 import { colorName, t } from '../../i18n';
 import { navigate } from '../../nav';
@@ -15,15 +15,24 @@ import { OfflineCtrl } from './ctrl';
 import { deleteGame, listGames, loadGame, newId, saveGame, type OfflineGame } from './store';
 import { gameName, view } from './view';
 
-/** Waits for the engine, or says why there is none. */
+/** Waits for the engine, or says why there is none: a failed or stalled load (after
+ * engine/client.ts's timeout) with a button that tries again. */
 function withEngine(root: HTMLElement, then: (engine: NonNullable<Awaited<ReturnType<typeof localEngine>>>) => void): () => boolean {
   let gone = false;
-  mount(root, h('section.card', h('p', t('solo.loading'))));
-  void localEngine().then(engine => {
-    if (gone) return;
-    if (!engine) mount(root, h('section.card#offline-none', h('h1', t('solo.title')), h('p.error', t('solo.no_engine'))));
-    else then(engine);
-  });
+  const wait = (loading: ReturnType<typeof localEngine>) => {
+    mount(root, h('section.card#offline-loading', h('p', { role: 'status' }, t('solo.loading'))));
+    void loading.then(engine => {
+      if (gone) return;
+      const why = engineFailure();
+      if (engine) then(engine);
+      else if (why !== null) {
+        mount(root, h('section.card#offline-failed', h('h1', t('solo.title')),
+          h('p.error', { role: 'alert' }, t('solo.load_failed', { why })),
+          h('button.primary#offline-retry', { type: 'button', onclick: () => wait(retryLocalEngine()) }, t('solo.retry'))));
+      } else mount(root, h('section.card#offline-none', h('h1', t('solo.title')), h('p.error', t('solo.no_engine'))));
+    });
+  };
+  wait(localEngine());
   return () => (gone = true);
 }
 
