@@ -1,5 +1,6 @@
 // Tap targets on a phone (390x844, touch): every visible control of the home page (with the
-// lobby and its forms open), a game page (playing and over) and the analysis board is at least
+// lobby and its forms open), a game page (playing and over), the analysis board, the rules pages
+// (every fold open) and the editor of both games is at least
 // 44x44 CSS px, as Apple's and WCAG 2.5.5's target size. Exempt, as WCAG 2.5.8 does: links
 // inside a sentence (their size is the line's). A radio or checkbox counts with its label,
 // which takes the tap too.
@@ -114,8 +115,35 @@ async function analysis(browser) {
   await expectNone(page, 'analysis board');
 }
 
+async function rules(browser) {
+  const page = await newPage(browser, phone);
+  for (const path of ['/rules/antarctos', '/rules/iceage']) {
+    await page.goto(`${base}${path}`);
+    await page.waitForSelector('h1');
+    await page.$$eval('details', ds => ds.forEach(d => { d.open = true; }));
+    await expectNone(page, `rules ${path}`);
+  }
+}
+
+async function editor(browser) {
+  const page = await newPage(browser, phone);
+  for (const game of ['antarctos', 'iceage']) {
+    await page.goto(`${base}/editor/${game}`);
+    await page.waitForSelector('.cg-wrap cg-board');
+    await expectNone(page, `editor ${game}`);
+    // Each tool is named in words (a glyph alone is no name to a screen reader), and the hint
+    // speaks of taps too.
+    const names = await page.$$eval('button.tool', bs => bs.map(b => b.getAttribute('aria-label') ?? b.textContent ?? ''));
+    check(names.every(n => /\p{L}{3,}\s+\p{L}{3,}|^\p{L}{3,}$/u.test(n)), `${game}: the tools are named in words: ${names.join(', ')}`);
+    if (game === 'iceage') check(names.includes('White king') && names.includes('Black pawn'), `iceage: the pieces by name: ${names.join(', ')}`);
+    check(/\btap\b/.test(await page.textContent('.editor .muted') ?? ''), `${game}: the hint says tap`);
+  }
+}
+
 await suite([
   ['the home page and the lobby have no small tap targets on a phone', home],
+  ['the rules pages have no small tap targets on a phone', rules],
+  ['the editor has no small tap targets on a phone', editor],
   ['the game page has no small tap targets on a phone', game],
   ['the analysis board has no small tap targets on a phone', analysis],
 ]);

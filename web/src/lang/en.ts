@@ -271,7 +271,7 @@ export const en = {
   'review.mistakes': 'Mistakes',
   'review.blunders': 'Blunders',
   'editor.title': 'Board editor',
-  'editor.hint': 'Pick a man, a piece, ice or the eraser, then click squares.',
+  'editor.hint': 'Pick a man, a piece, ice or the eraser, then tap or click squares.',
   'editor.white_man': 'White man',
   'editor.black_man': 'Black man',
   'editor.ice': 'Ice',

@@ -270,7 +270,7 @@ export const ru: Record<Key, string> = {
   'review.mistakes': 'Ошибки',
   'review.blunders': 'Зевки',
   'editor.title': 'Редактор позиции',
-  'editor.hint': 'Выберите шашку, фигуру, лёд или ластик и щёлкайте по полям.',
+  'editor.hint': 'Выберите шашку, фигуру, лёд или ластик и нажимайте или щёлкайте по полям.',
   'editor.white_man': 'Белая шашка',
   'editor.black_man': 'Чёрная шашка',
   'editor.ice': 'Лёд',

@@ -270,7 +270,7 @@ export const tr: Record<Key, string> = {
   'review.mistakes': 'Hatalar',
   'review.blunders': 'Büyük hatalar',
   'editor.title': 'Konum düzenleyici',
-  'editor.hint': 'Bir taş, bir taş türü, buz ya da silgi seçin, sonra karelere tıklayın.',
+  'editor.hint': 'Bir taş, bir taş türü, buz ya da silgi seçin, sonra karelere dokunun ya da tıklayın.',
   'editor.white_man': 'Beyaz taş',
   'editor.black_man': 'Siyah taş',
   'editor.ice': 'Buz',

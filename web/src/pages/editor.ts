@@ -116,8 +116,9 @@ export function editorPage(root: HTMLElement, variant?: string): () => void {
     }
   }
 
-  const toolButtons = game.editorTools().map(([label, cell]) => h('button.tool', {
+  const toolButtons = game.editorTools().map(([label, cell, name]) => h('button.tool', {
     type: 'button',
+    ...(name ? { 'aria-label': name, title: name } : {}),
     'data-tool': cell || 'erase',
     'aria-pressed': cell === tool ? 'true' : 'false',
     onclick: (e: Event) => {

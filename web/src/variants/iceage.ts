@@ -46,11 +46,12 @@ function writeSetup(s: Setup): string {
   return `${rows.join('/')} ${s.turn === 'white' ? 'w' : 'b'} ${s.castling || '-'} ${s.ep || '-'} ${s.halfmove} ${s.fullmove}`;
 }
 
-function editorTools(): [string, Cell][] {
+function editorTools(): [string, Cell, string?][] {
   const glyphs = { white: '♔♕♖♗♘♙', black: '♚♛♜♝♞♟' };
-  const out: [string, Cell][] = [];
+  const out: [string, Cell, string?][] = [];
   for (const c of ['white', 'black'] as const) {
-    [...'kqrbnp'].forEach((p, i) => out.push([`${colorName(c)} ${glyphs[c][i]}`, c === 'white' ? p.toUpperCase() : p]));
+    // The glyph alone is small and unnamed to a screen reader: the piece's name in words too.
+    (['k', 'q', 'r', 'b', 'n', 'p'] as const).forEach((p, i) => out.push([`${colorName(c)} ${glyphs[c][i]}`, c === 'white' ? p.toUpperCase() : p, `${colorName(c)} ${t(`piece.${p}`)}`]));
   }
   out.push([t('editor.ice'), '*'], [t('editor.erase'), '']);
   return out;

@@ -72,8 +72,9 @@ export interface Variant {
   // The editor.
   readSetup(fen: string): Setup;
   writeSetup(s: Setup): string;
-  /** The editor's tools: a label and the cell placed (`''` erases). */
-  editorTools(): [string, Cell][];
+  /** The editor's tools: a label, the cell placed (`''` erases) and, where the label is a
+   * glyph, the tool's name in words (its `aria-label` and tooltip). */
+  editorTools(): [string, Cell, string?][];
   /** The tool picked when the editor opens. */
   readonly firstTool: Cell;
   /** Whether the editor asks for castling rights, en passant and the move number. */
