@@ -36,7 +36,7 @@ pub struct PlayArgs {
 }
 
 pub fn play(args: PlayArgs) -> Result<(), String> {
-    if !(1..=8).contains(&args.level) {
+    if engine::level::Level::new(i64::from(args.level)).is_none() {
         return Err(format!("--level must be 1 to 8, not {}", args.level));
     }
     check_threads(args.threads)?;

@@ -74,8 +74,10 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), String> {
 
 fn engine_config(args: &SelfplayArgs) -> Result<EngineConfig, String> {
     let config = match (args.level, args.nodes) {
-        (Some(l), _) if !(1..=8).contains(&l) => Err(format!("--level {l}: levels go from 1 to 8")),
-        (Some(l), _) => Ok(EngineConfig::level(l)),
+        (Some(l), _) => match engine::level::Level::new(i64::from(l)) {
+            Some(level) => Ok(EngineConfig::level(level.get())),
+            None => Err(format!("--level {l}: levels go from 1 to 8")),
+        },
         (None, Some(0)) => Err("--nodes 0: must be at least 1".into()),
         (None, Some(n)) => Ok(EngineConfig {
             nodes: Some(n),

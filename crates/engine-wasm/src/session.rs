@@ -217,8 +217,9 @@ impl Session {
         seed: u64,
         stop: &StopFlag,
     ) -> Result<Option<String>, String> {
-        let levels = engine::level::MIN_LEVEL..=engine::level::MAX_LEVEL;
-        let Some(level) = u8::try_from(level).ok().filter(|l| levels.contains(l)) else {
+        let Some(level) =
+            engine::level::Level::new(i64::from(level)).map(engine::level::Level::get)
+        else {
             return Err(format!(
                 "level must be {} to {}, not {level}",
                 engine::level::MIN_LEVEL,

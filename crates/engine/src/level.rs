@@ -40,7 +40,49 @@ pub const MIN_LEVEL: u8 = 1;
 /// Highest level (full strength).
 pub const MAX_LEVEL: u8 = 8;
 
-/// The settings of `level`, clamped to 1-8.
+/// A strength level, 1 (beginner) to 8 (full strength). [`Level::new`] is the one range check
+/// of the workspace: the site's requests and rows, the command line, the lab's settings and
+/// the engine in the browser all read a level through it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Level(u8);
+
+impl Level {
+    /// Level 1.
+    pub const MIN: Level = Level(MIN_LEVEL);
+    /// Level 8.
+    pub const MAX: Level = Level(MAX_LEVEL);
+
+    /// The level `n`, if it is one (1-8).
+    pub fn new(n: i64) -> Option<Level> {
+        (i64::from(MIN_LEVEL)..=i64::from(MAX_LEVEL))
+            .contains(&n)
+            .then_some(Level(n as u8))
+    }
+
+    /// 1-8.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// 0-7, for tables indexed by level.
+    pub fn index(self) -> usize {
+        usize::from(self.0 - 1)
+    }
+
+    /// What this level searches.
+    pub fn settings(self) -> LevelSettings {
+        settings(self.0)
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The settings of `level`, clamped to 1-8 (a [`Level`]'s value; the clamp only guards the
+/// engine's own callers, such as [`crate::EngineConfig::level`]).
 pub fn settings(level: u8) -> LevelSettings {
     let (depth, nodes, noise) = match level.clamp(MIN_LEVEL, MAX_LEVEL) {
         1 => (Some(1), 3_000, 150),
@@ -78,5 +120,21 @@ mod tests {
         }
         assert_eq!(settings(0), settings(1));
         assert_eq!(settings(200), settings(8));
+    }
+
+    #[test]
+    fn a_level_is_one_to_eight_and_nothing_else() {
+        for n in [i64::MIN, -1, 0, 9, 256, 257, i64::MAX] {
+            assert_eq!(Level::new(n), None, "{n}");
+        }
+        assert_eq!(Level::new(1), Some(Level::MIN));
+        assert_eq!(Level::new(8), Some(Level::MAX));
+        for n in 1..=8 {
+            let level = Level::new(n).expect("a level");
+            assert_eq!(i64::from(level.get()), n);
+            assert_eq!(level.index(), n as usize - 1);
+            assert_eq!(level.settings(), settings(level.get()));
+            assert_eq!(level.to_string(), n.to_string());
+        }
     }
 }

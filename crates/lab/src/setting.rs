@@ -199,10 +199,11 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
         }
         match key {
             "level" => {
-                if !(1..=8).contains(&number) {
-                    return Err(SettingError::LevelRange(number));
-                }
-                config.level = Some(number as u8);
+                let level = i64::try_from(number)
+                    .ok()
+                    .and_then(engine::level::Level::new)
+                    .ok_or(SettingError::LevelRange(number))?;
+                config.level = Some(level.get());
             }
             "threads" => {
                 if !(1..=256).contains(&number) {

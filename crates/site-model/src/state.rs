@@ -129,32 +129,36 @@ game::text_enum! {
 }
 
 /// An engine strength level, 1 (beginner) to 8 (full strength), checked once where it enters
-/// (a request or a database row); `engine::level` says what each searches. JSON and the
-/// database hold it as a number.
+/// (a request or a database row) by the engine's own check (`engine::level::Level::new`);
+/// `engine::level` says what each searches. JSON and the database hold it as a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "i64", into = "i64")]
-pub struct Level(u8);
+pub struct Level(engine::level::Level);
 
 impl Level {
     /// Level 1.
-    pub const MIN: Level = Level(engine::level::MIN_LEVEL);
+    pub const MIN: Level = Level(engine::level::Level::MIN);
     /// Level 8.
-    pub const MAX: Level = Level(engine::level::MAX_LEVEL);
+    pub const MAX: Level = Level(engine::level::Level::MAX);
 
     /// The level `n`, if it is one (1-8).
     pub fn new(n: i64) -> Option<Level> {
-        let range = i64::from(Level::MIN.0)..=i64::from(Level::MAX.0);
-        range.contains(&n).then_some(Level(n as u8))
+        engine::level::Level::new(n).map(Level)
     }
 
     /// 1-8.
     pub fn get(self) -> u8 {
-        self.0
+        self.0.get()
     }
 
     /// 0-7, for tables indexed by level.
     pub fn index(self) -> usize {
-        usize::from(self.0 - 1)
+        self.0.index()
+    }
+
+    /// The engine's level.
+    pub fn engine(self) -> engine::level::Level {
+        self.0
     }
 }
 
@@ -168,7 +172,7 @@ impl TryFrom<i64> for Level {
 
 impl From<Level> for i64 {
     fn from(level: Level) -> i64 {
-        i64::from(level.0)
+        i64::from(level.get())
     }
 }
 
