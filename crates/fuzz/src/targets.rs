@@ -374,8 +374,10 @@ struct Site {
     _dir: TempDir,
 }
 
-/// How many inputs one local game serves.
-const FRESH_GAME_EVERY: u64 = 50;
+/// How many inputs one local game serves. Small: most bodies reach `resign`, and before a
+/// game's second move a resignation aborts it (docs/api.md), after which every endpoint but
+/// `join` refuses; a fresh game lets the next inputs reach the moves and offers again.
+const FRESH_GAME_EVERY: u64 = 10;
 
 impl Site {
     /// Opens a local game of `variant`; its id.
