@@ -38,32 +38,13 @@ pub enum TimeControl {
     Unlimited {},
 }
 
-/// A rating's speed class: ratings are kept per game and per speed (issue 13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Speed {
-    /// A real-time control.
-    Realtime,
-    /// A correspondence control.
-    Correspondence,
-}
-
-impl Speed {
-    /// `realtime` or `correspondence`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Speed::Realtime => "realtime",
-            Speed::Correspondence => "correspondence",
-        }
-    }
-
-    /// Inverse of [`Speed::as_str`].
-    pub fn parse(text: &str) -> Option<Speed> {
-        match text {
-            "realtime" => Some(Speed::Realtime),
-            "correspondence" => Some(Speed::Correspondence),
-            _ => None,
-        }
+game::text_enum! {
+    /// A rating's speed class: ratings are kept per game and per speed (issue 13).
+    pub enum Speed ("speed") {
+        /// A real-time control.
+        Realtime = "realtime",
+        /// A correspondence control.
+        Correspondence = "correspondence",
     }
 }
 
