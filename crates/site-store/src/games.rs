@@ -20,7 +20,7 @@ pub struct SeatRow {
     /// Engine strength.
     pub level: Option<Level>,
     /// SHA-256 (hex) of the holder's player token: the token itself is never stored.
-    pub token: Option<String>,
+    pub token: Option<TokenHash>,
     /// The holder's account name when it sat down logged in (shown to everyone).
     pub name: Option<String>,
 }
@@ -207,7 +207,9 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
     Ok(SeatRow {
         kind: parse_column(row, &format!("{side}_kind"), SeatKind::parse)?,
         level,
-        token: row.try_get(format!("{side}_token").as_str())?,
+        token: row
+            .try_get::<Option<String>, _>(format!("{side}_token").as_str())?
+            .map(TokenHash::from_stored),
         name: row.try_get(format!("{side}_name").as_str())?,
     })
 }
@@ -253,10 +255,10 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(&g.start_fen)
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
-    .bind(&g.white.token)
+    .bind(g.white.token.as_ref().map(TokenHash::as_str))
     .bind(g.black.kind.as_str())
     .bind(g.black.level.map(i64::from))
-    .bind(&g.black.token)
+    .bind(g.black.token.as_ref().map(TokenHash::as_str))
     .bind(&g.invite)
     .bind(g.status.as_str())
     .bind(g.result.map(RecordResult::as_str))
@@ -311,10 +313,10 @@ pub(super) async fn update(
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
-    .bind(&g.white.token)
+    .bind(g.white.token.as_ref().map(TokenHash::as_str))
     .bind(g.black.kind.as_str())
     .bind(g.black.level.map(i64::from))
-    .bind(&g.black.token)
+    .bind(g.black.token.as_ref().map(TokenHash::as_str))
     .bind(&g.invite)
     .bind(g.status.as_str())
     .bind(g.result.map(RecordResult::as_str))

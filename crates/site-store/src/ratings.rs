@@ -16,6 +16,7 @@ use super::games::GameRow;
 use super::{Store, StoreError, corrupt, now_ms};
 use site_model::clock::Speed;
 use site_model::ratings::{self, Rating, RatingChange, SideChange};
+use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, GameStatus};
 
 /// One stored rating: an account's in one game and speed class.
@@ -198,8 +199,8 @@ pub(super) async fn rate_if_over(
     if stored.is_some() {
         return Ok(());
     }
-    let white = account_of(tx, g.white.token.as_deref()).await?;
-    let black = account_of(tx, g.black.token.as_deref()).await?;
+    let white = account_of(tx, g.white.token.as_ref().map(TokenHash::as_str)).await?;
+    let black = account_of(tx, g.black.token.as_ref().map(TokenHash::as_str)).await?;
     let (Some((white_id, white_name)), Some((black_id, black_name))) = (white, black) else {
         return Ok(());
     };

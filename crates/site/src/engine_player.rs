@@ -43,7 +43,10 @@ pub fn owner_of(row: &GameRow) -> Owner {
         .into_iter()
         .find(|s| s.kind == SeatKind::Human)
         .and_then(|s| s.token.clone())
-        .map_or_else(|| Owner(format!("game {}", row.id)), Owner)
+        .map_or_else(
+            || Owner(format!("game {}", row.id)),
+            |t| Owner(t.into_string()),
+        )
 }
 
 fn seed_of(id: &str, ply: i64) -> u64 {

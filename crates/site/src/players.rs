@@ -13,6 +13,7 @@ use crate::view::{ResultView, VariantStats};
 use site_model::clock::Speed;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::ratings::{PROVISIONAL_RD, Rating};
+use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, GameStatus, SeatKind};
 use site_store::{GameRow, PlayerRecord, ProfileAccount, Store, now_ms};
 
@@ -351,7 +352,7 @@ fn game_line(
     hash: &str,
     names: &std::collections::HashMap<String, String>,
 ) -> PlayerGameView {
-    let color = if row.white.token.as_deref() == Some(hash) {
+    let color = if row.white.token.as_ref().map(TokenHash::as_str) == Some(hash) {
         Color::White
     } else {
         Color::Black
@@ -359,7 +360,10 @@ fn game_line(
     let other = row.seat(!color);
     let opponent = OpponentView {
         kind: other.kind,
-        username: other.token.as_ref().and_then(|t| names.get(t).cloned()),
+        username: other
+            .token
+            .as_ref()
+            .and_then(|t| names.get(t.as_str()).cloned()),
         level: other.level.map(i64::from),
     };
     let outcome = (row.status == GameStatus::Finished).then(|| match row.winner {
@@ -418,6 +422,7 @@ async fn games(
         .iter()
         .flat_map(|r| [r.white.token.clone(), r.black.token.clone()])
         .flatten()
+        .map(TokenHash::into_string)
         .filter(|t| *t != hash)
         .collect();
     others.sort();

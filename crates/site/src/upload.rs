@@ -197,8 +197,8 @@ pub async fn upload(
             reason.as_str()
         )));
     }
-    let player_hash = token.hash().into_string();
-    let key = upload_key(&player_hash, &upload, &replayed.rows);
+    let player_hash = token.hash();
+    let key = upload_key(player_hash.as_str(), &upload, &replayed.rows);
     let human = SeatRow {
         kind: SeatKind::Human,
         level: None,

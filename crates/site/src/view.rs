@@ -177,8 +177,8 @@ pub struct GameView {
 /// Which seats a token holds (the row keeps the token's hash, `PlayerToken::hash`).
 pub fn seat_of(row: &GameRow, token: &PlayerToken) -> Option<YourSeat> {
     let hash = token.hash();
-    let w = row.white.token.as_deref() == Some(hash.as_str());
-    let b = row.black.token.as_deref() == Some(hash.as_str());
+    let w = row.white.token.as_ref() == Some(&hash);
+    let b = row.black.token.as_ref() == Some(&hash);
     match (w, b) {
         (true, true) => Some(YourSeat::Both),
         (true, false) => Some(YourSeat::White),

@@ -135,7 +135,9 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
         site_store::SeatRow {
             kind: site_model::state::SeatKind::Human,
             level: None,
-            token: Some("t0k3nt0k3nt0k3nt0k3n".into()),
+            token: Some(site_model::secrets::TokenHash::from_stored(
+                "t0k3nt0k3nt0k3nt0k3n".into(),
+            )),
             name: Some("Ann".into()),
         },
         game::Color::White,

@@ -32,6 +32,7 @@ use crate::live_game;
 use crate::play::GameService;
 use site_model::clock::{Speed, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, SeatKind};
 use site_store::{GameRow, SeatRow, Terms};
 
@@ -256,7 +257,7 @@ fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameR
     let seat = |hash: &str| SeatRow {
         kind: SeatKind::Human,
         level: None,
-        token: Some(hash.to_string()),
+        token: Some(TokenHash::from_stored(hash.to_string())),
         name: None,
     };
     let (white, black) = match crate::play::side_for(terms.color) {

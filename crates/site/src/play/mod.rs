@@ -50,7 +50,7 @@ use crate::live_game::{self, LiveGame, PreparedMove};
 use crate::view::{GameView, seat_of};
 use site_model::clock::{Charge, Clock, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::{PlayerToken, TokenHash, invite_for, invite_hash};
+use site_model::secrets::{PlayerToken, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, Level, Notice, NoticeCode, SeatKind, SeekColor};
 use site_model::time::WallTime;
 use site_store::{GameRow, SeatRow, Store, StoreError, now_ms};
@@ -229,7 +229,7 @@ pub(crate) fn valid_id(id: &str) -> bool {
 }
 
 fn holds(row: &GameRow, c: Color, token: &PlayerToken) -> bool {
-    row.seat(c).token.as_deref() == Some(token.hash().as_str())
+    row.seat(c).token.as_ref() == Some(&token.hash())
 }
 
 /// The seat of the holder of `token`: only its hash is stored.
@@ -237,7 +237,7 @@ fn human_seat(token: &PlayerToken) -> SeatRow {
     SeatRow {
         kind: SeatKind::Human,
         level: None,
-        token: Some(token.hash().into_string()),
+        token: Some(token.hash()),
         name: None,
     }
 }
@@ -462,7 +462,7 @@ impl GameService {
             if let Some(hash) = &seat.token {
                 seat.name = self
                     .store
-                    .account_by_player_hash(&TokenHash::from_stored(hash.clone()))
+                    .account_by_player_hash(hash)
                     .await?
                     .map(|a| a.username);
             }
