@@ -28,11 +28,11 @@ pub struct ChallengeRow {
     /// Public id (12 letters and digits).
     pub id: String,
     /// SHA-256 of the challenger's player token (its account's).
-    pub challenger: String,
+    pub challenger: TokenHash,
     /// The challenger's account name.
     pub challenger_name: String,
     /// SHA-256 of the challenged account's player token.
-    pub challenged: String,
+    pub challenged: TokenHash,
     /// The challenged account's name.
     pub challenged_name: String,
     /// What it offers (`color` is the challenger's side).
@@ -58,9 +58,9 @@ const LIVE: &str = "status = 'open' AND (expires_at IS NULL OR expires_at > $1)"
 fn from_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     Ok(ChallengeRow {
         id: row.try_get("id")?,
-        challenger: row.try_get("challenger")?,
+        challenger: TokenHash::from_stored(row.try_get("challenger")?),
         challenger_name: row.try_get("challenger_name")?,
-        challenged: row.try_get("challenged")?,
+        challenged: TokenHash::from_stored(row.try_get("challenged")?),
         challenged_name: row.try_get("challenged_name")?,
         terms: Terms::from_row(row)?,
         status: status_of(row, ChallengeStatus::parse)?,
@@ -84,9 +84,9 @@ impl Store {
                     ))
                     .bind(c.created_at)
                     .bind(&c.id)
-                    .bind(&c.challenger)
+                    .bind(c.challenger.as_str())
                     .bind(&c.challenger_name)
-                    .bind(&c.challenged)
+                    .bind(c.challenged.as_str())
                     .bind(&c.challenged_name)
                     .bind(c.terms.variant.as_str())
                     .bind(c.terms.control_text())
@@ -132,10 +132,11 @@ impl Store {
     /// that were answered since `since` (so that it learns of the answer), oldest first.
     pub async fn challenges_of(
         &self,
-        player: &str,
+        player: &TokenHash,
         now: i64,
         since: i64,
     ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let player = player.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -207,9 +208,10 @@ impl Store {
     pub async fn accept_challenge(
         &self,
         id: &str,
-        challenged: &str,
+        challenged: &TokenHash,
         game: &GameRow,
     ) -> Result<bool, StoreError> {
+        let challenged = challenged.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -243,7 +245,7 @@ impl Store {
     pub async fn account_player(
         &self,
         username: &str,
-    ) -> Result<Option<(String, String, String)>, StoreError> {
+    ) -> Result<Option<(String, String, TokenHash)>, StoreError> {
         let key = username.to_lowercase();
         self.run(|mut conn| {
             let key = key.clone();
@@ -260,7 +262,7 @@ impl Store {
                     Ok(Some((
                         r.try_get("id")?,
                         r.try_get("username")?,
-                        r.try_get("player_hash")?,
+                        TokenHash::from_stored(r.try_get("player_hash")?),
                     )))
                 }
                 .await;

@@ -58,7 +58,7 @@ pub struct SeekRow {
     /// Public id (12 letters and digits).
     pub id: String,
     /// SHA-256 of the seeker's player token.
-    pub owner: String,
+    pub owner: TokenHash,
     /// The seeker's account name; `None` for an anonymous player.
     pub username: Option<String>,
     /// What it offers.
@@ -84,7 +84,7 @@ const LIVE: &str = "status = 'open' AND (expires_at IS NULL OR expires_at > $1)"
 fn from_row(row: &AnyRow) -> Result<SeekRow, sqlx::Error> {
     Ok(SeekRow {
         id: row.try_get("id")?,
-        owner: row.try_get("owner")?,
+        owner: TokenHash::from_stored(row.try_get("owner")?),
         username: row.try_get("username")?,
         terms: Terms::from_row(row)?,
         status: status_of(row, SeekStatus::parse)?,
@@ -129,7 +129,7 @@ impl Store {
                     ))
                     .bind(seek.created_at)
                     .bind(&seek.id)
-                    .bind(&seek.owner)
+                    .bind(seek.owner.as_str())
                     .bind(&seek.username)
                     .bind(seek.terms.variant.as_str())
                     .bind(seek.terms.control_text())

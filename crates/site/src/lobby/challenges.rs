@@ -11,7 +11,7 @@ use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::PlayerToken;
+use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{ChallengeStatus, GameKind, SeekColor};
 use site_store::{ChallengeEnd, ChallengeRow, now_ms};
 
@@ -71,10 +71,10 @@ pub struct ChallengeLists {
 }
 
 impl ChallengeView {
-    fn of(row: &ChallengeRow, me: &str) -> ChallengeView {
+    fn of(row: &ChallengeRow, me: &TokenHash) -> ChallengeView {
         ChallengeView {
             id: row.id.clone(),
-            direction: if row.challenger == me {
+            direction: if row.challenger == *me {
                 "outgoing"
             } else {
                 "incoming"
@@ -113,7 +113,7 @@ impl Lobby {
         token: &PlayerToken,
         req: NewChallenge,
     ) -> Result<ChallengeView, SiteError> {
-        let me = token.hash().into_string();
+        let me = token.hash();
         let Some(account) = self
             .play
             .store
@@ -181,7 +181,7 @@ impl Lobby {
 
     /// `GET /api/challenges`.
     pub async fn list_challenges(&self, token: &PlayerToken) -> Result<ChallengeLists, SiteError> {
-        let me = token.hash().into_string();
+        let me = token.hash();
         let now = now_ms();
         let rows = self
             .play
@@ -202,7 +202,7 @@ impl Lobby {
         token: &PlayerToken,
         id: &str,
     ) -> Result<GameView, SiteError> {
-        let me = token.hash().into_string();
+        let me = token.hash();
         let now = now_ms();
         let challenge = match valid_id(id) {
             true => self.play.store.challenge(id).await?,

@@ -252,12 +252,17 @@ fn expiry(control: TimeControl, now: i64, presence_ms: i64) -> Option<i64> {
 /// The game of accepted `terms` between `owner` (who offered; gets the side asked for) and
 /// `other` (token hashes), stored as is: both seats human, the clock running at once for the
 /// side to move from `now` (Unix ms, the game clocks' time).
-fn lobby_game(terms: &Terms, owner: &str, other: &str, now: i64) -> Result<GameRow, SiteError> {
+fn lobby_game(
+    terms: &Terms,
+    owner: &TokenHash,
+    other: &TokenHash,
+    now: i64,
+) -> Result<GameRow, SiteError> {
     let (start_fen, turn) = live_game::start_of(terms.variant, None)?;
-    let seat = |hash: &str| SeatRow {
+    let seat = |hash: &TokenHash| SeatRow {
         kind: SeatKind::Human,
         level: None,
-        token: Some(TokenHash::from_stored(hash.to_string())),
+        token: Some(hash.clone()),
         name: None,
     };
     let (white, black) = match crate::play::side_for(terms.color) {

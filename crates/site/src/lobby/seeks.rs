@@ -10,7 +10,7 @@ use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::PlayerToken;
+use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
 
@@ -75,7 +75,7 @@ pub struct QuickAnswer {
 
 impl SeekView {
     /// `row` as the player whose token hashes to `me` sees it.
-    pub fn of(row: &SeekRow, me: &str) -> SeekView {
+    pub fn of(row: &SeekRow, me: &TokenHash) -> SeekView {
         SeekView {
             id: row.id.clone(),
             variant: row.terms.variant,
@@ -86,7 +86,7 @@ impl SeekView {
             color: row.terms.color,
             username: row.username.clone(),
             created_at: row.created_at,
-            mine: row.owner == me,
+            mine: row.owner == *me,
         }
     }
 }
@@ -125,7 +125,7 @@ impl Lobby {
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
-        let owner = token.hash().into_string();
+        let owner = token.hash();
         let username = self
             .play
             .store
@@ -160,7 +160,7 @@ impl Lobby {
 
     /// `GET /api/seeks`: the open seeks, oldest first, as `token`'s player sees them.
     pub async fn list_seeks(&self, token: &PlayerToken) -> Result<Vec<SeekView>, SiteError> {
-        let me = token.hash().into_string();
+        let me = token.hash();
         let rows = self.play.store.open_seeks(now_ms(), 200).await?;
         Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
     }
@@ -194,7 +194,7 @@ impl Lobby {
         }
         let now = now_ms();
         let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
-        let me = token.hash().into_string();
+        let me = token.hash();
         if seek.owner == me {
             return Err(SiteError::new(
                 ErrorCode::OwnSeek,
@@ -247,7 +247,7 @@ impl Lobby {
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
-        let me = token.hash().into_string();
+        let me = token.hash();
         let matching = self.play.store.matching_seeks(now_ms(), &terms).await?;
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
@@ -321,7 +321,7 @@ impl Lobby {
             .with_names(lobby_game(
                 &seek.terms,
                 &seek.owner,
-                token.hash().as_str(),
+                &token.hash(),
                 self.play.time().now_ms(),
             )?)
             .await?;
