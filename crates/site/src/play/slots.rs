@@ -1,0 +1,108 @@
+//! The games in memory: finding a game's slot (loading it from the store when needed), the
+//! cache's bound, and reloading a slot after another process changed its game.
+
+use super::*;
+
+impl GameService {
+    /// The game `id` in memory, loading it from the store when needed.
+    pub async fn slot(&self, id: &str) -> Result<Arc<GameSlot>, SiteError> {
+        if !valid_id(id) {
+            return Err(SiteError::no_game(id));
+        }
+        if let Some(slot) = self.lock_slots().get(id) {
+            return Ok(slot.clone());
+        }
+        let (row, moves) = self
+            .store
+            .load_game(id)
+            .await?
+            .ok_or_else(|| SiteError::no_game(id))?;
+        let game = live_game::load(row, &moves, self.time.clone()).map_err(|e| {
+            tracing::error!(game = %id, error = %e, "stored game does not replay");
+            SiteError::new(ErrorCode::Internal, "the stored game cannot be replayed")
+        })?;
+        Ok(self.insert_slot(id, game))
+    }
+
+    pub(super) fn lock_slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
+        // A poisoned map is still a valid map (inserts and removes are single calls).
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn insert_slot(&self, id: &str, game: Box<dyn LiveGame>) -> Arc<GameSlot> {
+        let mut slots = self.lock_slots();
+        if slots.len() >= MAX_CACHED_GAMES {
+            // Drop games nobody holds or watches; they reload from the store on demand.
+            slots.retain(|_, s| in_use(s));
+        }
+        slots
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                Arc::new(GameSlot {
+                    game: Mutex::new(game),
+                    tx: broadcast::channel(64).0,
+                    engine_running: AtomicBool::new(false),
+                })
+            })
+            .clone()
+    }
+
+    /// Sends the game's state, just stored, to every watcher here, and announces it to the
+    /// other processes.
+    pub(crate) fn broadcast(&self, slot: &GameSlot, g: &dyn LiveGame) {
+        Self::broadcast_here(slot, g);
+        if let Some(bus) = self.bus.get() {
+            bus.announce(&g.row().id, g.row().version);
+        }
+    }
+
+    /// Sends the game's state to every watcher in this process.
+    pub(super) fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
+        let _ = slot
+            .tx
+            .send(Arc::new(Snapshot::new(g.view(), g.row().clone())));
+    }
+
+    /// Reloads a game from the store after a write found it changed by someone else.
+    pub(super) async fn reload(&self, slot: &GameSlot, g: &mut MutexGuard<'_, Box<dyn LiveGame>>) {
+        let id = g.row().id.clone();
+        match self.store.load_game(&id).await {
+            Ok(Some((row, moves))) => match live_game::load(row, &moves, self.time.clone()) {
+                Ok(mut fresh) => {
+                    fresh.continue_history(g.as_ref());
+                    **g = fresh;
+                    Self::broadcast_here(slot, g.as_ref());
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+            },
+            Ok(None) => tracing::error!(game = %id, "game vanished from the store"),
+            Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
+        }
+    }
+
+    /// Reloads the locked game `g` if another process changed it in the store.
+    pub(crate) async fn refresh(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+    ) -> Result<(), SiteError> {
+        let id = g.row().id.clone();
+        if let Some(v) = self.store.version_of(&id).await?
+            && v != g.row().version
+        {
+            self.reload(slot, g).await;
+        }
+        Ok(())
+    }
+
+    /// Locks the game, first reloading it if another process changed it in the store (several
+    /// servers may share one database).
+    pub(crate) async fn lock_fresh<'a>(
+        &self,
+        slot: &'a GameSlot,
+    ) -> Result<MutexGuard<'a, Box<dyn LiveGame>>, SiteError> {
+        let mut g = slot.game.lock().await;
+        self.refresh(slot, &mut g).await?;
+        Ok(g)
+    }
+}
