@@ -116,7 +116,9 @@ async function takebackOffer(browser) {
   await waitForMoves(b, 1);
   await a.click('#takeback');
   await b.waitForSelector('#takeback-offer', { timeout: 5000 });
-  check(await a.isVisible('#takeback-sent'), 'the asking side sees its offer stands');
+  // The asker's page learns of its offer from its own answer or socket, which may come after
+  // the other side's (CI saw the check run first): waited for, not read at once.
+  check(await a.waitForSelector('#takeback-sent', { state: 'visible', timeout: 5000 }).then(() => true, () => false), 'the asking side sees its offer stands');
   await b.click('#takeback-offer-decline');
   await a.waitForSelector('#notice[data-code=takeback_declined]:not([hidden])', { timeout: 5000 });
   eq(await a.textContent('#notice'), 'Black declined the takeback', 'a declined takeback is said');
