@@ -76,7 +76,7 @@ impl LabDatabase {
 /// What every stored run records besides its results: the game, engine A's setting, the
 /// seed, the opening plies and ply cap, the wall time since `started` (ms) and the binary.
 pub fn run_setup(
-    variant: &str,
+    variant: games::GameKind,
     setting: String,
     seed: u64,
     random_plies: u32,
@@ -84,7 +84,7 @@ pub fn run_setup(
     started: Instant,
 ) -> crate::lab_rows::RunSetup {
     crate::lab_rows::RunSetup {
-        variant: variant.to_string(),
+        variant,
         setting,
         seed,
         random_plies,

@@ -14,8 +14,8 @@ use site_store::{LabKind, LabRun, MatchFigures, SprtFigures};
 /// How a run was set up, common to self-play and matches.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunSetup {
-    /// `Variant::NAME`.
-    pub variant: String,
+    /// The game played.
+    pub variant: games::GameKind,
     /// The engine setting (`lab::setting::setting_name`); engine A's in a match.
     pub setting: String,
     /// Run seed.
@@ -50,7 +50,7 @@ fn base_row(setup: &RunSetup, kind: LabKind, games: &SelfplayStats) -> LabRun {
     let interval = white.wilson();
     LabRun {
         id: new_run_id(),
-        variant: setup.variant.clone(),
+        variant: setup.variant,
         kind,
         setting: setup.setting.clone(),
         seed: setup.seed,
@@ -126,7 +126,7 @@ mod tests {
 
     fn setup() -> RunSetup {
         RunSetup {
-            variant: "antarctos".into(),
+            variant: games::GameKind::Antarctos,
             setting: "level=2".into(),
             seed: u64::MAX,
             random_plies: 4,

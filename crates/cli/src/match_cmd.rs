@@ -218,7 +218,7 @@ fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {
     let stored = match db {
         Some(db) => {
             let setup = crate::lab_db::run_setup(
-                V::NAME,
+                args.variant,
                 setting_name(&opts.a),
                 opts.seed,
                 opts.random_plies,

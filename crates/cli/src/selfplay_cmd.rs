@@ -169,7 +169,7 @@ fn run<V: EngineVariant>(args: &SelfplayArgs) -> Result<(), String> {
     let stored = match db {
         Some(db) => {
             let setup = crate::lab_db::run_setup(
-                V::NAME,
+                args.variant,
                 setting_name(&opts.engine),
                 opts.seed,
                 opts.random_plies,

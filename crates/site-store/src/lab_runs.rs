@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use games::GameKind;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -55,8 +56,8 @@ pub struct MatchFigures {
 pub struct LabRun {
     /// Row id (12 letters and digits).
     pub id: String,
-    /// `Variant::NAME`.
-    pub variant: String,
+    /// The game the run played; stored as `Variant::NAME`.
+    pub variant: GameKind,
     /// The command that made it.
     pub kind: LabKind,
     /// The engine setting (`level=2`, `nodes=2000`); engine A's in a match.
@@ -123,6 +124,9 @@ mod seed_text {
 }
 
 fn from_row(row: &AnyRow) -> Result<LabRun, sqlx::Error> {
+    let variant: String = row.try_get("variant")?;
+    let variant = GameKind::parse(&variant)
+        .ok_or_else(|| corrupt("variant", format!("unknown variant '{variant}'")))?;
     let kind: String = row.try_get("kind")?;
     let kind =
         LabKind::parse(&kind).ok_or_else(|| corrupt("kind", format!("unknown kind '{kind}'")))?;
@@ -163,7 +167,7 @@ fn from_row(row: &AnyRow) -> Result<LabRun, sqlx::Error> {
     };
     Ok(LabRun {
         id: row.try_get("id")?,
-        variant: row.try_get("variant")?,
+        variant,
         kind,
         setting: row.try_get("setting")?,
         seed,
@@ -207,7 +211,7 @@ impl Store {
              $27, $28, $29, $30)"
         ))
         .bind(&run.id)
-        .bind(&run.variant)
+        .bind(run.variant.as_str())
         .bind(run.kind.as_str())
         .bind(&run.setting)
         .bind(m.map(|m| m.setting_b.clone()))
@@ -252,7 +256,7 @@ impl Store {
     /// warning in the log, so one bad row does not hide the others or the site's figures.
     pub async fn lab_runs(
         &self,
-        variant: &str,
+        variant: GameKind,
         kind: LabKind,
         limit: i64,
     ) -> Result<Vec<LabRun>, StoreError> {
@@ -261,7 +265,7 @@ impl Store {
             "SELECT {COLUMNS} FROM lab_runs WHERE variant = $1 AND kind = $2 \
              ORDER BY finished_at DESC, id DESC LIMIT $3"
         ))
-        .bind(variant)
+        .bind(variant.as_str())
         .bind(kind.as_str())
         .bind(limit)
         .fetch_all(conn.raw())

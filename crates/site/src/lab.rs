@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use site_model::state::GameKind;
 use site_store::{LabKind, LabRun, Store, StoreError};
 
 /// Runs of each kind shown per variant by `GET /api/stats`.
@@ -43,7 +44,7 @@ impl From<LabRun> for LabRunView {
 /// `matches`, arrays of [`LabRunView`], newest first, at most [`RUNS_SHOWN`] each.
 pub async fn add_shown_runs(
     store: &Store,
-    variant: &str,
+    variant: GameKind,
     out: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<(), StoreError> {
     for (key, kind) in [("selfplay", LabKind::Selfplay), ("matches", LabKind::Match)] {

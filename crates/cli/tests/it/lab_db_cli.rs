@@ -18,7 +18,10 @@ fn stored(url: &str, variant: &str, kind: LabKind) -> Vec<LabRun> {
         .expect("runtime");
     runtime.block_on(async {
         let store = Store::open(url).await.expect("open the database");
-        let runs = store.lab_runs(variant, kind, 20).await.expect("read runs");
+        let runs = store
+            .lab_runs(variant.parse().expect("a game"), kind, 20)
+            .await
+            .expect("read runs");
         store.close().await;
         runs
     })

@@ -5,12 +5,13 @@
 use std::collections::BTreeMap;
 
 use crate::common::*;
+use site_model::state::GameKind;
 use site_store::{LabKind, LabRun, MatchFigures, SprtFigures, Store};
 
-fn selfplay_row(id: &str, variant: &str, finished_at: i64) -> LabRun {
+fn selfplay_row(id: &str, variant: GameKind, finished_at: i64) -> LabRun {
     LabRun {
         id: id.to_string(),
-        variant: variant.to_string(),
+        variant,
         kind: LabKind::Selfplay,
         setting: "level=2".into(),
         // Past i64::MAX: the seed is stored as text so every u64 comes back.
@@ -39,7 +40,7 @@ fn selfplay_row(id: &str, variant: &str, finished_at: i64) -> LabRun {
     }
 }
 
-fn match_row(id: &str, variant: &str, finished_at: i64) -> LabRun {
+fn match_row(id: &str, variant: GameKind, finished_at: i64) -> LabRun {
     LabRun {
         kind: LabKind::Match,
         setting: "level=3".into(),
@@ -67,8 +68,11 @@ fn match_row(id: &str, variant: &str, finished_at: i64) -> LabRun {
 }
 
 /// Inserts runs of two variants and both kinds, reads them back field for field.
-async fn round_trip(store: &Store, variant: &str) {
-    let other = format!("{variant}-other");
+async fn round_trip(store: &Store, variant: GameKind) {
+    let other = match variant {
+        GameKind::Antarctos => GameKind::IceAge,
+        GameKind::IceAge => GameKind::Antarctos,
+    };
     let old = selfplay_row(&format!("{variant}-s1"), variant, 1_000);
     let new = selfplay_row(&format!("{variant}-s2"), variant, 2_000);
     let mut empty = selfplay_row(&format!("{variant}-s0"), variant, 500);
@@ -91,7 +95,7 @@ async fn round_trip(store: &Store, variant: &str) {
         m.sprt = None;
     }
     let decided = match_row(&format!("{variant}-m2"), variant, 1_800);
-    let elsewhere = selfplay_row(&format!("{variant}-x1"), &other, 3_000);
+    let elsewhere = selfplay_row(&format!("{variant}-x1"), other, 3_000);
     for run in [&old, &new, &empty, &unbounded, &decided, &elsewhere] {
         store.insert_lab_run(run).await.expect("insert lab run");
     }
@@ -117,13 +121,13 @@ async fn round_trip(store: &Store, variant: &str) {
     assert_eq!(matches, vec![decided, unbounded]);
 
     let other_runs = store
-        .lab_runs(&other, LabKind::Selfplay, 20)
+        .lab_runs(other, LabKind::Selfplay, 20)
         .await
         .expect("read other variant");
     assert_eq!(other_runs, vec![elsewhere]);
     assert!(
         store
-            .lab_runs(&other, LabKind::Match, 20)
+            .lab_runs(other, LabKind::Match, 20)
             .await
             .expect("read other matches")
             .is_empty()
@@ -134,12 +138,12 @@ async fn round_trip(store: &Store, variant: &str) {
 async fn sqlite_lab_runs_round_trip() {
     let url = sqlite_url("lab-runs");
     let store = Store::open(&url).await.expect("open");
-    round_trip(&store, "antarctos").await;
+    round_trip(&store, GameKind::Antarctos).await;
     store.close().await;
     // Opened again (the migrations already done), the runs are still there.
     let store = Store::open(&url).await.expect("reopen");
     let runs = store
-        .lab_runs("antarctos", LabKind::Selfplay, 20)
+        .lab_runs(GameKind::Antarctos, LabKind::Selfplay, 20)
         .await
         .expect("read after reopen");
     assert_eq!(runs.len(), 3);
@@ -150,9 +154,8 @@ async fn sqlite_lab_runs_round_trip() {
 async fn postgres_lab_runs_round_trip() {
     if let Some(url) = postgres_url() {
         let store = Store::open(&url).await.expect("open postgres");
-        // The database outlives the test: a fresh variant name keeps each run's rows apart.
-        let variant = format!("labtest{}", site_store::now_ms());
-        round_trip(&store, &variant).await;
+        // A database of its own (`postgres_url`): no other test's runs are read back.
+        round_trip(&store, GameKind::IceAge).await;
         store.close().await;
     }
 }
@@ -168,10 +171,10 @@ async fn stats_api_shows_stored_lab_runs_next_to_site_figures() {
 
     let store = srv.site.service().store();
     for i in 0..25 {
-        let run = selfplay_row(&format!("s{i:02}"), "antarctos", 10_000 + i);
+        let run = selfplay_row(&format!("s{i:02}"), GameKind::Antarctos, 10_000 + i);
         store.insert_lab_run(&run).await.expect("insert");
     }
-    let m = match_row("m1", "iceage", 5_000);
+    let m = match_row("m1", GameKind::IceAge, 5_000);
     store.insert_lab_run(&m).await.expect("insert match");
 
     let stats = c.get("/api/stats").await.expect("stats").body;
@@ -213,11 +216,15 @@ async fn an_unreadable_row_is_left_out_not_fatal() {
     let url = sqlite_url("lab-bad-row");
     let store = Store::open(&url).await.expect("open");
     store
-        .insert_lab_run(&selfplay_row("good", "antarctos", 1_000))
+        .insert_lab_run(&selfplay_row("good", GameKind::Antarctos, 1_000))
         .await
         .expect("insert");
     store
-        .insert_lab_run(&selfplay_row("bad", "antarctos", 2_000))
+        .insert_lab_run(&selfplay_row("bad", GameKind::Antarctos, 2_000))
+        .await
+        .expect("insert");
+    store
+        .insert_lab_run(&selfplay_row("odd", GameKind::Antarctos, 3_000))
         .await
         .expect("insert");
     store.close().await;
@@ -228,10 +235,15 @@ async fn an_unreadable_row_is_left_out_not_fatal() {
         .execute(&pool)
         .await
         .expect("damage");
+    // A game this binary does not know (a newer version's, or a typo).
+    sqlx::query("UPDATE lab_runs SET variant = 'chess' WHERE id = 'odd'")
+        .execute(&pool)
+        .await
+        .expect("damage the variant");
     pool.close().await;
     let store = Store::open(&url).await.expect("reopen");
     let runs = store
-        .lab_runs("antarctos", LabKind::Selfplay, 20)
+        .lab_runs(GameKind::Antarctos, LabKind::Selfplay, 20)
         .await
         .expect("the readable rows");
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();

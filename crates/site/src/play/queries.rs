@@ -77,7 +77,7 @@ impl GameService {
             );
             let mut value = serde_json::to_value(s).unwrap_or_default();
             if let Some(map) = value.as_object_mut() {
-                crate::lab::add_shown_runs(&self.store, variant.as_str(), map).await?;
+                crate::lab::add_shown_runs(&self.store, variant, map).await?;
             }
             out.insert(variant.to_string(), value);
         }
