@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::games::{GameRow, StatsRow, from_row, select_columns};
+use super::StatsRow;
+use super::games::{GameRow, from_row, select_columns};
 use super::{Store, StoreError, corrupt};
 use site_model::state::GameKind;
 
