@@ -34,6 +34,11 @@ use server::client::{Answer, ApiClient, WsStream, next_text};
 /// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
 /// its players, and the run, without end; a few seconds is far above any answer measured
 /// under load (docs/deploy.md: 1.7 s at most, saturated).
+mod processes;
+mod read_back;
+use processes::{distinct, listener_pid};
+use read_back::read_back_any;
+
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long after `--seconds` the games in play may take to finish the move they are in: the
@@ -376,56 +381,6 @@ async fn play_game(
     Ok(())
 }
 
-/// Why a game was not read back.
-enum Unread {
-    /// The server did not answer (refused, or silent past [`REQUEST_TIMEOUT`]).
-    Down(String),
-    /// It answered without the game's ply.
-    Answer(String),
-}
-
-/// Reads games back from the first of `addrs` that answers; an address that did not answer is
-/// dropped from `addrs` (not asked again), so each dead or silent one costs one timeout at
-/// most and the read back ends. `None` when no address is left.
-async fn read_back_any(addrs: &mut Vec<SocketAddr>, id: &str) -> Option<Result<u64, String>> {
-    while let Some(&addr) = addrs.first() {
-        let mut reader = ApiClient::new(addr).timeout(REQUEST_TIMEOUT);
-        match read_back(&mut reader, id).await {
-            Ok(ply) => return Some(Ok(ply)),
-            Err(Unread::Answer(e)) => return Some(Err(e)),
-            Err(Unread::Down(e)) => {
-                eprintln!("reading games back: {e}; {addr} is not asked again");
-                addrs.remove(0);
-            }
-        }
-    }
-    None
-}
-
-/// The stored ply of game `id`. A rate-limited read (the server's limits were left on) waits
-/// and asks again; any other answer without a ply is an error, never counted as lost moves.
-async fn read_back(reader: &mut ApiClient, id: &str) -> Result<u64, Unread> {
-    for _ in 0..30 {
-        let got = reader
-            .get(&format!("/api/games/{id}"))
-            .await
-            .map_err(|e| Unread::Down(format!("reading game {id} back: {e}")))?;
-        if got.status == 429 {
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            continue;
-        }
-        return got.body["ply"].as_u64().ok_or_else(|| {
-            Unread::Answer(format!(
-                "reading game {id} back: {} {}",
-                got.status, got.text
-            ))
-        });
-    }
-    Err(Unread::Answer(format!(
-        "reading game {id} back: rate-limited for 30 s"
-    )))
-}
-
 /// Sleeps `think`, or until the run's end if that comes first; whether the run goes on.
 async fn think_until(shared: &Shared, think: Duration) -> bool {
     let end = tokio::time::Instant::from_std(shared.deadline);
@@ -443,53 +398,6 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-/// The pid of the process listening on TCP `addr` (Linux: /proc/net/tcp{,6} give the
-/// listening socket's inode, a process's /proc/PID/fd links name it).
-fn listener_pid(addr: SocketAddr) -> Result<u32, String> {
-    let port = format!(":{:04X}", addr.port());
-    let mut inode = None;
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        let text = std::fs::read_to_string(table).unwrap_or_default();
-        for line in text.lines().skip(1) {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            // local_address, ..., st (0A = LISTEN), ..., inode
-            if f.len() > 9 && f[1].ends_with(&port) && f[3] == "0A" {
-                inode = Some(f[9].to_string());
-            }
-        }
-    }
-    let inode = inode.ok_or(format!("no process listens on {addr}"))?;
-    let wanted = format!("socket:[{inode}]");
-    let procs = std::fs::read_dir("/proc").map_err(|e| format!("/proc: {e}"))?;
-    for p in procs.flatten() {
-        let Ok(pid) = p.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(fds) = std::fs::read_dir(p.path().join("fd")) else {
-            continue;
-        };
-        for fd in fds.flatten() {
-            if std::fs::read_link(fd.path()).is_ok_and(|l| l.to_string_lossy() == wanted) {
-                return Ok(pid);
-            }
-        }
-    }
-    Err(format!(
-        "the process listening on {addr} is not visible here"
-    ))
-}
-
-/// `addrs` without repeats, in their order.
-fn distinct(addrs: &[SocketAddr]) -> Vec<SocketAddr> {
-    let mut out: Vec<SocketAddr> = Vec::new();
-    for a in addrs {
-        if !out.contains(a) {
-            out.push(*a);
-        }
-    }
-    out
 }
 
 pub fn load(args: LoadArgs) -> Result<(), String> {
