@@ -4,14 +4,15 @@
 //! takes both cores and fills the process's engine memory while it lasts.
 //!
 //! Tests of one process run side by side, two at a time on two cores. What they share: the
-//! test PostgreSQL server, which `storage_faults` restarts and stops (each PostgreSQL test holds
-//! `common::postgres_url`'s shared lock, those hold it alone), and the engine memory pool of
-//! `site::engine_memory` (at most 32 searchers; only level 8 keeps one, in `game_page_api`).
+//! test PostgreSQL server, which `storage_faults_postgres` restarts and stops (each PostgreSQL
+//! test holds `common::postgres_url`'s shared lock, those hold it alone), and the engine
+//! memory pool of `site::engine_memory` (at most 32 searchers; only level 8 keeps one, in `game_page_api`).
 
 mod accounts;
 mod analysis_api;
 mod antarctos_api;
 mod bad_input;
+mod clock_outages;
 mod clocks;
 mod common;
 mod cross_site;
@@ -19,6 +20,7 @@ mod delivery;
 mod engine_limits;
 mod engine_module;
 mod full_disk_wal;
+mod game_offers;
 mod game_page_api;
 mod healthz;
 mod iceage_api;
@@ -37,6 +39,7 @@ mod secrets_at_rest;
 mod static_files;
 mod storage;
 mod storage_faults;
+mod storage_faults_postgres;
 mod upload;
 mod upload_race;
 mod ws_changes;
