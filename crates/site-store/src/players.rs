@@ -12,6 +12,7 @@ use sqlx::Row;
 use super::StatsRow;
 use super::games::{GameRow, from_row, select_columns};
 use super::{Store, StoreError, corrupt};
+use site_model::secrets::TokenHash;
 use site_model::state::GameKind;
 
 /// The games of a profile's player: both seats taken, by two different players.
@@ -48,7 +49,7 @@ pub struct ProfileAccount {
     /// The name as registered.
     pub username: String,
     /// The SHA-256 of its player token: what its seats hold.
-    pub player_hash: Option<String>,
+    pub player_hash: Option<TokenHash>,
 }
 
 impl Store {
@@ -72,7 +73,9 @@ impl Store {
                         Some(r) => Some(ProfileAccount {
                             id: r.try_get("id")?,
                             username: r.try_get("username")?,
-                            player_hash: r.try_get("player_hash")?,
+                            player_hash: r
+                                .try_get::<Option<String>, _>("player_hash")?
+                                .map(TokenHash::from_stored),
                         }),
                         None => None,
                     })
@@ -87,7 +90,7 @@ impl Store {
     /// The finished games of the player whose seats hold `hash`, counted. Uploads (games
     /// played offline in the browser, issue 42) are left out: no server saw them played, so
     /// they are listed, marked, but are no one's win or loss.
-    pub async fn player_record(&self, hash: &str) -> Result<PlayerRecord, StoreError> {
+    pub async fn player_record(&self, hash: &TokenHash) -> Result<PlayerRecord, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -99,7 +102,7 @@ impl Store {
                          FROM games WHERE status = 'finished' AND upload_key IS NULL AND \
                          {PLAYED}"
                     ))
-                    .bind(hash)
+                    .bind(hash.as_str())
                     .fetch_one(conn.raw())
                     .await?;
                     let total: i64 = row.try_get("total")?;
@@ -123,7 +126,7 @@ impl Store {
     /// `variant` only when given; finished and ongoing, most recently changed first.
     pub async fn player_games(
         &self,
-        hash: &str,
+        hash: &TokenHash,
         variant: Option<GameKind>,
         page: i64,
         per_page: i64,
@@ -143,7 +146,7 @@ impl Store {
                     );
                     // One more than a page: whether a next page exists.
                     let mut q = sqlx::query(&text)
-                        .bind(hash)
+                        .bind(hash.as_str())
                         .bind(per_page + 1)
                         .bind(page.saturating_mul(per_page));
                     if let Some(v) = variant {

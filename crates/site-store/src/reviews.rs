@@ -7,6 +7,7 @@ use sqlx::any::AnyRow;
 
 use super::conn::commit;
 use super::{Store, StoreError, corrupt};
+use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, ReviewStatus};
 
 /// One review as stored.
@@ -16,8 +17,8 @@ pub struct ReviewRow {
     pub subject: String,
     /// The game.
     pub variant: GameKind,
-    /// SHA-256 (hex) of the token of the player who asked (its engine-queue share).
-    pub owner: String,
+    /// The hash of the token of the player who asked (its engine-queue share).
+    pub owner: TokenHash,
     /// Where it stands.
     pub status: ReviewStatus,
     /// Nodes searched per position.
@@ -55,7 +56,7 @@ fn from_row(r: &AnyRow) -> Result<ReviewRow, sqlx::Error> {
             )
         })?,
         subject,
-        owner: r.try_get("owner")?,
+        owner: TokenHash::from_stored(r.try_get("owner")?),
         status,
         nodes: r.try_get("nodes")?,
         total: r.try_get("total")?,
@@ -104,7 +105,7 @@ impl Store {
                     ))
                     .bind(&review.subject)
                     .bind(review.variant.as_str())
-                    .bind(&review.owner)
+                    .bind(review.owner.as_str())
                     .bind(review.status.as_str())
                     .bind(review.nodes)
                     .bind(review.total)

@@ -349,10 +349,10 @@ pub fn parse_page(text: Option<&str>) -> Result<i64, SiteError> {
 
 fn game_line(
     row: &GameRow,
-    hash: &str,
+    hash: &TokenHash,
     names: &std::collections::HashMap<String, String>,
 ) -> PlayerGameView {
-    let color = if row.white.token.as_ref().map(TokenHash::as_str) == Some(hash) {
+    let color = if row.white.token.as_ref() == Some(hash) {
         Color::White
     } else {
         Color::Black
@@ -422,8 +422,8 @@ async fn games(
         .iter()
         .flat_map(|r| [r.white.token.clone(), r.black.token.clone()])
         .flatten()
-        .map(TokenHash::into_string)
         .filter(|t| *t != hash)
+        .map(TokenHash::into_string)
         .collect();
     others.sort();
     others.dedup();

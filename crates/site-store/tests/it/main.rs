@@ -114,7 +114,7 @@ async fn a_review_row_with_unknown_text_is_refused_naming_the_row() {
     let row = ReviewRow {
         subject: "game/abc123".into(),
         variant: GameKind::IceAge,
-        owner: "00".repeat(32),
+        owner: site_model::secrets::TokenHash::from_stored("00".repeat(32)),
         status: ReviewStatus::Running,
         nodes: 1_000,
         total: 3,

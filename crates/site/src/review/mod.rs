@@ -22,7 +22,7 @@ use crate::live_game::SiteVariant;
 use crate::play::{GameService, valid_id};
 use crate::positions::read_position;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::PlayerToken;
+use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, GameStatus, ReviewStatus};
 use site_store::{ReviewRow, StoreError, now_ms};
 
@@ -164,10 +164,10 @@ impl Reviews {
 
 /// The reviews this process is running: subject key to owner.
 #[derive(Debug, Default)]
-struct Running(Mutex<HashMap<String, String>>);
+struct Running(Mutex<HashMap<String, TokenHash>>);
 
 impl Running {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TokenHash>> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -227,7 +227,7 @@ pub async fn request(
             line.moves.len()
         )));
     }
-    let owner = token.hash().into_string();
+    let owner = token.hash();
     let busy_here = {
         let running = service.running.lock();
         running.contains_key(&key)
@@ -419,7 +419,7 @@ async fn evaluate(
     service: &Arc<Reviews>,
     variant: GameKind,
     fen: &str,
-    owner: &str,
+    owner: &TokenHash,
     nodes: u64,
 ) -> Result<Eval, SiteError> {
     games::with_game!(variant, G => evaluate_as::<G>(service, fen, owner, nodes).await)
@@ -429,7 +429,7 @@ async fn evaluate(
 async fn evaluate_as<V: SiteVariant>(
     service: &Arc<Reviews>,
     fen: &str,
-    owner: &str,
+    owner: &TokenHash,
     nodes: u64,
 ) -> Result<Eval, SiteError> {
     let pos = read_position::<V>(fen)?;
@@ -447,7 +447,7 @@ async fn evaluate_as<V: SiteVariant>(
         });
     }
     let spec = JobSpec {
-        owner: Owner(owner.to_string()),
+        owner: Owner(owner.as_str().to_string()),
         lane: Lane::Analysis,
         budget: POSITION_BUDGET,
         since_ms: now_ms(),
