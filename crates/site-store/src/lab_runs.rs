@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use games::GameKind;
 use serde::{Deserialize, Serialize};
+use site_model::state::GameKind;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 

@@ -30,15 +30,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use server::client::{Answer, ApiClient, WsStream, next_text};
 
-/// How long a request or a WebSocket handshake waits for its server. Without a limit, a
-/// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
-/// its players, and the run, without end; a few seconds is far above any answer measured
-/// under load (docs/deploy.md: 1.7 s at most, saturated).
 mod processes;
 mod read_back;
 use processes::{distinct, listener_pid};
 use read_back::read_back_any;
 
+/// How long a request or a WebSocket handshake waits for its server. Without a limit, a
+/// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
+/// its players, and the run, without end; a few seconds is far above any answer measured
+/// under load (docs/deploy.md: 1.7 s at most, saturated).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long after `--seconds` the games in play may take to finish the move they are in: the
