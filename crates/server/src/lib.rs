@@ -154,7 +154,10 @@ impl Site {
                 &self.services.play,
                 self.services.play.shutdown_signal(),
             ) {
-                Ok(bus) => self.services.play.set_bus(bus),
+                Ok(bus) => {
+                    self.services.notifications.set_relay(bus.clone());
+                    self.services.play.set_bus(bus);
+                }
                 Err(e) => return Err(ServerError::Options(e.to_string())),
             }
         }
@@ -164,6 +167,11 @@ impl Site {
         ));
         tokio::spawn(site::engine_player::supervise(
             self.services.play.clone(),
+            self.services.play.shutdown_signal(),
+        ));
+        tokio::spawn(site::notifications::reminders::run(
+            self.services.notifications.clone(),
+            self.services.play.time().clone(),
             self.services.play.shutdown_signal(),
         ));
         if let Ok(addr) = listener.local_addr() {

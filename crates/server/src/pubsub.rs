@@ -1,6 +1,8 @@
 //! Live updates across processes (issue 12): with `serve --redis URL`, every stored change of
 //! a game is announced on the Redis channel [`CHANNEL`] after its commit, as
-//! `<process> <game id> <version>`; every process that holds the game in memory reloads it
+//! `<process> <game id> <version>`, and every change of a player's notifications as
+//! `<process> notify <owner's token hash>` (issue 38: that player's notification streams in
+//! other processes look again); every process that holds the game in memory reloads it
 //! from the database (the database is the truth, the message only says "look") and sends the
 //! new state to its own WebSockets, which send each ply once and in order (`routes/ws.rs`,
 //! `Delivered`). As lichess's lila and lila-ws talk through Redis pub/sub.
@@ -20,7 +22,9 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
+use site::notifications::{Notifications, Relay};
 use site::play::{Announcer, GameService};
+use site_model::secrets::TokenHash;
 
 /// The channel of game changes.
 pub const CHANNEL: &str = "icebound:games";
@@ -66,6 +70,16 @@ impl Announcer for Bus {
     }
 }
 
+impl Relay for Bus {
+    /// Says `owner`'s notifications changed (after the commit that changed them).
+    fn relay(&self, owner: &TokenHash) {
+        // Lost: the streams' own polling sees the change within its period.
+        let _ = self
+            .tx
+            .try_send(format!("{} notify {}", self.origin, owner.as_str()));
+    }
+}
+
 impl Bus {
     /// Starts publishing and listening on `url` for `service` (whose process id marks our own
     /// messages). The URL is checked now; Redis itself may come later: the tasks retry.
@@ -74,6 +88,7 @@ impl Bus {
         service: &Arc<GameService>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Bus>, BadRedisUrl> {
+        let notifications = Arc::downgrade(service.notifications());
         let client = redis::Client::open(url).map_err(|e| BadRedisUrl {
             url: site_store::redacted_url(url),
             reason: e.to_string(),
@@ -95,6 +110,7 @@ impl Bus {
             client,
             Arc::downgrade(&bus),
             Arc::downgrade(service),
+            notifications,
             shutdown,
         ));
         Ok(bus)
@@ -187,6 +203,7 @@ async fn listen(
     client: redis::Client,
     bus: Weak<Bus>,
     service: Weak<GameService>,
+    notifications: Weak<Notifications>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut first = true;
@@ -219,8 +236,16 @@ async fn listen(
                             let Some(m) = m else { break };
                             let Ok(text) = m.get_payload::<String>() else { continue };
                             let Some(s) = service.upgrade() else { return };
-                            if let Some((id, version)) = parse(&text, &origin) {
-                                s.remote_change(id, version).await;
+                            match parse(&text, &origin) {
+                                Some(Message::Game(id, version)) => {
+                                    s.remote_change(id, version).await;
+                                }
+                                Some(Message::Notify(owner)) => {
+                                    if let Some(n) = notifications.upgrade() {
+                                        n.wake(&owner);
+                                    }
+                                }
+                                None => {}
                             }
                         }
                         _ = shutdown.changed() => return,
@@ -251,22 +276,45 @@ async fn listen(
     }
 }
 
-/// `<origin> <id> <version>` from another process; `None` for ours or a malformed one.
-fn parse<'a>(text: &'a str, own: &str) -> Option<(&'a str, i64)> {
+/// A message of another process.
+#[derive(Debug, PartialEq, Eq)]
+enum Message<'a> {
+    /// `<origin> <id> <version>`: game `id` is at `version`.
+    Game(&'a str, i64),
+    /// `<origin> notify <owner>`: `owner`'s notifications changed.
+    Notify(TokenHash),
+}
+
+/// A message from another process; `None` for ours or a malformed one.
+fn parse<'a>(text: &'a str, own: &str) -> Option<Message<'a>> {
     let mut parts = text.split(' ');
     let origin = parts.next()?;
-    let id = parts.next()?;
-    let version = parts.next()?.parse().ok()?;
-    (origin != own && parts.next().is_none()).then_some((id, version))
+    let first = parts.next()?;
+    let second = parts.next()?;
+    if origin == own || parts.next().is_some() {
+        return None;
+    }
+    if first == "notify" {
+        let hex = second.len() == 64 && second.bytes().all(|b| b.is_ascii_hexdigit());
+        return hex.then(|| Message::Notify(TokenHash::from_stored(second.to_string())));
+    }
+    Some(Message::Game(first, second.parse().ok()?))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{Message, parse};
 
     #[test]
     fn messages_of_other_processes_are_read_and_ours_skipped() {
-        assert_eq!(parse("p2 abc123 7", "p1"), Some(("abc123", 7)));
+        assert_eq!(parse("p2 abc123 7", "p1"), Some(Message::Game("abc123", 7)));
+        let owner = "ab".repeat(32);
+        assert!(matches!(
+            parse(&format!("p2 notify {owner}"), "p1"),
+            Some(Message::Notify(h)) if h.as_str() == owner
+        ));
+        assert_eq!(parse(&format!("p1 notify {owner}"), "p1"), None);
+        assert_eq!(parse("p2 notify not-a-hash", "p1"), None);
         assert_eq!(parse("p1 abc123 7", "p1"), None);
         assert_eq!(parse("p2 abc123", "p1"), None);
         assert_eq!(parse("p2 abc123 x", "p1"), None);

@@ -1,11 +1,13 @@
 //! The site's plain values and pure rules, below every other site crate: game states
 //! ([`state`]), clocks and time controls ([`clock`]), Glicko-2 ratings ([`ratings`]), player
-//! tokens and their hashes ([`secrets`]), the wall clock games are timed by ([`time`]), and the domain's error ([`error::SiteError`]).
+//! tokens and their hashes ([`secrets`]), the wall clock games are timed by ([`time`]), the kinds of
+//! notification ([`notifications`]), and the domain's error ([`error::SiteError`]).
 //! No I/O: no axum, sqlx, tokio, hyper or redis (docs/architecture.md; a test checks it).
 
 pub mod clock;
 pub mod error;
 pub mod json_list;
+pub mod notifications;
 pub mod ratings;
 pub mod secrets;
 pub mod state;

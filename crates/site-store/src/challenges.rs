@@ -9,6 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::conn::commit;
 use super::games::insert;
+use super::notifications::{NewNotification, insert_many};
 use super::seeks::status_of;
 use super::{GameRow, Store, StoreError, Terms};
 use site_model::state::ChallengeStatus;
@@ -72,11 +73,18 @@ fn from_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
 }
 
 impl Store {
-    /// Stores `c` unless its challenger already has `cap` live challenges out: `Ok(false)`.
-    pub async fn insert_challenge(&self, c: &ChallengeRow, cap: i64) -> Result<bool, StoreError> {
+    /// Stores `c` unless its challenger already has `cap` live challenges out: `Ok(false)`;
+    /// with `note` (the challenged player's notification) in the same transaction.
+    pub async fn insert_challenge(
+        &self,
+        c: &ChallengeRow,
+        cap: i64,
+        note: &NewNotification,
+    ) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
                     let done = sqlx::query(&format!(
                         "INSERT INTO challenges ({COLUMNS}) SELECT $2, $3, $4, $5, $6, $7, $8, \
                          $9, $10, $11, $12, $13, $14, $15 WHERE (SELECT COUNT(*) FROM challenges \
@@ -98,9 +106,14 @@ impl Store {
                     .bind(c.updated_at)
                     .bind(c.expires_at)
                     .bind(cap)
-                    .execute(conn.raw())
+                    .execute(&mut *tx)
                     .await?;
-                    Ok(done.rows_affected() == 1)
+                    if done.rows_affected() != 1 {
+                        return Ok(false);
+                    }
+                    insert_many(&mut tx, std::slice::from_ref(note), c.created_at).await?;
+                    commit(tx).await?;
+                    Ok(true)
                 }
                 .await;
                 (conn, result)

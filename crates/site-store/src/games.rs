@@ -6,8 +6,9 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
+use super::notifications::{NewNotification, insert_many};
 use super::{Store, StoreError, corrupt};
-use site_model::clock::Clock;
+use site_model::clock::{Clock, Speed};
 use site_model::ratings::RatingChange;
 use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind};
 
@@ -83,6 +84,9 @@ pub struct GameRow {
     /// the upload's key (SHA-256 hex of the player and the upload), unique, so that the same
     /// upload twice is one game. `None` for a game played on the site.
     pub upload_key: Option<String>,
+    /// Notifications the write of this row makes, stored in its transaction (each once per
+    /// owner and event: `store::notifications`); never read back (empty in a loaded row).
+    pub outbox: Vec<NewNotification>,
 }
 
 impl GameRow {
@@ -127,6 +131,7 @@ impl GameRow {
             rated: false,
             ratings: None,
             upload_key: None,
+            outbox: Vec::new(),
         }
     }
 
@@ -154,7 +159,7 @@ impl GameRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key";
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed";
 
 /// The columns [`from_row`] reads: the inserted ones and the rating change.
 pub(super) fn select_columns() -> String {
@@ -230,6 +235,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         rated: row.try_get::<i64, _>("rated")? != 0,
         ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
         upload_key: row.try_get("upload_key")?,
+        outbox: Vec::new(),
     })
 }
 
@@ -237,7 +243,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
-         $29, $30, $31)"
+         $29, $30, $31, $32)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -270,8 +276,36 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(&g.white.name)
     .bind(&g.black.name)
     .bind(&g.upload_key)
+    .bind(speed_text(&g.clock))
     .execute(&mut **tx)
     .await?;
+    insert_many(tx, &g.outbox, g.updated_at).await?;
+    Ok(())
+}
+
+/// A clock's speed class as stored (`speed`, migration 13); `None` unlimited.
+fn speed_text(c: &Option<Clock>) -> Option<&'static str> {
+    (*c).and_then(|c| c.control().speed()).map(Speed::as_str)
+}
+
+/// Migration 13's data step: the speed class of every game stored with a clock before it.
+pub(super) async fn fill_speeds(tx: &mut Transaction<'_, Any>) -> Result<(), StoreError> {
+    let rows = sqlx::query("SELECT id, clock FROM games WHERE clock IS NOT NULL")
+        .fetch_all(&mut **tx)
+        .await?;
+    for row in rows {
+        let id: String = row.try_get("id")?;
+        let text: String = row.try_get("clock")?;
+        let Ok(clock) = serde_json::from_str::<Clock>(&text) else {
+            // Unreadable clocks fail where the game is read, with the column named.
+            continue;
+        };
+        sqlx::query("UPDATE games SET speed = $1 WHERE id = $2")
+            .bind(speed_text(&Some(clock)))
+            .bind(&id)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }
 
@@ -297,8 +331,8 @@ pub(super) async fn update(
          black_level = $5, black_token = $6, invite = $7, status = $8, result = $9, winner = $10, \
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
          updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20, \
-         clock = $21, clock_deadline = $22, rated = $23, white_name = $24, black_name = $25 \
-         WHERE id = $26 AND version = $27 AND ply = $28",
+         clock = $21, clock_deadline = $22, rated = $23, white_name = $24, black_name = $25, \
+         speed = $29 WHERE id = $26 AND version = $27 AND ply = $28",
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
@@ -328,6 +362,7 @@ pub(super) async fn update(
     .bind(&g.id)
     .bind(g.version - 1)
     .bind(expected_ply)
+    .bind(speed_text(&g.clock))
     .execute(&mut **tx)
     .await?;
     if done.rows_affected() != 1 {
@@ -335,6 +370,7 @@ pub(super) async fn update(
             expected: g.version - 1,
         });
     }
+    insert_many(tx, &g.outbox, g.updated_at).await?;
     // A rated game is rated in the transaction of the write that ends it (issue 13).
     super::ratings::rate_if_over(tx, g).await
 }

@@ -276,6 +276,32 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE UNIQUE INDEX IF NOT EXISTS games_upload_key ON games (upload_key)",
         ],
     ),
+    (
+        13,
+        &[
+            // Notifications (issue 38, store/notifications.rs): `owner` is the SHA-256 of a
+            // player token, as seats hold; `event_key` names the event that made it, once per
+            // owner; `read_at` is NULL while unread.
+            "CREATE TABLE IF NOT EXISTS notifications (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            game_id TEXT,
+            by_name TEXT,
+            text TEXT NOT NULL,
+            event_key TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            read_at BIGINT
+        )",
+            "CREATE UNIQUE INDEX IF NOT EXISTS notifications_event ON notifications (owner, event_key)",
+            "CREATE INDEX IF NOT EXISTS notifications_newest ON notifications (owner, created_at)",
+            // The clock's speed class (`realtime`, `correspondence`; NULL unlimited), so that
+            // the low-time reminders read correspondence deadlines alone; filled for the games
+            // stored before by the data step (games::fill_speeds).
+            "ALTER TABLE games ADD COLUMN speed TEXT",
+            "CREATE INDEX IF NOT EXISTS games_speed_deadline ON games (speed, clock_deadline)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its
@@ -283,6 +309,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
 async fn data_step(version: i64, tx: &mut Transaction<'_, Any>) -> Result<(), StoreError> {
     match version {
         3 => super::secrets::hash_stored_secrets(tx).await,
+        13 => super::games::fill_speeds(tx).await,
         _ => Ok(()),
     }
 }

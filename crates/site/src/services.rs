@@ -11,6 +11,7 @@ use site_store::Store;
 use crate::analysis::Analyses;
 use crate::engine_player::EnginePlayer;
 use crate::lobby::Lobby;
+use crate::notifications::Notifications;
 use crate::play::GameService;
 use crate::players::Players;
 use crate::review::Reviews;
@@ -27,6 +28,8 @@ pub struct Services {
     pub reviews: Arc<Reviews>,
     /// Profiles, leaderboards and rated statistics.
     pub players: Players,
+    /// The players' notifications (the same as play's: its changes make them).
+    pub notifications: Arc<Notifications>,
 }
 
 impl Services {
@@ -40,6 +43,7 @@ impl Services {
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
+            notifications: play.notifications().clone(),
             play,
         })
     }

@@ -31,6 +31,7 @@ mod layers;
 mod limits;
 mod lobby;
 mod lobby_pairing;
+mod notifications;
 mod position_faults;
 mod qa;
 mod ratings;

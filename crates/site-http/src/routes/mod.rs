@@ -8,6 +8,7 @@ mod analysis;
 mod games;
 mod input;
 mod lobby;
+mod notifications;
 mod pages;
 mod play;
 mod players;
@@ -323,7 +324,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             axum::routing::delete(lobby::cancel_challenge),
         )
         .route("/challenges/{id}/decline", post(lobby::decline_challenge))
-        .route("/lobby", get(lobby::lobby_stream));
+        .route("/lobby", get(lobby::lobby_stream))
+        .route("/notifications", get(notifications::list))
+        .route("/notifications/read", post(notifications::read))
+        .route("/notifications/stream", get(notifications::stream));
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))

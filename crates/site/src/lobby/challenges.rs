@@ -7,10 +7,12 @@ use serde::Serialize;
 
 use super::{KEEP_ANSWERED_MS, Lobby, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
 use crate::accounts::valid_username;
+use crate::notifications;
 use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
+use site_model::notifications::NotificationKind;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{ChallengeStatus, GameKind, SeekColor};
 use site_store::{ChallengeEnd, ChallengeRow, now_ms};
@@ -160,10 +162,11 @@ impl Lobby {
             updated_at: now,
             expires_at: expiry(terms.control, now, self.presence_ms()),
         };
+        let note = notifications::events::challenge_received(&row);
         if !self
             .play
             .store
-            .insert_challenge(&row, MAX_CHALLENGES)
+            .insert_challenge(&row, MAX_CHALLENGES, &note)
             .await?
         {
             return Err(SiteError::new(
@@ -175,6 +178,7 @@ impl Lobby {
             ));
         }
         tracing::info!(challenge = %row.id, "challenge made");
+        self.play.notifications.made(&[note]);
         self.touch();
         Ok(ChallengeView::of(&row, &me))
     }
@@ -221,6 +225,12 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
+        row.outbox = vec![notifications::events::offer_accepted(
+            NotificationKind::ChallengeAccepted,
+            id,
+            &challenge.challenger,
+            &row,
+        )];
         if !self.play.store.accept_challenge(id, &me, &row).await? {
             return Err(no_challenge(id));
         }

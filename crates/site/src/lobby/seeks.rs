@@ -6,10 +6,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
+use crate::notifications;
 use crate::play::{random_token, valid_id};
 use crate::view::GameView;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
+use site_model::notifications::NotificationKind;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
@@ -220,6 +222,12 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
+        row.outbox = vec![notifications::events::offer_accepted(
+            NotificationKind::SeekAccepted,
+            id,
+            &seek.owner,
+            &row,
+        )];
         match self
             .play
             .store
@@ -326,6 +334,12 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
+        row.outbox = vec![notifications::events::offer_accepted(
+            NotificationKind::SeekAccepted,
+            &seek.id,
+            &seek.owner,
+            &row,
+        )];
         match self
             .play
             .store
@@ -342,11 +356,15 @@ impl Lobby {
     /// and returns `token`'s view.
     pub(crate) async fn start_lobby_game(
         self: &Arc<Self>,
-        row: GameRow,
+        mut row: GameRow,
         token: &PlayerToken,
         via: &str,
     ) -> Result<GameView, SiteError> {
         tracing::info!(game = %row.id, variant = %row.variant, rated = row.rated, via, "lobby game");
+        // The offer's owner was told in the game's transaction.
+        self.play
+            .notifications
+            .made(&std::mem::take(&mut row.outbox));
         self.touch();
         self.play.clock_changed.notify_one();
         self.play.open_new(row, token, "lobby game").await

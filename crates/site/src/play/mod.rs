@@ -49,6 +49,7 @@ use tokio::sync::{Mutex, MutexGuard, broadcast, watch};
 
 use crate::engine_queue::EngineQueue;
 use crate::live_game::{self, LiveGame, PreparedMove};
+use crate::notifications::{self, Notifications};
 use crate::view::{GameView, seat_of};
 use site_model::clock::{Charge, Clock, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
@@ -199,6 +200,8 @@ pub struct GameService {
     engines: std::sync::OnceLock<Arc<dyn EngineSeats>>,
     /// The wall clock the game clocks read (leases and outages read the system's).
     time: WallTime,
+    /// The players' notifications: the changes stored here make them.
+    pub(crate) notifications: Arc<Notifications>,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -272,7 +275,7 @@ impl GameService {
     /// The game clocks read `time`.
     pub fn new(store: Store, engine_threads: usize, time: WallTime) -> Arc<GameService> {
         Arc::new(GameService {
-            store,
+            store: store.clone(),
             slots: StdMutex::new(HashMap::new()),
             engine_queue: EngineQueue::new(engine_threads),
             ws_connections: AtomicUsize::new(0),
@@ -283,7 +286,13 @@ impl GameService {
             bus: std::sync::OnceLock::new(),
             engines: std::sync::OnceLock::new(),
             time,
+            notifications: Notifications::new(store.clone()),
         })
+    }
+
+    /// The players' notifications, which the changes of games and of the lobby make.
+    pub fn notifications(&self) -> &Arc<Notifications> {
+        &self.notifications
     }
 
     /// The wall clock the game clocks read.

@@ -1,5 +1,6 @@
-//! Storing a game's changes: the row written before anything is answered or broadcast, and
-//! the ratings a finished rated game shows.
+//! Storing a game's changes: the row written before anything is answered or broadcast, with
+//! the notifications the change makes in its transaction (`notifications::events`), and the
+//! ratings a finished rated game shows.
 
 use super::*;
 
@@ -24,6 +25,7 @@ impl GameService {
         mut row: GameRow,
         flag: bool,
     ) -> Result<(), SiteError> {
+        row.outbox = notifications::events::game_change(g.row(), &row);
         bump(&mut row);
         let saved = if flag {
             self.store
@@ -38,6 +40,7 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.notifications.made(&std::mem::take(&mut row.outbox));
         self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.set_row(row);
@@ -101,6 +104,7 @@ impl GameService {
                 self.time.now_ms(),
             );
         }
+        row.outbox = notifications::events::game_change(g.row(), &row);
         bump(&mut row);
         if let Err(e) = self.store.save_move(&row, &prepared.row).await {
             if matches!(e, StoreError::Stale { .. }) {
@@ -108,6 +112,7 @@ impl GameService {
             }
             return Err(e.into());
         }
+        self.notifications.made(&std::mem::take(&mut row.outbox));
         self.read_rating(&mut row).await;
         let clocked = row.clock.is_some();
         g.commit_move(prepared, row);
