@@ -4,6 +4,7 @@
 
 import type { GameSummary, GameView, ImportView, MoveFault, NewGame, PositionFault, PositionView, VariantStats } from '../src/api';
 import type { GameRatings } from '../src/ratings_api';
+import type { NotificationItem } from '../src/notify/api';
 
 /** A refusal's body (docs/api.md, errors). */
 export interface ErrorBody {
@@ -19,6 +20,7 @@ export type Answer<P extends string> =
   : P extends '/api/my-games' ? GameSummary[]
   : P extends '/api/positions' ? PositionView & ErrorBody
   : P extends '/api/import' ? ImportView & ErrorBody
+  : P extends '/api/notifications' ? { unread: number; items: NotificationItem[] }
   : P extends '/api/games' | `/api/join/${string}` | `/api/games/${string}` ? Game & ErrorBody
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   : any;

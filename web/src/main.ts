@@ -7,6 +7,8 @@ import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { registerServiceWorker } from './install';
 import { linkHandler } from './nav';
+import { bell } from './notify/bell';
+import { startNotifications } from './notify/live';
 import { offlineBadge, onlineOnly } from './online';
 import { accountPage, loginPage } from './pages/account';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
@@ -66,6 +68,7 @@ function header(): HTMLElement {
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
     h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
+    bell(),
     offlineBadge(),
     select,
   );
@@ -134,3 +137,4 @@ window.addEventListener('icebound:me', () => {
 render();
 void loadMe();
 registerServiceWorker();
+startNotifications();

@@ -2,6 +2,21 @@
 
 import { t } from './i18n';
 
+let shown = '';
+let unread = 0;
+
+function apply(): void {
+  document.title = `${unread > 0 ? `(${unread}) ` : ''}${shown} · ${t('site.name')}`;
+}
+
 export function setTitle(what: string): void {
-  document.title = `${what} · ${t('site.name')}`;
+  shown = what;
+  apply();
+}
+
+/** The unread notifications, shown first in the title as "(2) ..." (notify/live.ts). */
+export function setUnread(n: number): void {
+  if (n === unread) return;
+  unread = n;
+  if (shown) apply();
 }

@@ -244,6 +244,36 @@ impl Store {
         .await
     }
 
+    /// Marks `owner`'s notification of event `event_key` read at `now` (what it told was
+    /// answered: a challenge accepted or declined). Whether one changed.
+    pub async fn mark_event_read(
+        &self,
+        owner: &TokenHash,
+        event_key: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let owner = owner.as_str();
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "UPDATE notifications SET read_at = $1 \
+                         WHERE owner = $2 AND event_key = $3 AND read_at IS NULL",
+                    )
+                    .bind(now)
+                    .bind(owner)
+                    .bind(event_key)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Ongoing correspondence games whose running clock runs out between `now` and
     /// `now + within_ms`, earliest deadline first, at most `limit` (the low-time reminders,
     /// site::notifications::reminders).

@@ -6,6 +6,7 @@
 import { clockEn } from './clock.en';
 import { localEn } from './local.en';
 import { lobbyEn } from './lobby.en';
+import { notifyEn } from './notify.en';
 import { offlineEn } from './offline.en';
 import { ratingsEn } from './ratings.en';
 
@@ -13,6 +14,7 @@ export const en = {
   ...clockEn,
   ...localEn,
   ...lobbyEn,
+  ...notifyEn,
   ...offlineEn,
   ...ratingsEn,
   'site.name': 'icebound',
@@ -133,6 +135,7 @@ export const en = {
   'game.promote_cancel': 'Cancel',
   'game.live': 'live',
   'game.offline': 'reconnecting…',
+  'game.over_badge': 'game over',
   'game.move_unsent': 'Your move was not sent: it goes as soon as the connection is back.',
   'game.invite_not_found': 'This invitation link does not lead to any game.',
   'game.human': 'Player',

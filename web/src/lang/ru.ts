@@ -5,6 +5,7 @@ import type { Key } from './en';
 import { clockRu } from './clock.ru';
 import { localRu } from './local.ru';
 import { lobbyRu } from './lobby.ru';
+import { notifyRu } from './notify.ru';
 import { offlineRu } from './offline.ru';
 import { ratingsRu } from './ratings.ru';
 
@@ -12,6 +13,7 @@ export const ru: Record<Key, string> = {
   ...clockRu,
   ...localRu,
   ...lobbyRu,
+  ...notifyRu,
   ...offlineRu,
   ...ratingsRu,
   'site.name': 'icebound',
@@ -132,6 +134,7 @@ export const ru: Record<Key, string> = {
   'game.promote_cancel': 'Отмена',
   'game.live': 'в сети',
   'game.offline': 'переподключение…',
+  'game.over_badge': 'партия окончена',
   'game.move_unsent': 'Ход не отправлен: он уйдёт, как только связь восстановится.',
   'game.invite_not_found': 'По этой ссылке-приглашению нет партии.',
   'game.human': 'Игрок',

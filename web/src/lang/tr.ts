@@ -5,6 +5,7 @@ import type { Key } from './en';
 import { clockTr } from './clock.tr';
 import { localTr } from './local.tr';
 import { lobbyTr } from './lobby.tr';
+import { notifyTr } from './notify.tr';
 import { offlineTr } from './offline.tr';
 import { ratingsTr } from './ratings.tr';
 
@@ -12,6 +13,7 @@ export const tr: Record<Key, string> = {
   ...clockTr,
   ...localTr,
   ...lobbyTr,
+  ...notifyTr,
   ...offlineTr,
   ...ratingsTr,
   'site.name': 'icebound',
@@ -132,6 +134,7 @@ export const tr: Record<Key, string> = {
   'game.promote_cancel': 'Vazgeç',
   'game.live': 'canlı',
   'game.offline': 'yeniden bağlanıyor…',
+  'game.over_badge': 'oyun bitti',
   'game.move_unsent': 'Hamleniz gönderilemedi: bağlantı gelir gelmez gönderilecek.',
   'game.invite_not_found': 'Bu davet bağlantısına ait bir oyun yok.',
   'game.human': 'Oyuncu',

@@ -66,6 +66,7 @@ export const lobbyApi = {
   quick: (variant: Variant, time_control: TimeControl, rated: boolean) =>
     call<{ game: GameView | null; seek: SeekView | null }>('POST', '/api/seeks/quick', { variant, time_control, rated }),
   challenge: (username: string, terms: Terms) => call<ChallengeView>('POST', '/api/challenges', { username, ...terms }),
+  challenges: () => call<{ incoming: ChallengeView[]; outgoing: ChallengeView[] }>('GET', '/api/challenges'),
   acceptChallenge: (c: string) => call<GameView>('POST', `/api/challenges/${id(c)}/accept`, {}),
   declineChallenge: (c: string) => call<void>('POST', `/api/challenges/${id(c)}/decline`, {}),
   cancelChallenge: (c: string) => call<void>('DELETE', `/api/challenges/${id(c)}`, {}),

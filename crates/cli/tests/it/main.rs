@@ -10,6 +10,7 @@ mod engine_qa_cli;
 mod iceage_cli;
 mod lab_cli;
 mod lab_db_cli;
+mod notify_kill;
 mod processes;
 mod qa_cli;
 mod readonly_db;

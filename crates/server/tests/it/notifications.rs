@@ -224,6 +224,19 @@ async fn challenges_and_seeks_notify_their_owners() {
     assert_eq!(accepted.len(), 1, "{items:?}");
     assert_eq!(accepted[0]["by"], bname.as_str());
     assert!(!accepted[0]["text"].as_str().unwrap().contains("your move"));
+    // A declined challenge's notification is read too.
+    let c = post(
+        &mut a,
+        "/api/challenges",
+        json!({"username": bname, "variant": "iceage", "time_control": correspondence(7)}),
+    )
+    .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    assert_eq!(notes(&mut b).await.0, 1);
+    let id = c.body["id"].as_str().unwrap();
+    let d = post(&mut b, &format!("/api/challenges/{id}/decline"), json!({})).await;
+    assert_eq!(d.status, 204, "{}", d.text);
+    assert_eq!(notes(&mut b).await.0, 0);
     srv.stop().await;
 }
 

@@ -234,12 +234,18 @@ impl Lobby {
         if !self.play.store.accept_challenge(id, &me, &row).await? {
             return Err(no_challenge(id));
         }
+        self.play.notifications.challenge_answered(&me, id).await;
         self.start_lobby_game(row, token, "challenge").await
     }
 
     /// `POST /api/challenges/{id}/decline` by the challenged player; 404 otherwise.
     pub async fn decline_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, ChallengeEnd::Decline).await
+        self.end_challenge(token, id, ChallengeEnd::Decline).await?;
+        self.play
+            .notifications
+            .challenge_answered(&token.hash(), id)
+            .await;
+        Ok(())
     }
 
     /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an

@@ -87,6 +87,11 @@ pub fn game_change(before: &GameRow, after: &GameRow) -> Vec<NewNotification> {
     notes
 }
 
+/// The event key of challenge `id` received.
+pub fn challenge_key(id: &str) -> String {
+    format!("challenge:{id}")
+}
+
 /// "Challenge received", to the challenged player (`challenge:<id>`).
 pub fn challenge_received(c: &ChallengeRow) -> NewNotification {
     NewNotification {
@@ -99,7 +104,7 @@ pub fn challenge_received(c: &ChallengeRow) -> NewNotification {
             c.terms.variant.title()
         ),
         by: Some(c.challenger_name.clone()),
-        event_key: format!("challenge:{}", c.id),
+        event_key: challenge_key(&c.id),
     }
 }
 

@@ -245,6 +245,20 @@ impl Notifications {
         Ok(self.store.unread_notifications(&owner).await?)
     }
 
+    /// The challenge `id` to `owner` was answered: its notification is read. A failure is
+    /// logged (the answer itself stands).
+    pub async fn challenge_answered(&self, owner: &TokenHash, id: &str) {
+        match self
+            .store
+            .mark_event_read(owner, &events::challenge_key(id), now_ms())
+            .await
+        {
+            Ok(true) => self.changed(owner),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot mark a challenge's notification read"),
+        }
+    }
+
     /// Registers a stream of `owner`: its wake-up; 503 `too_many` past the caps.
     fn open_stream(&self, owner: &TokenHash) -> Result<Arc<Notify>, SiteError> {
         let mut streams = self.lock_streams();

@@ -92,6 +92,8 @@ function player(ctrl: GameCtrl, g: GameView, where: 'top' | 'bottom'): VNode {
 
 function live(ctrl: GameCtrl): VNode {
   if (ctrl.live === null) return h('span.live');
+  // A finished game is not "live": the badge says it is over (issue 38).
+  if (ctrl.game && ctrl.game.status !== 'ongoing') return h('span.live.over', `■ ${t('game.over_badge')}`);
   return h('span.live', { class: { on: ctrl.live, off: !ctrl.live } }, ctrl.live ? `● ${t('game.live')}` : `○ ${t('game.offline')}`);
 }
 

@@ -1,0 +1,113 @@
+// Notifications (issue 38) in two browsers: a challenge pops up on a page that is not the home
+// page and is accepted from there; the challenger's bell counts the acceptance live and lists it;
+// a correspondence move raises the opponent's bell and title on another page, but not while that
+// player looks at the game itself; a finished game's badge says so; the bell and the pop-up on
+// a 390 px phone.
+
+import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
+
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const n = Date.now() % 1000000;
+const [ann, bob] = [`nann_${n}`, `nbob_${n}`];
+/** @type {{ ann?: import('playwright-core').Page, bob?: import('playwright-core').Page, game?: string }} */
+const s = {};
+
+/** A page of a new account `name`, on `path`. */
+async function player(browser, name, path, options) {
+  const page = await newPage(browser, options);
+  await page.goto(`${base}/rules`);
+  eq((await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' })).status, 201, `${name} registers`);
+  await page.goto(`${base}${path}`);
+  await page.waitForSelector('#notify-bell');
+  return page;
+}
+
+const count = page => page.$eval('#notify-count', e => ((/** @type {HTMLElement} */ (e)).hidden ? 0 : Number(e.textContent)));
+
+/** Plays the first legal move of the game for `page`'s player. */
+async function move(page, id) {
+  const g = (await api(page, 'GET', `/api/games/${id}`)).json;
+  const r = await api(page, 'POST', `/api/games/${id}/moves`, { move: g.legal[0].text, ply: g.ply });
+  eq(r.status, 200, 'the move is played');
+}
+
+async function challengePopsUpAnywhere(browser) {
+  s.ann = await player(browser, ann, '/rules');
+  s.bob = await player(browser, bob, '/stats');
+  eq(await count(s.bob), 0, 'no notification yet');
+  const c = await api(s.bob, 'POST', '/api/challenges', { username: ann, variant: 'iceage', time_control: { kind: 'correspondence', days: 3 }, color: 'white' });
+  eq(c.status, 201, 'Bob challenges Ann');
+  // Ann is on the rules page: the challenge pops up there, with who and the terms.
+  const pop = await s.ann.waitForSelector('#challenge-popup:not([hidden])', { timeout: 10000 });
+  eq(await pop.$eval('.challenge-popup-who', e => e.textContent), `${bob} challenges you`, 'the pop-up says who');
+  check((await pop.$eval('.challenge-popup-terms', e => e.textContent)).includes('3 days'), 'and the clock');
+  eq(await s.ann.getAttribute('#challenge-popup', 'role'), 'alertdialog', 'announced as an alert dialog');
+  await screenshot(s.ann, 'notify-challenge-popup', 'challenge-popup.png');
+  await s.ann.click('#challenge-popup .popup-accept');
+  await s.ann.waitForURL(/\/game\/[\w-]+$/, { timeout: 10000 });
+  s.game = new URL(s.ann.url()).pathname.split('/').pop();
+  check(await s.ann.isHidden('#challenge-popup'), 'the pop-up is gone once answered');
+  // Bob's bell counts the acceptance without a reload, and so does his title.
+  await s.bob.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '1', null, { timeout: 10000 });
+  check((await s.bob.title()).startsWith('(1) '), `the title counts it: ${await s.bob.title()}`);
+  eq(await s.bob.getAttribute('#notify-bell', 'aria-label'), 'Notifications: 1 unread', 'the bell says the count');
+  await s.bob.click('#notify-bell');
+  const item = await s.bob.waitForSelector('#notify-panel .notify-item');
+  eq(await item.$eval('.notify-text', e => e.textContent), `${ann} accepted your challenge`, 'the list words it');
+  await s.bob.waitForFunction(() => (/** @type {HTMLElement | null} */ (document.querySelector('#notify-count')))?.hidden === true);
+  eq((await api(s.bob, 'GET', '/api/notifications')).json.unread, 0, 'opening the list marked it read');
+  await screenshot(s.bob, 'notify-list', 'notifications.png');
+  // The item leads to the game.
+  await item.click();
+  await s.bob.waitForURL(new RegExp(`/game/${s.game}$`));
+}
+
+async function correspondenceMovesRaiseTheBell(browser) {
+  const { ann: a, bob: b, game } = s;
+  if (!a || !b || !game) throw new Error('needs the first scenario');
+  // Bob (White) moves while Ann looks at the game: her count stays at 0, the move is on screen.
+  await move(b, game);
+  await a.waitForTimeout(1500);
+  eq(await count(a), 0, 'no count for the game on the screen');
+  eq((await api(a, 'GET', '/api/notifications')).json.unread, 0, 'and it was marked read');
+  // Ann goes elsewhere and moves by the API; Bob, on another page now, is told.
+  await b.goto(`${base}/my`);
+  await b.waitForSelector('#notify-bell');
+  await move(a, game);
+  await b.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '1', null, { timeout: 10000 });
+  const list = (await api(b, 'GET', '/api/notifications')).json;
+  eq([list.items[0].kind, list.items[0].game, list.items[0].by], ['your_move', game, ann], 'your move, in this game, by Ann');
+  // Ann resigns, on the game page: its badge no longer says "live", and Bob is told.
+  eq((await api(a, 'POST', `/api/games/${game}/resign`)).status, 200, 'Ann resigns');
+  await a.waitForSelector('.live.over', { timeout: 10000 });
+  eq(await a.textContent('.live'), '■ game over', 'the badge says the game is over');
+  await b.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '2', null, { timeout: 10000 });
+}
+
+async function phoneBell(browser) {
+  const page = await player(browser, `nph_${n}`, '/rules', phone);
+  const box = await page.$eval('#notify-bell', e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; });
+  check(box[0] >= 44 && box[1] >= 44, `the bell is a 44 px tap target on a phone (${box})`);
+  const c = await api(s.bob ?? page, 'POST', '/api/challenges', { username: `nph_${n}`, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 } });
+  eq(c.status, 201, 'a challenge to the phone player');
+  await page.waitForSelector('#challenge-popup:not([hidden])', { timeout: 10000 });
+  const right = await page.$eval('#challenge-popup', e => e.getBoundingClientRect().right);
+  check(right <= 390, `the pop-up fits the phone (right edge ${right})`);
+  for (const b of await page.$$('#challenge-popup button')) {
+    const r = await b.boundingBox();
+    check(r !== null && r.height >= 44 && r.width >= 44, 'its buttons are tap targets');
+  }
+  await screenshot(page, 'notify-phone-popup');
+  await page.click('#challenge-popup .popup-decline');
+  await page.waitForSelector('#challenge-popup', { state: 'hidden' });
+  await page.click('#notify-bell');
+  await page.waitForSelector('#notify-panel .notify-item');
+  const panel = await page.$eval('#notify-panel', e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; });
+  check(panel[0] >= 0 && panel[1] <= 390, `the list fits the phone (${panel})`);
+}
+
+await suite([
+  ['a challenge pops up on any page', challengePopsUpAnywhere],
+  ['correspondence moves raise the bell', correspondenceMovesRaiseTheBell],
+  ['the bell on a phone', phoneBell],
+]);

@@ -1,0 +1,19 @@
+// The notifications' words in Russian (keys: lang/notify.en.ts).
+
+import type { notifyEn } from './notify.en';
+
+export const notifyRu: Record<keyof typeof notifyEn, string> = {
+  'notify.bell': 'Уведомления',
+  'notify.bell_unread': '{n, plural, one {Уведомления: # непрочитанное} few {Уведомления: # непрочитанных} many {Уведомления: # непрочитанных} other {Уведомления: # непрочитанного}}',
+  'notify.none': 'Уведомлений пока нет.',
+  'notify.your_move': '{name} сделал ход: ваш ход',
+  'notify.low_time': 'Время на ход против {name} истекает',
+  'notify.game_over': 'Партия против {name} окончена',
+  'notify.challenge': '{name} вызывает вас',
+  'notify.challenge_accepted': '{name} принял ваш вызов',
+  'notify.seek_accepted': '{name} принял вашу заявку',
+  'notify.popup_title': 'Вызов',
+  'notify.accept': 'Принять',
+  'notify.decline': 'Отклонить',
+  'notify.close': 'Закрыть',
+};

@@ -1,0 +1,19 @@
+// The notifications' words in Turkish (keys: lang/notify.en.ts).
+
+import type { notifyEn } from './notify.en';
+
+export const notifyTr: Record<keyof typeof notifyEn, string> = {
+  'notify.bell': 'Bildirimler',
+  'notify.bell_unread': 'Bildirimler: {n} okunmamış',
+  'notify.none': 'Henüz bildirim yok.',
+  'notify.your_move': '{name} hamlesini yaptı: sıra sizde',
+  'notify.low_time': '{name} ile oyununuzda süreniz azalıyor',
+  'notify.game_over': '{name} ile oyununuz bitti',
+  'notify.challenge': '{name} sizi oyuna davet ediyor',
+  'notify.challenge_accepted': '{name} davetinizi kabul etti',
+  'notify.seek_accepted': '{name} ilanınızı kabul etti',
+  'notify.popup_title': 'Oyun daveti',
+  'notify.accept': 'Kabul et',
+  'notify.decline': 'Reddet',
+  'notify.close': 'Kapat',
+};

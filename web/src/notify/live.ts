@@ -1,0 +1,62 @@
+// The live notification count of every page (issue 38): one `EventSource` on
+// `GET /api/notifications/stream` for the whole visit (pages and headers come and go; this stays),
+// the unread count in the bell and the window's title, a chime for what is new, and an incoming
+// challenge popped up on any page (challenge_popup.ts).
+
+import { setUnread } from '../title';
+import { chime } from './beep';
+import { notifyApi, type NotifyView } from './api';
+import { showChallenges } from './challenge_popup';
+
+let source: EventSource | undefined;
+let view: NotifyView = { unread: 0, latest: null };
+/** The newest notification's id when last seen: what is newer chimes. */
+let newest: string | null | undefined;
+const listeners = new Set<(v: NotifyView) => void>();
+
+/** The count and newest notification as last sent. */
+export function current(): NotifyView {
+  return view;
+}
+
+/** Calls `listener` at each change; returns the unsubscription. */
+export function onNotify(listener: (v: NotifyView) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function changed(next: NotifyView): void {
+  const first = newest === undefined;
+  const latest = next.latest;
+  const fresh = latest !== null && latest.id !== newest && !latest.read;
+  view = next;
+  newest = latest?.id ?? null;
+  // The game on the screen needs no notification of its own turns.
+  if (fresh && latest.kind === 'your_move' && latest.game && location.pathname === `/game/${latest.game}`) {
+    void notifyApi.read([latest.id]).catch(() => undefined);
+  } else if (fresh && !first) {
+    chime();
+  }
+  setUnread(next.unread);
+  for (const l of [...listeners]) l(next);
+  // Open challenges pop up at the first look (one that came while away) and when one comes.
+  if (first || (fresh && latest.kind === 'challenge')) void showChallenges();
+}
+
+/** Opens the stream once for the whole visit (the browser reconnects it by itself). */
+export function startNotifications(): void {
+  if (source || typeof EventSource === 'undefined') return;
+  source = new EventSource(notifyApi.streamUrl);
+  source.addEventListener('notify', e => {
+    try {
+      changed(JSON.parse((e as MessageEvent<string>).data) as NotifyView);
+    } catch {
+      // a malformed event is skipped; the next one carries the whole state
+    }
+  });
+}
+
+/** The count after the player read some here (the stream confirms it soon after). */
+export function setCount(unread: number): void {
+  changed({ unread, latest: view.latest ? { ...view.latest, read: unread === 0 || view.latest.read } : null });
+}
