@@ -352,8 +352,14 @@ export function watchErrors(page) {
 
 /** A new browser context (desktop 1280x800 by default) with a watched page. */
 export async function newPage(browser, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', ...options });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const { pushOffer, ...contextOptions } = /** @type {{ pushOffer?: boolean }} */ (options);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', ...contextOptions });
+  // The offer of notifications on this device (notify/push_offer.ts) is a box over the page:
+  // a player who said "not now" once, unless a script asks to see it (`pushOffer: true`).
+  if (!pushOffer) await context.addInitScript(() => localStorage.setItem('icebound.push_offer_dismissed', '1'));
+  // Granting some permissions denies the others (CDP): a script that sees the push offer
+  // grants notifications too.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write', ...(pushOffer ? ['notifications'] : [])], { origin: base });
   const page = await context.newPage();
   watchErrors(page);
   return page;

@@ -2,7 +2,7 @@
 // page and is accepted from there; the challenger's bell counts the acceptance live and lists it;
 // a correspondence move raises the opponent's bell and title on another page, but not while that
 // player looks at the game itself; a finished game's badge says so; the bell and the pop-up on
-// a 390 px phone.
+// a 390 px phone; the offer of notifications on this device after a first correspondence game.
 
 import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
 
@@ -32,7 +32,7 @@ async function move(page, id) {
 }
 
 async function challengePopsUpAnywhere(browser) {
-  s.ann = await player(browser, ann, '/rules');
+  s.ann = await player(browser, ann, '/rules', { pushOffer: true });
   s.bob = await player(browser, bob, '/stats');
   eq(await count(s.bob), 0, 'no notification yet');
   const c = await api(s.bob, 'POST', '/api/challenges', { username: ann, variant: 'iceage', time_control: { kind: 'correspondence', days: 3 }, color: 'white' });
@@ -47,6 +47,16 @@ async function challengePopsUpAnywhere(browser) {
   await s.ann.waitForURL(/\/game\/[\w-]+$/, { timeout: 10000 });
   s.game = new URL(s.ann.url()).pathname.split('/').pop();
   check(await s.ann.isHidden('#challenge-popup'), 'the pop-up is gone once answered');
+  // Her first correspondence game: the page offers notifications on this device, once.
+  const offer = await s.ann.waitForSelector('#push-offer', { timeout: 10000 });
+  check((await offer.textContent()).includes('when it is your move'), 'the offer says what it is for');
+  await screenshot(s.ann, 'notify-push-offer');
+  await s.ann.click('#push-offer-later');
+  await s.ann.waitForSelector('#push-offer', { state: 'detached' });
+  await s.ann.reload();
+  await s.ann.waitForSelector('.game .cg-wrap');
+  await s.ann.waitForTimeout(500);
+  check(!(await s.ann.$('#push-offer')), '"not now" is remembered');
   // Bob's bell counts the acceptance without a reload, and so does his title.
   await s.bob.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '1', null, { timeout: 10000 });
   check((await s.bob.title()).startsWith('(1) '), `the title counts it: ${await s.bob.title()}`);

@@ -68,3 +68,36 @@ async function cacheFirst(path) {
   const cached = await caches.match(path, { cacheName: CACHE });
   return cached ?? fetch(path);
 }
+
+// Web Push (issue 38): a message from the site (docs/api.md, "Web Push") is shown as a system
+// notification, one per notification id (`tag`: a repeat replaces it); a click opens or focuses
+// the site at the page it names.
+self.addEventListener('push', event => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { text: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(self.registration.showNotification('icebound', {
+    body: message.text || '',
+    tag: message.id || undefined,
+    icon: '/assets/icons/icon-192.png',
+    data: { url: typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/' },
+  }));
+});
+
+self.addEventListener('notificationclick', event => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url || '/', self.location.origin).href;
+  event.waitUntil((async () => {
+    for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) {
+      if (new URL(client.url).origin === self.location.origin && 'focus' in client) {
+        await client.focus();
+        if ('navigate' in client) await client.navigate(url);
+        return;
+      }
+    }
+    await self.clients.openWindow(url);
+  })());
+});

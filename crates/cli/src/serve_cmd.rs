@@ -48,6 +48,11 @@ pub struct ServeArgs {
     /// redis://127.0.0.1:6379: every stored change is announced there (docs/deploy.md).
     #[arg(long, value_name = "URL")]
     pub redis: Option<String>,
+    /// Let Web Push go to http and private addresses too (a push service on a private
+    /// network; tests). Without it, only https to public hosts (a player cannot make the
+    /// server POST inside its network).
+    #[arg(long)]
+    pub push_allow_insecure: bool,
 }
 
 /// The site's options from the command line.
@@ -75,6 +80,7 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
         },
         services: server::ServiceOptions {
             redis: args.redis.clone(),
+            push_allow_insecure: args.push_allow_insecure,
             ..server::ServiceOptions::default()
         },
         ..server::SiteOptions::default()

@@ -12,6 +12,7 @@
 pub mod backup;
 pub mod client;
 pub mod pubsub;
+pub mod push_sender;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -97,6 +98,19 @@ impl Site {
         if let Some(presence) = options.services.lobby_presence {
             services.lobby.set_presence(presence);
         }
+        let vapid = site::notifications::push::VapidKey::load(services.play.store())
+            .await
+            .map_err(|e| ServerError::Options(e.message))?;
+        services
+            .notifications
+            .set_push(Arc::new(site::notifications::push::Push::new(
+                vapid,
+                push_sender::HttpsSender::new(),
+                push_sender::contact(options.public_url.as_ref()),
+                site::notifications::push::EndpointPolicy {
+                    allow_insecure: options.services.push_allow_insecure,
+                },
+            )));
         let sessions = site::accounts::Sessions::new(services.play.store().clone());
         Ok(Site {
             services,
@@ -167,6 +181,10 @@ impl Site {
         ));
         tokio::spawn(site::engine_player::supervise(
             self.services.play.clone(),
+            self.services.play.shutdown_signal(),
+        ));
+        tokio::spawn(site::notifications::push::run(
+            self.services.notifications.clone(),
             self.services.play.shutdown_signal(),
         ));
         tokio::spawn(site::notifications::reminders::run(

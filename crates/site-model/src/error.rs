@@ -68,6 +68,8 @@ pub enum ErrorCode {
     TooManyChallenges,
     /// 409: a player tried to accept their own seek.
     OwnSeek,
+    /// 503: a part of the site that is not set up on this server (Web Push without its key).
+    Unavailable,
     /// 500: storage failure.
     Internal,
 }
@@ -90,7 +92,7 @@ impl ErrorCode {
             | ErrorCode::OwnSeek => 409,
             ErrorCode::TooLarge => 413,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => 422,
-            ErrorCode::TooMany | ErrorCode::ClocksOwed => 503,
+            ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => 403,
             ErrorCode::UnsupportedMediaType => 415,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,

@@ -61,7 +61,7 @@ pub enum ReadMark<'a> {
     All,
 }
 
-fn from_row(row: &AnyRow) -> Result<NotificationRow, sqlx::Error> {
+pub(super) fn from_row(row: &AnyRow) -> Result<NotificationRow, sqlx::Error> {
     Ok(NotificationRow {
         id: row.try_get("id")?,
         kind: parse_column(row, "kind", NotificationKind::parse)?,

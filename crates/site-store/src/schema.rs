@@ -302,6 +302,25 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS games_speed_deadline ON games (speed, clock_deadline)",
         ],
     ),
+    (
+        14,
+        &[
+            // Web Push (issue 38, store/push.rs): one row per browser that subscribed (its push
+            // service's endpoint URL and its two keys, base64url), for a player token's hash;
+            // a notification is pushed once (`pushed_at`), claimed for a while by the process
+            // that sends it (`push_lease`, Unix ms).
+            "CREATE TABLE IF NOT EXISTS push_subscriptions (
+            endpoint TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            p256dh TEXT NOT NULL,
+            auth TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS push_subscriptions_owner ON push_subscriptions (owner)",
+            "ALTER TABLE notifications ADD COLUMN pushed_at BIGINT",
+            "ALTER TABLE notifications ADD COLUMN push_lease BIGINT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

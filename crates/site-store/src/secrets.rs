@@ -66,32 +66,7 @@ impl Store {
     /// database reads the same one (a racing creation loses to the first, `ON CONFLICT`).
     pub async fn player_token_secret(&self) -> Result<Vec<u8>, StoreError> {
         let fresh: String = new_secret().iter().map(|b| format!("{b:02x}")).collect();
-        let stored: String = self
-            .run(|mut conn| {
-                let fresh = fresh.clone();
-                Box::pin(async move {
-                    let result = async {
-                        sqlx::query(
-                            "INSERT INTO site_secrets (name, value) VALUES ($1, $2) \
-                             ON CONFLICT (name) DO NOTHING",
-                        )
-                        .bind(PLAYER_TOKEN_SECRET)
-                        .bind(fresh)
-                        .execute(conn.raw())
-                        .await?;
-                        Ok(
-                            sqlx::query("SELECT value FROM site_secrets WHERE name = $1")
-                                .bind(PLAYER_TOKEN_SECRET)
-                                .fetch_one(conn.raw())
-                                .await?
-                                .try_get("value")?,
-                        )
-                    }
-                    .await;
-                    (conn, result)
-                })
-            })
-            .await?;
+        let stored = self.site_secret(PLAYER_TOKEN_SECRET, fresh).await?;
         let bytes: Option<Vec<u8>> = (0..stored.len())
             .step_by(2)
             .map(|i| {
@@ -106,6 +81,36 @@ impl Store {
                 "site secret '{PLAYER_TOKEN_SECRET}' is not hex of at least 16 bytes"
             ))),
         }
+    }
+
+    /// The site secret `name` (text), stored as `fresh` on first use. Every process on one
+    /// database reads the same one: a racing creation loses to the first (`ON CONFLICT`).
+    pub async fn site_secret(&self, name: &str, fresh: String) -> Result<String, StoreError> {
+        self.run(|mut conn| {
+            let fresh = fresh.clone();
+            Box::pin(async move {
+                let result = async {
+                    sqlx::query(
+                        "INSERT INTO site_secrets (name, value) VALUES ($1, $2) \
+                         ON CONFLICT (name) DO NOTHING",
+                    )
+                    .bind(name)
+                    .bind(fresh)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(
+                        sqlx::query("SELECT value FROM site_secrets WHERE name = $1")
+                            .bind(name)
+                            .fetch_one(conn.raw())
+                            .await?
+                            .try_get("value")?,
+                    )
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
     }
 
     /// Hashes (hex) of the unsigned tokens that held seats when the database was migrated.

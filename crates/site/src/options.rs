@@ -25,4 +25,8 @@ pub struct ServiceOptions {
     /// The wall clock the game clocks read (default: the system's); a clock test moves it
     /// forward instead of sleeping ([`WallTime::advance`]).
     pub time: WallTime,
+    /// Whether Web Push may go to `http` and private addresses (`serve
+    /// --push-allow-insecure`: a private push service, tests); `false`: `https` to public
+    /// hosts only ([`crate::notifications::push::EndpointPolicy`]).
+    pub push_allow_insecure: bool,
 }

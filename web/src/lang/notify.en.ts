@@ -15,4 +15,10 @@ export const notifyEn = {
   'notify.accept': 'Accept',
   'notify.decline': 'Decline',
   'notify.close': 'Close',
+  'notify.push_offer': 'Get a notification on this device when it is your move, even with the site closed?',
+  'notify.push_on': 'Turn on',
+  'notify.push_later': 'Not now',
+  'notify.push_denied': 'This browser does not allow notifications for the site.',
+  'notify.push_device': 'Notifications on this device',
+  'notify.push_off': 'Turn off on this device',
 };

@@ -16,4 +16,10 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'notify.accept': 'Принять',
   'notify.decline': 'Отклонить',
   'notify.close': 'Закрыть',
+  'notify.push_offer': 'Получать уведомление на этом устройстве, когда ваш ход, даже если сайт закрыт?',
+  'notify.push_on': 'Включить',
+  'notify.push_later': 'Не сейчас',
+  'notify.push_denied': 'Браузер не разрешает уведомления от сайта.',
+  'notify.push_device': 'Уведомления на этом устройстве',
+  'notify.push_off': 'Выключить на этом устройстве',
 };

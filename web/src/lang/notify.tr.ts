@@ -16,4 +16,10 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'notify.accept': 'Kabul et',
   'notify.decline': 'Reddet',
   'notify.close': 'Kapat',
+  'notify.push_offer': 'Site kapalıyken bile sıra size geldiğinde bu cihazda bildirim alınsın mı?',
+  'notify.push_on': 'Aç',
+  'notify.push_later': 'Şimdi değil',
+  'notify.push_denied': 'Bu tarayıcı site için bildirimlere izin vermiyor.',
+  'notify.push_device': 'Bu cihazda bildirimler',
+  'notify.push_off': 'Bu cihazda kapat',
 };

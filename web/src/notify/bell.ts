@@ -6,6 +6,7 @@ import { h, mount } from '../dom';
 import { locale, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { notifyApi, type NotificationItem } from './api';
+import { currentSubscription, pushSupported, subscribe, unsubscribe } from './push_offer';
 import { current, onNotify, setCount } from './live';
 
 const words: Record<NotificationItem['kind'], Key> = {
@@ -51,6 +52,36 @@ function entry(n: NotificationItem, close: () => void): HTMLElement {
       h('span.notify-text', text), h('time.notify-at', { datetime: new Date(n.at).toISOString() }, ago(n.at))));
 }
 
+/** The list's switch of Web Push on this device (nothing where the browser has no push). */
+async function pushSwitch(): Promise<HTMLElement | null> {
+  if (!pushSupported()) return null;
+  let on = false;
+  try {
+    on = (await currentSubscription()) !== null;
+  } catch {
+    return null;
+  }
+  const error = h('p.error', { role: 'alert' });
+  const button = h('button.notify-push#notify-push', {
+    type: 'button',
+    'aria-pressed': String(on),
+    onclick: async () => {
+      button.setAttribute('disabled', '');
+      try {
+        if (on) await unsubscribe();
+        else await subscribe();
+        on = !on;
+        button.setAttribute('aria-pressed', String(on));
+        button.textContent = on ? t('notify.push_off') : t('notify.push_device');
+      } catch (err) {
+        error.textContent = err instanceof Error ? err.message : String(err);
+      }
+      button.removeAttribute('disabled');
+    },
+  }, on ? t('notify.push_off') : t('notify.push_device'));
+  return h('div.notify-footer', button, error);
+}
+
 /** The bell: a button with the count, and its list. */
 export function bell(): HTMLElement {
   const count = h('span.notify-count#notify-count', { 'aria-hidden': 'true' });
@@ -93,7 +124,7 @@ export function bell(): HTMLElement {
       const list = await notifyApi.list();
       mount(panel, list.items.length === 0
         ? h('p.hint.notify-empty', t('notify.none'))
-        : h('ul.notify-list', list.items.map(n => entry(n, close))));
+        : h('ul.notify-list', list.items.map(n => entry(n, close))), await pushSwitch());
       if (list.unread > 0) setCount((await notifyApi.readAll()).unread);
     } catch (err) {
       mount(panel, h('p.error', String(err)));

@@ -33,6 +33,7 @@ mod lobby;
 mod lobby_pairing;
 mod notifications;
 mod position_faults;
+mod push;
 mod qa;
 mod ratings;
 mod redis_resync;

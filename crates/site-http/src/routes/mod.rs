@@ -12,6 +12,7 @@ mod notifications;
 mod pages;
 mod play;
 mod players;
+mod push;
 mod records;
 mod stats;
 mod upload;
@@ -327,7 +328,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/lobby", get(lobby::lobby_stream))
         .route("/notifications", get(notifications::list))
         .route("/notifications/read", post(notifications::read))
-        .route("/notifications/stream", get(notifications::stream));
+        .route("/notifications/stream", get(notifications::stream))
+        .route("/push/key", get(push::key))
+        .route(
+            "/push/subscriptions",
+            post(push::subscribe).delete(push::unsubscribe),
+        );
     let api = Router::new()
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))

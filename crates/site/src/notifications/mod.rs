@@ -10,6 +10,7 @@
 //! Below play and the lobby (they call it); it calls neither.
 
 pub mod events;
+pub mod push;
 pub mod reminders;
 pub mod stream;
 
@@ -48,6 +49,10 @@ pub struct Notifications {
     relay: OnceLock<Arc<dyn Relay>>,
     /// The streams' longest wait between looks, ms ([`stream::POLL`]; tests lengthen it).
     poll_ms: AtomicU64,
+    /// Web Push, once set up ([`push`]).
+    push: OnceLock<Arc<push::Push>>,
+    /// Wakes the pusher ([`push::run`]) when notifications are made here.
+    push_wake: Notify,
 }
 
 /// One notification as `GET /api/notifications` lists it.
@@ -137,6 +142,8 @@ impl Notifications {
             streams: StdMutex::new(HashMap::new()),
             relay: OnceLock::new(),
             poll_ms: AtomicU64::new(stream::POLL.as_millis() as u64),
+            push: OnceLock::new(),
+            push_wake: Notify::new(),
         })
     }
 
@@ -169,6 +176,9 @@ impl Notifications {
         owners.dedup();
         for owner in owners {
             self.changed(owner);
+        }
+        if !notes.is_empty() {
+            self.push_wake.notify_one();
         }
     }
 

@@ -4,6 +4,7 @@
 // judge of moves and of what a player may do: the board offers `legal`, the buttons follow
 // `actions`. Every change ends in `redraw()`, which patches the view (view.ts).
 
+import { offerPush } from '../../notify/push_offer';
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove } from '../../api';
 import { copyText } from '../../dom';
 import type { ActionEvents } from '../../game/actions';
@@ -444,6 +445,8 @@ export class GameCtrl {
       return;
     }
     this.game = g;
+    // A correspondence game's player may want its turns on this device (issue 38).
+    if (!prev && g.clock?.kind === 'correspondence' && (g.you === 'white' || g.you === 'black')) void offerPush();
     if (this.networkError) this.clearError();
     if (this.browsing !== null && this.browsing > g.ply) this.browsing = null;
     if (prev && g.ply !== prev.ply) this.beforeIceAge = false;

@@ -1,0 +1,428 @@
+//! Web Push (issue 38): notifications sent to the browsers that subscribed, through their
+//! push services, encrypted for the browser (RFC 8291, `aes128gcm` of RFC 8188) and signed with
+//! the site's VAPID key (RFC 8292), as RFC 8030 messages: web-push-native builds them; the
+//! [`PushSender`] port (the server's HTTPS client) sends them.
+//!
+//! Every process runs [`run`]: it claims the notifications not yet pushed (each by one process,
+//! for a lease), sends each to its owner's browsers, drops a subscription the push service
+//! answers 404 or 410 for (RFC 8030 section 7.3: gone), and marks the notification pushed. The
+//! message's `Topic` is the notification's id, so a repeat (a process that died between
+//! sending and marking) replaces the first at the push service, and the page's service worker
+//! shows one notification per id (`tag`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::{PlayerToken, TokenHash};
+use site_store::{NotificationRow, PushJob, PushSubscriptionRow, Store, now_ms};
+use tokio::sync::watch;
+use web_push_native::jwt_simple::algorithms::{
+    ECDSAP256KeyPairLike, ECDSAP256PublicKeyLike, ES256KeyPair,
+};
+use web_push_native::jwt_simple::claims::Claims;
+use web_push_native::{Auth, WebPushBuilder, p256};
+
+use super::Notifications;
+
+/// The name of the VAPID key in the site's secrets.
+const VAPID_SECRET: &str = "vapid_es256_private";
+/// Most subscriptions (browsers) kept per player; the oldest go first.
+pub const MAX_SUBSCRIPTIONS: i64 = 10;
+/// A notification older than this is not pushed any more (a browser that subscribes late is
+/// not sent the past).
+pub const MAX_AGE_MS: i64 = 3_600_000;
+/// How long a process holds a notification it is pushing before another may.
+pub const LEASE_MS: i64 = 60_000;
+/// How long the push service may take to answer.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest wait between two looks for notifications to push (a change here wakes it at once).
+pub const POLL: Duration = Duration::from_secs(5);
+/// How long a push service keeps a message for an offline browser (`TTL`), and the VAPID
+/// token's life (at most 24 h, RFC 8292 section 2).
+pub const TTL: Duration = Duration::from_secs(12 * 3600);
+
+/// The port through which a push message leaves: the server's HTTPS client.
+pub trait PushSender: Send + Sync {
+    /// Sends `request` (a POST to the push service); the answer's status, or why none came.
+    fn send(&self, request: http::Request<Vec<u8>>) -> BoxFuture<'static, Result<u16, String>>;
+}
+
+/// The site's VAPID key (RFC 8292): made once and kept in the database with the other secrets.
+/// `Debug` shows only the public key.
+pub struct VapidKey {
+    pair: ES256KeyPair,
+    public: String,
+}
+
+impl std::fmt::Debug for VapidKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VapidKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
+    }
+}
+
+impl VapidKey {
+    /// The site's key on `store`, made on first use (every process reads the same one).
+    pub async fn load(store: &Store) -> Result<VapidKey, SiteError> {
+        let fresh = URL_SAFE_NO_PAD.encode(ES256KeyPair::generate().to_bytes());
+        let stored = store.site_secret(VAPID_SECRET, fresh).await?;
+        let pair = URL_SAFE_NO_PAD
+            .decode(stored.as_bytes())
+            .ok()
+            .and_then(|b| ES256KeyPair::from_bytes(&b).ok())
+            .ok_or_else(|| {
+                SiteError::new(
+                    ErrorCode::Internal,
+                    format!("site secret '{VAPID_SECRET}' is not a P-256 private key"),
+                )
+            })?;
+        let point = pair.public_key().public_key().to_bytes_uncompressed();
+        Ok(VapidKey {
+            public: URL_SAFE_NO_PAD.encode(point),
+            pair,
+        })
+    }
+
+    /// The public key as `applicationServerKey` takes it: base64url of the 65-byte
+    /// uncompressed P-256 point.
+    pub fn public(&self) -> &str {
+        &self.public
+    }
+}
+
+/// Where pushes may go: `https` to a public host; with `allow_insecure` (tests, a private
+/// push service) also `http` and private or loopback addresses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EndpointPolicy {
+    /// Whether `http` and private addresses are allowed.
+    pub allow_insecure: bool,
+}
+
+/// A browser's subscription as it arrives (`POST /api/push/subscriptions`; site-http reads the
+/// body into it), checked by [`NewSubscription::new`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSubscription {
+    endpoint: url::Url,
+    p256dh: String,
+    auth: String,
+}
+
+impl NewSubscription {
+    /// Checks a subscription: the endpoint (an absolute URL of at most 1,000 characters, as
+    /// `policy` allows), `p256dh` (base64url of a 65-byte uncompressed P-256 point on the
+    /// curve) and `auth` (base64url of 16 bytes). 400 naming the field.
+    pub fn new(
+        endpoint: &str,
+        p256dh: &str,
+        auth: &str,
+        policy: EndpointPolicy,
+    ) -> Result<NewSubscription, SiteError> {
+        let bad = |m: String| SiteError::bad_request(m);
+        if endpoint.len() > 1000 {
+            return Err(bad("endpoint: longer than 1,000 characters".into()));
+        }
+        let url = url::Url::parse(endpoint)
+            .map_err(|e| bad(format!("endpoint: not a URL ({e})")))?;
+        check_endpoint(&url, policy).map_err(|m| bad(format!("endpoint: {m}")))?;
+        let key = URL_SAFE_NO_PAD
+            .decode(p256dh.trim_end_matches('=').as_bytes())
+            .map_err(|_| bad("keys.p256dh: not base64url".into()))?;
+        if key.len() != 65 || p256::PublicKey::from_sec1_bytes(&key).is_err() {
+            return Err(bad(
+                "keys.p256dh: not an uncompressed P-256 public key (65 bytes)".into(),
+            ));
+        }
+        let secret = URL_SAFE_NO_PAD
+            .decode(auth.trim_end_matches('=').as_bytes())
+            .map_err(|_| bad("keys.auth: not base64url".into()))?;
+        if secret.len() != 16 {
+            return Err(bad(format!(
+                "keys.auth: {} bytes, an authentication secret has 16",
+                secret.len()
+            )));
+        }
+        Ok(NewSubscription {
+            endpoint: url,
+            p256dh: URL_SAFE_NO_PAD.encode(key),
+            auth: URL_SAFE_NO_PAD.encode(secret),
+        })
+    }
+
+    /// The endpoint URL.
+    pub fn endpoint(&self) -> &str {
+        self.endpoint.as_str()
+    }
+}
+
+/// Whether pushes may go to `url`: `https` with a host name or a public address, unless
+/// `policy` allows more. The site would otherwise POST wherever a player asks (SSRF).
+fn check_endpoint(url: &url::Url, policy: EndpointPolicy) -> Result<(), String> {
+    if policy.allow_insecure {
+        return match url.scheme() {
+            "https" | "http" => Ok(()),
+            s => Err(format!("scheme '{s}' (https only)")),
+        };
+    }
+    if url.scheme() != "https" {
+        return Err(format!("scheme '{}' (https only)", url.scheme()));
+    }
+    let private = match url.host() {
+        None => return Err("no host".into()),
+        Some(url::Host::Domain(d)) => {
+            let d = d.to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost") || !d.contains('.')
+        }
+        Some(url::Host::Ipv4(ip)) => {
+            ip.is_private()
+                || ip.is_loopback()
+                || ip.is_link_local()
+                || ip.is_unspecified()
+                || ip.is_broadcast()
+                || ip.octets()[0] == 100 && (64..128).contains(&ip.octets()[1])
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            ip.is_loopback()
+                || ip.is_unspecified()
+                || (ip.segments()[0] & 0xfe00) == 0xfc00
+                || (ip.segments()[0] & 0xffc0) == 0xfe80
+                || ip.to_ipv4_mapped().is_some()
+        }
+    };
+    if private {
+        return Err("a private or local address: push services are public".into());
+    }
+    Ok(())
+}
+
+/// What a push message carries (JSON, encrypted): the notification and the page it leads to.
+#[derive(Debug, Serialize)]
+struct Payload<'a> {
+    id: &'a str,
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<&'a str>,
+    text: &'a str,
+    url: String,
+}
+
+/// Web Push of one process: the key, where messages go out, and the contact the push
+/// services see (the VAPID `sub`).
+pub struct Push {
+    key: VapidKey,
+    sender: Arc<dyn PushSender>,
+    contact: String,
+    policy: EndpointPolicy,
+}
+
+impl Push {
+    /// Pushes signed with `key`, sent through `sender`; `contact` is a `mailto:` or `https:`
+    /// URL for the push services (RFC 8292 section 2.1).
+    pub fn new(
+        key: VapidKey,
+        sender: Arc<dyn PushSender>,
+        contact: String,
+        policy: EndpointPolicy,
+    ) -> Push {
+        Push {
+            key,
+            sender,
+            contact,
+            policy,
+        }
+    }
+
+    /// The VAPID public key.
+    pub fn public_key(&self) -> &str {
+        self.key.public()
+    }
+
+    /// The VAPID `Authorization` for a push to `endpoint` (RFC 8292 section 3): a JWT (ES256)
+    /// for the endpoint's origin, valid for [`TTL`], and the public key. The origin keeps a
+    /// port that is not the scheme's default (web-push-native's own signature drops it).
+    fn vapid(&self, endpoint: &str) -> Result<String, String> {
+        let origin = url::Url::parse(endpoint)
+            .map_err(|e| format!("endpoint: {e}"))?
+            .origin()
+            .ascii_serialization();
+        let claims = Claims::create(TTL.into())
+            .with_audience(origin)
+            .with_subject(&self.contact);
+        let token = self.key.pair.sign(claims).map_err(|e| e.to_string())?;
+        Ok(format!("vapid t={token}, k={}", self.key.public))
+    }
+
+    /// The request that pushes `note` to `sub`.
+    fn request(
+        &self,
+        note: &NotificationRow,
+        sub: &PushSubscriptionRow,
+    ) -> Result<http::Request<Vec<u8>>, String> {
+        let endpoint: http::Uri = sub.endpoint.parse().map_err(|e| format!("endpoint: {e}"))?;
+        let public = URL_SAFE_NO_PAD
+            .decode(sub.p256dh.as_bytes())
+            .ok()
+            .and_then(|k| p256::PublicKey::from_sec1_bytes(&k).ok())
+            .ok_or("stored p256dh unreadable")?;
+        let auth = URL_SAFE_NO_PAD
+            .decode(sub.auth.as_bytes())
+            .ok()
+            .filter(|a| a.len() == 16)
+            .ok_or("stored auth unreadable")?;
+        let payload = Payload {
+            id: &note.id,
+            kind: note.kind.as_str(),
+            game: note.game.as_deref(),
+            by: note.by.as_deref(),
+            text: &note.text,
+            url: note
+                .game
+                .as_ref()
+                .map_or_else(|| "/".to_string(), |g| format!("/game/{g}")),
+        };
+        let body = serde_json::to_vec(&payload).map_err(|e| e.to_string())?;
+        let mut request = WebPushBuilder::new(endpoint, public, Auth::clone_from_slice(&auth))
+            .with_valid_duration(TTL)
+            .build(body)
+            .map_err(|e| e.to_string())?;
+        let vapid = self.vapid(&sub.endpoint)?;
+        request.headers_mut().insert(
+            http::header::AUTHORIZATION,
+            http::HeaderValue::from_str(&vapid).map_err(|e| e.to_string())?,
+        );
+        // RFC 8030 section 5.4: a message with the same topic replaces one still waiting.
+        if let Ok(topic) = http::HeaderValue::from_str(&note.id) {
+            request.headers_mut().insert("Topic", topic);
+        }
+        Ok(request)
+    }
+}
+
+impl Notifications {
+    /// Turns Web Push on with `push` (`Site::open`).
+    pub fn set_push(&self, push: Arc<Push>) {
+        let _ = self.push.set(push);
+    }
+
+    /// The VAPID public key (`GET /api/push/key`); 503 `unavailable` without Web Push.
+    pub fn push_key(&self) -> Result<&str, SiteError> {
+        self.push
+            .get()
+            .map(|p| p.public_key())
+            .ok_or_else(|| SiteError::new(ErrorCode::Unavailable, "push is not set up here"))
+    }
+
+    /// The endpoint rules of this site.
+    pub fn push_policy(&self) -> EndpointPolicy {
+        self.push.get().map(|p| p.policy).unwrap_or_default()
+    }
+
+    /// `POST /api/push/subscriptions`: stores `sub` for `token`'s player (this browser).
+    pub async fn subscribe(
+        &self,
+        token: &PlayerToken,
+        sub: NewSubscription,
+    ) -> Result<(), SiteError> {
+        self.push_key()?;
+        self.store
+            .add_push_subscription(
+                &PushSubscriptionRow {
+                    endpoint: sub.endpoint.to_string(),
+                    owner: token.hash(),
+                    p256dh: sub.p256dh,
+                    auth: sub.auth,
+                    created_at: now_ms(),
+                },
+                MAX_SUBSCRIPTIONS,
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// `DELETE /api/push/subscriptions`: `token`'s subscription at `endpoint` ends (another
+    /// player's is left alone). Whether there was one.
+    pub async fn unsubscribe(&self, token: &PlayerToken, endpoint: &str) -> Result<bool, SiteError> {
+        Ok(self
+            .store
+            .delete_push_subscription(endpoint, Some(&token.hash()))
+            .await?)
+    }
+
+    /// Whether `owner` has a subscription (the page offers one otherwise).
+    pub async fn subscribed(&self, owner: &TokenHash) -> Result<bool, SiteError> {
+        Ok(!self.store.push_subscriptions(owner).await?.is_empty())
+    }
+
+    /// Pushes what is due now; how many messages the push services took (2xx).
+    pub async fn push_due(&self) -> Result<usize, SiteError> {
+        let Some(push) = self.push.get() else {
+            return Ok(0);
+        };
+        let now = now_ms();
+        let jobs = self
+            .store
+            .claim_pushes(now, now - MAX_AGE_MS, LEASE_MS, 50)
+            .await?;
+        let mut taken = 0;
+        for PushJob { note, owner } in jobs {
+            for sub in self.store.push_subscriptions(&owner).await? {
+                if sub.created_at > note.created_at {
+                    continue;
+                }
+                let request = match push.request(&note, &sub) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot build a push message; subscription dropped");
+                        self.store
+                            .delete_push_subscription(&sub.endpoint, None)
+                            .await?;
+                        continue;
+                    }
+                };
+                let sent = tokio::time::timeout(SEND_TIMEOUT, push.sender.send(request)).await;
+                match sent {
+                    Ok(Ok(status)) if (200..300).contains(&status) => taken += 1,
+                    Ok(Ok(404 | 410)) => {
+                        // RFC 8030 section 7.3: the subscription is gone for good.
+                        self.store
+                            .delete_push_subscription(&sub.endpoint, None)
+                            .await?;
+                        tracing::info!("a push subscription the push service says is gone was dropped");
+                    }
+                    Ok(Ok(status)) => {
+                        tracing::warn!(status, "a push service refused a message")
+                    }
+                    Ok(Err(e)) => tracing::warn!(error = %e, "a push message was not sent"),
+                    Err(_) => tracing::warn!("a push service did not answer in time"),
+                }
+            }
+            self.store.mark_pushed(&note.id, now_ms()).await?;
+        }
+        Ok(taken)
+    }
+}
+
+/// Pushes notifications until `shutdown` turns true: at once when one is made here, and every
+/// [`POLL`] for those made by other processes.
+pub async fn run(notifications: Arc<Notifications>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        if let Err(e) = notifications.push_due().await {
+            tracing::warn!(error = %e, "cannot push notifications");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(POLL) => {}
+            _ = notifications.push_wake.notified() => {}
+            _ = shutdown.changed() => return,
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+    }
+}
