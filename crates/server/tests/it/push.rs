@@ -188,7 +188,11 @@ async fn a_correspondence_move_is_pushed_once_and_decrypts() {
     tokio::time::sleep(site::notifications::push::POLL + Duration::from_secs(1)).await;
     let mut sent: Vec<String> = log.lock().unwrap().iter().map(|r| r.path.clone()).collect();
     sent.sort();
-    assert_eq!(sent, vec!["/gone/black", "/ok/black"], "once to each, though two processes push");
+    assert_eq!(
+        sent,
+        vec!["/gone/black", "/ok/black"],
+        "once to each, though two processes push"
+    );
     // A second move goes to the browser left, not to the gone one.
     let mv = first_legal(&mut bl, &id).await;
     play(&mut bl, &id, &mv).await;
@@ -212,23 +216,52 @@ async fn a_correspondence_move_is_pushed_once_and_decrypts() {
 async fn bad_subscriptions_are_refused_naming_the_field() {
     let srv = TestServer::start(&sqlite_url("push-bad")).await;
     let (mut c, name) = account(&srv, "pbad").await;
-    let good_key = "BJbRkO7P1GlMHarkVQ1WfsDYu8137Y37wsc6GT_cWQkuQIOiJLRFdEUDKWpnYYrMEgsgqyG5tM03-lhF9xvKyIM";
+    let good_key =
+        "BJbRkO7P1GlMHarkVQ1WfsDYu8137Y37wsc6GT_cWQkuQIOiJLRFdEUDKWpnYYrMEgsgqyG5tM03-lhF9xvKyIM";
     let good_auth = "ahC_tWxZXAev1bHFFHtiKQ";
-    let body = |endpoint: &str, p256dh: &str, auth: &str| {
-        json!({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}})
-    };
+    let body = |endpoint: &str, p256dh: &str, auth: &str| json!({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}});
     for (b, says) in [
-        (body("http://push.example.com/x", good_key, good_auth), "https only"),
-        (body("https://127.0.0.1/x", good_key, good_auth), "private or local"),
-        (body("https://10.1.2.3/x", good_key, good_auth), "private or local"),
-        (body("https://localhost/x", good_key, good_auth), "private or local"),
-        (body("https://[::1]/x", good_key, good_auth), "private or local"),
-        (body("not a url", good_key, good_auth), "endpoint: not a URL"),
-        (body("https://push.example.com/x", "AAAA", good_auth), "keys.p256dh"),
-        (body("https://push.example.com/x", "@@", good_auth), "keys.p256dh"),
-        (body("https://push.example.com/x", good_key, "c2hvcnQ"), "keys.auth: 5 bytes"),
+        (
+            body("http://push.example.com/x", good_key, good_auth),
+            "https only",
+        ),
+        (
+            body("https://127.0.0.1/x", good_key, good_auth),
+            "private or local",
+        ),
+        (
+            body("https://10.1.2.3/x", good_key, good_auth),
+            "private or local",
+        ),
+        (
+            body("https://localhost/x", good_key, good_auth),
+            "private or local",
+        ),
+        (
+            body("https://[::1]/x", good_key, good_auth),
+            "private or local",
+        ),
+        (
+            body("not a url", good_key, good_auth),
+            "endpoint: not a URL",
+        ),
+        (
+            body("https://push.example.com/x", "AAAA", good_auth),
+            "keys.p256dh",
+        ),
+        (
+            body("https://push.example.com/x", "@@", good_auth),
+            "keys.p256dh",
+        ),
+        (
+            body("https://push.example.com/x", good_key, "c2hvcnQ"),
+            "keys.auth: 5 bytes",
+        ),
         (json!({"endpoint": "https://push.example.com/x"}), "keys"),
-        (json!({"endpoint": "https://push.example.com/x", "keys": {"p256dh": good_key, "auth": good_auth}, "extra": 1}), "extra"),
+        (
+            json!({"endpoint": "https://push.example.com/x", "keys": {"p256dh": good_key, "auth": good_auth}, "extra": 1}),
+            "extra",
+        ),
     ] {
         let r = post(&mut c, "/api/push/subscriptions", b.clone()).await;
         assert_eq!(r.status, 400, "{b}: {}", r.text);
@@ -237,7 +270,10 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
     }
     // A public https endpoint is taken; deleting it needs its owner.
     let ok = body("https://push.example.com/abc", good_key, good_auth);
-    assert_eq!(post(&mut c, "/api/push/subscriptions", ok).await.status, 201);
+    assert_eq!(
+        post(&mut c, "/api/push/subscriptions", ok).await.status,
+        201
+    );
     let (mut other, _) = account(&srv, "poth").await;
     let gone = json!({"endpoint": "https://push.example.com/abc"});
     let d = other
@@ -247,7 +283,11 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
     assert_eq!(d.status, 204);
     let store = srv.site.service().store();
     let (_, _, owner) = store.account_player(&name).await.unwrap().unwrap();
-    assert_eq!(store.push_subscriptions(&owner).await.unwrap().len(), 1, "another player cannot remove it");
+    assert_eq!(
+        store.push_subscriptions(&owner).await.unwrap().len(),
+        1,
+        "another player cannot remove it"
+    );
     let d = c
         .send("DELETE", "/api/push/subscriptions", Some(&gone))
         .await

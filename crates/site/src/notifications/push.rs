@@ -127,8 +127,8 @@ impl NewSubscription {
         if endpoint.len() > 1000 {
             return Err(bad("endpoint: longer than 1,000 characters".into()));
         }
-        let url = url::Url::parse(endpoint)
-            .map_err(|e| bad(format!("endpoint: not a URL ({e})")))?;
+        let url =
+            url::Url::parse(endpoint).map_err(|e| bad(format!("endpoint: not a URL ({e})")))?;
         check_endpoint(&url, policy).map_err(|m| bad(format!("endpoint: {m}")))?;
         let key = URL_SAFE_NO_PAD
             .decode(p256dh.trim_end_matches('=').as_bytes())
@@ -348,7 +348,11 @@ impl Notifications {
 
     /// `DELETE /api/push/subscriptions`: `token`'s subscription at `endpoint` ends (another
     /// player's is left alone). Whether there was one.
-    pub async fn unsubscribe(&self, token: &PlayerToken, endpoint: &str) -> Result<bool, SiteError> {
+    pub async fn unsubscribe(
+        &self,
+        token: &PlayerToken,
+        endpoint: &str,
+    ) -> Result<bool, SiteError> {
         Ok(self
             .store
             .delete_push_subscription(endpoint, Some(&token.hash()))
@@ -394,7 +398,9 @@ impl Notifications {
                         self.store
                             .delete_push_subscription(&sub.endpoint, None)
                             .await?;
-                        tracing::info!("a push subscription the push service says is gone was dropped");
+                        tracing::info!(
+                            "a push subscription the push service says is gone was dropped"
+                        );
                     }
                     Ok(Ok(status)) => {
                         tracing::warn!(status, "a push service refused a message")
