@@ -419,3 +419,29 @@ async fn a_notification_made_in_one_process_reaches_a_stream_in_another() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test]
+async fn my_games_put_the_games_waiting_for_a_move_first_least_time_first() {
+    let srv = start(&sqlite_url("notify-my")).await;
+    let (mut a, _) = account(&srv, "my").await;
+    let (mut b, _) = account(&srv, "mo").await;
+    let game = |days: i64, color: &str| {
+        json!({"variant": "antarctos", "opponent": "friend", "color": color,
+               "time_control": correspondence(days)})
+    };
+    // Three days, A to move; two days, B to move; one day, A to move (least time left).
+    let slow = create_and_join(&mut a, &mut b, game(3, "white")).await;
+    let theirs = create_and_join(&mut a, &mut b, game(2, "black")).await;
+    let urgent = create_and_join(&mut a, &mut b, game(1, "white")).await;
+    let ids: Vec<String> = get(&mut a, "/api/my-games")
+        .await
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    let id = |g: &Value| g["id"].as_str().unwrap().to_string();
+    assert_eq!(ids, vec![id(&urgent), id(&slow), id(&theirs)]);
+    srv.stop().await;
+}

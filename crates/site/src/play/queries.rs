@@ -28,9 +28,17 @@ impl GameService {
         Ok((format!("icebound-{id}.{ext}"), g.record()))
     }
 
-    /// `GET /api/my-games`.
+    /// `GET /api/my-games`: the games waiting for this player's move first, the least time
+    /// left first, then the others.
     pub async fn my_games(&self, token: &PlayerToken) -> Result<Vec<GameSummary>, SiteError> {
-        let rows = self.store.games_of(&token.hash(), 100).await?;
+        let mut rows = self.store.games_of(&token.hash(), 100).await?;
+        // The games waiting for this player's move first, the least time left first (issue
+        // 38); then the others as stored (unfinished, then the most recently changed).
+        rows.sort_by_key(|r| {
+            let waiting = r.status == GameStatus::Ongoing && holds(r, r.turn, token);
+            let deadline = r.clock.and_then(|c| c.deadline_ms()).unwrap_or(i64::MAX);
+            (!waiting, if waiting { deadline } else { 0 })
+        });
         Ok(rows
             .into_iter()
             .map(|r| {
