@@ -321,6 +321,22 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE notifications ADD COLUMN push_lease BIGINT",
         ],
     ),
+    (
+        15,
+        &[
+            // Conditional premoves of correspondence games (issue 38, store/conditional.rs):
+            // one line per game and side, entered when the game stood at `after_ply`, as JSON
+            // `[{"id", "text"}, ...]`: the opponent's move, the reply, and so on.
+            "CREATE TABLE IF NOT EXISTS conditional_moves (
+            game_id TEXT NOT NULL,
+            side TEXT NOT NULL,
+            after_ply BIGINT NOT NULL,
+            line TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, side)
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -15,6 +15,7 @@ mod bad_input;
 mod clock_outages;
 mod clocks;
 mod common;
+mod conditional;
 mod cross_site;
 mod delivery;
 mod engine_limits;

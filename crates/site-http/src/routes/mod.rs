@@ -5,6 +5,7 @@
 
 mod accounts;
 mod analysis;
+mod conditional;
 mod games;
 mod input;
 mod lobby;
@@ -271,6 +272,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/rematch", rematch)
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/takeback", post(play::takeback))
+        .route(
+            "/games/{id}/conditional",
+            get(conditional::get)
+                .put(conditional::set)
+                .delete(conditional::cancel),
+        )
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(ws::upgrade))
         .route("/games/{id}/review", get(records::game_review))

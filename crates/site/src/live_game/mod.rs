@@ -64,6 +64,12 @@ pub trait LiveGame: Send + Sync {
     /// Whether `text` (in any accepted form) is the last move played, read in the position it
     /// was played from: a client's retry of a stored move (docs/api.md, moves).
     fn is_last_move(&self, text: &str) -> bool;
+    /// Reads `texts` as moves played one after another from the current position: each one's
+    /// `(id, text)` as stored. 400 or 422 naming the first bad one (`moves[2]: ...`), or one
+    /// after the game would be over.
+    fn read_line(&self, texts: &[String]) -> Result<Vec<(String, String)>, SiteError>;
+    /// The id of the last move played, if any.
+    fn last_move_id(&self) -> Option<String>;
     /// Applies a move prepared on this very position, with the row as stored after it.
     fn commit_move(&mut self, prepared: PreparedMove, row: GameRow);
     /// Forgets the moves after ply `to_ply`, with the row as stored after the takeback.
@@ -330,6 +336,53 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             facts: V::facts(pos, &mv),
             ply: V::wrap_ply(mv, next),
         })
+    }
+
+    fn read_line(&self, texts: &[String]) -> Result<Vec<(String, String)>, SiteError> {
+        let mut pos = self.current().clone();
+        let mut line = Vec::with_capacity(texts.len());
+        for (i, text) in texts.iter().enumerate() {
+            let at = |mut e: SiteError| {
+                e.message = format!("moves[{i}]: {}", e.message);
+                e
+            };
+            let text = text.trim();
+            if text.is_empty() || text.len() > MAX_MOVE_TEXT {
+                return Err(at(SiteError::bad_request(format!(
+                    "a move text is 1 to {MAX_MOVE_TEXT} bytes"
+                ))));
+            }
+            if V::outcome(&pos).is_some() {
+                return Err(at(SiteError::bad_request(
+                    "the game is over before this move",
+                )));
+            }
+            let mv = V::parse_move(&pos, text).map_err(|e| {
+                at(move_error(
+                    text,
+                    e.kind(),
+                    e.candidates(),
+                    e.hint(),
+                    e.to_string(),
+                ))
+            })?;
+            let next = V::play(&pos, &mv).map_err(|e| {
+                at(move_error(
+                    text,
+                    MoveTextKind::NoMatch,
+                    &[],
+                    None,
+                    e.to_string(),
+                ))
+            })?;
+            line.push((V::move_id(&pos, &mv), V::move_text(&pos, &mv)));
+            pos = next;
+        }
+        Ok(line)
+    }
+
+    fn last_move_id(&self) -> Option<String> {
+        self.views.items().last().map(|v| v.id.clone())
     }
 
     fn is_last_move(&self, text: &str) -> bool {

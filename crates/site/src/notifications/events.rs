@@ -58,7 +58,7 @@ pub fn game_change(before: &GameRow, after: &GameRow) -> Vec<NewNotification> {
                 game: Some(after.id.clone()),
                 text: format!("{by} moved: your move in {title}"),
                 by: Some(by),
-                event_key: format!("move:{}:{}", after.id, after.ply),
+                event_key: your_move_key(&after.id, after.ply),
             });
         }
     }
@@ -85,6 +85,11 @@ pub fn game_change(before: &GameRow, after: &GameRow) -> Vec<NewNotification> {
         }
     }
     notes
+}
+
+/// The event key of "your move" in game `game` after ply `ply`.
+pub fn your_move_key(game: &str, ply: i64) -> String {
+    format!("move:{game}:{ply}")
 }
 
 /// The event key of challenge `id` received.

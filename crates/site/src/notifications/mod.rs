@@ -269,6 +269,20 @@ impl Notifications {
         }
     }
 
+    /// `owner`'s "your move" of game `game` after ply `ply` was answered by a conditional
+    /// premove: it is read. A failure is logged.
+    pub async fn move_answered(&self, owner: &TokenHash, game: &str, ply: i64) {
+        match self
+            .store
+            .mark_event_read(owner, &events::your_move_key(game, ply), now_ms())
+            .await
+        {
+            Ok(true) => self.changed(owner),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot mark a move's notification read"),
+        }
+    }
+
     /// Registers a stream of `owner`: its wake-up; 503 `too_many` past the caps.
     fn open_stream(&self, owner: &TokenHash) -> Result<Arc<Notify>, SiteError> {
         let mut streams = self.lock_streams();

@@ -119,6 +119,8 @@ impl GameService {
         }
         let prepared = g.prepare_move(text)?;
         self.store_move(slot, g, prepared).await?;
+        // The opponent may have answered this move in advance.
+        self.follow_conditional(slot, g).await;
         self.start_engine(slot, g.row());
         Ok((g.view().personalize(g.row(), token), false))
     }

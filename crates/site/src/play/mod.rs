@@ -28,6 +28,7 @@ pub trait EngineSeats: Send + Sync {
 
 mod actions;
 mod clocks;
+pub mod conditional;
 mod create;
 pub mod lease;
 mod queries;
