@@ -2,7 +2,7 @@
 // page and is accepted from there; the challenger's bell counts the acceptance live and lists it;
 // a correspondence move raises the opponent's bell and title on another page, but not while that
 // player looks at the game itself; a finished game's badge says so; the bell and the pop-up on
-// a 390 px phone; the offer of notifications on this device after a first correspondence game.
+// a 390 px phone; a conditional premove entered on the page plays itself; the offer of notifications on this device after a first correspondence game.
 
 import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
 
@@ -116,8 +116,44 @@ async function phoneBell(browser) {
   check(panel[0] >= 0 && panel[1] <= 390, `the list fits the phone (${panel})`);
 }
 
+/** The first `n` moves of Antarctos from the start, each the first legal one. */
+async function antarctosLine(page, n) {
+  const g = (await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' })).json;
+  const moves = [];
+  for (let i = 0; i < n; i++) {
+    const v = (await api(page, 'GET', `/api/games/${g.id}`)).json;
+    moves.push(v.legal[0].text);
+    eq((await api(page, 'POST', `/api/games/${g.id}/moves`, { move: v.legal[0].text, ply: v.ply })).status, 200, 'a scratch move');
+  }
+  return moves;
+}
+
+async function conditionalPremove(browser) {
+  const { ann: a, bob: b } = s;
+  if (!a || !b) throw new Error('needs the first scenario');
+  const c = await api(b, 'POST', '/api/challenges', { username: ann, variant: 'antarctos', time_control: { kind: 'correspondence', days: 5 }, color: 'white' });
+  eq(c.status, 201, 'Bob challenges Ann to Antarctos');
+  const g = (await api(a, 'POST', `/api/challenges/${c.json.id}/accept`)).json;
+  const line = await antarctosLine(a, 2);
+  await a.goto(`${base}/game/${g.id}`);
+  await a.waitForSelector('#conditional summary');
+  await a.click('#conditional summary');
+  await a.fill('#cond-moves', line.join(' '));
+  await a.click('#cond-save');
+  await a.waitForSelector('#cond-cancel');
+  eq(await a.textContent('#conditional .cond-line li'), `If ${line[0]}, you play ${line[1]}`, 'the line is shown to its author');
+  await screenshot(a, 'notify-conditional');
+  // Bob plays the expected move: Ann's reply is played by itself, on her screen too.
+  const v = (await api(b, 'GET', `/api/games/${g.id}`)).json;
+  const r = await api(b, 'POST', `/api/games/${g.id}/moves`, { move: line[0], ply: v.ply });
+  eq([r.status, r.json.ply], [200, 2], 'the answer to the move already has the reply');
+  await a.waitForFunction(() => document.querySelectorAll('.moves button.move').length === 2, null, { timeout: 10000 });
+  check(!(await a.$('#cond-cancel')), 'the line is used up');
+}
+
 await suite([
   ['a challenge pops up on any page', challengePopsUpAnywhere],
   ['correspondence moves raise the bell', correspondenceMovesRaiseTheBell],
   ['the bell on a phone', phoneBell],
+  ['a conditional premove plays itself', conditionalPremove],
 ]);

@@ -21,4 +21,11 @@ export const notifyEn = {
   'notify.push_denied': 'This browser does not allow notifications for the site.',
   'notify.push_device': 'Notifications on this device',
   'notify.push_off': 'Turn off on this device',
+  'cond.title': 'Conditional moves',
+  'cond.hint': 'Answer in advance: the opponent\'s move, then yours, and so on (e.g. "c3-d4 f6-g5 b2-c3 g7-f6"). If they play the first, your reply is played at once.',
+  'cond.moves': 'Moves: theirs, yours, theirs, yours…',
+  'cond.placeholder': 'their move, your reply, …',
+  'cond.save': 'Save the line',
+  'cond.cancel': 'Cancel the line',
+  'cond.pair': 'If {theirs}, you play {mine}',
 };

@@ -22,4 +22,11 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'notify.push_denied': 'Браузер не разрешает уведомления от сайта.',
   'notify.push_device': 'Уведомления на этом устройстве',
   'notify.push_off': 'Выключить на этом устройстве',
+  'cond.title': 'Условные ходы',
+  'cond.hint': 'Ответьте заранее: ход соперника, затем ваш, и так далее (например, «c3-d4 f6-g5 b2-c3 g7-f6»). Если соперник сыграет первый ход, ваш ответ будет сделан сразу.',
+  'cond.moves': 'Ходы: его, ваш, его, ваш…',
+  'cond.placeholder': 'его ход, ваш ответ, …',
+  'cond.save': 'Сохранить вариант',
+  'cond.cancel': 'Отменить вариант',
+  'cond.pair': 'Если {theirs}, вы играете {mine}',
 };

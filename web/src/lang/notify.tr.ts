@@ -22,4 +22,11 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'notify.push_denied': 'Bu tarayıcı site için bildirimlere izin vermiyor.',
   'notify.push_device': 'Bu cihazda bildirimler',
   'notify.push_off': 'Bu cihazda kapat',
+  'cond.title': 'Koşullu hamleler',
+  'cond.hint': 'Önceden yanıtlayın: rakibin hamlesi, sonra sizinki, vb. (ör. "c3-d4 f6-g5 b2-c3 g7-f6"). Rakip ilkini oynarsa yanıtınız hemen oynanır.',
+  'cond.moves': 'Hamleler: onunki, sizinki, onunki, sizinki…',
+  'cond.placeholder': 'onun hamlesi, yanıtınız, …',
+  'cond.save': 'Varyantı kaydet',
+  'cond.cancel': 'Varyantı iptal et',
+  'cond.pair': '{theirs} oynarsa, siz {mine} oynarsınız',
 };

@@ -5,6 +5,7 @@
 // `actions`. Every change ends in `redraw()`, which patches the view (view.ts).
 
 import { offerPush } from '../../notify/push_offer';
+import { ConditionalBox } from '../../game/conditional';
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove } from '../../api';
 import { copyText } from '../../dom';
 import type { ActionEvents } from '../../game/actions';
@@ -69,8 +70,11 @@ export class GameCtrl {
   private ownPly = -1; // the ply whose sound was played when the move was made here
   private unsent: Kept | null = null;
   private lastTakeback = -Infinity;
+  /** The player's conditional line of a correspondence game (issue 38). */
+  readonly cond: ConditionalBox;
 
   constructor(readonly id: string, readonly redraw: () => void) {
+    this.cond = new ConditionalBox(id, redraw);
     this.clocks = new GameClocks(() => this.resync());
     this.ground = new GameGround(this);
     this.socket = new GameSocket(id, {
@@ -445,6 +449,7 @@ export class GameCtrl {
       return;
     }
     this.game = g;
+    this.cond.refresh(g);
     // A correspondence game's player may want its turns on this device (issue 38).
     if (!prev && g.clock?.kind === 'correspondence' && (g.you === 'white' || g.you === 'black')) void offerPush();
     if (this.networkError) this.clearError();
