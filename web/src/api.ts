@@ -1,6 +1,7 @@
 // The server's HTTP/JSON API (docs/api.md): types of what it sends and thin fetch wrappers.
 // Every call sends the `icebound_player` cookie (same origin), which holds this browser's seats.
 
+import { moveLag } from './net_lag';
 import { noteServer } from './online';
 
 export type Variant = 'antarctos' | 'iceage';
@@ -414,12 +415,12 @@ export const api = {
     const path = `${game(id)}/moves`;
     let a: GameView & { moves_from?: number };
     try {
-      a = await call<GameView & { moves_from?: number }>('POST', path, { move, ply: held.ply, version: held.version });
+      a = await call<GameView & { moves_from?: number }>('POST', path, { move, ply: held.ply, version: held.version, lag: moveLag() });
     } catch (err) {
       // A server older than `version` (a rolling upgrade) refuses the field and stores
       // nothing: the same move without it.
       if (!(err instanceof ApiError && err.code === 'bad_request' && /\bversion\b/.test(err.message))) throw err;
-      a = await call<GameView>('POST', path, { move, ply: held.ply });
+      a = await call<GameView>('POST', path, { move, ply: held.ply, lag: moveLag() });
     }
     const from = a.moves_from;
     if (typeof from !== 'number') return a;

@@ -200,7 +200,7 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     assert_eq!(g["clock"]["running"], "white");
     time.advance(Duration::from_millis(1_300));
     let g = play(&mut white, &id, "d4-e5").await;
-    // About 1.3 s thought, less the 0.25 s allowance, plus 5 s.
+    // About 1.3 s thought, no lag claimed (all of it is charged), plus 5 s.
     let w = ms(&g, "white");
     assert!((63_500..=64_000).contains(&w), "white has {w} ms: {g}");
     assert_eq!(g["clock"]["running"], "black");
@@ -221,6 +221,84 @@ async fn first_moves_are_not_charged_then_fischer_charges_the_mover_and_adds_the
     // The game list shows the clock too.
     let my = white.get("/api/my-games").await.expect("my games");
     assert_eq!(my.body[0]["clock"]["kind"], "realtime", "{}", my.text);
+    srv.stop().await;
+}
+
+/// Plays `mv` claiming `lag` ms of network lag (`lag` of the move's body).
+async fn play_with_lag(c: &mut ApiClient, id: &str, mv: &str, lag: u64) -> Value {
+    let ply = get(c, id).await["ply"].clone();
+    let a = c
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "ply": ply, "lag": lag}),
+        )
+        .await
+        .expect("request");
+    assert_eq!(a.status, 200, "move {mv}: {}", a.text);
+    a.body
+}
+
+#[tokio::test]
+async fn claimed_lag_is_forgiven_within_the_quota_and_no_more() {
+    let (time, options) = moved_time();
+    let srv = TestServer::start_with(&sqlite_url("clock-lag"), options).await;
+    // 3+2: a quota of 3 s to start, 1 s gained per move, at most 7 s (clock::lag).
+    let control = json!({"kind": "realtime", "initial_s": 180, "increment_s": 2});
+    let (mut white, mut black, id) = friend_game(&srv, "antarctos", control, "white").await;
+    play(&mut white, &id, "c3-d4").await;
+    play(&mut black, &id, "f6-g5").await;
+    // White thinks 10 s and claims a minute of lag: the quota's 3 s are forgiven, no more.
+    time.advance(Duration::from_secs(10));
+    let g = play_with_lag(&mut white, &id, "d4-e5", 60_000).await;
+    let w = ms(&g, "white");
+    assert!(
+        (180_000 - 7_000 + 2_000 - 200..=180_000 - 7_000 + 2_000).contains(&w),
+        "charged 10 s less 3 s: {w}"
+    );
+    // Black answers at once and claims nothing: its few ms are charged (no flat allowance).
+    let legal = get(&mut black, &id).await["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let g = play(&mut black, &id, &legal).await;
+    let b = ms(&g, "black");
+    assert!(
+        b < 182_000 && b > 181_500,
+        "an instant answer spends time: {b}"
+    );
+    // White's quota is down to 1 s (3 - 3 + 1): a claim of 2.5 s on a 5 s move gets 1 s.
+    time.advance(Duration::from_secs(5));
+    let legal = get(&mut white, &id).await["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let g = play_with_lag(&mut white, &id, &legal, 2_500).await;
+    let w2 = ms(&g, "white");
+    assert!(
+        (w - 4_000 + 2_000 - 200..=w - 4_000 + 2_000).contains(&w2),
+        "charged 5 s less 1 s: {w} -> {w2}"
+    );
+    // Over the socket the same field is read.
+    let mut ws = black.ws(&id).await.expect("ws");
+    first_state(&mut ws).await;
+    let legal = get(&mut black, &id).await["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ply = get(&mut black, &id).await["ply"].as_i64().unwrap();
+    time.advance(Duration::from_secs(2));
+    server::client::send_json(
+        &mut ws,
+        &json!({"type": "move", "move": legal, "ply": ply, "lag": 1_500}),
+    )
+    .await
+    .expect("send");
+    let g = wait_state(&mut ws, |g| g["ply"].as_i64() == Some(ply + 1)).await;
+    let b2 = ms(&g, "black");
+    assert!(
+        (b - 500 + 2_000 - 200..=b - 500 + 2_000).contains(&b2),
+        "2 s less 1.5 s claimed (its quota holds 4 s): {b} -> {b2}"
+    );
     srv.stop().await;
 }
 

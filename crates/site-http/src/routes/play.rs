@@ -30,6 +30,10 @@ pub struct MoveBody {
     /// version, the answer carries only the new move, with `moves_from` (docs/api.md).
     #[serde(default)]
     pub version: Option<i64>,
+    /// The network lag the client measured for this move, ms (its socket's round trip, half
+    /// of it): forgiven within the player's lag quota (docs/api.md, "Lag").
+    #[serde(default)]
+    pub lag: Option<u32>,
 }
 
 /// The answer to a move: the game, with `moves_from` N when `moves` holds only the moves
@@ -110,7 +114,10 @@ pub async fn moves(
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<MoveAnswer>, HttpError> {
     let ply = required_ply(body.ply)?;
-    let (game, retry) = svc.play.play_or_retry(&id, &token, &body.mv, ply).await?;
+    let (game, retry) = svc
+        .play
+        .play_or_retry(&id, &token, &body.mv, ply, body.lag.map(i64::from))
+        .await?;
     Ok(Json(MoveAnswer::new(game, retry, body.version)))
 }
 

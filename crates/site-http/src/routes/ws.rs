@@ -77,6 +77,9 @@ enum ClientMessage {
         mv: String,
         #[serde(default)]
         ply: Option<u32>,
+        /// The lag the client measured for this move, ms (docs/api.md, "Lag").
+        #[serde(default)]
+        lag: Option<u32>,
     },
     Resign {},
     Abort {},
@@ -270,14 +273,16 @@ async fn handle(
     };
     let result = match msg {
         ClientMessage::Ping {} => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
-        ClientMessage::Move { mv, ply } => {
+        ClientMessage::Move { mv, ply, lag } => {
             let ply = match super::play::required_ply(ply) {
                 Ok(p) => p,
                 Err(e) => return Some(error_message(&e.0)),
             };
             // A retry changes nothing: the state that carries the move was sent on this
             // socket already, or the catch-up after this message sends it.
-            svc.play_or_retry(id, token, &mv, ply).await.map(|_| ())
+            svc.play_or_retry(id, token, &mv, ply, lag.map(i64::from))
+                .await
+                .map(|_| ())
         }
         ClientMessage::Resign {} => svc.resign(id, token).await.map(|_| ()),
         ClientMessage::Abort {} => svc.abort(id, token).await.map(|_| ()),

@@ -127,6 +127,7 @@ impl TimeControl {
                 since_ms: 0,
                 moves: 0,
                 given_back: None,
+                lag_quota_ms: None,
             }),
             TimeControl::Correspondence { days } => Some(Clock::Correspondence {
                 days,

@@ -17,15 +17,17 @@
 //!   first move (ply 2). Correspondence has no such wait: its days run from both seats
 //!   being taken.
 //!
-//! Lag allowance ([`LAG_ALLOWANCE_MS`]): each move is charged its elapsed time less up to
-//! this allowance, for the network's time both ways, and a side is flagged only once its
-//! time is over by more than the allowance. A move that arrives later than that is refused
-//! and the game is lost on time.
+//! Lag (issue 38, [`lag`]): each move of a real-time game is charged its elapsed time less the
+//! lag its client claimed, taken from the player's quota (lichess's `LagTracker` idea): never a
+//! flat allowance, so an instant answer spends clock time. A side is flagged only once its time
+//! is over by more than [`FLAG_GRACE_MS`] (a move still in flight); a move that arrives later
+//! than that, or whose lag the quota cannot cover, is refused and the game is lost on time.
 //!
 //! The module's parts: the time control as asked for, its checks and labels (`control`), and
 //! the running clock as stored and shown (`running`).
 
 mod control;
+pub mod lag;
 mod running;
 #[cfg(test)]
 mod tests;
@@ -35,8 +37,9 @@ pub use control::{
 };
 pub use running::{Charge, Clock, ClockView};
 
-/// Network time forgiven per move, milliseconds (see the module's note).
-pub const LAG_ALLOWANCE_MS: i64 = 250;
+/// How long after a side's time is over it is flagged, ms: a move in flight meanwhile still
+/// counts if its lag quota covers it (see the module's note).
+pub const FLAG_GRACE_MS: i64 = 250;
 /// Longest wait for each side's first move in a real-time game, ms (as lichess): a player who
 /// never moves aborts the game within this (or the initial time if shorter); the main clock
 /// does not run meanwhile.

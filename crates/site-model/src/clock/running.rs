@@ -4,7 +4,7 @@
 use game::Color;
 use serde::{Deserialize, Serialize};
 
-use super::{DAY_MS, FIRST_MOVE_MS, LAG_ALLOWANCE_MS, TimeControl};
+use super::{DAY_MS, FIRST_MOVE_MS, FLAG_GRACE_MS, TimeControl, lag};
 
 /// Clocks stored before the first-move count existed are past their first moves.
 fn two() -> u8 {
@@ -38,6 +38,10 @@ pub enum Clock {
         /// [`Clock::credit_outage`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         given_back: Option<i64>,
+        /// Each side's lag quota, ms, White's first ([`lag`]); absent until the first
+        /// compensated move (then both start at [`lag::start_ms`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lag_quota_ms: Option<[i64; 2]>,
     },
     /// Days per move.
     Correspondence {
@@ -58,7 +62,7 @@ pub enum Clock {
 pub enum Charge {
     /// Charged; the clock runs for the other side.
     Ok,
-    /// The mover's time was already over (beyond the lag allowance): it loses on time.
+    /// The mover's time was already over (beyond [`super::FLAG_GRACE_MS`], or more than its lag quota covers): it loses on time.
     Flagged,
 }
 
@@ -214,29 +218,52 @@ impl Clock {
         }
     }
 
-    /// `mover` moved at `now`: charges it (less the lag allowance), adds the increment and
-    /// starts the opponent's clock. A move made after the mover's deadline is
-    /// [`Charge::Flagged`] and changes nothing. A first move, or a clock that is not running
-    /// (never started), charges nothing and adds no increment: the opponent's clock (or
-    /// first-move wait) just starts.
+    /// [`Clock::on_move_with_lag`] with no lag claimed: the whole elapsed time is charged.
     pub fn on_move(&mut self, mover: Color, now: i64) -> Charge {
+        self.on_move_with_lag(mover, now, None)
+    }
+
+    /// `mover` moved at `now`, its client claiming `claimed_lag_ms` of network time: charges
+    /// it its elapsed time less the lag its quota covers ([`lag::compensate`]), adds the
+    /// increment and starts the opponent's clock. A move made after the mover's deadline, or
+    /// whose time is over even after the compensation, is [`Charge::Flagged`] and changes
+    /// nothing. A first move, or a clock that is not running (never started), charges nothing
+    /// and adds no increment: the opponent's clock (or first-move wait) just starts.
+    pub fn on_move_with_lag(
+        &mut self,
+        mover: Color,
+        now: i64,
+        claimed_lag_ms: Option<i64>,
+    ) -> Charge {
         if self.running() == Some(mover) && self.flagged(now) == Some(mover) {
             return Charge::Flagged;
         }
         if let Clock::Realtime {
+            initial_ms,
             increment_ms,
             since_ms,
             running: Some(side),
             moves,
+            lag_quota_ms,
             ..
         } = *self
             && side == mover
             && moves >= 2
         {
+            let gain = lag::gain_ms(initial_ms, increment_ms);
+            let mut quotas = lag_quota_ms.unwrap_or([lag::start_ms(gain); 2]);
+            let i = usize::from(mover == Color::Black);
             let elapsed = (now - since_ms).max(0);
-            let charged = (elapsed - LAG_ALLOWANCE_MS).max(0);
-            let left = self.stored_ms(mover) - charged + increment_ms;
-            self.set_left(mover, left.max(0));
+            let (comp, quota) = lag::compensate(quotas[i], gain, claimed_lag_ms, elapsed);
+            let left = self.stored_ms(mover) - (elapsed - comp);
+            if left < 0 {
+                return Charge::Flagged;
+            }
+            quotas[i] = quota;
+            self.set_left(mover, left + increment_ms);
+            if let Clock::Realtime { lag_quota_ms, .. } = self {
+                *lag_quota_ms = Some(quotas);
+            }
         }
         if let Clock::Realtime { moves, .. } = self {
             *moves = moves.saturating_add(1).min(2);
@@ -245,13 +272,30 @@ impl Clock {
         Charge::Ok
     }
 
-    /// The side whose time is over at `now`, beyond the lag allowance.
+    /// `side`'s lag quota now, ms (`None` for a correspondence clock).
+    pub fn lag_quota_ms(&self, side: Color) -> Option<i64> {
+        match *self {
+            Clock::Realtime {
+                initial_ms,
+                increment_ms,
+                lag_quota_ms,
+                ..
+            } => Some(
+                lag_quota_ms
+                    .map(|q| q[usize::from(side == Color::Black)])
+                    .unwrap_or_else(|| lag::start_ms(lag::gain_ms(initial_ms, increment_ms))),
+            ),
+            Clock::Correspondence { .. } => None,
+        }
+    }
+
+    /// The side whose time is over at `now`, beyond [`FLAG_GRACE_MS`].
     pub fn flagged(&self, now: i64) -> Option<Color> {
         let side = self.running()?;
         (now > self.deadline_ms()?).then_some(side)
     }
 
-    /// Unix ms after which the running side is flagged (its time plus the lag allowance);
+    /// Unix ms after which the running side is flagged (its time plus [`FLAG_GRACE_MS`]);
     /// `None` when the clock is stopped. Stored as `games.clock_deadline` for the timeout
     /// sweeper.
     pub fn deadline_ms(&self) -> Option<i64> {
@@ -270,7 +314,7 @@ impl Clock {
                 };
                 since_ms
                     .saturating_add(allowed)
-                    .saturating_add(LAG_ALLOWANCE_MS)
+                    .saturating_add(FLAG_GRACE_MS)
             }
             Clock::Correspondence { deadline_ms, .. } => deadline_ms,
         })
@@ -310,7 +354,7 @@ impl Clock {
     }
 
     /// While a real-time game waits for a first move: the time the side to move has left to
-    /// make it at `now`, ms (negative once over, before the lag allowance); `None` otherwise.
+    /// make it at `now`, ms (negative once over, before [`FLAG_GRACE_MS`]); `None` otherwise.
     pub fn first_move_left_ms(&self, now: i64) -> Option<i64> {
         match *self {
             Clock::Realtime {

@@ -23,19 +23,90 @@ fn blitz_in_play() -> Clock {
 }
 
 #[test]
-fn fischer_charges_the_mover_less_the_lag_allowance_and_adds_the_increment() {
+fn fischer_charges_the_mover_less_its_claimed_lag_and_adds_the_increment() {
     let mut c = blitz_in_play();
     c.start(Color::White, 1_000);
     assert_eq!(c.running(), Some(Color::White));
-    // White thinks 10.25 s: charged 10 s, +2 s.
-    assert_eq!(c.on_move(Color::White, 11_250), Charge::Ok);
+    // White thinks 10.25 s, its client claiming 250 ms of lag: charged 10 s, +2 s.
+    assert_eq!(
+        c.on_move_with_lag(Color::White, 11_250, Some(250)),
+        Charge::Ok
+    );
     assert_eq!(c.left_ms(Color::White, 11_250), 180_000 - 10_000 + 2_000);
     assert_eq!(c.running(), Some(Color::Black));
     // Black's clock runs from White's move.
     assert_eq!(c.left_ms(Color::Black, 21_250), 170_000);
-    // A move within the allowance costs nothing but still earns the increment.
-    assert_eq!(c.on_move(Color::Black, 11_400), Charge::Ok);
+    // A move whose whole time was lag costs nothing but still earns the increment.
+    assert_eq!(
+        c.on_move_with_lag(Color::Black, 11_400, Some(150)),
+        Charge::Ok
+    );
     assert_eq!(c.left_ms(Color::Black, 11_400), 182_000);
+}
+
+#[test]
+fn an_instant_answer_without_a_claim_spends_its_time() {
+    let mut c = blitz_in_play();
+    c.start(Color::White, 0);
+    // A bot answering in 50 ms, claiming no lag: 50 ms are charged (the flat 250 ms of old
+    // charged it nothing).
+    assert_eq!(c.on_move(Color::White, 50), Charge::Ok);
+    assert_eq!(c.left_ms(Color::White, 50), 180_000 - 50 + 2_000);
+}
+
+#[test]
+fn the_quota_caps_what_is_forgiven_and_grows_per_move_to_its_cap() {
+    // 3+2: a gain of 1 s, a start of 3 s, a cap of 7 s (lag.rs's table).
+    let mut c = blitz_in_play();
+    assert_eq!(lag::gain_ms(180_000, 2_000), 1_000);
+    assert_eq!(c.lag_quota_ms(Color::White), Some(3_000));
+    c.start(Color::White, 0);
+    // A client claiming a minute of lag on a 10 s move gets the quota, 3 s, no more.
+    assert_eq!(
+        c.on_move_with_lag(Color::White, 10_000, Some(60_000)),
+        Charge::Ok
+    );
+    assert_eq!(c.left_ms(Color::White, 10_000), 180_000 - 7_000 + 2_000);
+    assert_eq!(c.lag_quota_ms(Color::White), Some(1_000), "3 s - 3 s + 1 s");
+    assert_eq!(
+        c.lag_quota_ms(Color::Black),
+        Some(3_000),
+        "the other's is untouched"
+    );
+    // Moves without lag refill it by a gain each, up to seven gains.
+    let mut now = 10_000;
+    for _ in 0..20 {
+        for side in [Color::Black, Color::White] {
+            now += 100;
+            assert_eq!(c.on_move(side, now), Charge::Ok);
+        }
+    }
+    assert_eq!(c.lag_quota_ms(Color::White), Some(7_000));
+    // A claim never forgives more than the move's own time.
+    let before = c.left_ms(Color::Black, now);
+    now += 300;
+    assert_eq!(
+        c.on_move_with_lag(Color::Black, now, Some(5_000)),
+        Charge::Ok
+    );
+    assert_eq!(c.left_ms(Color::Black, now), before + 2_000);
+    // 7 s - 0.3 s + 1 s, held at the cap of 7 s.
+    assert_eq!(c.lag_quota_ms(Color::Black), Some(7_000));
+}
+
+#[test]
+fn the_gain_follows_the_control() {
+    assert_eq!(lag::gain_ms(15_000, 0), 210);
+    assert_eq!(lag::gain_ms(60_000, 0), 390);
+    assert_eq!(lag::gain_ms(180_000, 0), 870);
+    assert_eq!(lag::gain_ms(180_000, 2_000), 1_000);
+    assert_eq!(lag::gain_ms(10_800_000, 60_000), 1_000);
+    assert_eq!(lag::compensate(500, 390, Some(-5), 1_000), (0, 890));
+    assert_eq!(lag::compensate(500, 390, None, 1_000), (0, 890));
+    assert_eq!(
+        lag::compensate(2_700, 390, Some(2_000), 1_000),
+        (1_000, 2_090)
+    );
 }
 
 #[test]
@@ -43,14 +114,19 @@ fn a_move_after_the_deadline_is_flagged_and_changes_nothing() {
     let mut c = blitz_in_play();
     c.start(Color::White, 0);
     let deadline = c.deadline_ms().expect("running");
-    assert_eq!(deadline, 180_000 + LAG_ALLOWANCE_MS);
+    assert_eq!(deadline, 180_000 + FLAG_GRACE_MS);
     assert_eq!(c.flagged(deadline), None);
     assert_eq!(c.flagged(deadline + 1), Some(Color::White));
     let before = c;
     assert_eq!(c.on_move(Color::White, deadline + 1), Charge::Flagged);
     assert_eq!(c, before);
-    // At the deadline itself the move still counts: its time is left at 0.
-    assert_eq!(c.on_move(Color::White, deadline), Charge::Ok);
+    // At the deadline itself the move counts only if its claimed lag covers the overrun.
+    assert_eq!(c.on_move(Color::White, deadline), Charge::Flagged);
+    assert_eq!(c, before);
+    assert_eq!(
+        c.on_move_with_lag(Color::White, deadline, Some(FLAG_GRACE_MS)),
+        Charge::Ok
+    );
     assert_eq!(c.left_ms(Color::White, deadline), 2_000);
 }
 
@@ -131,11 +207,14 @@ fn first_moves_are_not_charged_to_the_clock() {
     assert_eq!(c.left_ms(Color::White, 27_000), 175_000);
     assert_eq!(
         c.deadline_ms(),
-        Some(22_000 + 180_000 + LAG_ALLOWANCE_MS),
+        Some(22_000 + 180_000 + FLAG_GRACE_MS),
         "from the third move on the whole clock counts"
     );
     // White's second move is the first one charged, with the increment.
-    assert_eq!(c.on_move(Color::White, 27_250), Charge::Ok);
+    assert_eq!(
+        c.on_move_with_lag(Color::White, 27_250, Some(250)),
+        Charge::Ok
+    );
     assert_eq!(c.left_ms(Color::White, 27_250), 180_000 - 5_000 + 2_000);
     // Stopping before the first moves charges nothing either.
     let mut c = blitz();
@@ -149,7 +228,7 @@ fn a_missing_first_move_aborts_after_30_s() {
     // The game service aborts a game flagged before ply 2 (tests/clocks.rs); here, when.
     let mut c = blitz();
     c.start(Color::White, 0);
-    let white_deadline = FIRST_MOVE_MS + LAG_ALLOWANCE_MS;
+    let white_deadline = FIRST_MOVE_MS + FLAG_GRACE_MS;
     assert_eq!(c.deadline_ms(), Some(white_deadline));
     assert_eq!(c.flagged(white_deadline), None);
     assert_eq!(c.flagged(white_deadline + 1), Some(Color::White));
@@ -164,10 +243,10 @@ fn a_missing_first_move_aborts_after_30_s() {
     assert_eq!(c.on_move(Color::White, 10_000), Charge::Ok);
     assert_eq!(
         c.deadline_ms(),
-        Some(10_000 + FIRST_MOVE_MS + LAG_ALLOWANCE_MS)
+        Some(10_000 + FIRST_MOVE_MS + FLAG_GRACE_MS)
     );
     assert_eq!(
-        c.flagged(10_000 + FIRST_MOVE_MS + LAG_ALLOWANCE_MS + 1),
+        c.flagged(10_000 + FIRST_MOVE_MS + FLAG_GRACE_MS + 1),
         Some(Color::Black)
     );
     // A clock shorter than 30 s waits its initial time (lichess's ultra-bullet: 15 s).
@@ -178,11 +257,11 @@ fn a_missing_first_move_aborts_after_30_s() {
     .new_clock()
     .expect("a clock");
     c.start(Color::White, 0);
-    assert_eq!(c.deadline_ms(), Some(15_000 + LAG_ALLOWANCE_MS));
+    assert_eq!(c.deadline_ms(), Some(15_000 + FLAG_GRACE_MS));
     // A stored clock without the count is past its first moves.
     let old = r#"{"kind":"realtime","initial_ms":60000,"increment_ms":0,"white_ms":60000,"black_ms":60000,"running":"white","since_ms":0}"#;
     let c: Clock = serde_json::from_str(old).expect("parse");
-    assert_eq!(c.deadline_ms(), Some(60_000 + LAG_ALLOWANCE_MS));
+    assert_eq!(c.deadline_ms(), Some(60_000 + FLAG_GRACE_MS));
     assert_eq!(c.first_move_left_ms(0), None);
 }
 

@@ -35,6 +35,9 @@ pub struct PreparedMove {
     pub turn: Color,
     /// The rules' outcome after it, if the game is over.
     pub outcome: Option<Outcome>,
+    /// The network lag its client claimed, ms (real-time clocks forgive it within the
+    /// player's quota: `site_model::clock::lag`); `None`: none claimed.
+    pub lag_ms: Option<i64>,
     facts: MoveFacts,
     ply: PreparedPly,
 }
@@ -333,6 +336,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             mover: V::side_to_move(pos),
             turn: V::side_to_move(&next),
             outcome: V::outcome(&next),
+            lag_ms: None,
             facts: V::facts(pos, &mv),
             ply: V::wrap_ply(mv, next),
         })

@@ -28,7 +28,7 @@ impl GameService {
         text: &str,
         ply: i64,
     ) -> Result<GameView, SiteError> {
-        self.play_or_retry(id, token, text, ply)
+        self.play_or_retry(id, token, text, ply, None)
             .await
             .map(|(view, _)| view)
     }
@@ -36,13 +36,15 @@ impl GameService {
     /// [`GameService::play`], also saying whether the move was a retry of the move just stored
     /// (`true`: nothing changed, so no state is broadcast). `ply` is the game's ply the client
     /// saw: a move for another ply is a retry of the last move (answered, not played) or a
-    /// `conflict`, never the next side's move.
+    /// `conflict`, never the next side's move. `lag_ms` is the network lag the client claims
+    /// for this move (issue 38: forgiven within the player's quota, `clock::lag`).
     pub async fn play_or_retry(
         self: &Arc<Self>,
         id: &str,
         token: &PlayerToken,
         text: &str,
         ply: i64,
+        lag_ms: Option<i64>,
     ) -> Result<(GameView, bool), SiteError> {
         let slot = self.slot(id).await?;
         // Optimistic (issue 12: one read less per move): the move is judged against the game
@@ -54,7 +56,9 @@ impl GameService {
         // move the store no longer has would be an acknowledged move that is lost.
         let mut g = slot.game.lock().await;
         let before = g.row().version;
-        let first = self.play_locked(&slot, &mut g, token, text, ply).await;
+        let first = self
+            .play_locked(&slot, &mut g, token, text, ply, lag_ms)
+            .await;
         let retry = matches!(first, Ok((_, true)));
         if !retry && first.is_ok() {
             // Stored by this call: its commit is the confirmation.
@@ -67,7 +71,8 @@ impl GameService {
             Ok(()) if g.row().version == before => return first,
             Ok(()) => {}
         }
-        self.play_locked(&slot, &mut g, token, text, ply).await
+        self.play_locked(&slot, &mut g, token, text, ply, lag_ms)
+            .await
     }
 
     /// [`GameService::play_or_retry`] on the locked game `g`.
@@ -78,6 +83,7 @@ impl GameService {
         token: &PlayerToken,
         text: &str,
         ply: i64,
+        lag_ms: Option<i64>,
     ) -> Result<(GameView, bool), SiteError> {
         let row = g.row();
         let you = seat_of(row, token).ok_or_else(|| {
@@ -117,7 +123,8 @@ impl GameService {
                 format!("it is {turn}'s turn and you play {you}"),
             ));
         }
-        let prepared = g.prepare_move(text)?;
+        let mut prepared = g.prepare_move(text)?;
+        prepared.lag_ms = lag_ms;
         self.store_move(slot, g, prepared).await?;
         // The opponent may have answered this move in advance.
         self.follow_conditional(slot, g).await;

@@ -79,7 +79,8 @@ impl GameService {
             self.refuse_while_clocks_owed(clock).await?;
         }
         if let Some(clock) = row.clock.as_mut()
-            && clock.on_move(prepared.mover, self.time.now_ms()) == Charge::Flagged
+            && clock.on_move_with_lag(prepared.mover, self.time.now_ms(), prepared.lag_ms)
+                == Charge::Flagged
         {
             // The move came after the mover's deadline: it loses on time instead (A15a, C11b).
             self.flag(slot, g).await?;

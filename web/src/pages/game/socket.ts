@@ -2,6 +2,10 @@
 // (docs/api.md), kept open through lost networks, sleeping tabs and restarted servers.
 
 import { api, ApiError, type GameView, type MoveView } from '../../api';
+import { recordRoundTrip } from '../../net_lag';
+
+/** How often the socket times a round trip, ms. */
+const PING_MS = 5000;
 
 export interface SocketEvents {
   /** A new state, its move list whole again. */
@@ -16,6 +20,8 @@ export class GameSocket {
   private retry = 0;
   private reconnectTimer: number | undefined;
   private closed = false;
+  private pinger: number | undefined;
+  private pingSent = 0;
 
   constructor(private readonly id: string, private readonly ev: SocketEvents) {
     window.addEventListener('online', this.reconnectNow);
@@ -34,12 +40,25 @@ export class GameSocket {
     socket.onopen = () => {
       this.retry = 0;
       this.ev.live(true);
+      const ping = () => {
+        if (socket.readyState !== WebSocket.OPEN) return;
+        this.pingSent = performance.now();
+        socket.send('{"type":"ping"}');
+      };
+      window.clearInterval(this.pinger);
+      ping();
+      this.pinger = window.setInterval(ping, PING_MS);
     };
     socket.onmessage = e => {
       let msg: { type?: string; game?: GameView; moves_from?: number; error?: { code?: string; message?: string } };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
+        return;
+      }
+      if (msg.type === 'pong') {
+        if (this.pingSent) recordRoundTrip(performance.now() - this.pingSent);
+        this.pingSent = 0;
         return;
       }
       if (msg.type === 'state' && msg.game) {
@@ -68,6 +87,7 @@ export class GameSocket {
   /** The live connection is gone: says so and tries again soon. */
   private lost(): void {
     this.ws = null;
+    window.clearInterval(this.pinger);
     this.ev.live(false);
     // Soon and steadily: 1 s, 2 s, then every 4 s, each with a random quarter either way
     // so that the sockets of a restarted server do not all come back at once. (A longer
@@ -95,6 +115,7 @@ export class GameSocket {
 
   close(): void {
     this.closed = true;
+    window.clearInterval(this.pinger);
     this.ws?.close();
     window.clearTimeout(this.reconnectTimer);
     window.removeEventListener('online', this.reconnectNow);
