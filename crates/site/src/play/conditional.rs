@@ -74,7 +74,7 @@ impl GameService {
         token: &PlayerToken,
         moves: &[String],
     ) -> Result<ConditionalView, SiteError> {
-        if moves.len() < 2 || moves.len() > MAX_LINE || moves.len() % 2 != 0 {
+        if moves.len() < 2 || moves.len() > MAX_LINE || !moves.len().is_multiple_of(2) {
             return Err(SiteError::bad_request(format!(
                 "moves: {} moves; a line is pairs of the opponent's move and your reply, 2 to \
                  {MAX_LINE} moves",
