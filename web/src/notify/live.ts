@@ -43,11 +43,22 @@ function changed(next: NotifyView): void {
   if (first || (fresh && latest.kind === 'challenge')) void showChallenges();
 }
 
-/** Opens the stream once for the whole visit (the browser reconnects it by itself). */
+/** How long after a refused stream (a 429 or 503: the browser then gives up) it is opened
+ * again, ms. */
+const REOPEN_MS = 30_000;
+
+/** Opens the stream once for the whole visit. The browser reconnects it after a network error
+ * by itself; a stream the server refused is opened again after [`REOPEN_MS`]. */
 export function startNotifications(): void {
   if (source || typeof EventSource === 'undefined') return;
-  source = new EventSource(notifyApi.streamUrl);
-  source.addEventListener('notify', e => {
+  const s = new EventSource(notifyApi.streamUrl);
+  source = s;
+  s.addEventListener('error', () => {
+    if (s.readyState !== EventSource.CLOSED) return;
+    source = undefined;
+    window.setTimeout(startNotifications, REOPEN_MS);
+  });
+  s.addEventListener('notify', e => {
     try {
       changed(JSON.parse((e as MessageEvent<string>).data) as NotifyView);
     } catch {
