@@ -3,7 +3,7 @@
 // ticks down from the server's time and passes to the opponent with the increment after a
 // move; a first move that never comes aborts the game; under ten seconds it shows tenths and warns; when it reaches zero the game is lost
 // on time without a reload; a correspondence game shows the days and the deadline; my games
-// shows the control.
+// shows the control; a game against the computer can have a clock.
 
 import { api, base, check, clickSquare, eq, newPage, suite, waitForMoves, waitForStatus } from './lib.mjs';
 
@@ -125,7 +125,23 @@ async function correspondence(browser) {
   eq((await face(b, 'black')).trim(), '2 days per move', "the waiting side shows the period");
 }
 
+async function engineWithClock(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  await page.check('input[name=opponent][value=engine]');
+  check(await page.isVisible('#friend-tc'), 'a game against the computer offers a clock');
+  check(!(await page.isVisible('#friend-rated')), 'but no rating: engine games are never rated');
+  await page.selectOption('#friend-tc', '3+2');
+  await page.click('#start');
+  await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
+  await page.waitForSelector('.clock[data-color=white]');
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const view = (await api(page, 'GET', `/api/games/${id}`)).json;
+  eq([view.clock?.kind, view.rated], ['realtime', false], 'the engine game has the clock asked for');
+}
+
 await suite([
+  ['a game against the computer with a clock, from the home page', engineWithClock],
   ['a real-time clock ticks, passes with the increment, fits a phone', realtime],
   ['low time warns, and the flag ends the game on the page', lowTimeAndFlag],
   ['a first move that does not come aborts the game on the page', firstMoveMissed],

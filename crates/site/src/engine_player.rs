@@ -25,6 +25,23 @@ pub fn budget(level: Level) -> Duration {
     Duration::from_millis(LEVEL_BUDGET_MS[level.index()])
 }
 
+/// The budget of `level` in game `row` at `now` (Unix ms): the level's own, or less on a
+/// real-time clock: a thirtieth of the engine's time left plus half its increment, at least
+/// 20 ms, so that it plays its game out on the clock as a player would (issue 38: games
+/// against the computer may have a clock).
+pub fn clocked_budget(level: Level, row: &GameRow, now: i64) -> Duration {
+    let own = budget(level);
+    let Some(site_model::clock::Clock::Realtime { increment_ms, .. }) = row.clock else {
+        return own;
+    };
+    let Some(side) = row.clock.and_then(|c| c.running()) else {
+        return own;
+    };
+    let left = row.clock.map_or(0, |c| c.left_ms(side, now)).max(0);
+    let share = (left / 30 + increment_ms / 2).max(20);
+    own.min(Duration::from_millis(u64::try_from(share).unwrap_or(20)))
+}
+
 /// The engine settings of `level` (the queue adds its stop flag); `seed` varies the levels
 /// that randomise. Level 8, full strength, keeps its search over the game
 /// ([`crate::engine_memory`]); the lower levels search each move afresh, so each plays as the
@@ -182,7 +199,7 @@ async fn think_and_move(service: &Arc<GameService>, slot: &Arc<GameSlot>) -> Ste
         let spec = JobSpec {
             owner: owner_of(row),
             lane: Lane::Reply,
-            budget: budget(level),
+            budget: clocked_budget(level, row, service.time().now_ms()),
             // The move answered was stored with this write: time queued counts.
             since_ms: row.updated_at,
         };

@@ -67,7 +67,9 @@ export function homePage(root: HTMLElement): () => void {
   const syncVisibility = () => {
     levelRow.hidden = form.opponent !== 'engine';
     sideRow.hidden = form.opponent === 'local';
-    clockRow.hidden = form.opponent !== 'friend';
+    // A clock for a friend or the engine (issue 38); rated only between players.
+    clockRow.hidden = form.opponent === 'local';
+    clockRow.classList.toggle('engine-clock', form.opponent === 'engine');
   };
 
   const gameCard = (v: Variant, blurb: string) => {
@@ -96,7 +98,15 @@ export function homePage(root: HTMLElement): () => void {
     error.textContent = '';
     submit.disabled = true;
     const body: NewGame = { variant: form.variant, opponent: form.opponent, color: form.color };
-    if (form.opponent === 'engine') body.level = form.level;
+    if (form.opponent === 'engine') {
+      body.level = form.level;
+      const tc = friendClock.value();
+      if (!tc) {
+        submit.disabled = false;
+        return;
+      }
+      if (tc.kind !== 'unlimited') body.time_control = tc;
+    }
     if (form.opponent === 'local') body.color = 'white';
     if (form.opponent === 'friend') {
       const tc = friendClock.value();

@@ -451,3 +451,53 @@ async fn timed_moves_share_one_reading_of_the_sweepers_lease() {
     );
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn a_game_against_the_engine_can_have_a_clock() {
+    let srv = TestServer::start(&sqlite_url("clock-engine")).await;
+    let mut c = srv.client();
+    let g = create(
+        &mut c,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 1, "color": "white",
+               "time_control": {"kind": "realtime", "initial_s": 60, "increment_s": 0}}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["clock"]["kind"], "realtime");
+    assert_eq!(g["clock"]["running"], "white", "it runs at once: {g}");
+    assert_eq!(g["rated"], false);
+    // Two moves each: the engine answers on its clock, charged like a player.
+    for ply in [2, 4] {
+        let mv = get(&mut c, &id).await["legal"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        play(&mut c, &id, &mv).await;
+        wait_for(&mut c, &id, 20, |g| g["ply"].as_i64() == Some(ply)).await;
+    }
+    let g = get(&mut c, &id).await;
+    let engine = ms(&g, "black");
+    assert!(
+        (59_000..60_000).contains(&engine),
+        "the engine's second move was charged, less than a second: {engine}"
+    );
+    assert_eq!(g["clock"]["running"], "white");
+    // A correspondence clock too; one screen takes none.
+    let g = create(
+        &mut c,
+        json!({"variant": "iceage", "opponent": "engine", "level": 2, "color": "white",
+               "time_control": {"kind": "correspondence", "days": 2}}),
+    )
+    .await;
+    assert_eq!(g["clock"]["kind"], "correspondence");
+    let r = c
+        .post(
+            "/api/games",
+            json!({"variant": "iceage", "opponent": "local",
+                   "time_control": {"kind": "realtime", "initial_s": 60, "increment_s": 0}}),
+        )
+        .await
+        .unwrap();
+    assert_error(&r, 400, "bad_request");
+    srv.stop().await;
+}

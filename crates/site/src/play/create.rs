@@ -20,9 +20,9 @@ impl GameService {
             .unwrap_or(TimeControl::Unlimited {})
             .validate()?;
         let rated = req.rated;
-        if req.opponent != Opponent::Friend && control != (TimeControl::Unlimited {}) {
+        if req.opponent == Opponent::Local && control != (TimeControl::Unlimited {}) {
             return Err(SiteError::bad_request(
-                "a clock is for games between two players (a friend, or the lobby's seeks)",
+                "a clock is for games against a friend or the engine, not on one screen",
             ));
         }
         if rated {
@@ -75,10 +75,17 @@ impl GameService {
             Color::White => (human, other),
             Color::Black => (other, human),
         };
+        let mut clock = control.new_clock();
+        if req.opponent == Opponent::Engine
+            && let Some(c) = clock.as_mut()
+        {
+            // Both seats are taken: the side to move's clock (or first-move wait) runs.
+            c.start(turn, self.time.now_ms());
+        }
         let row = GameRow {
             invite,
-            // A friend game's clock starts when the friend joins.
-            clock: control.new_clock(),
+            // A friend game's clock starts when the friend joins; the engine's at once.
+            clock,
             rated,
             ..GameRow::new_game(
                 id,
