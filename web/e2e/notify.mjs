@@ -2,7 +2,7 @@
 // page and is accepted from there; the challenger's bell counts the acceptance live and lists it;
 // a correspondence move raises the opponent's bell and title on another page, but not while that
 // player looks at the game itself; a finished game's badge says so; the bell and the pop-up on
-// a 390 px phone; a conditional premove entered on the page plays itself; the offer of notifications on this device after a first correspondence game.
+// a 390 px phone; a gone opponent's countdown and claim; a conditional premove entered on the page plays itself; the offer of notifications on this device after a first correspondence game.
 
 import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
 
@@ -151,9 +151,34 @@ async function conditionalPremove(browser) {
   check(!(await a.$('#cond-cancel')), 'the line is used up');
 }
 
+async function goneCountdown(browser) {
+  const w = await newPage(browser);
+  await w.goto(`${base}/`);
+  const made = await api(w, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', time_control: { kind: 'realtime', initial_s: 180, increment_s: 2 } });
+  eq(made.status, 201, 'a 3+2 friend game');
+  const b = await newPage(browser);
+  await b.goto(`${base}/`);
+  eq((await api(b, 'POST', `/api/join/${made.json.invite_url.replace('/join/', '')}`)).status, 200, 'the friend joins');
+  for (const p of [w, b]) {
+    await p.goto(`${base}/game/${made.json.id}`);
+    await p.waitForSelector('.live.on');
+  }
+  // Black closes the tab: White sees the countdown, then may claim.
+  await b.close();
+  await w.waitForSelector('#gone', { timeout: 10000 });
+  check(/You can claim victory in \d+ s/.test(await w.textContent('#gone')), `a countdown: "${await w.textContent('#gone')}"`);
+  await screenshot(w, 'notify-gone-countdown');
+  await w.waitForSelector('#gone-win', { timeout: 15000 });
+  await w.click('#gone-win');
+  await w.waitForSelector('.live.over', { timeout: 10000 });
+  const view = (await api(w, 'GET', `/api/games/${made.json.id}`)).json;
+  eq([view.status, view.result?.winner, view.result?.reason], ['finished', 'white', 'abandoned'], 'the claim wins the game');
+}
+
 await suite([
   ['a challenge pops up on any page', challengePopsUpAnywhere],
   ['correspondence moves raise the bell', correspondenceMovesRaiseTheBell],
   ['the bell on a phone', phoneBell],
   ['a conditional premove plays itself', conditionalPremove],
+  ['a gone opponent: countdown, then claim', goneCountdown],
 ]);

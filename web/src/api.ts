@@ -125,6 +125,8 @@ export interface GameView {
   rated?: boolean;
   /** A game played offline in the browser and uploaded (unrated, against the computer). */
   offline?: boolean;
+  /** A real-time game's player whose pages all closed (issue 38); absent otherwise. */
+  gone?: { side: Color; since_ms: number; claim_at_ms: number };
 }
 
 /** A finished game against the computer played offline, as `POST /api/games/upload` takes it. */

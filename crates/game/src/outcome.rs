@@ -162,6 +162,7 @@ pub fn result_words(winner: Option<Color>, reason: EndReason) -> String {
         (None, EndReason::Stalemate) => "Draw by stalemate".into(),
         (None, EndReason::FiftyMoveRule) => "Draw by the fifty-move rule".into(),
         (None, EndReason::Agreement) => "Draw by agreement".into(),
+        (None, EndReason::Abandoned) => "Draw: a player left the game".into(),
         (None, other) => format!("Draw ({other})"),
     }
 }
@@ -224,6 +225,14 @@ mod tests {
         assert_eq!(
             result_words(None, EndReason::Agreement),
             "Draw by agreement"
+        );
+        assert_eq!(
+            result_words(Some(Color::White), EndReason::Abandoned),
+            "White wins: Black left the game"
+        );
+        assert_eq!(
+            result_words(None, EndReason::Abandoned),
+            "Draw: a player left the game"
         );
         assert_eq!(
             result_words(None, EndReason::BothKingsFrozen),

@@ -195,6 +195,58 @@ game::text_enum! {
     }
 }
 
+/// A player of a real-time game whose pages all closed (issue 38): since when, and whether the
+/// page said goodbye (`clean`: a tab closed) or the connection was lost. The opponent may claim
+/// the game once [`Gone::claim_at_ms`] has passed; a page that comes back ends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gone {
+    /// The side that left.
+    pub side: Color,
+    /// Unix ms its last socket closed.
+    pub since_ms: i64,
+    /// Whether the page closed its socket itself (a tab closed, a page left).
+    pub clean: bool,
+}
+
+/// How long after a clean leave (the page closed its socket) the opponent may claim, ms.
+pub const GONE_CLEAN_MS: i64 = 10_000;
+/// How long after a lost connection the opponent may claim in a game expected to last under
+/// 8 minutes, ms; longer controls wait longer ([`Gone::wait_ms`]).
+pub const GONE_LOST_MS: i64 = 40_000;
+
+impl Gone {
+    /// The wait before a claim for a game of `expected_s` seconds (`initial + 40 × increment`):
+    /// [`GONE_CLEAN_MS`] after a clean leave; after a lost connection [`GONE_LOST_MS`] for a
+    /// game under 8 minutes, 60 s under 25 minutes, 120 s beyond (as lichess waits longer in
+    /// slower games).
+    pub fn wait_ms(&self, expected_s: i64) -> i64 {
+        if self.clean {
+            GONE_CLEAN_MS
+        } else if expected_s < 480 {
+            GONE_LOST_MS
+        } else if expected_s < 1500 {
+            60_000
+        } else {
+            120_000
+        }
+    }
+
+    /// Unix ms from which the opponent may claim.
+    pub fn claim_at_ms(&self, expected_s: i64) -> i64 {
+        self.since_ms.saturating_add(self.wait_ms(expected_s))
+    }
+}
+
+game::text_enum! {
+    /// What the opponent of a gone player claims (`POST /api/games/{id}/claim`).
+    pub enum Claim ("claim") {
+        /// The win.
+        Win = "win",
+        /// A draw.
+        Draw = "draw",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,5 +325,24 @@ mod tests {
         assert_eq!(serde_json::from_str::<Level>("3").expect("json").get(), 3);
         let e = serde_json::from_str::<Level>("12").expect_err("out of range");
         assert!(e.to_string().contains("out of range (1-8)"), "{e}");
+    }
+
+    #[test]
+    fn a_gone_player_waits_by_how_they_left_and_the_games_length() {
+        let g = |clean| Gone {
+            side: Color::White,
+            since_ms: 1_000,
+            clean,
+        };
+        // A closed tab: 10 s whatever the control.
+        assert_eq!(g(true).wait_ms(60), GONE_CLEAN_MS);
+        assert_eq!(g(true).wait_ms(10_000), GONE_CLEAN_MS);
+        // A lost line: longer in slower games (3+2 = 260 s, 10+5 = 800 s, 30+0 = 1800 s).
+        assert_eq!(g(false).wait_ms(260), GONE_LOST_MS);
+        assert_eq!(g(false).wait_ms(800), 60_000);
+        assert_eq!(g(false).wait_ms(1_800), 120_000);
+        assert_eq!(g(false).claim_at_ms(260), 1_000 + GONE_LOST_MS);
+        assert_eq!(Claim::parse("win"), Some(Claim::Win));
+        assert_eq!(Claim::parse("resign"), None);
     }
 }

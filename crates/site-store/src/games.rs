@@ -10,7 +10,7 @@ use super::notifications::{NewNotification, insert_many};
 use super::{Store, StoreError, corrupt};
 use site_model::clock::{Clock, Speed};
 use site_model::ratings::RatingChange;
-use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind};
+use site_model::state::{GameKind, GameStatus, Gone, Level, Notice, SeatKind};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
 /// player token, `secrets::PlayerToken::hash`) for a human.
@@ -87,6 +87,8 @@ pub struct GameRow {
     /// Notifications the write of this row makes, stored in its transaction (each once per
     /// owner and event: `store::notifications`); never read back (empty in a loaded row).
     pub outbox: Vec<NewNotification>,
+    /// A real-time game's player whose pages all closed (stored as JSON).
+    pub gone: Option<Gone>,
 }
 
 impl GameRow {
@@ -132,6 +134,7 @@ impl GameRow {
             ratings: None,
             upload_key: None,
             outbox: Vec::new(),
+            gone: None,
         }
     }
 
@@ -159,7 +162,7 @@ impl GameRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed";
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed, gone";
 
 /// The columns [`from_row`] reads: the inserted ones and the rating change.
 pub(super) fn select_columns() -> String {
@@ -236,6 +239,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
         upload_key: row.try_get("upload_key")?,
         outbox: Vec::new(),
+        gone: parse_optional(row, "gone", |t| serde_json::from_str(t).ok())?,
     })
 }
 
@@ -243,7 +247,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
-         $29, $30, $31, $32)"
+         $29, $30, $31, $32, $33)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -277,6 +281,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(&g.black.name)
     .bind(&g.upload_key)
     .bind(speed_text(&g.clock))
+    .bind(gone_text(g.gone))
     .execute(&mut **tx)
     .await?;
     insert_many(tx, &g.outbox, g.updated_at).await?;
@@ -314,6 +319,11 @@ fn clock_text(c: &Option<Clock>) -> Option<String> {
     c.as_ref().and_then(|c| serde_json::to_string(c).ok())
 }
 
+/// A gone player as stored: its JSON text.
+fn gone_text(g: Option<Gone>) -> Option<String> {
+    g.and_then(|g| serde_json::to_string(&g).ok())
+}
+
 /// A notice as stored: its JSON text.
 fn notice_text(n: Option<Notice>) -> Option<String> {
     n.and_then(|n| serde_json::to_string(&n).ok())
@@ -332,7 +342,7 @@ pub(super) async fn update(
          reason = $11, draw_offer = $12, rematch = $13, ply = $14, turn = $15, version = $16, \
          updated_at = $17, takeback_offer = $18, rematch_offer = $19, notice = $20, \
          clock = $21, clock_deadline = $22, rated = $23, white_name = $24, black_name = $25, \
-         speed = $29 WHERE id = $26 AND version = $27 AND ply = $28",
+         speed = $29, gone = $30 WHERE id = $26 AND version = $27 AND ply = $28",
     )
     .bind(g.white.kind.as_str())
     .bind(g.white.level.map(i64::from))
@@ -363,6 +373,7 @@ pub(super) async fn update(
     .bind(g.version - 1)
     .bind(expected_ply)
     .bind(speed_text(&g.clock))
+    .bind(gone_text(g.gone))
     .execute(&mut **tx)
     .await?;
     if done.rows_affected() != 1 {

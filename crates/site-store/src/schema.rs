@@ -337,6 +337,14 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        16,
+        &[
+            // A real-time game's player whose pages all closed (site_model::state::Gone, JSON),
+            // so that the opponent's countdown and claim hold across processes (issue 38).
+            "ALTER TABLE games ADD COLUMN gone TEXT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -172,6 +172,21 @@ pub struct GameView {
     /// 42): unrated, against the computer. Sent only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub offline: bool,
+    /// A player of a real-time game whose pages all closed (issue 38): sent only then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<GoneView>,
+}
+
+/// A gone player as the game view shows it: the opponent sees a countdown to `claim_at_ms`,
+/// then may claim the win or a draw (`POST /api/games/{id}/claim`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoneView {
+    /// The side whose pages all closed.
+    pub side: Color,
+    /// Unix ms its last page closed.
+    pub since_ms: i64,
+    /// Unix ms from which the opponent may claim.
+    pub claim_at_ms: i64,
 }
 
 /// Which seats a token holds (the row keeps the token's hash, `PlayerToken::hash`).

@@ -319,6 +319,7 @@ export const en = {
   'reason.both kings frozen': 'Both kings froze in the Ice Age.',
   'reason.stalemate': 'Stalemate: the side to move has no legal move and is not in check.',
   'reason.fifty-move rule': 'Fifty moves without a pawn move, a capture of a piece or a frozen piece.',
+  'reason.abandoned': 'A player left the game; the other called it a draw.',
   'reason.agreement': 'Both players agreed to a draw.',
   'reason.other': 'The game is over ({reason}).',
 

@@ -28,4 +28,8 @@ export const notifyEn = {
   'cond.save': 'Save the line',
   'cond.cancel': 'Cancel the line',
   'cond.pair': 'If {theirs}, you play {mine}',
+  'gone.countdown': 'Your opponent left the game. You can claim victory in {n} s.',
+  'gone.claimable': 'Your opponent left the game.',
+  'gone.win': 'Claim victory',
+  'gone.draw': 'Call it a draw',
 };

@@ -29,4 +29,8 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'cond.save': 'Сохранить вариант',
   'cond.cancel': 'Отменить вариант',
   'cond.pair': 'Если {theirs}, вы играете {mine}',
+  'gone.countdown': 'Соперник покинул партию. Вы сможете потребовать победу через {n} с.',
+  'gone.claimable': 'Соперник покинул партию.',
+  'gone.win': 'Потребовать победу',
+  'gone.draw': 'Согласиться на ничью',
 };

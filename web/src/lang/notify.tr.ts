@@ -29,4 +29,8 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'cond.save': 'Varyantı kaydet',
   'cond.cancel': 'Varyantı iptal et',
   'cond.pair': '{theirs} oynarsa, siz {mine} oynarsınız',
+  'gone.countdown': 'Rakibiniz oyundan ayrıldı. {n} sn sonra galibiyet talep edebilirsiniz.',
+  'gone.claimable': 'Rakibiniz oyundan ayrıldı.',
+  'gone.win': 'Galibiyeti talep et',
+  'gone.draw': 'Berabere bitir',
 };

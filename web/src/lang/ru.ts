@@ -318,6 +318,7 @@ export const ru: Record<Key, string> = {
   'reason.both kings frozen': 'Оба короля замёрзли в ледниковый период.',
   'reason.stalemate': 'Пат: у стороны, чей ход, нет ходов, и ей не объявлен шах.',
   'reason.fifty-move rule': 'Пятьдесят ходов без хода пешкой, взятия фигуры и замерзания фигуры.',
+  'reason.abandoned': 'Игрок покинул партию; соперник согласился на ничью.',
   'reason.agreement': 'Игроки согласились на ничью.',
   'reason.other': 'Партия окончена ({reason}).',
 

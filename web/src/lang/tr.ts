@@ -318,6 +318,7 @@ export const tr: Record<Key, string> = {
   'reason.both kings frozen': 'İki şah da Buz Çağı\'nda dondu.',
   'reason.stalemate': 'Pat: sırası gelen tarafın geçerli hamlesi yok ve şah altında değil.',
   'reason.fifty-move rule': 'Elli hamle boyunca piyon sürülmedi, taş alınmadı, taş donmadı.',
+  'reason.abandoned': 'Bir oyuncu oyunu bıraktı; rakibi berabere saydı.',
   'reason.agreement': 'Oyuncular beraberlikte anlaştı.',
   'reason.other': 'Oyun bitti ({reason}).',
 

@@ -23,6 +23,7 @@ mod engine_module;
 mod full_disk_wal;
 mod game_offers;
 mod game_page_api;
+mod gone;
 mod healthz;
 mod iceage_api;
 mod import_review;

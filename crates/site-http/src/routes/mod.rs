@@ -272,6 +272,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/games/{id}/rematch", rematch)
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/takeback", post(play::takeback))
+        .route("/games/{id}/claim", post(play::claim))
         .route(
             "/games/{id}/conditional",
             get(conditional::get)

@@ -199,3 +199,27 @@ pub async fn rematch(
     };
     Ok((status, Json(view)))
 }
+
+/// Body of `POST /api/games/{id}/claim`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimBody {
+    /// `win` or `draw`.
+    pub action: String,
+}
+
+/// `POST /api/games/{id}/claim`: the opponent of a gone player takes the win or a draw.
+pub async fn claim(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+    ApiJson(body): ApiJson<ClaimBody>,
+) -> Result<Json<GameView>, HttpError> {
+    let claim = site_model::state::Claim::parse(&body.action).ok_or_else(|| {
+        HttpError::from(SiteError::bad_request(format!(
+            "action: '{}' is neither 'win' nor 'draw'",
+            game::excerpt(&body.action)
+        )))
+    })?;
+    Ok(Json(svc.play.claim(&id, &token, claim).await?))
+}

@@ -354,6 +354,10 @@ async fn session(
     if !send_within(&mut sink, delivered.message(&first, &token), timers.dead).await {
         return;
     }
+    // A player's socket counts for its presence (a gone opponent, issue 38).
+    Box::pin(svc.seat_opened(&slot, &token)).await;
+    // Whether the page closed the socket itself (a tab closed): a shorter wait for a claim.
+    let mut clean = false;
     loop {
         let next_check = heard + if pinged { timers.dead } else { timers.ping };
         tokio::select! {
@@ -398,7 +402,11 @@ async fn session(
                         }
                         break;
                     }
-                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Close(_))) => {
+                        clean = true;
+                        break;
+                    }
+                    None => break,
                 };
                 if let Some(reply) = reply
                     && !send_within(&mut sink, reply, timers.dead).await
@@ -447,4 +455,5 @@ async fn session(
             }
         }
     }
+    Box::pin(svc.seat_closed(&slot, &token, clean)).await;
 }

@@ -49,6 +49,18 @@ game::text_enum! {
 }
 
 impl TimeControl {
+    /// A real-time control's expected length, seconds: `initial + 40 × increment` (lichess's
+    /// estimate of a game's duration); `None` for correspondence and unlimited.
+    pub fn expected_s(self) -> Option<i64> {
+        match self {
+            TimeControl::Realtime {
+                initial_s,
+                increment_s,
+            } => Some(initial_s + 40 * increment_s),
+            _ => None,
+        }
+    }
+
     /// Checks the ranges; 400 with what is wrong.
     pub fn validate(self) -> Result<TimeControl, SiteError> {
         match self {

@@ -9,7 +9,7 @@ use iceage::IceAge;
 use serde::Serialize;
 
 use crate::engine_memory;
-use crate::view::{GameView, LegalView, MoveView, ResultView, SeatView};
+use crate::view::{GameView, GoneView, LegalView, MoveView, ResultView, SeatView};
 use game::result_words;
 use site_model::error::{ErrorCode, MoveFault, ReasonView, SiteError};
 use site_model::json_list::{GrowingList, JsonList};
@@ -301,6 +301,14 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             rated: r.rated,
             ratings: r.ratings.clone(),
             offline: r.upload_key.is_some(),
+            gone: r.gone.filter(|_| ongoing).and_then(|g| {
+                let expected = r.clock?.control().expected_s()?;
+                Some(GoneView {
+                    side: g.side,
+                    since_ms: g.since_ms,
+                    claim_at_ms: g.claim_at_ms(expected),
+                })
+            }),
         }
     }
 

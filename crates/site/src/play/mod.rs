@@ -31,6 +31,7 @@ mod clocks;
 pub mod conditional;
 mod create;
 pub mod lease;
+mod presence;
 mod queries;
 mod saving;
 mod slots;
@@ -203,6 +204,8 @@ pub struct GameService {
     time: WallTime,
     /// The players' notifications: the changes stored here make them.
     pub(crate) notifications: Arc<Notifications>,
+    /// Sockets open here per game and seat (`presence`: a gone opponent).
+    presence: StdMutex<HashMap<(String, Color), usize>>,
 }
 
 /// Counts one WebSocket connection while alive.
@@ -258,7 +261,8 @@ fn finish(row: &mut GameRow, winner: Option<Color>, reason: EndReason, now: i64)
         None => RecordResult::Draw,
     });
     row.reason = Some(reason);
-    // Offers stand only while the game goes on.
+    // Offers stand only while the game goes on, and nobody is gone from a game that is over.
+    row.gone = None;
     row.draw_offer = None;
     row.takeback_offer = None;
     if let Some(clock) = row.clock.as_mut() {
@@ -288,6 +292,7 @@ impl GameService {
             engines: std::sync::OnceLock::new(),
             time,
             notifications: Notifications::new(store.clone()),
+            presence: StdMutex::new(HashMap::new()),
         })
     }
 

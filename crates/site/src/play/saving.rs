@@ -91,6 +91,10 @@ impl GameService {
         }
         row.ply += 1;
         row.turn = prepared.turn;
+        if row.gone.is_some_and(|x| x.side == prepared.mover) {
+            // A player who moves is not gone (a move sent without a socket).
+            row.gone = None;
+        }
         if row.draw_offer == Some(!prepared.mover) {
             // Moving answers the opponent's standing offer: declined.
             row.draw_offer = None;

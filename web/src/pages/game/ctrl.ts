@@ -6,6 +6,7 @@
 
 import { offerPush } from '../../notify/push_offer';
 import { ConditionalBox } from '../../game/conditional';
+import { GoneBox } from '../../game/gone';
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove } from '../../api';
 import { copyText } from '../../dom';
 import type { ActionEvents } from '../../game/actions';
@@ -72,9 +73,12 @@ export class GameCtrl {
   private lastTakeback = -Infinity;
   /** The player's conditional line of a correspondence game (issue 38). */
   readonly cond: ConditionalBox;
+  /** The countdown and claim of a gone opponent (issue 38). */
+  readonly gone: GoneBox;
 
   constructor(readonly id: string, readonly redraw: () => void) {
     this.cond = new ConditionalBox(id, redraw);
+    this.gone = new GoneBox(id, redraw, g => this.update(g));
     this.clocks = new GameClocks(() => this.resync());
     this.ground = new GameGround(this);
     this.socket = new GameSocket(id, {
@@ -450,6 +454,7 @@ export class GameCtrl {
     }
     this.game = g;
     this.cond.refresh(g);
+    this.gone.refresh(g);
     // A correspondence game's player may want its turns on this device (issue 38).
     if (!prev && g.clock?.kind === 'correspondence' && (g.you === 'white' || g.you === 'black')) void offerPush();
     if (this.networkError) this.clearError();
@@ -497,6 +502,7 @@ export class GameCtrl {
 
   close(): void {
     this.closed = true;
+    this.gone.stop();
     this.clocks.stop();
     this.socket.close();
     window.clearTimeout(this.retryTimer);

@@ -60,6 +60,7 @@ export function view(ctrl: GameCtrl): VNode {
         ? [waitingRoom(g, { cancel: ctrl.actionEvents().abort, copied: ctrl.inviteCopied, setCopied: ok => ctrl.copiedInvite(ok) }, ctrl.actionEvents())]
         : []),
       h('div.offers', offers(g, actionsOf(g), ctrl.actionEvents())),
+      ctrl.gone.view(g),
       ctrl.cond.view(g),
       overBox(ctrl, g),
       countdown(ctrl, g),
