@@ -235,7 +235,21 @@ async function movesSentAlone(browser) {
   const created = (await api(a, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' })).json;
   const page = await newPage(browser);
   const urls = [];
-  page.on('websocket', ws => urls.push(ws.url()));
+  /** The states each socket received, by socket. */
+  const frames = [];
+  page.on('websocket', ws => {
+    urls.push(ws.url());
+    const got = [];
+    frames.push(got);
+    ws.on('framereceived', f => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'state') got.push({ version: m.game.version, from: m.moves_from, n: m.game.moves.length });
+      } catch {
+        // not a state
+      }
+    });
+  });
   const sockets = await droppableSockets(page);
   await page.goto(`${base}${created.invite_url}`);
   await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });
@@ -263,6 +277,13 @@ async function movesSentAlone(browser) {
   await moveOnce();
   await page.waitForSelector('.live.on', { timeout: 8000 });
   await sameAsGame('after two moves made while its connection was down');
+  // The socket that came back asked for what it missed and got the two moves one by one.
+  const back = urls[urls.length - 1];
+  check(/\/ws\?moves=changes&since=\d+$/.test(back), `the reconnection names the version it holds: ${back}`);
+  const since = Number(back.split('since=')[1]);
+  const replayed = frames[frames.length - 1];
+  eq(replayed.slice(0, 2).map(f => [f.version, f.from, f.n]), [[since + 1, 6, 1], [since + 2, 7, 1]],
+    'the missed states come in order, one move each');
   eq((await api(a, 'POST', `/api/games/${id}/takeback`, { action: 'offer' })).status, 200, 'a takeback is offered');
   eq((await api(page, 'POST', `/api/games/${id}/takeback`, { action: 'accept' })).status, 200, 'and accepted');
   await sameAsGame('after a takeback');

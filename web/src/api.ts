@@ -464,9 +464,12 @@ export const api = {
   solve: (variant: Variant, fen: string) => call<SolveView>('POST', '/api/solve', { variant, fen }),
   stats: () => call<Record<string, VariantStats>>('GET', '/api/stats'),
   recordUrl: (id: string) => `${game(id)}/record`,
-  wsUrl: (id: string) => {
+  /** The game's socket; `since`, the version a reconnecting socket holds, asks for the states
+   * it missed, in order (docs/api.md). */
+  wsUrl: (id: string, since?: number) => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     // Each state carries only the moves after those already sent on the socket.
-    return `${proto}//${location.host}${game(id)}/ws?moves=changes`;
+    const replay = since === undefined ? '' : `&since=${since}`;
+    return `${proto}//${location.host}${game(id)}/ws?moves=changes${replay}`;
   },
 };

@@ -39,6 +39,7 @@ mod push;
 mod qa;
 mod ratings;
 mod redis_resync;
+mod replay;
 mod secrets_at_rest;
 mod static_files;
 mod storage;

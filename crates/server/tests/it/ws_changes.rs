@@ -222,7 +222,7 @@ async fn a_socket_query_it_does_not_know_is_refused_by_name() {
     )
     .await;
     let id = g["id"].as_str().expect("id").to_string();
-    for (query, named) in [("moves=some", "moves=\\\"some\\\""), ("since=3", "since")] {
+    for (query, named) in [("moves=some", "moves=\\\"some\\\""), ("after=3", "after")] {
         let a = me
             .get(&format!("/api/games/{id}/ws?{query}"))
             .await

@@ -36,6 +36,7 @@ use super::{AppState, PathText};
 use crate::player::{LoggedIn, Player};
 use crate::security::SecurityState;
 use site::accounts::Sessions;
+use site::play::replay::Replay;
 use site::play::{Answer, DrawAction, GameService, GameSlot, HeldMoves, Snapshot, WsGuard};
 use site_model::error::{ErrorCode, SiteError};
 
@@ -107,23 +108,47 @@ enum MovesSent {
     Changes,
 }
 
-/// The upgrade's query: `moves=all` or `moves=changes`; anything else is named in a 400.
-fn moves_sent(
+/// The upgrade's query, read once: what states carry of the moves, and the version a
+/// reconnecting socket holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WsQuery {
+    moves: MovesSent,
+    /// `since=V`: the game version the client holds; the states after it are replayed.
+    since: Option<i64>,
+}
+
+/// The upgrade's query: `moves=all` or `moves=changes`, and `since=<version>`; anything else is
+/// named in a 400.
+fn ws_query(
     q: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Result<MovesSent, HttpError> {
+) -> Result<WsQuery, HttpError> {
     let Query(q) = q.map_err(|_| SiteError::bad_request("the query string is not valid text"))?;
-    if let Some(other) = q.keys().find(|k| *k != "moves") {
+    if let Some(other) = q.keys().find(|k| *k != "moves" && *k != "since") {
         return Err(HttpError::from(SiteError::bad_request(format!(
-            "unknown query parameter \"{other}\": the socket takes only moves=all or moves=changes"
+            "unknown query parameter \"{other}\": the socket takes moves=all or moves=changes, and since=<version>"
         ))));
     }
-    match q.get("moves").map(String::as_str) {
-        None | Some("all") => Ok(MovesSent::All),
-        Some("changes") => Ok(MovesSent::Changes),
-        Some(other) => Err(HttpError::from(SiteError::bad_request(format!(
-            "moves={other:?}: the socket takes moves=all (every state whole) or moves=changes (only new moves)"
-        )))),
-    }
+    let moves = match q.get("moves").map(String::as_str) {
+        None | Some("all") => MovesSent::All,
+        Some("changes") => MovesSent::Changes,
+        Some(other) => {
+            return Err(HttpError::from(SiteError::bad_request(format!(
+                "moves={other:?}: the socket takes moves=all (every state whole) or moves=changes (only new moves)"
+            ))));
+        }
+    };
+    let since = match q.get("since") {
+        None => None,
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if n >= 0 => Some(n),
+            _ => {
+                return Err(HttpError::from(SiteError::bad_request(format!(
+                    "since={v:?}: the game version the client holds, a whole number from 0"
+                ))));
+            }
+        },
+    };
+    Ok(WsQuery { moves, since })
 }
 
 /// The upgrade: 404 for an unknown game, 503 past the connection limits, 400 for a query it
@@ -139,7 +164,7 @@ pub async fn upgrade(
     query: Result<Query<HashMap<String, String>>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
-    let sent = match moves_sent(query) {
+    let query = match ws_query(query) {
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
@@ -173,11 +198,22 @@ pub async fn upgrade(
                 .map(|(a, s)| (s, a.session_hash));
             let delivered = Delivered {
                 version: 0,
-                changes: sent == MovesSent::Changes,
+                changes: query.moves == MovesSent::Changes,
                 held: None,
             };
             session(
-                svc, slot, id, token, login, socket, guard, timers, delivered,
+                svc,
+                slot,
+                Opened {
+                    id,
+                    token,
+                    login,
+                    since: query.since,
+                },
+                socket,
+                guard,
+                timers,
+                delivered,
             )
         })
 }
@@ -333,26 +369,70 @@ async fn still_logged_in(login: Option<&(Arc<Sessions>, String)>) -> bool {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn session(
-    svc: Arc<GameService>,
-    slot: Arc<GameSlot>,
+/// Who opened a socket, on what, and what it holds.
+struct Opened {
     id: String,
     token: PlayerToken,
     login: Option<(Arc<Sessions>, String)>,
+    /// The version a reconnecting client holds (`?since=`).
+    since: Option<i64>,
+}
+
+/// The first states of a socket: with `since` covered by the game's kept states, every state
+/// after it in order (counted from the moves it held then); otherwise the current one, whole.
+fn first_states(
+    slot: &GameSlot,
+    current: &Snapshot,
+    since: Option<i64>,
+    delivered: &mut Delivered,
+    token: &PlayerToken,
+) -> Vec<Message> {
+    let replay = match since {
+        Some(v) if v <= current.row.version => slot.replay_after(v),
+        _ => Replay::Gap,
+    };
+    let Replay::From { held, missed } = replay else {
+        return vec![delivered.message(current, token)];
+    };
+    delivered.version = held.row.version;
+    delivered.held = held.held_moves();
+    let mut out: Vec<Message> = missed
+        .iter()
+        .filter_map(|s| delivered.next(s, token))
+        .collect();
+    // Nothing missed, or the current state newer than the ring (a reload in between): the
+    // current state closes the replay (with no new moves when nothing was missed).
+    if out.is_empty() || current.row.version > delivered.version {
+        out.push(delivered.message(current, token));
+    }
+    out
+}
+
+async fn session(
+    svc: Arc<GameService>,
+    slot: Arc<GameSlot>,
+    opened: Opened,
     socket: WebSocket,
     _guard: WsGuard,
     timers: WsTimers,
     mut delivered: Delivered,
 ) {
+    let Opened {
+        id,
+        token,
+        login,
+        since,
+    } = opened;
     let (mut sink, mut stream) = socket.split();
     let mut heard = tokio::time::Instant::now();
     let mut pinged = false;
     let mut rx = slot.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = Box::pin(svc.fresh_snapshot(&slot)).await;
-    if !send_within(&mut sink, delivered.message(&first, &token), timers.dead).await {
-        return;
+    for msg in first_states(&slot, &first, since, &mut delivered, &token) {
+        if !send_within(&mut sink, msg, timers.dead).await {
+            return;
+        }
     }
     // A player's socket counts for its presence (a gone opponent, issue 38).
     Box::pin(svc.seat_opened(&slot, &token)).await;

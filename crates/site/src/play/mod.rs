@@ -33,6 +33,7 @@ mod create;
 pub mod lease;
 mod presence;
 mod queries;
+pub mod replay;
 mod saving;
 mod slots;
 mod snapshot;
@@ -78,6 +79,8 @@ pub struct GameSlot {
     pub(crate) game: Mutex<Box<dyn LiveGame>>,
     pub(crate) tx: broadcast::Sender<Arc<Snapshot>>,
     pub(crate) engine_running: AtomicBool,
+    /// The last states broadcast, for a socket that reconnects (`replay`).
+    pub(crate) recent: replay::Recent,
 }
 
 impl GameSlot {
@@ -532,7 +535,12 @@ impl GameService {
         if let Err(e) = self.refresh(slot, &mut g).await {
             tracing::warn!(error = %e, "a new socket's first state is the copy in memory");
         }
-        Snapshot::new(g.view(), g.row().clone())
+        let view = g.view();
+        // The ring starts with the state a first socket was sent, so that socket can come
+        // back to it.
+        slot.recent
+            .push(Arc::new(Snapshot::new(view.clone(), g.row().clone())));
+        Snapshot::new(view, g.row().clone())
     }
 
     /// `POST /api/join/{invite}`.

@@ -42,6 +42,7 @@ impl GameService {
                     game: Mutex::new(game),
                     tx: broadcast::channel(64).0,
                     engine_running: AtomicBool::new(false),
+                    recent: Default::default(),
                 })
             })
             .clone()
@@ -58,9 +59,12 @@ impl GameService {
 
     /// Sends the game's state to every watcher in this process.
     pub(super) fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
-        let _ = slot
-            .tx
-            .send(Arc::new(Snapshot::new(g.view(), g.row().clone())));
+        // The ring keeps a copy of its own: the sockets fill a broadcast state's caches with
+        // whole texts, which twenty kept states need not hold.
+        let view = g.view();
+        slot.recent
+            .push(Arc::new(Snapshot::new(view.clone(), g.row().clone())));
+        let _ = slot.tx.send(Arc::new(Snapshot::new(view, g.row().clone())));
     }
 
     /// Reloads a game from the store after a write found it changed by someone else.

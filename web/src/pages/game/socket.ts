@@ -22,6 +22,9 @@ export class GameSocket {
   private closed = false;
   private pinger: number | undefined;
   private pingSent = 0;
+  /** The last state's version and its moves: the states carry only the moves after the first
+   * `moves_from` (docs/api.md, moves=changes), so a state costs the same at any ply. */
+  private held: { version: number; moves: MoveView[] } | null = null;
 
   constructor(private readonly id: string, private readonly ev: SocketEvents) {
     window.addEventListener('online', this.reconnectNow);
@@ -32,11 +35,11 @@ export class GameSocket {
   connect(): void {
     if (this.closed) return;
     this.reconnectTimer = undefined;
-    const socket = new WebSocket(api.wsUrl(this.id));
+    // A socket that comes back asks for what it missed since the last state it had: the
+    // server replays each state in order (the moves one by one, with their sounds) or, past
+    // what it keeps, sends the state whole.
+    const socket = new WebSocket(api.wsUrl(this.id, this.held?.version));
     this.ws = socket;
-    // The moves this socket has sent: its states carry only the ones after the first
-    // `moves_from` (docs/api.md, moves=changes), so a state costs the same at any ply.
-    let held: MoveView[] | null = null;
     socket.onopen = () => {
       this.retry = 0;
       this.ev.live(true);
@@ -63,18 +66,22 @@ export class GameSocket {
       }
       if (msg.type === 'state' && msg.game) {
         const from = msg.moves_from;
+        let moves: MoveView[];
         if (typeof from === 'number') {
-          // The server counts what it sent on this socket; a gap means the two disagree:
-          // a new socket starts with the whole list.
-          if (held === null || held.length < from) {
+          // The server counts what it sent on this socket (or, replaying, what it had sent
+          // by `since`); a gap means the two disagree: the next socket starts afresh.
+          const held = this.held?.moves;
+          if (held === undefined || held.length < from) {
+            this.held = null;
             socket.close();
             return;
           }
-          held = held.slice(0, from).concat(msg.game.moves);
+          moves = held.slice(0, from).concat(msg.game.moves);
         } else {
-          held = msg.game.moves;
+          moves = msg.game.moves;
         }
-        this.ev.state({ ...msg.game, moves: held });
+        this.held = typeof msg.game.version === 'number' ? { version: msg.game.version, moves } : null;
+        this.ev.state({ ...msg.game, moves });
       }
       else if (msg.type === 'error' && msg.error) this.ev.error(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
     };
