@@ -219,12 +219,37 @@ async function redrawsKeepBoardAndText(browser) {
   await page.click('#flip');
 }
 
+/** The home page is drawn again when the server says who the player is: a choice made before
+ * that answer came stays (a slow answer sent a player's, and a test's, Ice Age Chess game back to
+ * Antarctos). */
+async function homeChoicesSurviveWhoAmI(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#account-link') !== null);
+  await page.check('input[name=variant][value=iceage]');
+  await page.check('input[name=opponent][value=friend]');
+  await page.selectOption('#friend-tc', 'd3');
+  await page.click('#new-game details summary');
+  await page.fill('#fen', '');
+  // As the answer of GET /api/me arriving now would.
+  await page.evaluate(() => window.dispatchEvent(new Event('icebound:me')));
+  eq(await page.isChecked('input[name=variant][value=iceage]'), true, 'the game chosen stays chosen');
+  eq(await page.isChecked('input[name=opponent][value=friend]'), true, 'and the opponent');
+  eq(await page.inputValue('#friend-tc'), 'd3', 'and the time control');
+  await page.click('#start');
+  await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 10000 });
+  const id = page.url().split('/').pop();
+  const g = (await api(page, 'GET', `/api/games/${id}`)).json;
+  eq([g.variant, g.clock?.kind], ['iceage', 'correspondence'], 'the game started is the one chosen');
+}
+
 await suite([
   ['the end in words, with a sound and what comes next', endInWords],
   ['redraws keep the board and the typed text', redrawsKeepBoardAndText],
   ['sounds and a remembered mute switch', soundsAndMute],
   ['the flip is remembered', flipRemembered],
   ['keyboard move entry', keyboardEntry],
+  ['choices on the home page survive the answer of who the player is', homeChoicesSurviveWhoAmI],
   ['premoves', premoves],
   ['takeback against the computer', takebackAgainstComputer],
   ['the Antarctos path, captured men and compulsory captures', antarctosPathAndCaptures],

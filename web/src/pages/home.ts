@@ -38,15 +38,23 @@ function preset(): NewGame {
   return { variant, opponent, level: level >= 1 && level <= 8 ? level : 3, color };
 }
 
+/** The form as last left on this page's address: the page is drawn again when the server
+ * says who the player is (the lobby and the rated box depend on it), and a choice made before
+ * that answer came must not be lost (a player's click, or a test's, went back to Antarctos). */
+let kept: { search: string; form: NewGame; clock?: string; fen?: string } | null = null;
+
 export function homePage(root: HTMLElement): () => void {
   setTitle(t('nav.play'));
-  const form = preset();
+  const search = location.search;
+  const form = kept?.search === search ? kept.form : preset();
+  const was = kept?.search === search ? kept : null;
+  kept = { search, form };
   const boards: Board[] = [];
   const error = h('p.error', { role: 'alert' });
   const fenInput = h('input#fen', { type: 'text', placeholder: t('home.fen_hint'), 'aria-label': t('home.fen'), spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
   // A start position set up in the board editor (`?fen=`).
   const presetFen = new URLSearchParams(location.search).get('fen')?.trim() ?? '';
-  fenInput.value = presetFen;
+  fenInput.value = was?.fen ?? presetFen;
 
   const levelRow = h('fieldset.levels',
     h('legend', t('home.level')),
@@ -60,7 +68,7 @@ export function homePage(root: HTMLElement): () => void {
 
   const loggedIn = typeof currentUser() === 'string';
   // A friend game's clock and rating: the same picker as the lobby's seeks.
-  const friendClock = timePicker('friend', loggedIn, 'unlimited');
+  const friendClock = timePicker('friend', loggedIn, was?.clock ?? 'unlimited');
   // The picker labels itself ("Time control"): a legend here said it twice.
   const clockRow = h('div.friend-clock', friendClock.el);
 
@@ -160,7 +168,7 @@ export function homePage(root: HTMLElement): () => void {
         levelRow,
         clockRow,
         sideRow,
-        h('details', { open: presetFen !== '' },
+        h('details', { open: fenInput.value !== '' },
           h('summary', t('home.fen')),
           fenInput,
         ),
@@ -173,6 +181,10 @@ export function homePage(root: HTMLElement): () => void {
   );
   syncVisibility();
   return () => {
+    if (kept?.form === form) {
+      kept.fen = fenInput.value;
+      kept.clock = friendClock.el.querySelector('select')?.value;
+    }
     lobby.destroy();
     boards.forEach(b => b.destroy());
   };
