@@ -123,7 +123,7 @@ async function premoves(browser) {
   // Black to move: White queues c1-d2.
   await clickSquare(a, 'c1');
   await clickSquare(a, 'd2');
-  eq(await squaresWith(a, 'current-premove'), ['c1', 'd2'], 'the premove is shown on the board');
+  eq(await marked(a, 'queued-premove'), ['c1', 'd2'], 'the premove is shown on the board');
   check((await a.textContent('#hint')).startsWith('Premove c1–d2'), 'the premove is said');
   await screenshot(a, 'premove-queued');
   eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: 'f8-e7', ply: 1 })).status, 200, 'Black moves');
@@ -142,6 +142,83 @@ async function premoves(browser) {
   await a.waitForTimeout(300); // chessground reports the cancelled premove on a timer: the words stay
   eq(await a.textContent('#hint'), 'Premove b2–a3 dropped: it is not legal now', 'an illegal premove is dropped and said');
   eq((await moveTexts(a)).length, 6, 'nothing was played for it');
+}
+
+/** The squares of the board's marks layer with class `cls`. */
+async function marked(page, cls) {
+  return page.$$eval(`.game .cg-wrap .marks .mark.${cls}`, ms => ms.map(m => m.dataset.square).sort());
+}
+
+/** Several premoves (issue 38): up to five queued, shown on the position they would make (so
+ * each is entered from there), played one per turn; one that is not legal drops the rest, said;
+ * a sixth is refused, said; the cancel button empties the queue. */
+async function premoveQueue(browser) {
+  const a = await newPage(browser);
+  // White's men far from Black's: nothing White plays is forced by Black's moves.
+  const created = await api(a, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', fen: 'W:Wa1,c1,e1,g1:Bb8,d8,f8,h8' });
+  const b = await newPage(browser);
+  eq((await api(b, 'POST', `/api/join/${created.json.invite_url.split('/').pop()}`)).status, 200, 'the friend joins');
+  const id = created.json.id;
+  await openGame(a, id);
+  await clickSquare(a, 'a1');
+  await clickSquare(a, 'b2');
+  await waitForMoves(a, 1);
+  // Black to move: White queues b2-c3, then c3-d4 (entered from where the first leaves the
+  // man), then e1-f2.
+  await clickSquare(a, 'b2');
+  await clickSquare(a, 'c3');
+  await clickSquare(a, 'c3');
+  await clickSquare(a, 'd4');
+  await clickSquare(a, 'e1');
+  await clickSquare(a, 'f2');
+  await a.waitForFunction(() => document.querySelector('#hint')?.textContent.startsWith('Premoves '), null, { timeout: 3000 });
+  eq(await a.textContent('#hint'), 'Premoves b2–c3, c3–d4, e1–f2: played one per turn, while each is legal', 'the queue is said in order');
+  eq(await marked(a, 'queued-1'), ['c3'], 'the first premove is numbered 1');
+  eq(await marked(a, 'queued-2'), ['d4'], 'the second 2, from where the first leaves the man');
+  eq(await squaresWith(a, 'current-premove'), [], 'no half-made premove is left on the board');
+  await screenshot(a, 'premove-queue');
+  const blackMoves = async (mv, ply) => eq((await api(b, 'POST', `/api/games/${id}/moves`, { move: mv, ply })).status, 200, `Black plays ${mv}`);
+  await blackMoves('b8-a7', 1);
+  await waitForMoves(a, 3);
+  await blackMoves('d8-e7', 3);
+  await waitForMoves(a, 5);
+  eq(await moveTexts(a), ['a1-b2', 'b8-a7', 'b2-c3', 'd8-e7', 'c3-d4'], 'the premoves were played one per turn, in order');
+  eq(await marked(a, 'queued-1'), ['f2'], 'the one left is next');
+  // A sixth is refused: four more fill the queue to five.
+  for (const [f, t] of [['f2', 'e3'], ['g1', 'h2'], ['h2', 'g3'], ['c1', 'b2']]) {
+    await clickSquare(a, f);
+    await clickSquare(a, t);
+  }
+  await a.waitForFunction(() => document.querySelectorAll('.game .marks .mark.queued-5').length === 1, null, { timeout: 3000 });
+  await clickSquare(a, 'b2');
+  await clickSquare(a, 'a3');
+  await a.waitForFunction(() => document.querySelector('#hint')?.textContent.startsWith('At most'), null, { timeout: 3000 });
+  eq(await a.textContent('#hint'), 'At most 5 premoves: play or cancel them first', 'a sixth is refused, said');
+  eq(await marked(a, 'queued-premove').then(x => x.length > 0), true, 'the five stay');
+  await a.click('#premove-cancel');
+  eq(await marked(a, 'queued-premove'), [], 'the cancel button empties the queue');
+  check(await a.isHidden('#premove-cancel'), 'and goes');
+  // A queue whose first premove is not legal: dropped whole, said.
+  await clickSquare(a, 'g1');
+  await clickSquare(a, 'h2');
+  await clickSquare(a, 'h2');
+  await clickSquare(a, 'g3');
+  await blackMoves('e7-f6', 5);
+  await waitForMoves(a, 7);
+  // (g1-h2 was legal: played; h2-g3 then comes after Black's next.)
+  await blackMoves('f6-g5', 7);
+  await waitForMoves(a, 9);
+  eq((await moveTexts(a)).slice(6), ['g1-h2', 'f6-g5', 'h2-g3'], 'both premoves played');
+  await clickSquare(a, 'g3');
+  await clickSquare(a, 'h4');
+  await clickSquare(a, 'e1');
+  await clickSquare(a, 'f2');
+  // Black offers a man: White must capture it (g3xe5, A9), so g3-h4 is not legal.
+  await blackMoves('g5-f4', 9);
+  await waitForMoves(a, 10);
+  await a.waitForFunction(() => document.querySelector('#hint')?.textContent.includes('dropped'), null, { timeout: 5000 });
+  eq(await a.textContent('#hint'), 'Premove g3–h4 is not legal now: 2 premoves dropped', 'the queue is dropped whole, said');
+  eq(await marked(a, 'queued-premove'), [], 'nothing is left queued');
 }
 
 async function takebackAgainstComputer(browser) {
@@ -251,6 +328,7 @@ await suite([
   ['keyboard move entry', keyboardEntry],
   ['choices on the home page survive the answer of who the player is', homeChoicesSurviveWhoAmI],
   ['premoves', premoves],
+  ['several premoves', premoveQueue],
   ['takeback against the computer', takebackAgainstComputer],
   ['the Antarctos path, captured men and compulsory captures', antarctosPathAndCaptures],
 ]);

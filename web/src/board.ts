@@ -3,8 +3,9 @@
 // Antarctos jump sequences are entered hop by hop: each hop offers only the squares that keep the
 // squares entered so far a prefix of some legal `path`; the final square of a sequence may also
 // be clicked at once when exactly one legal sequence from that man ends there.
-// Premoves: while the opponent is to move, one move may be queued (the page plays it when the
-// next state offers it as legal, and drops it otherwise). Marks: classes on squares drawn over
+// Premoves: while the opponent is to move, moves may be queued (the page plays each when a
+// state offers it as legal, and drops the queue otherwise); the board shows the position the
+// queue would make, so each premove is entered from there. Marks: classes on squares drawn over
 // the board (the Ice Age's frozen squares and new ice, an Antarctos turn's captured men).
 
 import { Chessground } from 'chessgroundx';
@@ -32,6 +33,8 @@ export interface ShowOptions {
   movable: Color | 'both' | null;
   /** Whether a move may be queued while the opponent is to move. */
   premove?: boolean;
+  /** Premoves queued, in order: drawn on the position, their squares marked. */
+  queued?: { from: string; to: string }[];
   /** Squares of the last move (its whole `path`), highlighted. */
   lastMove?: string[];
   /** Whether the side to move is in check (chess: the last SAN ends with + or #). */
@@ -47,8 +50,8 @@ export interface BoardEvents {
   partial?: (squares: string[]) => void;
   /** Several legal moves share the squares entered (a chess promotion): let the user pick one. */
   choose?: (candidates: LegalMove[]) => Promise<LegalMove | null>;
-  /** A premove was queued (`from`, `to`) or cancelled (`null`). */
-  premove?: (p: { from: string; to: string } | null) => void;
+  /** A premove was entered (`from`, `to`): the page queues it and shows the board again. */
+  premove?: (p: { from: string; to: string }) => void;
   /** The user selected a square (clicked a piece). */
   select?: (square: string) => void;
 }
@@ -83,8 +86,9 @@ export class Board {
         enabled: false,
         ...(this.game.premoveFunc ? { premoveFunc: this.game.premoveFunc } : {}),
         events: {
+          // chessground's own premove is taken into the page's queue at once (`show` clears it):
+          // its unset is that clearing, not the player's.
           set: (orig, dest) => this.events.premove?.({ from: String(orig), to: String(dest) }),
-          unset: () => this.events.premove?.(null),
         },
       },
       events: { select: key => this.events.select?.(key) },
@@ -122,9 +126,17 @@ export class Board {
       },
       premovable: { enabled: canPremove },
     });
-    if (!canPremove) this.cg.cancelPremove();
+    this.cg.cancelPremove();
+    const queued = canPremove ? opts.queued ?? [] : [];
+    const marks = new Map(opts.marks);
+    queued.forEach((p, i) => {
+      this.moveShown(p.from, p.to);
+      marks.set(p.from, [...(marks.get(p.from) ?? []), 'queued-premove']);
+      // The number on the square the premove goes to: the order they are played in.
+      marks.set(p.to, [...(marks.get(p.to) ?? []), 'queued-premove', `queued-${i + 1}`]);
+    });
     this.cg.selectSquare(null);
-    this.drawMarks(opts.marks);
+    this.drawMarks(marks);
   }
 
   /** Forgets a half-entered jump sequence and shows the position again. */
@@ -132,9 +144,17 @@ export class Board {
     this.show(this.fen, this.opts);
   }
 
-  /** Drops a queued premove. */
-  cancelPremove(): void {
-    this.cg.cancelPremove();
+  /** Shows a piece moved from `from` to `to` (a queued premove; the position is not checked). */
+  private moveShown(from: string, to: string): void {
+    const piece = this.cg.state.boardState.pieces.get(from as cg.Key);
+    if (!piece) return;
+    const diff: cg.PiecesDiff = new Map();
+    diff.set(from as cg.Key, undefined);
+    diff.set(to as cg.Key, piece);
+    // An Antarctos jump takes the man or ice it jumps, as the move would.
+    const over = this.game.hops ? jumpedSquare(from, to) : null;
+    if (over) diff.set(over as cg.Key, undefined);
+    this.cg.setPieces(diff);
   }
 
   flip(): void {

@@ -27,6 +27,8 @@ import { GameSocket } from './socket';
 const TAKEBACK_TAP_MS = 600;
 
 type Premove = { from: string; to: string };
+/** Most premoves queued at once (issue 38). */
+export const PREMOVE_MAX = 5;
 /** A move whose request never reached the server, kept to be sent again at its ply. */
 type Kept = { text: string; ply: number };
 
@@ -62,8 +64,8 @@ export class GameCtrl {
   private busy = false;
   private closed = false;
   private asking: string | null = null;
-  private premove: Premove | null = null;
-  private premoveSaid = ''; // the hint that announced the queued premove
+  /** Moves queued while the opponent is to move, played one per turn while each is legal. */
+  premoves: Premove[] = [];
   private seenNotice = -1;
   private networkError = false;
   private hadRematch: string | null | undefined;
@@ -172,15 +174,31 @@ export class GameCtrl {
     this.redraw();
   }
 
-  setPremove(p: Premove | null): void {
-    this.premove = p;
-    // chessground reports a cancelled premove a moment later (a timer): by then the hint may
-    // say something newer (the premove was dropped), which stays.
-    if (p) {
-      this.premoveSaid = t('game.premove_set', p);
-      this.say(this.premoveSaid);
-    } else if (this.hint === this.premoveSaid) this.say(null);
+  /** A premove entered on the board: queued behind the others (at most [`PREMOVE_MAX`]); the
+   * board shows the position they would make, so the next one is entered from there. */
+  addPremove(p: Premove): void {
+    if (this.premoves.length >= PREMOVE_MAX) {
+      this.say(t('game.premove_full', { n: PREMOVE_MAX }));
+    } else {
+      this.premoves = [...this.premoves, p];
+      this.sayPremoves();
+    }
     this.redraw();
+  }
+
+  /** Drops every queued premove (Esc, the cancel button). */
+  cancelPremoves(): void {
+    if (!this.premoves.length) return;
+    this.premoves = [];
+    this.say(null);
+    this.redraw();
+  }
+
+  private sayPremoves(): void {
+    const q = this.premoves;
+    if (!q.length) this.say(null);
+    else if (q.length === 1) this.say(t('game.premove_set', q[0]));
+    else this.say(t('game.premoves_set', { list: q.map(p => `${p.from}–${p.to}`).join(', ') }));
   }
 
   /** A man that cannot move was picked: say why (A9: a capture is compulsory elsewhere). */
@@ -366,10 +384,10 @@ export class GameCtrl {
     this.redraw();
   }
 
-  /** Esc: drops a half-entered move and a queued premove. */
+  /** Esc: drops a half-entered move and the queued premoves. */
   cancelEntry(): void {
     this.ground.board?.reset();
-    this.ground.board?.cancelPremove();
+    this.cancelPremoves();
   }
 
   /** The keyboard entry, made once the player first needs it and kept (its typed text). */
@@ -414,24 +432,27 @@ export class GameCtrl {
     if (words) this.notice = { code: n.code, words };
   }
 
-  /** Plays the premove `p` (taken before the board was redrawn, which drops it from the
-   * board) if the new state offers it as legal; drops it and says so otherwise. */
-  private playPremove(g: GameView, p: Premove | null): void {
+  /** On the player's turn, plays the first queued premove if the new state offers it as legal
+   * and keeps the rest for the next turns; a premove that is not legal drops the whole queue
+   * (the ones after it were meant to follow it), and the page says so. */
+  private playPremove(g: GameView): void {
+    const [p, ...rest] = this.premoves;
     if (!p) return;
-    if (!this.canMoveNow()) {
-      // Still the opponent's turn (an offer, a draw answer): the premove stays queued.
-      if (g.status === 'ongoing' && !this.premove) this.premove = p;
+    if (g.status !== 'ongoing') {
+      this.premoves = [];
       return;
     }
-    this.premove = null;
-    this.ground.board?.cancelPremove();
+    // Still the opponent's turn (an offer, a draw answer): the queue waits.
+    if (!this.canMoveNow()) return;
     const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
     const pick = cands.length === 1 ? cands[0] : cands.find(m => m.id.endsWith('q')) ?? null;
     if (pick) {
-      this.say(null);
+      this.premoves = rest;
+      this.sayPremoves();
       void this.sendMove(pick.id);
     } else {
-      this.say(t('game.premove_dropped', p));
+      this.premoves = [];
+      this.say(rest.length ? t('game.premoves_dropped', { ...p, n: rest.length + 1 }) : t('game.premove_dropped', p));
       this.redraw();
     }
   }
@@ -478,10 +499,9 @@ export class GameCtrl {
     // The game just ended (a resignation, a flag, the last move): its result and the rematch
     // must not stay above a scrolled phone screen.
     this.endedNow = prev?.status === 'ongoing' && g.status !== 'ongoing';
-    const queued = this.premove;
     this.clocks.set(g);
     this.redraw();
-    this.playPremove(g, queued);
+    this.playPremove(g);
   }
 
   /** Loads the game, then listens for its changes. */

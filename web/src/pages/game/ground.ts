@@ -25,7 +25,7 @@ export class GameGround {
       move: m => void ctrl.sendMove(m.id),
       choose: cands => ctrl.choosePromotion(cands),
       partial: squares => ctrl.setJump(squares),
-      premove: p => ctrl.setPremove(p),
+      premove: p => ctrl.addPremove(p),
       select: square => ctrl.explainSelection(square),
     });
     const mine: Color = g.you === 'black' ? 'black' : 'white';
@@ -64,13 +64,16 @@ export class GameGround {
     if (shown?.captured && !before) for (const sq of shown.captured) marks.set(sq, [...(marks.get(sq) ?? []), 'captured']);
     const movable = ctrl.browsing === null && !before && g.status === 'ongoing' && mine.length && !waitingForFriend(g) ? (g.you === 'both' ? 'both' : single) : null;
     const premoves = ctrl.browsing === null && g.status === 'ongoing' && !!single && !waitingForFriend(g);
-    const key = JSON.stringify([fen, canMove ? g.legal.map(m => m.id) : [], movable, premoves, at, before, g.ply, g.status, [...marks]]);
+    // The queued premoves show on the live position (not while looking back).
+    const queued = premoves ? ctrl.premoves : [];
+    const key = JSON.stringify([fen, canMove ? g.legal.map(m => m.id) : [], movable, premoves, queued, at, before, g.ply, g.status, [...marks]]);
     if (key === this.shownKey && !force) return;
     this.shownKey = key;
     board.show(fen, {
       legal: canMove ? g.legal : [],
       movable,
       premove: premoves,
+      queued,
       lastMove: before || at === 0 ? undefined : shown?.path,
       check: !before && !!shown && /[+#]$/.test(shown.text),
       marks,

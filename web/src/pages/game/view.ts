@@ -55,6 +55,9 @@ export function view(ctrl: GameCtrl): VNode {
         attrs: { role: 'status', hidden: !ctrl.notice, ...(ctrl.notice ? { 'data-code': ctrl.notice.code } : {}) },
       }, ctrl.notice?.words ?? ''),
       h('div#hint.hint', { attrs: { role: 'status', hidden: !ctrl.hint } }, ctrl.hint ?? ''),
+      ctrl.premoves.length
+        ? h('button#premove-cancel.premove-cancel', { attrs: { type: 'button' }, on: { click: () => ctrl.cancelPremoves() } }, t('game.premove_cancel'))
+        : null,
       jumpBox(ctrl),
       h('div.wait-box', waitingForFriend(g) && g.invite_url
         ? [waitingRoom(g, { cancel: ctrl.actionEvents().abort, copied: ctrl.inviteCopied, setCopied: ok => ctrl.copiedInvite(ok) }, ctrl.actionEvents())]
