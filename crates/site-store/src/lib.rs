@@ -36,6 +36,7 @@ mod seeks;
 mod site_error;
 pub use site_error::upload_error;
 mod uploads;
+mod vacations;
 
 use std::time::Duration;
 
@@ -61,6 +62,7 @@ pub use push::{PushJob, PushSubscriptionRow};
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
 pub use seeks::{AcceptOutcome, SeekRow, Terms};
+pub use vacations::{VacationRefusal, VacationRow};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

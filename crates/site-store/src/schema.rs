@@ -345,6 +345,20 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN gone TEXT",
         ],
     ),
+    (
+        17,
+        &[
+            // Vacations (issue 38, store/vacations.rs): `[starts_at, ends_at)` Unix ms per
+            // account, by its lower-case name (as the games' seats name it).
+            "CREATE TABLE IF NOT EXISTS vacations (
+            username_key TEXT NOT NULL,
+            starts_at BIGINT NOT NULL,
+            ends_at BIGINT NOT NULL,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (username_key, starts_at)
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -81,11 +81,8 @@ async fn controls_are_checked(url: &str) {
             .expect("post");
         assert_error(&a, 400, "bad_request");
     }
-    // Clocks are for two players; the engine and one screen stay unlimited.
-    for opponent in [
-        json!({"opponent": "engine", "level": 1}),
-        json!({"opponent": "local"}),
-    ] {
+    // One screen stays unlimited (the engine may have a clock: `a_game_against_the_engine_can_have_a_clock`).
+    for opponent in [json!({"opponent": "local"})] {
         let mut body = json!({"variant": "iceage",
             "time_control": {"kind": "realtime", "initial_s": 180, "increment_s": 2}});
         for (k, v) in opponent.as_object().expect("object") {

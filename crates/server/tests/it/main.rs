@@ -47,4 +47,5 @@ mod storage_faults;
 mod storage_faults_postgres;
 mod upload;
 mod upload_race;
+mod vacation;
 mod ws_changes;

@@ -17,6 +17,7 @@ mod push;
 mod records;
 mod stats;
 mod upload;
+mod vacation;
 mod ws;
 
 use crate::error::HttpError;
@@ -354,6 +355,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
+        .route("/me/vacation", get(vacation::get).post(vacation::set))
+        .route("/me/vacation/{start}", axum::routing::delete(vacation::end))
         .route("/my-games", get(games::my_games))
         .route("/stats", get(stats::stats))
         .route("/rules/examples", get(stats::examples))

@@ -146,6 +146,8 @@ impl TimeControl {
                 deadline_ms: 0,
                 running: None,
                 given_back: None,
+                held_ms: 0,
+                vacation: None,
             }),
             TimeControl::Unlimited {} => None,
         }

@@ -31,6 +31,7 @@ pub mod lag;
 mod running;
 #[cfg(test)]
 mod tests;
+pub mod vacation;
 
 pub use control::{
     CORRESPONDENCE_DAYS, INITIAL_RANGE_S, MAX_INCREMENT_S, REALTIME_PRESETS, Speed, TimeControl,
@@ -44,4 +45,5 @@ pub const FLAG_GRACE_MS: i64 = 250;
 /// never moves aborts the game within this (or the initial time if shorter); the main clock
 /// does not run meanwhile.
 pub const FIRST_MOVE_MS: i64 = 30_000;
-const DAY_MS: i64 = 86_400_000;
+/// A day, ms.
+pub const DAY_MS: i64 = 86_400_000;

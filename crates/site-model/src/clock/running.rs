@@ -54,7 +54,19 @@ pub enum Clock {
         /// The outage this clock was last given back, by its start (Unix ms).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         given_back: Option<i64>,
+        /// The running side's vacation time in `deadline_ms`, ms ([`super::vacation`]): the
+        /// deadline the days alone give is `deadline_ms - held_ms`.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        held_ms: i64,
+        /// The last of the running side's vacations that stops this turn's clock, `[start,
+        /// end)` Unix ms (the view says "on vacation until" while it lasts).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        vacation: Option<[i64; 2]>,
     },
+}
+
+fn is_zero(ms: &i64) -> bool {
+    *ms == 0
 }
 
 /// What a move did to the clock.
@@ -103,10 +115,15 @@ impl Clock {
                 days,
                 deadline_ms,
                 running,
+                held_ms,
+                vacation,
                 ..
             } => {
                 *running = Some(side);
                 *deadline_ms = now.saturating_add(days.saturating_mul(DAY_MS));
+                // A new turn: the mover's vacations are counted again (`hold_for_vacations`).
+                *held_ms = 0;
+                *vacation = None;
             }
         }
     }
@@ -196,8 +213,11 @@ impl Clock {
                 running: Some(_),
                 days,
                 deadline_ms,
+                held_ms,
                 ..
-            } => deadline_ms.saturating_sub(days.saturating_mul(DAY_MS)),
+            } => deadline_ms
+                .saturating_sub(held_ms)
+                .saturating_sub(days.saturating_mul(DAY_MS)),
             _ => return,
         };
         self.credit(now.saturating_sub(from.max(started)).max(0));
@@ -412,11 +432,15 @@ impl Clock {
                 days,
                 deadline_ms,
                 running,
+                vacation,
                 ..
             } => ClockView::Correspondence {
                 days,
                 deadline_ms: running.map(|_| deadline_ms),
                 running,
+                vacation_until_ms: vacation
+                    .filter(|[from, until]| running.is_some() && *from <= now && now < *until)
+                    .map(|[_, until]| until),
             },
         }
     }
@@ -445,5 +469,8 @@ pub enum ClockView {
         days: i64,
         deadline_ms: Option<i64>,
         running: Option<Color>,
+        /// While the running side is on vacation (its clock stopped): when it ends, Unix ms.
+        #[serde(default)]
+        vacation_until_ms: Option<i64>,
     },
 }

@@ -145,6 +145,7 @@ fn correspondence_restores_the_full_period_on_each_move() {
             days,
             deadline_ms,
             running,
+            vacation_until_ms: None,
         } => assert_eq!(
             (days, deadline_ms, running),
             (2, Some(3 * DAY_MS + 5), Some(Color::Black))

@@ -20,6 +20,19 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Ok(false);
         }
+        // A correspondence side on vacation is not flagged: its deadline moves on (a game
+        // made where its vacations were not counted, or one set since).
+        let before = row.clock;
+        self.hold_vacations(&mut row).await;
+        if row.clock != before
+            && row
+                .clock
+                .and_then(|c| c.flagged(self.time.now_ms()))
+                .is_none()
+        {
+            self.save_state(slot, g, row).await?;
+            return Ok(false);
+        }
         if row.ply < crate::permissions::ABORT_BEFORE_PLY {
             row.status = GameStatus::Aborted;
             row.draw_offer = None;

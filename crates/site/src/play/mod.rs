@@ -38,6 +38,7 @@ mod saving;
 mod slots;
 mod snapshot;
 mod takeback;
+pub mod vacation;
 
 pub use snapshot::{HeldMoves, Snapshot};
 

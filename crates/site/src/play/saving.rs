@@ -25,6 +25,10 @@ impl GameService {
         mut row: GameRow,
         flag: bool,
     ) -> Result<(), SiteError> {
+        if !flag {
+            // A clock started (a join, a takeback) counts its side's vacations.
+            self.hold_vacations(&mut row).await;
+        }
         row.outbox = notifications::events::game_change(g.row(), &row);
         bump(&mut row);
         let saved = if flag {
@@ -78,6 +82,9 @@ impl GameService {
             // try again).
             self.refuse_while_clocks_owed(clock).await?;
         }
+        // The mover's vacations, then (after the move) the next mover's, stop correspondence
+        // clocks (issue 38).
+        self.hold_vacations(&mut row).await;
         if let Some(clock) = row.clock.as_mut()
             && clock.on_move_with_lag(prepared.mover, self.time.now_ms(), prepared.lag_ms)
                 == Charge::Flagged
@@ -89,6 +96,7 @@ impl GameService {
                 "your time ran out before the move arrived: the game is lost on time",
             ));
         }
+        self.hold_vacations(&mut row).await;
         row.ply += 1;
         row.turn = prepared.turn;
         if row.gone.is_some_and(|x| x.side == prepared.mover) {
