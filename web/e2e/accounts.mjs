@@ -85,8 +85,46 @@ async function languagesAndPhone(browser) {
   await screenshot(page, 'phone-logged-in', 'account-phone.png');
 }
 
+/** Vacation (issue 38): taken from the account page, it stops the account's correspondence
+ * clock, which the opponent's page says; ended from the same page, the days it lasted stay
+ * taken. */
+async function vacation(browser) {
+  const ann = await newPage(browser);
+  await ann.goto(`${base}/`);
+  const name = `vac${Date.now() % 1000000}`;
+  eq((await api(ann, 'POST', '/api/accounts', { username: name, password: 'correct horse' })).status, 201, 'Ann registers');
+  const made = (await api(ann, 'POST', '/api/games', { variant: 'iceage', opponent: 'friend', color: 'white', time_control: { kind: 'correspondence', days: 1 } })).json;
+  const bob = await newPage(browser);
+  await bob.goto(`${base}/`);
+  eq((await api(bob, 'POST', `/api/join/${made.invite_url.replace('/join/', '')}`)).status, 200, 'a friend joins');
+  eq((await api(ann, 'POST', `/api/games/${made.id}/moves`, { move: 'g1f3', ply: 0 })).status, 200, 'Ann moves');
+  eq((await api(bob, 'POST', `/api/games/${made.id}/moves`, { move: 'g8f6', ply: 1 })).status, 200, 'the friend answers');
+  await ann.goto(`${base}/account`);
+  await ann.waitForSelector('#vacation-left:not(:empty)');
+  eq(await ann.textContent('#vacation-left'), `30 of 30 days left in ${new Date().getUTCFullYear()}`, 'the days a year');
+  await ann.fill('#vacation-days', '3');
+  await ann.click('#vacation-submit');
+  await ann.waitForSelector('#vacations li');
+  check((await ann.textContent('#vacations li')).startsWith('On vacation now, until'), `said: ${await ann.textContent('#vacations li')}`);
+  eq(await ann.textContent('#vacation-left'), `27 of 30 days left in ${new Date().getUTCFullYear()}`, 'three days taken');
+  await screenshot(ann, 'account-vacation');
+  // The friend's page: Ann's clock stands, and says until when.
+  await bob.goto(`${base}/game/${made.id}`);
+  await bob.waitForSelector('.clock.vacation');
+  check((await bob.textContent('.clock.vacation')).startsWith('On vacation until'), `the clock says so: ${await bob.textContent('.clock.vacation')}`);
+  await screenshot(bob, 'game-opponent-on-vacation');
+  // Ann comes back: the clock runs again.
+  await ann.click('.vacation-end');
+  await ann.waitForFunction(() => document.querySelectorAll('#vacations li').length === 0);
+  await bob.reload();
+  await bob.waitForSelector('.clock.running');
+  eq(await bob.$$eval('.clock.vacation', x => x.length), 0, 'no longer on vacation');
+  await api(ann, 'DELETE', '/api/session', {});
+}
+
 await suite([
   ['registering keeps the browser\'s games', registerKeepsGames],
   ['another browser logs in, changes the password, logs out', logInElsewhere],
   ['Russian, Turkish and a phone', languagesAndPhone],
+  ['a vacation from the account page stops the correspondence clock', vacation],
 ]);

@@ -145,7 +145,7 @@ export type ClockView =
   | { kind: 'realtime'; initial_ms: number; increment_ms: number; white_ms: number; black_ms: number; running: Color | null;
       /** Time the running side has left for its first move; null once both sides moved. */
       first_move_ms?: number | null }
-  | { kind: 'correspondence'; days: number; deadline_ms: number | null; running: Color | null };
+  | { kind: 'correspondence'; days: number; deadline_ms: number | null; running: Color | null; vacation_until_ms?: number | null };
 
 /** A time control as asked for (`POST /api/games`, seeks). */
 export type TimeControl =
@@ -405,6 +405,14 @@ const game = (id: string) => `/api/games/${encodeURIComponent(id)}`;
 
 export type Answer = 'offer' | 'accept' | 'decline';
 
+/** `GET /api/me/vacation` (docs/api.md, Vacation). */
+export interface VacationsView {
+  year: number;
+  days_left: number;
+  max_days: number;
+  vacations: { start_ms: number; end_ms: number; days: number; current: boolean }[];
+}
+
 export const api = {
   createGame: (g: NewGame) => call<GameView>('POST', '/api/games', g),
   /** Stores a finished offline game against the computer (the same upload twice: one game). */
@@ -453,6 +461,9 @@ export const api = {
   position: (variant: Variant, fen: string) => call<PositionView>('POST', '/api/positions', { variant, fen }),
   readRecords: (variant: Variant, text: string) => call<RecordsRead>('POST', '/api/records/read', { variant, text }),
   me: () => call<{ username: string | null }>('GET', '/api/me'),
+  vacations: () => call<VacationsView>('GET', '/api/me/vacation'),
+  setVacation: (start_ms: number, days: number) => call<VacationsView>('POST', '/api/me/vacation', { start_ms, days }),
+  endVacation: (start_ms: number) => call<VacationsView>('DELETE', `/api/me/vacation/${start_ms}`, {}),
   register: (username: string, password: string) => call<{ username: string }>('POST', '/api/accounts', { username, password }),
   logIn: (username: string, password: string) => call<{ username: string }>('POST', '/api/session', { username, password }),
   logOut: () => call<{ username: null }>('DELETE', '/api/session', {}),

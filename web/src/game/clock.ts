@@ -150,8 +150,11 @@ export class GameClocks {
         face.classList.toggle('low', running && left < lowTimeMs(k.initial_ms));
         face.title = t('clock.realtime_title');
       } else {
-        face.textContent = running ? formatDays(left) : t('clock.days', { n: k.days });
-        face.classList.toggle('low', running && left < 86_400_000 / 4);
+        // A side on vacation: its clock stands until the vacation ends (issue 38).
+        const away = running && k.vacation_until_ms ? k.vacation_until_ms : null;
+        face.textContent = away ? t('clock.vacation', { when: dateTime(away) }) : running ? formatDays(left) : t('clock.days', { n: k.days });
+        face.classList.toggle('vacation', away !== null);
+        face.classList.toggle('low', running && !away && left < 86_400_000 / 4);
         face.title = running && k.deadline_ms !== null
           ? t('clock.deadline', { when: dateTime(k.deadline_ms) }) : t('clock.correspondence_title');
       }

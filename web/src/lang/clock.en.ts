@@ -5,6 +5,7 @@ export const clockEn = {
   'clock.days': '{n, plural, one {# day} other {# days}} per move',
   'clock.days_hours': '{d} d {h} h',
   'clock.hours_minutes': '{h} h {m} min',
+  'clock.vacation': 'On vacation until {when}',
   'clock.deadline': 'Time runs out on {when}',
   'clock.realtime_title': 'Time left',
   'clock.stale_title': 'Not live: reconnecting, the time shown may be old',

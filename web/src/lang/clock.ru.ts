@@ -7,6 +7,7 @@ export const clockRu: Record<keyof typeof clockEn, string> = {
   'clock.days': '{n, plural, one {# день} few {# дня} many {# дней} other {# дня}} на ход',
   'clock.days_hours': '{d} д {h} ч',
   'clock.hours_minutes': '{h} ч {m} мин',
+  'clock.vacation': 'В отпуске до {when}',
   'clock.deadline': 'Время кончится {when}',
   'clock.realtime_title': 'Осталось времени',
   'clock.stale_title': 'Нет связи: переподключение, время может быть устаревшим',

@@ -7,6 +7,7 @@ export const clockTr: Record<keyof typeof clockEn, string> = {
   'clock.days': 'hamle başına {n} gün',
   'clock.days_hours': '{d} g {h} sa',
   'clock.hours_minutes': '{h} sa {m} dk',
+  'clock.vacation': '{when} tarihine kadar tatilde',
   'clock.deadline': 'Süre {when} tarihinde biter',
   'clock.realtime_title': 'Kalan süre',
   'clock.stale_title': 'Bağlantı yok: yeniden bağlanıyor, gösterilen süre eski olabilir',

@@ -2,10 +2,10 @@
 // account's) and `/account` (the name, a new password, log out). The server checks every rule
 // (docs/api.md, Accounts); the page only says in the player's language what went wrong.
 
-import { api, ApiError } from '../api';
+import { api, ApiError, type VacationsView } from '../api';
 import { currentUser, setMe } from '../account';
 import { h, mount } from '../dom';
-import { errorWords, t } from '../i18n';
+import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
 
@@ -90,5 +90,54 @@ export function accountPage(root: HTMLElement): void {
     h('h1#account-name', t('account.signed_in_as', { name: user })),
     h('p', h('a#account-games', { href: '/my' }, t('nav.my'))),
     form,
+    vacationSection(),
     h('button#logout', { type: 'button', onclick: () => api.logOut().then(() => { setMe(null); navigate('/'); }, err => { msg.className = 'error'; msg.textContent = errorWords(err); }) }, t('account.logout'))));
+}
+
+/** The local date `YYYY-MM-DD` of `ms`, for a date input. */
+function localDate(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
+/** Vacation (issue 38; docs/api.md): the days left, the vacations under way or ahead with a
+ * button to end or cancel each, and a form to take one from a day (today: from now). */
+function vacationSection(): HTMLElement {
+  const list = h('ul.vacations#vacations');
+  const left = h('p.muted#vacation-left');
+  const msg = h('p#vacation-result', { role: 'status' });
+  const start = h('input#vacation-start', { type: 'date', value: localDate(Date.now()), min: localDate(Date.now()) }) as HTMLInputElement;
+  const days = h('input#vacation-days', { type: 'number', min: '1', max: '30', step: '1', value: '7', inputmode: 'numeric' }) as HTMLInputElement;
+  const failed = (err: unknown) => { msg.className = 'error'; msg.textContent = errorWords(err); };
+  const show = (v: VacationsView) => {
+    left.textContent = t('account.vacation_left', { n: v.days_left, max: v.max_days, year: v.year });
+    days.max = String(Math.max(1, v.days_left));
+    mount(list, ...v.vacations.map(x => h('li',
+      h('span', x.current ? t('account.vacation_now', { to: dateTime(x.end_ms) }) : t('account.vacation_item', { from: dateTime(x.start_ms), to: dateTime(x.end_ms), n: x.days })),
+      ' ',
+      h('button.vacation-end', { type: 'button', onclick: () => api.endVacation(x.start_ms).then(w => { msg.textContent = ''; show(w); }, failed) },
+        x.current ? t('account.vacation_end') : t('account.vacation_cancel')),
+    )));
+  };
+  const form = h('form.account#vacation-form', {
+    onsubmit: (e: Event) => {
+      e.preventDefault();
+      msg.className = '';
+      msg.textContent = '';
+      const [y, m, d] = start.value.split('-').map(Number);
+      const day = new Date(y, (m ?? 1) - 1, d ?? 1).getTime();
+      // Today: from now; another day: from its local midnight.
+      const from = start.value === localDate(Date.now()) || Number.isNaN(day) ? Date.now() : day;
+      api.setVacation(from, Number(days.value)).then(show, failed);
+    },
+  },
+  h('label', t('account.vacation_from'), start),
+  h('label', t('account.vacation_days'), days),
+  h('button#vacation-submit', { type: 'submit' }, t('account.vacation_take')));
+  api.vacations().then(show, failed);
+  return h('section.vacation#vacation',
+    h('h2', t('account.vacation')),
+    h('p.muted', t('account.vacation_about', { max: 30 })),
+    left, list, form, msg);
 }
