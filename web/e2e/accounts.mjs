@@ -3,6 +3,9 @@
 // password logs the other browser out; log-out makes the browser anonymous again; the pages
 // speak Russian and Turkish and fit a phone.
 
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
 
 const name = `e2e_${Date.now() % 1000000}`;
@@ -122,9 +125,90 @@ async function vacation(browser) {
   await api(ann, 'DELETE', '/api/session', {});
 }
 
+/** The mails in the test SMTP server's maildir to `to`, decoded (quoted-printable), oldest first. */
+function mailsTo(to) {
+  const dir = process.env.ICEBOUND_TEST_MAILDIR;
+  /** @type {[number, string][]} */
+  const found = [];
+  for (const sub of ['new', 'cur']) {
+    let names = [];
+    try { names = readdirSync(join(dir, sub)); } catch { continue; }
+    for (const n of names) {
+      const path = join(dir, sub, n);
+      const text = readFileSync(path, 'utf8');
+      if (text.split(/\r?\n/).some(l => l.toLowerCase() === `to: ${to}`.toLowerCase())) {
+        found.push([statSync(path).mtimeMs, text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, x) => String.fromCharCode(parseInt(x, 16)))]);
+      }
+    }
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(x => x[1]);
+}
+
+/** The path of the link after `marker` in the `n`th mail to `to` (waits up to 15 s). */
+async function linkIn(page, to, n, marker) {
+  for (let i = 0; i < 150; i++) {
+    const mails = mailsTo(to);
+    if (mails.length >= n) {
+      const m = mails[n - 1].match(new RegExp(`${marker.replace(/[?/]/g, '\\$&')}[A-Za-z0-9]+`));
+      if (m) return m[0];
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no mail ${n} to ${to} with ${marker}`);
+}
+
+/** E-mail (issue 38): an address set and confirmed from the account page through the mailed
+ * link; a forgotten password reset from the log-in page through the mailed link. Without a
+ * test SMTP server the page says that the site sends no mail. */
+async function emailAndRecovery(browser) {
+  const page = await newPage(browser);
+  await page.goto(`${base}/`);
+  const name = `em${Date.now() % 1000000}`;
+  eq((await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' })).status, 201, 'registers');
+  await page.goto(`${base}/account`);
+  await page.waitForSelector('#email-state:not(:empty)');
+  eq(await page.textContent('#email-state'), 'No address yet.', 'no address at first');
+  if (!process.env.ICEBOUND_TEST_MAILDIR) {
+    eq(await page.textContent('#email-result'), 'This site sends no e-mail now.', 'without mail, said');
+    await api(page, 'DELETE', '/api/session', {});
+    return;
+  }
+  const address = `${name}@example.com`;
+  await page.fill('#email-input', address);
+  await page.click('#email-submit');
+  await page.waitForFunction(() => document.querySelector('#email-result')?.textContent.startsWith('A link'));
+  check((await page.textContent('#email-state')).includes('not confirmed yet'), 'unconfirmed until the link is opened');
+  const verify = await linkIn(page, address, 1, '/api/email/verify?token=');
+  await page.goto(`${base}${verify}`);
+  await page.waitForURL(/\/account\?email=verified$/);
+  await page.waitForFunction(() => document.querySelector('#email-state')?.textContent.includes('(confirmed)'));
+  eq(await page.textContent('#email-result'), 'Your address is confirmed.', 'confirmed, said');
+  await screenshot(page, 'account-email');
+  await api(page, 'DELETE', '/api/session', {});
+  // Forgot the password: from the log-in page.
+  await page.goto(`${base}/login`);
+  await page.click('#forgot summary');
+  await page.fill('#forgot-name', name);
+  await page.click('#forgot-submit');
+  await page.waitForFunction(() => document.querySelector('#forgot-result')?.textContent.startsWith('If this account'));
+  const reset = await linkIn(page, address, 2, '/reset?token=');
+  await page.goto(`${base}${reset}`);
+  await page.fill('#reset-password', 'a brand new one');
+  await page.click('#reset-submit');
+  await page.waitForSelector('#reset-login');
+  eq((await api(page, 'POST', '/api/session', { username: name, password: 'a brand new one' })).status, 200, 'the new password logs in');
+  // The link works once.
+  await page.goto(`${base}${reset}`);
+  await page.fill('#reset-password', 'yet another one');
+  await page.click('#reset-submit');
+  await page.waitForFunction(() => document.querySelector('#reset-result')?.classList.contains('error'));
+  await api(page, 'DELETE', '/api/session', {});
+}
+
 await suite([
   ['registering keeps the browser\'s games', registerKeepsGames],
   ['another browser logs in, changes the password, logs out', logInElsewhere],
   ['Russian, Turkish and a phone', languagesAndPhone],
   ['a vacation from the account page stops the correspondence clock', vacation],
+  ['an e-mail address confirmed by its link, and a password reset by mail', emailAndRecovery],
 ]);

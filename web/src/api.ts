@@ -405,6 +405,15 @@ const game = (id: string) => `/api/games/${encodeURIComponent(id)}`;
 
 export type Answer = 'offer' | 'accept' | 'decline';
 
+/** `GET /api/me/email` (docs/api.md, E-mail). */
+export interface EmailView {
+  email: string | null;
+  verified: boolean;
+  digest: boolean;
+  low_time: boolean;
+  mail_on: boolean;
+}
+
 /** `GET /api/me/vacation` (docs/api.md, Vacation). */
 export interface VacationsView {
   year: number;
@@ -462,6 +471,11 @@ export const api = {
   readRecords: (variant: Variant, text: string) => call<RecordsRead>('POST', '/api/records/read', { variant, text }),
   me: () => call<{ username: string | null }>('GET', '/api/me'),
   vacations: () => call<VacationsView>('GET', '/api/me/vacation'),
+  email: () => call<EmailView>('GET', '/api/me/email'),
+  setEmail: (email: string) => call<EmailView>('POST', '/api/me/email', { email }),
+  emailKinds: (digest: boolean, low_time: boolean) => call<EmailView>('PUT', '/api/me/email/settings', { digest, low_time }),
+  askReset: (username: string) => call<Record<string, never>>('POST', '/api/password-reset', { username }),
+  resetPassword: (token: string, password: string) => call<Record<string, never>>('POST', '/api/password-reset/confirm', { token, password }),
   setVacation: (start_ms: number, days: number) => call<VacationsView>('POST', '/api/me/vacation', { start_ms, days }),
   endVacation: (start_ms: number) => call<VacationsView>('DELETE', `/api/me/vacation/${start_ms}`, {}),
   register: (username: string, password: string) => call<{ username: string }>('POST', '/api/accounts', { username, password }),

@@ -11,6 +11,7 @@ import { bell } from './notify/bell';
 import { startNotifications } from './notify/live';
 import { offlineBadge, onlineOnly } from './online';
 import { accountPage, loginPage } from './pages/account';
+import { resetPage } from './pages/email';
 import { analysisGamePage, analysisImportPage, analysisPage } from './pages/analysis';
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
@@ -45,6 +46,7 @@ const routes: [RegExp, Page][] = [
   [/^\/offline\/(off-[0-9a-f]{12})$/, offlineGamePage],
   [/^\/login$/, login],
   [/^\/account$/, accountPageOnline],
+  [/^\/reset$/, onlineOnly(resetPage)],
   [/^\/@\/([\w-]{1,40})$/, onlineOnly(profilePage)],
   [/^\/leaderboard(?:\/([\w-]+))?$/, onlineOnly(leaderboardPage)],
 ];

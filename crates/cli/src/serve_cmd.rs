@@ -53,6 +53,14 @@ pub struct ServeArgs {
     /// server POST inside its network).
     #[arg(long)]
     pub push_allow_insecure: bool,
+    /// The SMTP server mail leaves through, e.g. smtp://127.0.0.1:25 (a local relay, plain),
+    /// smtps://user:password@mail.example.org (TLS). Without it the site sends no mail
+    /// (address confirmations, password resets, digests) and says so once in the log.
+    #[arg(long, value_name = "URL")]
+    pub smtp: Option<String>,
+    /// The sender of the site's mail, e.g. "icebound <noreply@play.example.org>".
+    #[arg(long, value_name = "ADDRESS")]
+    pub mail_from: Option<String>,
 }
 
 /// The site's options from the command line.
@@ -81,6 +89,9 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
         services: server::ServiceOptions {
             redis: args.redis.clone(),
             push_allow_insecure: args.push_allow_insecure,
+            smtp: args.smtp.clone(),
+            mail_from: args.mail_from.clone(),
+            mail_base: Some(format!("http://{}", args.addr)),
             ..server::ServiceOptions::default()
         },
         ..server::SiteOptions::default()

@@ -252,7 +252,7 @@ fn run_script(
     // The scripts create many games from 127.0.0.1: no per-address rate limits (those are
     // tested by the server crate's `limits` test).
     let program = env!("CARGO_BIN_EXE_icebound");
-    let args = [
+    let mut args = vec![
         "serve",
         "--addr",
         &addr,
@@ -260,9 +260,20 @@ fn run_script(
         &db_url,
         "--no-rate-limits",
     ];
-    let command_line: Vec<&str> = std::iter::once(program).chain(args).collect();
+    // Mail through the test SMTP server when there is one (`.ci/setup-smtp.sh`): the
+    // accounts script reads its maildir (ICEBOUND_TEST_MAILDIR) for the links.
+    let smtp = std::env::var("ICEBOUND_TEST_SMTP")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("smtp://{s}"));
+    if let Some(url) = &smtp {
+        args.extend(["--smtp", url.as_str()]);
+    }
+    let command_line: Vec<&str> = std::iter::once(program)
+        .chain(args.iter().copied())
+        .collect();
     let server = Command::new(program)
-        .args(args)
+        .args(&args)
         .stdout(log.try_clone().expect("log handle"))
         .stderr(log)
         .spawn()

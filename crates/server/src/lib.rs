@@ -11,6 +11,7 @@
 
 pub mod backup;
 pub mod client;
+pub mod mailer;
 pub mod pubsub;
 pub mod push_sender;
 
@@ -111,6 +112,25 @@ impl Site {
                     allow_insecure: options.services.push_allow_insecure,
                 },
             )));
+        match &options.services.smtp {
+            Some(url) => {
+                let from = options
+                    .services
+                    .mail_from
+                    .clone()
+                    .unwrap_or_else(|| "icebound <noreply@icebound.invalid>".to_string());
+                let mailer = mailer::SmtpMailer::new(url, &from).map_err(ServerError::Options)?;
+                let base = options
+                    .public_url
+                    .as_ref()
+                    .map(|p| p.origin().to_string())
+                    .or_else(|| options.services.mail_base.clone())
+                    .unwrap_or_else(|| "http://localhost:8080".to_string());
+                services.mail.set_mailer(mailer, &base);
+                tracing::info!(smtp = %site_store::redacted_url(url), "mail on");
+            }
+            None => tracing::info!("no mail is sent: no --smtp"),
+        }
         let sessions = site::accounts::Sessions::new(services.play.store().clone());
         Ok(Site {
             services,

@@ -359,6 +359,31 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        18,
+        &[
+            // E-mail (issue 38, store/emails.rs): an account's address, verified once its
+            // link (the SHA-256 of its token, until `verify_expires`) is followed; the kinds of
+            // mail it takes; its unsubscribe token (which can only turn mail off). Password
+            // resets: a token's SHA-256, its expiry, and when it was used (once).
+            "CREATE TABLE IF NOT EXISTS account_emails (
+            account_id TEXT PRIMARY KEY,
+            email TEXT NOT NULL,
+            verified_at BIGINT,
+            verify_hash TEXT,
+            verify_expires BIGINT,
+            digest BIGINT NOT NULL DEFAULT 1,
+            low_time BIGINT NOT NULL DEFAULT 1,
+            unsubscribe TEXT NOT NULL UNIQUE
+        )",
+            "CREATE TABLE IF NOT EXISTS password_resets (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            used_at BIGINT
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

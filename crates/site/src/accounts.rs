@@ -248,7 +248,7 @@ impl Sessions {
     }
 
     /// Forgets what this process read of account `id`'s sessions (log-out, new password).
-    fn forget_account(&self, id: &str) {
+    pub fn forget_account(&self, id: &str) {
         self.cache()
             .retain(|_, (found, _)| found.as_ref().is_none_or(|(a, _)| a != id));
     }
@@ -354,6 +354,13 @@ pub async fn log_out(sessions: &Sessions, account: Option<&Account>) -> Result<(
         sessions.forget_account(&a.id);
     }
     Ok(())
+}
+
+/// The argon2id hash of a new password after the password rules (a reset by e-mail,
+/// crate::mail); 400 for a bad one.
+pub async fn new_password_hash(password: &str) -> Result<String, SiteError> {
+    check_password(password)?;
+    hash_password(password.to_string()).await
 }
 
 /// `POST /api/me/password`: 401 without a session, 401 `bad_credentials` for a wrong old

@@ -16,6 +16,7 @@ pub mod import;
 pub mod lab;
 pub mod live_game;
 pub mod lobby;
+pub mod mail;
 pub mod notifications;
 pub mod options;
 pub mod permissions;

@@ -29,4 +29,12 @@ pub struct ServiceOptions {
     /// --push-allow-insecure`: a private push service, tests); `false`: `https` to public
     /// hosts only ([`crate::notifications::push::EndpointPolicy`]).
     pub push_allow_insecure: bool,
+    /// The SMTP server mail leaves through (`serve --smtp URL`, server::mailer); `None`: no
+    /// mail, said once in the log.
+    pub smtp: Option<String>,
+    /// The sender of the site's mail (`serve --mail-from`).
+    pub mail_from: Option<String>,
+    /// The start of the links in mail when the site has no `--public-url` (`serve` sets its
+    /// own address; tests their server's).
+    pub mail_base: Option<String>,
 }

@@ -30,20 +30,26 @@ pub struct Services {
     pub players: Players,
     /// The players' notifications (the same as play's: its changes make them).
     pub notifications: Arc<Notifications>,
+    /// E-mail: addresses, their links, account recovery.
+    pub mail: Arc<crate::mail::MailService>,
 }
 
 impl Services {
     /// The services of a site on `store`; engines run at most `engine_threads` searches at
     /// once, shared by engine games, analyses and reviews; the game clocks read `time`.
     pub fn new(store: Store, engine_threads: usize, time: WallTime) -> Arc<Services> {
-        let play = GameService::new(store, engine_threads, time);
+        let play = GameService::new(store, engine_threads, time.clone());
         play.set_engines(Arc::new(EnginePlayer));
+        let mail = crate::mail::MailService::new(play.store().clone(), time.clone());
+        play.notifications()
+            .set_mail(Arc::new(crate::mail::LowTimeMail(mail.clone())));
         Arc::new(Services {
             lobby: Lobby::new(play.clone()),
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
             notifications: play.notifications().clone(),
+            mail,
             play,
         })
     }

@@ -65,3 +65,24 @@ pub fn redis_server() -> Option<PathBuf> {
 pub fn sqlite_url(dir: &std::path::Path, name: &str) -> String {
     format!("sqlite://{}?mode=rwc", dir.join(name).display())
 }
+
+/// The test SMTP server (`ICEBOUND_TEST_SMTP`, host:port, set by `.ci/setup-smtp.sh`) and the
+/// maildir it delivers every mail to (`ICEBOUND_TEST_MAILDIR`), or `None` (see [`missing`]).
+pub fn smtp() -> Option<(String, PathBuf)> {
+    let server = std::env::var("ICEBOUND_TEST_SMTP")
+        .ok()
+        .filter(|s| !s.is_empty());
+    let maildir = std::env::var("ICEBOUND_TEST_MAILDIR")
+        .ok()
+        .filter(|s| !s.is_empty());
+    match (server, maildir) {
+        (Some(s), Some(m)) => Some((s, PathBuf::from(m))),
+        _ => {
+            missing(
+                "ICEBOUND_TEST_SMTP and ICEBOUND_TEST_MAILDIR",
+                ".ci/setup-smtp.sh",
+            );
+            None
+        }
+    }
+}

@@ -8,6 +8,7 @@ import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
+import { emailSection, forgotForm } from './email';
 
 const NAME = /^[A-Za-z0-9_-]{3,20}$/;
 
@@ -59,7 +60,7 @@ export function loginPage(root: HTMLElement): void {
     },
   }, h('h1', t('account.register_title')), h('p.muted', t('account.register_about')), newNameRow, h('p.muted.small', t('account.name_rule')), newPwRow, h('p.muted.small', t('account.password_rule')),
   h('button.primary#register-submit', { type: 'submit' }, t('account.register')), registerMsg);
-  mount(root, h('div.account-pages', login, register));
+  mount(root, h('div.account-pages', h('div', login, forgotForm()), register));
   if (currentUser()) mount(root, h('section.card', h('p', t('account.signed_in_as', { name: currentUser()! })), h('a.button#to-account', { href: '/account' }, t('account.title'))));
 }
 
@@ -90,6 +91,7 @@ export function accountPage(root: HTMLElement): void {
     h('h1#account-name', t('account.signed_in_as', { name: user })),
     h('p', h('a#account-games', { href: '/my' }, t('nav.my'))),
     form,
+    emailSection(),
     vacationSection(),
     h('button#logout', { type: 'button', onclick: () => api.logOut().then(() => { setMe(null); navigate('/'); }, err => { msg.className = 'error'; msg.textContent = errorWords(err); }) }, t('account.logout'))));
 }

@@ -18,6 +18,7 @@ mod common;
 mod conditional;
 mod cross_site;
 mod delivery;
+mod email;
 mod engine_limits;
 mod engine_module;
 mod full_disk_wal;

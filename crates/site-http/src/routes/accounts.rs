@@ -16,7 +16,7 @@ use site::accounts::{
 };
 use site_model::error::{ErrorCode, SiteError};
 
-fn sessions(sec: &SecurityState) -> Result<&accounts::Sessions, HttpError> {
+pub(super) fn sessions(sec: &SecurityState) -> Result<&accounts::Sessions, HttpError> {
     sec.sessions.as_deref().ok_or_else(|| {
         HttpError::from(SiteError::new(
             ErrorCode::Internal,

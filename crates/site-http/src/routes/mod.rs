@@ -6,6 +6,7 @@
 mod accounts;
 mod analysis;
 mod conditional;
+mod email;
 mod games;
 mod input;
 mod lobby;
@@ -317,7 +318,13 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
     let logins = Router::new()
         .route("/accounts", post(accounts::register))
         .route("/session", post(accounts::log_in))
-        .route("/me/password", post(accounts::change_password));
+        .route("/me/password", post(accounts::change_password))
+        .route("/password-reset", post(email::ask_reset))
+        .route("/password-reset/confirm", post(email::reset))
+        .route(
+            "/me/email",
+            get(email::get).post(email::set).delete(email::remove),
+        );
     // What makes a game or an offer to strangers counts like new games, apart from them.
     let lobby_writes = Router::new()
         .route("/seeks", post(lobby::create_seek))
@@ -355,6 +362,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
+        .route("/me/email/settings", axum::routing::put(email::kinds))
+        .route("/email/verify", get(email::verify))
         .route("/me/vacation", get(vacation::get).post(vacation::set))
         .route("/me/vacation/{start}", axum::routing::delete(vacation::end))
         .route("/my-games", get(games::my_games))
@@ -365,6 +374,12 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             security.clone(),
             security::origin::middleware,
         ))
+        // After the same-origin layer: a mail provider's one-click POST (RFC 8058) comes from
+        // no page and sends a form; the token alone says whose mail, and it only turns it off.
+        .route(
+            "/email/unsubscribe",
+            get(email::unsubscribe_page).post(email::unsubscribe),
+        )
         .fallback(pages::api_not_found)
         .method_not_allowed_fallback(pages::api_method_not_allowed);
     let t = options.timeouts;

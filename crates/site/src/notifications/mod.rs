@@ -53,6 +53,16 @@ pub struct Notifications {
     push: OnceLock<Arc<push::Push>>,
     /// Wakes the pusher ([`push::run`]) when notifications are made here.
     push_wake: Notify,
+    /// Low-time reminders by e-mail, once set up (crate::mail).
+    mail: OnceLock<Arc<dyn MailReminders>>,
+}
+
+/// The port through which a low-time reminder, just made, also goes by e-mail: implemented
+/// by crate::mail, which sits beside notifications and is wired by `crate::services`.
+pub trait MailReminders: Send + Sync {
+    /// Mails the reminder `note` to its owner's account, if it has a verified address that
+    /// takes low-time mail. Never fails: a problem is logged.
+    fn low_time(&self, note: NewNotification) -> futures_util::future::BoxFuture<'static, ()>;
 }
 
 /// One notification as `GET /api/notifications` lists it.
@@ -144,7 +154,13 @@ impl Notifications {
             poll_ms: AtomicU64::new(stream::POLL.as_millis() as u64),
             push: OnceLock::new(),
             push_wake: Notify::new(),
+            mail: OnceLock::new(),
         })
+    }
+
+    /// Low-time reminders go by e-mail too, through `mail`.
+    pub fn set_mail(&self, mail: Arc<dyn MailReminders>) {
+        let _ = self.mail.set(mail);
     }
 
     /// The streams' longest wait between looks.

@@ -39,7 +39,15 @@ impl Notifications {
             {
                 continue;
             }
-            made += self.store(vec![note]).await?;
+            let new = self.store(vec![note.clone()]).await?;
+            made += new;
+            // Made here, once (the unique key): mailed here, once. A process that dies in
+            // between loses the mail, never sends it twice.
+            if new > 0
+                && let Some(mail) = self.mail.get()
+            {
+                mail.low_time(note).await;
+            }
         }
         Ok(made)
     }

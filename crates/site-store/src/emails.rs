@@ -1,0 +1,273 @@
+//! E-mail addresses of accounts and their one-time links (issue 38, site::mail): an address
+//! with its verification (the SHA-256 of the link's token and its expiry), the kinds of mail
+//! it takes, its unsubscribe token, and password resets (a token's hash, its expiry, whether
+//! it was used).
+
+use sqlx::Row;
+
+use super::conn::commit;
+use super::{Store, StoreError};
+
+/// An account's address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmailRow {
+    /// The account.
+    pub account_id: String,
+    /// The address as given.
+    pub email: String,
+    /// Whether its link was followed.
+    pub verified: bool,
+    /// Whether it takes the daily digest.
+    pub digest: bool,
+    /// Whether it takes the low-time reminders.
+    pub low_time: bool,
+    /// The token of its unsubscribe links (it can only turn mail off).
+    pub unsubscribe: String,
+}
+
+fn row_of(r: &sqlx::any::AnyRow) -> Result<EmailRow, StoreError> {
+    Ok(EmailRow {
+        account_id: r.try_get("account_id")?,
+        email: r.try_get("email")?,
+        verified: r.try_get::<Option<i64>, _>("verified_at")?.is_some(),
+        digest: r.try_get::<i64, _>("digest")? != 0,
+        low_time: r.try_get::<i64, _>("low_time")? != 0,
+        unsubscribe: r.try_get("unsubscribe")?,
+    })
+}
+
+const COLUMNS: &str = "account_id, email, verified_at, digest, low_time, unsubscribe";
+
+impl Store {
+    /// Sets the address of `account_id`, not verified, with the hash of its verification
+    /// token valid until `expires_at`; mail kinds on, a new unsubscribe token.
+    pub async fn set_email(
+        &self,
+        account_id: &str,
+        email: &str,
+        verify_hash: &str,
+        expires_at: i64,
+        unsubscribe: &str,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    sqlx::query("DELETE FROM account_emails WHERE account_id = $1")
+                        .bind(account_id)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query(
+                        "INSERT INTO account_emails (account_id, email, verify_hash, \
+                         verify_expires, digest, low_time, unsubscribe) \
+                         VALUES ($1, $2, $3, $4, 1, 1, $5)",
+                    )
+                    .bind(account_id)
+                    .bind(email)
+                    .bind(verify_hash)
+                    .bind(expires_at)
+                    .bind(unsubscribe)
+                    .execute(&mut *tx)
+                    .await?;
+                    commit(tx).await
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The address of `account_id`, if any.
+    pub async fn email_of(&self, account_id: &str) -> Result<Option<EmailRow>, StoreError> {
+        self.email_where("account_id", account_id).await
+    }
+
+    /// The address whose unsubscribe token is `token`, if any.
+    pub async fn email_by_unsubscribe(&self, token: &str) -> Result<Option<EmailRow>, StoreError> {
+        self.email_where("unsubscribe", token).await
+    }
+
+    async fn email_where(&self, column: &str, value: &str) -> Result<Option<EmailRow>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM account_emails WHERE {column} = $1");
+        self.run(|mut conn| {
+            let sql = sql.clone();
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(&sql)
+                        .bind(value)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    row.as_ref().map(row_of).transpose()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Follows a verification link: the address whose token hashes to `verify_hash`, not
+    /// expired at `now_ms`, is verified and the token spent. The account, or `None`.
+    pub async fn verify_email(
+        &self,
+        verify_hash: &str,
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let Some(row) = sqlx::query(
+                        "SELECT account_id FROM account_emails WHERE verify_hash = $1 \
+                         AND verify_expires > $2",
+                    )
+                    .bind(verify_hash)
+                    .bind(now_ms)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    else {
+                        return Ok(None);
+                    };
+                    let account: String = row.try_get("account_id")?;
+                    sqlx::query(
+                        "UPDATE account_emails SET verified_at = $1, verify_hash = NULL \
+                         WHERE account_id = $2",
+                    )
+                    .bind(now_ms)
+                    .bind(&account)
+                    .execute(&mut *tx)
+                    .await?;
+                    commit(tx).await?;
+                    Ok(Some(account))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Removes the address of `account_id`; whether there was one.
+    pub async fn delete_email(&self, account_id: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query("DELETE FROM account_emails WHERE account_id = $1")
+                        .bind(account_id)
+                        .execute(conn.raw())
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Sets which kinds of mail the address of `account_id` takes; whether it has one.
+    pub async fn set_email_kinds(
+        &self,
+        account_id: &str,
+        digest: bool,
+        low_time: bool,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "UPDATE account_emails SET digest = $1, low_time = $2 \
+                         WHERE account_id = $3",
+                    )
+                    .bind(i64::from(digest))
+                    .bind(i64::from(low_time))
+                    .bind(account_id)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Stores a password reset of `account_id`: its token's hash, valid until `expires_at`.
+    pub async fn add_password_reset(
+        &self,
+        token_hash: &str,
+        account_id: &str,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    sqlx::query(
+                        "INSERT INTO password_resets (token_hash, account_id, expires_at) \
+                         VALUES ($1, $2, $3)",
+                    )
+                    .bind(token_hash)
+                    .bind(account_id)
+                    .bind(expires_at)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Spends the reset whose token hashes to `token_hash` if it is unused and not expired at
+    /// `now_ms`: sets the account's password to `password_hash` and ends all its sessions, in
+    /// one transaction. The account, or `None` (the link is unknown, used or expired).
+    pub async fn use_password_reset(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+        password_hash: &str,
+    ) -> Result<Option<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let spent = sqlx::query(
+                        "UPDATE password_resets SET used_at = $1 WHERE token_hash = $2 \
+                         AND used_at IS NULL AND expires_at > $1",
+                    )
+                    .bind(now_ms)
+                    .bind(token_hash)
+                    .execute(&mut *tx)
+                    .await?;
+                    if spent.rows_affected() == 0 {
+                        return Ok(None);
+                    }
+                    let row =
+                        sqlx::query("SELECT account_id FROM password_resets WHERE token_hash = $1")
+                            .bind(token_hash)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                    let account: String = row.try_get("account_id")?;
+                    sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                        .bind(password_hash)
+                        .bind(&account)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                        .bind(&account)
+                        .execute(&mut *tx)
+                        .await?;
+                    commit(tx).await?;
+                    Ok(Some(account))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}

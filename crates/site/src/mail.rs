@@ -1,0 +1,385 @@
+//! E-mail (issue 38): an optional, verified address per account, the kinds of mail it takes,
+//! unsubscribe links, and account recovery by a reset link that works once within an hour.
+//! Mail leaves through the [`Mailer`] port (the server's SMTP client, `serve --smtp URL`);
+//! without one the site sends nothing and says so once in the log, and the answers say that
+//! no mail could be sent.
+
+use std::sync::{Arc, OnceLock};
+
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+
+use crate::accounts::Account;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::MailToken;
+use site_model::time::WallTime;
+use site_store::{EmailRow, Store};
+
+/// How long a verification link works, ms (two days).
+pub const VERIFY_MS: i64 = 2 * 86_400_000;
+/// How long a password reset link works, ms (an hour).
+pub const RESET_MS: i64 = 3_600_000;
+/// Longest address, bytes (RFC 5321 section 4.5.3.1.3's path limit).
+pub const MAX_ADDRESS: usize = 254;
+
+/// One mail: plain text, to one address, with an unsubscribe link when it is one of the
+/// kinds an address may turn off (RFC 8058's one-click `List-Unsubscribe`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mail {
+    /// The address.
+    pub to: String,
+    /// The subject line.
+    pub subject: String,
+    /// The body, plain text.
+    pub text: String,
+    /// The unsubscribe URL (`List-Unsubscribe`), if any.
+    pub unsubscribe: Option<String>,
+}
+
+/// The port through which mail leaves: the server's SMTP client.
+pub trait Mailer: Send + Sync {
+    /// Sends `mail`; why not, if it was not taken.
+    fn send(&self, mail: Mail) -> BoxFuture<'static, Result<(), String>>;
+}
+
+/// An address as the account page shows it (`GET /api/me/email`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EmailView {
+    /// The address, or `null` when none is set.
+    pub email: Option<String>,
+    /// Whether its link was followed.
+    pub verified: bool,
+    /// Whether it takes the daily digest of games waiting for a move.
+    pub digest: bool,
+    /// Whether it takes the low-time reminders.
+    pub low_time: bool,
+    /// Whether this site sends mail at all (`serve --smtp`).
+    pub mail_on: bool,
+}
+
+/// A kind of mail an address may turn off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    /// The daily digest.
+    Digest,
+    /// The low-time reminders.
+    LowTime,
+}
+
+impl MailKind {
+    /// From a link's `kind`.
+    pub fn parse(s: &str) -> Option<MailKind> {
+        match s {
+            "digest" => Some(MailKind::Digest),
+            "low_time" => Some(MailKind::LowTime),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            MailKind::Digest => "digest",
+            MailKind::LowTime => "low_time",
+        }
+    }
+}
+
+/// An address checked once at the edge (RFC 5322 `addr-spec` as lettre reads it, at most
+/// [`MAX_ADDRESS`] bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmailAddress(String);
+
+impl TryFrom<&str> for EmailAddress {
+    type Error = SiteError;
+
+    fn try_from(text: &str) -> Result<EmailAddress, SiteError> {
+        let t = text.trim();
+        if t.len() > MAX_ADDRESS || t.parse::<lettre::Address>().is_err() {
+            return Err(SiteError::bad_request(format!(
+                "email: {t:?} is not an e-mail address (name@example.org)"
+            )));
+        }
+        Ok(EmailAddress(t.to_string()))
+    }
+}
+
+/// The site's mail.
+pub struct MailService {
+    store: Store,
+    time: WallTime,
+    mailer: OnceLock<(Arc<dyn Mailer>, String)>,
+    said_off: std::sync::atomic::AtomicBool,
+}
+
+impl MailService {
+    /// The mail of the site on `store`; it sends nothing until [`MailService::set_mailer`].
+    pub fn new(store: Store, time: WallTime) -> Arc<MailService> {
+        Arc::new(MailService {
+            store,
+            time,
+            mailer: OnceLock::new(),
+            said_off: Default::default(),
+        })
+    }
+
+    /// Mail leaves through `mailer`; its links start with `base` (the site's public URL,
+    /// e.g. `https://play.example.org`).
+    pub fn set_mailer(&self, mailer: Arc<dyn Mailer>, base: &str) {
+        let _ = self
+            .mailer
+            .set((mailer, base.trim_end_matches('/').to_string()));
+    }
+
+    /// Whether mail can be sent.
+    pub fn is_on(&self) -> bool {
+        self.mailer.get().is_some()
+    }
+
+    /// Sends `mail` (link paths in `text` and `unsubscribe` start with `{base}`); false when
+    /// it could not be (no mailer, or the SMTP server refused it: logged).
+    async fn send(&self, mut mail: Mail) -> bool {
+        let Some((mailer, base)) = self.mailer.get() else {
+            if !self
+                .said_off
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                tracing::warn!("no mail is sent: the site runs without --smtp");
+            }
+            return false;
+        };
+        mail.text = mail.text.replace("{base}", base);
+        mail.unsubscribe = mail.unsubscribe.map(|u| u.replace("{base}", base));
+        match mailer.send(mail).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %e, "a mail was not sent");
+                false
+            }
+        }
+    }
+
+    fn view(&self, row: Option<EmailRow>) -> EmailView {
+        EmailView {
+            verified: row.as_ref().is_some_and(|r| r.verified),
+            digest: row.as_ref().is_some_and(|r| r.digest),
+            low_time: row.as_ref().is_some_and(|r| r.low_time),
+            email: row.map(|r| r.email),
+            mail_on: self.is_on(),
+        }
+    }
+
+    /// `GET /api/me/email`.
+    pub async fn email(&self, account: &Account) -> Result<EmailView, SiteError> {
+        Ok(self.view(self.store.email_of(&account.id).await?))
+    }
+
+    /// `POST /api/me/email`: sets the account's address, unverified, and sends it a link
+    /// that verifies it ([`VERIFY_MS`]). 503 `mail_off` when the site sends no mail.
+    pub async fn set_address(
+        &self,
+        account: &Account,
+        email: EmailAddress,
+    ) -> Result<EmailView, SiteError> {
+        if !self.is_on() {
+            return Err(mail_off());
+        }
+        let token = MailToken::new();
+        let unsubscribe = MailToken::new();
+        self.store
+            .set_email(
+                &account.id,
+                &email.0,
+                &token.hash(),
+                self.time.now_ms() + VERIFY_MS,
+                unsubscribe.expose(),
+            )
+            .await?;
+        let sent = self
+            .send(Mail {
+                to: email.0.clone(),
+                subject: "icebound: confirm your e-mail address".into(),
+                text: format!(
+                    "Hello {},\n\nTo confirm this address for your icebound account, open:\n\n\
+                     {{base}}/api/email/verify?token={}\n\nThe link works for two days. If you \
+                     did not ask for it, ignore this mail.\n",
+                    account.username,
+                    token.expose()
+                ),
+                unsubscribe: None,
+            })
+            .await;
+        if !sent {
+            return Err(mail_off());
+        }
+        tracing::info!(account = %account.id, "e-mail address set, link sent");
+        self.email(account).await
+    }
+
+    /// `GET /api/email/verify?token=`: verifies the address the link was sent to. 400 for an
+    /// unknown, used or expired link.
+    pub async fn verify(&self, token: &str) -> Result<(), SiteError> {
+        let bad = || {
+            SiteError::bad_request(
+                "this confirmation link is unknown, used or expired: set the address again",
+            )
+        };
+        let token = MailToken::parse(token).ok_or_else(bad)?;
+        self.store
+            .verify_email(&token.hash(), self.time.now_ms())
+            .await?
+            .ok_or_else(bad)?;
+        Ok(())
+    }
+
+    /// `DELETE /api/me/email`.
+    pub async fn remove(&self, account: &Account) -> Result<EmailView, SiteError> {
+        self.store.delete_email(&account.id).await?;
+        self.email(account).await
+    }
+
+    /// `PUT /api/me/email/settings`: which kinds of mail the address takes. 404 without one.
+    pub async fn set_kinds(
+        &self,
+        account: &Account,
+        digest: bool,
+        low_time: bool,
+    ) -> Result<EmailView, SiteError> {
+        if !self
+            .store
+            .set_email_kinds(&account.id, digest, low_time)
+            .await?
+        {
+            return Err(SiteError::new(
+                ErrorCode::NotFound,
+                "no e-mail address is set",
+            ));
+        }
+        self.email(account).await
+    }
+
+    /// `POST /api/email/unsubscribe?token=&kind=` (RFC 8058 one-click; the link in a mail's
+    /// body too): turns off `kind`, or every kind without one. 400 for an unknown token.
+    pub async fn unsubscribe(&self, token: &str, kind: Option<MailKind>) -> Result<(), SiteError> {
+        let row = match MailToken::parse(token) {
+            Some(t) => self.store.email_by_unsubscribe(t.expose()).await?,
+            None => None,
+        }
+        .ok_or_else(|| SiteError::bad_request("this unsubscribe link is unknown"))?;
+        let (digest, low_time) = match kind {
+            Some(MailKind::Digest) => (false, row.low_time),
+            Some(MailKind::LowTime) => (row.digest, false),
+            None => (false, false),
+        };
+        self.store
+            .set_email_kinds(&row.account_id, digest, low_time)
+            .await?;
+        tracing::info!(account = %row.account_id, kind = kind.map_or("all", MailKind::name), "unsubscribed");
+        Ok(())
+    }
+
+    /// `POST /api/password-reset`: mails a reset link ([`RESET_MS`], once) to the account's
+    /// verified address. Answers the same whether or not the account or address exists, so
+    /// that nobody learns who has one.
+    pub async fn request_reset(&self, username: &str) -> Result<(), SiteError> {
+        let Some(account) = self.store.account_named(username).await? else {
+            return Ok(());
+        };
+        let Some(row) = self.store.email_of(&account.id).await? else {
+            return Ok(());
+        };
+        if !row.verified {
+            return Ok(());
+        }
+        let token = MailToken::new();
+        self.store
+            .add_password_reset(&token.hash(), &account.id, self.time.now_ms() + RESET_MS)
+            .await?;
+        self.send(Mail {
+            to: row.email,
+            subject: "icebound: reset your password".into(),
+            text: format!(
+                "Hello {},\n\nTo choose a new password for your icebound account, open:\n\n\
+                 {{base}}/reset?token={}\n\nThe link works once, within an hour. If you did not \
+                 ask for it, ignore this mail: your password stays as it is.\n",
+                account.username,
+                token.expose()
+            ),
+            unsubscribe: None,
+        })
+        .await;
+        Ok(())
+    }
+
+    /// `POST /api/password-reset/confirm`: sets the password of the link's account and ends
+    /// its sessions. 400 for an unknown, used or expired link, or a bad password.
+    /// Returns the account, whose cached sessions the caller forgets.
+    pub async fn reset(&self, token: &str, password: &str) -> Result<String, SiteError> {
+        let hash = crate::accounts::new_password_hash(password).await?;
+        let bad = || {
+            SiteError::bad_request("this reset link is unknown, used or expired: ask for a new one")
+        };
+        let token = MailToken::parse(token).ok_or_else(bad)?;
+        let account = self
+            .store
+            .use_password_reset(&token.hash(), self.time.now_ms(), &hash)
+            .await?
+            .ok_or_else(bad)?;
+        tracing::info!(account = %account, "password reset by e-mail");
+        Ok(account)
+    }
+}
+
+fn mail_off() -> SiteError {
+    SiteError::new(
+        ErrorCode::Unavailable,
+        "this site sends no e-mail now, so an address cannot be confirmed",
+    )
+}
+
+/// Low-time reminders by e-mail (the notifications' port, `crate::notifications::MailReminders`).
+pub struct LowTimeMail(pub Arc<MailService>);
+
+impl crate::notifications::MailReminders for LowTimeMail {
+    fn low_time(&self, note: site_store::NewNotification) -> BoxFuture<'static, ()> {
+        let mail = self.0.clone();
+        Box::pin(async move {
+            if let Err(e) = mail.mail_low_time(&note).await {
+                tracing::warn!(error = %e, "a low-time mail was not sent");
+            }
+        })
+    }
+}
+
+impl MailService {
+    /// Mails `note` (a low-time reminder) to its owner's account when its address is verified
+    /// and takes low-time mail, with an unsubscribe link for that kind.
+    async fn mail_low_time(&self, note: &site_store::NewNotification) -> Result<(), SiteError> {
+        if !self.is_on() {
+            return Ok(());
+        }
+        let Some(account) = self.store.account_by_player_hash(&note.owner).await? else {
+            return Ok(());
+        };
+        let Some(row) = self.store.email_of(&account.id).await? else {
+            return Ok(());
+        };
+        if !row.verified || !row.low_time {
+            return Ok(());
+        }
+        let game = note.game.as_deref().unwrap_or("");
+        self.send(Mail {
+            to: row.email,
+            subject: format!("icebound: {}", note.text),
+            text: format!(
+                "Hello {},\n\n{}.\n\nYour move: {{base}}/game/{game}\n",
+                account.username, note.text
+            ),
+            unsubscribe: Some(format!(
+                "{{base}}/api/email/unsubscribe?token={}&kind=low_time",
+                row.unsubscribe
+            )),
+        })
+        .await;
+        Ok(())
+    }
+}
