@@ -207,6 +207,11 @@ impl Site {
             self.services.notifications.clone(),
             self.services.play.shutdown_signal(),
         ));
+        tokio::spawn(site::mail::digest::run(
+            self.services.mail.clone(),
+            self.services.play.time().clone(),
+            self.services.play.shutdown_signal(),
+        ));
         tokio::spawn(site::notifications::reminders::run(
             self.services.notifications.clone(),
             self.services.play.time().clone(),

@@ -271,3 +271,125 @@ impl Store {
         .await
     }
 }
+
+/// An address that takes the daily digest, with its account's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigestTarget {
+    /// The account.
+    pub account_id: String,
+    /// Its name (as the games' seats hold it).
+    pub username: String,
+    /// The address.
+    pub email: String,
+    /// Its unsubscribe token.
+    pub unsubscribe: String,
+}
+
+/// A game waiting for a player's move, for the digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitingGame {
+    /// The game.
+    pub id: String,
+    /// Its variant's name as stored.
+    pub variant: String,
+    /// Unix ms its running side's time runs out, if known.
+    pub deadline: Option<i64>,
+}
+
+impl Store {
+    /// The verified addresses that take the digest and have not been claimed for `day` yet.
+    pub async fn digest_targets(&self, day: &str) -> Result<Vec<DigestTarget>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT e.account_id, a.username, e.email, e.unsubscribe \
+                         FROM account_emails e JOIN accounts a ON a.id = e.account_id \
+                         WHERE e.verified_at IS NOT NULL AND e.digest = 1 AND NOT EXISTS \
+                         (SELECT 1 FROM digest_claims d WHERE d.account_id = e.account_id \
+                         AND d.day = $1)",
+                    )
+                    .bind(day)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    rows.iter()
+                        .map(|r| {
+                            Ok(DigestTarget {
+                                account_id: r.try_get("account_id")?,
+                                username: r.try_get("username")?,
+                                email: r.try_get("email")?,
+                                unsubscribe: r.try_get("unsubscribe")?,
+                            })
+                        })
+                        .collect()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The ongoing correspondence games in which `username` is to move, soonest deadline first.
+    pub async fn games_waiting_for(&self, username: &str) -> Result<Vec<WaitingGame>, StoreError> {
+        let name = username.to_string();
+        self.run(|mut conn| {
+            let name = name.clone();
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id, variant, clock_deadline FROM games WHERE status = 'ongoing' \
+                         AND speed = 'correspondence' AND \
+                         ((turn = 'white' AND LOWER(white_name) = LOWER($1)) OR \
+                         (turn = 'black' AND LOWER(black_name) = LOWER($1))) \
+                         ORDER BY clock_deadline",
+                    )
+                    .bind(&name)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    rows.iter()
+                        .map(|r| {
+                            Ok(WaitingGame {
+                                id: r.try_get("id")?,
+                                variant: r.try_get("variant")?,
+                                deadline: r.try_get("clock_deadline")?,
+                            })
+                        })
+                        .collect()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Claims the digest of `account_id` for `day`: true for the one caller (of any process)
+    /// whose insert made the row; the unique key makes it once.
+    pub async fn claim_digest(
+        &self,
+        account_id: &str,
+        day: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "INSERT INTO digest_claims (account_id, day, claimed_at) \
+                         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(account_id)
+                    .bind(day)
+                    .bind(now_ms)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}

@@ -384,6 +384,19 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        19,
+        &[
+            // The daily digest (issue 38, store/emails.rs): one row per account and UTC day,
+            // made by the process that sends that day's digest (once, across processes).
+            "CREATE TABLE IF NOT EXISTS digest_claims (
+            account_id TEXT NOT NULL,
+            day TEXT NOT NULL,
+            claimed_at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, day)
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -350,3 +350,124 @@ async fn a_low_time_reminder_is_mailed_once_and_its_link_unsubscribes() {
     );
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_digest_goes_once_a_day_whatever_the_processes() {
+    use chrono::{Duration as Days, TimeZone, Timelike, Utc};
+    let time = site_model::time::WallTime::system();
+    let Some((a, maildir)) = mail_server("email-digest", Some(time.clone())).await else {
+        return;
+    };
+    // A second process on the same database.
+    let (b, _) = mail_server("email-digest", Some(time.clone()))
+        .await
+        .expect("smtp");
+    let stamp = site_store::now_ms() % 1_000_000;
+    let mut ann = register(&a, &format!("dg{stamp}")).await;
+    let mut bob = register(&a, &format!("dh{stamp}")).await;
+    let address = unique("digest");
+    assert_eq!(
+        ann.post("/api/me/email", json!({"email": address}))
+            .await
+            .expect("post")
+            .status,
+        200
+    );
+    let token = token_after(
+        &nth_mail(&maildir, &address, 1).await,
+        "/api/email/verify?token=",
+    );
+    assert_eq!(
+        ann.get(&format!("/api/email/verify?token={token}"))
+            .await
+            .expect("get")
+            .status,
+        303
+    );
+    // A week a move: the games still wait three days on.
+    let corr = json!({"kind": "correspondence", "days": 7});
+    let mut ids = Vec::new();
+    for variant in ["iceage", "antarctos"] {
+        let g = create_and_join(
+            &mut ann,
+            &mut bob,
+            json!({"variant": variant, "opponent": "friend", "color": "white", "time_control": corr}),
+        )
+        .await;
+        ids.push(g["id"].as_str().expect("id").to_string());
+    }
+    // Tomorrow, 08:00 UTC: both processes look at once.
+    let now = Utc
+        .timestamp_millis_opt(time.now_ms())
+        .single()
+        .expect("now");
+    let eight = (now + Days::days(1))
+        .with_hour(8)
+        .and_then(|t| t.with_minute(0))
+        .expect("08:00");
+    time.advance(Duration::from_millis(
+        (eight.timestamp_millis() - time.now_ms()) as u64,
+    ));
+    let look = || async {
+        let now = time.now_ms();
+        let (x, y) = tokio::join!(
+            a.site.services().mail.send_digests(now),
+            b.site.services().mail.send_digests(now)
+        );
+        x.expect("digest") + y.expect("digest")
+    };
+    assert_eq!(look().await, 1, "one digest for the day");
+    assert_eq!(look().await, 0, "not twice");
+    let mail = unquote(&nth_mail(&maildir, &address, 2).await);
+    assert!(
+        mail.contains("Subject: icebound: 2 games waiting for your move"),
+        "{mail}"
+    );
+    for id in &ids {
+        assert!(mail.contains(&format!("/game/{id}")), "{id} listed: {mail}");
+    }
+    assert!(mail.contains("kind=digest"), "{mail}");
+    // Bob has no address: nothing for him. The next day, another.
+    time.advance(Duration::from_secs(24 * 3600));
+    assert_eq!(look().await, 1, "the next day's");
+    nth_mail(&maildir, &address, 3).await;
+    // Unsubscribed from the digest: no more.
+    let unsub = token_after(&mail, "/api/email/unsubscribe?token=");
+    let r = srv_post_form(
+        &a,
+        &format!("/api/email/unsubscribe?token={unsub}&kind=digest"),
+    )
+    .await;
+    assert_eq!(r, 200);
+    time.advance(Duration::from_secs(24 * 3600));
+    assert_eq!(look().await, 0, "unsubscribed");
+    let waiting = a
+        .site
+        .services()
+        .play
+        .store()
+        .games_waiting_for(&format!("dg{stamp}"))
+        .await
+        .expect("games");
+    assert_eq!(
+        waiting.len(),
+        2,
+        "the games still wait: the digest stopped for the unsubscribe alone"
+    );
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A mail client's one-click POST to `path`; the status.
+async fn srv_post_form(srv: &TestServer, path: &str) -> u16 {
+    srv.client()
+        .send_with_headers(
+            "POST",
+            path,
+            &[("content-type", "application/x-www-form-urlencoded")],
+            Some(b"List-Unsubscribe=One-Click".to_vec()),
+        )
+        .await
+        .expect("post")
+        .status
+}

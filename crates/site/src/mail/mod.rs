@@ -4,6 +4,8 @@
 //! without one the site sends nothing and says so once in the log, and the answers say that
 //! no mail could be sent.
 
+pub mod digest;
+
 use std::sync::{Arc, OnceLock};
 
 use futures_util::future::BoxFuture;
