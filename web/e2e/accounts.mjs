@@ -183,6 +183,10 @@ async function emailAndRecovery(browser) {
   await page.waitForURL(/\/account\?email=verified$/);
   await page.waitForFunction(() => document.querySelector('#email-state')?.textContent.includes('(confirmed)'));
   eq(await page.textContent('#email-result'), 'Your address is confirmed.', 'confirmed, said');
+  eq([await page.isChecked('#email-digest'), await page.isChecked('#email-low-time')], [true, true], 'both kinds on at first');
+  await page.uncheck('#email-digest');
+  await page.waitForFunction(async () => !(await (await fetch('/api/me/email')).json()).digest);
+  eq(await page.isChecked('#email-digest'), false, 'the digest turned off');
   await screenshot(page, 'account-email');
   await api(page, 'DELETE', '/api/session', {});
   // Forgot the password: from the log-in page.

@@ -265,6 +265,7 @@ export const en = {
   'email.just_confirmed': 'Your address is confirmed.',
   'email.bad_link': 'That link is unknown, used or expired: set the address again.',
   'email.off': 'This site sends no e-mail now.',
+  'email.digest': 'Once a day, mail me the correspondence games waiting for my move',
   'email.low_time': 'Mail me when a correspondence game has less than 24 hours or an hour left',
   'email.forgot': 'Forgot your password?',
   'email.send_link': 'Send me a link',

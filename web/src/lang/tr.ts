@@ -264,6 +264,7 @@ export const tr: Record<Key, string> = {
   'email.just_confirmed': 'Adresiniz onaylandı.',
   'email.bad_link': 'Bu bağlantı bilinmiyor, kullanılmış ya da süresi dolmuş: adresi yeniden girin.',
   'email.off': 'Bu site şu anda e-posta göndermiyor.',
+  'email.digest': 'Günde bir kez, sıranın bende olduğu yazışmalı oyunları e-postayla gönder',
   'email.low_time': 'Yazışmalı bir oyunda 24 saatten ya da bir saatten az kaldığında bana e-posta gönder',
   'email.forgot': 'Parolanızı mı unuttunuz?',
   'email.send_link': 'Bana bağlantı gönder',

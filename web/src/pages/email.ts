@@ -13,21 +13,26 @@ export function emailSection(): HTMLElement {
   const msg = h('p#email-result', { role: 'status' });
   const input = h('input#email-input', { type: 'email', autocomplete: 'email', placeholder: 'name@example.org' }) as HTMLInputElement;
   const lowTime = h('input#email-low-time', { type: 'checkbox' }) as HTMLInputElement;
+  const digest = h('input#email-digest', { type: 'checkbox' }) as HTMLInputElement;
   const failed = (err: unknown) => { msg.className = 'error'; msg.textContent = errorWords(err); };
   const show = (v: EmailView) => {
     state.textContent = v.email === null ? t('email.none')
       : v.verified ? t('email.confirmed', { email: v.email }) : t('email.unconfirmed', { email: v.email });
     lowTime.checked = v.low_time;
     lowTime.disabled = v.email === null;
+    digest.checked = v.digest;
+    digest.disabled = v.email === null;
     if (!v.mail_on) msg.textContent = t('email.off');
   };
   // Back from the link of the mail.
   const came = new URLSearchParams(location.search).get('email');
   if (came === 'verified') msg.textContent = t('email.just_confirmed');
   if (came === 'bad_link') { msg.className = 'error'; msg.textContent = t('email.bad_link'); }
-  lowTime.addEventListener('change', () => {
-    api.emailKinds(true, lowTime.checked).then(show, failed);
-  });
+  for (const box of [lowTime, digest]) {
+    box.addEventListener('change', () => {
+      api.emailKinds(digest.checked, lowTime.checked).then(show, failed);
+    });
+  }
   const form = h('form.account#email-form', {
     onsubmit: (e: Event) => {
       e.preventDefault();
@@ -41,6 +46,7 @@ export function emailSection(): HTMLElement {
     h('h2', t('email.title')),
     h('p.muted', t('email.about')),
     state, form,
+    h('label.check', digest, h('span', t('email.digest'))),
     h('label.check', lowTime, h('span', t('email.low_time'))),
     msg);
 }
