@@ -43,7 +43,7 @@ pub(crate) async fn get(c: &mut ApiClient, id: &str) -> Value {
 
 /// A game time that starts as the system's and moves only when the test says, and options
 /// that give it to a test server (`WallTime::advance`: no 15-second sleeps).
-fn moved_time() -> (site_model::time::WallTime, SiteOptions) {
+pub(crate) fn moved_time() -> (site_model::time::WallTime, SiteOptions) {
     let time = site_model::time::WallTime::system();
     let options = SiteOptions {
         services: server::ServiceOptions {

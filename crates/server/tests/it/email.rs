@@ -263,24 +263,7 @@ async fn a_low_time_reminder_is_mailed_once_and_its_link_unsubscribes() {
     let mut ann = register(&srv, &format!("ann{stamp}")).await;
     let mut bob = register(&srv, &format!("bob{stamp}")).await;
     let address = unique("bob");
-    assert_eq!(
-        bob.post("/api/me/email", json!({"email": address}))
-            .await
-            .expect("post")
-            .status,
-        200
-    );
-    let token = token_after(
-        &nth_mail(&maildir, &address, 1).await,
-        "/api/email/verify?token=",
-    );
-    assert_eq!(
-        bob.get(&format!("/api/email/verify?token={token}"))
-            .await
-            .expect("get")
-            .status,
-        303
-    );
+    verify(&mut bob, &maildir, &address).await;
     let g = create_and_join(
         &mut ann,
         &mut bob,
@@ -317,16 +300,14 @@ async fn a_low_time_reminder_is_mailed_once_and_its_link_unsubscribes() {
         .expect("get");
     assert_eq!(page.status, 200);
     assert!(page.text.contains("<form method=\"post\""), "{}", page.text);
-    let r = client
-        .send_with_headers(
-            "POST",
-            &format!("/api/email/unsubscribe?token={unsub}&kind=low_time"),
-            &[("content-type", "application/x-www-form-urlencoded")],
-            Some(b"List-Unsubscribe=One-Click".to_vec()),
+    assert_eq!(
+        srv_post_form(
+            &srv,
+            &format!("/api/email/unsubscribe?token={unsub}&kind=low_time")
         )
-        .await
-        .expect("post");
-    assert_eq!(r.status, 200, "{}", r.text);
+        .await,
+        200
+    );
     let r = bob.get("/api/me/email").await.expect("get");
     assert_eq!(
         (r.body["low_time"].clone(), r.body["digest"].clone()),
@@ -366,24 +347,7 @@ async fn the_daily_digest_goes_once_a_day_whatever_the_processes() {
     let mut ann = register(&a, &format!("dg{stamp}")).await;
     let mut bob = register(&a, &format!("dh{stamp}")).await;
     let address = unique("digest");
-    assert_eq!(
-        ann.post("/api/me/email", json!({"email": address}))
-            .await
-            .expect("post")
-            .status,
-        200
-    );
-    let token = token_after(
-        &nth_mail(&maildir, &address, 1).await,
-        "/api/email/verify?token=",
-    );
-    assert_eq!(
-        ann.get(&format!("/api/email/verify?token={token}"))
-            .await
-            .expect("get")
-            .status,
-        303
-    );
+    verify(&mut ann, &maildir, &address).await;
     // A week a move: the games still wait three days on.
     let corr = json!({"kind": "correspondence", "days": 7});
     let mut ids = Vec::new();
@@ -459,6 +423,25 @@ async fn the_daily_digest_goes_once_a_day_whatever_the_processes() {
 }
 
 /// A mail client's one-click POST to `path`; the status.
+/// Gives `c`'s account `address` and follows the link mailed to it; asserts 200 and 303.
+async fn verify(c: &mut server::client::ApiClient, maildir: &Path, address: &str) {
+    let a = c
+        .post("/api/me/email", json!({"email": address}))
+        .await
+        .expect("post");
+    assert_eq!(a.status, 200, "{}", a.text);
+    let token = token_after(
+        &nth_mail(maildir, address, 1).await,
+        "/api/email/verify?token=",
+    );
+    let got = c
+        .get(&format!("/api/email/verify?token={token}"))
+        .await
+        .expect("get");
+    assert_eq!(got.status, 303, "{}", got.text);
+}
+
+/// A mail client's RFC 8058 one-click POST to `path` (a form, no cookie); its status.
 async fn srv_post_form(srv: &TestServer, path: &str) -> u16 {
     srv.client()
         .send_with_headers(

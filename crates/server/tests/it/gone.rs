@@ -6,21 +6,9 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use server::SiteOptions;
 
+use crate::clocks::moved_time;
 use crate::common::*;
-
-fn timed() -> (site_model::time::WallTime, SiteOptions) {
-    let time = site_model::time::WallTime::system();
-    let options = SiteOptions {
-        services: server::ServiceOptions {
-            time: time.clone(),
-            ..server::ServiceOptions::default()
-        },
-        ..SiteOptions::default()
-    };
-    (time, options)
-}
 
 async fn claim(
     c: &mut server::client::ApiClient,
@@ -37,7 +25,7 @@ async fn claim(
 
 #[tokio::test]
 async fn a_gone_opponent_can_be_claimed_after_the_wait_and_a_return_cancels_it() {
-    let (time, options) = timed();
+    let (time, options) = moved_time();
     let srv = TestServer::start_with(&sqlite_url("gone"), options).await;
     let control = json!({"kind": "realtime", "initial_s": 180, "increment_s": 2});
     let body = json!({"variant": "antarctos", "opponent": "friend", "color": "white", "time_control": control});

@@ -39,10 +39,30 @@ pub(crate) struct Tally {
     pub(crate) failed: usize,
 }
 
-async fn new_game(c: &mut ApiClient, i: usize) -> String {
+/// A new local game, or `None` when storage failed (a 500 `internal`, as while the database
+/// restarts): nothing else is allowed.
+async fn try_new_game(c: &mut ApiClient, i: usize) -> Option<String> {
     let variant = if i % 3 == 2 { "iceage" } else { "antarctos" };
-    let g = create(c, json!({"variant": variant, "opponent": "local"})).await;
-    g["id"].as_str().expect("id").to_string()
+    let a = c
+        .post(
+            "/api/games",
+            json!({"variant": variant, "opponent": "local"}),
+        )
+        .await
+        .expect("request");
+    if a.status == 500 {
+        assert_error(&a, 500, "internal");
+        eprintln!("create failed: {}", a.text);
+        return None;
+    }
+    assert_eq!(a.status, 201, "create: {}", a.text);
+    Some(a.body["id"].as_str().expect("id").to_string())
+}
+
+async fn new_game(c: &mut ApiClient, i: usize) -> String {
+    try_new_game(c, i)
+        .await
+        .expect("a game is created with no fault")
 }
 
 impl Table {
@@ -80,8 +100,11 @@ impl Table {
             assert_eq!(got.status, 200, "{}", got.text);
             let view = got.body;
             let Some(mv) = view["legal"][0]["id"].as_str() else {
-                // Finished: go on with a new game.
-                self.games[i] = (new_game(&mut self.c, i).await, Vec::new());
+                // Finished: go on with a new game (its creation may fail as a move may).
+                match try_new_game(&mut self.c, i).await {
+                    Some(new) => self.games[i] = (new, Vec::new()),
+                    None => tally.failed += 1,
+                }
                 continue;
             };
             let a = self

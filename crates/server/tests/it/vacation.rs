@@ -8,24 +8,11 @@ use std::time::Duration;
 
 use chrono::{Datelike, TimeZone, Utc};
 use serde_json::{Value, json};
-use server::SiteOptions;
 
-use crate::clocks::wait_for;
+use crate::clocks::{moved_time, wait_for};
 use crate::common::*;
 
 const DAY: i64 = 86_400_000;
-
-fn timed() -> (site_model::time::WallTime, SiteOptions) {
-    let time = site_model::time::WallTime::system();
-    let options = SiteOptions {
-        services: server::ServiceOptions {
-            time: time.clone(),
-            ..server::ServiceOptions::default()
-        },
-        ..SiteOptions::default()
-    };
-    (time, options)
-}
 
 async fn vacation(
     c: &mut server::client::ApiClient,
@@ -46,7 +33,7 @@ fn now(time: &site_model::time::WallTime) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vacation_stops_the_correspondence_clock_and_ending_it_starts_it_again() {
-    let (time, options) = timed();
+    let (time, options) = moved_time();
     let srv = TestServer::start_with(&sqlite_url("vacation-clock"), options).await;
     let mut ann = register(&srv, "Ann").await;
     let mut bob = register(&srv, "Bob").await;
@@ -131,7 +118,7 @@ async fn a_vacation_stops_the_correspondence_clock_and_ending_it_starts_it_again
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vacations_are_checked() {
-    let (time, options) = timed();
+    let (time, options) = moved_time();
     let srv = TestServer::start_with(&sqlite_url("vacation-checks"), options).await;
     let mut cy = register(&srv, "Cyd").await;
     let t = now(&time);
