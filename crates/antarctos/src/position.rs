@@ -113,6 +113,23 @@ impl Position {
         Position::from_bits(self.white, self.black, self.ice, !self.side, fullmove)
     }
 
+    /// The colour mirror: the board turned half a turn (a1 <-> h8) with the colours of the
+    /// men and the side to move swapped. It is the same game from the other side (A1, A4: the
+    /// dark squares and "forward" map onto themselves), so a puzzle and its mirror are one
+    /// puzzle. The fullmove number is kept.
+    pub fn mirrored(&self) -> Position {
+        // Square (f, r) is bit (9r + f) / 2 (board.rs); (7 - f, 7 - r) is bit 35 minus that,
+        // so the half turn reverses bits 0..=35 (ghost bits land on ghost bits).
+        let turn = |bits: u64| bits.reverse_bits() >> 28;
+        Position::from_bits(
+            turn(self.black),
+            turn(self.white),
+            turn(self.ice),
+            !self.side,
+            self.fullmove,
+        )
+    }
+
     /// The squares of `color`'s living men.
     pub fn men(&self, color: Color) -> SquareSet {
         SquareSet(self.men_bits(color))

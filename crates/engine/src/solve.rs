@@ -147,6 +147,64 @@ pub fn solve_threads<V: Variant>(
     })
 }
 
+/// A one-thread solver that keeps its transposition table from one proof to the next, for
+/// many proofs about related positions (a puzzle's line and every alternative on it, crate
+/// `puzzles`). Sound because an entry holds a proven bound for the remaining depth it was
+/// searched to, whichever proof stored it; a proof is the same as [`solve_until`]'s.
+pub struct Prover<V: Variant> {
+    table: Table,
+    nodes: u64,
+    moves: Vec<Vec<V::Move>>,
+}
+
+impl<V: Variant> Prover<V> {
+    /// A prover with a table of `mib` MiB (at least 1).
+    pub fn new(mib: usize) -> Prover<V> {
+        Prover {
+            table: Table::new(mib.max(1)),
+            nodes: 0,
+            moves: Vec::new(),
+        }
+    }
+
+    /// [`solve_until`] on this prover's table.
+    pub fn solve(
+        &mut self,
+        pos: &V::Position,
+        max_plies: u32,
+        deadline: Option<Instant>,
+    ) -> Solution<V> {
+        let max_plies = max_plies.min(crate::search::MAX_PLY - 2);
+        let done = AtomicBool::new(false);
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.resize_with(max_plies as usize + 2, Vec::new);
+        let mut solver = Solver::<V> {
+            tt: &self.table,
+            done: &done,
+            id: 0,
+            nodes: 0,
+            moves,
+            deadline,
+            stop: None,
+            stopped: false,
+        };
+        let solution = solver.run(pos, max_plies);
+        self.nodes += solver.nodes;
+        self.moves = solver.moves;
+        solution
+    }
+
+    /// Positions visited by every proof so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every entry (a new, unrelated position).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+}
+
 impl<V: Variant> Solver<'_, V> {
     /// Iterative deepening to `max_plies`.
     fn run(&mut self, pos: &V::Position, max_plies: u32) -> Solution<V> {
@@ -234,7 +292,7 @@ impl<V: Variant> Solver<'_, V> {
         if let Some(e) = self.tt.probe(key) {
             tt_mv = e.mv;
             if e.depth as u32 >= depth {
-                let s = score::from_table(e.score, ply);
+                let s = score::from_table(within(e.score, depth), ply);
                 if e.bound.cuts(s, alpha, beta) {
                     self.moves[p] = moves;
                     return s;
@@ -323,8 +381,23 @@ impl<V: Variant> Solver<'_, V> {
     }
 }
 
+/// A table score (relative to its node) as the value within `depth` plies. An entry searched
+/// deeper holds a bound on the value within its own depth; a result more than `depth` plies
+/// away is no result within `depth` (0), and a nearer one is the same at any depth. That map
+/// keeps the order of scores, so bounds stay bounds, and every value is exact for the depth
+/// searched: the first depth that proves a result gives its true distance, also when the
+/// table is shared between proofs ([`Prover`]) or a position is reached at several depths.
+fn within(table_score: i32, depth: u32) -> i32 {
+    if score::is_decisive(table_score) && (score::WIN - table_score.abs()) as u32 > depth {
+        score::DRAW
+    } else {
+        table_score
+    }
+}
+
 /// A line in the game's notation with move numbers: `1... c7-b6 2. a5xc7 a7xc5xe3xc1#`.
-/// The move that ends the game with a win gets a `#` if its text has none.
+/// A move that wins the game gets a `#` if its text has none (not a move that loses it: an
+/// Ice Age Chess move whose Ice Age freezes its own king, C13).
 pub fn line_text<V: Variant>(start: &V::Position, line: &[V::Move]) -> String {
     let mut out = Vec::new();
     let mut pos = start.clone();
@@ -337,7 +410,7 @@ pub fn line_text<V: Variant>(start: &V::Position, line: &[V::Move]) -> String {
             break;
         };
         if let Some(outcome) = V::outcome(&next)
-            && outcome.winner().is_some()
+            && outcome.winner() == Some(side)
             && !text.ends_with('#')
         {
             text.push('#');

@@ -6,6 +6,7 @@
 
 mod decisions;
 mod differential;
+mod mirror;
 mod pass;
 mod pdn;
 mod perft;

@@ -92,3 +92,90 @@ fn solve_until_a_passed_deadline_claims_only_the_plies_searched_in_full() {
     assert!(!sol.stopped);
     assert_eq!(sol.proof, solve::<Antarctos>(&pos, 20).proof);
 }
+
+/// The exact value within `depth` plies by plain minimax, no table, no pruning: `WIN - k`
+/// for a win in `k` plies, its negation for a loss, 0 for neither.
+fn brute<V: Variant>(pos: &V::Position, depth: u32) -> i32 {
+    use engine::score::{WIN, WIN_BOUND};
+    if let Some(o) = V::outcome(pos) {
+        return match o.winner() {
+            Some(w) if w == V::side_to_move(pos) => WIN,
+            Some(_) => -WIN,
+            None => 0,
+        };
+    }
+    if depth == 0 {
+        return 0;
+    }
+    let mut best = -WIN - 1;
+    for mv in V::legal_moves(pos) {
+        let v = -brute::<V>(&V::play_unchecked(pos, &mv), depth - 1);
+        // One ply further from the result.
+        let v = if v >= WIN_BOUND {
+            v - 1
+        } else if v <= -WIN_BOUND {
+            v + 1
+        } else {
+            v
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+fn value<V: Variant>(proof: &Proof<V>) -> i32 {
+    use engine::score::WIN;
+    match proof {
+        Proof::Win { plies, .. } => WIN - *plies as i32,
+        Proof::Loss { plies, .. } => -(WIN - *plies as i32),
+        Proof::Unknown { .. } => 0,
+    }
+}
+
+/// One prover, its table shared by every proof, on positions of random games at every
+/// limit from 1 to 6 plies: each result is the exact value within the limit (the plain
+/// minimax's), so a win is never claimed longer than it is, nor missed, because an entry
+/// came from a deeper search of another proof or another path.
+#[test]
+fn a_prover_sharing_its_table_between_proofs_gives_exact_distances() {
+    let mut prover = engine::solve::Prover::<Antarctos>::new(4);
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0;
+    let mut decisive = 0;
+    for _game in 0..12 {
+        let mut pos = Antarctos::start_position();
+        for ply in 0..80 {
+            let moves = Antarctos::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            if ply >= 24 && ply % 3 == 0 {
+                for limit in [1, 3, 2, 6, 4, 5] {
+                    let want = brute::<Antarctos>(&pos, limit);
+                    let got = prover.solve(&pos, limit, None);
+                    assert_eq!(
+                        value(&got.proof),
+                        want,
+                        "{} within {limit}: {:?}",
+                        Antarctos::position_text(&pos),
+                        got.proof
+                    );
+                    checked += 1;
+                    decisive += usize::from(want != 0);
+                }
+            }
+            let mv = &moves[(next() % moves.len() as u64) as usize];
+            pos = Antarctos::play_unchecked(&pos, mv);
+        }
+    }
+    assert!(
+        checked > 100 && decisive > 20,
+        "{checked} checked, {decisive} decisive"
+    );
+}

@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("engine", 2),
     ("engine-wasm", 3),
     ("lab", 3),
+    ("puzzles", 3),
     ("site-model", 4),
     ("site-store", 5),
     ("site", 6),
@@ -49,6 +50,11 @@ const FORBIDDEN: &[(&str, &[&str], &str)] = &[
         "engine",
         &["tokio", "sqlx", "axum", "hyper", "redis", "tower"],
         "the engine knows no HTTP or storage",
+    ),
+    (
+        "puzzles",
+        &["tokio", "sqlx", "axum", "hyper", "redis", "tower"],
+        "puzzles are proven by the solver, with no I/O",
     ),
     (
         "site-model",

@@ -1,0 +1,25 @@
+//! Puzzles "X begins and wins" (issue 39), every one proven.
+//!
+//! A puzzle is a position, the side to move (the solver's side) and a line to the end of the
+//! game. [`prove::check`] keeps a position only when the engine's solver
+//! ([`engine::solve::Prover`]) proves that:
+//! - the side to move wins within the limit (Antarctos: up to 15 plies; Ice Age Chess: a
+//!   mate or a frozen king, up to 9);
+//! - at each of its moves on the line that move is the only one that wins within the plies
+//!   left (every other move is proven not to);
+//! - the defence is the one that resists longest; where several defences resist as long,
+//!   each of them is followed and checked the same way, so any of them may be played when
+//!   the puzzle is solved;
+//! - the first move is not the only legal move.
+//!
+//! [`dedup`] drops the same position met again (and in Antarctos its colour mirror), and
+//! [`themes`] tags each puzzle from its line. The lab's and the site's mining (the command
+//! `icebound puzzles mine`) drive these over games.
+
+pub mod dedup;
+pub mod prove;
+pub mod themes;
+
+pub use dedup::{PuzzleKey, Seen};
+pub use prove::{Limits, Proven, Reject, check};
+pub use themes::{Theme, Themed};
