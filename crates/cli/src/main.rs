@@ -11,6 +11,7 @@ mod load_cmd;
 mod match_cmd;
 mod nnue_cmd;
 mod play_cmd;
+mod puzzles_cmd;
 mod records_cmds;
 mod rules_cmds;
 mod selfplay_cmd;
@@ -103,6 +104,8 @@ enum Command {
     Nnue(nnue_cmd::NnueArgs),
     /// Run a suite of chess positions (EPD) through icebound and optionally a UCI engine.
     Suite(suite_cmd::SuiteArgs),
+    /// Puzzles "X begins and wins": mine them from games, check a puzzle file.
+    Puzzles(puzzles_cmd::PuzzlesArgs),
     /// Run the web site.
     Serve(serve_cmd::ServeArgs),
     /// Write a consistent copy of the site's database while it runs.
@@ -151,6 +154,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune_cmd::tune(args),
         Command::Nnue(args) => nnue_cmd::nnue(args),
         Command::Suite(args) => suite_cmd::suite(args),
+        Command::Puzzles(args) => puzzles_cmd::puzzles(args),
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Backup(args) => backup_cmd::backup(args),
         Command::Load(args) => load_cmd::load(args),

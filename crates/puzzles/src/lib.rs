@@ -17,9 +17,13 @@
 //! `icebound puzzles mine`) drive these over games.
 
 pub mod dedup;
+pub mod file;
+pub mod mine;
 pub mod prove;
 pub mod themes;
 
 pub use dedup::{PuzzleKey, Seen};
-pub use prove::{Limits, Proven, Reject, check};
+pub use file::{FileError, FilePuzzle, Row, read_rows, write_rows};
+pub use mine::{Minable, MineOptions, Mined, Miner, Origin, Summary};
+pub use prove::{Limits, LineFault, Proven, Reject, check, verify_line};
 pub use themes::{Theme, Themed};

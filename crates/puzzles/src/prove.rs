@@ -259,3 +259,90 @@ impl<V: Variant> Walk<'_, V> {
         Ok(())
     }
 }
+
+/// What is wrong with a stored line, at which ply (0: the first move).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ply {}: {message}", ply + 1)]
+pub struct LineFault {
+    /// The ply, counted from the puzzle's position.
+    pub ply: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Proves a stored puzzle again, move by move: from each position of `line` where the
+/// winner is to move, [`check`] must prove a win of exactly the plies left whose first
+/// move is the line's; each defender move of the line must resist that long (the next
+/// winner's position is again a win of exactly the plies left). The whole line must end
+/// the game.
+///
+/// # Errors
+/// The first [`LineFault`]; [`Reject::OutOfTime`] is one too.
+pub fn verify_line<V: Variant>(
+    prover: &mut Prover<V>,
+    start: &V::Position,
+    line: &[V::Move],
+    deadline: Option<Instant>,
+) -> Result<(), LineFault> {
+    let mut pos = start.clone();
+    for (i, mv) in line.iter().enumerate() {
+        let ply = i as u32;
+        let left = (line.len() - i) as u32;
+        if i % 2 == 0 {
+            let limits = Limits {
+                max_plies: left,
+                deadline,
+            };
+            // The first move may not be the only legal one; later ones may.
+            let (plies, first) = match check(prover, &pos, &limits) {
+                Ok(p) => (p.plies(), p.line[0].clone()),
+                Err(Reject::OnlyLegalMove) if i > 0 => {
+                    match prover.solve(&pos, left, deadline).proof {
+                        Proof::Win { plies, line } => (plies, line[0].clone()),
+                        _ => {
+                            return Err(LineFault {
+                                ply,
+                                message: "no forced win here".to_string(),
+                            });
+                        }
+                    }
+                }
+                Err(e) => {
+                    return Err(LineFault {
+                        ply,
+                        message: e.to_string(),
+                    });
+                }
+            };
+            if plies != left {
+                return Err(LineFault {
+                    ply,
+                    message: format!(
+                        "the shortest win takes {plies} plies where the line takes {left}"
+                    ),
+                });
+            }
+            if first != *mv {
+                return Err(LineFault {
+                    ply,
+                    message: format!(
+                        "{} is not the winning move ({} is)",
+                        V::move_text(&pos, mv),
+                        V::move_text(&pos, &first)
+                    ),
+                });
+            }
+        }
+        pos = V::play(&pos, mv).map_err(|e| LineFault {
+            ply,
+            message: e.to_string(),
+        })?;
+    }
+    match V::outcome(&pos) {
+        Some(Outcome::Win { winner, .. }) if winner == V::side_to_move(start) => Ok(()),
+        _ => Err(LineFault {
+            ply: line.len() as u32,
+            message: "the line does not end the game with the solver's win".to_string(),
+        }),
+    }
+}

@@ -1,0 +1,291 @@
+//! `icebound puzzles`: `mine` finds puzzles "X begins and wins" in games (a PDN/PGN file or
+//! self-play) and writes them as a puzzle file; `check` proves every puzzle of a file again
+//! (crate `puzzles`, issue 39).
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use engine::{EngineConfig, EngineVariant};
+use game::Variant;
+use game::records::RecordRules;
+use games::{GameKind, with_game};
+use lab::selfplay::SelfplayOptions;
+use puzzles::{Minable, MineOptions, Mined, Miner, Seen, Summary};
+
+use crate::selfplay_cmd::{progress_bar, thread_count};
+
+#[derive(Args)]
+pub struct PuzzlesArgs {
+    #[command(subcommand)]
+    pub action: PuzzlesAction,
+}
+
+#[derive(Subcommand)]
+pub enum PuzzlesAction {
+    /// Find puzzles in games and write them to a puzzle file (CSV).
+    Mine(MineArgs),
+    /// Prove every puzzle of a puzzle file again with the solver.
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+pub struct MineArgs {
+    #[arg(long)]
+    pub variant: GameKind,
+    /// Where the games come from: a PDN (Antarctos) or PGN (Ice Age Chess) file, or
+    /// `selfplay:N` for N self-play games played for the purpose.
+    #[arg(long, value_name = "SOURCE")]
+    pub from: String,
+    /// The puzzle file to write (CSV; replaced).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Stop once this many puzzles are kept.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// The longest win searched, in plies (default: Antarctos 15, Ice Age Chess 9).
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Milliseconds one position's proof may take.
+    #[arg(long, default_value_t = 200)]
+    pub ms_per_position: u64,
+    /// Worker threads, 1 to 256 (default 1).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Self-play: the engine's level (1-8) for both sides.
+    #[arg(long, default_value_t = 3)]
+    pub level: u8,
+    /// Self-play: random legal plies at the start of each game.
+    #[arg(long, default_value_t = 6)]
+    pub random_plies: u32,
+    /// Self-play: the run's seed (game i's seed derives from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    #[arg(long)]
+    pub variant: GameKind,
+    /// The puzzle file.
+    pub file: PathBuf,
+    /// Milliseconds one puzzle's proof may take.
+    #[arg(long, default_value_t = 10_000)]
+    pub ms_per_puzzle: u64,
+}
+
+pub fn puzzles(args: PuzzlesArgs) -> Result<(), String> {
+    match args.action {
+        PuzzlesAction::Mine(args) => with_game!(args.variant, V => mine::<V>(&args)),
+        PuzzlesAction::Check(args) => with_game!(args.variant, V => check::<V>(&args)),
+    }
+}
+
+/// The games to mine.
+enum Source<V: Variant> {
+    /// Games read from a file, with their names.
+    Records(Vec<(String, V::Position, Vec<V::Move>)>),
+    /// Self-play games 0..n.
+    Selfplay(SelfplayOptions),
+}
+
+impl<V: Variant> Source<V> {
+    fn len(&self) -> usize {
+        match self {
+            Source::Records(games) => games.len(),
+            Source::Selfplay(opts) => opts.games as usize,
+        }
+    }
+}
+
+fn source<V: EngineVariant + RecordRules>(args: &MineArgs) -> Result<Source<V>, String> {
+    if let Some(n) = args.from.strip_prefix("selfplay:") {
+        let games: u32 = n
+            .parse()
+            .map_err(|_| format!("--from {}: N in selfplay:N is a number", args.from))?;
+        crate::selfplay_cmd::check_games(games)?;
+        let level = engine::level::Level::new(i64::from(args.level))
+            .ok_or_else(|| format!("--level {}: levels go from 1 to 8", args.level))?;
+        let mut opts = SelfplayOptions::new(games, EngineConfig::level(level.get()));
+        opts.seed = args.seed;
+        opts.random_plies = args.random_plies;
+        return Ok(Source::Selfplay(opts));
+    }
+    let path = PathBuf::from(&args.from);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| args.from.clone(), |n| n.to_string_lossy().into_owned());
+    let reading = game::records::read_bytes::<V>(&bytes);
+    for w in &reading.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut games = Vec::new();
+    for (i, record) in reading.games.into_iter().enumerate() {
+        match record {
+            Ok(r) => games.push((format!("{name}#{}", i + 1), r.start, r.moves)),
+            Err(e) => eprintln!("{name}: game {} left out: {e}", i + 1),
+        }
+    }
+    if games.is_empty() {
+        return Err(format!("{}: no game could be read", path.display()));
+    }
+    Ok(Source::Records(games))
+}
+
+fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(), String> {
+    let threads = thread_count(args.threads)?;
+    let source = source::<V>(args)?;
+    let mut options = MineOptions::new::<V>();
+    if let Some(p) = args.max_plies {
+        if p == 0 || p > 31 {
+            return Err(format!("--max-plies {p}: 1 to 31"));
+        }
+        options.max_plies = p;
+    }
+    if args.ms_per_position == 0 {
+        return Err("--ms-per-position 0: must be at least 1".into());
+    }
+    options.per_position = Duration::from_millis(args.ms_per_position);
+    // Created before the work, so that a wrong path fails at once.
+    let out = File::create(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    println!(
+        "mining {} puzzles from {} ({} games), wins of up to {} plies, {} ms a position, {threads} threads",
+        V::TITLE,
+        args.from,
+        source.len(),
+        options.max_plies,
+        args.ms_per_position
+    );
+    let started = Instant::now();
+    let bar = progress_bar(source.len() as u64);
+    let next = AtomicUsize::new(0);
+    let enough = AtomicBool::new(false);
+    let found: Mutex<Vec<(usize, Mined<V>)>> = Mutex::new(Vec::new());
+    let total = Mutex::new(Summary::default());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut miner = Miner::<V>::new(options);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= source.len() || enough.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let kept = match &source {
+                        Source::Records(games) => {
+                            let (name, start, moves) = &games[i];
+                            miner.mine_game(name, start, moves)
+                        }
+                        Source::Selfplay(opts) => {
+                            let game = lab::selfplay::selfplay_game::<V, _>(
+                                opts,
+                                i as u32,
+                                &lab::games::EngineChooser,
+                            );
+                            let name = format!("selfplay:{}:{}", opts.seed, i + 1);
+                            miner.mine_game(&name, &game.record.start, &game.record.moves)
+                        }
+                    };
+                    let mut all = found.lock().unwrap_or_else(|e| e.into_inner());
+                    all.extend(kept.into_iter().map(|m| (i, m)));
+                    if args.limit.is_some_and(|l| all.len() >= l) {
+                        enough.store(true, Ordering::Relaxed);
+                    }
+                    drop(all);
+                    bar.inc(1);
+                }
+                total
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .add(&miner.summary);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut summary = total.into_inner().unwrap_or_else(|e| e.into_inner());
+    // In game order; a position two workers both kept is one puzzle.
+    found.sort_by_key(|(i, m)| (*i, m.origin.ply));
+    let mut seen = Seen::new();
+    let mut rows = Vec::new();
+    for (_, m) in &found {
+        if !seen.insert::<V>(&m.start) {
+            summary.kept -= 1;
+            *summary.rejected.entry("duplicate").or_insert(0) += 1;
+            continue;
+        }
+        if args.limit.is_some_and(|l| rows.len() >= l) {
+            break;
+        }
+        rows.push(m.row());
+    }
+    puzzles::write_rows(BufWriter::new(out), &rows)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    print_summary(&summary, rows.len(), elapsed, threads);
+    println!("wrote {} puzzles to {}", rows.len(), args.out.display());
+    Ok(())
+}
+
+fn print_summary(s: &Summary, written: usize, elapsed: Duration, threads: usize) {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "games {}  positions {}  kept {} ({:.2} %)  written {written}  time {:.1} s  {:.1} positions/s/core",
+        s.games,
+        s.positions,
+        s.kept,
+        100.0 * s.kept as f64 / s.positions.max(1) as f64,
+        secs,
+        s.positions as f64 / secs / threads as f64,
+    );
+    let rejected: Vec<String> = s.rejected.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("rejected: {}", rejected.join(", "));
+    let themes: Vec<String> = s.themes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("themes: {}", themes.join(", "));
+    let lengths: Vec<String> = s
+        .lengths
+        .iter()
+        .map(|(k, v)| format!("{k} moves {v}"))
+        .collect();
+    println!("lengths: {}", lengths.join(", "));
+    println!(
+        "the game's player played the win: {}, missed it: {}",
+        s.seen_by_player, s.missed_by_player
+    );
+}
+
+fn check<V: Minable>(args: &CheckArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let file =
+        puzzles::read_rows::<V>(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let mut prover = engine::solve::Prover::<V>::new(16);
+    let mut wrong = 0;
+    let mut seen = Seen::new();
+    for p in &file {
+        let deadline = engine::clock::Instant::now() + Duration::from_millis(args.ms_per_puzzle);
+        let fault = match puzzles::verify_line(&mut prover, &p.start, &p.line, Some(deadline)) {
+            Err(e) => Some(e.to_string()),
+            Ok(()) if !seen.insert::<V>(&p.start) => Some("a duplicate".to_string()),
+            Ok(()) => None,
+        };
+        if let Some(fault) = fault {
+            wrong += 1;
+            println!("{} ({}): {fault}", p.row.id, p.row.fen);
+        }
+    }
+    println!("{} puzzles, {wrong} wrong", file.len());
+    if wrong > 0 {
+        return Err(format!(
+            "{wrong} puzzles of {} are wrong",
+            args.file.display()
+        ));
+    }
+    Ok(())
+}
