@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::SinglePart;
+use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use site::mail::{Mail, Mailer};
 
@@ -40,30 +41,89 @@ impl Mailer for SmtpMailer {
                 .parse()
                 .map_err(|e| format!("to {:?}: {e}", mail.to))?;
             let mut builder = Message::builder()
-                .from(from)
+                .from(from.clone())
                 .to(to)
                 .subject(mail.subject)
-                .header(ContentType::TEXT_PLAIN);
+                .message_id(Some(message_id(&from)));
             let mut text = mail.text;
             if let Some(url) = mail.unsubscribe {
-                // RFC 2369 and RFC 8058: a mail client's own unsubscribe button posts here.
-                builder = builder
-                    .raw_header(HeaderValue::new(
-                        HeaderName::new_from_ascii_str("List-Unsubscribe"),
-                        format!("<{url}>"),
-                    ))
-                    .raw_header(HeaderValue::new(
-                        HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
-                        "List-Unsubscribe=One-Click".to_string(),
+                for (name, value) in unsubscribe_headers(&url) {
+                    builder = builder.raw_header(HeaderValue::new(
+                        HeaderName::new_from_ascii_str(name),
+                        value,
                     ));
+                }
                 text.push_str(&format!("\n--\nTo get no more of these mails: {url}\n"));
             }
-            let message = builder.body(text).map_err(|e| e.to_string())?;
+            // singlepart: MIME-Version 1.0 (RFC 2045 section 4), text/plain; charset=utf-8.
+            let message = builder
+                .singlepart(SinglePart::plain(text))
+                .map_err(|e| e.to_string())?;
             transport
                 .send(message)
                 .await
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         })
+    }
+}
+
+/// A Message-ID unique to this mail (RFC 5322 section 3.6.4): random left part, the sender's
+/// domain on the right (not the machine's host name, which is no one's domain).
+fn message_id(from: &lettre::message::Mailbox) -> String {
+    let left: u128 = rand::random();
+    format!("<{left:032x}@{}>", from.email.domain())
+}
+
+/// The list headers of a mail with the unsubscribe link `url`: `List-Unsubscribe` (RFC
+/// 2369), and `List-Unsubscribe-Post` for a one-click POST only when the link is HTTPS, as
+/// RFC 8058 section 3.1 requires of it.
+fn unsubscribe_headers(url: &str) -> Vec<(&'static str, String)> {
+    let mut headers = vec![("List-Unsubscribe", format!("<{url}>"))];
+    if url.starts_with("https://") {
+        headers.push((
+            "List-Unsubscribe-Post",
+            "List-Unsubscribe=One-Click".to_string(),
+        ));
+    }
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_click_is_offered_only_over_https() {
+        let names = |url: &str| -> Vec<&str> {
+            unsubscribe_headers(url)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        assert_eq!(
+            names("https://play.example.org/api/email/unsubscribe?token=t&kind=digest"),
+            vec!["List-Unsubscribe", "List-Unsubscribe-Post"]
+        );
+        assert_eq!(
+            names("http://127.0.0.1:8080/api/email/unsubscribe?token=t"),
+            vec!["List-Unsubscribe"]
+        );
+        assert_eq!(
+            unsubscribe_headers("https://x/u")[0].1,
+            "<https://x/u>".to_string()
+        );
+    }
+
+    #[test]
+    fn a_message_id_names_the_senders_domain() {
+        let from: lettre::message::Mailbox =
+            "icebound <mail@play.example.org>".parse().expect("mailbox");
+        let a = message_id(&from);
+        assert!(
+            a.starts_with('<') && a.ends_with("@play.example.org>"),
+            "{a}"
+        );
+        assert_ne!(a, message_id(&from));
     }
 }

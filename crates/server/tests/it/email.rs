@@ -99,7 +99,8 @@ async fn mail_server(
         SiteOptions {
             services: server::ServiceOptions {
                 smtp: Some(format!("smtp://{smtp}")),
-                mail_base: Some("http://icebound.test".into()),
+                // https: the one-click POST header is sent only for an HTTPS link (RFC 8058).
+                mail_base: Some("https://icebound.test".into()),
                 time: time.unwrap_or_default(),
                 ..server::ServiceOptions::default()
             },

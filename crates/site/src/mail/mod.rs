@@ -86,22 +86,65 @@ impl MailKind {
     }
 }
 
-/// An address checked once at the edge (RFC 5322 `addr-spec` as lettre reads it, at most
-/// [`MAX_ADDRESS`] bytes).
+/// An address checked once at the edge: a dot-atom local part in ASCII (RFC 5322 section
+/// 3.4.1; no quoted local part, and no UTF-8 one: that needs SMTPUTF8, RFC 6531, which mail
+/// servers may not offer) at a domain name, an international one kept in its ASCII form
+/// (IDNA, RFC 5891); no address literal (`[127.0.0.1]`). At most [`MAX_ADDRESS`] bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmailAddress(String);
+
+/// The characters of a dot-atom besides the dots (RFC 5322 `atext`).
+fn is_atext(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c)
+}
 
 impl TryFrom<&str> for EmailAddress {
     type Error = SiteError;
 
     fn try_from(text: &str) -> Result<EmailAddress, SiteError> {
         let t = text.trim();
-        if t.len() > MAX_ADDRESS || t.parse::<lettre::Address>().is_err() {
-            return Err(SiteError::bad_request(format!(
-                "email: {t:?} is not an e-mail address (name@example.org)"
-            )));
+        let bad = |why: &str| {
+            SiteError::bad_request(format!(
+                "email: {t:?} is not an address this site can mail ({why})"
+            ))
+        };
+        if t.len() > MAX_ADDRESS {
+            return Err(bad(&format!("longer than {MAX_ADDRESS} bytes")));
         }
-        Ok(EmailAddress(t.to_string()))
+        let Some((local, domain)) = t.rsplit_once('@') else {
+            return Err(bad("no @: name@example.org"));
+        };
+        if local.is_empty()
+            || local.len() > 64
+            || local.starts_with('.')
+            || local.ends_with('.')
+            || local.contains("..")
+            || !local.chars().all(|c| c == '.' || is_atext(c))
+        {
+            return Err(bad(
+                "the part before @ may hold ASCII letters, digits, dots and !#$%&'*+/=?^_`{|}~- only",
+            ));
+        }
+        if domain.starts_with('[') {
+            return Err(bad("an address literal: give a domain name"));
+        }
+        let ascii = idna::domain_to_ascii(domain).map_err(|_| bad("the domain is not a name"))?;
+        let labels_ok = ascii.split('.').count() >= 2
+            && ascii.split('.').all(|l| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+                    && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            });
+        let address = format!("{local}@{ascii}");
+        if !labels_ok
+            || address.len() > MAX_ADDRESS
+            || address.parse::<lettre::message::Mailbox>().is_err()
+        {
+            return Err(bad("the domain is not a name like example.org"));
+        }
+        Ok(EmailAddress(address))
     }
 }
 
@@ -383,5 +426,46 @@ impl MailService {
         })
         .await;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod address_tests {
+    use super::EmailAddress;
+
+    fn read(text: &str) -> Result<String, String> {
+        EmailAddress::try_from(text)
+            .map(|a| a.0)
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn an_address_is_one_this_site_can_mail() {
+        assert_eq!(
+            read(" ann.b+chess@example.org "),
+            Ok("ann.b+chess@example.org".into())
+        );
+        // An international domain is kept in its ASCII form (IDNA).
+        assert_eq!(
+            read("ann@bücher.example"),
+            Ok("ann@xn--bcher-kva.example".into())
+        );
+        for (text, why) in [
+            ("jörg@example.com", "the part before @"),
+            ("用户@例子.广告", "the part before @"),
+            ("\"quoted name\"@example.com", "the part before @"),
+            ("x@[127.0.0.1]", "address literal"),
+            ("ann@localhost", "the domain"),
+            ("ann.@example.org", "the part before @"),
+            ("a..b@example.org", "the part before @"),
+            ("ann@exa mple.org", "the domain"),
+            ("ann@-x.org", "the domain"),
+            ("no-at-sign", "no @"),
+            ("ann@example.org\r\nBcc: x@y.org", "the part before @"),
+            ("ann@exam\rple.org", "the domain"),
+        ] {
+            let e = read(text).expect_err(text);
+            assert!(e.contains(why), "{text}: {e}");
+        }
     }
 }
