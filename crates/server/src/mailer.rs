@@ -10,6 +10,9 @@ use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use site::mail::{Mail, Mailer};
 
+/// The longest one mail's sending may take, from connecting to the server's last answer.
+pub const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Sends mail through one SMTP server.
 pub struct SmtpMailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
@@ -59,11 +62,15 @@ impl Mailer for SmtpMailer {
             let message = builder
                 .singlepart(SinglePart::plain(text))
                 .map_err(|e| e.to_string())?;
-            transport
-                .send(message)
-                .await
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            // lettre's own timeout covers the connection only: a server that accepts and
+            // then says nothing would hold the send for ever.
+            match tokio::time::timeout(SEND_TIMEOUT, transport.send(message)).await {
+                Ok(sent) => sent.map(|_| ()).map_err(|e| e.to_string()),
+                Err(_) => Err(format!(
+                    "the SMTP server did not finish within {} s",
+                    SEND_TIMEOUT.as_secs()
+                )),
+            }
         })
     }
 }

@@ -246,7 +246,8 @@ impl Store {
         .await
     }
 
-    /// Sets the password of `account_id` and ends its sessions other than `keep_hash`'s.
+    /// Sets the password of `account_id`, ends its sessions other than `keep_hash`'s and voids
+    /// its outstanding password-reset links.
     pub async fn set_password(
         &self,
         account_id: &str,
@@ -265,6 +266,11 @@ impl Store {
                     sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
                         .bind(account_id)
                         .bind(keep_hash)
+                        .execute(&mut *tx)
+                        .await?;
+                    // A reset link mailed before the change must not undo it.
+                    sqlx::query("DELETE FROM password_resets WHERE account_id = $1")
+                        .bind(account_id)
                         .execute(&mut *tx)
                         .await?;
                     commit(tx).await

@@ -1,7 +1,8 @@
 //! E-mail addresses of accounts and their one-time links (issue 38, site::mail): an address
-//! with its verification (the SHA-256 of the link's token and its expiry), the kinds of mail
-//! it takes, its unsubscribe token, and password resets (a token's hash, its expiry, whether
-//! it was used).
+//! with its verification (the SHA-256 of the link's token and its expiry), a new address
+//! pending its link while a verified one stays, the kinds of mail it takes, its unsubscribe
+//! token, and password resets (a token's hash, its expiry, whether it was used). A change of
+//! address or password, or a reset used, voids every other reset link of the account.
 
 use sqlx::Row;
 
@@ -23,6 +24,8 @@ pub struct EmailRow {
     pub low_time: bool,
     /// The token of its unsubscribe links (it can only turn mail off).
     pub unsubscribe: String,
+    /// A new address waiting for its link (the verified `email` stays until it is followed).
+    pub pending: Option<String>,
 }
 
 fn row_of(r: &sqlx::any::AnyRow) -> Result<EmailRow, StoreError> {
@@ -33,14 +36,32 @@ fn row_of(r: &sqlx::any::AnyRow) -> Result<EmailRow, StoreError> {
         digest: r.try_get::<i64, _>("digest")? != 0,
         low_time: r.try_get::<i64, _>("low_time")? != 0,
         unsubscribe: r.try_get("unsubscribe")?,
+        pending: r.try_get("pending")?,
     })
 }
 
-const COLUMNS: &str = "account_id, email, verified_at, digest, low_time, unsubscribe";
+const COLUMNS: &str = "account_id, email, verified_at, digest, low_time, unsubscribe, pending";
+
+/// Most reset links of one account alive at once: a flood of reset requests for one name
+/// mails its owner at most this many an hour, whatever the addresses asking.
+pub const MAX_LIVE_RESETS: i64 = 3;
+
+async fn void_resets(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account_id: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM password_resets WHERE account_id = $1")
+        .bind(account_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
 
 impl Store {
-    /// Sets the address of `account_id`, not verified, with the hash of its verification
-    /// token valid until `expires_at`; mail kinds on, a new unsubscribe token.
+    /// Sets the address of `account_id` to confirm with the token hashing to `verify_hash`,
+    /// valid until `expires_at`. A verified address stays (the new one is `pending` until its
+    /// link is followed); otherwise the new one replaces it, mail kinds on, with the
+    /// unsubscribe token `unsubscribe`. Voids the account's reset links either way.
     pub async fn set_email(
         &self,
         account_id: &str,
@@ -53,22 +74,36 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
-                    sqlx::query("DELETE FROM account_emails WHERE account_id = $1")
-                        .bind(account_id)
-                        .execute(&mut *tx)
-                        .await?;
-                    sqlx::query(
-                        "INSERT INTO account_emails (account_id, email, verify_hash, \
-                         verify_expires, digest, low_time, unsubscribe) \
-                         VALUES ($1, $2, $3, $4, 1, 1, $5)",
+                    void_resets(&mut tx, account_id).await?;
+                    let kept = sqlx::query(
+                        "UPDATE account_emails SET pending = $1, verify_hash = $2, \
+                         verify_expires = $3 WHERE account_id = $4 AND verified_at IS NOT NULL \
+                         AND email <> $1",
                     )
-                    .bind(account_id)
                     .bind(email)
                     .bind(verify_hash)
                     .bind(expires_at)
-                    .bind(unsubscribe)
+                    .bind(account_id)
                     .execute(&mut *tx)
                     .await?;
+                    if kept.rows_affected() == 0 {
+                        sqlx::query("DELETE FROM account_emails WHERE account_id = $1")
+                            .bind(account_id)
+                            .execute(&mut *tx)
+                            .await?;
+                        sqlx::query(
+                            "INSERT INTO account_emails (account_id, email, verify_hash, \
+                             verify_expires, digest, low_time, unsubscribe) \
+                             VALUES ($1, $2, $3, $4, 1, 1, $5)",
+                        )
+                        .bind(account_id)
+                        .bind(email)
+                        .bind(verify_hash)
+                        .bind(expires_at)
+                        .bind(unsubscribe)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
                     commit(tx).await
                 }
                 .await;
@@ -130,14 +165,17 @@ impl Store {
                         return Ok(None);
                     };
                     let account: String = row.try_get("account_id")?;
+                    // A pending address becomes the address; the old one's reset links go.
                     sqlx::query(
-                        "UPDATE account_emails SET verified_at = $1, verify_hash = NULL \
+                        "UPDATE account_emails SET verified_at = $1, verify_hash = NULL, \
+                         email = COALESCE(pending, email), pending = NULL \
                          WHERE account_id = $2",
                     )
                     .bind(now_ms)
                     .bind(&account)
                     .execute(&mut *tx)
                     .await?;
+                    void_resets(&mut tx, &account).await?;
                     commit(tx).await?;
                     Ok(Some(account))
                 }
@@ -148,15 +186,18 @@ impl Store {
         .await
     }
 
-    /// Removes the address of `account_id`; whether there was one.
+    /// Removes the address of `account_id` (and its reset links); whether there was one.
     pub async fn delete_email(&self, account_id: &str) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
+                    void_resets(&mut tx, account_id).await?;
                     let done = sqlx::query("DELETE FROM account_emails WHERE account_id = $1")
                         .bind(account_id)
-                        .execute(conn.raw())
+                        .execute(&mut *tx)
                         .await?;
+                    commit(tx).await?;
                     Ok(done.rows_affected() > 0)
                 }
                 .await;
@@ -194,16 +235,32 @@ impl Store {
         .await
     }
 
-    /// Stores a password reset of `account_id`: its token's hash, valid until `expires_at`.
+    /// Stores a password reset of `account_id`: its token's hash, valid until `expires_at`,
+    /// unless the account already has [`MAX_LIVE_RESETS`] unused ones alive at `now_ms`.
+    /// Whether it was stored (and may be mailed).
     pub async fn add_password_reset(
         &self,
         token_hash: &str,
         account_id: &str,
+        now_ms: i64,
         expires_at: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
+                    let live: i64 = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM password_resets WHERE account_id = $1 \
+                         AND used_at IS NULL AND expires_at > $2",
+                    )
+                    .bind(account_id)
+                    .bind(now_ms)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get("n")?;
+                    if live >= MAX_LIVE_RESETS {
+                        return Ok(false);
+                    }
                     sqlx::query(
                         "INSERT INTO password_resets (token_hash, account_id, expires_at) \
                          VALUES ($1, $2, $3)",
@@ -211,9 +268,10 @@ impl Store {
                     .bind(token_hash)
                     .bind(account_id)
                     .bind(expires_at)
-                    .execute(conn.raw())
+                    .execute(&mut *tx)
                     .await?;
-                    Ok(())
+                    commit(tx).await?;
+                    Ok(true)
                 }
                 .await;
                 (conn, result)
@@ -261,6 +319,14 @@ impl Store {
                         .bind(&account)
                         .execute(&mut *tx)
                         .await?;
+                    // Every other link mailed for the account is void now.
+                    sqlx::query(
+                        "DELETE FROM password_resets WHERE account_id = $1 AND token_hash <> $2",
+                    )
+                    .bind(&account)
+                    .bind(token_hash)
+                    .execute(&mut *tx)
+                    .await?;
                     commit(tx).await?;
                     Ok(Some(account))
                 }
@@ -356,6 +422,26 @@ impl Store {
                             })
                         })
                         .collect()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Gives back the claim of `account_id`'s digest for `day` (its mail could not be sent):
+    /// a later look, of any process, sends it.
+    pub async fn release_digest(&self, account_id: &str, day: &str) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    sqlx::query("DELETE FROM digest_claims WHERE account_id = $1 AND day = $2")
+                        .bind(account_id)
+                        .bind(day)
+                        .execute(conn.raw())
+                        .await?;
+                    Ok(())
                 }
                 .await;
                 (conn, result)

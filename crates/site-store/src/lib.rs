@@ -51,7 +51,7 @@ pub use commits::{CommitCounts, MAX_BATCH};
 pub use conditional::{ConditionalRow, LineMove};
 pub use db_url::redacted_url;
 use db_url::{is_read_only, normalize_url, private_sqlite_file, read_only_or, sqlite_open_problem};
-pub use emails::{DigestTarget, EmailRow, WaitingGame};
+pub use emails::{DigestTarget, EmailRow, MAX_LIVE_RESETS, WaitingGame};
 pub use game_reads::StatsRow;
 pub use games::{GameRow, SeatRow};
 pub use imports::ImportRow;

@@ -397,6 +397,14 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        20,
+        &[
+            // A new address waiting for its link while the verified one stays (a tester lost
+            // the verified address, and account recovery, to a change that was never mailed).
+            "ALTER TABLE account_emails ADD COLUMN pending TEXT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

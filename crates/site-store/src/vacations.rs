@@ -77,11 +77,21 @@ impl Store {
         now_ms: i64,
     ) -> Result<Result<(), VacationRefusal>, StoreError> {
         let key = username.to_lowercase();
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             let key = key.clone();
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    if !sqlite {
+                        // The check reads, then the insert writes: two requests at once under
+                        // READ COMMITTED would both pass it (a tester stored 90 days). One
+                        // account's additions go one at a time. SQLite: BEGIN IMMEDIATE does.
+                        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                            .bind(format!("vacations:{key}"))
+                            .execute(&mut *tx)
+                            .await?;
+                    }
                     let rows = sqlx::query(
                         "SELECT starts_at, ends_at FROM vacations WHERE username_key = $1",
                     )

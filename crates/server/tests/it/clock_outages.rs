@@ -73,7 +73,7 @@ async fn a_site_outage_is_given_back_to_the_running_clocks() {
 /// Stages an outage on the database at `url` as another process would leave it: its lease to
 /// give the outage back held for a minute, and the sweeper's lease lapsed 20 s ago. Returns the
 /// connection and when the sweeper's lease expired (Unix ms).
-async fn outage_being_given_back(url: &str) -> (sqlx::AnyConnection, i64) {
+pub(crate) async fn outage_being_given_back(url: &str) -> (sqlx::AnyConnection, i64) {
     use sqlx::Connection;
     sqlx::any::install_default_drivers();
     let mut db = sqlx::AnyConnection::connect(url).await.expect("connect");

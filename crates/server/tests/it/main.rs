@@ -19,6 +19,7 @@ mod conditional;
 mod cross_site;
 mod delivery;
 mod email;
+mod email_faults;
 mod engine_limits;
 mod engine_module;
 mod full_disk_wal;

@@ -194,3 +194,90 @@ async fn vacations_are_checked() {
     assert_error(&r, 401, "not_logged_in");
     srv.stop().await;
 }
+
+/// Vacations asked for all at once (a tester's four 20-day ones and two overlapping ones, at
+/// two processes on PostgreSQL): no more days than a year's 30 are stored, no two overlap, and
+/// no request is a 500 (SQLite answered "database is locked" at once).
+async fn vacations_at_once(a: &TestServer, b: &TestServer) {
+    let name = format!("va{}", site_store::now_ms() % 1_000_000);
+    let me = register(a, &name).await;
+    let year = Utc
+        .timestamp_millis_opt(site_store::now_ms())
+        .single()
+        .expect("now")
+        .year()
+        + 1;
+    let jan = Utc
+        .with_ymd_and_hms(year, 1, 10, 0, 0, 0)
+        .single()
+        .expect("a date")
+        .timestamp_millis();
+    let asks: Vec<(i64, i64)> = vec![
+        (jan, 20),
+        (jan + 40 * DAY, 20),
+        (jan + 80 * DAY, 20),
+        (jan + 120 * DAY, 20),
+        (jan + 200 * DAY, 5),
+        (jan + 202 * DAY, 5),
+    ];
+    let mut tasks = Vec::new();
+    for (i, (start, days)) in asks.into_iter().enumerate() {
+        let mut c = me.clone();
+        c.set_addr(if i % 2 == 0 { a.addr } else { b.addr });
+        tasks.push(tokio::spawn(async move {
+            vacation(&mut c, start, days).await.status
+        }));
+    }
+    let mut statuses = Vec::new();
+    for t in tasks {
+        statuses.push(t.await.expect("task"));
+    }
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 409),
+        "{statuses:?}"
+    );
+    let mut me = me;
+    let r = me.get("/api/me/vacation").await.expect("get");
+    let stored = r.body["vacations"].as_array().expect("vacations").clone();
+    let days: i64 = stored
+        .iter()
+        .map(|v| (v["end_ms"].as_i64().unwrap_or(0) - v["start_ms"].as_i64().unwrap_or(0)) / DAY)
+        .sum();
+    assert!(days <= 30, "{days} days stored: {}", r.text);
+    for (i, x) in stored.iter().enumerate() {
+        for y in &stored[i + 1..] {
+            assert!(
+                x["end_ms"].as_i64() <= y["start_ms"].as_i64()
+                    || y["end_ms"].as_i64() <= x["start_ms"].as_i64(),
+                "overlap: {}",
+                r.text
+            );
+        }
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        stored.len(),
+        "{statuses:?} {}",
+        r.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vacations_asked_at_once_keep_the_limits_sqlite() {
+    let url = sqlite_url("vacation-race");
+    let a = TestServer::start(&url).await;
+    vacations_at_once(&a, &a).await;
+    a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vacations_asked_at_once_keep_the_limits_postgres() {
+    let Some(pg) = test_support::store::postgres_url() else {
+        return;
+    };
+    let a = TestServer::start(&pg).await;
+    let b = TestServer::start(&pg).await;
+    vacations_at_once(&a, &b).await;
+    a.stop().await;
+    b.stop().await;
+}

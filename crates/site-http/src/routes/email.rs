@@ -139,10 +139,42 @@ fn kind_of(q: &HashMap<String, String>) -> Result<Option<MailKind>, HttpError> {
 pub async fn unsubscribe(
     State(svc): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<serde_json::Value>, HttpError> {
+) -> Result<axum::response::Response, HttpError> {
+    use axum::response::IntoResponse;
     let kind = kind_of(&q)?;
     svc.mail.unsubscribe(token_of(&q), kind).await?;
-    Ok(Json(serde_json::json!({})))
+    if q.get("page").is_some_and(|p| p == "1") {
+        // The button of the page below: a page again, not the mail client's empty answer.
+        return Ok(page(
+            "Unsubscribed",
+            &format!(
+                "<p>Done: icebound sends you no more of {}.</p>\
+                 <p><a href=\"/account\">Your account</a> turns mail on again.</p>",
+                what(kind)
+            ),
+        )
+        .into_response());
+    }
+    Ok(Json(serde_json::json!({})).into_response())
+}
+
+/// What `kind` names, in words.
+fn what(kind: Option<MailKind>) -> &'static str {
+    match kind {
+        Some(MailKind::Digest) => "the daily digest",
+        Some(MailKind::LowTime) => "low-time reminders",
+        None => "mail",
+    }
+}
+
+/// A small page of its own (the mail's links open outside the app).
+fn page(title: &str, body: &str) -> Html<String> {
+    Html(format!(
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" \
+         content=\"width=device-width\"><title>icebound: {title}</title>\
+         <body style=\"font-family:sans-serif;max-width:30em;margin:2em auto\">\
+         <h1>{title}</h1>{body}</body></html>"
+    ))
 }
 
 /// `GET /api/email/unsubscribe?token=&kind=` (the link in a mail's body): a page with one
@@ -155,24 +187,20 @@ pub async fn unsubscribe_page(
         .chars()
         .filter(char::is_ascii_alphanumeric)
         .collect();
-    let what = match kind {
-        Some(MailKind::Digest) => "the daily digest",
-        Some(MailKind::LowTime) => "low-time reminders",
-        None => "every mail",
-    };
     let kind_param = match kind {
         Some(MailKind::Digest) => "&kind=digest",
         Some(MailKind::LowTime) => "&kind=low_time",
         None => "",
     };
-    Ok(Html(format!(
-        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" \
-         content=\"width=device-width\"><title>icebound: unsubscribe</title>\
-         <body style=\"font-family:sans-serif;max-width:30em;margin:2em auto\">\
-         <h1>Unsubscribe</h1><p>Stop {what} from icebound?</p>\
-         <form method=\"post\" action=\"/api/email/unsubscribe?token={token}{kind_param}\">\
-         <button id=\"unsubscribe\" type=\"submit\">Unsubscribe</button></form></body></html>"
-    )))
+    Ok(page(
+        "Unsubscribe",
+        &format!(
+            "<p>Stop {} from icebound?</p>\
+             <form method=\"post\" action=\"/api/email/unsubscribe?token={token}{kind_param}&page=1\">\
+             <button id=\"unsubscribe\" type=\"submit\">Unsubscribe</button></form>",
+            what(kind)
+        ),
+    ))
 }
 
 /// `POST /api/password-reset` -> 202 `{}` whether or not the account has a verified address

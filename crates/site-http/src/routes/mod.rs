@@ -321,10 +321,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/me/password", post(accounts::change_password))
         .route("/password-reset", post(email::ask_reset))
         .route("/password-reset/confirm", post(email::reset))
-        .route(
-            "/me/email",
-            get(email::get).post(email::set).delete(email::remove),
-        );
+        .route("/me/email", post(email::set).delete(email::remove));
     // What makes a game or an offer to strangers counts like new games, apart from them.
     let lobby_writes = Router::new()
         .route("/seeks", post(lobby::create_seek))
@@ -362,6 +359,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
+        // Reading the address is no log-in: the account page may reload it freely.
+        .route("/me/email", get(email::get))
         .route("/me/email/settings", axum::routing::put(email::kinds))
         .route("/email/verify", get(email::verify))
         .route("/me/vacation", get(vacation::get).post(vacation::set))

@@ -2,8 +2,9 @@
 //! that takes it gets one mail listing the correspondence games waiting for its account's move
 //! (none when nothing waits), never one mail per move. Every process looks every
 //! [`POLL`]; the day's row in `digest_claims` (a unique key, claimed before the mail is sent)
-//! makes it once across processes. A process killed between the claim and the send loses
-//! that day's digest rather than sending it twice.
+//! makes it once across processes; a digest the mail server refused gives its claim back, to
+//! go at a later look. A process killed between the claim and the send loses that day's
+//! digest rather than sending it twice.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,7 +34,9 @@ impl MailService {
             return Ok(0);
         }
         let (day, due) = day_of(now_ms);
-        if !due {
+        if !due || crate::play::lease::outage_owed(&self.store).await? {
+            // Before its hour; or the clocks are owed an outage, and the hours left read now
+            // would be short by it.
             return Ok(0);
         }
         let mut sent = 0;
@@ -65,7 +68,7 @@ impl MailService {
                 .collect();
             let n = games.len();
             let ok = self
-                .send(Mail {
+                .send_now(Mail {
                     to: target.email,
                     subject: format!(
                         "icebound: {n} game{} waiting for your move",
@@ -82,6 +85,11 @@ impl MailService {
                     )),
                 })
                 .await;
+            if !ok {
+                // Not sent (the mail server is down): the claim goes back, and a later look
+                // of any process sends the day's digest.
+                self.store.release_digest(&target.account_id, &day).await?;
+            }
             sent += u64::from(ok);
         }
         Ok(sent)

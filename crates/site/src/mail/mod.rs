@@ -55,6 +55,8 @@ pub struct EmailView {
     pub digest: bool,
     /// Whether it takes the low-time reminders.
     pub low_time: bool,
+    /// A new address waiting for its link, while `email` (verified) stays; `null` when none.
+    pub pending: Option<String>,
     /// Whether this site sends mail at all (`serve --smtp`).
     pub mail_on: bool,
 }
@@ -180,9 +182,8 @@ impl MailService {
         self.mailer.get().is_some()
     }
 
-    /// Sends `mail` (link paths in `text` and `unsubscribe` start with `{base}`); false when
-    /// it could not be (no mailer, or the SMTP server refused it: logged).
-    async fn send(&self, mut mail: Mail) -> bool {
+    /// `mail` with its links made whole, and the mailer; `None` without one (said once).
+    fn ready(&self, mut mail: Mail) -> Option<(Arc<dyn Mailer>, Mail)> {
         let Some((mailer, base)) = self.mailer.get() else {
             if !self
                 .said_off
@@ -190,10 +191,20 @@ impl MailService {
             {
                 tracing::warn!("no mail is sent: the site runs without --smtp");
             }
-            return false;
+            return None;
         };
         mail.text = mail.text.replace("{base}", base);
         mail.unsubscribe = mail.unsubscribe.map(|u| u.replace("{base}", base));
+        Some((mailer.clone(), mail))
+    }
+
+    /// Sends `mail` (link paths in `text` and `unsubscribe` start with `{base}`) and waits;
+    /// false when it could not be (no mailer, or the SMTP server refused it or timed out:
+    /// logged).
+    async fn send_now(&self, mail: Mail) -> bool {
+        let Some((mailer, mail)) = self.ready(mail) else {
+            return false;
+        };
         match mailer.send(mail).await {
             Ok(()) => true,
             Err(e) => {
@@ -203,11 +214,26 @@ impl MailService {
         }
     }
 
+    /// Sends `mail` in the background: the request that asked for it answers at once, the
+    /// same whether a mail goes or not (nobody learns from the time who has an address), and
+    /// a slow mail server holds up nothing.
+    fn send_later(&self, mail: Mail) {
+        let Some((mailer, mail)) = self.ready(mail) else {
+            return;
+        };
+        tokio::spawn(async move {
+            if let Err(e) = mailer.send(mail).await {
+                tracing::warn!(error = %e, "a mail was not sent");
+            }
+        });
+    }
+
     fn view(&self, row: Option<EmailRow>) -> EmailView {
         EmailView {
             verified: row.as_ref().is_some_and(|r| r.verified),
             digest: row.as_ref().is_some_and(|r| r.digest),
             low_time: row.as_ref().is_some_and(|r| r.low_time),
+            pending: row.as_ref().and_then(|r| r.pending.clone()),
             email: row.map(|r| r.email),
             mail_on: self.is_on(),
         }
@@ -218,8 +244,10 @@ impl MailService {
         Ok(self.view(self.store.email_of(&account.id).await?))
     }
 
-    /// `POST /api/me/email`: sets the account's address, unverified, and sends it a link
-    /// that verifies it ([`VERIFY_MS`]). 503 `mail_off` when the site sends no mail.
+    /// `POST /api/me/email`: sets the account's address and mails it a link that confirms it
+    /// ([`VERIFY_MS`]). A verified address stays until the new one's link is followed
+    /// (`pending`); the same verified address again changes nothing. 503 `unavailable` when
+    /// the site sends no mail.
     pub async fn set_address(
         &self,
         account: &Account,
@@ -227,6 +255,12 @@ impl MailService {
     ) -> Result<EmailView, SiteError> {
         if !self.is_on() {
             return Err(mail_off());
+        }
+        if let Some(row) = self.store.email_of(&account.id).await?
+            && row.verified
+            && row.email == email.0
+        {
+            return Ok(self.view(Some(row)));
         }
         let token = MailToken::new();
         let unsubscribe = MailToken::new();
@@ -239,23 +273,18 @@ impl MailService {
                 unsubscribe.expose(),
             )
             .await?;
-        let sent = self
-            .send(Mail {
-                to: email.0.clone(),
-                subject: "icebound: confirm your e-mail address".into(),
-                text: format!(
-                    "Hello {},\n\nTo confirm this address for your icebound account, open:\n\n\
-                     {{base}}/api/email/verify?token={}\n\nThe link works for two days. If you \
-                     did not ask for it, ignore this mail.\n",
-                    account.username,
-                    token.expose()
-                ),
-                unsubscribe: None,
-            })
-            .await;
-        if !sent {
-            return Err(mail_off());
-        }
+        self.send_later(Mail {
+            to: email.0.clone(),
+            subject: "icebound: confirm your e-mail address".into(),
+            text: format!(
+                "Hello {},\n\nTo confirm this address for your icebound account, open:\n\n\
+                 {{base}}/api/email/verify?token={}\n\nThe link works for two days. If you \
+                 did not ask for it, ignore this mail.\n",
+                account.username,
+                token.expose()
+            ),
+            unsubscribe: None,
+        });
         tracing::info!(account = %account.id, "e-mail address set, link sent");
         self.email(account).await
     }
@@ -323,8 +352,9 @@ impl MailService {
     }
 
     /// `POST /api/password-reset`: mails a reset link ([`RESET_MS`], once) to the account's
-    /// verified address. Answers the same whether or not the account or address exists, so
-    /// that nobody learns who has one.
+    /// verified address, unless it has [`site_store::MAX_LIVE_RESETS`] alive already. Answers
+    /// the same, as soon, whether or not the account or address exists (the mail goes in the
+    /// background), so that nobody learns who has one.
     pub async fn request_reset(&self, username: &str) -> Result<(), SiteError> {
         let Some(account) = self.store.account_named(username).await? else {
             return Ok(());
@@ -336,10 +366,16 @@ impl MailService {
             return Ok(());
         }
         let token = MailToken::new();
-        self.store
-            .add_password_reset(&token.hash(), &account.id, self.time.now_ms() + RESET_MS)
-            .await?;
-        self.send(Mail {
+        let now = self.time.now_ms();
+        if !self
+            .store
+            .add_password_reset(&token.hash(), &account.id, now, now + RESET_MS)
+            .await?
+        {
+            tracing::info!(account = %account.id, "password reset not mailed: links enough alive");
+            return Ok(());
+        }
+        self.send_later(Mail {
             to: row.email,
             subject: "icebound: reset your password".into(),
             text: format!(
@@ -350,8 +386,7 @@ impl MailService {
                 token.expose()
             ),
             unsubscribe: None,
-        })
-        .await;
+        });
         Ok(())
     }
 
@@ -387,11 +422,13 @@ pub struct LowTimeMail(pub Arc<MailService>);
 impl crate::notifications::MailReminders for LowTimeMail {
     fn low_time(&self, note: site_store::NewNotification) -> BoxFuture<'static, ()> {
         let mail = self.0.clone();
-        Box::pin(async move {
+        // In the background: the reminders of other games do not wait for the mail server.
+        tokio::spawn(async move {
             if let Err(e) = mail.mail_low_time(&note).await {
                 tracing::warn!(error = %e, "a low-time mail was not sent");
             }
-        })
+        });
+        Box::pin(std::future::ready(()))
     }
 }
 
@@ -412,7 +449,7 @@ impl MailService {
             return Ok(());
         }
         let game = note.game.as_deref().unwrap_or("");
-        self.send(Mail {
+        self.send_now(Mail {
             to: row.email,
             subject: format!("icebound: {}", note.text),
             text: format!(

@@ -23,6 +23,11 @@ impl Notifications {
     /// One look at `now` (Unix ms, the game clocks' time): stores the reminders due and not
     /// yet made. How many were made.
     pub async fn remind(&self, now: i64) -> Result<u64, SiteError> {
+        if crate::play::lease::outage_owed(&self.store).await? {
+            // Every process was down: the clocks are owed that time, and a deadline read
+            // before the give-back would remind early (and spend the reminder's key).
+            return Ok(0);
+        }
         let games = self
             .store
             .correspondence_due(now, LowTime::Day.left_ms(), BATCH)
@@ -41,8 +46,9 @@ impl Notifications {
             }
             let new = self.store(vec![note.clone()]).await?;
             made += new;
-            // Made here, once (the unique key): mailed here, once. A process that dies in
-            // between loses the mail, never sends it twice.
+            // Made here, once (the unique key): mailed here, once, in the background (a slow
+            // mail server holds up no reminder). A process that dies in between loses the
+            // mail, never sends it twice.
             if new > 0
                 && let Some(mail) = self.mail.get()
             {

@@ -27,6 +27,17 @@ pub fn outage_start(expired: i64) -> i64 {
     expired - LEASE_MS
 }
 
+/// Whether an outage is owed to the running clocks now (the sweeper's lease lapsed more than
+/// [`OUTAGE_MS`] ago and was not given back yet): deadlines read now are short by the outage,
+/// so the low-time reminders and the digest wait for the give-back. Errors: the store's.
+pub async fn outage_owed(store: &site_store::Store) -> Result<bool, site_store::StoreError> {
+    let now = site_store::now_ms();
+    Ok(store
+        .lease_expiry(LEASE)
+        .await?
+        .is_some_and(|expired| now - expired > OUTAGE_MS))
+}
+
 /// How long a read of the sweeper's lease stands for the moves of timed games
 /// ([`SweeperLease`]).
 pub const LEASE_READ_FRESH: Duration = Duration::from_millis(250);
