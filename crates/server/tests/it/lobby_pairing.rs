@@ -206,9 +206,9 @@ async fn challenges(url: &str) {
             .unwrap()
             .is_empty()
     );
-    // At most 10 open challenges out.
+    // At most 5 to one player in 10 minutes, and 10 open challenges out.
     let corr = |user: &str| json!({"username": user, "variant": "iceage", "time_control": {"kind": "correspondence", "days": 7}, "rated": false});
-    for _ in 0..10 {
+    for _ in 0..5 {
         assert_eq!(
             post(&mut carl, "/api/challenges", corr(&bob_name))
                 .await
@@ -216,13 +216,23 @@ async fn challenges(url: &str) {
             201
         );
     }
-    assert_error(
-        &post(&mut carl, "/api/challenges", corr(&ann_name)).await,
-        429,
-        "too_many_challenges",
-    );
+    let sixth = post(&mut carl, "/api/challenges", corr(&bob_name)).await;
+    assert_error(&sixth, 429, "too_many_challenges");
+    assert!(sixth.text.contains("5 times"), "{}", sixth.text);
+    let (_, dave_name) = account(&srv, "dave").await;
+    for _ in 0..5 {
+        assert_eq!(
+            post(&mut carl, "/api/challenges", corr(&dave_name))
+                .await
+                .status,
+            201
+        );
+    }
+    let eleventh = post(&mut carl, "/api/challenges", corr(&ann_name)).await;
+    assert_error(&eleventh, 429, "too_many_challenges");
+    assert!(eleventh.text.contains("10 open"), "{}", eleventh.text);
     let lists = get(&mut bob, "/api/challenges").await.body;
-    assert_eq!(lists["incoming"].as_array().unwrap().len(), 10);
+    assert_eq!(lists["incoming"].as_array().unwrap().len(), 5);
     srv.stop().await;
 }
 

@@ -237,6 +237,27 @@ async fn challenges_and_seeks_notify_their_owners() {
     let d = post(&mut b, &format!("/api/challenges/{id}/decline"), json!({})).await;
     assert_eq!(d.status, 204, "{}", d.text);
     assert_eq!(notes(&mut b).await.0, 0);
+    // A withdrawn one's is read too, and a loop of challenges and withdrawals stops at the
+    // fifth in ten minutes (each notifies and may push): it buries nothing.
+    let mut refused = None;
+    for i in 0..6 {
+        let c = post(
+            &mut a,
+            "/api/challenges",
+            json!({"username": bname, "variant": "iceage", "time_control": correspondence(7)}),
+        )
+        .await;
+        if c.status != 201 {
+            refused = Some((i, c.status));
+            break;
+        }
+        let id = c.body["id"].as_str().unwrap();
+        let r = crate::common::lobby::delete(&mut a, &format!("/api/challenges/{id}")).await;
+        assert_eq!(r.status, 204, "{}", r.text);
+        assert_eq!(notes(&mut b).await.0, 0, "withdrawn: read");
+    }
+    // Two challenges of a to b came before the loop.
+    assert_eq!(refused, Some((3, 429)));
     srv.stop().await;
 }
 

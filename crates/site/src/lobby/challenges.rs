@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{KEEP_ANSWERED_MS, Lobby, MAX_CHALLENGES, expiry, lobby_game, parse_terms, speed_name};
+use super::{
+    KEEP_ANSWERED_MS, Lobby, MAX_CHALLENGES, MAX_PER_PAIR, PAIR_WINDOW_MS, expiry, lobby_game,
+    parse_terms, speed_name,
+};
 use crate::accounts::valid_username;
 use crate::notifications;
 use crate::play::{random_token, valid_id};
@@ -163,6 +166,29 @@ impl Lobby {
             expires_at: expiry(terms.control, now, self.presence_ms()),
         };
         let note = notifications::events::challenge_received(&row);
+        let recent = self
+            .play
+            .store
+            .notifications_by_since(
+                &row.challenged,
+                NotificationKind::Challenge.as_str(),
+                &row.challenger_name,
+                now - PAIR_WINDOW_MS,
+            )
+            .await?;
+        if recent >= MAX_PER_PAIR {
+            // Each challenge notifies (and pushes to) the challenged player: a loop of
+            // challenges and cancels must not bury their notifications.
+            return Err(SiteError::new(
+                ErrorCode::TooManyChallenges,
+                format!(
+                    "you challenged {} {MAX_PER_PAIR} times in the last {} minutes: wait for \
+                     an answer",
+                    row.challenged_name,
+                    PAIR_WINDOW_MS / 60_000
+                ),
+            ));
+        }
         if !self
             .play
             .store
@@ -251,7 +277,10 @@ impl Lobby {
     /// `DELETE /api/challenges/{id}` by the challenger: cancels an open one, or dismisses an
     /// answered one (its game, if any, stays); 404 otherwise.
     pub async fn cancel_challenge(&self, token: &PlayerToken, id: &str) -> Result<(), SiteError> {
-        self.end_challenge(token, id, ChallengeEnd::Cancel).await
+        self.end_challenge(token, id, ChallengeEnd::Cancel).await?;
+        // Withdrawn: it no longer counts as unread for the challenged player.
+        self.play.notifications.challenge_withdrawn(id).await;
+        Ok(())
     }
 
     async fn end_challenge(

@@ -285,6 +285,18 @@ impl Notifications {
         }
     }
 
+    /// Challenge `id` was withdrawn by its challenger: its notification is read.
+    pub async fn challenge_withdrawn(&self, id: &str) {
+        match self
+            .store
+            .mark_event_read_for_all(&events::challenge_key(id), now_ms())
+            .await
+        {
+            Ok(owners) => owners.iter().for_each(|o| self.changed(o)),
+            Err(e) => tracing::warn!(error = %e, "cannot mark a challenge's notification read"),
+        }
+    }
+
     /// `owner`'s "your move" of game `game` after ply `ply` was answered by a conditional
     /// premove: it is read. A failure is logged.
     pub async fn move_answered(&self, owner: &TokenHash, game: &str, ply: i64) {
