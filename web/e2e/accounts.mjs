@@ -116,6 +116,30 @@ async function vacation(browser) {
   await bob.waitForSelector('.clock.vacation');
   check((await bob.textContent('.clock.vacation')).startsWith('On vacation until'), `the clock says so: ${await bob.textContent('.clock.vacation')}`);
   await screenshot(bob, 'game-opponent-on-vacation');
+  // The words are read above the board, not hidden behind it (the top seat's clock wrapped
+  // under the name behind the board), on a desktop and on a phone.
+  const clockAboveBoard = async (/** @type {import('playwright-core').Page} */ p, what) => {
+    const r = await p.evaluate(() => {
+      const face = document.querySelector('.player.top .clock.vacation');
+      const board = document.querySelector('.board-box');
+      if (!face || !board) return null;
+      const f = face.getBoundingClientRect();
+      const b = board.getBoundingClientRect();
+      const hit = document.elementFromPoint(f.left + f.width / 2, f.bottom - 3);
+      return { bottom: f.bottom, boardTop: b.top, seen: !!hit && face.contains(hit), text: face.textContent };
+    });
+    check(r !== null, `${what}: the opponent's clock on vacation is the top one`);
+    check(r.bottom <= r.boardTop + 1, `${what}: the vacation clock ends above the board (${r.bottom} > ${r.boardTop})`);
+    check(r.seen, `${what}: the vacation clock's last line is not covered (${r.text})`);
+  };
+  await clockAboveBoard(bob, 'desktop');
+  const bobPhone = await newPage(browser, phone);
+  await bobPhone.context().addCookies(await bob.context().cookies());
+  await bobPhone.goto(`${base}/game/${made.id}`);
+  await bobPhone.waitForSelector('.clock.vacation');
+  await clockAboveBoard(bobPhone, 'phone');
+  await screenshot(bobPhone, 'game-opponent-on-vacation-phone');
+  await bobPhone.close();
   // Ann comes back: the clock runs again.
   await ann.click('.vacation-end');
   await ann.waitForFunction(() => document.querySelectorAll('#vacations li').length === 0);
