@@ -128,6 +128,25 @@ async function antarctosLine(page, n) {
   return moves;
 }
 
+/** "accepted your challenge" is read on the game's page, as "your move" is: it stayed unread
+ * while the challenger played the game. */
+async function acceptedIsReadOnItsGamePage(browser) {
+  const { ann: a, bob: b } = s;
+  if (!a || !b) throw new Error('needs the first scenario');
+  await api(b, 'POST', '/api/notifications/read', { all: true });
+  await b.goto(`${base}/rules`);
+  await b.waitForSelector('#notify-bell');
+  const c = await api(b, 'POST', '/api/challenges', { username: ann, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 }, color: 'white' });
+  eq(c.status, 201, 'Bob challenges Ann');
+  const g = (await api(a, 'POST', `/api/challenges/${c.json.id}/accept`)).json;
+  await b.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '1', null, { timeout: 10000 });
+  await b.goto(`${base}/game/${g.id}`);
+  await b.waitForSelector('.game .cg-wrap');
+  await b.waitForFunction(() => (/** @type {HTMLElement | null} */ (document.querySelector('#notify-count')))?.hidden === true, null, { timeout: 10000 });
+  const list = (await api(b, 'GET', '/api/notifications')).json;
+  eq([list.unread, list.items[0].kind, list.items[0].game, list.items[0].read], [0, 'challenge_accepted', g.id, true], 'the acceptance is read on its game page');
+}
+
 async function conditionalPremove(browser) {
   const { ann: a, bob: b } = s;
   if (!a || !b) throw new Error('needs the first scenario');
@@ -179,6 +198,7 @@ await suite([
   ['a challenge pops up on any page', challengePopsUpAnywhere],
   ['correspondence moves raise the bell', correspondenceMovesRaiseTheBell],
   ['the bell on a phone', phoneBell],
+  ['an accepted challenge is read on its game page', acceptedIsReadOnItsGamePage],
   ['a conditional premove plays itself', conditionalPremove],
   ['a gone opponent: countdown, then claim', goneCountdown],
 ]);
