@@ -101,6 +101,21 @@ async function phoneBell(browser) {
   const c = await api(s.bob ?? page, 'POST', '/api/challenges', { username: `nph_${n}`, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 } });
   eq(c.status, 201, 'a challenge to the phone player');
   await page.waitForSelector('#challenge-popup:not([hidden])', { timeout: 10000 });
+  // Logged in with a count on the bell: the header stays two rows (brand, account, bell; the
+  // links and the language), the logo on one line (it took four rows, "❄ / icebound").
+  await page.waitForSelector('#notify-count:not([hidden])', { timeout: 10000 });
+  const head = await page.evaluate(() => {
+    const top = document.querySelector('header.top');
+    // Rows: the children's vertical middles, a new row from 20 px below the last.
+    const mids = [...(top?.children ?? [])].map(e => e.getBoundingClientRect()).filter(r => r.height > 0)
+      .map(r => r.top + r.height / 2).sort((x, y) => x - y);
+    const rows = mids.filter((m, i) => i === 0 || m - mids[i - 1] > 20);
+    const brand = document.querySelector('header.top .brand')?.getBoundingClientRect();
+    return { height: top?.getBoundingClientRect().height ?? 0, rows: rows.length, brand: brand?.height ?? 0, right: top?.scrollWidth ?? 0 };
+  });
+  check(head.rows <= 2 && head.height <= 100, `the phone header is at most two rows (${JSON.stringify(head)})`);
+  check(head.brand <= 50, `the logo does not wrap (${head.brand} px high)`);
+  check(head.right <= 390, `nothing in the header passes the edge (${head.right})`);
   const right = await page.$eval('#challenge-popup', e => e.getBoundingClientRect().right);
   check(right <= 390, `the pop-up fits the phone (right edge ${right})`);
   for (const b of await page.$$('#challenge-popup button')) {
