@@ -172,6 +172,12 @@ async function conditionalPremove(browser) {
   await a.goto(`${base}/game/${g.id}`);
   await a.waitForSelector('#conditional summary');
   await a.click('#conditional summary');
+  // A bad second move is named as a player counts: "move 2", not "moves[1]".
+  await a.fill('#cond-moves', `${line[0]} h8-a1`);
+  await a.click('#cond-save');
+  await a.waitForFunction(() => document.querySelector('#conditional p.error')?.textContent, null, { timeout: 5000 });
+  const said = await a.textContent('#conditional p.error');
+  check(said.startsWith('move 2 of the line:'), `the bad move is counted from 1: "${said}"`);
   await a.fill('#cond-moves', line.join(' '));
   await a.click('#cond-save');
   await a.waitForSelector('#cond-cancel');
@@ -207,6 +213,12 @@ async function goneCountdown(browser) {
   await w.waitForSelector('.live.over', { timeout: 10000 });
   const view = (await api(w, 'GET', `/api/games/${made.json.id}`)).json;
   eq([view.status, view.result?.winner, view.result?.reason], ['finished', 'white', 'abandoned'], 'the claim wins the game');
+  eq(await w.textContent('.over-reason'), 'Black left the game.', 'the winner is told who left');
+  // The player who left comes back: told "You left the game", not "Black left the game".
+  const back = await b.context().newPage();
+  await back.goto(`${base}/game/${made.json.id}`);
+  await back.waitForSelector('.over-reason');
+  eq(await back.textContent('.over-reason'), 'You left the game.', 'the player who left is told so as "you"');
 }
 
 await suite([

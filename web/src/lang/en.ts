@@ -352,6 +352,7 @@ export const en = {
   'reason.time forfeit.black': 'White ran out of time.',
   'reason.abandoned.white': 'Black left the game.',
   'reason.abandoned.black': 'White left the game.',
+  'reason.abandoned_you': 'You left the game.',
   'reason.both kings frozen': 'Both kings froze in the Ice Age.',
   'reason.stalemate': 'Stalemate: the side to move has no legal move and is not in check.',
   'reason.fifty-move rule': 'Fifty moves without a pawn move, a capture of a piece or a frozen piece.',

@@ -351,6 +351,7 @@ export const ru: Record<Key, string> = {
   'reason.time forfeit.black': 'У белых кончилось время.',
   'reason.abandoned.white': 'Чёрные покинули партию.',
   'reason.abandoned.black': 'Белые покинули партию.',
+  'reason.abandoned_you': 'Вы покинули партию.',
   'reason.both kings frozen': 'Оба короля замёрзли в ледниковый период.',
   'reason.stalemate': 'Пат: у стороны, чей ход, нет ходов, и ей не объявлен шах.',
   'reason.fifty-move rule': 'Пятьдесят ходов без хода пешкой, взятия фигуры и замерзания фигуры.',

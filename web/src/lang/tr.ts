@@ -351,6 +351,7 @@ export const tr: Record<Key, string> = {
   'reason.time forfeit.black': 'Beyazın süresi bitti.',
   'reason.abandoned.white': 'Siyah oyunu bıraktı.',
   'reason.abandoned.black': 'Beyaz oyunu bıraktı.',
+  'reason.abandoned_you': 'Oyunu bıraktınız.',
   'reason.both kings frozen': 'İki şah da Buz Çağı\'nda dondu.',
   'reason.stalemate': 'Pat: sırası gelen tarafın geçerli hamlesi yok ve şah altında değil.',
   'reason.fifty-move rule': 'Elli hamle boyunca piyon sürülmedi, taş alınmadı, taş donmadı.',
