@@ -42,6 +42,12 @@ async function logInElsewhere(browser) {
   const page = await newPage(browser);
   await page.goto(`${base}/login`);
   await page.waitForSelector('#login-form');
+  // "Forgot your password?" is inside the log-in card, not below it.
+  const inCard = await page.evaluate(() => {
+    const card = document.querySelector('#login-form')?.closest('.card');
+    return !!card && card.contains(document.querySelector('#forgot'));
+  });
+  check(inCard, '"forgot your password" is in the log-in card');
   await page.fill('#login-name', name);
   await page.fill('#login-password', 'wrong horse');
   await page.click('#login-submit');
@@ -116,6 +122,30 @@ async function vacation(browser) {
   await bob.waitForSelector('.clock.vacation');
   check((await bob.textContent('.clock.vacation')).startsWith('On vacation until'), `the clock says so: ${await bob.textContent('.clock.vacation')}`);
   await screenshot(bob, 'game-opponent-on-vacation');
+  // The words are read above the board, not hidden behind it (the top seat's clock wrapped
+  // under the name behind the board), on a desktop and on a phone.
+  const clockAboveBoard = async (/** @type {import('playwright-core').Page} */ p, what) => {
+    const r = await p.evaluate(() => {
+      const face = document.querySelector('.player.top .clock.vacation');
+      const board = document.querySelector('.board-box');
+      if (!face || !board) return null;
+      const f = face.getBoundingClientRect();
+      const b = board.getBoundingClientRect();
+      const hit = document.elementFromPoint(f.left + f.width / 2, f.bottom - 3);
+      return { bottom: f.bottom, boardTop: b.top, seen: !!hit && face.contains(hit), text: face.textContent };
+    });
+    check(r !== null, `${what}: the opponent's clock on vacation is the top one`);
+    check(r.bottom <= r.boardTop + 1, `${what}: the vacation clock ends above the board (${r.bottom} > ${r.boardTop})`);
+    check(r.seen, `${what}: the vacation clock's last line is not covered (${r.text})`);
+  };
+  await clockAboveBoard(bob, 'desktop');
+  const bobPhone = await newPage(browser, phone);
+  await bobPhone.context().addCookies(await bob.context().cookies());
+  await bobPhone.goto(`${base}/game/${made.id}`);
+  await bobPhone.waitForSelector('.clock.vacation');
+  await clockAboveBoard(bobPhone, 'phone');
+  await screenshot(bobPhone, 'game-opponent-on-vacation-phone');
+  await bobPhone.close();
   // Ann comes back: the clock runs again.
   await ann.click('.vacation-end');
   await ann.waitForFunction(() => document.querySelectorAll('#vacations li').length === 0);
@@ -168,6 +198,31 @@ async function emailAndRecovery(browser) {
   await page.goto(`${base}/account`);
   await page.waitForSelector('#email-state:not(:empty)');
   eq(await page.textContent('#email-state'), 'No address yet.', 'no address at first');
+  // The switches one per line, each a tap target with a box big enough to see; the labels
+  // above their boxes with room between (they touched).
+  const look = await page.evaluate(() => {
+    const rect = (/** @type {Element | null} */ e) => e?.getBoundingClientRect() ?? null;
+    const boxes = ['#email-digest', '#email-low-time'].map(sel => {
+      const box = document.querySelector(sel);
+      return { box: rect(box), label: rect(box?.closest('label') ?? null) };
+    });
+    const gaps = ['#email-input', '#vacation-start', '#vacation-days'].map(sel => {
+      const input = document.querySelector(sel);
+      const words = input?.closest('label')?.firstChild;
+      if (!input || !words) return -1;
+      const r = document.createRange();
+      r.selectNodeContents(words);
+      return Math.round(input.getBoundingClientRect().top - r.getBoundingClientRect().bottom);
+    });
+    return { boxes, gaps };
+  });
+  const [d, l] = look.boxes;
+  check(d.label && l.label && l.label.top >= d.label.bottom - 1, `the two e-mail switches are on lines of their own (${JSON.stringify(look.boxes)})`);
+  for (const b of look.boxes) {
+    check(b.box.width >= 20 && b.box.height >= 20, `a switch's box is at least 20 px (${b.box.width}x${b.box.height})`);
+    check(b.label.height >= 44, `a switch's label is a 44 px tap target (${b.label.height})`);
+  }
+  check(look.gaps.every(g => g >= 3), `"Address", "From" and "Days" stand apart from their boxes (gaps ${look.gaps})`);
   if (!process.env.ICEBOUND_TEST_MAILDIR) {
     eq(await page.textContent('#email-result'), 'This site sends no e-mail now.', 'without mail, said');
     await api(page, 'DELETE', '/api/session', {});
@@ -179,10 +234,23 @@ async function emailAndRecovery(browser) {
   await page.waitForFunction(() => document.querySelector('#email-result')?.textContent.startsWith('A link'));
   check((await page.textContent('#email-state')).includes('not confirmed yet'), 'unconfirmed until the link is opened');
   const verify = await linkIn(page, address, 1, '/api/email/verify?token=');
+  // The link opened logged out (another browser, a phone's mail app): the page says the
+  // address is confirmed, then asks to log in.
+  await api(page, 'DELETE', '/api/session', {});
   await page.goto(`${base}${verify}`);
   await page.waitForURL(/\/account\?email=verified$/);
+  await page.waitForSelector('#to-login');
+  eq(await page.textContent('#email-result'), 'Your address is confirmed.', 'confirmed, said to a logged-out page');
+  check(!(await page.getAttribute('#email-result', 'class'))?.includes('error'), 'not as an error');
+  eq(await page.textContent('#account-logged-out'), 'You are not logged in.', 'then the log-in prompt');
+  await screenshot(page, 'email-confirmed-logged-out');
+  eq((await api(page, 'POST', '/api/session', { username: name, password: 'correct horse' })).status, 200, 'logs in again');
+  // A second click on the link: the address is confirmed already, which is said without an error.
+  await page.goto(`${base}${verify}`);
+  await page.waitForURL(/\/account\?email=bad_link$/);
   await page.waitForFunction(() => document.querySelector('#email-state')?.textContent.includes('(confirmed)'));
-  eq(await page.textContent('#email-result'), 'Your address is confirmed.', 'confirmed, said');
+  await page.waitForFunction(() => document.querySelector('#email-result')?.textContent === 'Your address is already confirmed.');
+  check(!(await page.getAttribute('#email-result', 'class'))?.includes('error'), 'a used link of a confirmed address is no error');
   eq([await page.isChecked('#email-digest'), await page.isChecked('#email-low-time')], [true, true], 'both kinds on at first');
   await page.uncheck('#email-digest');
   await page.waitForFunction(async () => !(await (await fetch('/api/me/email')).json()).digest);
@@ -206,7 +274,16 @@ async function emailAndRecovery(browser) {
   await page.fill('#reset-password', 'yet another one');
   await page.click('#reset-submit');
   await page.waitForFunction(() => document.querySelector('#reset-result')?.classList.contains('error'));
+  eq(await page.textContent('#reset-result'), 'This reset link is unknown, used or expired: ask for a new one. Forgot your password? Ask for a new link',
+    'a used link is said so, not "the server did not understand"');
+  // A link cut short (no token) says so before the form is filled, and leads to a new one.
   await api(page, 'DELETE', '/api/session', {});
+  await page.goto(`${base}/reset`);
+  await page.waitForSelector('#reset-incomplete');
+  check((await page.textContent('#reset-incomplete')).startsWith('This link is incomplete'), `no token, said: ${await page.textContent('#reset-incomplete')}`);
+  await page.click('#reset-incomplete a');
+  await page.waitForFunction(() => location.pathname === '/login' && document.querySelector('#forgot')?.hasAttribute('open'));
+  check(await page.isVisible('#forgot-name'), 'the link opens "forgot your password"');
 }
 
 await suite([

@@ -221,6 +221,31 @@ async function premoveQueue(browser) {
   eq(await marked(a, 'queued-premove'), [], 'nothing is left queued');
 }
 
+/** Premoves queued when the game ends (the opponent aborts, a first move's wait runs out):
+ * the queue, its words and its cancel button go; they stayed on the finished game. */
+async function premovesGoWithTheGame(browser) {
+  const a = await newPage(browser);
+  const created = await api(a, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', fen: 'W:Wa1,c1,e1,g1:Bb8,d8,f8,h8' });
+  const b = await newPage(browser);
+  eq((await api(b, 'POST', `/api/join/${created.json.invite_url.split('/').pop()}`)).status, 200, 'the friend joins');
+  const id = created.json.id;
+  await openGame(a, id);
+  await clickSquare(a, 'a1');
+  await clickSquare(a, 'b2');
+  await waitForMoves(a, 1);
+  await clickSquare(a, 'b2');
+  await clickSquare(a, 'c3');
+  await clickSquare(a, 'e1');
+  await clickSquare(a, 'f2');
+  await a.waitForSelector('#premove-cancel');
+  check((await a.textContent('#hint')).startsWith('Premoves '), 'the queue is said');
+  eq((await api(b, 'POST', `/api/games/${id}/abort`, {})).status, 200, 'Black aborts');
+  await a.waitForSelector('.live.over', { timeout: 10000 });
+  await a.waitForSelector('#premove-cancel', { state: 'detached', timeout: 3000 });
+  check(await a.isHidden('#hint'), `no premove words on the finished game: "${await a.textContent('#hint')}"`);
+  eq(await marked(a, 'queued-premove'), [], 'no premove left on the board');
+}
+
 async function takebackAgainstComputer(browser) {
   const page = await newPage(browser);
   await startFromHome(page, { variant: 'antarctos', opponent: 'engine', level: 1, color: 'white' });
@@ -329,6 +354,7 @@ await suite([
   ['choices on the home page survive the answer of who the player is', homeChoicesSurviveWhoAmI],
   ['premoves', premoves],
   ['several premoves', premoveQueue],
+  ['premoves go when the game ends', premovesGoWithTheGame],
   ['takeback against the computer', takebackAgainstComputer],
   ['the Antarctos path, captured men and compulsory captures', antarctosPathAndCaptures],
 ]);

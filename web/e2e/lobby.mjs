@@ -88,6 +88,12 @@ async function challengeAccepted(browser) {
   await e.selectOption('#challenge-variant', 'antarctos');
   await e.selectOption('#challenge-tc', 'd3');
   await e.check('#challenge-rated');
+  // Nothing to add to "Rated" for an account: no empty box beside it.
+  const pill = await e.$eval('#challenge-rated', box => {
+    const hint = box.closest('label')?.querySelector('.hint');
+    return hint ? { text: hint.textContent, width: hint.getBoundingClientRect().width } : null;
+  });
+  check(pill === null || pill.text !== '' || pill.width === 0, `no empty pill beside "Rated" (${JSON.stringify(pill)})`);
   await e.selectOption('#challenge-color', 'black');
   await e.click('#challenge-submit');
   await e.waitForSelector('#challenges-out li.challenge');

@@ -101,6 +101,21 @@ async function phoneBell(browser) {
   const c = await api(s.bob ?? page, 'POST', '/api/challenges', { username: `nph_${n}`, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 } });
   eq(c.status, 201, 'a challenge to the phone player');
   await page.waitForSelector('#challenge-popup:not([hidden])', { timeout: 10000 });
+  // Logged in with a count on the bell: the header stays two rows (brand, account, bell; the
+  // links and the language), the logo on one line (it took four rows, "❄ / icebound").
+  await page.waitForSelector('#notify-count:not([hidden])', { timeout: 10000 });
+  const head = await page.evaluate(() => {
+    const top = document.querySelector('header.top');
+    // Rows: the children's vertical middles, a new row from 20 px below the last.
+    const mids = [...(top?.children ?? [])].map(e => e.getBoundingClientRect()).filter(r => r.height > 0)
+      .map(r => r.top + r.height / 2).sort((x, y) => x - y);
+    const rows = mids.filter((m, i) => i === 0 || m - mids[i - 1] > 20);
+    const brand = document.querySelector('header.top .brand')?.getBoundingClientRect();
+    return { height: top?.getBoundingClientRect().height ?? 0, rows: rows.length, brand: brand?.height ?? 0, right: top?.scrollWidth ?? 0 };
+  });
+  check(head.rows <= 2 && head.height <= 100, `the phone header is at most two rows (${JSON.stringify(head)})`);
+  check(head.brand <= 50, `the logo does not wrap (${head.brand} px high)`);
+  check(head.right <= 390, `nothing in the header passes the edge (${head.right})`);
   const right = await page.$eval('#challenge-popup', e => e.getBoundingClientRect().right);
   check(right <= 390, `the pop-up fits the phone (right edge ${right})`);
   for (const b of await page.$$('#challenge-popup button')) {
@@ -128,6 +143,25 @@ async function antarctosLine(page, n) {
   return moves;
 }
 
+/** "accepted your challenge" is read on the game's page, as "your move" is: it stayed unread
+ * while the challenger played the game. */
+async function acceptedIsReadOnItsGamePage(browser) {
+  const { ann: a, bob: b } = s;
+  if (!a || !b) throw new Error('needs the first scenario');
+  await api(b, 'POST', '/api/notifications/read', { all: true });
+  await b.goto(`${base}/rules`);
+  await b.waitForSelector('#notify-bell');
+  const c = await api(b, 'POST', '/api/challenges', { username: ann, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 }, color: 'white' });
+  eq(c.status, 201, 'Bob challenges Ann');
+  const g = (await api(a, 'POST', `/api/challenges/${c.json.id}/accept`)).json;
+  await b.waitForFunction(() => document.querySelector('#notify-count')?.textContent === '1', null, { timeout: 10000 });
+  await b.goto(`${base}/game/${g.id}`);
+  await b.waitForSelector('.game .cg-wrap');
+  await b.waitForFunction(() => (/** @type {HTMLElement | null} */ (document.querySelector('#notify-count')))?.hidden === true, null, { timeout: 10000 });
+  const list = (await api(b, 'GET', '/api/notifications')).json;
+  eq([list.unread, list.items[0].kind, list.items[0].game, list.items[0].read], [0, 'challenge_accepted', g.id, true], 'the acceptance is read on its game page');
+}
+
 async function conditionalPremove(browser) {
   const { ann: a, bob: b } = s;
   if (!a || !b) throw new Error('needs the first scenario');
@@ -138,6 +172,12 @@ async function conditionalPremove(browser) {
   await a.goto(`${base}/game/${g.id}`);
   await a.waitForSelector('#conditional summary');
   await a.click('#conditional summary');
+  // A bad second move is named as a player counts: "move 2", not "moves[1]".
+  await a.fill('#cond-moves', `${line[0]} h8-a1`);
+  await a.click('#cond-save');
+  await a.waitForFunction(() => document.querySelector('#conditional p.error')?.textContent, null, { timeout: 5000 });
+  const said = await a.textContent('#conditional p.error');
+  check(said.startsWith('move 2 of the line:'), `the bad move is counted from 1: "${said}"`);
   await a.fill('#cond-moves', line.join(' '));
   await a.click('#cond-save');
   await a.waitForSelector('#cond-cancel');
@@ -173,12 +213,19 @@ async function goneCountdown(browser) {
   await w.waitForSelector('.live.over', { timeout: 10000 });
   const view = (await api(w, 'GET', `/api/games/${made.json.id}`)).json;
   eq([view.status, view.result?.winner, view.result?.reason], ['finished', 'white', 'abandoned'], 'the claim wins the game');
+  eq(await w.textContent('.over-reason'), 'Black left the game.', 'the winner is told who left');
+  // The player who left comes back: told "You left the game", not "Black left the game".
+  const back = await b.context().newPage();
+  await back.goto(`${base}/game/${made.json.id}`);
+  await back.waitForSelector('.over-reason');
+  eq(await back.textContent('.over-reason'), 'You left the game.', 'the player who left is told so as "you"');
 }
 
 await suite([
   ['a challenge pops up on any page', challengePopsUpAnywhere],
   ['correspondence moves raise the bell', correspondenceMovesRaiseTheBell],
   ['the bell on a phone', phoneBell],
+  ['an accepted challenge is read on its game page', acceptedIsReadOnItsGamePage],
   ['a conditional premove plays itself', conditionalPremove],
   ['a gone opponent: countdown, then claim', goneCountdown],
 ]);

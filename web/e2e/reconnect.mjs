@@ -107,6 +107,43 @@ async function droppedConnection(browser) {
   await page.waitForSelector('.live.on', { timeout: 8000 });
 }
 
+/** The browser says it is offline: the page drops its socket itself, with the close code 4001
+ * ("offline"), which the server counts as a lost connection: the opponent waits 40 s in a
+ * 3+2 game before a claim, not the 10 s of a closed tab (a normal close gave those). */
+async function offlineCloseIsALostConnection(browser) {
+  const page = await newPage(browser, PHONE);
+  /** @type {number[]} */
+  const codes = [];
+  let refuse = false;
+  await page.routeWebSocket(/\/api\/games\/[\w-]+\/ws(\?[^/]*)?$/, ws => {
+    // While "offline", the page's tries to come back fail as they would without a network.
+    if (refuse) { void ws.close({ code: 1013, reason: 'offline' }); return; }
+    const server = ws.connectToServer();
+    // The page's close goes on to the server with its code (a handler stops the forwarding).
+    ws.onClose((code, reason) => {
+      codes.push(code ?? 1005);
+      void server.close({ code, reason });
+    });
+  });
+  const id = await blitzJoinedBy(browser, page);
+  await page.waitForSelector('.live.on');
+  refuse = true;
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')));
+  await page.waitForSelector('.live.off', { timeout: 3000 });
+  /** @type {any} */
+  let gone = null;
+  for (let i = 0; i < 50 && !gone; i++) {
+    await page.waitForTimeout(100);
+    gone = (await api(page, 'GET', `/api/games/${id}`)).json.gone ?? null;
+  }
+  eq(codes[0], 4001, 'the page closes its socket with the code for going offline');
+  check(gone !== null, 'the server sees Black gone');
+  eq(gone.claim_at_ms - gone.since_ms, 40_000, 'a page gone offline gets the lost connection\'s wait, not a closed tab\'s');
+  refuse = false;
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await page.waitForSelector('.live.on', { timeout: 8000 });
+}
+
 /** A move that cannot be sent is said beside the status, on screen on a phone. */
 async function messageBesideTheStatus(browser) {
   const page = await newPage(browser, PHONE);
@@ -346,6 +383,7 @@ async function takebackToAnOlderServer(browser) {
 
 await suite([
   ['a dropped connection: clocks marked, back within seconds, at once when online', droppedConnection],
+  ['a page gone offline closes as a lost connection, not a closed tab', offlineCloseIsALostConnection],
   ['a move that cannot be sent is said beside the status', messageBesideTheStatus],
   ['a move refused while the clocks get an outage back goes again by itself', clocksOwedMoveGoesAgain],
   ['the result comes into view after resigning on a phone', resultInView],

@@ -100,8 +100,11 @@ export function resultHeadline(r: Pick<ResultView, 'winner'>, mine: Color[]): st
   return t(r.winner === 'white' ? 'result.white_wins' : 'result.black_wins');
 }
 
-/** How the game ended, in a sentence: from the result's stable `reason` code and its winner. */
-export function resultReason(r: Pick<ResultView, 'winner' | 'reason'>): string {
+/** How the game ended, in a sentence: from the result's stable `reason` code and its winner.
+ * `mine`: the asking player's sides; the player who left a game is told "You left the game",
+ * not "Black left the game". */
+export function resultReason(r: Pick<ResultView, 'winner' | 'reason'>, mine: Color[] = []): string {
+  if (r.reason === 'abandoned' && r.winner && mine.length === 1 && mine[0] !== r.winner) return t('reason.abandoned_you');
   const key = r.winner ? `reason.${r.reason}.${r.winner}` : `reason.${r.reason}`;
   return has(key) ? t(key) : t('reason.other', { reason: r.reason });
 }

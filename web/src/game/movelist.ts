@@ -16,7 +16,7 @@ export interface MoveListEvents {
  * status line says "Game aborted", once. */
 export function resultRow(g: GameView): string | null {
   if (!g.result) return null;
-  return `${g.result.result} · ${resultHeadline(g.result, myColors(g))}. ${resultReason(g.result)}`;
+  return `${g.result.result} · ${resultHeadline(g.result, myColors(g))}. ${resultReason(g.result, myColors(g))}`;
 }
 
 /** The moves of `g`, ply `at` marked current. */

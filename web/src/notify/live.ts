@@ -5,8 +5,12 @@
 
 import { setUnread } from '../title';
 import { chime } from './beep';
-import { notifyApi, type NotifyView } from './api';
+import { notifyApi, type NotificationKind, type NotifyView } from './api';
 import { showChallenges } from './challenge_popup';
+
+/** The notifications a game's page reads by being on the screen: its turns, and the accepted
+ * challenge or seek that started it. */
+const READ_ON_GAME_PAGE: NotificationKind[] = ['your_move', 'challenge_accepted', 'seek_accepted'];
 
 let source: EventSource | undefined;
 let view: NotifyView = { unread: 0, latest: null };
@@ -31,8 +35,8 @@ function changed(next: NotifyView): void {
   const fresh = latest !== null && latest.id !== newest && !latest.read;
   view = next;
   newest = latest?.id ?? null;
-  // The game on the screen needs no notification of its own turns.
-  if (fresh && latest.kind === 'your_move' && latest.game && location.pathname === `/game/${latest.game}`) {
+  // The game on the screen needs no notification of its own turns, nor of its start.
+  if (fresh && READ_ON_GAME_PAGE.includes(latest.kind) && latest.game && location.pathname === `/game/${latest.game}`) {
     void notifyApi.read([latest.id]).catch(() => undefined);
   } else if (fresh && !first) {
     chime();
@@ -70,4 +74,22 @@ export function startNotifications(): void {
 /** The count after the player read some here (the stream confirms it soon after). */
 export function setCount(unread: number): void {
   changed({ unread, latest: view.latest ? { ...view.latest, read: unread === 0 || view.latest.read } : null });
+}
+
+/** The page of game `id` is on the screen: its unread turns and the accepted challenge or seek
+ * that started it (which may have come before the page opened) are marked read, once there is
+ * anything unread. Returns the page's teardown. */
+export function readOnGamePage(id: string): () => void {
+  let looked = false;
+  const look = (v: NotifyView) => {
+    if (looked || v.unread === 0) return;
+    looked = true;
+    notifyApi.list().then(r => {
+      const ids = r.items.filter(n => !n.read && n.game === id && READ_ON_GAME_PAGE.includes(n.kind)).map(n => n.id);
+      if (ids.length) return notifyApi.read(ids).then(x => setCount(x.unread));
+    }).catch(() => undefined);
+  };
+  const off = onNotify(look);
+  look(view);
+  return () => { off(); };
 }

@@ -8,7 +8,7 @@ import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
-import { emailSection, forgotForm } from './email';
+import { emailSection, forgotForm, linkOutcomeNotice } from './email';
 
 const NAME = /^[A-Za-z0-9_-]{3,20}$/;
 
@@ -42,7 +42,7 @@ export function loginPage(root: HTMLElement): void {
     setMe(r.username);
     navigate('/my');
   };
-  const login = h('form.card.account#login-form', {
+  const login = h('form.account#login-form', {
     onsubmit: (e: Event) => {
       e.preventDefault();
       loginMsg.textContent = '';
@@ -60,7 +60,8 @@ export function loginPage(root: HTMLElement): void {
     },
   }, h('h1', t('account.register_title')), h('p.muted', t('account.register_about')), newNameRow, h('p.muted.small', t('account.name_rule')), newPwRow, h('p.muted.small', t('account.password_rule')),
   h('button.primary#register-submit', { type: 'submit' }, t('account.register')), registerMsg);
-  mount(root, h('div.account-pages', h('div', login, forgotForm()), register));
+  // "Forgot your password?" inside the log-in card, under its button.
+  mount(root, h('div.account-pages', h('div.card.login-card', login, forgotForm()), register));
   if (currentUser()) mount(root, h('section.card', h('p', t('account.signed_in_as', { name: currentUser()! })), h('a.button#to-account', { href: '/account' }, t('account.title'))));
 }
 
@@ -69,7 +70,8 @@ export function accountPage(root: HTMLElement): void {
   setTitle(t('account.title'));
   const user = currentUser();
   if (!user) {
-    mount(root, h('section.card', h('h1', t('account.title')), h('p', t('account.not_logged_in')), h('a.button.primary#to-login', { href: '/login' }, t('account.login'))));
+    // The e-mail confirmation link works without a session: its outcome comes first.
+    mount(root, h('section.card', h('h1', t('account.title')), linkOutcomeNotice(), h('p#account-logged-out', t('account.not_logged_in')), h('a.button.primary#to-login', { href: '/login' }, t('account.login'))));
     return;
   }
   const [oldRow, old] = field('old-password', t('account.old_password'), 'password', 'current-password');

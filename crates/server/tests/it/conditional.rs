@@ -166,7 +166,7 @@ async fn bad_lines_are_refused_naming_the_move() {
         r.body["error"]["message"]
             .as_str()
             .unwrap()
-            .starts_with("moves[1]:"),
+            .starts_with("move 2 of the line:"),
         "{}",
         r.text
     );

@@ -98,6 +98,42 @@ async fn a_gone_opponent_can_be_claimed_after_the_wait_and_a_return_cancels_it()
     srv.stop().await;
 }
 
+/// A page whose browser went offline closes its socket with code 4001 (docs/api.md,
+/// WebSocket): a lost connection, not a closed tab, so the opponent waits 40 s in a 3+2 game,
+/// not 10 s.
+#[tokio::test]
+async fn a_close_for_going_offline_waits_as_a_lost_connection() {
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+    let (_time, options) = moved_time();
+    let srv = TestServer::start_with(&sqlite_url("gone-offline"), options).await;
+    let control = json!({"kind": "realtime", "initial_s": 180, "increment_s": 2});
+    let body = json!({"variant": "antarctos", "opponent": "friend", "color": "white", "time_control": control});
+    let mut white = srv.client();
+    let mut black = srv.client();
+    let g = create_and_join(&mut white, &mut black, body).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut w_ws = white.ws(&id).await.expect("ws");
+    first_state(&mut w_ws).await;
+    let mut b_ws = black.ws(&id).await.expect("ws");
+    first_state(&mut b_ws).await;
+    b_ws.close(Some(CloseFrame {
+        code: CloseCode::from(4001),
+        reason: "offline".into(),
+    }))
+    .await
+    .expect("close");
+    let g = wait_state(&mut w_ws, |g| g["gone"].is_object()).await;
+    assert_eq!(g["gone"]["side"], "black");
+    let wait = g["gone"]["claim_at_ms"].as_i64().unwrap() - g["gone"]["since_ms"].as_i64().unwrap();
+    assert_eq!(
+        wait, 40_000,
+        "a close for going offline is a lost connection: {g}"
+    );
+    srv.stop().await;
+}
+
 #[tokio::test]
 async fn correspondence_players_are_never_gone() {
     let srv = TestServer::start(&sqlite_url("gone-corr")).await;

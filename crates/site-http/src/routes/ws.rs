@@ -44,6 +44,11 @@ use site_model::error::{ErrorCode, SiteError};
 /// connection with status 1009 ("message too big", RFC 6455 section 7.4.1).
 pub const WS_MESSAGE_LIMIT: usize = 4096;
 
+/// The close code of a page that closes its socket because the browser went offline
+/// (docs/api.md, WebSocket): a lost connection, not a closed tab, so the opponent waits the
+/// lost connection's time before a claim. An application code (RFC 6455 section 7.4.2).
+pub const OFFLINE_CLOSE: u16 = 4001;
+
 /// What the transport itself reads before giving up on a client (bytes): above the
 /// message limit, so an oversized message is read whole and answered with a 1009 close
 /// instead of a dropped connection.
@@ -482,8 +487,10 @@ async fn session(
                         }
                         break;
                     }
-                    Some(Ok(Message::Close(_))) => {
-                        clean = true;
+                    Some(Ok(Message::Close(frame))) => {
+                        // A page that closes because its network went (OFFLINE_CLOSE) lost
+                        // its connection: the longer wait, as for a dropped one.
+                        clean = frame.is_none_or(|f| f.code != OFFLINE_CLOSE);
                         break;
                     }
                     None => break,

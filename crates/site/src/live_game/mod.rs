@@ -68,8 +68,8 @@ pub trait LiveGame: Send + Sync {
     /// was played from: a client's retry of a stored move (docs/api.md, moves).
     fn is_last_move(&self, text: &str) -> bool;
     /// Reads `texts` as moves played one after another from the current position: each one's
-    /// `(id, text)` as stored. 400 or 422 naming the first bad one (`moves[2]: ...`), or one
-    /// after the game would be over.
+    /// `(id, text)` as stored. 400 or 422 naming the first bad one, counted from 1 (`move 3 of
+    /// the line: ...`), or one after the game would be over.
     fn read_line(&self, texts: &[String]) -> Result<Vec<(String, String)>, SiteError>;
     /// The id of the last move played, if any.
     fn last_move_id(&self) -> Option<String>;
@@ -355,7 +355,8 @@ impl<V: SiteVariant> LiveGame for Game<V> {
         let mut line = Vec::with_capacity(texts.len());
         for (i, text) in texts.iter().enumerate() {
             let at = |mut e: SiteError| {
-                e.message = format!("moves[{i}]: {}", e.message);
+                // Counted from 1, as a player counts the moves of the line.
+                e.message = format!("move {} of the line: {}", i + 1, e.message);
                 e
             };
             let text = text.trim();

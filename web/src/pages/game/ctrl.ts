@@ -436,12 +436,18 @@ export class GameCtrl {
    * and keeps the rest for the next turns; a premove that is not legal drops the whole queue
    * (the ones after it were meant to follow it), and the page says so. */
   private playPremove(g: GameView): void {
-    const [p, ...rest] = this.premoves;
-    if (!p) return;
+    // The game is over (aborted, resigned, flagged): the queue, its words ("At most 5
+    // premoves", "Premove c1–d2 ...") and its cancel button go with it.
     if (g.status !== 'ongoing') {
-      this.premoves = [];
+      if (this.premoves.length || this.hint) {
+        this.premoves = [];
+        this.say(null);
+        this.redraw();
+      }
       return;
     }
+    const [p, ...rest] = this.premoves;
+    if (!p) return;
     // Still the opponent's turn (an offer, a draw answer): the queue waits.
     if (!this.canMoveNow()) return;
     const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);

@@ -7,6 +7,7 @@ import { myColors, waitingForFriend } from '../../game/model';
 import { errorWords, resultHeadline, t } from '../../i18n';
 import { mountView } from '../../snabbdom';
 import { setTitle } from '../../title';
+import { readOnGamePage } from '../../notify/live';
 import { deadEndPage } from '../notfound';
 import { GameCtrl } from './ctrl';
 import { gameName, view } from './view';
@@ -58,7 +59,10 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     err => mount(root, h('section.card', h('p.error', errorWords(err)))),
   );
 
+  const readNotices = readOnGamePage(id);
+
   return () => {
+    readNotices();
     ctrl.close();
     document.removeEventListener('keydown', keys);
     delete document.body.dataset.theme;

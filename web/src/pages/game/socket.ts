@@ -7,6 +7,11 @@ import { recordRoundTrip } from '../../net_lag';
 /** How often the socket times a round trip, ms. */
 const PING_MS = 5000;
 
+/** The close code of a socket dropped because the network went (docs/api.md, WebSocket): the
+ * server counts it as a lost connection, not a closed tab, so the opponent waits longer before
+ * claiming the game. */
+export const OFFLINE_CLOSE = 4001;
+
 export interface SocketEvents {
   /** A new state, its move list whole again. */
   state: (g: GameView) => void;
@@ -110,7 +115,7 @@ export class GameSocket {
     const socket = this.ws;
     if (this.closed || socket === null) return;
     this.lost();
-    socket.close();
+    socket.close(OFFLINE_CLOSE, 'offline');
   };
 
   /** Reconnects at once when the browser says it is back online or the tab is shown again. */

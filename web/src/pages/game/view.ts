@@ -164,7 +164,7 @@ function overBox(ctrl: GameCtrl, g: GameView): VNode {
     if (box.top < 0 || box.bottom > window.innerHeight) (v.elm as HTMLElement).scrollIntoView({ block: 'nearest' });
   };
   return h('div#game-over.game-over', { attrs: { hidden: !over }, hook: { insert: reveal, postpatch: (_, v) => reveal(v) } }, over ? [
-    h('p.over-reason', g.result ? resultReason(g.result) : t('result.aborted_words')),
+    h('p.over-reason', g.result ? resultReason(g.result, myColors(g)) : t('result.aborted_words')),
     h('div.actions', afterButtons(g, actionsOf(g), ctrl.actionEvents())),
   ] : []);
 }
