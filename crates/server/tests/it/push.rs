@@ -162,6 +162,14 @@ async fn a_correspondence_move_is_pushed_once_and_decrypts() {
     let r = &got[0];
     assert_eq!(r.headers["content-encoding"], "aes128gcm");
     assert_eq!(r.headers["ttl"], "43200");
+    // RFC 8291 section 4: one record, and the header's record size `rs` greater than it (it
+    // was equal).
+    let rs = u32::from_be_bytes(r.body[16..20].try_into().unwrap()) as usize;
+    let record = r.body.len() - 21 - usize::from(r.body[20]);
+    assert!(
+        rs > record,
+        "rs {rs} is not above the record's {record} bytes"
+    );
     let body = temp_dir("push-body").join("body");
     std::fs::write(&body, &r.body).unwrap();
     let authorization = r.headers["authorization"].to_str().unwrap();

@@ -1,7 +1,8 @@
 //! Web Push (issue 38): notifications sent to the browsers that subscribed, through their
 //! push services, encrypted for the browser (RFC 8291, `aes128gcm` of RFC 8188) and signed with
-//! the site's VAPID key (RFC 8292), as RFC 8030 messages: web-push-native builds them; the
-//! [`PushSender`] port (the server's HTTPS client) sends them.
+//! the site's VAPID key (RFC 8292), as RFC 8030 messages: [`encrypt`] (with ece-native's
+//! RFC 8188 records) and web-push-native's keys and VAPID JWT build them; the [`PushSender`]
+//! port (the server's HTTPS client) sends them.
 //!
 //! Every process runs [`run`]: it claims the notifications not yet pushed (each by one process,
 //! for a lease), sends each to its owner's browsers, drops a subscription the push service
@@ -25,7 +26,8 @@ use web_push_native::jwt_simple::algorithms::{
     ECDSAP256KeyPairLike, ECDSAP256PublicKeyLike, ES256KeyPair,
 };
 use web_push_native::jwt_simple::claims::Claims;
-use web_push_native::{Auth, WebPushBuilder, p256};
+use web_push_native::p256;
+use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use super::Notifications;
 
@@ -45,6 +47,10 @@ pub const POLL: Duration = Duration::from_secs(5);
 /// How long a push service keeps a message for an offline browser (`TTL`), and the VAPID
 /// token's life (at most 24 h, RFC 8292 section 2).
 pub const TTL: Duration = Duration::from_secs(12 * 3600);
+/// The record size (`rs`) of a message's `aes128gcm` header: RFC 8291 section 4 wants it
+/// greater than the one record's length (plaintext, the delimiter octet and the 16-octet tag);
+/// 4096 is what push services take, and a longer message gets its length plus one.
+pub const RECORD_SIZE: u32 = 4096;
 
 /// The port through which a push message leaves: the server's HTTPS client.
 pub trait PushSender: Send + Sync {
@@ -200,6 +206,50 @@ fn check_endpoint(url: &url::Url, policy: EndpointPolicy) -> Result<(), String> 
     Ok(())
 }
 
+/// `message` encrypted for the browser whose key is `ua_public` and authentication secret
+/// `auth` (RFC 8291): an ephemeral P-256 key of the site's, ECDH with the browser's, the input
+/// key from HKDF-SHA-256 over the shared secret with `auth` as salt and
+/// `"WebPush: info\0" || ua_public || as_public` as info; then one `aes128gcm` record (RFC 8188)
+/// under a random salt, with the ephemeral public key as `keyid` and [`RECORD_SIZE`] as `rs`
+/// (greater than the record, as RFC 8291 section 4 requires; web-push-native's own `encrypt`
+/// gives `rs` equal to it).
+pub fn encrypt(
+    message: &[u8],
+    ua_public: &p256::PublicKey,
+    auth: &[u8],
+) -> Result<Vec<u8>, String> {
+    // The record: the message, the last-record delimiter (2) and the tag.
+    let record = message.len() + 17;
+    let rs = u32::try_from(record + 1)
+        .map_err(|_| "a push message longer than 4 GiB".to_string())?
+        .max(RECORD_SIZE);
+    let as_secret = loop {
+        // A random scalar; the rare 32 bytes that are none (0, or not below the order) are
+        // drawn again.
+        if let Ok(k) = p256::SecretKey::from_slice(&rand::random::<[u8; 32]>()) {
+            break k;
+        }
+    };
+    let as_public = as_secret.public_key();
+    let shared = p256::ecdh::diffie_hellman(as_secret.to_nonzero_scalar(), ua_public.as_affine());
+    let keyid = as_public.to_encoded_point(false);
+    let mut info = b"WebPush: info\0".to_vec();
+    info.extend_from_slice(ua_public.to_encoded_point(false).as_bytes());
+    info.extend_from_slice(keyid.as_bytes());
+    let mut ikm = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(auth), shared.raw_secret_bytes().as_slice())
+        .expand(&info, &mut ikm)
+        .map_err(|e| e.to_string())?;
+    ece_native::encrypt(
+        ikm,
+        rand::random::<[u8; 16]>(),
+        keyid.as_bytes(),
+        std::iter::once(message.to_vec()),
+        rs,
+    )
+    .map_err(|e| format!("encryption: {e}"))
+}
+
 /// What a push message carries (JSON, encrypted): the notification and the page it leads to.
 #[derive(Debug, Serialize)]
 struct Payload<'a> {
@@ -288,15 +338,18 @@ impl Push {
                 .map_or_else(|| "/".to_string(), |g| format!("/game/{g}")),
         };
         let body = serde_json::to_vec(&payload).map_err(|e| e.to_string())?;
-        let mut request = WebPushBuilder::new(endpoint, public, Auth::clone_from_slice(&auth))
-            .with_valid_duration(TTL)
-            .build(body)
-            .map_err(|e| e.to_string())?;
+        let body = encrypt(&body, &public, &auth)?;
         let vapid = self.vapid(&sub.endpoint)?;
-        request.headers_mut().insert(
-            http::header::AUTHORIZATION,
-            http::HeaderValue::from_str(&vapid).map_err(|e| e.to_string())?,
-        );
+        let mut request = http::Request::builder()
+            .method(http::Method::POST)
+            .uri(endpoint)
+            .header("TTL", TTL.as_secs())
+            .header(http::header::CONTENT_ENCODING, "aes128gcm")
+            .header(http::header::CONTENT_TYPE, "application/octet-stream")
+            .header(http::header::CONTENT_LENGTH, body.len())
+            .header(http::header::AUTHORIZATION, vapid)
+            .body(body)
+            .map_err(|e| e.to_string())?;
         // RFC 8030 section 5.4: a message with the same topic replaces one still waiting.
         if let Ok(topic) = http::HeaderValue::from_str(&note.id) {
             request.headers_mut().insert("Topic", topic);
@@ -429,6 +482,45 @@ pub async fn run(notifications: Arc<Notifications>, mut shutdown: watch::Receive
         }
         if *shutdown.borrow() {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `aes128gcm` header of `body` (RFC 8188 section 2.1): `rs`, and where the records
+    /// start.
+    fn header(body: &[u8]) -> (usize, usize) {
+        let rs = u32::from_be_bytes(body[16..20].try_into().unwrap()) as usize;
+        (rs, 21 + usize::from(body[20]))
+    }
+
+    #[test]
+    fn the_record_size_is_greater_than_the_record_and_the_message_decrypts() {
+        let browser = p256::SecretKey::from_slice(&[7u8; 32]).unwrap();
+        let auth = [9u8; 16];
+        // 250 bytes was sent with rs 267, the record's own length (RFC 8291 section 4: greater).
+        for len in [0, 1, 250, 4078, 4079, 5000] {
+            let message: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let body = encrypt(&message, &browser.public_key(), &auth).unwrap();
+            let (rs, start) = header(&body);
+            let record = body.len() - start;
+            assert_eq!(start, 21 + 65, "keyid: the uncompressed ephemeral key");
+            assert_eq!(record, len + 17, "one record: message, delimiter, tag");
+            assert!(
+                rs > record,
+                "{len} bytes: rs {rs} is not above the record ({record})"
+            );
+            assert!(rs >= RECORD_SIZE as usize);
+            let opened = web_push_native::decrypt(
+                body,
+                &browser,
+                &web_push_native::Auth::clone_from_slice(&auth),
+            )
+            .unwrap();
+            assert_eq!(opened, message, "{len} bytes");
         }
     }
 }
