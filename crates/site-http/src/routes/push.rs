@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use site::notifications::push::NewSubscription;
+use site::notifications::push::{NewSubscription, PushEndpoint};
 
 use super::{ApiJson, AppState};
 use crate::error::HttpError;
@@ -65,7 +65,7 @@ pub async fn subscribe(
     ApiJson(body): ApiJson<SubscriptionBody>,
 ) -> Result<StatusCode, HttpError> {
     let sub = NewSubscription::new(
-        &body.endpoint,
+        PushEndpoint::parse(&body.endpoint)?,
         &body.keys.p256dh,
         &body.keys.auth,
         svc.notifications.push_policy(),

@@ -30,6 +30,7 @@ use web_push_native::p256;
 use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use super::Notifications;
+pub use super::push_endpoint::{EndpointPolicy, PushEndpoint, is_global};
 
 /// The name of the VAPID key in the site's secrets.
 const VAPID_SECRET: &str = "vapid_es256_private";
@@ -55,7 +56,31 @@ pub const RECORD_SIZE: u32 = 4096;
 /// The port through which a push message leaves: the server's HTTPS client.
 pub trait PushSender: Send + Sync {
     /// Sends `request` (a POST to the push service); the answer's status, or why none came.
-    fn send(&self, request: http::Request<Vec<u8>>) -> BoxFuture<'static, Result<u16, String>>;
+    /// Before connecting, the sender checks where the request would go as the site's
+    /// [`EndpointPolicy`] says: without `allow_insecure`, an endpoint whose host is or resolves
+    /// to an address that is not [`is_global`] is [`SendError::Refused`], and the connection
+    /// goes only to the addresses checked (no second look-up a DNS rebinding could answer).
+    fn send(&self, request: http::Request<Vec<u8>>) -> BoxFuture<'static, Result<u16, SendError>>;
+}
+
+/// Why a push message was not sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendError {
+    /// The endpoint's host is or resolves to an address pushes may not go to (SSRF): nothing
+    /// was sent, and the subscription is dropped.
+    Refused(String),
+    /// No answer came (the host unknown, the connection or TLS failed, ...): tried again with
+    /// the next notification.
+    Failed(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Refused(e) => write!(f, "refused: {e}"),
+            SendError::Failed(e) => f.write_str(e),
+        }
+    }
 }
 
 /// The site's VAPID key (RFC 8292): made once and kept in the database with the other secrets.
@@ -102,40 +127,29 @@ impl VapidKey {
     }
 }
 
-/// Where pushes may go: `https` to a public host; with `allow_insecure` (tests, a private
-/// push service) also `http` and private or loopback addresses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EndpointPolicy {
-    /// Whether `http` and private addresses are allowed.
-    pub allow_insecure: bool,
-}
-
 /// A browser's subscription as it arrives (`POST /api/push/subscriptions`; site-http reads the
 /// body into it), checked by [`NewSubscription::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSubscription {
-    endpoint: url::Url,
+    endpoint: PushEndpoint,
     p256dh: String,
     auth: String,
 }
 
 impl NewSubscription {
-    /// Checks a subscription: the endpoint (an absolute URL of at most 1,000 characters, as
-    /// `policy` allows), `p256dh` (base64url of a 65-byte uncompressed P-256 point on the
-    /// curve) and `auth` (base64url of 16 bytes). 400 naming the field.
+    /// Checks a subscription: the endpoint (as `policy` allows, [`PushEndpoint::check`]),
+    /// `p256dh` (base64url of a 65-byte uncompressed P-256 point on the curve) and `auth`
+    /// (base64url of 16 bytes). 400 naming the field.
     pub fn new(
-        endpoint: &str,
+        endpoint: PushEndpoint,
         p256dh: &str,
         auth: &str,
         policy: EndpointPolicy,
     ) -> Result<NewSubscription, SiteError> {
         let bad = |m: String| SiteError::bad_request(m);
-        if endpoint.len() > 1000 {
-            return Err(bad("endpoint: longer than 1,000 characters".into()));
-        }
-        let url =
-            url::Url::parse(endpoint).map_err(|e| bad(format!("endpoint: not a URL ({e})")))?;
-        check_endpoint(&url, policy).map_err(|m| bad(format!("endpoint: {m}")))?;
+        endpoint
+            .check(policy)
+            .map_err(|m| bad(format!("endpoint: {m}")))?;
         let key = URL_SAFE_NO_PAD
             .decode(p256dh.trim_end_matches('=').as_bytes())
             .map_err(|_| bad("keys.p256dh: not base64url".into()))?;
@@ -154,7 +168,7 @@ impl NewSubscription {
             )));
         }
         Ok(NewSubscription {
-            endpoint: url,
+            endpoint,
             p256dh: URL_SAFE_NO_PAD.encode(key),
             auth: URL_SAFE_NO_PAD.encode(secret),
         })
@@ -164,46 +178,6 @@ impl NewSubscription {
     pub fn endpoint(&self) -> &str {
         self.endpoint.as_str()
     }
-}
-
-/// Whether pushes may go to `url`: `https` with a host name or a public address, unless
-/// `policy` allows more. The site would otherwise POST wherever a player asks (SSRF).
-fn check_endpoint(url: &url::Url, policy: EndpointPolicy) -> Result<(), String> {
-    if policy.allow_insecure {
-        return match url.scheme() {
-            "https" | "http" => Ok(()),
-            s => Err(format!("scheme '{s}' (https only)")),
-        };
-    }
-    if url.scheme() != "https" {
-        return Err(format!("scheme '{}' (https only)", url.scheme()));
-    }
-    let private = match url.host() {
-        None => return Err("no host".into()),
-        Some(url::Host::Domain(d)) => {
-            let d = d.to_ascii_lowercase();
-            d == "localhost" || d.ends_with(".localhost") || !d.contains('.')
-        }
-        Some(url::Host::Ipv4(ip)) => {
-            ip.is_private()
-                || ip.is_loopback()
-                || ip.is_link_local()
-                || ip.is_unspecified()
-                || ip.is_broadcast()
-                || ip.octets()[0] == 100 && (64..128).contains(&ip.octets()[1])
-        }
-        Some(url::Host::Ipv6(ip)) => {
-            ip.is_loopback()
-                || ip.is_unspecified()
-                || (ip.segments()[0] & 0xfe00) == 0xfc00
-                || (ip.segments()[0] & 0xffc0) == 0xfe80
-                || ip.to_ipv4_mapped().is_some()
-        }
-    };
-    if private {
-        return Err("a private or local address: push services are public".into());
-    }
-    Ok(())
 }
 
 /// `message` encrypted for the browser whose key is `ua_public` and authentication secret
@@ -387,7 +361,7 @@ impl Notifications {
         self.store
             .add_push_subscription(
                 &PushSubscriptionRow {
-                    endpoint: sub.endpoint.to_string(),
+                    endpoint: sub.endpoint.as_str().to_string(),
                     owner: token.hash(),
                     p256dh: sub.p256dh,
                     auth: sub.auth,
@@ -433,6 +407,17 @@ impl Notifications {
                 if sub.created_at > note.created_at {
                     continue;
                 }
+                // A row stored under older rules (another port, http) is not sent to.
+                if let Err(e) = PushEndpoint::parse(&sub.endpoint)
+                    .map_err(|e| e.message)
+                    .and_then(|e| e.check_shape(push.policy))
+                {
+                    tracing::warn!(error = %e, "a push endpoint the rules refuse; subscription dropped");
+                    self.store
+                        .delete_push_subscription(&sub.endpoint, None)
+                        .await?;
+                    continue;
+                }
                 let request = match push.request(&note, &sub) {
                     Ok(r) => r,
                     Err(e) => {
@@ -458,7 +443,18 @@ impl Notifications {
                     Ok(Ok(status)) => {
                         tracing::warn!(status, "a push service refused a message")
                     }
-                    Ok(Err(e)) => tracing::warn!(error = %e, "a push message was not sent"),
+                    Ok(Err(SendError::Refused(e))) => {
+                        tracing::warn!(
+                            error = %e,
+                            "a push endpoint is not a public address; subscription dropped"
+                        );
+                        self.store
+                            .delete_push_subscription(&sub.endpoint, None)
+                            .await?;
+                    }
+                    Ok(Err(SendError::Failed(e))) => {
+                        tracing::warn!(error = %e, "a push message was not sent")
+                    }
                     Err(_) => tracing::warn!("a push service did not answer in time"),
                 }
             }
