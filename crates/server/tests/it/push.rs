@@ -408,3 +408,54 @@ async fn an_endpoint_whose_name_resolves_to_a_local_address_is_not_sent_to() {
     }
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn unsubscribing_matches_the_endpoint_however_it_is_spelled() {
+    // The endpoint is stored normalised; DELETE compared the raw text (204, the row stayed).
+    let srv = start_push(&sqlite_url("push-unsub")).await;
+    let (mut c, name) = account(&srv, "puns").await;
+    let keys = json!({"p256dh": "BJbRkO7P1GlMHarkVQ1WfsDYu8137Y37wsc6GT_cWQkuQIOiJLRFdEUDKWpnYYrMEgsgqyG5tM03-lhF9xvKyIM",
+                      "auth": "ahC_tWxZXAev1bHFFHtiKQ"});
+    let raw = "http://LOCALHOST:80/Push/X";
+    let r = post(
+        &mut c,
+        "/api/push/subscriptions",
+        json!({"endpoint": raw, "keys": keys}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let store = srv.site.service().store();
+    let (_, _, owner) = store.account_player(&name).await.unwrap().unwrap();
+    let stored: Vec<String> = store
+        .push_subscriptions(&owner)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.endpoint)
+        .collect();
+    assert_eq!(stored, vec!["http://localhost/Push/X"]);
+    let d = c
+        .send(
+            "DELETE",
+            "/api/push/subscriptions",
+            Some(&json!({"endpoint": raw})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.status, 204);
+    assert!(
+        store.push_subscriptions(&owner).await.unwrap().is_empty(),
+        "the subscription at {raw} is removed"
+    );
+    let d = c
+        .send(
+            "DELETE",
+            "/api/push/subscriptions",
+            Some(&json!({"endpoint": "not a url"})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.status, 400, "{}", d.text);
+    assert!(d.text.contains("endpoint: not a URL"), "{}", d.text);
+    srv.stop().await;
+}

@@ -74,14 +74,14 @@ pub async fn subscribe(
     Ok(StatusCode::CREATED)
 }
 
-/// `DELETE /api/push/subscriptions` -> 204 (also when there was none of this player's).
+/// `DELETE /api/push/subscriptions` -> 204 (also when there was none of this player's); 400
+/// when the endpoint is not a URL.
 pub async fn unsubscribe(
     State(svc): State<AppState>,
     Player(token): Player,
     ApiJson(body): ApiJson<EndpointBody>,
 ) -> Result<StatusCode, HttpError> {
-    svc.notifications
-        .unsubscribe(&token, &body.endpoint)
-        .await?;
+    let endpoint = PushEndpoint::parse(&body.endpoint)?;
+    svc.notifications.unsubscribe(&token, &endpoint).await?;
     Ok(StatusCode::NO_CONTENT)
 }

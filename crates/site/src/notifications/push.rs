@@ -374,15 +374,16 @@ impl Notifications {
     }
 
     /// `DELETE /api/push/subscriptions`: `token`'s subscription at `endpoint` ends (another
-    /// player's is left alone). Whether there was one.
+    /// player's is left alone). Whether there was one. The endpoint is normalised as when
+    /// subscribing, so any spelling of the stored one matches.
     pub async fn unsubscribe(
         &self,
         token: &PlayerToken,
-        endpoint: &str,
+        endpoint: &PushEndpoint,
     ) -> Result<bool, SiteError> {
         Ok(self
             .store
-            .delete_push_subscription(endpoint, Some(&token.hash()))
+            .delete_push_subscription(endpoint.as_str(), Some(&token.hash()))
             .await?)
     }
 
