@@ -142,10 +142,11 @@ fn is_global_v6(ip: Ipv6Addr) -> bool {
     if s[0] & 0xe000 != 0x2000 {
         return false;
     }
-    let not_global = (s[0] == 0x2001 && s[1] < 0x0200)
-        || (s[0] == 0x2001 && s[1] == 0x0db8)
-        || (s[0] == 0x3fff && s[1] < 0x1000);
-    !not_global
+    // 2001::/23 (IETF protocol assignments), 2001:db8::/32 and 3fff::/20 (documentation).
+    !matches!(
+        (s[0], s[1]),
+        (0x2001, 0..0x0200 | 0x0db8) | (0x3fff, 0..0x1000)
+    )
 }
 
 /// The IPv4 address an IPv6 one carries: IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible
