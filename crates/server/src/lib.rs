@@ -102,15 +102,17 @@ impl Site {
         let vapid = site::notifications::push::VapidKey::load(services.play.store())
             .await
             .map_err(|e| ServerError::Options(e.message))?;
+        let policy = site::notifications::push::EndpointPolicy {
+            allow_insecure: options.services.push_allow_insecure,
+        };
+        let sender = push_sender::HttpsSender::new(policy).map_err(ServerError::Options)?;
         services
             .notifications
             .set_push(Arc::new(site::notifications::push::Push::new(
                 vapid,
-                push_sender::HttpsSender::new(),
+                sender,
                 push_sender::contact(options.public_url.as_ref()),
-                site::notifications::push::EndpointPolicy {
-                    allow_insecure: options.services.push_allow_insecure,
-                },
+                policy,
             )));
         match &options.services.smtp {
             Some(url) => {

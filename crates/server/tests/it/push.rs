@@ -162,6 +162,14 @@ async fn a_correspondence_move_is_pushed_once_and_decrypts() {
     let r = &got[0];
     assert_eq!(r.headers["content-encoding"], "aes128gcm");
     assert_eq!(r.headers["ttl"], "43200");
+    // RFC 8291 section 4: one record, and the header's record size `rs` greater than it (it
+    // was equal).
+    let rs = u32::from_be_bytes(r.body[16..20].try_into().unwrap()) as usize;
+    let record = r.body.len() - 21 - usize::from(r.body[20]);
+    assert!(
+        rs > record,
+        "rs {rs} is not above the record's {record} bytes"
+    );
     let body = temp_dir("push-body").join("body");
     std::fs::write(&body, &r.body).unwrap();
     let authorization = r.headers["authorization"].to_str().unwrap();
@@ -245,6 +253,32 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
             body("not a url", good_key, good_auth),
             "endpoint: not a URL",
         ),
+    ]
+    .into_iter()
+    .chain(
+        // Taken before (testers): names of this machine, addresses that are not public in
+        // other spellings, and ports other than 443.
+        [
+            "https://localhost./x",
+            "https://push.localhost/x",
+            "https://[::7f00:1]",
+            "https://[::ffff:127.0.0.1]/x",
+            "https://[64:ff9b::7f00:1]/",
+            "https://[2002:7f00:1::1]/",
+            "https://0.1.2.3/",
+            "https://[fec0::1]/",
+            "https://224.0.0.1/",
+            "https://198.18.0.1/",
+            "https://100.64.0.1/",
+            "https://169.254.169.254/",
+        ]
+        .map(|e| (body(e, good_key, good_auth), "private or local")),
+    )
+    .chain([(
+        body("https://fcm.googleapis.com:6379/", good_key, good_auth),
+        "endpoint: port 6379",
+    )])
+    .chain([
         (
             body("https://push.example.com/x", "AAAA", good_auth),
             "keys.p256dh",
@@ -262,7 +296,7 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
             json!({"endpoint": "https://push.example.com/x", "keys": {"p256dh": good_key, "auth": good_auth}, "extra": 1}),
             "extra",
         ),
-    ] {
+    ]) {
         let r = post(&mut c, "/api/push/subscriptions", b.clone()).await;
         assert_eq!(r.status, 400, "{b}: {}", r.text);
         let message = r.body["error"]["message"].as_str().unwrap_or_default();
@@ -294,5 +328,134 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
         .unwrap();
     assert_eq!(d.status, 204);
     assert!(store.push_subscriptions(&owner).await.unwrap().is_empty());
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn an_endpoint_whose_name_resolves_to_a_local_address_is_not_sent_to() {
+    // Without --push-allow-insecure. A name that passed the subscription's check may resolve
+    // to a private address when the push is sent (a DNS name of the attacker's, rebinding):
+    // stored here directly, as `localhost`, which every /etc/hosts resolves to 127.0.0.1.
+    // Likewise a row stored before the port rule.
+    let srv = TestServer::start_with(
+        &sqlite_url("push-resolve"),
+        server::SiteOptions {
+            rate_limits: server::options::RateLimits::off(),
+            ..server::SiteOptions::default()
+        },
+    )
+    .await;
+    let (mut w, _) = account(&srv, "prw").await;
+    let (mut bl, name) = account(&srv, "prb").await;
+    let store = srv.site.service().store();
+    let (_, _, owner) = store.account_player(&name).await.unwrap().unwrap();
+    let keys = json!({"p256dh": "BJbRkO7P1GlMHarkVQ1WfsDYu8137Y37wsc6GT_cWQkuQIOiJLRFdEUDKWpnYYrMEgsgqyG5tM03-lhF9xvKyIM",
+                      "auth": "ahC_tWxZXAev1bHFFHtiKQ"});
+    for endpoint in [
+        "https://localhost/ok/resolved",
+        "https://fcm.googleapis.com:6379/old",
+    ] {
+        store
+            .add_push_subscription(
+                &site_store::PushSubscriptionRow {
+                    endpoint: endpoint.into(),
+                    owner: owner.clone(),
+                    p256dh: keys["p256dh"].as_str().unwrap().into(),
+                    auth: keys["auth"].as_str().unwrap().into(),
+                    created_at: site_store::now_ms(),
+                },
+                10,
+            )
+            .await
+            .unwrap();
+    }
+    // The subscription's own check refuses such names.
+    let r = post(
+        &mut bl,
+        "/api/push/subscriptions",
+        json!({"endpoint": "https://localhost./ok/x", "keys": keys}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    let g = create_and_join(
+        &mut w,
+        &mut bl,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white",
+               "time_control": {"kind": "correspondence", "days": 3}}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mv = first_legal(&mut w, &id).await;
+    play(&mut w, &id, &mv).await;
+    // Both are dropped when the push is tried (a push that merely fails keeps its row).
+    let end = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: Vec<String> = store
+            .push_subscriptions(&owner)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|s| s.endpoint)
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < end,
+            "not dropped within 10 s: {left:?} (resolved to 127.0.0.1, or port 6379)"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn unsubscribing_matches_the_endpoint_however_it_is_spelled() {
+    // The endpoint is stored normalised; DELETE compared the raw text (204, the row stayed).
+    let srv = start_push(&sqlite_url("push-unsub")).await;
+    let (mut c, name) = account(&srv, "puns").await;
+    let keys = json!({"p256dh": "BJbRkO7P1GlMHarkVQ1WfsDYu8137Y37wsc6GT_cWQkuQIOiJLRFdEUDKWpnYYrMEgsgqyG5tM03-lhF9xvKyIM",
+                      "auth": "ahC_tWxZXAev1bHFFHtiKQ"});
+    let raw = "http://LOCALHOST:80/Push/X";
+    let r = post(
+        &mut c,
+        "/api/push/subscriptions",
+        json!({"endpoint": raw, "keys": keys}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let store = srv.site.service().store();
+    let (_, _, owner) = store.account_player(&name).await.unwrap().unwrap();
+    let stored: Vec<String> = store
+        .push_subscriptions(&owner)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.endpoint)
+        .collect();
+    assert_eq!(stored, vec!["http://localhost/Push/X"]);
+    let d = c
+        .send(
+            "DELETE",
+            "/api/push/subscriptions",
+            Some(&json!({"endpoint": raw})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.status, 204);
+    assert!(
+        store.push_subscriptions(&owner).await.unwrap().is_empty(),
+        "the subscription at {raw} is removed"
+    );
+    let d = c
+        .send(
+            "DELETE",
+            "/api/push/subscriptions",
+            Some(&json!({"endpoint": "not a url"})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.status, 400, "{}", d.text);
+    assert!(d.text.contains("endpoint: not a URL"), "{}", d.text);
     srv.stop().await;
 }

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use site::notifications::push::NewSubscription;
+use site::notifications::push::{NewSubscription, PushEndpoint};
 
 use super::{ApiJson, AppState};
 use crate::error::HttpError;
@@ -65,7 +65,7 @@ pub async fn subscribe(
     ApiJson(body): ApiJson<SubscriptionBody>,
 ) -> Result<StatusCode, HttpError> {
     let sub = NewSubscription::new(
-        &body.endpoint,
+        PushEndpoint::parse(&body.endpoint)?,
         &body.keys.p256dh,
         &body.keys.auth,
         svc.notifications.push_policy(),
@@ -74,14 +74,14 @@ pub async fn subscribe(
     Ok(StatusCode::CREATED)
 }
 
-/// `DELETE /api/push/subscriptions` -> 204 (also when there was none of this player's).
+/// `DELETE /api/push/subscriptions` -> 204 (also when there was none of this player's); 400
+/// when the endpoint is not a URL.
 pub async fn unsubscribe(
     State(svc): State<AppState>,
     Player(token): Player,
     ApiJson(body): ApiJson<EndpointBody>,
 ) -> Result<StatusCode, HttpError> {
-    svc.notifications
-        .unsubscribe(&token, &body.endpoint)
-        .await?;
+    let endpoint = PushEndpoint::parse(&body.endpoint)?;
+    svc.notifications.unsubscribe(&token, &endpoint).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -11,6 +11,7 @@
 
 pub mod events;
 pub mod push;
+pub mod push_endpoint;
 pub mod reminders;
 pub mod stream;
 

@@ -1,7 +1,8 @@
 //! Web Push (issue 38): notifications sent to the browsers that subscribed, through their
 //! push services, encrypted for the browser (RFC 8291, `aes128gcm` of RFC 8188) and signed with
-//! the site's VAPID key (RFC 8292), as RFC 8030 messages: web-push-native builds them; the
-//! [`PushSender`] port (the server's HTTPS client) sends them.
+//! the site's VAPID key (RFC 8292), as RFC 8030 messages: [`encrypt`] (with ece-native's
+//! RFC 8188 records) and web-push-native's keys and VAPID JWT build them; the [`PushSender`]
+//! port (the server's HTTPS client) sends them.
 //!
 //! Every process runs [`run`]: it claims the notifications not yet pushed (each by one process,
 //! for a lease), sends each to its owner's browsers, drops a subscription the push service
@@ -25,9 +26,11 @@ use web_push_native::jwt_simple::algorithms::{
     ECDSAP256KeyPairLike, ECDSAP256PublicKeyLike, ES256KeyPair,
 };
 use web_push_native::jwt_simple::claims::Claims;
-use web_push_native::{Auth, WebPushBuilder, p256};
+use web_push_native::p256;
+use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use super::Notifications;
+pub use super::push_endpoint::{EndpointPolicy, PushEndpoint, is_global};
 
 /// The name of the VAPID key in the site's secrets.
 const VAPID_SECRET: &str = "vapid_es256_private";
@@ -45,11 +48,39 @@ pub const POLL: Duration = Duration::from_secs(5);
 /// How long a push service keeps a message for an offline browser (`TTL`), and the VAPID
 /// token's life (at most 24 h, RFC 8292 section 2).
 pub const TTL: Duration = Duration::from_secs(12 * 3600);
+/// The record size (`rs`) of a message's `aes128gcm` header: RFC 8291 section 4 wants it
+/// greater than the one record's length (plaintext, the delimiter octet and the 16-octet tag);
+/// 4096 is what push services take, and a longer message gets its length plus one.
+pub const RECORD_SIZE: u32 = 4096;
 
 /// The port through which a push message leaves: the server's HTTPS client.
 pub trait PushSender: Send + Sync {
     /// Sends `request` (a POST to the push service); the answer's status, or why none came.
-    fn send(&self, request: http::Request<Vec<u8>>) -> BoxFuture<'static, Result<u16, String>>;
+    /// Before connecting, the sender checks where the request would go as the site's
+    /// [`EndpointPolicy`] says: without `allow_insecure`, an endpoint whose host is or resolves
+    /// to an address that is not [`is_global`] is [`SendError::Refused`], and the connection
+    /// goes only to the addresses checked (no second look-up a DNS rebinding could answer).
+    fn send(&self, request: http::Request<Vec<u8>>) -> BoxFuture<'static, Result<u16, SendError>>;
+}
+
+/// Why a push message was not sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendError {
+    /// The endpoint's host is or resolves to an address pushes may not go to (SSRF): nothing
+    /// was sent, and the subscription is dropped.
+    Refused(String),
+    /// No answer came (the host unknown, the connection or TLS failed, ...): tried again with
+    /// the next notification.
+    Failed(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Refused(e) => write!(f, "refused: {e}"),
+            SendError::Failed(e) => f.write_str(e),
+        }
+    }
 }
 
 /// The site's VAPID key (RFC 8292): made once and kept in the database with the other secrets.
@@ -96,40 +127,29 @@ impl VapidKey {
     }
 }
 
-/// Where pushes may go: `https` to a public host; with `allow_insecure` (tests, a private
-/// push service) also `http` and private or loopback addresses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EndpointPolicy {
-    /// Whether `http` and private addresses are allowed.
-    pub allow_insecure: bool,
-}
-
 /// A browser's subscription as it arrives (`POST /api/push/subscriptions`; site-http reads the
 /// body into it), checked by [`NewSubscription::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSubscription {
-    endpoint: url::Url,
+    endpoint: PushEndpoint,
     p256dh: String,
     auth: String,
 }
 
 impl NewSubscription {
-    /// Checks a subscription: the endpoint (an absolute URL of at most 1,000 characters, as
-    /// `policy` allows), `p256dh` (base64url of a 65-byte uncompressed P-256 point on the
-    /// curve) and `auth` (base64url of 16 bytes). 400 naming the field.
+    /// Checks a subscription: the endpoint (as `policy` allows, [`PushEndpoint::check`]),
+    /// `p256dh` (base64url of a 65-byte uncompressed P-256 point on the curve) and `auth`
+    /// (base64url of 16 bytes). 400 naming the field.
     pub fn new(
-        endpoint: &str,
+        endpoint: PushEndpoint,
         p256dh: &str,
         auth: &str,
         policy: EndpointPolicy,
     ) -> Result<NewSubscription, SiteError> {
         let bad = |m: String| SiteError::bad_request(m);
-        if endpoint.len() > 1000 {
-            return Err(bad("endpoint: longer than 1,000 characters".into()));
-        }
-        let url =
-            url::Url::parse(endpoint).map_err(|e| bad(format!("endpoint: not a URL ({e})")))?;
-        check_endpoint(&url, policy).map_err(|m| bad(format!("endpoint: {m}")))?;
+        endpoint
+            .check(policy)
+            .map_err(|m| bad(format!("endpoint: {m}")))?;
         let key = URL_SAFE_NO_PAD
             .decode(p256dh.trim_end_matches('=').as_bytes())
             .map_err(|_| bad("keys.p256dh: not base64url".into()))?;
@@ -148,7 +168,7 @@ impl NewSubscription {
             )));
         }
         Ok(NewSubscription {
-            endpoint: url,
+            endpoint,
             p256dh: URL_SAFE_NO_PAD.encode(key),
             auth: URL_SAFE_NO_PAD.encode(secret),
         })
@@ -160,44 +180,48 @@ impl NewSubscription {
     }
 }
 
-/// Whether pushes may go to `url`: `https` with a host name or a public address, unless
-/// `policy` allows more. The site would otherwise POST wherever a player asks (SSRF).
-fn check_endpoint(url: &url::Url, policy: EndpointPolicy) -> Result<(), String> {
-    if policy.allow_insecure {
-        return match url.scheme() {
-            "https" | "http" => Ok(()),
-            s => Err(format!("scheme '{s}' (https only)")),
-        };
-    }
-    if url.scheme() != "https" {
-        return Err(format!("scheme '{}' (https only)", url.scheme()));
-    }
-    let private = match url.host() {
-        None => return Err("no host".into()),
-        Some(url::Host::Domain(d)) => {
-            let d = d.to_ascii_lowercase();
-            d == "localhost" || d.ends_with(".localhost") || !d.contains('.')
-        }
-        Some(url::Host::Ipv4(ip)) => {
-            ip.is_private()
-                || ip.is_loopback()
-                || ip.is_link_local()
-                || ip.is_unspecified()
-                || ip.is_broadcast()
-                || ip.octets()[0] == 100 && (64..128).contains(&ip.octets()[1])
-        }
-        Some(url::Host::Ipv6(ip)) => {
-            ip.is_loopback()
-                || ip.is_unspecified()
-                || (ip.segments()[0] & 0xfe00) == 0xfc00
-                || (ip.segments()[0] & 0xffc0) == 0xfe80
-                || ip.to_ipv4_mapped().is_some()
+/// `message` encrypted for the browser whose key is `ua_public` and authentication secret
+/// `auth` (RFC 8291): an ephemeral P-256 key of the site's, ECDH with the browser's, the input
+/// key from HKDF-SHA-256 over the shared secret with `auth` as salt and
+/// `"WebPush: info\0" || ua_public || as_public` as info; then one `aes128gcm` record (RFC 8188)
+/// under a random salt, with the ephemeral public key as `keyid` and [`RECORD_SIZE`] as `rs`
+/// (greater than the record, as RFC 8291 section 4 requires; web-push-native's own `encrypt`
+/// gives `rs` equal to it).
+pub fn encrypt(
+    message: &[u8],
+    ua_public: &p256::PublicKey,
+    auth: &[u8],
+) -> Result<Vec<u8>, String> {
+    // The record: the message, the last-record delimiter (2) and the tag.
+    let record = message.len() + 17;
+    let rs = u32::try_from(record + 1)
+        .map_err(|_| "a push message longer than 4 GiB".to_string())?
+        .max(RECORD_SIZE);
+    let as_secret = loop {
+        // A random scalar; the rare 32 bytes that are none (0, or not below the order) are
+        // drawn again.
+        if let Ok(k) = p256::SecretKey::from_slice(&rand::random::<[u8; 32]>()) {
+            break k;
         }
     };
-    if private {
-        return Err("a private or local address: push services are public".into());
-    }
-    Ok(())
+    let as_public = as_secret.public_key();
+    let shared = p256::ecdh::diffie_hellman(as_secret.to_nonzero_scalar(), ua_public.as_affine());
+    let keyid = as_public.to_encoded_point(false);
+    let mut info = b"WebPush: info\0".to_vec();
+    info.extend_from_slice(ua_public.to_encoded_point(false).as_bytes());
+    info.extend_from_slice(keyid.as_bytes());
+    let mut ikm = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(auth), shared.raw_secret_bytes().as_slice())
+        .expand(&info, &mut ikm)
+        .map_err(|e| e.to_string())?;
+    ece_native::encrypt(
+        ikm,
+        rand::random::<[u8; 16]>(),
+        keyid.as_bytes(),
+        std::iter::once(message.to_vec()),
+        rs,
+    )
+    .map_err(|e| format!("encryption: {e}"))
 }
 
 /// What a push message carries (JSON, encrypted): the notification and the page it leads to.
@@ -288,15 +312,18 @@ impl Push {
                 .map_or_else(|| "/".to_string(), |g| format!("/game/{g}")),
         };
         let body = serde_json::to_vec(&payload).map_err(|e| e.to_string())?;
-        let mut request = WebPushBuilder::new(endpoint, public, Auth::clone_from_slice(&auth))
-            .with_valid_duration(TTL)
-            .build(body)
-            .map_err(|e| e.to_string())?;
+        let body = encrypt(&body, &public, &auth)?;
         let vapid = self.vapid(&sub.endpoint)?;
-        request.headers_mut().insert(
-            http::header::AUTHORIZATION,
-            http::HeaderValue::from_str(&vapid).map_err(|e| e.to_string())?,
-        );
+        let mut request = http::Request::builder()
+            .method(http::Method::POST)
+            .uri(endpoint)
+            .header("TTL", TTL.as_secs())
+            .header(http::header::CONTENT_ENCODING, "aes128gcm")
+            .header(http::header::CONTENT_TYPE, "application/octet-stream")
+            .header(http::header::CONTENT_LENGTH, body.len())
+            .header(http::header::AUTHORIZATION, vapid)
+            .body(body)
+            .map_err(|e| e.to_string())?;
         // RFC 8030 section 5.4: a message with the same topic replaces one still waiting.
         if let Ok(topic) = http::HeaderValue::from_str(&note.id) {
             request.headers_mut().insert("Topic", topic);
@@ -334,7 +361,7 @@ impl Notifications {
         self.store
             .add_push_subscription(
                 &PushSubscriptionRow {
-                    endpoint: sub.endpoint.to_string(),
+                    endpoint: sub.endpoint.as_str().to_string(),
                     owner: token.hash(),
                     p256dh: sub.p256dh,
                     auth: sub.auth,
@@ -347,15 +374,16 @@ impl Notifications {
     }
 
     /// `DELETE /api/push/subscriptions`: `token`'s subscription at `endpoint` ends (another
-    /// player's is left alone). Whether there was one.
+    /// player's is left alone). Whether there was one. The endpoint is normalised as when
+    /// subscribing, so any spelling of the stored one matches.
     pub async fn unsubscribe(
         &self,
         token: &PlayerToken,
-        endpoint: &str,
+        endpoint: &PushEndpoint,
     ) -> Result<bool, SiteError> {
         Ok(self
             .store
-            .delete_push_subscription(endpoint, Some(&token.hash()))
+            .delete_push_subscription(endpoint.as_str(), Some(&token.hash()))
             .await?)
     }
 
@@ -378,6 +406,17 @@ impl Notifications {
         for PushJob { note, owner } in jobs {
             for sub in self.store.push_subscriptions(&owner).await? {
                 if sub.created_at > note.created_at {
+                    continue;
+                }
+                // A row stored under older rules (another port, http) is not sent to.
+                if let Err(e) = PushEndpoint::parse(&sub.endpoint)
+                    .map_err(|e| e.message)
+                    .and_then(|e| e.check_shape(push.policy))
+                {
+                    tracing::warn!(error = %e, "a push endpoint the rules refuse; subscription dropped");
+                    self.store
+                        .delete_push_subscription(&sub.endpoint, None)
+                        .await?;
                     continue;
                 }
                 let request = match push.request(&note, &sub) {
@@ -405,7 +444,18 @@ impl Notifications {
                     Ok(Ok(status)) => {
                         tracing::warn!(status, "a push service refused a message")
                     }
-                    Ok(Err(e)) => tracing::warn!(error = %e, "a push message was not sent"),
+                    Ok(Err(SendError::Refused(e))) => {
+                        tracing::warn!(
+                            error = %e,
+                            "a push endpoint is not a public address; subscription dropped"
+                        );
+                        self.store
+                            .delete_push_subscription(&sub.endpoint, None)
+                            .await?;
+                    }
+                    Ok(Err(SendError::Failed(e))) => {
+                        tracing::warn!(error = %e, "a push message was not sent")
+                    }
                     Err(_) => tracing::warn!("a push service did not answer in time"),
                 }
             }
@@ -429,6 +479,45 @@ pub async fn run(notifications: Arc<Notifications>, mut shutdown: watch::Receive
         }
         if *shutdown.borrow() {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `aes128gcm` header of `body` (RFC 8188 section 2.1): `rs`, and where the records
+    /// start.
+    fn header(body: &[u8]) -> (usize, usize) {
+        let rs = u32::from_be_bytes(body[16..20].try_into().unwrap()) as usize;
+        (rs, 21 + usize::from(body[20]))
+    }
+
+    #[test]
+    fn the_record_size_is_greater_than_the_record_and_the_message_decrypts() {
+        let browser = p256::SecretKey::from_slice(&[7u8; 32]).unwrap();
+        let auth = [9u8; 16];
+        // 250 bytes was sent with rs 267, the record's own length (RFC 8291 section 4: greater).
+        for len in [0, 1, 250, 4078, 4079, 5000] {
+            let message: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let body = encrypt(&message, &browser.public_key(), &auth).unwrap();
+            let (rs, start) = header(&body);
+            let record = body.len() - start;
+            assert_eq!(start, 21 + 65, "keyid: the uncompressed ephemeral key");
+            assert_eq!(record, len + 17, "one record: message, delimiter, tag");
+            assert!(
+                rs > record,
+                "{len} bytes: rs {rs} is not above the record ({record})"
+            );
+            assert!(rs >= RECORD_SIZE as usize);
+            let opened = web_push_native::decrypt(
+                body,
+                &browser,
+                &web_push_native::Auth::clone_from_slice(&auth),
+            )
+            .unwrap();
+            assert_eq!(opened, message, "{len} bytes");
         }
     }
 }
