@@ -479,9 +479,10 @@ impl Store {
         .await
     }
 
-    /// Takes moves back: deletes the moves after ply `g.ply` and saves the game state `g`, in
-    /// one transaction that checks the stored game is at ply `from_ply` and version
-    /// `g.version - 1`. `Ok` only once the commit returned OK.
+    /// Takes moves back: deletes the moves after ply `g.ply` and the game's conditional lines,
+    /// and saves the game state `g`, in one transaction that checks the stored game is at ply
+    /// `from_ply` and version `g.version - 1`. `Ok` only once the commit returned OK. A line is
+    /// keyed by its ply alone, so one kept across a takeback would answer moves it never saw.
     pub async fn save_takeback(&self, g: &GameRow, from_ply: i64) -> Result<(), StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -491,6 +492,10 @@ impl Store {
                     sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
                         .bind(&g.id)
                         .bind(g.ply)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("DELETE FROM conditional_moves WHERE game_id = $1")
+                        .bind(&g.id)
                         .execute(&mut *tx)
                         .await?;
                     commit(tx).await

@@ -1,12 +1,12 @@
 //! Conditional premoves (issue 38): a line entered on the opponent's turn is played the moment
 //! the opponent's move matches, through whichever process took that move, and goes on with the
-//! rest of the line; a move that does not match drops it; only its author sees it; the answered
-//! "your move" is read; bad lines are refused naming the move.
+//! rest of the line; a move that does not match drops it, and so does a takeback; only its
+//! author sees it; the answered "your move" is read; bad lines are refused naming the move.
 
 use serde_json::{Value, json};
 use server::client::ApiClient;
 
-use crate::common::lobby::{account, first_legal, get, start};
+use crate::common::lobby::{account, first_legal, get, post, start};
 use crate::common::*;
 
 /// `n` moves of Antarctos from the start, each the first legal one (a one-screen game).
@@ -135,6 +135,49 @@ async fn a_move_off_the_line_drops_it() {
         .await
         .unwrap();
     assert_eq!(d.status, 204);
+    srv.stop().await;
+}
+
+/// A hostile tester: a line is keyed by its ply, so one kept across a takeback fired on moves
+/// played after it, from another position. The takeback drops it.
+#[tokio::test]
+async fn a_takeback_drops_the_line() {
+    let srv = start(&sqlite_url("conditional-takeback")).await;
+    let (mut w, mut b) = (srv.client(), srv.client());
+    let g = create_and_join(
+        &mut w,
+        &mut b,
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white",
+               "time_control": {"kind": "correspondence", "days": 3}}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap();
+    play(&mut w, id, "c3-d4").await;
+    let r = put(&mut w, id, &["h6-g5".into(), "e3-f4".into()]).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["after_ply"], 1);
+    let takeback = |action: &str| json!({"action": action, "ply": 1});
+    let r = post(
+        &mut w,
+        &format!("/api/games/{id}/takeback"),
+        takeback("offer"),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = post(
+        &mut b,
+        &format!("/api/games/{id}/takeback"),
+        takeback("accept"),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["ply"], 0, "{}", r.text);
+    assert_eq!(conditional(&mut w, id).await, Value::Null);
+    play(&mut w, id, "a3-b4").await;
+    let v = play(&mut b, id, "h6-g5").await;
+    assert_eq!(v["ply"], 2, "no reply was played for White: {v}");
+    assert_eq!(v["turn"], "white");
+    assert_eq!(conditional(&mut w, id).await, Value::Null);
     srv.stop().await;
 }
 

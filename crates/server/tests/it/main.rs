@@ -51,3 +51,4 @@ mod upload;
 mod upload_race;
 mod vacation;
 mod ws_changes;
+mod ws_close;

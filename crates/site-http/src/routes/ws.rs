@@ -491,6 +491,10 @@ async fn session(
                         // A page that closes because its network went (OFFLINE_CLOSE) lost
                         // its connection: the longer wait, as for a dropped one.
                         clean = frame.is_none_or(|f| f.code != OFFLINE_CLOSE);
+                        // tungstenite has queued the echo of the peer's close frame (RFC 6455
+                        // section 5.5.1: the endpoint MUST answer it); closing the sink writes
+                        // it out, so the peer sees its own code rather than 1006.
+                        let _ = tokio::time::timeout(timers.dead, sink.close()).await;
                         break;
                     }
                     None => break,
@@ -537,7 +541,11 @@ async fn session(
                 pinged = true;
             }
             _ = shutdown.changed() => {
-                let _ = send_within(&mut sink, Message::Close(None), timers.dead).await;
+                let close = Message::Close(Some(CloseFrame {
+                    code: close_code::AWAY,
+                    reason: "the server is shutting down".into(),
+                }));
+                let _ = send_within(&mut sink, close, timers.dead).await;
                 break;
             }
         }

@@ -315,6 +315,17 @@ impl Clock {
         (now > self.deadline_ms()?).then_some(side)
     }
 
+    /// The running side whose time (before the first moves, its first-move time) is over at
+    /// `now`, [`FLAG_GRACE_MS`] not counted: that grace is for a move in flight, and what such
+    /// a side asks instead of moving (a claim) must not win it the game.
+    pub fn time_up(&self, now: i64) -> Option<Color> {
+        let side = self.running()?;
+        let left = self
+            .first_move_left_ms(now)
+            .unwrap_or_else(|| self.left_ms(side, now));
+        (left <= 0).then_some(side)
+    }
+
     /// Unix ms after which the running side is flagged (its time plus [`FLAG_GRACE_MS`]);
     /// `None` when the clock is stopped. Stored as `games.clock_deadline` for the timeout
     /// sweeper.

@@ -45,6 +45,23 @@ fn fischer_charges_the_mover_less_its_claimed_lag_and_adds_the_increment() {
 }
 
 #[test]
+fn time_is_up_at_zero_before_the_flag_falls() {
+    let mut c = blitz_in_play();
+    c.start(Color::White, 0);
+    assert_eq!(c.time_up(179_999), None);
+    assert_eq!(c.time_up(180_000), Some(Color::White));
+    assert_eq!(c.flagged(180_100), None, "within the grace");
+    assert_eq!(c.time_up(180_100), Some(Color::White));
+    // Before the first moves, the first-move time counts.
+    let mut first = blitz();
+    first.start(Color::White, 0);
+    assert_eq!(first.time_up(FIRST_MOVE_MS - 1), None);
+    assert_eq!(first.time_up(FIRST_MOVE_MS), Some(Color::White));
+    first.stop(10);
+    assert_eq!(first.time_up(DAY_MS), None, "a stopped clock");
+}
+
+#[test]
 fn an_instant_answer_without_a_claim_spends_its_time() {
     let mut c = blitz_in_play();
     c.start(Color::White, 0);

@@ -33,6 +33,19 @@ impl GameService {
             self.save_state(slot, g, row).await?;
             return Ok(false);
         }
+        self.end_on_time(slot, g, row, side).await?;
+        Ok(true)
+    }
+
+    /// Ends the game in `row` because `side`'s time is over: a loss by time forfeit, or an
+    /// abort before the game's second move (as [`GameService::flag`]); stored as a flag.
+    pub(super) async fn end_on_time(
+        &self,
+        slot: &GameSlot,
+        g: &mut MutexGuard<'_, Box<dyn LiveGame>>,
+        mut row: GameRow,
+        side: Color,
+    ) -> Result<(), SiteError> {
         if row.ply < crate::permissions::ABORT_BEFORE_PLY {
             row.status = GameStatus::Aborted;
             row.draw_offer = None;
@@ -51,7 +64,7 @@ impl GameService {
         }
         self.save_row(slot, g, row, true).await?;
         tracing::info!(game = %g.row().id, %side, status = %g.row().status, "flagged");
-        Ok(true)
+        Ok(())
     }
 
     /// Gives the running side of game `id` back the part of the outage `[from, now]` (Unix

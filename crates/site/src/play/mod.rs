@@ -209,7 +209,7 @@ pub struct GameService {
     /// The players' notifications: the changes stored here make them.
     pub(crate) notifications: Arc<Notifications>,
     /// Sockets open here per game and seat (`presence`: a gone opponent).
-    presence: StdMutex<HashMap<(String, Color), usize>>,
+    presence: StdMutex<HashMap<(String, Color), presence::Pages>>,
 }
 
 /// Counts one WebSocket connection while alive.

@@ -5,6 +5,10 @@
 //!
 //! Sockets are counted per process: a player with pages on two processes of one site at once
 //! (two tabs of one game behind a balancer) reads as gone when the pages of one process close.
+//!
+//! The game has one mark: the first side to leave keeps it, so a blip of the other side (its
+//! socket dropped and back) cannot erase it. A side that leaves while the other's mark stands
+//! is remembered here and marked, since it left, once the first comes back.
 
 use std::sync::Arc;
 
@@ -31,26 +35,45 @@ fn own_side(row: &GameRow, token: &PlayerToken) -> Option<Color> {
     }
 }
 
+/// A seat's pages in this process: how many are open and, once none is, its absence left
+/// unmarked because the opponent's mark stood first.
+#[derive(Debug, Default)]
+pub(super) struct Pages {
+    open: usize,
+    unmarked: Option<Gone>,
+}
+
+type PresenceMap = std::collections::HashMap<(String, Color), Pages>;
+
 impl GameService {
-    fn lock_presence(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<(String, Color), usize>> {
+    fn lock_presence(&self) -> std::sync::MutexGuard<'_, PresenceMap> {
         self.presence.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A socket of `token` opened on the game in `slot`: counted; a gone mark of its seat ends.
+    /// The absence of `side` in game `id` left unmarked here, if any: the mark the game takes
+    /// once the opponent's ends (it stays until `side` comes back or the game ends).
+    pub(super) fn unmarked(&self, id: &str, side: Color) -> Option<Gone> {
+        self.lock_presence()
+            .get(&(id.to_string(), side))
+            .and_then(|p| p.unmarked)
+    }
+
+    /// A socket of `token` opened on the game in `slot`: counted; a gone mark of its seat ends
+    /// (the opponent's stays), and an absence of the opponent left unmarked meanwhile is marked.
     pub async fn seat_opened(self: &Arc<Self>, slot: &Arc<GameSlot>, token: &PlayerToken) {
         let mut g = slot.game.lock().await;
         let Some(side) = own_side(g.row(), token) else {
             return;
         };
-        *self
-            .lock_presence()
-            .entry((g.row().id.clone(), side))
-            .or_default() += 1;
+        {
+            let mut presence = self.lock_presence();
+            let pages = presence.entry((g.row().id.clone(), side)).or_default();
+            pages.open += 1;
+            pages.unmarked = None;
+        }
         if g.row().gone.is_some_and(|x| x.side == side) {
             let mut row = g.row().clone();
-            row.gone = None;
+            row.gone = self.unmarked(&row.id, !side);
             if let Err(e) = self.save_state(slot, &mut g, row).await {
                 tracing::warn!(error = %e.message, "cannot end a gone mark");
             }
@@ -72,37 +95,67 @@ impl GameService {
         let key = (g.row().id.clone(), side);
         let last = {
             let mut presence = self.lock_presence();
-            let n = presence.entry(key.clone()).or_default();
-            *n = n.saturating_sub(1);
-            let last = *n == 0;
+            let pages = presence.entry(key.clone()).or_default();
+            pages.open = pages.open.saturating_sub(1);
+            let last = pages.open == 0;
             if last {
                 presence.remove(&key);
             }
             last
         };
         let row = g.row();
+        if row.status != GameStatus::Ongoing {
+            self.forget_unmarked(&row.id);
+            return;
+        }
         if !last
             || *self.shutdown_signal().borrow()
-            || row.status != GameStatus::Ongoing
             || expected_s(row).is_none()
             || row.has_open_seat()
         {
             return;
         }
-        let mut row = row.clone();
-        row.gone = Some(Gone {
+        let gone = Gone {
             side,
             since_ms: self.time.now_ms(),
             clean,
-        });
+        };
+        match row.gone {
+            // The first to leave keeps the mark: this side is marked when that one comes back.
+            Some(first) if first.side != side => {
+                self.lock_presence().entry(key).or_default().unmarked = Some(gone);
+                return;
+            }
+            // Marked already (its pages on another process closed first): since then.
+            Some(_) => return,
+            None => {}
+        }
+        let mut row = row.clone();
+        row.gone = Some(gone);
         if let Err(e) = self.save_state(slot, &mut g, row).await {
             tracing::warn!(error = %e.message, "cannot mark a player gone");
         }
     }
 
+    /// Drops the unmarked absences of game `id` (it is over).
+    fn forget_unmarked(&self, id: &str) {
+        let mut presence = self.lock_presence();
+        for side in [Color::White, Color::Black] {
+            let key = (id.to_string(), side);
+            if let Some(pages) = presence.get_mut(&key) {
+                pages.unmarked = None;
+                if pages.open == 0 {
+                    presence.remove(&key);
+                }
+            }
+        }
+    }
+
     /// `POST /api/games/{id}/claim`: the opponent of a gone player takes the win or calls it a
     /// draw. 409 `conflict` while the player is not gone or the wait is not over (the message
-    /// says how long is left); 403 for anyone but the opponent.
+    /// says how long is left); 403 for anyone but the opponent. A claimant whose own time is
+    /// up loses on time instead (409 `game_over`), and before the second move the claim
+    /// aborts the game, as resigning does: neither may win a game.
     pub async fn claim(
         self: &Arc<Self>,
         id: &str,
@@ -121,12 +174,16 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
         }
-        let (Some(gone), Some(expected)) = (row.gone, expected_s(&row)) else {
+        let Some(expected) = expected_s(&row) else {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "claims apply to real-time games only: a correspondence or unlimited game \
+                 waits for its clock or its players",
+            ));
+        };
+        let Some(gone) = row.gone.filter(|g| g.side != me) else {
             return Err(SiteError::new(ErrorCode::Conflict, "your opponent is here"));
         };
-        if gone.side == me {
-            return Err(SiteError::new(ErrorCode::Conflict, "your opponent is here"));
-        }
         let now = self.time.now_ms();
         let at = gone.claim_at_ms(expected);
         if now < at {
@@ -138,6 +195,21 @@ impl GameService {
                 ),
             ));
         }
+        if row.clock.and_then(|c| c.time_up(now)) == Some(me) {
+            // Flagged within the grace kept for a move in flight: a claim is no move.
+            self.end_on_time(&slot, &mut g, row, me).await?;
+            self.forget_unmarked(id);
+            return Err(SiteError::new(
+                ErrorCode::GameOver,
+                "your time ran out before your claim: the game is lost on time",
+            ));
+        }
+        if row.ply < crate::permissions::ABORT_BEFORE_PLY {
+            self.abort_now(id, &slot, &mut g, row, Some(me)).await?;
+            self.forget_unmarked(id);
+            tracing::info!(game = %id, "gone opponent claimed before the second move: aborted");
+            return Ok(g.view().personalize(g.row(), token));
+        }
         let mut row = row;
         row.gone = None;
         let winner = match claim {
@@ -146,6 +218,7 @@ impl GameService {
         };
         finish(&mut row, winner, EndReason::Abandoned, now);
         self.save_state(&slot, &mut g, row).await?;
+        self.forget_unmarked(id);
         tracing::info!(game = %id, ?claim, "gone opponent claimed");
         Ok(g.view().personalize(g.row(), token))
     }

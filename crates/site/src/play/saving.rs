@@ -100,8 +100,9 @@ impl GameService {
         row.ply += 1;
         row.turn = prepared.turn;
         if row.gone.is_some_and(|x| x.side == prepared.mover) {
-            // A player who moves is not gone (a move sent without a socket).
-            row.gone = None;
+            // A player who moves is not gone (a move sent without a socket); an opponent
+            // that left meanwhile is.
+            row.gone = self.unmarked(&row.id, !prepared.mover);
         }
         if row.draw_offer == Some(!prepared.mover) {
             // Moving answers the opponent's standing offer: declined.
