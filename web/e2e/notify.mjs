@@ -199,6 +199,11 @@ async function goneCountdown(browser) {
   const b = await newPage(browser);
   await b.goto(`${base}/`);
   eq((await api(b, 'POST', `/api/join/${made.json.invite_url.replace('/join/', '')}`)).status, 200, 'the friend joins');
+  // Both sides move first: a claim before the second move aborts the game.
+  for (const p of [w, b]) {
+    const v = (await api(p, 'GET', `/api/games/${made.json.id}`)).json;
+    eq((await api(p, 'POST', `/api/games/${made.json.id}/moves`, { move: v.legal[0].id, ply: v.ply })).status, 200, 'a first move');
+  }
   for (const p of [w, b]) {
     await p.goto(`${base}/game/${made.json.id}`);
     await p.waitForSelector('.live.on');
