@@ -189,3 +189,22 @@ impl Store {
         .await
     }
 }
+
+/// The timeout sweeper's lease (site::play::lease::LEASE).
+pub const SWEEPER_LEASE: &str = "timeouts";
+/// A lapse of [`SWEEPER_LEASE`] past its expiry longer than this, ms, is an outage owed to
+/// the running clocks (site::play::lease::OUTAGE_MS explains why).
+pub const OUTAGE_MS: i64 = 3_000;
+
+impl Store {
+    /// Whether an outage is owed to the running clocks now (the sweeper's lease lapsed more
+    /// than [`OUTAGE_MS`] ago and was not given back yet): deadlines read now are short by
+    /// the outage, so the low-time reminders and the digest wait for the give-back.
+    pub async fn outage_owed(&self) -> Result<bool, StoreError> {
+        let now = super::now_ms();
+        Ok(self
+            .lease_expiry(SWEEPER_LEASE)
+            .await?
+            .is_some_and(|expired| now - expired > OUTAGE_MS))
+    }
+}

@@ -56,7 +56,7 @@ pub use game_reads::StatsRow;
 pub use games::{GameRow, SeatRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
-pub use leases::LeaseTake;
+pub use leases::{LeaseTake, OUTAGE_MS, SWEEPER_LEASE};
 pub use moves::MoveRow;
 pub use notifications::{NewNotification, NotificationRow, ReadMark};
 pub use players::{PlayerGames, PlayerRecord, ProfileAccount};

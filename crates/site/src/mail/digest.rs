@@ -34,7 +34,7 @@ impl MailService {
             return Ok(0);
         }
         let (day, due) = day_of(now_ms);
-        if !due || crate::play::lease::outage_owed(&self.store).await? {
+        if !due || self.store.outage_owed().await? {
             // Before its hour; or the clocks are owed an outage, and the hours left read now
             // would be short by it.
             return Ok(0);

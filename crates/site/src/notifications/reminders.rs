@@ -23,7 +23,7 @@ impl Notifications {
     /// One look at `now` (Unix ms, the game clocks' time): stores the reminders due and not
     /// yet made. How many were made.
     pub async fn remind(&self, now: i64) -> Result<u64, SiteError> {
-        if crate::play::lease::outage_owed(&self.store).await? {
+        if self.store.outage_owed().await? {
             // Every process was down: the clocks are owed that time, and a deadline read
             // before the give-back would remind early (and spend the reminder's key).
             return Ok(0);

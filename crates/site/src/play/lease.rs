@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 /// The sweeper's lease.
-pub const LEASE: &str = "timeouts";
+pub const LEASE: &str = site_store::SWEEPER_LEASE;
 /// How long the lease outlives its holder's last look, ms.
 pub const LEASE_MS: i64 = 5_000;
 
@@ -19,23 +19,12 @@ pub const LEASE_MS: i64 = 5_000;
 /// one write each, and a game given it takes moves at once), and plain renewals leave such a
 /// lease alone
 /// (`Store::take_lease_unless_lapsed`). Shorter outages are not given back.
-pub const OUTAGE_MS: i64 = 3_000;
+pub const OUTAGE_MS: i64 = site_store::OUTAGE_MS;
 
 /// The start of the outage a lapsed sweeper's lease that expired at `expired` (Unix ms) owes:
 /// its last renewal. The clocks are given back the time since (`Clock::credit_outage`).
 pub fn outage_start(expired: i64) -> i64 {
     expired - LEASE_MS
-}
-
-/// Whether an outage is owed to the running clocks now (the sweeper's lease lapsed more than
-/// [`OUTAGE_MS`] ago and was not given back yet): deadlines read now are short by the outage,
-/// so the low-time reminders and the digest wait for the give-back. Errors: the store's.
-pub async fn outage_owed(store: &site_store::Store) -> Result<bool, site_store::StoreError> {
-    let now = site_store::now_ms();
-    Ok(store
-        .lease_expiry(LEASE)
-        .await?
-        .is_some_and(|expired| now - expired > OUTAGE_MS))
 }
 
 /// How long a read of the sweeper's lease stands for the moves of timed games
