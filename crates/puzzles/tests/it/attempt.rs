@@ -85,7 +85,7 @@ fn defences_that_resist_as_long_are_accepted_and_weaker_ones_refused() {
                 }
                 let next = Antarctos::play(&at, &d).expect("legal");
                 let mut attempt = line[..i].to_vec();
-                attempt.push(d.clone());
+                attempt.push(d);
                 let got = judge(
                     &mut Prover::<Antarctos>::new(4),
                     &pos,
@@ -112,7 +112,7 @@ fn defences_that_resist_as_long_are_accepted_and_weaker_ones_refused() {
                     unreachable!("proven above")
                 };
                 let mut whole = attempt.clone();
-                whole.extend(rest.iter().cloned());
+                whole.extend(rest.iter().copied());
                 let got = judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &whole, None);
                 assert_eq!(got, Ok(Verdict::Solved), "defence at ply {i}");
                 // Any other winner's move there fails at its ply.
