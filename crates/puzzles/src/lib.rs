@@ -14,8 +14,12 @@
 //!
 //! [`dedup`] drops the same position met again (and in Antarctos its colour mirror), and
 //! [`themes`] tags each puzzle from its line. The lab's and the site's mining (the command
-//! `icebound puzzles mine`) drive these over games. [`attempt::judge`] judges a player's
-//! attempt at a stored puzzle (the site's trainer).
+//! `icebound puzzles mine`) drive these over games; before each proof a prefilter, the
+//! engine's quick search on a small node budget, rejects the positions where it sees no
+//! win ([`NO_WIN_SEEN`], [`MineOptions::prefilter_nodes`]): mining is about ten times
+//! faster, and what is kept is still decided by the proof alone. [`seeds`] holds the seeds'
+//! three worked examples, Antarctos puzzles 1-3 of the shipped file. [`attempt::judge`]
+//! judges a player's attempt at a stored puzzle (the site's trainer).
 
 pub mod attempt;
 pub mod dedup;

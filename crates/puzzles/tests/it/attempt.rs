@@ -57,7 +57,7 @@ fn the_stored_line_solves_and_a_wrong_first_move_fails_at_ply_0() {
     );
     let after = Antarctos::play(&pos, wrong).expect("legal");
     let reply = Antarctos::legal_moves(&after).remove(0);
-    let mut moves = vec![wrong.clone(), reply, line[0].clone()];
+    let mut moves = vec![*wrong, reply, line[0]];
     assert_eq!(
         judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &moves, None),
         Ok(Verdict::Failed { ply: 0 })
@@ -111,7 +111,7 @@ fn a_defence_that_resists_as_long_is_accepted_and_a_weaker_one_is_not() {
                     continue;
                 }
                 let mut attempt = line[..k].to_vec();
-                attempt.push(mv.clone());
+                attempt.push(mv);
                 if lasts < left {
                     // Loses sooner: no defence to accept.
                     assert_eq!(
@@ -168,7 +168,7 @@ fn errors_name_the_ply() {
     );
     // A move after the end.
     let mut longer = line.clone();
-    longer.push(line[0].clone());
+    longer.push(line[0]);
     assert_eq!(
         judge(&mut prover, &pos, &line, &longer, None),
         Err(AttemptError::AfterEnd { ply: 7 })
