@@ -12,6 +12,7 @@ mod match_cmd;
 mod nnue_cmd;
 mod play_cmd;
 mod puzzles_cmd;
+mod puzzles_site;
 mod records_cmds;
 mod rules_cmds;
 mod selfplay_cmd;

@@ -17,6 +17,7 @@ use games::{GameKind, with_game};
 use lab::selfplay::SelfplayOptions;
 use puzzles::{Minable, MineOptions, Mined, Miner, Seen, Summary};
 
+use crate::puzzles_site::SiteDatabase;
 use crate::selfplay_cmd::{progress_bar, thread_count};
 
 #[derive(Args)]
@@ -37,10 +38,19 @@ pub enum PuzzlesAction {
 pub struct MineArgs {
     #[arg(long)]
     pub variant: GameKind,
-    /// Where the games come from: a PDN (Antarctos) or PGN (Ice Age Chess) file, or
-    /// `selfplay:N` for N self-play games played for the purpose.
+    /// Where the games come from: a PDN (Antarctos) or PGN (Ice Age Chess) file,
+    /// `selfplay:N` for N self-play games played for the purpose, or `site` for the finished
+    /// games of the site's database (`--database`; `--limit-games` of them, oldest first).
     #[arg(long, value_name = "SOURCE")]
     pub from: String,
+    /// The site's database, as `icebound serve --database` takes it: `--from site` reads
+    /// its games, and the puzzles written to `--out` are also added to it (the trainer
+    /// offers them at once; puzzles already there are left alone).
+    #[arg(long)]
+    pub database: Option<String>,
+    /// `--from site`: the most games read.
+    #[arg(long, default_value_t = 100_000)]
+    pub limit_games: usize,
     /// The puzzle file to write (CSV; replaced).
     #[arg(long)]
     pub out: PathBuf,
@@ -110,7 +120,18 @@ impl<V: Variant> Source<V> {
     }
 }
 
-fn source<V: EngineVariant + RecordRules>(args: &MineArgs) -> Result<Source<V>, String> {
+fn source<V: EngineVariant + RecordRules>(
+    args: &MineArgs,
+    site: Option<&SiteDatabase>,
+) -> Result<Source<V>, String> {
+    if args.from == "site" {
+        let site = site.ok_or("--from site: name the site's database with --database URL")?;
+        let games = site.games::<V>(args.variant, args.limit_games)?;
+        if games.is_empty() {
+            return Err(format!("{}: no finished {} game", site.url(), V::TITLE));
+        }
+        return Ok(Source::Records(games));
+    }
     if let Some(n) = args.from.strip_prefix("selfplay:") {
         let games: u32 = n
             .parse()
@@ -147,7 +168,12 @@ fn source<V: EngineVariant + RecordRules>(args: &MineArgs) -> Result<Source<V>, 
 
 fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(), String> {
     let threads = thread_count(args.threads)?;
-    let source = source::<V>(args)?;
+    let site = args
+        .database
+        .as_deref()
+        .map(SiteDatabase::open)
+        .transpose()?;
+    let source = source::<V>(args, site.as_ref())?;
     let mut options = MineOptions::new::<V>();
     if let Some(p) = args.max_plies {
         if p == 0 || p > 31 {
@@ -261,6 +287,13 @@ fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(),
     let playing = Duration::from_micros(playing.into_inner());
     print_summary(&summary, rows.len(), elapsed, playing, threads);
     println!("wrote {} puzzles to {}", rows.len(), args.out.display());
+    if let Some(site) = site {
+        let csv = std::fs::read_to_string(&args.out)
+            .map_err(|e| format!("cannot read {} back: {e}", args.out.display()))?;
+        let url = site.url().to_string();
+        let added = site.store::<V>(args.variant, &csv)?;
+        println!("added {added} new puzzles to {url}");
+    }
     Ok(())
 }
 

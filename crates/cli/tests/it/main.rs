@@ -12,6 +12,7 @@ mod lab_cli;
 mod lab_db_cli;
 mod notify_kill;
 mod processes;
+mod puzzles_cli;
 mod qa_cli;
 mod readonly_db;
 mod records_cli;
