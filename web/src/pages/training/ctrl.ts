@@ -162,6 +162,9 @@ export class TrainerCtrl {
     this.phase = 'play';
     this.playing = false;
     this.board?.setOrientation(this.solver());
+    // A phone scrolled down to "next" sees the new puzzle's board.
+    const box = this.board?.el.getBoundingClientRect();
+    if (box && box.top < 0) this.board?.el.scrollIntoView({ block: 'start' });
     this.positions.get(p.fen).then(pos => { this.startNumber = pos.number; this.redraw(); }, () => undefined);
     this.showBoard();
   }

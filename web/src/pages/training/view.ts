@@ -7,7 +7,7 @@
 import { speakerIcon } from '../../game/words';
 import { countdownBox, countdownWords } from '../../game/iceage';
 import { promotionPicker } from '../../game/promotion';
-import { colorName, num, t } from '../../i18n';
+import { colorName, locale, t } from '../../i18n';
 import { THEMES } from '../../puzzles/api';
 import { sessionRating } from '../../puzzles/session';
 import { themeAbout, themeName } from '../../puzzles/themes';
@@ -19,12 +19,23 @@ import type { LineNode, TrainerCtrl } from './ctrl';
 
 export const gameName = (ctrl: TrainerCtrl) => t(ctrl.game.nameKey);
 
+/** A day (`2025-03-14`) in the page's language: the same day wherever the reader is. */
+function dayWords(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? day : new Intl.DateTimeFormat(locale(), { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
 const ended = (ctrl: TrainerCtrl) => ctrl.phase === 'solved' || ctrl.phase === 'failed';
 
 export function view(ctrl: TrainerCtrl): VNode {
   const p = ctrl.puzzle;
-  return h('section.game.puzzle#puzzle', {
-    attrs: { 'data-variant': ctrl.variant, 'data-phase': ctrl.phase, 'data-mode': ctrl.mode.kind, ...(p ? { 'data-id': p.id } : {}) },
+  return h('section#puzzle.game.puzzle', {
+    attrs: {
+      'data-variant': ctrl.variant, 'data-phase': ctrl.phase, 'data-mode': ctrl.mode.kind,
+      // The plies played and the node shown: what a test (and a reader of the page) waits for.
+      'data-ply': ctrl.line.length - 1, 'data-shown': ctrl.shownIndex(),
+      ...(p ? { 'data-id': p.id } : {}),
+    },
   }, [
     h('div.board-col', [
       h('div.board-box', [
@@ -39,13 +50,13 @@ export function view(ctrl: TrainerCtrl): VNode {
     ]),
     h('aside.panel', [
       h('div.panel-head', [
-        h('h1#puzzle-title', ctrl.mode.kind === 'daily' && p?.date ? t('puzzle.daily_of', { date: p.date }) : ctrl.mode.kind === 'streak' ? `${t('puzzle.streak')} · ${gameName(ctrl)}` : t('puzzle.heading', { game: gameName(ctrl) })),
+        h('h1#puzzle-title', { attrs: p?.date ? { 'data-date': p.date } : {} }, ctrl.mode.kind === 'daily' && p?.date ? t('puzzle.daily_of', { date: dayWords(p.date) }) : ctrl.mode.kind === 'streak' ? `${t('puzzle.streak')} · ${gameName(ctrl)}` : t('puzzle.heading', { game: gameName(ctrl) })),
         soundButton(ctrl),
       ]),
       modes(ctrl),
       streakBox(ctrl),
       status(ctrl),
-      h('p#puzzle-message.error', { attrs: { role: 'alert' } }, ctrl.message),
+      h('p#puzzle-message.error', { attrs: { role: 'alert', hidden: !ctrl.message } }, ctrl.message),
       verdict(ctrl),
       ctrl.variant === 'iceage' && ctrl.pos && !ctrl.pos.result ? countdownBox(countdownWords(ctrl.variant, ctrl.pos.ice_age_in)) : null,
       ratingBox(ctrl),
@@ -68,7 +79,7 @@ function soundButton(ctrl: TrainerCtrl): VNode {
 function modes(ctrl: TrainerCtrl): VNode {
   const v = ctrl.variant;
   const link = (href: string, label: string, on: boolean, id: string) =>
-    h(`a.button#${id}`, { class: { primary: on }, attrs: { href, ...(on ? { 'aria-current': 'page' } : {}) } }, label);
+    h(`a#${id}.button`, { class: { primary: on }, attrs: { href, ...(on ? { 'aria-current': 'page' } : {}) } }, label);
   return h('nav.puzzle-modes', { attrs: { 'aria-label': t('puzzle.nav') } }, [
     link(`/training/${v}`, t('puzzle.nav'), ctrl.mode.kind === 'next' || ctrl.mode.kind === 'id', 'mode-puzzles'),
     link(`/training/${v}/daily`, t('puzzle.daily'), ctrl.mode.kind === 'daily', 'mode-daily'),
@@ -170,7 +181,7 @@ function about(ctrl: TrainerCtrl): VNode | null {
   const src = p.source;
   return h('div#puzzle-about.puzzle-about', [
     h('p', [
-      h('span#puzzle-rating', { attrs: done ? { 'data-rating': rating } : {} }, done ? t('puzzle.rating', { n: num(rating) }) : t('puzzle.rating_hidden')),
+      h('span#puzzle-rating', { attrs: done ? { 'data-rating': rating } : {} }, done ? t('puzzle.rating', { n: rating }) : t('puzzle.rating_hidden')),
       h('br'),
       h('span#puzzle-plays.muted', `${t('puzzle.plays', { n: plays })} · ${t('puzzle.length', { n: p.length })}`),
     ]),
