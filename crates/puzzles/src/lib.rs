@@ -16,12 +16,14 @@
 //! [`themes`] tags each puzzle from its line. The lab's and the site's mining (the command
 //! `icebound puzzles mine`) drive these over games.
 
+pub mod attempt;
 pub mod dedup;
 pub mod file;
 pub mod mine;
 pub mod prove;
 pub mod themes;
 
+pub use attempt::{AttemptError, Verdict, judge, parse_moves};
 pub use dedup::{PuzzleKey, Seen};
 pub use file::{FileError, FilePuzzle, Row, read_rows, write_rows};
 pub use mine::{Minable, MineOptions, Mined, Miner, Origin, Summary};

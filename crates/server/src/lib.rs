@@ -90,6 +90,12 @@ impl Site {
             .map(|n| n.get())
             .unwrap_or(1);
         let services = Services::new(store, threads, options.services.time.clone());
+        // Games go on without puzzles: a failed import is logged, and tried at the next start.
+        match services.puzzles.import_shipped().await {
+            Ok(0) => {}
+            Ok(added) => tracing::info!(puzzles = added, "shipped puzzles added"),
+            Err(e) => tracing::error!(error = %e, "the shipped puzzles were not added"),
+        }
         services.reviews.set_nodes(
             options
                 .services

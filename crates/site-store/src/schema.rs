@@ -405,6 +405,66 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE account_emails ADD COLUMN pending TEXT",
         ],
     ),
+    (
+        21,
+        &[
+            // Puzzles (issue 39, store/puzzles.rs): each proven by the solver when mined; its
+            // Glicko-2 rating moves with its solvers'. `ordinal` orders a game's puzzles as
+            // imported (the seeds' examples first) and picks the daily puzzle.
+            "CREATE TABLE IF NOT EXISTS puzzles (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            ordinal BIGINT NOT NULL,
+            fen TEXT NOT NULL,
+            moves TEXT NOT NULL,
+            length BIGINT NOT NULL,
+            themes TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            plays BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            ply BIGINT NOT NULL,
+            seen TEXT NOT NULL,
+            hint TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            UNIQUE (variant, ordinal)
+        )",
+            "CREATE INDEX IF NOT EXISTS puzzles_rating ON puzzles (variant, rating)",
+            // One row per puzzle and theme, so that a theme's puzzles near a rating are found
+            // by an index.
+            "CREATE TABLE IF NOT EXISTS puzzle_themes (
+            variant TEXT NOT NULL,
+            theme TEXT NOT NULL,
+            puzzle_id TEXT NOT NULL REFERENCES puzzles (id),
+            PRIMARY KEY (variant, theme, puzzle_id)
+        )",
+            // An account's puzzle rating per game (start 1500, RD 350, volatility 0.06).
+            "CREATE TABLE IF NOT EXISTS puzzle_ratings (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            variant TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, variant)
+        )",
+            // An account's first attempt at a puzzle: the primary key makes it the only
+            // one rated, across processes (a second attempt inserts nothing).
+            "CREATE TABLE IF NOT EXISTS puzzle_attempts (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            puzzle_id TEXT NOT NULL REFERENCES puzzles (id),
+            variant TEXT NOT NULL,
+            solved BIGINT NOT NULL,
+            rated BIGINT NOT NULL,
+            rating_before DOUBLE PRECISION,
+            rating_after DOUBLE PRECISION,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, puzzle_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS puzzle_attempts_recent ON puzzle_attempts (account_id, at)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -23,6 +23,7 @@ pub mod permissions;
 pub mod play;
 pub mod players;
 pub mod positions;
+pub mod puzzles;
 pub mod records_read;
 pub mod review;
 pub mod services;

@@ -14,6 +14,7 @@ use crate::lobby::Lobby;
 use crate::notifications::Notifications;
 use crate::play::GameService;
 use crate::players::Players;
+use crate::puzzles::Puzzles;
 use crate::review::Reviews;
 
 /// Every service of one site process, as the HTTP layer and the server's wiring hold them.
@@ -32,6 +33,8 @@ pub struct Services {
     pub notifications: Arc<Notifications>,
     /// E-mail: addresses, their links, account recovery.
     pub mail: Arc<crate::mail::MailService>,
+    /// The puzzle trainer.
+    pub puzzles: Arc<Puzzles>,
 }
 
 impl Services {
@@ -48,6 +51,7 @@ impl Services {
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
+            puzzles: Puzzles::new(play.store().clone(), time.clone()),
             notifications: play.notifications().clone(),
             mail,
             play,

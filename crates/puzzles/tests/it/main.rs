@@ -2,6 +2,7 @@
 //! both games, themes, duplicates and mirrors, and `check` against an independent brute
 //! force on random positions.
 
+mod attempt;
 mod brute;
 mod differential;
 mod random;

@@ -38,6 +38,7 @@ mod lobby_pairing;
 mod notifications;
 mod position_faults;
 mod push;
+mod puzzles;
 mod qa;
 mod ratings;
 mod redis_resync;

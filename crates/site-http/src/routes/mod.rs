@@ -15,6 +15,7 @@ mod pages;
 mod play;
 mod players;
 mod push;
+mod puzzles;
 mod records;
 mod stats;
 mod upload;
@@ -347,7 +348,18 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             "/push/subscriptions",
             post(push::subscribe).delete(push::unsubscribe),
         );
+    let puzzle_reads = Router::new()
+        .route("/puzzles/next", get(puzzles::next))
+        .route("/puzzles/daily", get(puzzles::daily))
+        .route("/puzzles/streak", get(puzzles::streak))
+        .route("/puzzles/themes", get(puzzles::themes))
+        .route("/puzzles/dashboard", get(puzzles::dashboard))
+        .route("/puzzles/{id}", get(puzzles::get));
+    // An attempt off the stored line costs a proof: counted like analyses, apart from them.
+    let puzzle_attempts = Router::new().route("/puzzles/{id}/attempt", post(puzzles::attempt));
     let api = Router::new()
+        .merge(limited(puzzle_reads, limits.lookup, "puzzle lookups"))
+        .merge(limited(puzzle_attempts, limits.analysis, "puzzle attempts"))
         .merge(limited(lookups, limits.lookup, "game lookups"))
         .merge(limited(creates, limits.create, "new games"))
         .merge(limited(joins, limits.join, "joins"))
