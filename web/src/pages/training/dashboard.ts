@@ -17,7 +17,7 @@ const gameName = (v: Variant) => t(variantOf(v).nameKey);
 
 function ratingCard(v: Variant, r: DashboardRating | null): HTMLElement {
   return h('div.rating-card', { 'data-variant': v },
-    h('div', h('a', { href: `/training/${v}` }, gameName(v))),
+    h('div', gameName(v)),
     r ? [
       h('div.rating-value', { title: r.provisional ? t('puzzle.provisional') : undefined }, shownRating(r.rating, r.provisional)),
       h('div.muted.small', t('puzzle.solved_of', { solved: r.solved, n: r.attempts })),
@@ -59,7 +59,8 @@ function themesBox(d: Dashboard): HTMLElement {
     h('th.num', t('puzzle.col_solved')), h('th.num', t('puzzle.col_failed')));
   return h('div.table-scroll', h('table.list#puzzle-missed', h('thead', head), h('tbody', missed.map(x =>
     h('tr', { 'data-variant': x.variant, 'data-theme': x.theme },
-      h('td', h('a', { href: `/training/${x.variant}`, onclick: () => setChosenTheme(x.variant, x.theme) }, themeName(x.variant, x.theme))),
+      // Training the theme: the trainer opens with it chosen.
+      h('td', h('a.button', { href: `/training/${x.variant}`, onclick: () => setChosenTheme(x.variant, x.theme) }, themeName(x.variant, x.theme))),
       h('td', gameName(x.variant)),
       h('td.num', String(x.attempts)),
       h('td.num', String(x.solved)),
