@@ -40,6 +40,8 @@ export const puzzlesEn = {
   'puzzle.theme': 'Theme',
   'puzzle.mix': 'Mix: every theme',
   'puzzle.theme_count': '{theme} ({n})',
+  'puzzle.none_left_all': 'You have tried every puzzle of this game. New ones come as more games are mined.',
+  'puzzle.tried': 'You tried this puzzle before: this attempt is not rated.',
   'puzzle.none_left': 'No puzzle is left for this theme: you have tried them all. Choose another theme or the mix.',
   'puzzle.saving': 'Saving your attempt…',
   'puzzle.save_failed': 'Your attempt could not be saved: {why}',

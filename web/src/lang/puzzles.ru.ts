@@ -41,6 +41,8 @@ export const puzzlesRu: Record<keyof typeof puzzlesEn, string> = {
   'puzzle.theme': 'Тема',
   'puzzle.mix': 'Смесь: все темы',
   'puzzle.theme_count': '{theme} ({n})',
+  'puzzle.none_left_all': 'Вы решали все задачи этой игры. Новые появятся, когда будут разобраны новые партии.',
+  'puzzle.tried': 'Вы уже решали эту задачу: эта попытка не на рейтинг.',
   'puzzle.none_left': 'Задач на эту тему больше нет: вы решали их все. Выберите другую тему или смесь.',
   'puzzle.saving': 'Сохраняем попытку…',
   'puzzle.save_failed': 'Попытку не удалось сохранить: {why}',

@@ -41,6 +41,8 @@ export const puzzlesTr: Record<keyof typeof puzzlesEn, string> = {
   'puzzle.theme': 'Tema',
   'puzzle.mix': 'Karışık: bütün temalar',
   'puzzle.theme_count': '{theme} ({n})',
+  'puzzle.none_left_all': 'Bu oyunun bütün bulmacalarını denediniz. Daha fazla oyun incelendikçe yenileri gelecek.',
+  'puzzle.tried': 'Bu bulmacayı daha önce denediniz: bu deneme puansız.',
   'puzzle.none_left': 'Bu temada bulmaca kalmadı: hepsini denediniz. Başka bir tema ya da karışığı seçin.',
   'puzzle.saving': 'Denemeniz kaydediliyor…',
   'puzzle.save_failed': 'Denemeniz kaydedilemedi: {why}',

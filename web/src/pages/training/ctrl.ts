@@ -277,6 +277,11 @@ export class TrainerCtrl {
       if (!next) throw new Error(`the solution's move ${p.solution[ply]} is not legal here`);
       this.line.push({ fen: next.fen, move: next });
       this.sound(next);
+      // A line may end with the defence: an Ice Age after Black's move freezes Black's king.
+      if (this.line.length - 1 >= p.solution.length) {
+        this.showBoard();
+        return void this.finish(true);
+      }
       this.phase = 'play';
       this.showBoard();
     } catch (err) {

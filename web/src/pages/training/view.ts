@@ -7,7 +7,7 @@
 import { speakerIcon } from '../../game/words';
 import { countdownBox, countdownWords } from '../../game/iceage';
 import { promotionPicker } from '../../game/promotion';
-import { colorName, locale, t } from '../../i18n';
+import { colorName, locale, resultReason, t } from '../../i18n';
 import { THEMES } from '../../puzzles/api';
 import { sessionRating } from '../../puzzles/session';
 import { themeAbout, themeName } from '../../puzzles/themes';
@@ -113,12 +113,16 @@ function status(ctrl: TrainerCtrl): VNode {
       ];
       case 'answer': return [h('span.puzzle-good-words', `✓ ${t('puzzle.keep_going')}`), h('br'), t('puzzle.answering')];
       case 'saving': return [t('puzzle.saving')];
-      case 'solved': return [h('strong.puzzle-solved', `✓ ${t('puzzle.solved')}`)];
+      case 'solved': return [
+        h('strong.puzzle-solved', `✓ ${t('puzzle.solved')}`),
+        // How the line ends (a mate, a breakthrough, a king frozen by the Ice Age).
+        ...(ctrl.pos?.result && ctrl.solution && ctrl.shown === ctrl.solution.length - 1 ? [h('br'), h('span#puzzle-end', resultReason(ctrl.pos.result))] : []),
+      ];
       case 'failed': return [
         h('strong.puzzle-failed', `✗ ${t('puzzle.failed')}`),
         ...(ctrl.wrong && p ? [h('br'), h('span#puzzle-wrong', t('puzzle.you_played', { move: ctrl.wrong, best: p.solution[ctrl.line.length - 2] ?? '' }))] : []),
       ];
-      case 'none_left': return [ctrl.mode.kind === 'streak' ? t('puzzle.streak_empty') : t('puzzle.none_left')];
+      case 'none_left': return [ctrl.mode.kind === 'streak' ? t('puzzle.streak_empty') : ctrl.theme === 'mix' ? t('puzzle.none_left_all') : t('puzzle.none_left')];
       case 'not_found': return [h('strong', t('puzzle.notfound_title')), h('br'), t('puzzle.notfound')];
       case 'error': return [];
     }
@@ -160,6 +164,8 @@ function ratingBox(ctrl: TrainerCtrl): VNode | null {
   const diff = r ? r.after - r.before : null;
   const note = ended(ctrl) && ctrl.result && !r
     ? h('p#puzzle-unrated.muted', ctrl.rated ? t('puzzle.unrated_again') : t('puzzle.unrated'))
+    // An account's second attempt is never rated: said before it begins.
+    : !ended(ctrl) && ctrl.rated && p.you?.attempted ? h('p#puzzle-tried.muted', t('puzzle.tried'))
     : null;
   return h('div#puzzle-you.puzzle-you', [
     h('p', [
