@@ -179,6 +179,8 @@ async function phoneTrainer(browser) {
 
 async function iceAge() {
   const page = desktop;
+  const total = (await api(page, 'GET', '/api/puzzles/themes?variant=iceage')).json.total;
+  check(total > 0, `a fresh site has Ice Age Chess puzzles (testdata/puzzles/iceage.csv): ${total}`);
   await page.goto(`${base}/training/iceage`);
   const id = await shownPuzzle(page);
   await solve(page, 'iceage', id);
