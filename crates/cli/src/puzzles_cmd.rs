@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -53,6 +53,14 @@ pub struct MineArgs {
     /// Milliseconds one position's proof may take.
     #[arg(long, default_value_t = 200)]
     pub ms_per_position: u64,
+    /// The prefilter's node budget: the engine's quick search must see a win before the
+    /// proof is tried (0: no prefilter; default: Antarctos 20,000, Ice Age Chess 5,000).
+    #[arg(long)]
+    pub prefilter_nodes: Option<u64>,
+    /// Antarctos: put the seeds' three worked examples first, as puzzles `seed-1` to
+    /// `seed-3` with the seed's text as their hint (crate `puzzles`, module `seeds`).
+    #[arg(long)]
+    pub seeds: bool,
     /// Worker threads, 1 to 256 (default 1).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -151,20 +159,29 @@ fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(),
         return Err("--ms-per-position 0: must be at least 1".into());
     }
     options.per_position = Duration::from_millis(args.ms_per_position);
+    if let Some(n) = args.prefilter_nodes {
+        options.prefilter_nodes = n;
+    }
+    if args.seeds && V::NAME != antarctos::Antarctos::NAME {
+        return Err("--seeds: the seeds' worked examples are Antarctos puzzles".into());
+    }
     // Created before the work, so that a wrong path fails at once.
     let out = File::create(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     println!(
-        "mining {} puzzles from {} ({} games), wins of up to {} plies, {} ms a position, {threads} threads",
+        "mining {} puzzles from {} ({} games), wins of up to {} plies, {} ms a position, prefilter {} nodes, {threads} threads",
         V::TITLE,
         args.from,
         source.len(),
         options.max_plies,
-        args.ms_per_position
+        args.ms_per_position,
+        options.prefilter_nodes
     );
     let started = Instant::now();
     let bar = progress_bar(source.len() as u64);
     let next = AtomicUsize::new(0);
+    // Microseconds the workers spent playing self-play games (not mining).
+    let playing = AtomicU64::new(0);
     let enough = AtomicBool::new(false);
     let found: Mutex<Vec<(usize, Mined<V>)>> = Mutex::new(Vec::new());
     let total = Mutex::new(Summary::default());
@@ -183,10 +200,15 @@ fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(),
                             miner.mine_game(name, start, moves)
                         }
                         Source::Selfplay(opts) => {
+                            let play_started = Instant::now();
                             let game = lab::selfplay::selfplay_game::<V, _>(
                                 opts,
                                 i as u32,
                                 &lab::games::EngineChooser,
+                            );
+                            playing.fetch_add(
+                                play_started.elapsed().as_micros() as u64,
+                                Ordering::Relaxed,
                             );
                             let name = format!("selfplay:{}:{}", opts.seed, i + 1);
                             miner.mine_game(&name, &game.record.start, &game.record.moves)
@@ -215,26 +237,43 @@ fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(),
     found.sort_by_key(|(i, m)| (*i, m.origin.ply));
     let mut seen = Seen::new();
     let mut rows = Vec::new();
+    if args.seeds {
+        for row in puzzles::seed_rows() {
+            let pos = V::parse_position(&row.fen).map_err(|e| format!("a seed: {e}"))?;
+            seen.insert::<V>(&pos);
+            rows.push(row);
+        }
+    }
+    let seeds = rows.len();
     for (_, m) in &found {
         if !seen.insert::<V>(&m.start) {
             summary.kept -= 1;
             *summary.rejected.entry("duplicate").or_insert(0) += 1;
             continue;
         }
-        if args.limit.is_some_and(|l| rows.len() >= l) {
+        if args.limit.is_some_and(|l| rows.len() - seeds >= l) {
             break;
         }
         rows.push(m.row());
     }
     puzzles::write_rows(BufWriter::new(out), &rows)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    print_summary(&summary, rows.len(), elapsed, threads);
+    let playing = Duration::from_micros(playing.into_inner());
+    print_summary(&summary, rows.len(), elapsed, playing, threads);
     println!("wrote {} puzzles to {}", rows.len(), args.out.display());
     Ok(())
 }
 
-fn print_summary(s: &Summary, written: usize, elapsed: Duration, threads: usize) {
+/// `playing`: the workers' time in self-play games, added over the threads.
+fn print_summary(
+    s: &Summary,
+    written: usize,
+    elapsed: Duration,
+    playing: Duration,
+    threads: usize,
+) {
     let secs = elapsed.as_secs_f64().max(1e-9);
+    let mining = (secs * threads as f64 - playing.as_secs_f64()).max(1e-9);
     println!(
         "games {}  positions {}  kept {} ({:.2} %)  written {written}  time {:.1} s  {:.1} positions/s/core",
         s.games,
@@ -243,6 +282,12 @@ fn print_summary(s: &Summary, written: usize, elapsed: Duration, threads: usize)
         100.0 * s.kept as f64 / s.positions.max(1) as f64,
         secs,
         s.positions as f64 / secs / threads as f64,
+    );
+    println!(
+        "of which self-play {:.1} core-s, mining {:.1} core-s: {:.1} positions/s/core mined",
+        playing.as_secs_f64(),
+        mining,
+        s.positions as f64 / mining,
     );
     let rejected: Vec<String> = s.rejected.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("rejected: {}", rejected.join(", "));

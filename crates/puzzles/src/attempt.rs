@@ -1,136 +1,104 @@
-//! A player's attempt at a puzzle, judged (issue 39): the winner's moves must be the line's,
-//! and a defence other than the line's is accepted where it resists as long.
+//! Judging a player's attempt at a puzzle (issue 39, `POST /api/puzzles/{id}/attempt`):
+//! the site gets the moves both sides played from the puzzle's position and asks whether
+//! they solve it.
 //!
-//! While the attempt follows the stored line, no proof is needed: [`crate::check`] kept the
-//! puzzle only because each of the winner's moves on it is the only one that wins within the
-//! plies left. After a different defence the stored moves no longer apply, and the solver
-//! proves each of the winner's moves (and each later defence) again.
+//! The rules, ply by ply from the puzzle's position (ply 0: the winner's first move):
+//! - while the attempt has followed the stored line exactly, a winner's move must be the
+//!   stored one (the line is unique by construction, [`crate::check`]), and the stored
+//!   defence is accepted as it is;
+//! - a defence other than the stored one is accepted only when it resists as long: the
+//!   solver proves that the winner still wins in exactly the plies left, not fewer
+//!   ([`AttemptError::WeakDefence`] otherwise);
+//! - once a defence differed, the stored moves no longer apply: a winner's move must be one
+//!   that the solver proves wins in exactly the plies left;
+//! - the first wrong winner's move ends the attempt ([`Verdict::Failed`]); the moves after
+//!   it are accepted but not judged (not even parsed for legality by [`judge`]);
+//! - the attempt is [`Verdict::Solved`] when it reaches the end of the game with the
+//!   winner's win.
 
 use engine::clock::Instant;
 use engine::solve::{Proof, Prover};
 use game::{Outcome, Variant};
 
-/// How an attempt ended.
+/// What an attempt achieved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every winner's move was right and the game ended with the winner's win.
+    /// The attempt reached the end of the game with the winner's win.
     Solved,
-    /// The winner's move at `ply` (0: the first move) does not win within the plies left;
-    /// moves after it are not judged.
+    /// The winner's move at `ply` (0-based, counted from the puzzle's position; always
+    /// even) does not win in the plies left.
     Failed {
-        /// The ply of the first wrong move, counted from the puzzle's position.
+        /// The ply of the first wrong winner's move.
         ply: u32,
     },
 }
 
-/// Why an attempt cannot be judged.
+/// Why an attempt cannot be judged. Plies are 0-based, counted from the puzzle's position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AttemptError {
-    /// No moves.
-    #[error("the attempt has no moves")]
-    Empty,
-    /// A move text that is no legal move where it stands.
-    #[error("move {} ('{text}'): {message}", ply + 1)]
+    /// The move at `ply` is not legal there (or its text does not read as a move).
+    #[error("ply {ply}: '{text}' is not a legal move here{}", if reason.is_empty() { String::new() } else { format!(" ({reason})") })]
     Illegal {
-        /// Its ply, from 0.
+        /// The ply.
         ply: u32,
-        /// The text as sent.
+        /// The move's text as given ([`parse_moves`]) or its identifier
+        /// ([`Variant::move_id`], [`judge`]).
         text: String,
-        /// Why it is not a legal move.
-        message: String,
+        /// What the rules answered; may be empty.
+        reason: String,
     },
-    /// A move after the end of the game or of the puzzle's line.
-    #[error("move {}: the puzzle is over before it", ply + 1)]
+    /// The attempt has no move.
+    #[error("the attempt has no move")]
+    Empty,
+    /// The attempt goes on after the game ended, from `ply` on.
+    #[error("ply {ply}: the game is already over")]
     AfterEnd {
-        /// Its ply, from 0.
+        /// The first ply after the end.
         ply: u32,
     },
-    /// Every winner's move was right but the attempt stops before the end of the game.
-    #[error("the attempt stops after {plies} plies, before the end of the puzzle")]
-    Incomplete {
-        /// Plies sent.
+    /// The attempt goes on beyond the line's `plies` plies (the game not over: only when
+    /// the stored line itself does not end the game).
+    #[error("ply {ply}: the puzzle's line has only {plies} plies")]
+    TooLong {
+        /// The first ply beyond the line.
+        ply: u32,
+        /// The line's length in plies.
         plies: u32,
     },
-    /// A defence that loses sooner than the longest resistance.
-    #[error("move {}: this defence loses sooner than the best one; play a defence that resists longest", ply + 1)]
+    /// Every winner's move was right but the attempt stops after `plies` plies, before
+    /// the end of the game.
+    #[error("the attempt stops after {plies} plies, before the end of the game")]
+    Incomplete {
+        /// The attempt's length in plies.
+        plies: u32,
+    },
+    /// The defence at `ply` differs from the stored one and loses sooner than the line.
+    #[error("ply {ply}: the defence does not resist longest")]
     WeakDefence {
-        /// Its ply, from 0.
+        /// The defender's ply.
         ply: u32,
     },
-    /// After this defence the solver finds no win: the puzzle's proof does not hold.
-    #[error("move {}: no win is found after this defence; the puzzle is at fault", ply + 1)]
-    Escapes {
-        /// Its ply, from 0.
+    /// The defence at `ply` escapes the win the puzzle claims: the stored puzzle is wrong
+    /// (a defect to report, never the player's fault).
+    #[error("ply {ply}: the defence escapes the puzzle's win (the stored puzzle is wrong)")]
+    NotAPuzzle {
+        /// The defender's ply.
         ply: u32,
     },
-    /// The proof of a move off the stored line ran out of time.
-    #[error("the attempt's proof ran out of time")]
+    /// The deadline came before a proof was done.
+    #[error("the proof ran out of time")]
     OutOfTime,
 }
 
-/// Parses the attempt's move texts (the game's canonical text, or any text its
-/// [`Variant::parse_move`] takes) from `start`, one after the other.
+/// Judges `attempt`, both sides' moves from `start` (the puzzle's position, the winner to
+/// move), against the stored `line` (both sides' moves to the end of the game, as proven
+/// by [`crate::check`] or read by [`crate::read_rows`]), with the rules of the module doc.
+/// `prover` proves only where the attempt leaves the stored line; its table is kept
+/// between calls. `deadline`: when a proof gives up ([`AttemptError::OutOfTime`]).
 ///
 /// # Errors
-/// [`AttemptError::Illegal`] for the first text that is no legal move where it stands,
-/// [`AttemptError::AfterEnd`] for a text after the end of the game.
-pub fn parse_moves<V: Variant>(
-    start: &V::Position,
-    texts: &[String],
-) -> Result<Vec<V::Move>, AttemptError> {
-    let mut pos = start.clone();
-    let mut moves = Vec::with_capacity(texts.len());
-    for (i, text) in texts.iter().enumerate() {
-        let ply = i as u32;
-        if V::outcome(&pos).is_some() {
-            return Err(AttemptError::AfterEnd { ply });
-        }
-        let mv = V::parse_move(&pos, text).map_err(|e| AttemptError::Illegal {
-            ply,
-            text: text.clone(),
-            message: e.to_string(),
-        })?;
-        pos = V::play_unchecked(&pos, &mv);
-        moves.push(mv);
-    }
-    Ok(moves)
-}
-
-/// Plies in which `side` wins from `pos`, proven within `max_plies`; `None` when no such
-/// win is proven.
-fn wins_in<V: Variant>(
-    prover: &mut Prover<V>,
-    pos: &V::Position,
-    side: game::Color,
-    max_plies: u32,
-    deadline: Option<Instant>,
-) -> Result<Option<u32>, AttemptError> {
-    if let Some(outcome) = V::outcome(pos) {
-        return Ok(match outcome {
-            Outcome::Win { winner, .. } if winner == side => Some(0),
-            _ => None,
-        });
-    }
-    if max_plies == 0 {
-        return Ok(None);
-    }
-    let to_move = V::side_to_move(pos) == side;
-    let found = prover.solve(pos, max_plies, deadline);
-    match found.proof {
-        Proof::Win { plies, .. } if to_move => Ok(Some(plies)),
-        Proof::Loss { plies, .. } if !to_move => Ok(Some(plies)),
-        _ if found.stopped => Err(AttemptError::OutOfTime),
-        _ => Ok(None),
-    }
-}
-
-/// Judges `attempt` (both sides' moves from `start`, as [`parse_moves`] reads them) against
-/// the puzzle's `line` (see the module doc). Moves after the first wrong winner's move are
-/// not judged.
-///
-/// # Errors
-/// [`AttemptError`]: an empty attempt, a move after the end, a weak defence, an incomplete
-/// attempt, or a proof out of time.
+/// [`AttemptError`]: an empty attempt, an illegal move, moves after the end or beyond the
+/// line, an attempt that stops early, a weaker defence, a wrong stored line, the deadline.
 pub fn judge<V: Variant>(
     prover: &mut Prover<V>,
     start: &V::Position,
@@ -142,41 +110,123 @@ pub fn judge<V: Variant>(
         return Err(AttemptError::Empty);
     }
     let winner = V::side_to_move(start);
+    let plies = line.len() as u32;
     let mut pos = start.clone();
     let mut on_line = true;
     for (i, mv) in attempt.iter().enumerate() {
         let ply = i as u32;
-        if i >= line.len() || V::outcome(&pos).is_some() {
+        if V::outcome(&pos).is_some() {
             return Err(AttemptError::AfterEnd { ply });
         }
-        let left = (line.len() - i) as u32;
-        let next = V::play(&pos, mv).map_err(|e| AttemptError::Illegal {
+        if ply >= plies {
+            return Err(AttemptError::TooLong { ply, plies });
+        }
+        let child = V::play(&pos, mv).map_err(|e| AttemptError::Illegal {
             ply,
-            text: V::move_text(&pos, mv),
-            message: e.to_string(),
+            text: V::move_id(&pos, mv),
+            reason: e.to_string(),
         })?;
+        let left = plies - ply;
+        let stored = on_line && line[i] == *mv;
         if i % 2 == 0 {
+            // The winner's move.
             let right = if on_line {
-                *mv == line[i]
+                stored
             } else {
-                wins_in(prover, &next, winner, left - 1, deadline)?.is_some()
+                wins_in_exactly::<V>(prover, &child, winner, left, deadline)?
             };
             if !right {
                 return Ok(Verdict::Failed { ply });
             }
-        } else if !(on_line && *mv == line[i]) {
-            match wins_in(prover, &next, winner, left - 1, deadline)? {
-                Some(plies) if plies < left - 1 => return Err(AttemptError::WeakDefence { ply }),
-                Some(_) => on_line = false,
-                None => return Err(AttemptError::Escapes { ply }),
+        } else if !stored {
+            // A defence of the defender's own: it must resist as long as the line.
+            match lasts::<V>(prover, &child, winner, left, deadline)? {
+                Some(n) if n == left => {}
+                Some(_) => return Err(AttemptError::WeakDefence { ply }),
+                None => return Err(AttemptError::NotAPuzzle { ply }),
             }
+            on_line = false;
         }
-        pos = next;
+        pos = child;
     }
     match V::outcome(&pos) {
         Some(Outcome::Win { winner: w, .. }) if w == winner => Ok(Verdict::Solved),
-        _ => Err(AttemptError::Incomplete {
+        // A defence that ends the game otherwise was checked to lose as long: unreachable
+        // for a right puzzle.
+        Some(_) => Err(AttemptError::NotAPuzzle {
+            ply: attempt.len() as u32 - 1,
+        }),
+        None => Err(AttemptError::Incomplete {
             plies: attempt.len() as u32,
         }),
     }
+}
+
+/// Whether the winner's move that led to `child` wins in exactly `left` plies (that move
+/// included).
+fn wins_in_exactly<V: Variant>(
+    prover: &mut Prover<V>,
+    child: &V::Position,
+    winner: game::Color,
+    left: u32,
+    deadline: Option<Instant>,
+) -> Result<bool, AttemptError> {
+    Ok(lasts::<V>(prover, child, winner, left, deadline)? == Some(left))
+}
+
+/// How many plies the game lasts from the move that led to `child` (that move included)
+/// under best play, when the winner wins within `left` plies; `None` when it does not.
+fn lasts<V: Variant>(
+    prover: &mut Prover<V>,
+    child: &V::Position,
+    winner: game::Color,
+    left: u32,
+    deadline: Option<Instant>,
+) -> Result<Option<u32>, AttemptError> {
+    match V::outcome(child) {
+        Some(Outcome::Win { winner: w, .. }) if w == winner => return Ok(Some(1)),
+        Some(_) => return Ok(None),
+        None if left < 2 => return Ok(None),
+        None => {}
+    }
+    let s = prover.solve(child, left - 1, deadline);
+    if s.stopped {
+        return Err(AttemptError::OutOfTime);
+    }
+    let to_move_is_winner = V::side_to_move(child) == winner;
+    Ok(match s.proof {
+        Proof::Win { plies, .. } if to_move_is_winner => Some(plies + 1),
+        Proof::Loss { plies, .. } if !to_move_is_winner => Some(plies + 1),
+        _ => None,
+    })
+}
+
+/// Reads `texts`, canonical move texts ([`Variant::move_text`]) played one after another
+/// from `start`, as moves.
+///
+/// # Errors
+/// [`AttemptError::Illegal`] naming the ply and the text that does not read as a legal
+/// move there; [`AttemptError::AfterEnd`] for a text after the end of the game. An empty
+/// list is no error here ([`judge`] says so).
+pub fn parse_moves<V: Variant>(
+    start: &V::Position,
+    texts: &[String],
+) -> Result<Vec<V::Move>, AttemptError> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(texts.len());
+    for (i, text) in texts.iter().enumerate() {
+        let ply = i as u32;
+        if V::outcome(&pos).is_some() {
+            return Err(AttemptError::AfterEnd { ply });
+        }
+        let illegal = |reason: String| AttemptError::Illegal {
+            ply,
+            text: text.clone(),
+            reason,
+        };
+        let mv = V::parse_move(&pos, text).map_err(|e| illegal(e.to_string()))?;
+        pos = V::play(&pos, &mv).map_err(|e| illegal(e.to_string()))?;
+        out.push(mv);
+    }
+    Ok(out)
 }

@@ -7,25 +7,37 @@ use std::time::Duration;
 
 use engine::clock::Instant;
 use engine::solve::Prover;
+use engine::{EngineVariant, Searcher, score};
 
 use crate::dedup::{PuzzleKey, Seen};
 use crate::prove::{Limits, Proven, check};
 use crate::themes::{Theme, Themed};
 
-/// A game whose positions can be mined: it has themes and a puzzle identity.
-pub trait Minable: Themed + PuzzleKey {
+/// A game whose positions can be mined: it has themes, a puzzle identity and the engine's
+/// search (for the prefilter, [`MineOptions::prefilter_nodes`]).
+pub trait Minable: Themed + PuzzleKey + EngineVariant {
     /// The longest win searched by default, in plies: Antarctos 15, Ice Age Chess 9
     /// (issue 39).
     const MAX_PLIES: u32;
+    /// The prefilter's default node budget ([`MineOptions::prefilter_nodes`]); 0: no
+    /// prefilter. Chosen by measuring (testdata/puzzles/README.md).
+    const PREFILTER_NODES: u64;
 }
 
 impl Minable for antarctos::Antarctos {
     const MAX_PLIES: u32 = 15;
+    const PREFILTER_NODES: u64 = 20_000;
 }
 
 impl Minable for iceage::IceAge {
     const MAX_PLIES: u32 = 9;
+    const PREFILTER_NODES: u64 = 5_000;
 }
+
+/// The name of the prefilter's reject in [`Summary::rejected`]: the engine's quick search
+/// saw no win within the limit. Not a proof (the search prunes): such a position may hold
+/// a win the quick search missed, which is why it is counted apart from `no_forced_win`.
+pub const NO_WIN_SEEN: &str = "no_win_seen";
 
 /// How a mining run proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,15 +49,22 @@ pub struct MineOptions {
     pub per_position: Duration,
     /// The solver's table, in MiB.
     pub table_mib: usize,
+    /// The prefilter: before the proof, the engine's search ([`engine::Searcher`], one
+    /// thread, at most `max_plies + 4` plies deep) runs on at most this many nodes, and a
+    /// position where it sees no win for the side to move within `max_plies` plies is
+    /// rejected as [`NO_WIN_SEEN`] without a proof. 0: no prefilter, every position is
+    /// proven. The proof decides alone what is kept: the prefilter only rejects.
+    pub prefilter_nodes: u64,
 }
 
 impl MineOptions {
-    /// The game's default limit, 200 ms a position, a 16 MiB table.
+    /// The game's default limit and prefilter, 200 ms a position, a 16 MiB table.
     pub fn new<V: Minable>() -> MineOptions {
         MineOptions {
             max_plies: V::MAX_PLIES,
             per_position: Duration::from_millis(200),
             table_mib: 16,
+            prefilter_nodes: V::PREFILTER_NODES,
         }
     }
 }
@@ -99,6 +118,8 @@ pub struct Summary {
     pub missed_by_player: u64,
     /// Positions the solver visited.
     pub nodes: u64,
+    /// Positions the prefilter's search visited.
+    pub prefilter_nodes: u64,
 }
 
 impl Summary {
@@ -114,6 +135,7 @@ impl Summary {
         self.seen_by_player += other.seen_by_player;
         self.missed_by_player += other.missed_by_player;
         self.nodes += other.nodes;
+        self.prefilter_nodes += other.prefilter_nodes;
         for (k, v) in &other.rejected {
             *self.rejected.entry(k).or_insert(0) += v;
         }
@@ -129,6 +151,8 @@ impl Summary {
 /// Mines games one after another, keeping one puzzle per position across all of them.
 pub struct Miner<V: Minable> {
     prover: Prover<V>,
+    /// The prefilter's search (when [`MineOptions::prefilter_nodes`] is not 0).
+    searcher: Option<Searcher<V>>,
     options: MineOptions,
     seen: Seen,
     /// The counts so far.
@@ -140,6 +164,7 @@ impl<V: Minable> Miner<V> {
     pub fn new(options: MineOptions) -> Miner<V> {
         Miner {
             prover: Prover::new(options.table_mib),
+            searcher: (options.prefilter_nodes > 0).then(|| Searcher::new(4)),
             options,
             seen: Seen::new(),
             summary: Summary::default(),
@@ -188,6 +213,30 @@ impl<V: Minable> Miner<V> {
         found
     }
 
+    /// The prefilter ([`MineOptions::prefilter_nodes`]): whether the engine's quick search
+    /// sees a win for the side to move within `max_plies` plies (true when there is no
+    /// prefilter, or the game is over: the proof says why then).
+    fn win_seen(&mut self, pos: &V::Position) -> bool {
+        let Some(searcher) = self.searcher.as_mut() else {
+            return true;
+        };
+        if V::outcome(pos).is_some() || V::legal_moves(pos).is_empty() {
+            return true;
+        }
+        let max = self.options.max_plies;
+        let limits = engine::Limits {
+            depth: Some(max + 4),
+            nodes: Some(self.options.prefilter_nodes),
+            movetime: None,
+            stop: None,
+        };
+        let wins = |s: i32| s >= score::WIN_BOUND && (score::WIN - s) as u32 <= max;
+        let mut seen = false;
+        let result = searcher.search(pos, &limits, |it| seen |= wins(it.score));
+        self.summary.prefilter_nodes += result.nodes;
+        seen || wins(result.score)
+    }
+
     fn try_position(
         &mut self,
         game: &str,
@@ -198,6 +247,10 @@ impl<V: Minable> Miner<V> {
         self.summary.positions += 1;
         if self.seen.contains::<V>(pos) {
             self.summary.reject("duplicate");
+            return None;
+        }
+        if !self.win_seen(pos) {
+            self.summary.reject(NO_WIN_SEEN);
             return None;
         }
         let limits = Limits {

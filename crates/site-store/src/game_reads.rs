@@ -3,7 +3,7 @@
 
 use game::Color;
 use site_model::secrets::TokenHash;
-use site_model::state::GameKind;
+use site_model::state::{GameKind, GameStatus};
 use sqlx::Row;
 
 use super::conn::commit;
@@ -89,6 +89,37 @@ impl Store {
                         Some(r) => Some(r.try_get("id")?),
                         None => None,
                     })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The ids of game `variant`'s finished games (an aborted game is not finished), oldest first, at most
+    /// `limit`: what `icebound puzzles mine --from site` mines.
+    pub async fn finished_game_ids(
+        &self,
+        variant: GameKind,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id FROM games WHERE variant = $1 AND status = $2 \
+                         ORDER BY created_at, id LIMIT $3",
+                    )
+                    .bind(variant.as_str())
+                    .bind(GameStatus::Finished.as_str())
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("id"))
+                        .collect::<Result<_, _>>()?)
                 }
                 .await;
                 (conn, result)

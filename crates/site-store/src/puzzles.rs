@@ -590,7 +590,7 @@ impl Store {
                     }
                     let rows = sqlx::query(
                         "SELECT t.variant, t.theme, COUNT(*) AS attempts, \
-                         SUM(a.solved) AS solved FROM puzzle_attempts a JOIN puzzle_themes t \
+                         CAST(SUM(a.solved) AS BIGINT) AS solved FROM puzzle_attempts a JOIN puzzle_themes t \
                          ON t.puzzle_id = a.puzzle_id WHERE a.account_id = $1 \
                          GROUP BY t.variant, t.theme",
                     )

@@ -1,139 +1,246 @@
-//! Judging a player's attempt (`puzzles::judge`): the winner's moves must be the line's, a
-//! defence that resists as long is accepted and the winner's next moves are then proven
-//! afresh, a defence that loses sooner is refused, and bad attempts say what and where.
+//! [`judge`] and [`parse_moves`] on hand-made positions: the stored line solves, a wrong
+//! winner's move fails at its ply, a defence that resists as long is accepted and one that
+//! loses sooner is not, errors name the ply.
 
 use antarctos::Antarctos;
 use engine::solve::{Proof, Prover, solve};
 use game::Variant;
-use puzzles::{AttemptError, Verdict, check, judge, parse_moves};
+use iceage::IceAge;
+use puzzles::{AttemptError, Limits, Verdict, check, judge, parse_moves};
 
-fn texts(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
+fn texts(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
 }
 
-fn judged(fen: &str, line: &[&str], attempt: &[&str]) -> Result<Verdict, AttemptError> {
-    let pos = Antarctos::parse_position(fen).expect("valid");
-    let line = parse_moves::<Antarctos>(&pos, &texts(line)).expect("line");
-    let attempt = parse_moves::<Antarctos>(&pos, &texts(attempt))?;
-    judge(
-        &mut Prover::<Antarctos>::new(4),
-        &pos,
-        &line,
-        &attempt,
-        None,
-    )
-}
-
-const SEED: &str = "B:Wa5,d2,d4:Ba7,c7";
-const SEED_LINE: &[&str] = &["c7-b6", "a5xc7", "a7xc5xe3xc1"];
-
-#[test]
-fn the_line_solves_and_a_wrong_winners_move_fails_at_its_ply() {
-    assert_eq!(judged(SEED, SEED_LINE, SEED_LINE), Ok(Verdict::Solved));
-    assert_eq!(
-        judged(SEED, SEED_LINE, &["c7-d6"]),
-        Ok(Verdict::Failed { ply: 0 })
-    );
-    // Moves after the wrong one are not judged.
-    let pos = Antarctos::parse_position(SEED).expect("valid");
-    let after = Antarctos::play(&pos, &Antarctos::parse_move(&pos, "c7-d6").unwrap()).unwrap();
-    let reply = Antarctos::move_text(&after, &Antarctos::legal_moves(&after)[0]);
-    assert_eq!(
-        judged(SEED, SEED_LINE, &["c7-d6", &reply]),
-        Ok(Verdict::Failed { ply: 0 })
-    );
-}
-
-#[test]
-fn bad_attempts_say_what_and_where() {
-    assert_eq!(judged(SEED, SEED_LINE, &[]), Err(AttemptError::Empty));
-    match judged(SEED, SEED_LINE, &["c7-b6", "h8-g7"]) {
-        Err(AttemptError::Illegal { ply: 1, text, .. }) => assert_eq!(text, "h8-g7"),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        judged(SEED, SEED_LINE, &["c7-b6", "a5xc7"]),
-        Err(AttemptError::Incomplete { plies: 2 })
-    );
-    let e = judged(SEED, SEED_LINE, &["c7-b6", "a5xc7", "a7xc5xe3xc1", "d4-e5"]).unwrap_err();
-    assert_eq!(e, AttemptError::AfterEnd { ply: 3 });
-    assert!(e.to_string().contains("move 4"), "{e}");
-}
-
-/// On a puzzle where several defences resist as long: every other defence at every
-/// defender's ply is judged. One that resists as long, followed by the solver's win, solves
-/// the puzzle; one that loses sooner is refused; a winner's move that is not the new win
-/// fails.
-#[test]
-fn defences_that_resist_as_long_are_accepted_and_weaker_ones_refused() {
-    let pos = Antarctos::parse_position("W:Wc5,d2:Bb6,d6,b4,d4:If6,c3").expect("valid");
-    let limits = puzzles::Limits {
-        max_plies: 15,
+/// The position and its proven line.
+fn puzzle<V: Variant>(fen: &str, max_plies: u32) -> (V::Position, Vec<V::Move>) {
+    let pos = V::parse_position(fen).expect("valid");
+    let limits = Limits {
+        max_plies,
         deadline: None,
     };
-    let line = check(&mut Prover::<Antarctos>::new(4), &pos, &limits)
-        .expect("a puzzle")
-        .line;
-    let (mut equal, mut weaker) = (0, 0);
-    let mut at = pos.clone();
-    for i in 0..line.len() {
-        if i % 2 == 1 {
-            let left = (line.len() - i) as u32;
-            for d in Antarctos::legal_moves(&at) {
-                if d == line[i] {
+    let proven = check(&mut Prover::<V>::new(4), &pos, &limits).expect("a puzzle");
+    (pos, proven.line)
+}
+
+fn judge_texts<V: Variant>(
+    pos: &V::Position,
+    line: &[V::Move],
+    attempt: &str,
+) -> Result<Verdict, AttemptError> {
+    let moves = parse_moves::<V>(pos, &texts(attempt))?;
+    judge(&mut Prover::<V>::new(4), pos, line, &moves, None)
+}
+
+/// "1. c5xa7 d4-e3 2. d2xf4 d6-e5 3. f4xd6 b4-a3 4. a7-b8#" (rejections.rs).
+const LONG: &str = "W:Wc5,d2:Bb6,d6,b4,d4:If6,c3";
+
+#[test]
+fn the_stored_line_solves_and_a_wrong_first_move_fails_at_ply_0() {
+    let (pos, line) = puzzle::<Antarctos>(LONG, 15);
+    let stored = puzzles::file::line_texts::<Antarctos>(&pos, &line).join(" ");
+    assert_eq!(stored, "c5xa7 d4-e3 d2xf4 d6-e5 f4xd6 b4-a3 a7-b8");
+    assert_eq!(
+        judge_texts::<Antarctos>(&pos, &line, &stored),
+        Ok(Verdict::Solved)
+    );
+    // A legal first move that is not the win; the moves after it are not judged.
+    let first_moves = Antarctos::legal_moves(&pos);
+    let wrong = first_moves
+        .iter()
+        .find(|m| **m != line[0])
+        .expect("another move");
+    let wrong_text = Antarctos::move_text(&pos, wrong);
+    assert_eq!(
+        judge_texts::<Antarctos>(&pos, &line, &wrong_text),
+        Ok(Verdict::Failed { ply: 0 })
+    );
+    let after = Antarctos::play(&pos, wrong).expect("legal");
+    let reply = Antarctos::legal_moves(&after).remove(0);
+    let mut moves = vec![*wrong, reply, line[0]];
+    assert_eq!(
+        judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &moves, None),
+        Ok(Verdict::Failed { ply: 0 })
+    );
+    // A wrong winner's move later: the third ply.
+    moves = line[..2].to_vec();
+    let at2 = Antarctos::play(&Antarctos::play(&pos, &line[0]).unwrap(), &line[1]).unwrap();
+    let other = Antarctos::legal_moves(&at2)
+        .into_iter()
+        .find(|m| *m != line[2]);
+    if let Some(other) = other {
+        moves.push(other);
+        assert_eq!(
+            judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &moves, None),
+            Ok(Verdict::Failed { ply: 2 })
+        );
+    }
+}
+
+/// Each defence in `before` (the defender to move) with how long it lasts (the solver's
+/// count, that move included).
+fn defences(before: &antarctos::Position) -> Vec<(antarctos::Move, u32)> {
+    Antarctos::legal_moves(before)
+        .into_iter()
+        .map(|mv| {
+            let next = Antarctos::play(before, &mv).expect("legal");
+            let lasts = match Antarctos::outcome(&next) {
+                Some(_) => 1,
+                None => match solve::<Antarctos>(&next, 15).proof {
+                    Proof::Win { plies, .. } => plies + 1,
+                    p => panic!("{p:?}"),
+                },
+            };
+            (mv, lasts)
+        })
+        .collect()
+}
+
+#[test]
+fn a_defence_that_resists_as_long_is_accepted_and_a_weaker_one_is_not() {
+    let (pos, line) = puzzle::<Antarctos>(LONG, 15);
+    let mut prover = Prover::<Antarctos>::new(4);
+    let mut before = pos.clone();
+    let (mut accepted, mut rejected) = (0, 0);
+    for (k, stored) in line.iter().enumerate() {
+        let left = (line.len() - k) as u32;
+        if k % 2 == 1 {
+            for (mv, lasts) in defences(&before) {
+                if mv == *stored {
+                    assert_eq!(lasts, left);
                     continue;
                 }
-                let next = Antarctos::play(&at, &d).expect("legal");
-                let mut attempt = line[..i].to_vec();
-                attempt.push(d.clone());
-                let got = judge(
-                    &mut Prover::<Antarctos>::new(4),
-                    &pos,
-                    &line,
-                    &attempt,
-                    None,
+                let mut attempt = line[..k].to_vec();
+                attempt.push(mv);
+                if lasts < left {
+                    // Loses sooner: no defence to accept.
+                    assert_eq!(
+                        judge(&mut prover, &pos, &line, &attempt, None),
+                        Err(AttemptError::WeakDefence { ply: k as u32 })
+                    );
+                    rejected += 1;
+                    continue;
+                }
+                assert_eq!(lasts, left);
+                // As long: accepted, and the winner's answers are proven afresh.
+                let after = Antarctos::play(&before, &mv).expect("legal");
+                let Proof::Win { line: rest, .. } = solve::<Antarctos>(&after, 15).proof else {
+                    panic!("a win")
+                };
+                let mut solved = attempt.clone();
+                solved.extend(rest.iter().cloned());
+                assert_eq!(solved.len(), line.len());
+                assert_eq!(
+                    judge(&mut prover, &pos, &line, &solved, None),
+                    Ok(Verdict::Solved)
                 );
-                let plies = match Antarctos::outcome(&next) {
-                    Some(_) => 0,
-                    None => match solve::<Antarctos>(&next, left - 1).proof {
-                        Proof::Win { plies, .. } => plies,
-                        other => panic!("the defence escapes: {other:?}"),
-                    },
-                };
-                if plies < left - 1 {
-                    weaker += 1;
-                    assert_eq!(got, Err(AttemptError::WeakDefence { ply: i as u32 }));
-                    continue;
-                }
-                equal += 1;
-                // The winner's win goes on from the new position.
-                let Proof::Win { line: rest, .. } = solve::<Antarctos>(&next, left - 1).proof
-                else {
-                    unreachable!("proven above")
-                };
-                let mut whole = attempt.clone();
-                whole.extend(rest.iter().cloned());
-                let got = judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &whole, None);
-                assert_eq!(got, Ok(Verdict::Solved), "defence at ply {i}");
-                // Any other winner's move there fails at its ply.
-                if let Some(bad) = Antarctos::legal_moves(&next)
+                // There a winner's move that does not win in exactly the plies left fails.
+                if let Some(wrong) = Antarctos::legal_moves(&after)
                     .into_iter()
                     .find(|m| *m != rest[0])
                 {
-                    attempt.push(bad);
-                    let got = judge(
-                        &mut Prover::<Antarctos>::new(4),
-                        &pos,
-                        &line,
-                        &attempt,
-                        None,
+                    attempt.push(wrong);
+                    assert_eq!(
+                        judge(&mut prover, &pos, &line, &attempt, None),
+                        Ok(Verdict::Failed { ply: k as u32 + 1 })
                     );
-                    assert_eq!(got, Ok(Verdict::Failed { ply: i as u32 + 1 }));
                 }
+                accepted += 1;
             }
         }
-        at = Antarctos::play(&at, &line[i]).expect("legal");
+        before = Antarctos::play(&before, stored).expect("legal");
     }
-    assert!(equal > 0, "the position has a defence that resists as long");
-    assert!(weaker > 0, "and one that loses sooner");
+    assert!(accepted >= 1 && rejected >= 1, "{accepted} {rejected}");
+}
+
+#[test]
+fn errors_name_the_ply() {
+    let (pos, line) = puzzle::<Antarctos>(LONG, 15);
+    let mut prover = Prover::<Antarctos>::new(4);
+    assert_eq!(
+        judge(&mut prover, &pos, &line, &[], None),
+        Err(AttemptError::Empty)
+    );
+    // Right so far, but the game goes on.
+    assert_eq!(
+        judge(&mut prover, &pos, &line, &line[..3], None),
+        Err(AttemptError::Incomplete { plies: 3 })
+    );
+    // A move after the end.
+    let mut longer = line.clone();
+    longer.push(line[0]);
+    assert_eq!(
+        judge(&mut prover, &pos, &line, &longer, None),
+        Err(AttemptError::AfterEnd { ply: 7 })
+    );
+    // A move of another position is illegal here.
+    let elsewhere = Antarctos::legal_moves(&Antarctos::start_position()).remove(0);
+    let got = judge(&mut prover, &pos, &line, &[elsewhere], None);
+    assert!(
+        matches!(got, Err(AttemptError::Illegal { ply: 0, .. })),
+        "{got:?}"
+    );
+    // Texts: the second one does not read.
+    let got = parse_moves::<Antarctos>(&pos, &texts("c5xa7 zz9 d2xf4"));
+    match got {
+        Err(AttemptError::Illegal {
+            ply: 1, ref text, ..
+        }) if text == "zz9" => {}
+        other => panic!("{other:?}"),
+    }
+    let message = got.unwrap_err().to_string();
+    assert!(
+        message.contains("ply 1") && message.contains("zz9"),
+        "{message}"
+    );
+    // A legal-looking text that is not legal here (the capture is forced).
+    let got = parse_moves::<Antarctos>(&pos, &texts("d2-e3"));
+    assert!(
+        matches!(got, Err(AttemptError::Illegal { ply: 0, .. })),
+        "{got:?}"
+    );
+    // After the end.
+    let got = parse_moves::<Antarctos>(
+        &pos,
+        &texts(&format!(
+            "{} c5xa7",
+            puzzles::file::line_texts::<Antarctos>(&pos, &line).join(" ")
+        )),
+    );
+    assert_eq!(got, Err(AttemptError::AfterEnd { ply: 7 }));
+}
+
+#[test]
+fn ice_age_chess_attempts() {
+    let (pos, line) = puzzle::<IceAge>("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 5);
+    assert_eq!(
+        judge_texts::<IceAge>(&pos, &line, "Ra8#"),
+        Ok(Verdict::Solved)
+    );
+    assert_eq!(
+        judge_texts::<IceAge>(&pos, &line, "Rb1 Kf8"),
+        Ok(Verdict::Failed { ply: 0 })
+    );
+    // The king frozen by the Ice Age that Black's 20th move brings (rejections.rs): the
+    // line ends with the defender's move.
+    let (pos, line) = puzzle::<IceAge>("7k/8/8/8/8/8/8/R6K w - - 0 20", 5);
+    assert_eq!(
+        judge_texts::<IceAge>(&pos, &line, "Rg1 Kh7"),
+        Ok(Verdict::Solved)
+    );
+    assert_eq!(
+        judge_texts::<IceAge>(&pos, &line, "Rg1"),
+        Err(AttemptError::Incomplete { plies: 1 })
+    );
+}
+
+#[test]
+fn a_passed_deadline_is_out_of_time_only_where_a_proof_is_needed() {
+    let (pos, line) = puzzle::<Antarctos>(LONG, 15);
+    let passed = Some(engine::clock::Instant::now());
+    // The stored line needs no proof.
+    assert_eq!(
+        judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &line, passed),
+        Ok(Verdict::Solved)
+    );
 }

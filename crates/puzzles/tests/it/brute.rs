@@ -115,3 +115,92 @@ fn winner<V: Variant>(pos: &V::Position, left: u32) -> Result<(), &'static str> 
     }
     Ok(())
 }
+
+/// Whether the side to move in `pos` forces a win within `depth` plies: an AND-OR search
+/// with no table (a winner's node stops at its first winning move, a defender's at its
+/// first escape). Cheaper than [`value`] on full boards, as independent.
+pub fn wins_within<V: Variant>(pos: &V::Position, depth: u32) -> bool {
+    if depth == 0 || V::outcome(pos).is_some() {
+        return false;
+    }
+    let me = V::side_to_move(pos);
+    V::legal_moves(pos).iter().any(|mv| {
+        let child = V::play_unchecked(pos, mv);
+        match V::outcome(&child) {
+            Some(Outcome::Win { winner, .. }) => winner == me,
+            Some(_) => false,
+            None => loses_within::<V>(&child, depth - 1),
+        }
+    })
+}
+
+/// Whether the side to move in `pos` (the game going on) loses within `depth` plies
+/// whatever it plays.
+pub fn loses_within<V: Variant>(pos: &V::Position, depth: u32) -> bool {
+    if depth < 2 {
+        // Only a move of its own could end it so soon: Ice Age Chess's self-freezing,
+        // which `confirm_line` meets as a game end.
+        return false;
+    }
+    let me = V::side_to_move(pos);
+    let moves = V::legal_moves(pos);
+    !moves.is_empty()
+        && moves.iter().all(|mv| {
+            let child = V::play_unchecked(pos, mv);
+            match V::outcome(&child) {
+                Some(Outcome::Win { winner, .. }) => winner != me,
+                Some(_) => false,
+                None => wins_within::<V>(&child, depth - 1),
+            }
+        })
+}
+
+/// Confirms a puzzle's `line` from `start` with [`wins_within`] alone: from each winner's
+/// position on the line the win takes exactly the plies left (within them, not within one
+/// fewer), the line's move wins within them and every other move does not; each defence
+/// of the line resists longest (after it the win still takes exactly the plies left, so
+/// no defence lasts longer and it is not shorter); the line ends with the winner's win.
+pub fn confirm_line<V: Variant>(start: &V::Position, line: &[V::Move]) -> Result<(), String> {
+    let winner = V::side_to_move(start);
+    let mut pos = start.clone();
+    for (i, mv) in line.iter().enumerate() {
+        let left = (line.len() - i) as u32;
+        let text = V::move_text(&pos, mv);
+        if i % 2 == 0 {
+            if !wins_within::<V>(&pos, left) || wins_within::<V>(&pos, left - 1) {
+                return Err(format!(
+                    "ply {i}: the win does not take exactly {left} plies"
+                ));
+            }
+            for other in V::legal_moves(&pos) {
+                let child = V::play_unchecked(&pos, &other);
+                let wins = match V::outcome(&child) {
+                    Some(Outcome::Win { winner: w, .. }) => w == winner,
+                    Some(_) => false,
+                    None => loses_within::<V>(&child, left - 1),
+                };
+                if wins != (other == *mv) {
+                    let o = V::move_text(&pos, &other);
+                    return Err(format!("ply {i}: {o} wins: {wins}; the line plays {text}"));
+                }
+            }
+        } else {
+            let child = V::play_unchecked(&pos, mv);
+            let exact = match V::outcome(&child) {
+                Some(Outcome::Win { winner: w, .. }) => w == winner && left == 1,
+                Some(_) => false,
+                None => wins_within::<V>(&child, left - 1) && !wins_within::<V>(&child, left - 2),
+            };
+            if !exact {
+                return Err(format!(
+                    "ply {i}: the defence {text} does not last {left} plies"
+                ));
+            }
+        }
+        pos = V::play(&pos, mv).map_err(|e| format!("ply {i}: {text}: {e}"))?;
+    }
+    match V::outcome(&pos) {
+        Some(Outcome::Win { winner: w, .. }) if w == winner => Ok(()),
+        _ => Err("the line does not end with the winner's win".to_string()),
+    }
+}

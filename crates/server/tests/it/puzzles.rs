@@ -169,10 +169,21 @@ async fn a_fresh_site_has_the_shipped_puzzles_and_an_anonymous_player_solves_one
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_accounts_first_attempt_alone_is_rated_once_and_the_dashboard_shows_it() {
-    let url = sqlite_url("puzzles-rated");
-    let srv = TestServer::start(&url).await;
+    rated_once(&sqlite_url("puzzles-rated")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_too_a_first_attempt_is_rated_once() {
+    let Some(url) = postgres_url() else { return };
+    rated_once(&url).await;
+}
+
+/// Two servers on the database at `url`; an account's first attempt sent six times at once
+/// through both.
+async fn rated_once(url: &str) {
+    let srv = TestServer::start(url).await;
     // A second server on the same database: two processes' requests race on one row.
-    let other = TestServer::start(&url).await;
+    let other = TestServer::start(url).await;
     let mut ann = register(&srv, "Ann").await;
     let r = get(&mut ann, "/api/puzzles/next?variant=antarctos").await;
     assert_eq!(r.status, 200, "{}", r.text);
