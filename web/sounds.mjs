@@ -76,6 +76,16 @@ const sounds = {
     const note = (start, freq) => (t >= start ? sine(freq, t - start) * decay(t - start, 5) * Math.min(1, (t - start) * 600) : 0);
     return 0.3 * (note(0, 523) + note(0.16, 659) + note(0.32, 784) + 0.6 * note(0.32, 392));
   }),
+  // A puzzle solved: two bright rising notes.
+  success: () => render(0.4, t => {
+    const note = (start, freq) => (t >= start ? sine(freq, t - start) * decay(t - start, 9) * Math.min(1, (t - start) * 600) : 0);
+    return 0.35 * (note(0, 784) + note(0.1, 1175));
+  }),
+  // A puzzle failed: a low falling pair.
+  failure: () => render(0.45, t => {
+    const note = (start, freq) => (t >= start ? sine(freq, t - start) * decay(t - start, 8) * Math.min(1, (t - start) * 600) : 0);
+    return 0.35 * (note(0, 330) + note(0.14, 233));
+  }),
 };
 
 function wav(samples) {

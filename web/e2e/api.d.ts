@@ -5,6 +5,7 @@
 import type { GameSummary, GameView, ImportView, MoveFault, NewGame, PositionFault, PositionView, VariantStats } from '../src/api';
 import type { GameRatings } from '../src/ratings_api';
 import type { NotificationItem } from '../src/notify/api';
+import type { AttemptResult, Dashboard, Puzzle, ThemeCounts } from '../src/puzzles/api';
 
 /** A refusal's body (docs/api.md, errors). */
 export interface ErrorBody {
@@ -17,6 +18,11 @@ export type Game = GameView & { ratings?: GameRatings };
 /** What `path` answers (a refusal carries `error` instead). */
 export type Answer<P extends string> =
   P extends '/api/stats' ? Record<string, VariantStats>
+  : P extends '/api/puzzles/dashboard' ? Dashboard & ErrorBody
+  : P extends `/api/puzzles/${string}/attempt` ? AttemptResult & ErrorBody
+  : P extends `/api/puzzles/streak${string}` ? { puzzles: Puzzle[] } & ErrorBody
+  : P extends `/api/puzzles/themes${string}` ? ThemeCounts & ErrorBody
+  : P extends `/api/puzzles/${string}` ? Puzzle & ErrorBody
   : P extends '/api/my-games' ? GameSummary[]
   : P extends '/api/positions' ? PositionView & ErrorBody
   : P extends '/api/import' ? ImportView & ErrorBody

@@ -147,6 +147,9 @@ async function walk(browser, l) {
   for (const text of await englishLeft(page, l)) left.push(`computer analysis: "${text}"`);
   await page.click('#engine-toggle');
   await visit('/analysis/iceage', '#analysis-status', 'analysis board, Ice Age Chess');
+  await visit('/training/antarctos', '#puzzle[data-phase="play"] cg-board piece', 'puzzle trainer');
+  await visit('/training/antarctos/streak', '#puzzle[data-phase="play"] #streak-score', 'puzzle streak');
+  await visit('/training/dashboard', '#dashboard-login', 'puzzle dashboard, logged out');
   await visit('/no/such/page', '#not-found');
   await visit('/join/nosuchinvitation', '#dead-end');
   await visit('/game/nosuchgame', '#dead-end');

@@ -1,5 +1,6 @@
 // Tap targets on a phone (390x844, touch): every visible control of the home page (with the
-// lobby and its forms open), a game page (playing and over), the analysis board, the rules pages
+// lobby and its forms open), a game page (playing and over), the analysis board, the puzzle
+// trainer (a puzzle, a failed one, the dashboard), the rules pages
 // (every fold open) and the editor of both games is at least
 // 44x44 CSS px, as Apple's and WCAG 2.5.5's target size. Exempt, as WCAG 2.5.8 does: links
 // inside a sentence (their size is the line's). A radio or checkbox counts with its label,
@@ -140,8 +141,32 @@ async function editor(browser) {
   }
 }
 
+/** The puzzle trainer (issue 39): a puzzle to solve, then failed (the solution, its moves and
+ * the buttons after an attempt), and the dashboard of a logged-in player. */
+async function puzzles(browser) {
+  const page = await newPage(browser, phone);
+  await page.goto(`${base}/`);
+  check((await api(page, 'POST', '/api/accounts', { username: `tap_${Date.now() % 1000000}`, password: 'correct horse' })).status === 201, 'registered');
+  await page.goto(`${base}/training/antarctos`);
+  await page.waitForSelector('#puzzle[data-phase="play"] .cg-wrap cg-board piece');
+  const id = await page.$eval('#puzzle', el => /** @type {HTMLElement} */ (el).dataset.id);
+  await page.click('#puzzle-hint').catch(() => undefined);
+  await expectNone(page, 'puzzle trainer');
+  const p = (await api(page, 'GET', `/api/puzzles/${id}`)).json;
+  const legal = (await api(page, 'POST', '/api/positions', { variant: 'antarctos', fen: p.fen })).json.legal;
+  const wrong = legal.find(m => m.text !== p.solution[0]);
+  await page.locator('#puzzle .cg-wrap').scrollIntoViewIfNeeded();
+  for (const sq of wrong.path) await clickSquare(page, sq);
+  await page.waitForSelector('#puzzle[data-phase="failed"] #puzzle-moves button.move');
+  await expectNone(page, 'puzzle trainer, failed');
+  await page.goto(`${base}/training/dashboard`);
+  await page.waitForSelector('#puzzle-recent');
+  await expectNone(page, 'puzzle dashboard');
+}
+
 await suite([
   ['the home page and the lobby have no small tap targets on a phone', home],
+  ['the puzzle trainer has no small tap targets on a phone', puzzles],
   ['the rules pages have no small tap targets on a phone', rules],
   ['the editor has no small tap targets on a phone', editor],
   ['the game page has no small tap targets on a phone', game],

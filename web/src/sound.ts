@@ -1,9 +1,10 @@
 // The game sounds (web/src/sounds/*.wav, made by web/sounds.mjs and served from /assets/sounds/):
-// a move, a capture, a check, the Ice Age and the end of a game, behind a remembered mute switch.
+// a move, a capture, a check, the Ice Age, the end of a game and a puzzle solved or failed, behind
+// a remembered mute switch.
 
 import { setSoundOn, soundOn } from './prefs';
 
-export type Sound = 'move' | 'capture' | 'check' | 'iceage' | 'end';
+export type Sound = 'move' | 'capture' | 'check' | 'iceage' | 'end' | 'success' | 'failure';
 
 const cache = new Map<Sound, HTMLAudioElement>();
 

@@ -8,6 +8,7 @@ import { localEn } from './local.en';
 import { lobbyEn } from './lobby.en';
 import { notifyEn } from './notify.en';
 import { offlineEn } from './offline.en';
+import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
 
 export const en = {
@@ -16,6 +17,7 @@ export const en = {
   ...lobbyEn,
   ...notifyEn,
   ...offlineEn,
+  ...puzzlesEn,
   ...ratingsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',

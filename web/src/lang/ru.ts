@@ -7,6 +7,7 @@ import { localRu } from './local.ru';
 import { lobbyRu } from './lobby.ru';
 import { notifyRu } from './notify.ru';
 import { offlineRu } from './offline.ru';
+import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
 
 export const ru: Record<Key, string> = {
@@ -15,6 +16,7 @@ export const ru: Record<Key, string> = {
   ...lobbyRu,
   ...notifyRu,
   ...offlineRu,
+  ...puzzlesRu,
   ...ratingsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',

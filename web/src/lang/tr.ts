@@ -7,6 +7,7 @@ import { localTr } from './local.tr';
 import { lobbyTr } from './lobby.tr';
 import { notifyTr } from './notify.tr';
 import { offlineTr } from './offline.tr';
+import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
 
 export const tr: Record<Key, string> = {
@@ -15,6 +16,7 @@ export const tr: Record<Key, string> = {
   ...lobbyTr,
   ...notifyTr,
   ...offlineTr,
+  ...puzzlesTr,
   ...ratingsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',

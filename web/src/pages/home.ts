@@ -1,7 +1,7 @@
 // Home: a line saying what the site is, the lobby (quick pairing, open seeks, challenges:
 // lobby/lobby.ts), then a game of one's own: pick a game (each with a picture of its start and a
 // link to its rules), an opponent (engine level in words / friend by link, with a clock and rated
-// or not / same screen) and a side. The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
+// or not / same screen) and a side; below, the daily puzzles (puzzles/daily_card.ts). The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
 // the game page's New game).
 
 import { currentUser } from '../account';
@@ -14,6 +14,7 @@ import { timePicker } from '../lobby/time_control';
 import { navigate } from '../nav';
 import { onlineSection } from '../online';
 import { positionFaultWords } from '../position_words';
+import { dailySection } from '../puzzles/daily_card';
 import { setTitle } from '../title';
 import { variantOf, variantOr } from '../variants';
 
@@ -141,6 +142,8 @@ export function homePage(root: HTMLElement): () => void {
 
   // The lobby needs the server: offline, a notice in its place (online.ts).
   const lobby = onlineSection(() => lobbySection(loggedIn), t('offline.lobby'));
+  // The day's puzzles (issue 39), below the start form; hidden while the server cannot answer.
+  const daily = dailySection();
   mount(root,
     // A newcomer's first question: what is this site?
     h('p.intro#intro', t('home.intro')),
@@ -178,6 +181,7 @@ export function homePage(root: HTMLElement): () => void {
       // The computer in the browser: no server needed (issue 42).
       h('p.offline-link', h('a.button#offline-link', { href: '/offline' }, t('solo.home_link'))),
     ),
+    daily.el,
   );
   syncVisibility();
   return () => {
@@ -186,6 +190,7 @@ export function homePage(root: HTMLElement): () => void {
       kept.clock = friendClock.el.querySelector('select')?.value;
     }
     lobby.destroy();
+    daily.destroy();
     boards.forEach(b => b.destroy());
   };
 }
