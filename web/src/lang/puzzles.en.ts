@@ -109,4 +109,7 @@ export const puzzlesEn = {
   'ptheme.iceage.ice_capture.about': 'A winning move captures ice.',
   'ptheme.iceage.sacrifice': 'Sacrifice',
   'ptheme.iceage.sacrifice.about': 'You give up material on the way, and still win.',
+  'puzzle.seed_hint.seed-1': 'Black begins and wins. White must capture, and the captured black man is not removed: it is turned over and becomes ice. Then Black jumps the frozen man and two white men, reaching White\'s last row.',
+  'puzzle.seed_hint.seed-2': 'White begins and wins. Black captures two white men and the ice; White wins by reaching Black\'s last row with the capture in reply.',
+  'puzzle.seed_hint.seed-3': 'White begins and wins. White cannot reach f8: starting across the ice and reaching d6, it must capture the enemy man, not the ice. But that is enough: Black has no move left.',
 };

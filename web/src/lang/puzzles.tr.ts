@@ -110,4 +110,7 @@ export const puzzlesTr: Record<keyof typeof puzzlesEn, string> = {
   'ptheme.iceage.ice_capture.about': 'Kazandıran bir hamle buz alır.',
   'ptheme.iceage.sacrifice': 'Fedâ',
   'ptheme.iceage.sacrifice.about': 'Yol boyunca malzeme verirsiniz ve yine de kazanırsınız.',
+  'puzzle.seed_hint.seed-1': 'Siyah başlar ve kazanır. Beyaz almak zorundadır ve alınan siyah taş tahtadan kaldırılmaz: ters çevrilir ve buz olur. Sonra Siyah donmuş taşın ve iki beyaz taşın üzerinden atlayarak Beyaz\'ın son sırasına ulaşır.',
+  'puzzle.seed_hint.seed-2': 'Beyaz başlar ve kazanır. Siyah iki beyaz taşı ve buzu alır; Beyaz, karşılık olarak yaptığı almayla Siyah\'ın son sırasına ulaşarak kazanır.',
+  'puzzle.seed_hint.seed-3': 'Beyaz başlar ve kazanır. Beyaz f8\'e ulaşamaz: buzun üzerinden başlayıp d6\'ya vardığında buzu değil rakip taşı almak zorundadır. Ama bu yeter: Siyah\'ın hiç hamlesi kalmaz.',
 };

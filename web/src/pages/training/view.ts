@@ -7,7 +7,7 @@
 import { speakerIcon } from '../../game/words';
 import { countdownBox, countdownWords } from '../../game/iceage';
 import { promotionPicker } from '../../game/promotion';
-import { colorName, locale, resultReason, t } from '../../i18n';
+import { colorName, locale, resultReason, t, type Key } from '../../i18n';
 import { THEMES } from '../../puzzles/api';
 import { sessionRating } from '../../puzzles/session';
 import { themeAbout, themeName } from '../../puzzles/themes';
@@ -177,6 +177,15 @@ function ratingBox(ctrl: TrainerCtrl): VNode | null {
   ]);
 }
 
+/** The hint in the page's language: the seeds' worked examples have theirs in every language;
+ *  a mined puzzle's hint is the server's text. */
+function hintText(id: string, hint: string): string {
+  const key = `puzzle.seed_hint.${id}`;
+  return SEED_HINTS.includes(key) ? t(key as Key) : hint;
+}
+
+const SEED_HINTS = ['puzzle.seed_hint.seed-1', 'puzzle.seed_hint.seed-2', 'puzzle.seed_hint.seed-3'];
+
 /** The puzzle's facts: rating (after the attempt), plays, length, themes, hint and source. */
 function about(ctrl: TrainerCtrl): VNode | null {
   const p = ctrl.puzzle;
@@ -199,7 +208,7 @@ function about(ctrl: TrainerCtrl): VNode | null {
     ]) : null,
     p.hint ? h('div.puzzle-hint', [
       h('button#puzzle-hint', { attrs: { type: 'button', 'aria-expanded': ctrl.hintOpen ? 'true' : 'false' }, on: { click: () => ctrl.toggleHint() } }, t('puzzle.hint')),
-      ctrl.hintOpen || done ? h('p#puzzle-hint-text.notice', p.hint) : null,
+      ctrl.hintOpen || done ? h('p#puzzle-hint-text.notice', hintText(p.id, p.hint)) : null,
     ]) : null,
     src ? h('p#puzzle-source.muted', [
       t('puzzle.source_game', { n: Math.floor(src.ply / 2) + 1 }),
