@@ -69,6 +69,29 @@ impl SiteDatabase {
         })
     }
 
+    /// The game's puzzles stored already, each as its position and line, in their order:
+    /// the mined ones must not repeat them or overlap them. A stored puzzle that does not
+    /// read is left out with a message on stderr.
+    pub fn puzzles<V: Variant>(&self, variant: GameKind) -> Result<Vec<MinedGame<V>>, String> {
+        self.runtime.block_on(async {
+            let failed = |e: site_store::StoreError| format!("--database {}: {e}", self.url);
+            let (total, _) = self.store.puzzle_counts(variant).await.map_err(failed)?;
+            let mut out = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+            let mut ordinal = 1;
+            // Ordinals run from 1 without gaps (import_puzzles); the bound is a safety net.
+            while (out.len() as i64) < total && ordinal <= 2 * total + 16 {
+                if let Some(p) = self.store.puzzle_at(variant, ordinal).await.map_err(failed)? {
+                    match replay::<V>(&p.fen, p.moves.iter().map(String::as_str)) {
+                        Ok((start, line)) => out.push((p.id, start, line)),
+                        Err(e) => eprintln!("stored puzzle {} left out: {e}", p.id),
+                    }
+                }
+                ordinal += 1;
+            }
+            Ok(out)
+        })
+    }
+
     /// Adds the puzzles of puzzle file `csv` (game `V`) not stored yet; returns how many.
     pub fn store<V: Variant>(&self, variant: GameKind, csv: &str) -> Result<u64, String> {
         let rows = site::puzzles::shipped::rows::<V>(variant, csv)
@@ -78,6 +101,27 @@ impl SiteDatabase {
             let added = self.store.import_puzzles(&rows, now).await;
             self.store.close().await;
             added.map_err(|e| format!("--database {}: the puzzles were not stored ({e})", self.url))
+        })
+    }
+
+    /// Retires (or, with `restore`, puts back) the puzzles `ids`, saying `reason`; returns
+    /// the ids that name no puzzle.
+    pub fn retire(&self, ids: &[String], reason: &str, restore: bool) -> Result<Vec<String>, String> {
+        self.runtime.block_on(async {
+            let mut unknown = Vec::new();
+            for id in ids {
+                let found = if restore {
+                    self.store.restore_puzzle(id).await
+                } else {
+                    self.store.retire_puzzle(id, reason).await
+                }
+                .map_err(|e| format!("--database {}: {e}", self.url))?;
+                if !found {
+                    unknown.push(id.clone());
+                }
+            }
+            self.store.close().await;
+            Ok(unknown)
         })
     }
 

@@ -104,6 +104,21 @@ impl RecordRules for IceAge {
         })
     }
 
+    fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
+        use game::Variant;
+        IceAge::parse_move(pos, text).map_err(|e| {
+            if looks_like_draughts(text) {
+                format!(
+                    "{e}; '{}' is written as a draughts move: an Antarctos record is not \
+                     read as Ice Age Chess",
+                    game::excerpt(text)
+                )
+            } else {
+                e.to_string()
+            }
+        })
+    }
+
     fn move_note(pos: &Position, mv: &Move) -> Option<String> {
         crate::ice_age_comment(pos, mv)
     }
@@ -211,4 +226,21 @@ mod tests {
         assert_eq!(claimed_freeze("Ice Age: devastating for Black"), None);
         assert_eq!(claimed_freeze("a quiet move"), None);
     }
+}
+
+/// Whether `text` is written as a draughts move: squares joined by `-`, `x` or `:` with no
+/// piece letter (`c3-d4`, `22-18`, `c3xe5xg3`, `9:18`). Chess's own long form (`e2-e4`) also
+/// matches, so this only adds a hint to a move that did not read.
+fn looks_like_draughts(text: &str) -> bool {
+    let squares: Vec<&str> = text
+        .trim_end_matches(['*', '+', '#', '!', '?'])
+        .split(['-', 'x', ':'])
+        .collect();
+    squares.len() >= 2
+        && squares.iter().all(|s| {
+            let b = s.as_bytes();
+            let algebraic = b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]);
+            let numeric = (1..=2).contains(&b.len()) && b.iter().all(u8::is_ascii_digit);
+            algebraic || numeric
+        })
 }

@@ -67,7 +67,7 @@ pub enum AttemptError {
     },
     /// Every winner's move was right but the attempt stops after `plies` plies, before
     /// the end of the game.
-    #[error("the attempt stops after {plies} plies, before the end of the game")]
+    #[error("the attempt stops after {plies} {}, before the end of the game", if *plies == 1 { "ply" } else { "plies" })]
     Incomplete {
         /// The attempt's length in plies.
         plies: u32,
@@ -224,9 +224,54 @@ pub fn parse_moves<V: Variant>(
             text: text.clone(),
             reason,
         };
-        let mv = V::parse_move(&pos, text).map_err(|e| illegal(e.to_string()))?;
-        pos = V::play(&pos, &mv).map_err(|e| illegal(e.to_string()))?;
+        let mv = V::parse_move(&pos, text).map_err(|e| illegal(with_hint::<V>(&pos, e)))?;
+        pos = V::play(&pos, &mv).map_err(|e| illegal(with_hint::<V>(&pos, e)))?;
         out.push(mv);
     }
     Ok(out)
+}
+
+/// The rules' answer about a move text, with the legal moves where it does not list them
+/// already (both games' players get the same help).
+fn with_hint<V: Variant>(pos: &V::Position, e: impl std::fmt::Display) -> String {
+    let reason = e.to_string();
+    if reason.contains("legal here") {
+        reason
+    } else {
+        format!("{reason}; {}", game::legal_moves_hint::<V>(pos))
+    }
+}
+
+/// [`judge`] over move texts as a player sends them ([`parse_moves`]): the texts after the
+/// first wrong winner's move are not judged, so a text there that does not read as a legal
+/// move is no error (the module doc). An unreadable text before it, or in an attempt that
+/// has no wrong move, is the [`parse_moves`] error.
+///
+/// # Errors
+/// Those of [`parse_moves`] and [`judge`].
+pub fn judge_texts<V: Variant>(
+    prover: &mut Prover<V>,
+    start: &V::Position,
+    line: &[V::Move],
+    texts: &[String],
+    deadline: Option<Instant>,
+) -> Result<Verdict, AttemptError> {
+    let unreadable = match parse_moves::<V>(start, texts) {
+        Ok(attempt) => return judge(prover, start, line, &attempt, deadline),
+        Err(e) => e,
+    };
+    let read = match unreadable {
+        AttemptError::Illegal { ply, .. } | AttemptError::AfterEnd { ply } => ply as usize,
+        _ => 0,
+    };
+    if read == 0 {
+        return Err(unreadable);
+    }
+    // The prefix that reads is judged; only a wrong move inside it excuses the rest.
+    let prefix = parse_moves::<V>(start, &texts[..read])?;
+    match judge(prover, start, line, &prefix, deadline) {
+        Ok(Verdict::Failed { ply }) => Ok(Verdict::Failed { ply }),
+        Ok(Verdict::Solved) | Err(AttemptError::Incomplete { .. }) => Err(unreadable),
+        Err(e) => Err(e),
+    }
 }

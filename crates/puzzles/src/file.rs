@@ -118,6 +118,20 @@ pub struct FilePuzzle<V: Variant> {
     pub themes: Vec<Theme>,
 }
 
+/// The columns of a puzzle file, in order.
+pub const COLUMN_NAMES: [&str; 11] = [
+    "id", "variant", "fen", "moves", "length", "themes", "rating", "game", "ply", "seen", "hint",
+];
+
+/// Whether `id` is a puzzle id the site serves: 1 to 64 of `[A-Za-z0-9_-]`.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// What is wrong with a puzzle file, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}{}: {message}", column.map(|c| format!(", column {c}")).unwrap_or_default())]
@@ -161,10 +175,25 @@ pub fn read_rows<V: Variant>(text: &str) -> Result<Vec<FilePuzzle<V>>, FileError
             break;
         }
         let line = record.position().map_or(0, |p| p.line());
-        let row: Row = record.deserialize(Some(&headers)).map_err(|e| FileError {
-            line,
-            column: None,
-            message: e.to_string(),
+        let row: Row = record.deserialize(Some(&headers)).map_err(|e| {
+            // The column by its header's name, not csv's 0-based field index.
+            if let csv::ErrorKind::Deserialize { err, .. } = e.kind() {
+                let name = err.field().and_then(|f| headers.get(f as usize));
+                let column = name
+                    .and_then(|name| COLUMN_NAMES.iter().copied().find(|c| c.as_bytes() == name));
+                if column.is_some() {
+                    return FileError {
+                        line,
+                        column,
+                        message: err.kind().to_string(),
+                    };
+                }
+            }
+            FileError {
+                line,
+                column: None,
+                message: e.to_string(),
+            }
         })?;
         out.push(check_row::<V>(row, line)?);
     }
@@ -177,6 +206,15 @@ fn check_row<V: Variant>(row: Row, line: u64) -> Result<FilePuzzle<V>, FileError
         column: Some(column),
         message,
     };
+    if !valid_id(&row.id) {
+        return Err(fault(
+            "id",
+            format!(
+                "'{}': an id is 1 to 64 letters, digits, '_' or '-' (the site serves no other)",
+                game::excerpt(&row.id)
+            ),
+        ));
+    }
     if row.variant != V::NAME {
         return Err(fault(
             "variant",

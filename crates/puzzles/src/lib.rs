@@ -29,9 +29,9 @@ pub mod prove;
 pub mod seeds;
 pub mod themes;
 
-pub use attempt::{AttemptError, Verdict, judge, parse_moves};
-pub use dedup::{PuzzleKey, Seen};
-pub use file::{FileError, FilePuzzle, Row, read_rows, write_rows};
+pub use attempt::{AttemptError, Verdict, judge, judge_texts, parse_moves};
+pub use dedup::{Clash, PuzzleKey, Seen};
+pub use file::{COLUMN_NAMES, FileError, FilePuzzle, Row, read_rows, valid_id, write_rows};
 pub use mine::{Minable, MineOptions, Mined, Miner, NO_WIN_SEEN, Origin, Summary};
 pub use prove::{Limits, LineFault, Proven, Reject, check, verify_line};
 pub use seeds::{SEED_EXAMPLES, SeedExample, is_seed_id, seed_rows};

@@ -105,8 +105,10 @@ pub struct Summary {
     /// Puzzles kept.
     pub kept: u64,
     /// Positions rejected, by [`crate::Reject::name`]; `duplicate` for a position (or a
-    /// mirror) already kept, `inside_a_puzzle` for the positions of a kept puzzle's line
-    /// that the game went on to play.
+    /// mirror) already kept, `overlaps_a_puzzle` for one met inside a kept puzzle's line or
+    /// whose line meets a kept puzzle ([`crate::Clash`]), `inside_a_puzzle` for the
+    /// positions of a kept puzzle's line that the game went on to play, `beyond_limit` for
+    /// puzzles found past the run's limit.
     pub rejected: BTreeMap<&'static str, u64>,
     /// Kept puzzles by theme.
     pub themes: BTreeMap<Theme, u64>,
@@ -125,6 +127,30 @@ pub struct Summary {
 impl Summary {
     fn reject(&mut self, name: &'static str) {
         *self.rejected.entry(name).or_insert(0) += 1;
+    }
+
+    /// Takes back the counts of a kept puzzle that is not written after all (a clash
+    /// between two workers' puzzles, or one beyond the run's limit), rejected as `why`.
+    pub fn unkeep<V: Minable>(&mut self, m: &Mined<V>, why: &'static str) {
+        fn down<K: Ord>(map: &mut BTreeMap<K, u64>, k: K) {
+            if let Some(n) = map.get_mut(&k) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(&k);
+                }
+            }
+        }
+        self.kept -= 1;
+        self.reject(why);
+        match m.origin.played {
+            Some(true) => self.seen_by_player -= 1,
+            Some(false) => self.missed_by_player -= 1,
+            None => {}
+        }
+        down(&mut self.lengths, m.proven.moves());
+        for t in &m.themes {
+            down(&mut self.themes, *t);
+        }
     }
 
     /// Adds another run's counts (a worker's).
@@ -171,9 +197,11 @@ impl<V: Minable> Miner<V> {
         }
     }
 
-    /// Counts `pos` as already kept (a puzzle stored earlier), so it is a duplicate here.
-    pub fn know(&mut self, pos: &V::Position) {
-        self.seen.insert::<V>(pos);
+    /// Counts the puzzle `pos` with its `line` as already kept (a puzzle stored earlier), so
+    /// it is a duplicate here and its line's positions overlap it. False when it clashes
+    /// with one known already.
+    pub fn know(&mut self, pos: &V::Position, line: &[V::Move]) -> bool {
+        self.seen.admit::<V>(pos, line).is_ok()
     }
 
     /// Tries every position of the game `moves` from `start` (legal moves, in order), named
@@ -245,8 +273,8 @@ impl<V: Minable> Miner<V> {
         moves: &[V::Move],
     ) -> Option<Mined<V>> {
         self.summary.positions += 1;
-        if self.seen.contains::<V>(pos) {
-            self.summary.reject("duplicate");
+        if let Some(clash) = self.seen.clash::<V>(pos) {
+            self.summary.reject(clash.name());
             return None;
         }
         if !self.win_seen(pos) {
@@ -267,7 +295,10 @@ impl<V: Minable> Miner<V> {
                 return None;
             }
         };
-        self.seen.insert::<V>(pos);
+        if let Err(clash) = self.seen.admit::<V>(pos, &proven.line) {
+            self.summary.reject(clash.name());
+            return None;
+        }
         let themes = V::themes(pos, &proven.line);
         let played = moves.get(ply).map(|mv| *mv == proven.line[0]);
         let s = &mut self.summary;

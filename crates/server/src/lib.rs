@@ -96,6 +96,15 @@ impl Site {
             Ok(added) => tracing::info!(puzzles = added, "shipped puzzles added"),
             Err(e) => tracing::error!(error = %e, "the shipped puzzles were not added"),
         }
+        // A stored puzzle that does not read is retired, named, and the others served.
+        match services.puzzles.check_stored().await {
+            Ok(retired) => {
+                for (id, why) in &retired {
+                    tracing::error!(puzzle = %id, fault = %why, "a stored puzzle does not read: retired");
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "the stored puzzles could not be checked"),
+        }
         services.reviews.set_nodes(
             options
                 .services

@@ -29,6 +29,7 @@ mod moves;
 mod notifications;
 mod players;
 mod push;
+mod puzzle_upkeep;
 mod puzzles;
 mod ratings;
 mod reviews;
@@ -62,6 +63,7 @@ pub use moves::MoveRow;
 pub use notifications::{NewNotification, NotificationRow, ReadMark};
 pub use players::{PlayerGames, PlayerRecord, ProfileAccount};
 pub use push::{PushJob, PushSubscriptionRow};
+pub use puzzle_upkeep::PuzzleText;
 pub use puzzles::{AttemptRow, AttemptStored, NewPuzzle, PuzzleRatingRow, PuzzleRow, ThemeRecord};
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
@@ -284,7 +286,7 @@ impl Store {
             if attempt >= 5 {
                 return Err(read_only_or(&url, e));
             }
-            tracing::warn!(error = %e, attempt, "schema migration raced; retrying");
+            tracing::warn!(error = %e, attempt, "schema migration failed; retrying, in case another process is migrating");
             tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
         }
         let mut store = Store {

@@ -44,6 +44,10 @@ pub struct PuzzleRow {
     pub seen: String,
     /// A hint (the seeds' examples: the seed's words), or empty.
     pub hint: String,
+    /// Why the puzzle is out of service (an operator's words, or the start-up check's
+    /// finding); empty while it is served. A retired puzzle stays stored, so that the
+    /// shipped file does not bring it back (`puzzle_upkeep.rs`).
+    pub retired: String,
 }
 
 /// A puzzle to import: everything but its rating and plays.
@@ -129,14 +133,15 @@ pub enum AttemptStored {
     Again,
 }
 
-const COLUMNS: &str = "p.id, p.variant, p.ordinal, p.fen, p.moves, p.length, p.themes, \
-                       p.rating, p.rd, p.volatility, p.plays, p.game, p.ply, p.seen, p.hint";
+pub(crate) const COLUMNS: &str = "p.id, p.variant, p.ordinal, p.fen, p.moves, p.length, p.themes, \
+                       p.rating, p.rd, p.volatility, p.plays, p.game, p.ply, p.seen, p.hint, \
+                       p.retired";
 
 fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
 
-fn puzzle_of(r: &AnyRow) -> Result<PuzzleRow, sqlx::Error> {
+pub(crate) fn puzzle_of(r: &AnyRow) -> Result<PuzzleRow, sqlx::Error> {
     let variant: String = r.try_get("variant")?;
     Ok(PuzzleRow {
         id: r.try_get("id")?,
@@ -158,6 +163,7 @@ fn puzzle_of(r: &AnyRow) -> Result<PuzzleRow, sqlx::Error> {
         ply: r.try_get("ply")?,
         seen: r.try_get("seen")?,
         hint: r.try_get("hint")?,
+        retired: r.try_get("retired")?,
     })
 }
 
@@ -305,14 +311,17 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let total: i64 = sqlx::query("SELECT COUNT(*) FROM puzzles WHERE variant = $1")
+                    let total: i64 = sqlx::query(
+                        "SELECT COUNT(*) FROM puzzles WHERE variant = $1 AND retired = ''",
+                    )
                         .bind(variant.as_str())
                         .fetch_one(conn.raw())
                         .await?
                         .try_get(0)?;
                     let rows = sqlx::query(
-                        "SELECT theme, COUNT(*) AS n FROM puzzle_themes WHERE variant = $1 \
-                         GROUP BY theme ORDER BY n DESC, theme",
+                        "SELECT t.theme AS theme, COUNT(*) AS n FROM puzzle_themes t JOIN puzzles p \
+                         ON p.id = t.puzzle_id WHERE t.variant = $1 AND p.retired = '' \
+                         GROUP BY t.theme ORDER BY n DESC, t.theme",
                     )
                     .bind(variant.as_str())
                     .fetch_all(conn.raw())
@@ -360,7 +369,7 @@ impl Store {
                     for (cmp, order) in [(">=", "ASC"), ("<", "DESC")] {
                         let sql = format!(
                             "SELECT {COLUMNS} FROM puzzles p {join} WHERE p.variant = $1 \
-                             AND p.rating {cmp} $2 AND NOT EXISTS (SELECT 1 FROM \
+                             AND p.retired = '' AND p.rating {cmp} $2 AND NOT EXISTS (SELECT 1 FROM \
                              puzzle_attempts a WHERE a.account_id = $3 AND a.puzzle_id = p.id) \
                              ORDER BY p.rating {order}, p.ordinal LIMIT $4"
                         );
@@ -385,25 +394,26 @@ impl Store {
         .await
     }
 
-    /// Up to `count` puzzles of the game from the easiest up: by rating, then length, then
-    /// ordinal (streak mode).
-    pub async fn easiest_puzzles(
+    /// The game's puzzle ids and ordinals from the easiest up: by rating, then length, then
+    /// ordinal (streak mode draws from this order). Two small columns a puzzle.
+    pub async fn puzzles_by_difficulty(
         &self,
         variant: GameKind,
-        count: i64,
-    ) -> Result<Vec<PuzzleRow>, StoreError> {
+    ) -> Result<Vec<(String, i64)>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let rows = sqlx::query(&format!(
-                        "SELECT {COLUMNS} FROM puzzles p WHERE p.variant = $1 \
-                         ORDER BY p.rating, p.length, p.ordinal LIMIT $2"
-                    ))
+                    let rows = sqlx::query(
+                        "SELECT id, ordinal FROM puzzles WHERE variant = $1 AND retired = '' \
+                         ORDER BY rating, length, ordinal",
+                    )
                     .bind(variant.as_str())
-                    .bind(count)
                     .fetch_all(conn.raw())
                     .await?;
-                    Ok(rows.iter().map(puzzle_of).collect::<Result<_, _>>()?)
+                    Ok(rows
+                        .iter()
+                        .map(|r| Ok((r.try_get("id")?, r.try_get("ordinal")?)))
+                        .collect::<Result<_, sqlx::Error>>()?)
                 }
                 .await;
                 (conn, result)

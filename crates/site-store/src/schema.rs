@@ -465,6 +465,15 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS puzzle_attempts_recent ON puzzle_attempts (account_id, at)",
         ],
     ),
+    (
+        22,
+        &[
+            // A puzzle out of service, with why (store/puzzle_upkeep.rs): an operator's
+            // `puzzles retire`, or a row the start-up check cannot read. Kept, not deleted:
+            // the shipped file would bring a deleted puzzle back at the next start.
+            "ALTER TABLE puzzles ADD COLUMN retired TEXT NOT NULL DEFAULT ''",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -369,6 +369,25 @@ fn c14_chess_game_opening_with_a_knight_gets_the_hint() {
     );
 }
 
+/// Found by a tester mining puzzles: an Antarctos record read as Ice Age Chess failed with
+/// a hint about chess only. A move written as draughts writes it says what it is.
+#[test]
+fn a_draughts_move_says_it_is_one() {
+    let games = IceAge::read_records("1. c3-d4 f6-g5 *\n");
+    let e = err(&games[0]);
+    assert!(
+        e.message.contains("'c3-d4' is written as a draughts move"),
+        "{e}"
+    );
+    let games = IceAge::read_records("1. 22-18 11-15 *\n");
+    assert!(err(&games[0]).message.contains("'22-18' is written as a draughts move"));
+    let games = IceAge::read_records("1. c3xe5xg3 *\n");
+    assert!(err(&games[0]).message.contains("draughts move"));
+    // A chess move that does not read gets no such hint.
+    let games = IceAge::read_records("1. Nh5 *\n");
+    assert!(!err(&games[0]).message.contains("draughts"), "{:?}", games[0]);
+}
+
 /// Found reading real files (python-chess's ChessBase export): a blank line after `[Event]`
 /// split the game in two, a game of one tag (stored by the site's import) and a game
 /// without its `[Event]`.

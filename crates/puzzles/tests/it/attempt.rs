@@ -7,6 +7,7 @@ use engine::solve::{Proof, Prover, solve};
 use game::Variant;
 use iceage::IceAge;
 use puzzles::{AttemptError, Limits, Verdict, check, judge, parse_moves};
+use puzzles::judge_texts as judge_sent;
 
 fn texts(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_string).collect()
@@ -243,4 +244,50 @@ fn a_passed_deadline_is_out_of_time_only_where_a_proof_is_needed() {
         judge(&mut Prover::<Antarctos>::new(4), &pos, &line, &line, passed),
         Ok(Verdict::Solved)
     );
+}
+
+/// A player's client may send the whole line it played after a mistake: the texts after the
+/// first wrong winner's move are not read (tester's finding, issue 39), the others are.
+#[test]
+fn texts_after_the_first_wrong_move_are_not_read_and_errors_list_the_legal_moves() {
+    let (pos, line) = puzzle::<Antarctos>(LONG, 15);
+    let mut prover = Prover::<Antarctos>::new(4);
+    let wrong = Antarctos::legal_moves(&pos)
+        .into_iter()
+        .find(|m| *m != line[0])
+        .expect("another move");
+    let wrong = Antarctos::move_text(&pos, &wrong);
+    // A wrong first move, then a move of the old line that is illegal now, then garbage.
+    let sent = texts(&format!("{wrong} d4-e3 zz9"));
+    assert_eq!(
+        judge_sent::<Antarctos>(&mut prover, &pos, &line, &sent, None),
+        Ok(Verdict::Failed { ply: 0 })
+    );
+    // Before any wrong move, an unreadable text is the error, at its ply.
+    let sent = texts("c5xa7 zz9");
+    let got = judge_sent::<Antarctos>(&mut prover, &pos, &line, &sent, None);
+    assert!(
+        matches!(got, Err(AttemptError::Illegal { ply: 1, ref text, .. }) if text == "zz9"),
+        "{got:?}"
+    );
+    // The whole line and one more: after the end.
+    let mut sent = puzzles::file::line_texts::<Antarctos>(&pos, &line);
+    sent.push("zz9".into());
+    assert_eq!(
+        judge_sent::<Antarctos>(&mut prover, &pos, &line, &sent, None),
+        Err(AttemptError::AfterEnd { ply: 7 })
+    );
+    // Ice Age Chess's answer lists the legal moves as Antarctos's does.
+    let (pos, _) = puzzle::<IceAge>("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 5);
+    let message = parse_moves::<IceAge>(&pos, &texts("Kh3"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("ply 0") && message.contains("legal here: Kf1, Kf2"),
+        "{message}"
+    );
+    let message = parse_moves::<Antarctos>(&Antarctos::start_position(), &texts("a3-b5"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(message.matches("legal here").count(), 1, "{message}");
 }

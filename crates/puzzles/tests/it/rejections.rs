@@ -4,7 +4,7 @@ use antarctos::Antarctos;
 use engine::solve::{Prover, line_text};
 use game::Variant;
 use iceage::IceAge;
-use puzzles::{Limits, Proven, Reject, Seen, Theme, Themed, check};
+use puzzles::{Clash, Limits, Proven, Reject, Seen, Theme, Themed, check};
 
 fn limits(max_plies: u32) -> Limits {
     Limits {
@@ -231,4 +231,40 @@ fn a_position_met_again_or_mirrored_is_a_duplicate() {
     let ice = IceAge::start_position();
     assert!(seen.insert::<IceAge>(&ice));
     assert!(!seen.insert::<IceAge>(&ice));
+}
+
+/// Found by a tester in the shipped file: six puzzles whose line passed through another's
+/// position. The seed's second example and the position after its first two plies (the
+/// solver to move again), in either order and mirrored, are one puzzle and its tail.
+#[test]
+fn a_puzzle_inside_another_puzzles_line_overlaps_it() {
+    let pos = Antarctos::parse_position("W:Wb4,e3,f2:Bc7,d6:Ic3").expect("valid");
+    let mut prover = Prover::<Antarctos>::new(4);
+    let whole = check(&mut prover, &pos, &limits(15)).expect("a puzzle");
+    assert_eq!(whole.plies(), 3);
+    let after2 = Antarctos::play(&Antarctos::play(&pos, &whole.line[0]).unwrap(), &whole.line[1])
+        .unwrap();
+    let tail = check(&mut prover, &after2, &limits(15)).expect("a puzzle");
+    assert_eq!(tail.line[..], whole.line[2..]);
+    // The whole first: the tail and its mirror overlap it.
+    let mut seen = Seen::new();
+    assert_eq!(seen.admit::<Antarctos>(&pos, &whole.line), Ok(()));
+    assert_eq!(seen.clash::<Antarctos>(&after2), Some(Clash::Overlap));
+    assert_eq!(
+        seen.admit::<Antarctos>(&after2, &tail.line),
+        Err(Clash::Overlap)
+    );
+    let mirror = after2.mirrored();
+    let mirrored_tail = check(&mut prover, &mirror, &limits(15)).expect("a puzzle");
+    assert_eq!(
+        seen.admit::<Antarctos>(&mirror, &mirrored_tail.line),
+        Err(Clash::Overlap)
+    );
+    assert_eq!(seen.admit::<Antarctos>(&pos, &whole.line), Err(Clash::Duplicate));
+    // The tail first: the whole's line meets it.
+    let mut seen = Seen::new();
+    assert_eq!(seen.admit::<Antarctos>(&after2, &tail.line), Ok(()));
+    assert_eq!(seen.clash::<Antarctos>(&pos), None);
+    assert_eq!(seen.admit::<Antarctos>(&pos, &whole.line), Err(Clash::Overlap));
+    assert_eq!(Clash::Overlap.name(), "overlaps_a_puzzle");
 }

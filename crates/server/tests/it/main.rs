@@ -38,6 +38,7 @@ mod lobby_pairing;
 mod notifications;
 mod position_faults;
 mod push;
+mod puzzle_upkeep;
 mod puzzles;
 mod qa;
 mod ratings;

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use site::puzzles::{
-    AttemptRequest, AttemptView, DashboardView, MAX_EXCLUDE, NextRequest, PuzzleView, StreakView,
+    AttemptRequest, AttemptView, DashboardView, MAX_EXCLUDE, NextRequest, PuzzleView, StreakRequest, StreakView,
     ThemeChoice, ThemesView,
 };
 use site_model::error::{ErrorCode, SiteError};
@@ -70,25 +70,48 @@ impl TryFrom<NextQuery> for NextRequest {
                     .ok_or_else(|| SiteError::bad_request("rating: not a number"))?,
             ),
         };
-        let exclude: Vec<String> = q
-            .get("exclude")
-            .map(|e| {
-                e.split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if exclude.len() > MAX_EXCLUDE {
-            return Err(SiteError::bad_request(format!(
-                "exclude: at most {MAX_EXCLUDE} ids"
-            )));
-        }
+        let exclude = exclude(&q)?;
         Ok(NextRequest {
             variant,
             theme,
             rating,
             exclude,
+        })
+    }
+}
+
+/// `exclude`: comma-separated ids, at most [`MAX_EXCLUDE`].
+fn exclude(q: &HashMap<String, String>) -> Result<Vec<String>, SiteError> {
+    let exclude: Vec<String> = q
+        .get("exclude")
+        .map(|e| {
+            e.split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if exclude.len() > MAX_EXCLUDE {
+        return Err(SiteError::bad_request(format!(
+            "exclude: at most {MAX_EXCLUDE} ids"
+        )));
+    }
+    Ok(exclude)
+}
+
+/// `GET /api/puzzles/streak`'s query, before it is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreakQuery(pub HashMap<String, String>);
+
+impl TryFrom<StreakQuery> for StreakRequest {
+    type Error = SiteError;
+
+    /// `variant` (required), `after` (a puzzle id), `exclude` (as `next`'s).
+    fn try_from(StreakQuery(q): StreakQuery) -> Result<StreakRequest, SiteError> {
+        Ok(StreakRequest {
+            variant: variant(&q)?,
+            after: q.get("after").filter(|a| !a.is_empty()).cloned(),
+            exclude: exclude(&q)?,
         })
     }
 }
@@ -134,10 +157,11 @@ pub async fn daily(
     ))
 }
 
-/// `GET /api/puzzles/streak?variant=V` -> [`StreakView`].
+/// `GET /api/puzzles/streak?variant=V[&after=id][&exclude=a,b]` -> [`StreakView`].
 pub async fn streak(State(svc): State<AppState>, q: Params) -> Result<Json<StreakView>, HttpError> {
-    let q = params(q, &["variant"])?;
-    Ok(Json(svc.puzzles.streak(variant(&q)?).await?))
+    let q = params(q, &["variant", "after", "exclude"])?;
+    let req = StreakRequest::try_from(StreakQuery(q))?;
+    Ok(Json(svc.puzzles.streak(&req).await?))
 }
 
 /// `GET /api/puzzles/themes?variant=V` -> [`ThemesView`].

@@ -8,13 +8,14 @@
 //! rating with the attempt and keeps the one answered; the puzzle's rating moves only with
 //! accounts' attempts.
 
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use engine::solve::Prover;
 use game::Variant;
-use puzzles::{Theme, Themed, Verdict, judge, parse_moves};
+use puzzles::{Theme, Themed, Verdict, parse_moves};
 use rand::seq::IndexedRandom;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::ratings::{self, Rating};
@@ -26,7 +27,11 @@ use tokio::sync::Semaphore;
 use crate::accounts::Account;
 
 pub mod shipped;
+mod streak;
+mod upkeep;
 mod view;
+
+pub use streak::{STREAK_LENGTH, StreakRequest, spread};
 pub use view::{
     AttemptView, ChangeView, DashboardView, PuzzleFigures, PuzzleView, RatingView, RatingsView,
     RecentView, SessionRating, SourceView, StreakView, ThemeCount, ThemeRecordView, ThemesView,
@@ -37,8 +42,6 @@ pub use view::{
 pub const MAX_EXCLUDE: usize = 100;
 /// Most moves an attempt may send (the longest puzzle has 15 plies).
 pub const MAX_ATTEMPT_MOVES: usize = 32;
-/// Puzzles in a streak.
-pub const STREAK_LENGTH: i64 = 30;
 /// Attempts on the dashboard.
 pub const DASHBOARD_ATTEMPTS: i64 = 50;
 /// Time the solver may take over an attempt that left the stored line.
@@ -91,11 +94,17 @@ pub struct NextRequest {
 pub struct AttemptRequest {
     /// Both sides' moves from the puzzle's position, up to the first wrong one or to the end.
     pub moves: Vec<String>,
-    /// Whether the attempt counts for the rating.
+    /// Whether the attempt counts for the rating; absent: it does (an account's first
+    /// attempt at a puzzle is its rated one, as on lichess).
+    #[serde(default = "rated_by_default")]
     pub rated: bool,
     /// An anonymous player's session rating; absent: a new player's.
     #[serde(default)]
     pub session_rating: Option<SessionRating>,
+}
+
+fn rated_by_default() -> bool {
+    true
 }
 
 /// The puzzle service.
@@ -106,16 +115,10 @@ pub struct Puzzles {
 }
 
 fn not_found(id: &str) -> SiteError {
-    SiteError::new(ErrorCode::NotFound, format!("no puzzle '{id}'"))
-}
-
-/// A puzzle id: 1 to 64 of `[A-Za-z0-9_-]`.
-fn valid_puzzle_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    SiteError::new(
+        ErrorCode::NotFound,
+        format!("no puzzle '{}'", game::excerpt(id)),
+    )
 }
 
 fn game_name(variant: GameKind) -> &'static str {
@@ -149,16 +152,38 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The session ratings taken and given: rating, deviation and volatility ranges.
+const SESSION_RATING: (RangeInclusive<f64>, RangeInclusive<f64>, RangeInclusive<f64>) =
+    (400.0..=4000.0, 30.0..=350.0, 0.01..=0.2);
+
 fn check_session_rating(r: &SessionRating) -> Result<Rating, SiteError> {
-    let ok = (400.0..=4000.0).contains(&r.rating)
-        && (30.0..=350.0).contains(&r.deviation)
-        && (0.01..=0.2).contains(&r.volatility);
-    if !ok {
-        return Err(SiteError::bad_request(
-            "session_rating: rating 400-4000, deviation 30-350, volatility 0.01-0.2",
-        ));
+    let (rating, deviation, volatility) = SESSION_RATING;
+    for (name, value, range) in [
+        ("rating", r.rating, rating),
+        ("deviation", r.deviation, deviation),
+        ("volatility", r.volatility, volatility),
+    ] {
+        if !range.contains(&value) {
+            return Err(SiteError::bad_request(format!(
+                "session_rating.{name}: {value} is outside {}-{}",
+                range.start(),
+                range.end()
+            )));
+        }
     }
     Ok(Rating::from(*r))
+}
+
+/// `r` brought inside the ranges [`check_session_rating`] takes: the answer is sent back
+/// with the next attempt, and must never be refused then (a tester's session stuck at a
+/// rating of 399.9 after 273 failures).
+fn clamp_session_rating(r: Rating) -> Rating {
+    let (rating, deviation, volatility) = SESSION_RATING;
+    Rating {
+        rating: r.rating.clamp(*rating.start(), *rating.end()),
+        rd: r.rd.clamp(*deviation.start(), *deviation.end()),
+        volatility: r.volatility.clamp(*volatility.start(), *volatility.end()),
+    }
 }
 
 /// Judges `moves` against puzzle `p` of game `V`.
@@ -167,11 +192,9 @@ fn judge_texts<V: Variant>(p: &PuzzleRow, moves: &[String]) -> Result<Verdict, S
         .map_err(|e| SiteError::new(ErrorCode::Internal, format!("puzzle {}: {e}", p.id)))?;
     let line = parse_moves::<V>(&start, &p.moves)
         .map_err(|e| SiteError::new(ErrorCode::Internal, format!("puzzle {}: {e}", p.id)))?;
-    let attempt = parse_moves::<V>(&start, moves)
-        .map_err(|e| SiteError::bad_request(format!("moves: {e}")))?;
     let mut prover = Prover::<V>::new(8);
     let deadline = engine::clock::Instant::now() + Duration::from_millis(JUDGE_MS);
-    judge(&mut prover, &start, &line, &attempt, Some(deadline)).map_err(|e| match e {
+    puzzles::judge_texts(&mut prover, &start, &line, moves, Some(deadline)).map_err(|e| match e {
         puzzles::AttemptError::OutOfTime => SiteError::new(ErrorCode::Unavailable, e.to_string()),
         _ => SiteError::bad_request(format!("moves: {e}")),
     })
@@ -218,10 +241,17 @@ impl Puzzles {
     }
 
     async fn load(&self, id: &str) -> Result<PuzzleRow, SiteError> {
-        if !valid_puzzle_id(id) {
+        if !puzzles::valid_id(id) {
             return Err(not_found(id));
         }
-        self.store.puzzle(id).await?.ok_or_else(|| not_found(id))
+        let p = self.store.puzzle(id).await?.ok_or_else(|| not_found(id))?;
+        if !p.retired.is_empty() {
+            return Err(SiteError::new(
+                ErrorCode::NotFound,
+                format!("puzzle '{id}' is out of service: {}", p.retired),
+            ));
+        }
+        Ok(p)
     }
 
     /// `GET /api/puzzles/{id}`: 404 for an unknown id.
@@ -308,24 +338,17 @@ impl Puzzles {
             ));
         }
         let (date, day) = utc_day(self.time.now_ms());
-        let ordinal = (mix(day as u64) % total as u64) as i64 + 1;
+        // The place among the puzzles in service, not an ordinal: a retired or missing row
+        // must not leave a day without its puzzle.
+        let n = (mix(day as u64) % total as u64) as i64;
         let p = self
             .store
-            .puzzle_at(variant, ordinal)
+            .puzzle_nth(variant, n)
             .await?
-            .ok_or_else(|| not_found(&format!("{variant}#{ordinal}")))?;
+            .ok_or_else(|| not_found(&format!("{variant}#{n}")))?;
         let mut view = self.view(&p, account).await?;
         view.date = Some(date);
         Ok(view)
-    }
-
-    /// `GET /api/puzzles/streak`: the game's [`STREAK_LENGTH`] easiest puzzles, easiest
-    /// first.
-    pub async fn streak(&self, variant: GameKind) -> Result<StreakView, SiteError> {
-        let rows = self.store.easiest_puzzles(variant, STREAK_LENGTH).await?;
-        Ok(StreakView {
-            puzzles: rows.iter().map(|p| PuzzleView::of(p, false)).collect(),
-        })
     }
 
     /// `GET /api/puzzles/themes`: the game's puzzle count, and per theme.
@@ -396,6 +419,7 @@ impl Puzzles {
                 let before = session.unwrap_or_default();
                 let (after, _) =
                     ratings::after_game(before, p.rating, if solved { 1.0 } else { 0.0 });
+                let after = clamp_session_rating(after);
                 (
                     Some(ChangeView {
                         before: before.rating.round() as i64,
