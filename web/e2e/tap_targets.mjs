@@ -141,9 +141,20 @@ async function editor(browser) {
   }
 }
 
-/** The puzzle trainer (issue 39): a puzzle to solve, then failed (the solution, its moves and
- * the buttons after an attempt), and the dashboard of a logged-in player. */
+/** The puzzle trainer (issue 39): a guest's puzzle (its "Log in"), a puzzle to solve, then
+ * failed (the solution, its moves and the buttons after an attempt), and the dashboard of a
+ * logged-in player. */
 async function puzzles(browser) {
+  // A guest: the rating box's "Log in" and the rated switch, each a 44 px target.
+  const guest = await newPage(browser, phone);
+  await guest.goto(`${base}/training/antarctos`);
+  await guest.waitForSelector('#puzzle[data-phase="play"] .cg-wrap cg-board piece');
+  await guest.waitForSelector('#puzzle-login');
+  for (const sel of ['#puzzle-login', '#puzzle-rated-box']) {
+    const box = await guest.locator(sel).boundingBox();
+    check(box && box.height >= MIN - 0.5 && box.width >= MIN - 0.5, `${sel} is a ${MIN} px target (${box && `${box.width.toFixed(1)}x${box.height.toFixed(1)}`})`);
+  }
+  await expectNone(guest, 'puzzle trainer, guest');
   const page = await newPage(browser, phone);
   await page.goto(`${base}/`);
   check((await api(page, 'POST', '/api/accounts', { username: `tap_${Date.now() % 1000000}`, password: 'correct horse' })).status === 201, 'registered');

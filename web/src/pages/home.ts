@@ -1,8 +1,9 @@
 // Home: a line saying what the site is, the lobby (quick pairing, open seeks, challenges:
-// lobby/lobby.ts), then a game of one's own: pick a game (each with a picture of its start and a
-// link to its rules), an opponent (engine level in words / friend by link, with a clock and rated
-// or not / same screen) and a side; below, the daily puzzles (puzzles/daily_card.ts). The query string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`,
-// the game page's New game).
+// lobby/lobby.ts), the daily puzzles (puzzles/daily_card.ts), then a game of one's own: pick a
+// game (each with a picture of its start and a link to its rules), an opponent (engine level in
+// words / friend by link, with a clock and rated or not / same screen) and a side. The query
+// string may preset the form (`/?variant=iceage&opponent=engine&level=3&color=black`, the game
+// page's New game).
 
 import { currentUser } from '../account';
 import { api, ApiError, type Color, type NewGame, type Variant } from '../api';
@@ -142,7 +143,8 @@ export function homePage(root: HTMLElement): () => void {
 
   // The lobby needs the server: offline, a notice in its place (online.ts).
   const lobby = onlineSection(() => lobbySection(loggedIn), t('offline.lobby'));
-  // The day's puzzles (issue 39), below the start form; hidden while the server cannot answer.
+  // The day's puzzles (issue 39), after the lobby, where a visitor sees them without a long
+  // scroll; hidden while the server cannot answer.
   const daily = dailySection();
   mount(root,
     // A newcomer's first question: what is this site?
@@ -154,6 +156,7 @@ export function homePage(root: HTMLElement): () => void {
       onclick: () => document.getElementById('start-form')?.scrollIntoView({ block: 'start' }),
     }, t('home.jump_start')),
     lobby.el,
+    daily.el,
     h('section.card.home#start-form',
       h('h1', t('home.title')),
       h('form#new-game', { onsubmit: onSubmit },
@@ -181,7 +184,6 @@ export function homePage(root: HTMLElement): () => void {
       // The computer in the browser: no server needed (issue 42).
       h('p.offline-link', h('a.button#offline-link', { href: '/offline' }, t('solo.home_link'))),
     ),
-    daily.el,
   );
   syncVisibility();
   return () => {

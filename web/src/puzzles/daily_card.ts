@@ -1,5 +1,5 @@
 // The home page's daily puzzles (issue 39): for each game, the day's puzzle on a small board,
-// oriented to the side that plays and wins, and a link to solve it
+// oriented to the side that plays and wins, who begins and wins in words, and a link to solve it
 // (`/training/<game>/daily`). A game without a daily puzzle (none mined, the server out of
 // reach) shows nothing; with neither, the section stays hidden.
 
@@ -27,6 +27,8 @@ export function dailySection(): { el: HTMLElement; destroy: () => void } {
     const href = `/training/${p.variant}/daily`;
     const c = h('div.daily-card', { 'data-variant': p.variant, 'data-id': p.id },
       h('h3', t(game.nameKey)),
+      // Who plays: the board is turned to that side, but a newcomer does not know it.
+      h('p.daily-who', { 'data-color': solver }, t(solver === 'white' ? 'puzzle.white_wins' : 'puzzle.black_wins')),
       h('a.daily-pic', { href, 'aria-label': t('puzzle.daily_board', { game: t(game.nameKey), color: colorName(solver) }) }, pic),
       h('a.button.primary.daily-solve', { href }, t('puzzle.daily_solve')));
     // chessgroundx measures its element: the board is drawn once the page holds it.

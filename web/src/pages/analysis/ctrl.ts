@@ -33,6 +33,8 @@ export interface Setting {
   about?: string;
   /** The whole game's computer analysis (a stored or imported game). */
   review?: ReviewSubject;
+  /** The side seen at the bottom at first (`?orientation=black`); White's by default. */
+  orientation?: 'white' | 'black';
 }
 
 /** Where the engine runs: in the player's browser or on the server. */
@@ -124,7 +126,7 @@ export class AnalysisCtrl {
   /** Makes the board in `el` (snabbdom's insert hook); `refresh()` shows the position. */
   mountBoard(el: HTMLElement): void {
     this.board = new Board(el, this.variant, { move: m => void this.play(m) });
-    this.board.setOrientation('white');
+    this.board.setOrientation(this.setting.orientation ?? 'white');
   }
 
   /** The move number of a move by `color` after `parent`: counted along the tree from the
@@ -181,7 +183,7 @@ export class AnalysisCtrl {
     const { setting, tree, current } = this;
     if (setting.store) saveTree(setting.store, tree, current);
     // A stored or imported game keeps its own address; a free analysis shows its position.
-    if (!setting.game && !setting.review) history.replaceState(history.state, '', `/analysis/${this.variant}${current === tree.root && setting.standardStart ? '' : `?fen=${encodeURIComponent(current.fen)}`}`);
+    if (!setting.game && !setting.review) this.writeAddress();
     this.redraw();
     this.review?.show(current);
     this.showPosition();
@@ -316,6 +318,16 @@ export class AnalysisCtrl {
 
   flip(): void {
     this.board?.flip();
+    if (!this.setting.game && !this.setting.review) this.writeAddress();
+  }
+
+  /** A free analysis's address: its position, and the side seen when Black's. */
+  private writeAddress(): void {
+    const { setting, tree, current } = this;
+    const q: string[] = [];
+    if (current !== tree.root || !setting.standardStart) q.push(`fen=${encodeURIComponent(current.fen)}`);
+    if ((this.board?.getOrientation() ?? setting.orientation) === 'black') q.push('orientation=black');
+    history.replaceState(history.state, '', `/analysis/${this.variant}${q.length ? `?${q.join('&')}` : ''}`);
   }
 
   /** Opens the position typed into the FEN box (the server judges it first). */

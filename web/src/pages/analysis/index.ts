@@ -89,16 +89,19 @@ function storedPage<T>(
   };
 }
 
-/** `/analysis/<game>`: the position of `?fen=`, or the start. */
+/** `/analysis/<game>`: the position of `?fen=`, or the start; `?orientation=black` turns the board. */
 export function analysisPage(root: HTMLElement, variant?: string): () => void {
   const game = variantOr(variant);
   const v = game.key;
-  const fen = new URLSearchParams(location.search).get('fen')?.trim() || game.startFen;
+  const query = new URLSearchParams(location.search);
+  const fen = query.get('fen')?.trim() || game.startFen;
   const store = `icebound.analysis.${v}`;
   // The tab's analysis, when the address shows one of its positions (a reload, a language switch).
   const kept = restoreTree(store, v, (_, node) => node.fen === fen);
   const [tree, first] = kept ?? [new MoveTree(v, fen), null];
-  return board(root, tree, first ?? tree.root, { store, standardStart: tree.root.fen === game.startFen, tags: {} });
+  // `?orientation=black`: seen from Black's side (a puzzle's "Analyse" for a Black solver).
+  const orientation = query.get('orientation') === 'black' ? 'black' : undefined;
+  return board(root, tree, first ?? tree.root, { store, standardStart: tree.root.fen === game.startFen, tags: {}, orientation });
 }
 
 /** Opens the board on `first` of `tree`; returns what closes it. */

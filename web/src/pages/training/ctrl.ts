@@ -82,6 +82,8 @@ export class TrainerCtrl {
   playing = false;
 
   private closed = false;
+  /** A streak's next batch is being asked for. */
+  private fetchingMore = false;
   private timers = new Set<number>();
   private readonly positions: Positions;
 
@@ -136,6 +138,9 @@ export class TrainerCtrl {
     ask.then(
       p => {
         if (this.closed) return;
+        // A puzzle of the other game under this game's address (`/training/iceage/seed-1`):
+        // the page of its own game in its place, which asks for it again.
+        if (p.variant !== v) return navigate(`/training/${p.variant}/${encodeURIComponent(p.id)}`, true);
         // The address names the puzzle shown: a reload or a shared link opens it again.
         if (this.mode.kind === 'next') history.replaceState(history.state, '', `/training/${v}/${encodeURIComponent(p.id)}`);
         this.open(p);
@@ -462,9 +467,9 @@ export class TrainerCtrl {
     if (solved) {
       s.score++;
       s.record = store.noteStreak(this.variant, s.score) || s.record;
-      // The next puzzle follows by itself, after a moment to see the last move.
-      if (s.index + 1 < s.puzzles.length) this.later(1200, () => { if (this.phase === 'solved') this.streakNext(); });
-      else s.over = true;
+      // The next puzzle follows by itself, after a moment to see the last move; after the
+      // batch's last one, the next batch is asked for.
+      this.later(1200, () => { if (this.phase === 'solved') this.streakNext(); });
     } else {
       s.over = true;
       s.record = store.noteStreak(this.variant, s.score) || s.record;
@@ -474,9 +479,36 @@ export class TrainerCtrl {
   private streakNext(): void {
     const s = this.streak;
     if (!s || s.over) return this.newStreak();
+    if (s.index + 1 >= s.puzzles.length) return void this.streakMore(s);
     s.index++;
-    const p = s.puzzles[s.index];
-    if (p) this.open(p);
+    this.open(s.puzzles[s.index]);
+  }
+
+  /** Every puzzle of the batch solved: another batch, without the puzzles this streak played.
+   * The server answers the same easiest puzzles (it takes no `exclude` for a streak yet), so
+   * the streak ends, won, when the new batch brings none it has not played. */
+  private async streakMore(s: Streak): Promise<void> {
+    if (this.fetchingMore) return;
+    this.fetchingMore = true;
+    try {
+      const r = await puzzlesApi.streak(this.variant);
+      if (this.closed || this.streak !== s) return;
+      const played = new Set(s.puzzles.map(p => p.id));
+      const fresh = r.puzzles.filter(p => !played.has(p.id));
+      if (!fresh.length) {
+        s.over = true;
+        return this.redraw();
+      }
+      s.puzzles.push(...fresh);
+      s.index++;
+      this.open(s.puzzles[s.index]);
+    } catch (err) {
+      if (this.closed || this.streak !== s) return;
+      this.message = errorWords(err);
+      this.redraw();
+    } finally {
+      this.fetchingMore = false;
+    }
   }
 
   bestStreak(): number {

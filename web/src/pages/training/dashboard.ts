@@ -8,7 +8,7 @@ import { dateTime, errorWords, t } from '../../i18n';
 import { puzzlesApi, type Dashboard, type DashboardAttempt, type DashboardRating } from '../../puzzles/api';
 import { setChosenTheme } from '../../puzzles/session';
 import { themeName } from '../../puzzles/themes';
-import { shownDiff, shownRating } from '../../ratings_api';
+import { shownDiff } from '../../ratings_api';
 import { setTitle } from '../../title';
 import { variantOf } from '../../variants';
 
@@ -19,33 +19,51 @@ function ratingCard(v: Variant, r: DashboardRating | null): HTMLElement {
   return h('div.rating-card', { 'data-variant': v },
     h('div', gameName(v)),
     r ? [
-      h('div.rating-value', { title: r.provisional ? t('puzzle.provisional') : undefined }, shownRating(r.rating, r.provisional)),
+      h('div.rating-value', String(r.rating), r.provisional ? provisionalMark() : null),
       h('div.muted.small', t('puzzle.solved_of', { solved: r.solved, n: r.attempts })),
     ] : h('div.muted.small.rating-none', t('puzzle.no_rating')));
 }
 
+/** A provisional rating's "?", with what it means (the legend below the cards says it too). */
+const provisionalMark = () => h('abbr.provisional', { title: t('puzzle.provisional') }, '?');
+
+/** A row of the recent attempts; on a phone each row is a small card (puzzles.css), each
+ * number labelled by its column's heading (`data-label`). */
 function attemptRow(a: DashboardAttempt, prev: number | null): HTMLElement {
   const diff = a.rating_after !== null && prev !== null ? a.rating_after - prev : null;
   return h('tr', { 'data-id': a.id, class: a.solved ? 'solved' : 'failed' },
-    h('td.muted.small', dateTime(a.at)),
-    h('td', gameName(a.variant)),
+    h('td.when.muted.small', dateTime(a.at)),
+    h('td.game', gameName(a.variant)),
     h('td.outcome', a.solved ? `✓ ${t('puzzle.result_solved')}` : `✗ ${t('puzzle.result_failed')}`),
-    h('td.num', a.rating_after !== null
-      ? [String(a.rating_after), diff !== null ? h('div.small', h('span.rating-diff', { class: diff > 0 ? 'up' : diff < 0 ? 'down' : undefined }, shownDiff(diff))) : null]
+    h('td.num.mine', { 'data-label': t('puzzle.col_rating') }, a.rating_after !== null
+      ? [String(a.rating_after), diff !== null ? h('div.small', h('span.rating-diff', { class: diff > 0 ? 'up' : diff < 0 ? 'down' : undefined, 'data-diff': String(diff) }, shownDiff(diff))) : null]
       : h('span.muted.small', t('puzzle.casual'))),
-    h('td.num', String(a.puzzle_rating)),
-    h('td.small', a.themes.map(th => themeName(a.variant, th)).join(', ')),
-    h('td', h('a.button', { href: `/training/${a.variant}/${encodeURIComponent(a.id)}` }, t('puzzle.open'))));
+    h('td.num.theirs', { 'data-label': t('puzzle.col_puzzle_rating') }, String(a.puzzle_rating)),
+    h('td.themes.small', a.themes.map(th => themeName(a.variant, th)).join(', ')),
+    h('td.open', h('a.button', { href: `/training/${a.variant}/${encodeURIComponent(a.id)}` }, t('puzzle.open'))));
 }
+
+/** The rating before each rated attempt of the list, where known: the rating after the rated
+ * attempt before it in the same game (the list is newest first); for the oldest rated one,
+ * the start (1500) when the list holds every attempt of the player in that game (none before
+ * it was rated). The API gives no rating before; an older attempt's is unknown. */
+function ratingsBefore(d: Dashboard): (number | null)[] {
+  return d.recent.map((a, i) => {
+    if (a.rating_after === null) return null;
+    const before = d.recent.slice(i + 1).find(b => b.variant === a.variant && b.rating_after !== null);
+    if (before) return before.rating_after;
+    const all = d.recent.filter(b => b.variant === a.variant).length;
+    return all === d.ratings[a.variant]?.attempts ? START : null;
+  });
+}
+
+/** A new player's puzzle rating. */
+const START = 1500;
 
 function recentBox(d: Dashboard): HTMLElement {
   if (!d.recent.length) return h('p.muted#no-attempts', t('puzzle.no_attempts'));
-  // The change of each rated attempt: its rating after, against the one after the rated
-  // attempt before it in the same game (the list is newest first).
-  const rows = d.recent.map((a, i) => {
-    const before = d.recent.slice(i + 1).find(b => b.variant === a.variant && b.rating_after !== null);
-    return attemptRow(a, before?.rating_after ?? null);
-  });
+  const before = ratingsBefore(d);
+  const rows = d.recent.map((a, i) => attemptRow(a, before[i]));
   const head = h('tr', h('th', t('puzzle.col_when')), h('th', t('puzzle.col_game')), h('th', t('puzzle.col_result')),
     h('th.num', t('puzzle.col_rating')), h('th.num', t('puzzle.col_puzzle_rating')), h('th', t('puzzle.col_themes')),
     h('th', h('span.sr-only', t('puzzle.open'))));
@@ -60,11 +78,11 @@ function themesBox(d: Dashboard): HTMLElement {
   return h('div.table-scroll', h('table.list#puzzle-missed', h('thead', head), h('tbody', missed.map(x =>
     h('tr', { 'data-variant': x.variant, 'data-theme': x.theme },
       // Training the theme: the trainer opens with it chosen.
-      h('td', h('a.button', { href: `/training/${x.variant}`, onclick: () => setChosenTheme(x.variant, x.theme) }, themeName(x.variant, x.theme))),
-      h('td', gameName(x.variant)),
-      h('td.num', String(x.attempts)),
-      h('td.num', String(x.solved)),
-      h('td.num', String(x.failed)))))));
+      h('td.theme', h('a.button', { href: `/training/${x.variant}`, onclick: () => setChosenTheme(x.variant, x.theme) }, themeName(x.variant, x.theme))),
+      h('td.game', gameName(x.variant)),
+      h('td.num', { 'data-label': t('puzzle.col_attempts') }, String(x.attempts)),
+      h('td.num', { 'data-label': t('puzzle.col_solved') }, String(x.solved)),
+      h('td.num', { 'data-label': t('puzzle.col_failed') }, String(x.failed)))))));
 }
 
 export function dashboardPage(root: HTMLElement): () => void {
@@ -77,6 +95,7 @@ export function dashboardPage(root: HTMLElement): () => void {
       mount(root, h('section.card#puzzle-dashboard',
         h('h1', t('puzzle.dashboard_title')),
         h('div.rating-cards#puzzle-ratings', VARIANTS.map(v => ratingCard(v, d.ratings[v] ?? null))),
+        VARIANTS.some(v => d.ratings[v]?.provisional) ? h('p.muted.small#provisional-legend', h('strong', '? '), t('puzzle.provisional')) : null,
         h('h2', t('puzzle.recent')),
         recentBox(d),
         h('h2', t('puzzle.missed_most')),

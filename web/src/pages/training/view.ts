@@ -1,14 +1,15 @@
 // The puzzle trainer's view: the board oriented to the solver, what to do now, the verdict with
 // "view the solution", "analyse" and "next", the solution's moves to step through, the player's
-// puzzle rating and its change, the puzzle's rating, plays, themes, hint and source game, the
-// theme chooser and the rated switch; in a streak, the score and the best. A function of the
-// controller's state (ctrl.ts); snabbdom patches the page with it.
+// puzzle rating and its change, the puzzle's rating, plays, themes (once the attempt ended:
+// they tell the answer), hint and source game, the theme chooser and the rated switch; in a
+// streak, the score and the best. A function of the controller's state (ctrl.ts); snabbdom
+// patches the page with it.
 
 import { speakerIcon } from '../../game/words';
 import { countdownBox, countdownWords } from '../../game/iceage';
 import { promotionPicker } from '../../game/promotion';
 import { colorName, locale, resultReason, t, type Key } from '../../i18n';
-import { THEMES } from '../../puzzles/api';
+import { THEMES, type PuzzleSource } from '../../puzzles/api';
 import { sessionRating } from '../../puzzles/session';
 import { themeAbout, themeName } from '../../puzzles/themes';
 import { shownDiff } from '../../ratings_api';
@@ -142,9 +143,14 @@ function verdict(ctrl: TrainerCtrl): VNode | null {
     ? [h('p#streak-over.streak-over', ctrl.phase === 'solved' ? t('puzzle.streak_done', { n: s.score }) : t('puzzle.streak_over', { n: s.score })),
       s.record ? h('p#streak-record.muted', t('puzzle.streak_record')) : null]
     : [];
-  const analyse = `/analysis/${ctrl.variant}?fen=${encodeURIComponent(p.fen)}`;
+  // The analysis board seen from the solver's side, as the puzzle was.
+  const analyse = `/analysis/${ctrl.variant}?fen=${encodeURIComponent(p.fen)}${ctrl.solver() === 'black' ? '&orientation=black' : ''}`;
   const nextLabel = ctrl.mode.kind === 'streak' ? (s?.over ? t('puzzle.streak_again') : t('puzzle.next')) : t('puzzle.next');
-  return h('div#puzzle-over.game-over', [
+  return h('div#puzzle-over.game-over', {
+    // On a phone the panel is below the board: the verdict and its buttons are brought into
+    // sight when the attempt ends (as little scroll as that takes, the board kept above).
+    hook: { insert: v => requestAnimationFrame(() => inSight(v.elm as HTMLElement)) },
+  }, [
     ...streakWords,
     h('div.actions', [
       h('button#puzzle-solution', { attrs: { type: 'button', disabled: !ctrl.solution || ctrl.playing }, on: { click: () => ctrl.viewSolution() } }, t('puzzle.view_solution')),
@@ -153,6 +159,25 @@ function verdict(ctrl: TrainerCtrl): VNode | null {
     ]),
   ]);
 }
+
+/** Scrolls the page, when the verdict `el` is not whole in sight, so that it is, with the
+ * rating's change below it when there is room, the verdict's words above kept in sight. */
+function inSight(el: HTMLElement): void {
+  if (!el.isConnected) return;
+  const top = (document.getElementById('puzzle-status') ?? el).getBoundingClientRect().top;
+  const mine = document.getElementById('puzzle-you')?.getBoundingClientRect().bottom ?? 0;
+  const bottom = Math.max(el.getBoundingClientRect().bottom, mine) + 8;
+  if (top >= 0 && bottom <= window.innerHeight) return;
+  window.scrollBy({ top: top < 0 ? top - 8 : Math.min(bottom - window.innerHeight, top - 8), behavior: 'instant' });
+}
+
+/** A sentence with a link set in it where `MARK` stands. */
+function withLink(sentence: string, link: VNode): (string | VNode)[] {
+  const [before, after = ''] = sentence.split(MARK);
+  return [before, link, after].filter(x => x !== '');
+}
+
+const MARK = '\u0000';
 
 /** The player's puzzle rating, and its change after a rated attempt. */
 function ratingBox(ctrl: TrainerCtrl): VNode | null {
@@ -173,7 +198,8 @@ function ratingBox(ctrl: TrainerCtrl): VNode | null {
       diff !== null ? h('strong#puzzle-rating-diff.rating-diff', { class: { up: diff > 0, down: diff < 0 }, attrs: { title: t('puzzle.change'), 'data-diff': diff } }, ` ${shownDiff(diff)}`) : null,
     ]),
     note,
-    logged ? null : h('p.muted.small', [h('a', { attrs: { href: '/login' } }, t('nav.login')), ' · ', t('puzzle.session_note')]),
+    // A guest's rating lasts the visit: logging in keeps one from then on.
+    logged ? null : h('p#puzzle-login-note.muted.small.puzzle-login', withLink(t('puzzle.session_note', { login: MARK }), h('a#puzzle-login.button', { attrs: { href: '/login' } }, t('puzzle.login')))),
   ]);
 }
 
@@ -200,7 +226,8 @@ function about(ctrl: TrainerCtrl): VNode | null {
       h('br'),
       h('span#puzzle-plays.muted', `${t('puzzle.plays', { n: plays })} · ${t('puzzle.length', { n: p.length })}`),
     ]),
-    p.themes.length ? h('div#puzzle-themes', [
+    // The themes tell the answer: shown once the attempt ended, as on lichess.
+    done && p.themes.length ? h('div#puzzle-themes', [
       h('h2', t('puzzle.themes')),
       h('ul.puzzle-themes', p.themes.map(th => h('li', { attrs: { 'data-theme': th } }, [
         h('strong', themeName(ctrl.variant, th)), themeAbout(ctrl.variant, th) ? h('span.muted', ` — ${themeAbout(ctrl.variant, th)}`) : null,
@@ -210,12 +237,21 @@ function about(ctrl: TrainerCtrl): VNode | null {
       h('button#puzzle-hint', { attrs: { type: 'button', 'aria-expanded': ctrl.hintOpen ? 'true' : 'false' }, on: { click: () => ctrl.toggleHint() } }, t('puzzle.hint')),
       ctrl.hintOpen || done ? h('p#puzzle-hint-text.notice', hintText(p.id, p.hint)) : null,
     ]) : null,
-    src ? h('p#puzzle-source.muted', [
-      t('puzzle.source_game', { n: Math.floor(src.ply / 2) + 1 }),
-      src.seen ? ` · ${t(src.seen === 'found' ? 'puzzle.seen_found' : 'puzzle.seen_missed')}` : '',
-      src.url ? h('span', [' ', h('a#puzzle-source-link.button', { attrs: { href: src.url } }, t('puzzle.source_link'))]) : null,
+    src ? h('p#puzzle-source.muted', { attrs: { 'data-game': src.game } }, [
+      ...sourceWords(src),
+      // Whether the game's player found the win tells whether its move was the answer.
+      done && src.seen ? ` · ${t(src.seen === 'found' ? 'puzzle.seen_found' : 'puzzle.seen_missed')}` : '',
     ]) : null,
   ]);
+}
+
+/** Where the puzzle comes from: a game of the engine against itself, or a game, linked when
+ * public ("From a game" leads to it). */
+function sourceWords(src: PuzzleSource): (string | VNode)[] {
+  const n = Math.floor(src.ply / 2) + 1;
+  if (src.game.startsWith('selfplay:')) return [t('puzzle.source_selfplay', { n })];
+  const words = t('puzzle.source_game', { n, game: MARK });
+  return src.url ? withLink(words, h('a#puzzle-source-link', { attrs: { href: src.url } }, t('puzzle.source_from'))) : [words.replace(MARK, t('puzzle.source_from'))];
 }
 
 /** The move number and dots of node `i` of a line from the puzzle's position. */
