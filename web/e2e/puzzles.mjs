@@ -348,8 +348,10 @@ async function streak(browser) {
 async function streakBatches(browser) {
   const page = await newPage(browser);
   let asked = 0;
+  let secondUrl = '';
   await page.route('**/api/puzzles/streak?*', async route => {
     asked++;
+    if (asked === 2) secondUrl = route.request().url();
     const r = await route.fetch();
     const body = await r.json();
     await route.fulfill({ response: r, json: asked === 1 ? { puzzles: body.puzzles.slice(0, 1) } : body });
@@ -361,6 +363,9 @@ async function streakBatches(browser) {
   const second = await shownPuzzle(page, first);
   check(second !== first, 'the streak goes on past its batch with a puzzle it has not played');
   eq(asked, 2, 'the next batch was asked for');
+  const q = new URL(secondUrl).searchParams;
+  eq(q.get('after'), first, 'the next batch climbs from the last puzzle played');
+  eq(q.get('exclude'), first, 'and leaves out the puzzles played');
   eq(await page.locator('#streak-over').count(), 0, 'the streak is not over');
   await page.unroute('**/api/puzzles/streak?*');
 }

@@ -101,6 +101,8 @@ pub struct AttemptRow {
     pub solved: bool,
     /// Whether it was rated.
     pub rated: bool,
+    /// The account's puzzle rating before it, when rated.
+    pub rating_before: Option<f64>,
     /// The account's puzzle rating after it, when rated.
     pub rating_after: Option<f64>,
     /// The puzzle's rating now.
@@ -573,7 +575,7 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(
-                        "SELECT a.puzzle_id, a.variant, a.solved, a.rated, a.rating_after, \
+                        "SELECT a.puzzle_id, a.variant, a.solved, a.rated, a.rating_before, a.rating_after, \
                          a.at, p.rating, p.themes FROM puzzle_attempts a JOIN puzzles p ON \
                          p.id = a.puzzle_id WHERE a.account_id = $1 ORDER BY a.at DESC, \
                          a.puzzle_id LIMIT $2",
@@ -592,6 +594,7 @@ impl Store {
                             })?,
                             solved: r.try_get::<i64, _>("solved")? == 1,
                             rated: r.try_get::<i64, _>("rated")? == 1,
+                            rating_before: r.try_get("rating_before")?,
                             rating_after: r.try_get("rating_after")?,
                             puzzle_rating: r.try_get("rating")?,
                             themes: words(&r.try_get::<String, _>("themes")?),

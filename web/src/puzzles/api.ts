@@ -81,6 +81,8 @@ export interface DashboardAttempt {
   rated: boolean;
   /** Unix ms. */
   at: number;
+  /** The player's puzzle rating before and after, when rated. */
+  rating_before: number | null;
   rating_after: number | null;
   puzzle_rating: number;
   themes: string[];
@@ -110,7 +112,14 @@ export const puzzlesApi = {
   },
   get: (id: string) => call<Puzzle>('GET', puzzle(id)),
   daily: (variant: Variant) => call<Puzzle & { date: string }>('GET', `/api/puzzles/daily?variant=${variant}`),
-  streak: (variant: Variant) => call<{ puzzles: Puzzle[] }>('GET', `/api/puzzles/streak?variant=${variant}`),
+  /** A batch of a streak; `after`: the last puzzle of the batch before (the next climbs from
+   * there), `exclude`: the puzzles this streak played (the newest 100 are sent). */
+  streak: (variant: Variant, after?: string, exclude: string[] = []) => {
+    let q = `variant=${variant}`;
+    if (after) q += `&after=${encodeURIComponent(after)}`;
+    if (exclude.length) q += `&exclude=${exclude.slice(-100).map(encodeURIComponent).join(',')}`;
+    return call<{ puzzles: Puzzle[] }>('GET', `/api/puzzles/streak?${q}`);
+  },
   themes: (variant: Variant) => call<ThemeCounts>('GET', `/api/puzzles/themes?variant=${variant}`),
   attempt: (id: string, body: AttemptBody) => call<AttemptResult>('POST', `${puzzle(id)}/attempt`, body),
   dashboard: () => call<Dashboard>('GET', '/api/puzzles/dashboard'),

@@ -286,6 +286,7 @@ async fn rated_once(url: &str) {
     assert_eq!(first["solved"], false);
     assert_eq!(first["rated"], true);
     assert_eq!(first["rating_after"], mine);
+    assert_eq!(first["rating_before"], 1500, "{d}");
     for t in d["themes"].as_array().expect("themes") {
         assert_eq!(
             t["failed"].as_i64().expect("failed"),

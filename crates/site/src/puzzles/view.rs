@@ -228,6 +228,8 @@ pub struct RecentView {
     pub rated: bool,
     /// Unix ms.
     pub at: i64,
+    /// The account's puzzle rating before it, rounded, when rated.
+    pub rating_before: Option<i64>,
     /// The account's puzzle rating after it, rounded, when rated.
     pub rating_after: Option<i64>,
     /// The puzzle's rating now, rounded.
@@ -244,6 +246,7 @@ impl From<&AttemptRow> for RecentView {
             solved: a.solved,
             rated: a.rated,
             at: a.at,
+            rating_before: a.rating_before.map(|r| r.round() as i64),
             rating_after: a.rating_after.map(|r| r.round() as i64),
             puzzle_rating: a.puzzle_rating.round() as i64,
             themes: a.themes.clone(),

@@ -484,14 +484,14 @@ export class TrainerCtrl {
     this.open(s.puzzles[s.index]);
   }
 
-  /** Every puzzle of the batch solved: another batch, without the puzzles this streak played.
-   * The server answers the same easiest puzzles (it takes no `exclude` for a streak yet), so
-   * the streak ends, won, when the new batch brings none it has not played. */
+  /** Every puzzle of the batch solved: another batch, harder than the last puzzle and without
+   * the puzzles this streak played; the streak ends, won, when none is left. */
   private async streakMore(s: Streak): Promise<void> {
     if (this.fetchingMore) return;
     this.fetchingMore = true;
     try {
-      const r = await puzzlesApi.streak(this.variant);
+      const ids = s.puzzles.map(p => p.id);
+      const r = await puzzlesApi.streak(this.variant, ids[ids.length - 1], ids);
       if (this.closed || this.streak !== s) return;
       const played = new Set(s.puzzles.map(p => p.id));
       const fresh = r.puzzles.filter(p => !played.has(p.id));

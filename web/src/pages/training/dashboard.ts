@@ -43,22 +43,10 @@ function attemptRow(a: DashboardAttempt, prev: number | null): HTMLElement {
     h('td.open', h('a.button', { href: `/training/${a.variant}/${encodeURIComponent(a.id)}` }, t('puzzle.open'))));
 }
 
-/** The rating before each rated attempt of the list, where known: the rating after the rated
- * attempt before it in the same game (the list is newest first); for the oldest rated one,
- * the start (1500) when the list holds every attempt of the player in that game (none before
- * it was rated). The API gives no rating before; an older attempt's is unknown. */
+/** The rating before each rated attempt of the list, as the server stored it. */
 function ratingsBefore(d: Dashboard): (number | null)[] {
-  return d.recent.map((a, i) => {
-    if (a.rating_after === null) return null;
-    const before = d.recent.slice(i + 1).find(b => b.variant === a.variant && b.rating_after !== null);
-    if (before) return before.rating_after;
-    const all = d.recent.filter(b => b.variant === a.variant).length;
-    return all === d.ratings[a.variant]?.attempts ? START : null;
-  });
+  return d.recent.map(a => (a.rating_after === null ? null : a.rating_before));
 }
-
-/** A new player's puzzle rating. */
-const START = 1500;
 
 function recentBox(d: Dashboard): HTMLElement {
   if (!d.recent.length) return h('p.muted#no-attempts', t('puzzle.no_attempts'));
