@@ -1,0 +1,696 @@
+//! The pairing of the brackets, one after the other (C.04.3 Articles B, C and D).
+//!
+//! Players are indexes into the ranked list (score descending, then TPN); a bracket's BSNs
+//! follow that order.
+
+use std::collections::HashMap;
+
+use super::colour::{self, Preference, Side, Strength};
+use super::matching::{matching_size, maximum_matching};
+use super::{Float, RoundPairing, SwissError, SwissPlayer};
+use crate::record::Colour;
+
+/// The most candidates evaluated in one bracket before the best so far is taken.
+const BUDGET: usize = 200_000;
+
+struct Ctx<'a> {
+    players: Vec<&'a SwissPlayer>,
+    prefs: Vec<Option<Preference>>,
+    differences: Vec<i32>,
+    topscorer: Vec<bool>,
+    compatible: Vec<Vec<bool>>,
+    bye_ok: Vec<bool>,
+    last_round: bool,
+    round: u32,
+    initial: Colour,
+    completion: HashMap<Vec<usize>, bool>,
+    next_pairs: HashMap<Vec<usize>, usize>,
+}
+
+/// Pairs every player (see the module `swiss`).
+pub fn pair_all(
+    players: &[SwissPlayer],
+    round: u32,
+    last_round: bool,
+    initial: Colour,
+) -> Result<RoundPairing, SwissError> {
+    let mut ranked: Vec<&SwissPlayer> = players.iter().collect();
+    ranked.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+    let n = ranked.len();
+    let played: Vec<Vec<Colour>> = ranked.iter().map(|p| p.played_colours()).collect();
+    let prefs: Vec<Option<Preference>> = played.iter().map(|c| colour::preference(c)).collect();
+    let differences = played
+        .iter()
+        .map(|c| colour::colour_difference(c))
+        .collect();
+    // A.7: topscorers, in the last round only: more than half of the points possible.
+    let topscorer: Vec<bool> = ranked
+        .iter()
+        .map(|p| last_round && p.score > round - 1)
+        .collect();
+    let mut compatible = vec![vec![false; n]; n];
+    for a in 0..n {
+        for b in 0..n {
+            if a == b || ranked[a].opponents.contains(&ranked[b].tpn) {
+                continue;
+            }
+            let absolute_clash = match (prefs[a], prefs[b]) {
+                (Some(x), Some(y)) => {
+                    x.strength == Strength::Absolute
+                        && y.strength == Strength::Absolute
+                        && x.colour == y.colour
+                }
+                _ => false,
+            };
+            compatible[a][b] = !(absolute_clash && !topscorer[a] && !topscorer[b]);
+        }
+    }
+    let bye_ok = ranked.iter().map(|p| !p.had_bye).collect();
+    let mut ctx = Ctx {
+        players: ranked,
+        prefs,
+        differences,
+        topscorer,
+        compatible,
+        bye_ok,
+        last_round,
+        round,
+        initial,
+        completion: HashMap::new(),
+        next_pairs: HashMap::new(),
+    };
+    if !ctx.completes(&(0..n).collect::<Vec<_>>()) {
+        return Err(SwissError::NoPairing(n));
+    }
+    // Score groups, highest first.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        match groups.last_mut() {
+            Some(g) if ctx.players[g[0]].score == ctx.players[i].score => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut mdps: Vec<usize> = Vec::new();
+    for g in 0..groups.len() {
+        let lower: Vec<usize> = groups[g + 1..].concat();
+        let next = groups.get(g + 1).cloned();
+        let penultimate = g + 2 >= groups.len();
+        let chosen = ctx.pair_bracket(&mdps, &groups[g], &lower, next.as_deref(), penultimate);
+        pairs.extend(chosen.pairs);
+        mdps = chosen.downfloaters;
+    }
+    if mdps.len() > 1 {
+        return Err(SwissError::NoPairing(n));
+    }
+    let mut games: Vec<(usize, usize)> = pairs;
+    games.sort_by_key(|&(a, b)| {
+        (
+            std::cmp::Reverse(ctx.players[a].score.max(ctx.players[b].score)),
+            a.min(b),
+        )
+    });
+    Ok(RoundPairing {
+        games: games
+            .iter()
+            .map(|&(a, b)| {
+                let (w, bl) = ctx.colours(a, b);
+                (ctx.players[w].tpn, ctx.players[bl].tpn)
+            })
+            .collect(),
+        bye: mdps.first().map(|&i| ctx.players[i].tpn),
+    })
+}
+
+/// One candidate of a bracket: its pairs (higher ranked first) and its downfloaters.
+#[derive(Clone, Default)]
+struct Candidate {
+    pairs: Vec<(usize, usize)>,
+    downfloaters: Vec<usize>,
+}
+
+/// A candidate's quality: each field lower is better, compared in the order of Article C.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
+struct Quality {
+    /// C.5: the players left unpaired.
+    unpaired: usize,
+    /// C.6: the pairing score difference, highest first.
+    psd: Vec<u32>,
+    /// C.7: the pairs missing in the next bracket.
+    next_missing: usize,
+    /// C.8, C.9: topscorers' colour difference and three same colours.
+    topscorer_difference: usize,
+    topscorer_three: usize,
+    /// C.10, C.11: colour preferences and strong ones not granted.
+    colour: usize,
+    strong_colour: usize,
+    /// C.12-C.15: repeated downfloats and upfloats, last round and two rounds before.
+    down1: usize,
+    up1: usize,
+    down2: usize,
+    up2: usize,
+    /// C.16-C.19: their score differences, highest first.
+    down1_sd: Vec<u32>,
+    up1_sd: Vec<u32>,
+    down2_sd: Vec<u32>,
+    up2_sd: Vec<u32>,
+}
+
+impl Quality {
+    /// Whether nothing after C.6 can improve.
+    fn clean_after_psd(&self) -> bool {
+        self.next_missing == 0
+            && self.topscorer_difference == 0
+            && self.topscorer_three == 0
+            && self.colour == 0
+            && self.strong_colour == 0
+            && self.down1 == 0
+            && self.up1 == 0
+            && self.down2 == 0
+            && self.up2 == 0
+    }
+}
+
+/// The search of one bracket: the best candidate so far and the count evaluated.
+struct Search<'b> {
+    bracket: &'b [usize],
+    lower: &'b [usize],
+    next: Option<&'b [usize]>,
+    penultimate: bool,
+    lowest_score: u32,
+    best: Option<(Quality, Candidate)>,
+    evaluated: usize,
+    /// The PSD below which no candidate of the current level can go.
+    ideal_psd: Vec<u32>,
+    done: bool,
+}
+
+impl Ctx<'_> {
+    fn score(&self, i: usize) -> u32 {
+        self.players[i].score
+    }
+
+    /// (white, black) of the pair (a, b) by E.1-E.5.
+    fn colours(&self, a: usize, b: usize) -> (usize, usize) {
+        let (h, l) = if a < b { (a, b) } else { (b, a) };
+        let side = |i: usize| Side {
+            tpn: self.players[i].tpn,
+            by_round: &self.players[i].colours,
+            preference: self.prefs[i],
+            difference: self.differences[i],
+        };
+        if colour::allocate(&side(h), &side(l), self.initial) == Colour::White {
+            (h, l)
+        } else {
+            (l, h)
+        }
+    }
+
+    /// C.4: whether `rest` can all be paired (one of them given the bye when odd).
+    fn completes(&mut self, rest: &[usize]) -> bool {
+        if let Some(&known) = self.completion.get(rest) {
+            return known;
+        }
+        let n = rest.len();
+        let odd = n % 2 == 1;
+        let size = n + usize::from(odd);
+        let mut adj = vec![Vec::new(); size];
+        for i in 0..n {
+            for j in 0..n {
+                if self.compatible[rest[i]][rest[j]] {
+                    adj[i].push(j);
+                }
+            }
+            if odd && self.bye_ok[rest[i]] {
+                adj[i].push(n);
+                adj[n].push(i);
+            }
+        }
+        let ok = maximum_matching(size, &adj).iter().all(|m| m.is_some());
+        self.completion.insert(rest.to_vec(), ok);
+        ok
+    }
+
+    /// C.7: the pairs that the next bracket (these downfloaters and its residents) misses.
+    fn next_missing(&mut self, downfloaters: &[usize], next: &[usize]) -> usize {
+        if let Some(&m) = self.next_pairs.get(downfloaters) {
+            return m;
+        }
+        let all: Vec<usize> = downfloaters.iter().chain(next).copied().collect();
+        let adj: Vec<Vec<usize>> = all
+            .iter()
+            .map(|&a| {
+                (0..all.len())
+                    .filter(|&j| self.compatible[a][all[j]])
+                    .collect()
+            })
+            .collect();
+        let missing = all.len() / 2 - matching_size(all.len(), &adj);
+        self.next_pairs.insert(downfloaters.to_vec(), missing);
+        missing
+    }
+
+    fn quality(&mut self, s: &Search<'_>, c: &Candidate) -> Option<Quality> {
+        // C.4: the downfloaters and everyone below must still be pairable.
+        let mut rest: Vec<usize> = c.downfloaters.clone();
+        rest.extend_from_slice(s.lower);
+        rest.sort_unstable();
+        if !self.completes(&rest) {
+            return None;
+        }
+        let mut q = Quality {
+            unpaired: c.downfloaters.len(),
+            ..Quality::default()
+        };
+        for &(a, b) in &c.pairs {
+            q.psd.push(self.score(a).abs_diff(self.score(b)));
+        }
+        for &d in &c.downfloaters {
+            q.psd.push(self.score(d) + 2 - s.lowest_score);
+        }
+        q.psd.sort_unstable_by(|a, b| b.cmp(a));
+        if let Some(next) = s.next
+            && !s.penultimate
+        {
+            let mut down = c.downfloaters.clone();
+            down.sort_unstable();
+            q.next_missing = self.next_missing(&down, next);
+        }
+        let r = self.round as usize;
+        let float_at = |i: usize, back: usize| -> Option<Float> {
+            r.checked_sub(1 + back)
+                .and_then(|k| self.players[i].floats.get(k).copied().flatten())
+        };
+        let note = |q: &mut Quality, i: usize, f: Float, sd: u32| {
+            if float_at(i, 1) == Some(f) {
+                match f {
+                    Float::Down => {
+                        q.down1 += 1;
+                        q.down1_sd.push(sd);
+                    }
+                    Float::Up => {
+                        q.up1 += 1;
+                        q.up1_sd.push(sd);
+                    }
+                }
+            }
+            if float_at(i, 2) == Some(f) {
+                match f {
+                    Float::Down => {
+                        q.down2 += 1;
+                        q.down2_sd.push(sd);
+                    }
+                    Float::Up => {
+                        q.up2 += 1;
+                        q.up2_sd.push(sd);
+                    }
+                }
+            }
+        };
+        for &(a, b) in &c.pairs {
+            let (sa, sb) = (self.score(a), self.score(b));
+            if sa != sb {
+                let (hi, lo) = if sa > sb { (a, b) } else { (b, a) };
+                note(&mut q, hi, Float::Down, sa.abs_diff(sb));
+                note(&mut q, lo, Float::Up, sa.abs_diff(sb));
+            }
+            let (w, bl) = self.colours(a, b);
+            for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
+                if let Some(p) = self.prefs[i]
+                    && p.colour != got
+                {
+                    q.colour += 1;
+                    if p.strength >= Strength::Strong {
+                        q.strong_colour += 1;
+                    }
+                }
+            }
+            if self.last_round && (self.topscorer[a] || self.topscorer[b]) {
+                for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
+                    let step = if got == Colour::White { 1 } else { -1 };
+                    if (self.differences[i] + step).abs() > 2 {
+                        q.topscorer_difference += 1;
+                    }
+                    let played = self.players[i].played_colours();
+                    if played.len() >= 2 && played[played.len() - 2..].iter().all(|&c| c == got) {
+                        q.topscorer_three += 1;
+                    }
+                }
+            }
+        }
+        for &d in &c.downfloaters {
+            note(&mut q, d, Float::Down, self.score(d) + 2 - s.lowest_score);
+        }
+        for v in [
+            &mut q.down1_sd,
+            &mut q.up1_sd,
+            &mut q.down2_sd,
+            &mut q.up2_sd,
+        ] {
+            v.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        Some(q)
+    }
+
+    /// Evaluates a candidate and keeps it when it is the first of the best so far; whether
+    /// it passed the completion test (C.4).
+    fn offer(&mut self, s: &mut Search<'_>, c: Candidate) -> bool {
+        s.evaluated += 1;
+        let Some(q) = self.quality(s, &c) else {
+            return false;
+        };
+        if q.psd <= s.ideal_psd && q.clean_after_psd() {
+            s.done = true;
+        }
+        if s.best.as_ref().is_none_or(|(b, _)| q < *b) {
+            s.best = Some((q, c));
+        }
+        true
+    }
+
+    fn out_of_budget(s: &Search<'_>) -> bool {
+        s.done || s.evaluated >= BUDGET
+    }
+
+    fn pair_bracket(
+        &mut self,
+        mdps: &[usize],
+        residents: &[usize],
+        lower: &[usize],
+        next: Option<&[usize]>,
+        penultimate: bool,
+    ) -> Candidate {
+        let mut bracket: Vec<usize> = mdps.iter().chain(residents).copied().collect();
+        bracket.sort_unstable();
+        let lowest_score = bracket.last().map_or(0, |&i| self.score(i));
+        let mut s = Search {
+            bracket: &bracket,
+            lower,
+            next,
+            penultimate,
+            lowest_score,
+            best: None,
+            evaluated: 0,
+            ideal_psd: Vec::new(),
+            done: false,
+        };
+        if mdps.is_empty() {
+            self.homogeneous(&mut s, residents, &[], &[]);
+        } else {
+            self.heterogeneous(&mut s, mdps, residents);
+        }
+        s.best.map(|(_, c)| c).unwrap_or_else(|| Candidate {
+            pairs: Vec::new(),
+            downfloaters: bracket.clone(),
+        })
+    }
+
+    /// The most pairs among `players` by the absolute criteria.
+    fn max_pairs(&self, players: &[usize]) -> usize {
+        let adj: Vec<Vec<usize>> = players
+            .iter()
+            .map(|&a| {
+                (0..players.len())
+                    .filter(|&j| self.compatible[a][players[j]])
+                    .collect()
+            })
+            .collect();
+        matching_size(players.len(), &adj)
+    }
+
+    /// A homogeneous bracket or a remainder: for each number of pairs from the most down,
+    /// the exchanges (D.2) and in each the transpositions (D.1). `fixed` are pairs made
+    /// before (a heterogeneous bracket's MDP pairs), `limbo` MDPs that stay unpaired.
+    /// Stops at the first number of pairs with a candidate that passes the completion test;
+    /// returns whether there was one.
+    fn homogeneous(
+        &mut self,
+        s: &mut Search<'_>,
+        players: &[usize],
+        fixed: &[(usize, usize)],
+        limbo: &[usize],
+    ) -> bool {
+        let top = fixed.is_empty() && limbo.is_empty();
+        let most = self.max_pairs(players);
+        for p in (0..=most).rev() {
+            if top {
+                s.ideal_psd = self.level_psd(s, fixed, limbo, players.len() - 2 * p);
+                s.evaluated = 0;
+            }
+            let mut any = false;
+            for (s1, s2) in Exchanges::new(players, p) {
+                s.evaluated += 1;
+                self.transpositions(s, &s1, &s2, &mut |ctx, s, pairs, rest| {
+                    let mut c = Candidate {
+                        pairs: fixed.iter().chain(pairs).copied().collect(),
+                        downfloaters: limbo.iter().chain(rest).copied().collect(),
+                    };
+                    c.downfloaters.sort_unstable();
+                    any |= ctx.offer(s, c);
+                });
+                if Self::out_of_budget(s) {
+                    break;
+                }
+            }
+            if any || s.done || (!top && s.evaluated >= BUDGET) {
+                return any;
+            }
+        }
+        false
+    }
+
+    /// The PSD of a level: `fixed` MDP pairs, the `limbo` MDPs unpaired, `unpaired`
+    /// residents left and the other residents paired among themselves: the least that a
+    /// candidate of the level can have.
+    fn level_psd(
+        &self,
+        s: &Search<'_>,
+        fixed: &[(usize, usize)],
+        limbo: &[usize],
+        unpaired: usize,
+    ) -> Vec<u32> {
+        let mut psd: Vec<u32> = fixed
+            .iter()
+            .map(|&(a, b)| self.score(a).abs_diff(self.score(b)))
+            .collect();
+        psd.extend(limbo.iter().map(|&d| self.score(d) + 2 - s.lowest_score));
+        let resident = s.bracket.last().map_or(0, |&i| self.score(i));
+        psd.extend(std::iter::repeat_n(resident + 2 - s.lowest_score, unpaired));
+        let pairs = (s.bracket.len() - fixed.len() * 2 - limbo.len() - unpaired) / 2;
+        psd.extend(std::iter::repeat_n(0, pairs));
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        psd
+    }
+
+    /// A heterogeneous bracket: M1 MDPs in S1 (from the most that can be paired down), the
+    /// MDP exchanges with the Limbo (D.3), the transpositions of the residents (D.1), then
+    /// the remainder as a homogeneous bracket.
+    fn heterogeneous(&mut self, s: &mut Search<'_>, mdps: &[usize], residents: &[usize]) {
+        let m = mdps.len();
+        let all: Vec<usize> = mdps.iter().chain(residents).copied().collect();
+        let adj: Vec<Vec<usize>> = (0..all.len())
+            .map(|i| {
+                (0..all.len())
+                    .filter(|&j| (i < m) != (j < m) && self.compatible[all[i]][all[j]])
+                    .collect()
+            })
+            .collect();
+        let m1_most = matching_size(all.len(), &adj);
+        for m1 in (0..=m1_most).rev() {
+            s.evaluated = 0;
+            let top: Vec<(usize, usize)> = mdps[..m1].iter().map(|&a| (a, residents[0])).collect();
+            s.ideal_psd = self.level_psd(s, &top, &mdps[m1..], (residents.len() - m1) % 2);
+            let mut any = false;
+            for (s1, limbo) in Exchanges::new(mdps, m1) {
+                s.evaluated += 1;
+                self.transpositions(s, &s1, residents, &mut |ctx, s, pairs, rest| {
+                    any |= ctx.homogeneous(s, rest, pairs, &limbo);
+                });
+                if Self::out_of_budget(s) {
+                    break;
+                }
+            }
+            if any || s.done {
+                return;
+            }
+        }
+    }
+
+    /// The transpositions of `s2` against `s1` in lexicographic order of BSN (D.1), only
+    /// those whose pairs meet the absolute criteria; `visit` gets the pairs and the players
+    /// of `s2` left over.
+    fn transpositions(
+        &mut self,
+        s: &mut Search<'_>,
+        s1: &[usize],
+        s2: &[usize],
+        visit: &mut dyn FnMut(&mut Self, &mut Search<'_>, &[(usize, usize)], &[usize]),
+    ) {
+        let mut used = vec![false; s2.len()];
+        let mut pairs = Vec::with_capacity(s1.len());
+        self.transpose(s, s1, s2, &mut used, &mut pairs, visit);
+    }
+
+    fn transpose(
+        &mut self,
+        s: &mut Search<'_>,
+        s1: &[usize],
+        s2: &[usize],
+        used: &mut Vec<bool>,
+        pairs: &mut Vec<(usize, usize)>,
+        visit: &mut dyn FnMut(&mut Self, &mut Search<'_>, &[(usize, usize)], &[usize]),
+    ) {
+        if Self::out_of_budget(s) {
+            return;
+        }
+        let depth = pairs.len();
+        if depth == s1.len() {
+            let rest: Vec<usize> = s2
+                .iter()
+                .zip(used.iter())
+                .filter(|(_, u)| !**u)
+                .map(|(&p, _)| p)
+                .collect();
+            visit(self, s, pairs, &rest);
+            return;
+        }
+        let a = s1[depth];
+        for j in 0..s2.len() {
+            if used[j] || !self.compatible[a][s2[j]] {
+                continue;
+            }
+            used[j] = true;
+            pairs.push((a.min(s2[j]), a.max(s2[j])));
+            self.transpose(s, s1, s2, used, pairs, visit);
+            pairs.pop();
+            used[j] = false;
+            if Self::out_of_budget(s) {
+                return;
+            }
+        }
+    }
+}
+
+/// The most splits of one exchange level made before the search gives up on the level.
+const LEVEL_CAP: usize = 2_000_000;
+
+/// The splits of `players` (in BSN order) into S1 of `p` players and S2 of the others, in
+/// the order of the exchanges (D.2, D.3): first none, then by the fewest players exchanged,
+/// the smallest difference of the BSN sums moved, the highest BSN moved from S1, the lowest
+/// BSN moved from S2. Each S1 and S2 is in BSN order. Made one level (number of players
+/// exchanged) at a time, as the search asks for them.
+struct Exchanges<'a> {
+    players: &'a [usize],
+    p: usize,
+    k: usize,
+    level: std::vec::IntoIter<(Vec<usize>, Vec<usize>)>,
+}
+
+impl<'a> Exchanges<'a> {
+    fn new(players: &'a [usize], p: usize) -> Self {
+        Exchanges {
+            players,
+            p,
+            k: 0,
+            level: Vec::new().into_iter(),
+        }
+    }
+
+    fn make_level(&self, k: usize) -> Option<Vec<(Vec<usize>, Vec<usize>)>> {
+        let n = self.players.len();
+        let p = self.p;
+        if k > p.min(n - p) || binomial(p, k).saturating_mul(binomial(n - p, k)) > LEVEL_CAP {
+            return None;
+        }
+        let s1: Vec<usize> = (0..p).collect();
+        let s2: Vec<usize> = (p..n).collect();
+        let mut level: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        let twos = combinations(&s2, k);
+        for from1 in combinations(&s1, k) {
+            for from2 in &twos {
+                level.push((from1.clone(), from2.clone()));
+            }
+        }
+        let diff = |x1: &[usize], x2: &[usize]| {
+            x2.iter().sum::<usize>() as i64 - x1.iter().sum::<usize>() as i64
+        };
+        level.sort_by(|(a1, a2), (b1, b2)| {
+            diff(a1, a2)
+                .cmp(&diff(b1, b2))
+                // the highest different BSN moved from S1 first
+                .then_with(|| b1.iter().rev().cmp(a1.iter().rev()))
+                // the lowest different BSN moved from S2 first
+                .then_with(|| a2.cmp(b2))
+        });
+        Some(
+            level
+                .into_iter()
+                .map(|(from1, from2)| {
+                    let mut new1: Vec<usize> =
+                        s1.iter().filter(|i| !from1.contains(i)).copied().collect();
+                    new1.extend(&from2);
+                    new1.sort_unstable();
+                    let mut new2: Vec<usize> =
+                        s2.iter().filter(|i| !from2.contains(i)).copied().collect();
+                    new2.extend(&from1);
+                    new2.sort_unstable();
+                    (
+                        new1.iter().map(|&i| self.players[i]).collect(),
+                        new2.iter().map(|&i| self.players[i]).collect(),
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Iterator for Exchanges<'_> {
+    type Item = (Vec<usize>, Vec<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(split) = self.level.next() {
+                return Some(split);
+            }
+            let level = self.make_level(self.k)?;
+            self.k += 1;
+            self.level = level.into_iter();
+        }
+    }
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    let mut r: usize = 1;
+    for i in 0..k {
+        r = r.saturating_mul(n - i) / (i + 1);
+    }
+    r
+}
+
+/// The `k`-element subsets of `items`, each in increasing order.
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(k);
+    fn go(
+        items: &[usize],
+        k: usize,
+        from: usize,
+        current: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in from..items.len() {
+            if items.len() - i < k - current.len() {
+                break;
+            }
+            current.push(items[i]);
+            go(items, k, i + 1, current, out);
+            current.pop();
+        }
+    }
+    go(items, k, 0, &mut current, &mut out);
+    out
+}
