@@ -182,6 +182,8 @@ struct Search<'b> {
     evaluated: usize,
     /// The PSD below which no candidate of the current level can go.
     ideal_psd: Vec<u32>,
+    /// The players left unpaired by every candidate of the current level (at least).
+    level_unpaired: usize,
     done: bool,
 }
 
@@ -264,9 +266,12 @@ impl Ctx<'_> {
         };
         for &(a, b) in &c.pairs {
             q.psd.push(self.score(a).abs_diff(self.score(b)));
+            self.add_pair(&mut q, a, b);
         }
         for &d in &c.downfloaters {
-            q.psd.push(self.score(d) + 2 - s.lowest_score);
+            let sd = self.score(d) + 2 - s.lowest_score;
+            q.psd.push(sd);
+            self.add_float(&mut q, d, Float::Down, sd);
         }
         q.psd.sort_unstable_by(|a, b| b.cmp(a));
         if let Some(next) = s.next
@@ -276,80 +281,113 @@ impl Ctx<'_> {
             down.sort_unstable();
             q.next_missing = self.next_missing(&down, next);
         }
-        let r = self.round as usize;
-        let float_at = |i: usize, back: usize| -> Option<Float> {
-            r.checked_sub(1 + back)
-                .and_then(|k| self.players[i].floats.get(k).copied().flatten())
-        };
-        let note = |q: &mut Quality, i: usize, f: Float, sd: u32| {
-            if float_at(i, 1) == Some(f) {
-                match f {
-                    Float::Down => {
-                        q.down1 += 1;
-                        q.down1_sd.push(sd);
-                    }
-                    Float::Up => {
-                        q.up1 += 1;
-                        q.up1_sd.push(sd);
-                    }
-                }
-            }
-            if float_at(i, 2) == Some(f) {
-                match f {
-                    Float::Down => {
-                        q.down2 += 1;
-                        q.down2_sd.push(sd);
-                    }
-                    Float::Up => {
-                        q.up2 += 1;
-                        q.up2_sd.push(sd);
-                    }
-                }
-            }
-        };
-        for &(a, b) in &c.pairs {
-            let (sa, sb) = (self.score(a), self.score(b));
-            if sa != sb {
-                let (hi, lo) = if sa > sb { (a, b) } else { (b, a) };
-                note(&mut q, hi, Float::Down, sa.abs_diff(sb));
-                note(&mut q, lo, Float::Up, sa.abs_diff(sb));
-            }
-            let (w, bl) = self.colours(a, b);
-            for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
-                if let Some(p) = self.prefs[i]
-                    && p.colour != got
-                {
-                    q.colour += 1;
-                    if p.strength >= Strength::Strong {
-                        q.strong_colour += 1;
-                    }
-                }
-            }
-            if self.last_round && (self.topscorer[a] || self.topscorer[b]) {
-                for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
-                    let step = if got == Colour::White { 1 } else { -1 };
-                    if (self.differences[i] + step).abs() > 2 {
-                        q.topscorer_difference += 1;
-                    }
-                    let played = self.players[i].played_colours();
-                    if played.len() >= 2 && played[played.len() - 2..].iter().all(|&c| c == got) {
-                        q.topscorer_three += 1;
-                    }
-                }
-            }
-        }
-        for &d in &c.downfloaters {
-            note(&mut q, d, Float::Down, self.score(d) + 2 - s.lowest_score);
-        }
-        for v in [
-            &mut q.down1_sd,
-            &mut q.up1_sd,
-            &mut q.down2_sd,
-            &mut q.up2_sd,
-        ] {
-            v.sort_unstable_by(|a, b| b.cmp(a));
-        }
         Some(q)
+    }
+
+    /// The float of player `i` `back` rounds before this one.
+    fn float_at(&self, i: usize, back: usize) -> Option<Float> {
+        (self.round as usize)
+            .checked_sub(1 + back)
+            .and_then(|k| self.players[i].floats.get(k).copied().flatten())
+    }
+
+    /// Counts a float `f` of player `i` (with its score difference `sd`) when it repeats the
+    /// float of the last round or of two rounds before (C.12-C.19).
+    fn add_float(&self, q: &mut Quality, i: usize, f: Float, sd: u32) {
+        let insert = |v: &mut Vec<u32>| {
+            let at = v.partition_point(|&x| x >= sd);
+            v.insert(at, sd);
+        };
+        if self.float_at(i, 1) == Some(f) {
+            match f {
+                Float::Down => {
+                    q.down1 += 1;
+                    insert(&mut q.down1_sd);
+                }
+                Float::Up => {
+                    q.up1 += 1;
+                    insert(&mut q.up1_sd);
+                }
+            }
+        }
+        if self.float_at(i, 2) == Some(f) {
+            match f {
+                Float::Down => {
+                    q.down2 += 1;
+                    insert(&mut q.down2_sd);
+                }
+                Float::Up => {
+                    q.up2 += 1;
+                    insert(&mut q.up2_sd);
+                }
+            }
+        }
+    }
+
+    /// Adds what the pair (a, b) costs on C.8-C.19 (the floats and colours).
+    fn add_pair(&self, q: &mut Quality, a: usize, b: usize) {
+        let (sa, sb) = (self.score(a), self.score(b));
+        if sa != sb {
+            let (hi, lo) = if sa > sb { (a, b) } else { (b, a) };
+            self.add_float(q, hi, Float::Down, sa.abs_diff(sb));
+            self.add_float(q, lo, Float::Up, sa.abs_diff(sb));
+        }
+        let (w, bl) = self.colours(a, b);
+        for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
+            if let Some(p) = self.prefs[i]
+                && p.colour != got
+            {
+                q.colour += 1;
+                if p.strength >= Strength::Strong {
+                    q.strong_colour += 1;
+                }
+            }
+        }
+        if self.last_round && (self.topscorer[a] || self.topscorer[b]) {
+            for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
+                let step = if got == Colour::White { 1 } else { -1 };
+                if (self.differences[i] + step).abs() > 2 {
+                    q.topscorer_difference += 1;
+                }
+                let played = self.players[i].played_colours();
+                if played.len() >= 2 && played[played.len() - 2..].iter().all(|&c| c == got) {
+                    q.topscorer_three += 1;
+                }
+            }
+        }
+    }
+
+    /// Whether a candidate whose pairs so far cost `partial` may still beat the best: the
+    /// level's unpaired count and least PSD, no pair missing in the next bracket, and the
+    /// costs so far are a lower bound of every candidate that completes it.
+    fn may_beat(s: &Search<'_>, partial: &Quality) -> bool {
+        let Some((best, _)) = &s.best else {
+            return true;
+        };
+        let head = (s.level_unpaired, &s.ideal_psd, 0usize);
+        let best_head = (best.unpaired, &best.psd, best.next_missing);
+        match head.cmp(&best_head) {
+            std::cmp::Ordering::Less => return true,
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Equal => {}
+        }
+        fn tail(q: &Quality) -> impl Ord + '_ {
+            (
+                q.topscorer_difference,
+                q.topscorer_three,
+                q.colour,
+                q.strong_colour,
+                q.down1,
+                q.up1,
+                q.down2,
+                q.up2,
+                &q.down1_sd,
+                &q.up1_sd,
+                &q.down2_sd,
+                &q.up2_sd,
+            )
+        }
+        tail(partial) < tail(best)
     }
 
     /// Evaluates a candidate and keeps it when it is the first of the best so far; whether
@@ -392,10 +430,11 @@ impl Ctx<'_> {
             best: None,
             evaluated: 0,
             ideal_psd: Vec::new(),
+            level_unpaired: 0,
             done: false,
         };
         if mdps.is_empty() {
-            self.homogeneous(&mut s, residents, &[], &[]);
+            self.homogeneous(&mut s, residents, &[], &[], &Quality::default());
         } else {
             self.heterogeneous(&mut s, mdps, residents);
         }
@@ -429,6 +468,7 @@ impl Ctx<'_> {
         players: &[usize],
         fixed: &[(usize, usize)],
         limbo: &[usize],
+        base: &Quality,
     ) -> bool {
         let top = fixed.is_empty() && limbo.is_empty();
         let most = self.max_pairs(players);
@@ -437,10 +477,11 @@ impl Ctx<'_> {
                 s.ideal_psd = self.level_psd(s, fixed, limbo, players.len() - 2 * p);
                 s.evaluated = 0;
             }
+            s.level_unpaired = limbo.len() + players.len() - 2 * p;
             let mut any = false;
             for (s1, s2) in Exchanges::new(players, p) {
                 s.evaluated += 1;
-                self.transpositions(s, &s1, &s2, &mut |ctx, s, pairs, rest| {
+                self.transpositions(s, &s1, &s2, base, &mut |ctx, s, pairs, rest, _| {
                     let mut c = Candidate {
                         pairs: fixed.iter().chain(pairs).copied().collect(),
                         downfloaters: limbo.iter().chain(rest).copied().collect(),
@@ -500,11 +541,16 @@ impl Ctx<'_> {
             s.evaluated = 0;
             let top: Vec<(usize, usize)> = mdps[..m1].iter().map(|&a| (a, residents[0])).collect();
             s.ideal_psd = self.level_psd(s, &top, &mdps[m1..], (residents.len() - m1) % 2);
+            s.level_unpaired = m - m1 + (residents.len() - m1) % 2;
             let mut any = false;
             for (s1, limbo) in Exchanges::new(mdps, m1) {
                 s.evaluated += 1;
-                self.transpositions(s, &s1, residents, &mut |ctx, s, pairs, rest| {
-                    any |= ctx.homogeneous(s, rest, pairs, &limbo);
+                let empty = Quality::default();
+                self.transpositions(s, &s1, residents, &empty, &mut |ctx, s, pairs, rest, partial| {
+                    let (psd, unpaired) = (s.ideal_psd.clone(), s.level_unpaired);
+                    any |= ctx.homogeneous(s, rest, pairs, &limbo, partial);
+                    s.ideal_psd = psd;
+                    s.level_unpaired = unpaired;
                 });
                 if Self::out_of_budget(s) {
                     break;
@@ -517,20 +563,23 @@ impl Ctx<'_> {
     }
 
     /// The transpositions of `s2` against `s1` in lexicographic order of BSN (D.1), only
-    /// those whose pairs meet the absolute criteria; `visit` gets the pairs and the players
-    /// of `s2` left over.
+    /// those whose pairs meet the absolute criteria and may still beat the best candidate;
+    /// `visit` gets the pairs, the players of `s2` left over and the pairs' costs added to
+    /// `base`.
     fn transpositions(
         &mut self,
         s: &mut Search<'_>,
         s1: &[usize],
         s2: &[usize],
-        visit: &mut dyn FnMut(&mut Self, &mut Search<'_>, &[(usize, usize)], &[usize]),
+        base: &Quality,
+        visit: &mut Visit<'_>,
     ) {
         let mut used = vec![false; s2.len()];
         let mut pairs = Vec::with_capacity(s1.len());
-        self.transpose(s, s1, s2, &mut used, &mut pairs, visit);
+        self.transpose(s, s1, s2, &mut used, &mut pairs, base, visit);
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn transpose(
         &mut self,
         s: &mut Search<'_>,
@@ -538,7 +587,8 @@ impl Ctx<'_> {
         s2: &[usize],
         used: &mut Vec<bool>,
         pairs: &mut Vec<(usize, usize)>,
-        visit: &mut dyn FnMut(&mut Self, &mut Search<'_>, &[(usize, usize)], &[usize]),
+        partial: &Quality,
+        visit: &mut Visit<'_>,
     ) {
         if Self::out_of_budget(s) {
             return;
@@ -551,7 +601,7 @@ impl Ctx<'_> {
                 .filter(|(_, u)| !**u)
                 .map(|(&p, _)| p)
                 .collect();
-            visit(self, s, pairs, &rest);
+            visit(self, s, pairs, &rest, partial);
             return;
         }
         let a = s1[depth];
@@ -559,9 +609,14 @@ impl Ctx<'_> {
             if used[j] || !self.compatible[a][s2[j]] {
                 continue;
             }
+            let mut child = partial.clone();
+            self.add_pair(&mut child, a, s2[j]);
+            if !Self::may_beat(s, &child) {
+                continue;
+            }
             used[j] = true;
             pairs.push((a.min(s2[j]), a.max(s2[j])));
-            self.transpose(s, s1, s2, used, pairs, visit);
+            self.transpose(s, s1, s2, used, pairs, &child, visit);
             pairs.pop();
             used[j] = false;
             if Self::out_of_budget(s) {
@@ -570,6 +625,10 @@ impl Ctx<'_> {
         }
     }
 }
+
+/// What a transposition search calls with each complete transposition.
+type Visit<'v> =
+    dyn for<'s> FnMut(&mut Ctx<'_>, &mut Search<'s>, &[(usize, usize)], &[usize], &Quality) + 'v;
 
 /// The most splits of one exchange level made before the search gives up on the level.
 const LEVEL_CAP: usize = 2_000_000;

@@ -98,12 +98,12 @@ pub fn allocate(higher: &Side<'_>, lower: &Side<'_>, initial: Colour) -> Colour 
         }
         (None, None) => {}
     }
-    // E.3: alternate from the most recent round in which they had different colours.
-    let rounds = higher.by_round.len().min(lower.by_round.len());
-    for r in (0..rounds).rev() {
-        if let (Some(h), Some(l)) = (higher.by_round[r], lower.by_round[r])
-            && h != l
-        {
+    // E.3: alternate from the most recent time in which they had different colours: the
+    // games played of each, aligned from the latest (unplayed rounds skipped, C.04.2.D.5).
+    let h_played = higher.by_round.iter().rev().flatten();
+    let l_played = lower.by_round.iter().rev().flatten();
+    for (h, l) in h_played.zip(l_played) {
+        if h != l {
             return h.opposite();
         }
     }
