@@ -24,7 +24,7 @@ struct Ctx<'a> {
     round: u32,
     initial: Colour,
     completion: HashMap<Vec<usize>, bool>,
-    next_pairs: HashMap<Vec<usize>, usize>,
+    next_pairs: HashMap<Vec<usize>, (usize, Vec<u32>, bool)>,
 }
 
 /// Pairs every player (see the module `swiss`).
@@ -138,6 +138,8 @@ struct Quality {
     psd: Vec<u32>,
     /// C.7: the pairs missing in the next bracket.
     next_missing: usize,
+    /// C.7: then the least PSD of the next bracket.
+    next_psd: Vec<u32>,
     /// C.8, C.9: topscorers' colour difference and three same colours.
     topscorer_difference: usize,
     topscorer_three: usize,
@@ -233,26 +235,69 @@ impl Ctx<'_> {
         ok
     }
 
-    /// C.7: the pairs that the next bracket (these downfloaters and its residents) misses.
-    fn next_missing(&mut self, downfloaters: &[usize], next: &[usize]) -> usize {
-        if let Some(&m) = self.next_pairs.get(downfloaters) {
-            return m;
+    /// C.7: the pairs that the next bracket (these downfloaters, its MDPs, and its
+    /// residents) misses, and its least PSD with the most pairs. Each subset of the MDPs that
+    /// the residents can pair is tried (the MDPs' pairs differ only by the MDPs' scores);
+    /// with more than 8 MDPs only the pairs are counted.
+    /// The third value says whether every downfloater is paired (nothing better possible).
+    fn next_bracket(&mut self, downfloaters: &[usize], next: &[usize]) -> (usize, Vec<u32>, bool) {
+        if let Some(known) = self.next_pairs.get(downfloaters) {
+            return known.clone();
         }
         let all: Vec<usize> = downfloaters.iter().chain(next).copied().collect();
-        let adj: Vec<Vec<usize>> = all
-            .iter()
-            .map(|&a| {
-                (0..all.len())
-                    .filter(|&j| self.compatible[a][all[j]])
-                    .collect()
-            })
-            .collect();
-        let missing = all.len() / 2 - matching_size(all.len(), &adj);
-        self.next_pairs.insert(downfloaters.to_vec(), missing);
-        missing
+        let d = downfloaters.len();
+        let adj_of = |keep: &dyn Fn(usize, usize) -> bool| -> Vec<Vec<usize>> {
+            (0..all.len())
+                .map(|i| {
+                    (0..all.len())
+                        .filter(|&j| keep(i, j) && self.compatible[all[i]][all[j]])
+                        .collect()
+                })
+                .collect()
+        };
+        let most = matching_size(all.len(), &adj_of(&|_, _| true));
+        let missing = all.len() / 2 - most;
+        let resident = next.first().map_or(0, |&i| self.score(i));
+        let mut best: Option<(usize, Vec<u32>)> = None;
+        let mut full = false;
+        if d <= 8 {
+            for subset in 0u32..(1 << d) {
+                let chosen = |i: usize| i >= d || subset & (1 << i) != 0;
+                // The chosen MDPs must each get a resident.
+                let cover = adj_of(&|i, j| chosen(i) && chosen(j) && ((i < d) != (j < d)));
+                if matching_size(all.len(), &cover) != subset.count_ones() as usize {
+                    continue;
+                }
+                let pairs =
+                    matching_size(all.len(), &adj_of(&|i, j| chosen(i) && chosen(j) && (i >= d || j >= d)));
+                let mut psd: Vec<u32> = Vec::new();
+                for (i, &m) in downfloaters.iter().enumerate() {
+                    let sd = self.score(m) - resident;
+                    psd.push(if chosen(i) { sd } else { sd + 2 });
+                }
+                let chosen_count = subset.count_ones() as usize;
+                let resident_unpaired = next.len() - chosen_count - 2 * (pairs - chosen_count);
+                psd.extend(std::iter::repeat_n(2, resident_unpaired));
+                psd.extend(std::iter::repeat_n(0, pairs - chosen_count));
+                psd.sort_unstable_by(|a, b| b.cmp(a));
+                let value = (all.len() / 2 - pairs, psd);
+                if best.as_ref().is_none_or(|b| value < *b) {
+                    full = chosen_count == d && value.0 == missing;
+                    best = Some(value);
+                }
+            }
+        }
+        let value = match best {
+            Some(v) if v.0 == missing => (v.0, v.1, full),
+            _ => (missing, Vec::new(), false),
+        };
+        self.next_pairs.insert(downfloaters.to_vec(), value.clone());
+        value
     }
 
-    fn quality(&mut self, s: &Search<'_>, c: &Candidate) -> Option<Quality> {
+    /// A candidate's quality, `None` when it fails the completion test; and whether its
+    /// next bracket can pair every downfloater (C.7 at its best).
+    fn quality(&mut self, s: &Search<'_>, c: &Candidate) -> Option<(Quality, bool)> {
         // C.4: the downfloaters and everyone below must still be pairable.
         let mut rest: Vec<usize> = c.downfloaters.clone();
         rest.extend_from_slice(s.lower);
@@ -279,9 +324,11 @@ impl Ctx<'_> {
         {
             let mut down = c.downfloaters.clone();
             down.sort_unstable();
-            q.next_missing = self.next_missing(&down, next);
+            let full;
+            (q.next_missing, q.next_psd, full) = self.next_bracket(&down, next);
+            return Some((q, full));
         }
-        Some(q)
+        Some((q, true))
     }
 
     /// The float of player `i` `back` rounds before this one.
@@ -364,8 +411,8 @@ impl Ctx<'_> {
         let Some((best, _)) = &s.best else {
             return true;
         };
-        let head = (s.level_unpaired, &s.ideal_psd, 0usize);
-        let best_head = (best.unpaired, &best.psd, best.next_missing);
+        let head = (s.level_unpaired, &s.ideal_psd, 0usize, &Vec::new());
+        let best_head = (best.unpaired, &best.psd, best.next_missing, &best.next_psd);
         match head.cmp(&best_head) {
             std::cmp::Ordering::Less => return true,
             std::cmp::Ordering::Greater => return false,
@@ -394,10 +441,10 @@ impl Ctx<'_> {
     /// it passed the completion test (C.4).
     fn offer(&mut self, s: &mut Search<'_>, c: Candidate) -> bool {
         s.evaluated += 1;
-        let Some(q) = self.quality(s, &c) else {
+        let Some((q, next_full)) = self.quality(s, &c) else {
             return false;
         };
-        if q.psd <= s.ideal_psd && q.clean_after_psd() {
+        if q.psd <= s.ideal_psd && next_full && q.clean_after_psd() {
             s.done = true;
         }
         if s.best.as_ref().is_none_or(|(b, _)| q < *b) {
