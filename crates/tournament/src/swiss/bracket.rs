@@ -186,6 +186,8 @@ struct Search<'b> {
     ideal_psd: Vec<u32>,
     /// The players left unpaired by every candidate of the current level (at least).
     level_unpaired: usize,
+    /// The least C.7 value (pairs missing, PSD of the next bracket) of the current level.
+    next_floor: (usize, Vec<u32>),
     done: bool,
 }
 
@@ -407,22 +409,22 @@ impl Ctx<'_> {
     /// Whether a candidate whose pairs so far cost `partial` may still beat the best: the
     /// level's unpaired count and least PSD, no pair missing in the next bracket, and the
     /// costs so far are a lower bound of every candidate that completes it.
-    fn may_beat(s: &Search<'_>, partial: &Quality) -> bool {
+    fn may_beat(s: &Search<'_>, partial: &Quality, colour_bound: usize) -> bool {
         let Some((best, _)) = &s.best else {
             return true;
         };
-        let head = (s.level_unpaired, &s.ideal_psd, 0usize, &Vec::new());
+        let head = (s.level_unpaired, &s.ideal_psd, s.next_floor.0, &s.next_floor.1);
         let best_head = (best.unpaired, &best.psd, best.next_missing, &best.next_psd);
         match head.cmp(&best_head) {
             std::cmp::Ordering::Less => return true,
             std::cmp::Ordering::Greater => return false,
             std::cmp::Ordering::Equal => {}
         }
-        fn tail(q: &Quality) -> impl Ord + '_ {
+        fn tail(q: &Quality, bound: usize) -> impl Ord + '_ {
             (
                 q.topscorer_difference,
                 q.topscorer_three,
-                q.colour,
+                q.colour + bound,
                 q.strong_colour,
                 q.down1,
                 q.up1,
@@ -434,7 +436,7 @@ impl Ctx<'_> {
                 &q.up2_sd,
             )
         }
-        tail(partial) < tail(best)
+        tail(partial, colour_bound) < tail(best, 0)
     }
 
     /// Evaluates a candidate and keeps it when it is the first of the best so far; whether
@@ -451,6 +453,33 @@ impl Ctx<'_> {
             s.best = Some((q, c));
         }
         true
+    }
+
+    /// The least number of colour preferences (C.10) that pairing `pool` can leave
+    /// ungranted when `unpaired` of them stay unpaired: the players wanting the colour that
+    /// more of them want, beyond those that the others and the unpaired can take, meet in
+    /// pairs that grant one of the two.
+    fn colour_bound(&self, pool: impl Iterator<Item = usize>, unpaired: usize) -> usize {
+        let (mut white, mut black, mut free) = (0usize, 0usize, 0usize);
+        for i in pool {
+            match self.prefs[i].map(|p| p.colour) {
+                Some(Colour::White) => white += 1,
+                Some(Colour::Black) => black += 1,
+                None => free += 1,
+            }
+        }
+        white.abs_diff(black).saturating_sub(free + unpaired) / 2
+    }
+
+    /// The least C.7 value of the level: exact when nobody floats down, else none known.
+    fn set_next_floor(&mut self, s: &mut Search<'_>) {
+        s.next_floor = match s.next {
+            Some(next) if s.level_unpaired == 0 && !s.penultimate => {
+                let (missing, psd, _) = self.next_bracket(&[], next);
+                (missing, psd)
+            }
+            _ => (0, Vec::new()),
+        };
     }
 
     fn out_of_budget(s: &Search<'_>) -> bool {
@@ -478,12 +507,16 @@ impl Ctx<'_> {
             evaluated: 0,
             ideal_psd: Vec::new(),
             level_unpaired: 0,
+            next_floor: (0, Vec::new()),
             done: false,
         };
         if mdps.is_empty() {
             self.homogeneous(&mut s, residents, &[], &[], &Quality::default());
         } else {
             self.heterogeneous(&mut s, mdps, residents);
+        }
+        if std::env::var("SWISS_DEBUG").is_ok() {
+            eprintln!("bracket {:?} mdps {:?}: evaluated {} done {} best {:?}", bracket, mdps, s.evaluated, s.done, s.best.as_ref().map(|(q, c)| (q, &c.pairs)));
         }
         s.best.map(|(_, c)| c).unwrap_or_else(|| Candidate {
             pairs: Vec::new(),
@@ -525,6 +558,12 @@ impl Ctx<'_> {
                 s.evaluated = 0;
             }
             s.level_unpaired = limbo.len() + players.len() - 2 * p;
+            self.set_next_floor(s);
+            let bound = self.colour_bound(players.iter().copied(), players.len() - 2 * p);
+            if !Self::may_beat(s, base, bound) {
+                // No split of this level can beat the best; fewer pairs cannot either.
+                return false;
+            }
             let mut any = false;
             for (s1, s2) in Exchanges::new(players, p) {
                 s.evaluated += 1;
@@ -589,15 +628,15 @@ impl Ctx<'_> {
             let top: Vec<(usize, usize)> = mdps[..m1].iter().map(|&a| (a, residents[0])).collect();
             s.ideal_psd = self.level_psd(s, &top, &mdps[m1..], (residents.len() - m1) % 2);
             s.level_unpaired = m - m1 + (residents.len() - m1) % 2;
+            self.set_next_floor(s);
             let mut any = false;
             for (s1, limbo) in Exchanges::new(mdps, m1) {
                 s.evaluated += 1;
                 let empty = Quality::default();
                 self.transpositions(s, &s1, residents, &empty, &mut |ctx, s, pairs, rest, partial| {
-                    let (psd, unpaired) = (s.ideal_psd.clone(), s.level_unpaired);
+                    let saved = (s.ideal_psd.clone(), s.level_unpaired, s.next_floor.clone());
                     any |= ctx.homogeneous(s, rest, pairs, &limbo, partial);
-                    s.ideal_psd = psd;
-                    s.level_unpaired = unpaired;
+                    (s.ideal_psd, s.level_unpaired, s.next_floor) = saved;
                 });
                 if Self::out_of_budget(s) {
                     break;
@@ -658,10 +697,16 @@ impl Ctx<'_> {
             }
             let mut child = partial.clone();
             self.add_pair(&mut child, a, s2[j]);
-            if !Self::may_beat(s, &child) {
+            used[j] = true;
+            let pool = s1[depth + 1..]
+                .iter()
+                .copied()
+                .chain(s2.iter().zip(used.iter()).filter(|(_, u)| !**u).map(|(&p, _)| p));
+            let bound = self.colour_bound(pool, s.level_unpaired);
+            if !Self::may_beat(s, &child, bound) {
+                used[j] = false;
                 continue;
             }
-            used[j] = true;
             pairs.push((a.min(s2[j]), a.max(s2[j])));
             self.transpose(s, s1, s2, used, pairs, &child, visit);
             pairs.pop();

@@ -139,3 +139,58 @@ const MEASURED_EQUAL: usize = 0;
 fn tpn(t: Tpn) -> Tpn {
     t
 }
+
+/// Prints the players' state before a round: `DUMP=random-01-p7-r5.trf:5 cargo test -p
+/// tournament --test it dump -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn dump() {
+    let Ok(spec) = std::env::var("DUMP") else { return };
+    let (file, round) = spec.split_once(':').unwrap();
+    let round: usize = round.parse().unwrap();
+    let (_, t) = data().into_iter().find(|(n, _)| n == file).unwrap();
+    let before = t.truncated(round - 1);
+    let mut players = swiss::players(&before);
+    players.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+    for p in players {
+        let colours: String = p
+            .colours
+            .iter()
+            .map(|c| match c {
+                Some(tournament::Colour::White) => 'w',
+                Some(tournament::Colour::Black) => 'b',
+                None => '-',
+            })
+            .collect();
+        let floats: String = p
+            .floats
+            .iter()
+            .map(|f| match f {
+                Some(swiss::Float::Down) => 'D',
+                Some(swiss::Float::Up) => 'U',
+                None => '.',
+            })
+            .collect();
+        let pref = swiss::colour::preference(&p.played_colours());
+        eprintln!(
+            "{:>3} {:>4.1} {colours:>12} {floats:>12} bye:{} pref:{:?} opp:{:?}",
+            p.tpn,
+            f64::from(p.score) / 2.0,
+            p.had_bye as u8,
+            pref.map(|p| (p.colour, p.strength)),
+            p.opponents
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn one() {
+    let Ok(spec) = std::env::var("DUMP") else { return };
+    let (file, round) = spec.split_once(':').unwrap();
+    let round: usize = round.parse().unwrap();
+    let (_, t) = data().into_iter().find(|(n, _)| n == file).unwrap();
+    let initial = swiss::initial_colour(&t).unwrap();
+    let ours = swiss::pair_round_with(&t.truncated(round - 1), &[], initial).unwrap();
+    eprintln!("{ours:?}");
+}
