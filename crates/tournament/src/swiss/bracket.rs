@@ -270,8 +270,10 @@ impl Ctx<'_> {
                 if matching_size(all.len(), &cover) != subset.count_ones() as usize {
                     continue;
                 }
-                let pairs =
-                    matching_size(all.len(), &adj_of(&|i, j| chosen(i) && chosen(j) && (i >= d || j >= d)));
+                let pairs = matching_size(
+                    all.len(),
+                    &adj_of(&|i, j| chosen(i) && chosen(j) && (i >= d || j >= d)),
+                );
                 let mut psd: Vec<u32> = Vec::new();
                 for (i, &m) in downfloaters.iter().enumerate() {
                     let sd = self.score(m) - resident;
@@ -413,7 +415,12 @@ impl Ctx<'_> {
         let Some((best, _)) = &s.best else {
             return true;
         };
-        let head = (s.level_unpaired, &s.ideal_psd, s.next_floor.0, &s.next_floor.1);
+        let head = (
+            s.level_unpaired,
+            &s.ideal_psd,
+            s.next_floor.0,
+            &s.next_floor.1,
+        );
         let best_head = (best.unpaired, &best.psd, best.next_missing, &best.next_psd);
         match head.cmp(&best_head) {
             std::cmp::Ordering::Less => return true,
@@ -443,7 +450,8 @@ impl Ctx<'_> {
     /// it passed the completion test (C.4).
     fn offer(&mut self, s: &mut Search<'_>, c: Candidate) -> bool {
         s.evaluated += 1;
-        let Some((q, next_full)) = self.quality(s, &c) else {
+        let quality = self.quality(s, &c);
+        let Some((q, next_full)) = quality else {
             return false;
         };
         if q.psd <= s.ideal_psd && next_full && q.clean_after_psd() {
@@ -514,9 +522,6 @@ impl Ctx<'_> {
             self.homogeneous(&mut s, residents, &[], &[], &Quality::default());
         } else {
             self.heterogeneous(&mut s, mdps, residents);
-        }
-        if std::env::var("SWISS_DEBUG").is_ok() {
-            eprintln!("bracket {:?} mdps {:?}: evaluated {} done {} best {:?}", bracket, mdps, s.evaluated, s.done, s.best.as_ref().map(|(q, c)| (q, &c.pairs)));
         }
         s.best.map(|(_, c)| c).unwrap_or_else(|| Candidate {
             pairs: Vec::new(),
@@ -633,11 +638,17 @@ impl Ctx<'_> {
             for (s1, limbo) in Exchanges::new(mdps, m1) {
                 s.evaluated += 1;
                 let empty = Quality::default();
-                self.transpositions(s, &s1, residents, &empty, &mut |ctx, s, pairs, rest, partial| {
-                    let saved = (s.ideal_psd.clone(), s.level_unpaired, s.next_floor.clone());
-                    any |= ctx.homogeneous(s, rest, pairs, &limbo, partial);
-                    (s.ideal_psd, s.level_unpaired, s.next_floor) = saved;
-                });
+                self.transpositions(
+                    s,
+                    &s1,
+                    residents,
+                    &empty,
+                    &mut |ctx, s, pairs, rest, partial| {
+                        let saved = (s.ideal_psd.clone(), s.level_unpaired, s.next_floor.clone());
+                        any |= ctx.homogeneous(s, rest, pairs, &limbo, partial);
+                        (s.ideal_psd, s.level_unpaired, s.next_floor) = saved;
+                    },
+                );
                 if Self::out_of_budget(s) {
                     break;
                 }
@@ -698,10 +709,12 @@ impl Ctx<'_> {
             let mut child = partial.clone();
             self.add_pair(&mut child, a, s2[j]);
             used[j] = true;
-            let pool = s1[depth + 1..]
-                .iter()
-                .copied()
-                .chain(s2.iter().zip(used.iter()).filter(|(_, u)| !**u).map(|(&p, _)| p));
+            let pool = s1[depth + 1..].iter().copied().chain(
+                s2.iter()
+                    .zip(used.iter())
+                    .filter(|(_, u)| !**u)
+                    .map(|(&p, _)| p),
+            );
             let bound = self.colour_bound(pool, s.level_unpaired);
             if !Self::may_beat(s, &child, bound) {
                 used[j] = false;

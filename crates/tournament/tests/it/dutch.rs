@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use tournament::swiss::{self, RoundPairing};
-use tournament::{GameResult, Tournament, Tpn, trf};
+use tournament::{GameResult, Tournament, trf};
 
 fn data() -> Vec<(String, Tournament)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch");
@@ -133,19 +133,16 @@ fn dutch_pairings_agree_with_bbppairings() {
 }
 
 /// The rounds equal at the last measure (tests/data/README.md); the test fails below it.
-const MEASURED_EQUAL: usize = 0;
-
-#[allow(dead_code)]
-fn tpn(t: Tpn) -> Tpn {
-    t
-}
+const MEASURED_EQUAL: usize = 155;
 
 /// Prints the players' state before a round: `DUMP=random-01-p7-r5.trf:5 cargo test -p
 /// tournament --test it dump -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn dump() {
-    let Ok(spec) = std::env::var("DUMP") else { return };
+    let Ok(spec) = std::env::var("DUMP") else {
+        return;
+    };
     let (file, round) = spec.split_once(':').unwrap();
     let round: usize = round.parse().unwrap();
     let (_, t) = data().into_iter().find(|(n, _)| n == file).unwrap();
@@ -181,16 +178,4 @@ fn dump() {
             p.opponents
         );
     }
-}
-
-#[test]
-#[ignore]
-fn one() {
-    let Ok(spec) = std::env::var("DUMP") else { return };
-    let (file, round) = spec.split_once(':').unwrap();
-    let round: usize = round.parse().unwrap();
-    let (_, t) = data().into_iter().find(|(n, _)| n == file).unwrap();
-    let initial = swiss::initial_colour(&t).unwrap();
-    let ours = swiss::pair_round_with(&t.truncated(round - 1), &[], initial).unwrap();
-    eprintln!("{ours:?}");
 }

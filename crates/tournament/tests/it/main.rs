@@ -3,4 +3,9 @@
 //! of random tournaments (tests/data), tie-breaks on hand-computed tables, and TRF-16 reading,
 //! writing and its round trip.
 
+mod arena;
+mod berger;
 mod dutch;
+mod swiss;
+mod tiebreak;
+mod trf;
