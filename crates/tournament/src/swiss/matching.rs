@@ -17,9 +17,9 @@ pub fn maximum_matching(n: usize, adj: &[Vec<usize>]) -> Vec<Option<usize>> {
         queue: Vec::with_capacity(n),
     };
     // A greedy start makes the augmenting searches few.
-    for v in 0..n {
+    for (v, neighbours) in adj.iter().enumerate().take(n) {
         if m.mate[v] == NONE
-            && let Some(&w) = adj[v].iter().find(|&&w| m.mate[w] == NONE && w != v)
+            && let Some(&w) = neighbours.iter().find(|&&w| m.mate[w] == NONE && w != v)
         {
             m.mate[v] = w;
             m.mate[w] = v;
