@@ -338,13 +338,11 @@ pub fn write(t: &Tournament) -> String {
                 Some(Colour::Black) => 'b',
                 None => '-',
             };
-            let _ = write!(
-                out,
-                "  {:>4} {} {}",
-                e.opponent.unwrap_or(0),
-                colour,
-                e.result.code()
-            );
+            let opponent = match e.opponent {
+                Some(o) => format!("{o:>4}"),
+                None => "0000".to_string(),
+            };
+            let _ = write!(out, "  {opponent} {colour} {}", e.result.code());
         }
         let _ = writeln!(out);
     }
