@@ -92,13 +92,32 @@ pub fn pair_all(
     }
     let mut pairs = Vec::new();
     let mut mdps: Vec<usize> = Vec::new();
-    for g in 0..groups.len() {
+    let mut g = 0;
+    while g < groups.len() {
         let lower: Vec<usize> = groups[g + 1..].concat();
         let next = groups.get(g + 1).cloned();
-        let penultimate = g + 2 >= groups.len();
-        let chosen = ctx.pair_bracket(&mdps, &groups[g], &lower, next.as_deref(), penultimate);
+        let mode = match &next {
+            None => Mode::Last,
+            Some(_) if g + 2 == groups.len() => Mode::BeforeLast,
+            Some(_) => Mode::Normal,
+        };
+        let chosen = ctx.pair_bracket(&mdps, &groups[g], &lower, next.as_deref(), mode);
+        let mut rest: Vec<usize> = chosen.downfloaters.iter().chain(&lower).copied().collect();
+        rest.sort_unstable();
+        if mode != Mode::Last && !ctx.completes(&rest) {
+            // The downfloaters chosen leave the round incomplete: this bracket is the
+            // penultimate pairing bracket (A.9). Paired again with the completion test
+            // (C.4) and without C.7, then everyone below is the collapsed last bracket.
+            let ppb = ctx.pair_bracket(&mdps, &groups[g], &lower, None, Mode::Repair);
+            pairs.extend(ppb.pairs);
+            let clb = ctx.pair_bracket(&ppb.downfloaters, &lower, &[], None, Mode::Last);
+            pairs.extend(clb.pairs);
+            mdps = clb.downfloaters;
+            break;
+        }
         pairs.extend(chosen.pairs);
         mdps = chosen.downfloaters;
+        g += 1;
     }
     if mdps.len() > 1 {
         return Err(SwissError::NoPairing(n));
@@ -120,6 +139,20 @@ pub fn pair_all(
             .collect(),
         bye: mdps.first().map(|&i| ctx.players[i].tpn),
     })
+}
+
+/// How a bracket is paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// With C.7 on the next bracket, without the completion test (checked afterwards).
+    Normal,
+    /// The next score group is the last: C.7 also counts the players who cannot have the
+    /// bye as paired in the next bracket.
+    BeforeLast,
+    /// The penultimate pairing bracket, paired again: the completion test, no C.7.
+    Repair,
+    /// The last bracket (or the collapsed one): everyone paired but one eligible bye.
+    Last,
 }
 
 /// One candidate of a bracket: its pairs (higher ranked first) and its downfloaters.
@@ -178,7 +211,7 @@ struct Search<'b> {
     bracket: &'b [usize],
     lower: &'b [usize],
     next: Option<&'b [usize]>,
-    penultimate: bool,
+    mode: Mode,
     lowest_score: u32,
     best: Option<(Quality, Candidate)>,
     evaluated: usize,
@@ -237,63 +270,86 @@ impl Ctx<'_> {
         ok
     }
 
-    /// C.7: the pairs that the next bracket (these downfloaters, its MDPs, and its
-    /// residents) misses, and its least PSD with the most pairs. Each subset of the MDPs that
-    /// the residents can pair is tried (the MDPs' pairs differ only by the MDPs' scores);
-    /// with more than 8 MDPs only the pairs are counted.
-    /// The third value says whether every downfloater is paired (nothing better possible).
-    fn next_bracket(&mut self, downfloaters: &[usize], next: &[usize]) -> (usize, Vec<u32>, bool) {
+    /// C.7: how far the next bracket (these downfloaters, as its MDPs, and the next score
+    /// group) is from its most pairs, and then its MDPs left unpaired by score (highest
+    /// first): the least PSD. Before the last score group (`last_next`), a pair there also
+    /// counts each player who cannot have the bye (so that the bye can go to an eligible
+    /// player). Exact by a search over the subsets for up to 16 players; above, only the
+    /// number of pairs. The third value says whether nothing better is possible.
+    fn next_bracket(
+        &mut self,
+        downfloaters: &[usize],
+        next: &[usize],
+        last_next: bool,
+    ) -> (usize, Vec<u32>, bool) {
         if let Some(known) = self.next_pairs.get(downfloaters) {
             return known.clone();
         }
         let all: Vec<usize> = downfloaters.iter().chain(next).copied().collect();
+        let n = all.len();
         let d = downfloaters.len();
-        let adj_of = |keep: &dyn Fn(usize, usize) -> bool| -> Vec<Vec<usize>> {
-            (0..all.len())
-                .map(|i| {
-                    (0..all.len())
-                        .filter(|&j| keep(i, j) && self.compatible[all[i]][all[j]])
-                        .collect()
-                })
-                .collect()
-        };
-        let most = matching_size(all.len(), &adj_of(&|_, _| true));
-        let missing = all.len() / 2 - most;
-        let resident = next.first().map_or(0, |&i| self.score(i));
-        let mut best: Option<(usize, Vec<u32>)> = None;
-        let mut full = false;
-        if d <= 8 {
-            for subset in 0u32..(1 << d) {
-                let chosen = |i: usize| i >= d || subset & (1 << i) != 0;
-                // The chosen MDPs must each get a resident.
-                let cover = adj_of(&|i, j| chosen(i) && chosen(j) && ((i < d) != (j < d)));
-                if matching_size(all.len(), &cover) != subset.count_ones() as usize {
-                    continue;
+        let allowed = |i: usize, j: usize| (i >= d || j >= d) && self.compatible[all[i]][all[j]];
+        let value = if n <= 16 {
+            let mut levels: Vec<u32> = downfloaters.iter().map(|&i| self.score(i)).collect();
+            levels.dedup();
+            let level_of = |i: usize| {
+                levels
+                    .iter()
+                    .position(|&l| l == self.score(all[i]))
+                    .unwrap_or(0)
+            };
+            let weight = |i: usize| u32::from(last_next && !self.bye_ok[all[i]]);
+            let unit = |i: usize| -> u64 {
+                if i < d {
+                    1u64 << (8 * (levels.len() - 1 - level_of(i)))
+                } else {
+                    0
                 }
-                let pairs = matching_size(
-                    all.len(),
-                    &adj_of(&|i, j| chosen(i) && chosen(j) && (i >= d || j >= d)),
-                );
-                let mut psd: Vec<u32> = Vec::new();
-                for (i, &m) in downfloaters.iter().enumerate() {
-                    let sd = self.score(m) - resident;
-                    psd.push(if chosen(i) { sd } else { sd + 2 });
+            };
+            let mut memo: Vec<Option<(u32, u64)>> = vec![None; 1 << n];
+            fn best(
+                mask: usize,
+                n: usize,
+                memo: &mut Vec<Option<(u32, u64)>>,
+                edge: &dyn Fn(usize, usize) -> Option<(u32, u64)>,
+            ) -> (u32, u64) {
+                if let Some(v) = memo[mask] {
+                    return v;
                 }
-                let chosen_count = subset.count_ones() as usize;
-                let resident_unpaired = next.len() - chosen_count - 2 * (pairs - chosen_count);
-                psd.extend(std::iter::repeat_n(2, resident_unpaired));
-                psd.extend(std::iter::repeat_n(0, pairs - chosen_count));
-                psd.sort_unstable_by(|a, b| b.cmp(a));
-                let value = (all.len() / 2 - pairs, psd);
-                if best.as_ref().is_none_or(|b| value < *b) {
-                    full = chosen_count == d && value.0 == missing;
-                    best = Some(value);
+                let Some(i) = (0..n).find(|&i| mask & (1 << i) == 0) else {
+                    return (0, 0);
+                };
+                let mut top = best(mask | 1 << i, n, memo, edge);
+                for j in i + 1..n {
+                    if mask & (1 << j) == 0
+                        && let Some((w, u)) = edge(i, j)
+                    {
+                        let (v, p) = best(mask | 1 << i | 1 << j, n, memo, edge);
+                        top = top.max((v + w, p + u));
+                    }
                 }
+                memo[mask] = Some(top);
+                top
             }
-        }
-        let value = match best {
-            Some(v) if v.0 == missing => (v.0, v.1, full),
-            _ => (missing, Vec::new(), false),
+            let edge = |i: usize, j: usize| {
+                allowed(i, j).then(|| (1 + weight(i) + weight(j), unit(i) + unit(j)))
+            };
+            let (v, packed) = best(0, n, &mut memo, &edge);
+            let bound = (n / 2) as u32 + (0..n).map(weight).sum::<u32>();
+            let mut unpaired = Vec::with_capacity(levels.len());
+            for (k, &l) in levels.iter().enumerate() {
+                let total = downfloaters.iter().filter(|&&i| self.score(i) == l).count() as u32;
+                let paired = ((packed >> (8 * (levels.len() - 1 - k))) & 0xff) as u32;
+                unpaired.push(total - paired);
+            }
+            let full = v == bound && unpaired.iter().all(|&u| u == 0);
+            ((bound - v) as usize, unpaired, full)
+        } else {
+            let adj: Vec<Vec<usize>> = (0..n)
+                .map(|i| (0..n).filter(|&j| allowed(i, j)).collect())
+                .collect();
+            let missing = n / 2 - matching_size(n, &adj);
+            (missing, Vec::new(), missing == 0)
         };
         self.next_pairs.insert(downfloaters.to_vec(), value.clone());
         value
@@ -302,12 +358,15 @@ impl Ctx<'_> {
     /// A candidate's quality, `None` when it fails the completion test; and whether its
     /// next bracket can pair every downfloater (C.7 at its best).
     fn quality(&mut self, s: &Search<'_>, c: &Candidate) -> Option<(Quality, bool)> {
-        // C.4: the downfloaters and everyone below must still be pairable.
-        let mut rest: Vec<usize> = c.downfloaters.clone();
-        rest.extend_from_slice(s.lower);
-        rest.sort_unstable();
-        if !self.completes(&rest) {
-            return None;
+        // C.4: the downfloaters and everyone below must still be pairable (tested here for
+        // the repaired penultimate and the last bracket; after the others, by `pair_all`).
+        if matches!(s.mode, Mode::Repair | Mode::Last) {
+            let mut rest: Vec<usize> = c.downfloaters.clone();
+            rest.extend_from_slice(s.lower);
+            rest.sort_unstable();
+            if !self.completes(&rest) {
+                return None;
+            }
         }
         let mut q = Quality {
             unpaired: c.downfloaters.len(),
@@ -323,13 +382,12 @@ impl Ctx<'_> {
             self.add_float(&mut q, d, Float::Down, sd);
         }
         q.psd.sort_unstable_by(|a, b| b.cmp(a));
-        if let Some(next) = s.next
-            && !s.penultimate
-        {
+        if let Some(next) = s.next {
             let mut down = c.downfloaters.clone();
             down.sort_unstable();
             let full;
-            (q.next_missing, q.next_psd, full) = self.next_bracket(&down, next);
+            (q.next_missing, q.next_psd, full) =
+                self.next_bracket(&down, next, s.mode == Mode::BeforeLast);
             return Some((q, full));
         }
         Some((q, true))
@@ -482,8 +540,8 @@ impl Ctx<'_> {
     /// The least C.7 value of the level: exact when nobody floats down, else none known.
     fn set_next_floor(&mut self, s: &mut Search<'_>) {
         s.next_floor = match s.next {
-            Some(next) if s.level_unpaired == 0 && !s.penultimate => {
-                let (missing, psd, _) = self.next_bracket(&[], next);
+            Some(next) if s.level_unpaired == 0 => {
+                let (missing, psd, _) = self.next_bracket(&[], next, s.mode == Mode::BeforeLast);
                 (missing, psd)
             }
             _ => (0, Vec::new()),
@@ -500,7 +558,7 @@ impl Ctx<'_> {
         residents: &[usize],
         lower: &[usize],
         next: Option<&[usize]>,
-        penultimate: bool,
+        mode: Mode,
     ) -> Candidate {
         let mut bracket: Vec<usize> = mdps.iter().chain(residents).copied().collect();
         bracket.sort_unstable();
@@ -509,7 +567,7 @@ impl Ctx<'_> {
             bracket: &bracket,
             lower,
             next,
-            penultimate,
+            mode,
             lowest_score,
             best: None,
             evaluated: 0,
