@@ -11,7 +11,7 @@ use super::{Float, RoundPairing, SwissError, SwissPlayer};
 use crate::record::Colour;
 
 /// The most candidates evaluated in one bracket before the best so far is taken.
-const BUDGET: usize = 200_000;
+const BUDGET: usize = 2_000_000;
 
 struct Ctx<'a> {
     players: Vec<&'a SwissPlayer>,

@@ -133,7 +133,7 @@ fn dutch_pairings_agree_with_bbppairings() {
 }
 
 /// The rounds equal at the last measure (tests/data/README.md); the test fails below it.
-const MEASURED_EQUAL: usize = 159;
+const MEASURED_EQUAL: usize = 160;
 
 /// Prints the players' state before a round: `DUMP=random-01-p7-r5.trf:5 cargo test -p
 /// tournament --test it dump -- --ignored --nocapture`.
