@@ -195,7 +195,7 @@ impl Ctx<'_> {
     fn colours(&self, a: usize, b: usize) -> (usize, usize) {
         let (h, l) = if a < b { (a, b) } else { (b, a) };
         let side = |i: usize| Side {
-            tpn: self.players[i].tpn,
+            pairing_number: self.players[i].pairing_number,
             by_round: &self.players[i].colours,
             preference: self.prefs[i],
             difference: self.differences[i],

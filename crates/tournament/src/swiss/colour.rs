@@ -60,8 +60,8 @@ pub fn preference(played: &[Colour]) -> Option<Preference> {
 /// What the allocation needs of one player of a pair.
 #[derive(Debug, Clone, Copy)]
 pub struct Side<'a> {
-    /// The TPN (E.5 looks at its parity).
-    pub tpn: u32,
+    /// The pairing number whose parity E.5 looks at ([`super::SwissPlayer::pairing_number`]).
+    pub pairing_number: u32,
     /// The colours by round (`None`: no game played that round), oldest first.
     pub by_round: &'a [Option<Colour>],
     /// The preference.
@@ -111,8 +111,8 @@ pub fn allocate(higher: &Side<'_>, lower: &Side<'_>, initial: Colour) -> Colour 
     if let Some(h) = higher.preference {
         return h.colour;
     }
-    // E.5: odd TPN: the initial colour.
-    if higher.tpn % 2 == 1 {
+    // E.5: an odd pairing number: the initial colour.
+    if higher.pairing_number % 2 == 1 {
         initial
     } else {
         initial.opposite()

@@ -59,6 +59,14 @@ pub struct SwissPlayer {
     /// Whether the player already had a pairing-allocated bye, a full-point bye or a forfeit
     /// win (C.2): no pairing-allocated bye again.
     pub had_bye: bool,
+    /// Whether the player took part in the pairing of an earlier round (a game, forfeited or
+    /// not, or the pairing-allocated bye).
+    pub was_paired: bool,
+    /// The pairing number whose parity decides E.5: the rank in TPN order among the players
+    /// who take part in this round's pairing or took part in an earlier one (as bbpPairings
+    /// counts it; the TPN itself when nobody is away). Set by [`players`] for everybody
+    /// present and by [`pair_round_with`] for the absent players left out.
+    pub pairing_number: u32,
 }
 
 impl SwissPlayer {
@@ -101,6 +109,7 @@ pub fn players(t: &Tournament) -> Vec<SwissPlayer> {
             let mut floats = Vec::with_capacity(rounds);
             let mut opponents = Vec::new();
             let mut had_bye = false;
+            let mut was_paired = false;
             for r in 0..rounds {
                 let entry = p.rounds.get(r);
                 match entry {
@@ -121,6 +130,11 @@ pub fn players(t: &Tournament) -> Vec<SwissPlayer> {
                     }
                 }
                 if let Some(e) = entry
+                    && (e.opponent.is_some() || e.result == GameResult::PairingBye)
+                {
+                    was_paired = true;
+                }
+                if let Some(e) = entry
                     && matches!(
                         e.result,
                         GameResult::PairingBye | GameResult::FullBye | GameResult::ForfeitWin
@@ -136,6 +150,8 @@ pub fn players(t: &Tournament) -> Vec<SwissPlayer> {
                 colours,
                 floats,
                 had_bye,
+                was_paired,
+                pairing_number: p.tpn,
             }
         })
         .collect()
@@ -170,7 +186,16 @@ pub fn pair_round_with(
     initial: Colour,
 ) -> Result<RoundPairing, SwissError> {
     let round = t.rounds_played() as u32 + 1;
-    let present: Vec<SwissPlayer> = players(t)
+    let mut everyone = players(t);
+    everyone.sort_by_key(|p| p.tpn);
+    let mut number = 0;
+    for p in &mut everyone {
+        if !absent.contains(&p.tpn) || p.was_paired {
+            number += 1;
+        }
+        p.pairing_number = number;
+    }
+    let present: Vec<SwissPlayer> = everyone
         .into_iter()
         .filter(|p| !absent.contains(&p.tpn))
         .collect();
