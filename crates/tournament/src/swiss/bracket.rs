@@ -476,6 +476,8 @@ impl Ctx<'_> {
             if used[j] || !self.compatible[a][s2[j]] {
                 continue;
             }
+            // Every step of the search counts against the budget.
+            s.evaluated += 1;
             let mut child = partial.clone();
             self.add_pair(&mut child, a, s2[j]);
             used[j] = true;

@@ -224,12 +224,16 @@ impl Ctx<'_> {
             self.add_float(q, lo, Float::Up, sa.abs_diff(sb));
         }
         let (w, bl) = self.colours(a, b);
+        // Two absolute preferences (topscorers only) count under C.8/C.9, not C.11.
+        let both_absolute = [a, b]
+            .iter()
+            .all(|&i| self.prefs[i].is_some_and(|p| p.strength == Strength::Absolute));
         for (i, got) in [(w, Colour::White), (bl, Colour::Black)] {
             if let Some(p) = self.prefs[i]
                 && p.colour != got
             {
                 q.colour += 1;
-                if p.strength >= Strength::Strong {
+                if p.strength >= Strength::Strong && !both_absolute {
                     q.strong_colour += 1;
                 }
             }
@@ -251,7 +255,7 @@ impl Ctx<'_> {
     /// Whether a candidate whose pairs so far cost `partial` may still beat the best: the
     /// level's unpaired count and least PSD, no pair missing in the next bracket, and the
     /// costs so far are a lower bound of every candidate that completes it.
-    pub(super) fn may_beat(s: &Search<'_>, partial: &Quality, colour_bound: usize) -> bool {
+    pub(super) fn may_beat(s: &Search<'_>, partial: &Quality, bounds: (usize, usize)) -> bool {
         let Some((best, _)) = &s.best else {
             return true;
         };
@@ -267,12 +271,12 @@ impl Ctx<'_> {
             std::cmp::Ordering::Greater => return false,
             std::cmp::Ordering::Equal => {}
         }
-        fn tail(q: &Quality, bound: usize) -> impl Ord + '_ {
+        fn tail(q: &Quality, (colour, strong): (usize, usize)) -> impl Ord + '_ {
             (
                 q.topscorer_difference,
                 q.topscorer_three,
-                q.colour + bound,
-                q.strong_colour,
+                q.colour + colour,
+                q.strong_colour + strong,
                 q.down1,
                 q.up1,
                 q.down2,
@@ -283,22 +287,40 @@ impl Ctx<'_> {
                 &q.up2_sd,
             )
         }
-        tail(partial, colour_bound) < tail(best, 0)
+        tail(partial, bounds) < tail(best, (0, 0))
     }
 
-    /// The least number of colour preferences (C.10) that pairing `pool` can leave
-    /// ungranted when `unpaired` of them stay unpaired: the players wanting the colour that
-    /// more of them want, beyond those that the others and the unpaired can take, meet in
-    /// pairs that grant one of the two.
-    pub(super) fn colour_bound(&self, pool: impl Iterator<Item = usize>, unpaired: usize) -> usize {
-        let (mut white, mut black, mut free) = (0usize, 0usize, 0usize);
+    /// The least numbers of colour preferences (C.10) and of strong ones (C.11) that pairing
+    /// `pool` can leave ungranted when `unpaired` of them stay unpaired: the players wanting
+    /// the colour that more of them want, beyond those that the others and the unpaired can
+    /// take, meet in pairs that grant one of the two (for C.11: two strong or absolute
+    /// preferences for the same colour, one of them not absolute).
+    pub(super) fn colour_bound(
+        &self,
+        pool: impl Iterator<Item = usize>,
+        unpaired: usize,
+    ) -> (usize, usize) {
+        let (mut white, mut black, mut free, mut n) = (0usize, 0usize, 0usize, 0usize);
+        let (mut strong_white, mut strong_black) = (0usize, 0usize);
         for i in pool {
+            n += 1;
+            let strong = self.prefs[i].is_some_and(|p| p.strength == Strength::Strong);
             match self.prefs[i].map(|p| p.colour) {
-                Some(Colour::White) => white += 1,
-                Some(Colour::Black) => black += 1,
+                Some(Colour::White) => {
+                    white += 1;
+                    strong_white += usize::from(strong);
+                }
+                Some(Colour::Black) => {
+                    black += 1;
+                    strong_black += usize::from(strong);
+                }
                 None => free += 1,
             }
         }
-        white.abs_diff(black).saturating_sub(free + unpaired) / 2
+        let colour = white.abs_diff(black).saturating_sub(free + unpaired) / 2;
+        // A strong preference is lost only against another strong or absolute one of the
+        // same colour; count the strong ones against everyone else.
+        let strong = |k: usize| (2 * k).saturating_sub(n + unpaired) / 2;
+        (colour, strong(strong_white).max(strong(strong_black)))
     }
 }
