@@ -181,6 +181,8 @@ struct Search<'b> {
     ideal_psd: Vec<u32>,
     /// The players left unpaired by every candidate of the current level (at least).
     level_unpaired: usize,
+    /// The least colour preferences and strong ones not granted at the current level.
+    level_bounds: (usize, usize),
     /// The least C.7 value (pairs missing, PSD of the next bracket) of the current level.
     next_floor: (usize, Vec<u32>),
     done: bool,
@@ -240,7 +242,7 @@ impl Ctx<'_> {
         let Some((q, next_full)) = quality else {
             return false;
         };
-        if q.psd <= s.ideal_psd && next_full && q.clean_after_psd() {
+        if q.psd <= s.ideal_psd && next_full && q.clean_after_colours(s.level_bounds) {
             s.done = true;
         }
         if s.best.as_ref().is_none_or(|(b, _)| q < *b) {
@@ -285,6 +287,7 @@ impl Ctx<'_> {
             evaluated: 0,
             ideal_psd: Vec::new(),
             level_unpaired: 0,
+            level_bounds: (0, 0),
             next_floor: (0, Vec::new()),
             done: false,
         };
@@ -335,6 +338,9 @@ impl Ctx<'_> {
             s.level_unpaired = limbo.len() + players.len() - 2 * p;
             self.set_next_floor(s);
             let bound = self.colour_bound(players.iter().copied(), players.len() - 2 * p);
+            if top {
+                s.level_bounds = bound;
+            }
             if !Self::may_beat(s, base, bound) {
                 // No split of this level can beat the best; fewer pairs cannot either.
                 return false;
@@ -342,6 +348,10 @@ impl Ctx<'_> {
             let mut any = false;
             for (s1, s2) in Exchanges::new(players, p) {
                 s.evaluated += 1;
+                let split = self.split_bound(s1.iter().copied(), s2.iter().copied());
+                if !Self::may_beat(s, base, (bound.0.max(split.0), bound.1.max(split.1))) {
+                    continue;
+                }
                 self.transpositions(s, &s1, &s2, base, &mut |ctx, s, pairs, rest, _| {
                     let mut c = Candidate {
                         pairs: fixed.iter().chain(pairs).copied().collect(),
@@ -403,6 +413,7 @@ impl Ctx<'_> {
             let top: Vec<(usize, usize)> = mdps[..m1].iter().map(|&a| (a, residents[0])).collect();
             s.ideal_psd = self.level_psd(s, &top, &mdps[m1..], (residents.len() - m1) % 2);
             s.level_unpaired = m - m1 + (residents.len() - m1) % 2;
+            s.level_bounds = self.colour_bound(all.iter().copied(), s.level_unpaired);
             self.set_next_floor(s);
             let mut any = false;
             for (s1, limbo) in Exchanges::new(mdps, m1) {
@@ -487,7 +498,14 @@ impl Ctx<'_> {
                     .filter(|(_, u)| !**u)
                     .map(|(&p, _)| p),
             );
-            let bound = self.colour_bound(pool, s.level_unpaired);
+            let general = self.colour_bound(pool, s.level_unpaired);
+            let rest2 = s2
+                .iter()
+                .zip(used.iter())
+                .filter(|(_, u)| !**u)
+                .map(|(&p, _)| p);
+            let split = self.split_bound(s1[depth + 1..].iter().copied(), rest2);
+            let bound = (general.0.max(split.0), general.1.max(split.1));
             if !Self::may_beat(s, &child, bound) {
                 used[j] = false;
                 continue;

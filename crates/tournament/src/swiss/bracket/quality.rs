@@ -38,12 +38,14 @@ pub(super) struct Quality {
 
 impl Quality {
     /// Whether nothing after C.6 can improve.
-    pub(super) fn clean_after_psd(&self) -> bool {
+    /// Whether nothing after C.6 can improve when every candidate leaves at least `bounds`
+    /// colour preferences and strong ones ungranted.
+    pub(super) fn clean_after_colours(&self, bounds: (usize, usize)) -> bool {
         self.next_missing == 0
             && self.topscorer_difference == 0
             && self.topscorer_three == 0
-            && self.colour == 0
-            && self.strong_colour == 0
+            && self.colour <= bounds.0
+            && self.strong_colour <= bounds.1
             && self.down1 == 0
             && self.up1 == 0
             && self.down2 == 0
@@ -322,5 +324,50 @@ impl Ctx<'_> {
         // same colour; count the strong ones against everyone else.
         let strong = |k: usize| (2 * k).saturating_sub(n + unpaired) / 2;
         (colour, strong(strong_white).max(strong(strong_black)))
+    }
+
+    /// The least colour preferences (C.10) and strong ones (C.11) not granted when every
+    /// player of `s1` is paired with one of `s2`: the players of `s1` wanting a colour, beyond
+    /// those of `s2` wanting the other or none, meet one wanting the same.
+    pub(super) fn split_bound(
+        &self,
+        s1: impl Iterator<Item = usize>,
+        s2: impl Iterator<Item = usize>,
+    ) -> (usize, usize) {
+        let count = |it: &mut dyn Iterator<Item = usize>| {
+            // white, black, none, strong white, strong black, strong-or-absolute white, black
+            let mut c = [0usize; 7];
+            for i in it {
+                match self.prefs[i] {
+                    None => c[2] += 1,
+                    Some(p) => {
+                        let w = p.colour == Colour::White;
+                        c[if w { 0 } else { 1 }] += 1;
+                        if p.strength == Strength::Strong {
+                            c[if w { 3 } else { 4 }] += 1;
+                        }
+                        if p.strength >= Strength::Strong {
+                            c[if w { 5 } else { 6 }] += 1;
+                        }
+                    }
+                }
+            }
+            c
+        };
+        let a = count(&mut s1.into_iter());
+        let b = count(&mut s2.into_iter());
+        let size2 = b[0] + b[1] + b[2];
+        let colour = [
+            a[0].saturating_sub(b[1] + b[2]),
+            a[1].saturating_sub(b[0] + b[2]),
+            (a[0] + a[1]).saturating_sub(b[0] + b[1] + b[2]),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let strong = a[3]
+            .saturating_sub(size2 - b[5])
+            .max(a[4].saturating_sub(size2 - b[6]));
+        (colour, strong)
     }
 }
