@@ -6,7 +6,7 @@
 # Each tournament is generated with a fixed seed; bbpPairings paired every round of it.
 # dutch/ has every game played (no forfeits, byes on request or withdrawals); dutch-unplayed/
 # has forfeits (1 game in 20), half-point byes on request (1 in 10) and withdrawals (rate 30 in
-# the generator's terms).
+# the generator's terms); dutch-large/ is like dutch/ with 50 to 100 players.
 # The script adds the "XXR <rounds>" line (bbpPairings' generator leaves it out), turns the
 # generator's carriage returns into newlines, and has bbpPairings check each file (-c).
 set -eu
@@ -35,5 +35,11 @@ for spec in 9:5 12:6 15:7 18:8 21:9 25:9 30:10 36:11; do
   n=$((n + 1))
   generate "$here/dutch-unplayed" "$n" "${spec%:*}" "${spec#*:}" \
     'ForfeitRate=20\nRetiredRate=30\nHalfPointByeRate=10\n'
+done
+n=200
+for spec in 50:9 64:10 80:11 100:11; do
+  n=$((n + 1))
+  generate "$here/dutch-large" "$n" "${spec%:*}" "${spec#*:}" \
+    'ForfeitRate=1000000\nRetiredRate=1000000\nHalfPointByeRate=1000000\n'
 done
 rm "$cfg"

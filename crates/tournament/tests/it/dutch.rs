@@ -172,6 +172,19 @@ fn dutch_pairings_agree_with_bbppairings_with_unplayed_games() {
     );
 }
 
+#[test]
+fn dutch_pairings_of_larger_fields_against_bbppairings() {
+    let (compared, equal) = compare("dutch-large");
+    assert_eq!(compared, 41);
+    assert!(
+        equal >= MEASURED_EQUAL_LARGE,
+        "{equal} of {compared} rounds equal, {MEASURED_EQUAL_LARGE} before"
+    );
+}
+
+/// The rounds of `dutch-large` equal at the last measure.
+const MEASURED_EQUAL_LARGE: usize = 32;
+
 /// The rounds of `dutch-unplayed` equal at the last measure.
 const MEASURED_EQUAL_UNPLAYED: usize = 65;
 
