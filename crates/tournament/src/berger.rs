@@ -4,7 +4,9 @@
 //! For an even count `n` the table has `n - 1` rounds of `n / 2` games; for an odd count the
 //! table of `n + 1` is used and the games against the missing last number are byes
 //! ([`Schedule::byes`]). A double round robin plays the table twice, the second cycle with
-//! the colours swapped, its rounds numbered on after the first cycle's.
+//! the colours swapped, its rounds numbered on after the first cycle's; as the handbook
+//! advises, the first cycle plays the table's last two rounds in the other order, so that
+//! nobody has the same colour three times in a row where the cycles meet.
 //!
 //! The tables follow the handbook's rule: in round `r` (1-based) of the table for `n` (even),
 //! Berger number `n` is fixed; the others turn by `n / 2` places a round (modulo `n - 1`),
@@ -94,7 +96,18 @@ pub fn schedule(players: usize, cycles: Cycles) -> Result<Schedule, BergerError>
     for cycle in 0..cycle_count {
         for r in 1..=per_cycle {
             let round = cycle * per_cycle + r;
-            for (white, black) in table_round(table, r) {
+            // C.05: in a double round robin the first cycle's last two rounds are exchanged,
+            // so that no one has the same colour three times in a row across the cycles.
+            let table_r = if cycles == Cycles::Double && cycle == 0 && per_cycle >= 3 {
+                match per_cycle - r {
+                    0 => r - 1,
+                    1 => r + 1,
+                    _ => r,
+                }
+            } else {
+                r
+            };
+            for (white, black) in table_round(table, table_r) {
                 let (white, black) = if cycle == 1 {
                     (black, white)
                 } else {

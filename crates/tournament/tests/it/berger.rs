@@ -169,3 +169,51 @@ fn no_table_outside_three_to_twenty() {
         Err(BergerError::PlayerCount(21))
     );
 }
+
+/// The longest run of one colour of any player in a schedule.
+fn longest_run(s: &Schedule) -> usize {
+    let mut longest = 0;
+    for player in 0..s.players {
+        let mut run = (None, 0);
+        for round in 1..=s.rounds {
+            let colour = s.round(round).find_map(|p| {
+                (p.white == player)
+                    .then_some(true)
+                    .or((p.black == player).then_some(false))
+            });
+            match colour {
+                Some(c) if run.0 == Some(c) => run.1 += 1,
+                Some(c) => run = (Some(c), 1),
+                None => {}
+            }
+            longest = longest.max(run.1);
+        }
+    }
+    longest
+}
+
+#[test]
+fn no_three_same_colours_in_a_row_in_a_double_round_robin() {
+    for n in 3..=20 {
+        let s = berger::schedule(n, Cycles::Double).unwrap();
+        assert!(
+            longest_run(&s) <= 2,
+            "n = {n}: {} in a row",
+            longest_run(&s)
+        );
+    }
+}
+
+#[test]
+fn a_double_round_robin_exchanges_the_last_two_rounds_of_the_first_cycle() {
+    // Four players: table rounds 1, 3, 2, then 1, 2, 3 with the colours swapped.
+    let s = berger::schedule(4, Cycles::Double).unwrap();
+    let rows: Vec<String> = (1..=6).map(|r| row(&s, r)).collect();
+    assert_eq!(
+        rows,
+        [
+            "1-4 2-3", "2-4 3-1", "4-3 1-2", "4-1 3-2", "3-4 2-1", "4-2 1-3"
+        ]
+        .map(String::from)
+    );
+}
