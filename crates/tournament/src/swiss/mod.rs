@@ -10,19 +10,30 @@
 //! - absolute: C.1 no rematch (of a game played over the board), C.2 at most one bye (no
 //!   pairing-allocated bye after a bye or a forfeit win), C.3 two non-topscorers with the same
 //!   absolute colour preference do not meet;
-//! - completion, C.4: the players left below can still all be paired (checked by a
-//!   maximum matching);
+//! - completion, C.4: the players left below can still all be paired (a maximum matching).
+//!   As bbpPairings does, a bracket is paired without this test, which is made afterwards;
+//!   when it fails, the bracket is the penultimate pairing bracket (A.9): it is paired again
+//!   with the test, without C.7, and everyone below forms the collapsed last bracket;
 //! - quality, in order: C.5 most pairs, C.6 least pairing score difference (PSD), C.7 most
-//!   pairs in the next bracket (not for the penultimate or last bracket), C.8/C.9 topscorers'
-//!   colour limits, C.10 colour preferences, C.11 strong colour preferences, C.12-C.15 no
-//!   repeated downfloat/upfloat of the last round and of two rounds before, C.16-C.19 the
-//!   score differences of those repeated floats.
+//!   pairs and least PSD in the next bracket (before the last score group counting the
+//!   players who may not have the bye), C.8/C.9 topscorers' colour limits, C.10 colour
+//!   preferences, C.11 strong colour preferences, C.12-C.15 no repeated downfloat/upfloat of
+//!   the last round and of two rounds before, C.16-C.19 the score differences of those
+//!   repeated floats.
+//!
+//! The search stops at the first candidate that no other can beat (lower bounds of the
+//! criteria prune the rest), or after 2 million steps in a bracket with the best found so
+//! far: in brackets of 20 players and more it may then differ from the true best on a late
+//! criterion. The budget counts per number of pairs tried, so a bracket may take several:
+//! in random events of 100 and 200 players (test profile, shared 2-core machine) most rounds
+//! took under 1.5 s, the slowest 8 s (100 players) and 14 s (200 players).
 //!
 //! The bye goes to the player left unpaired in the last bracket: the lowest ranked eligible
 //! one unless the criteria say otherwise. Colours follow E.1-E.5 ([`colour::allocate`]).
 //!
 //! Checked against bbpPairings (the FIDE-endorsed pairing engine) on random tournaments:
-//! `tests/it/dutch.rs` and `tests/data/README.md` give the agreement.
+//! `tests/it/dutch.rs` and `tests/data/README.md` give the agreement (all 225 rounds of up to
+//! 40 players, 32 of 41 of 50 to 100 players).
 
 mod bracket;
 pub mod colour;
