@@ -11,6 +11,8 @@
 //! Players are named by their tournament pairing number ([`Tpn`], 1-based, as in a TRF file)
 //! in the Swiss modules and by a 0-based index in the round-robin and arena modules.
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod berger;
 pub mod record;
