@@ -9,7 +9,8 @@
 //! - [`record`]: the played rounds of a Swiss or round-robin event, which the others share.
 //!
 //! Players are named by their tournament pairing number ([`Tpn`], 1-based, as in a TRF file)
-//! in the Swiss modules and by a 0-based index in the round-robin and arena modules.
+//! in the Swiss modules, by a 0-based index in the round-robin module and by the caller's key
+//! in the arena module.
 
 #![warn(missing_docs)]
 
