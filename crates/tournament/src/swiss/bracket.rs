@@ -184,7 +184,7 @@ struct Search<'b> {
     /// The least colour preferences and strong ones not granted at the current level.
     level_bounds: (usize, usize),
     /// The least C.7 value (pairs missing, PSD of the next bracket) of the current level.
-    next_floor: (usize, Vec<u32>),
+    next_floor: Option<(usize, Vec<u32>)>,
     done: bool,
 }
 
@@ -251,14 +251,17 @@ impl Ctx<'_> {
         true
     }
 
-    /// The least C.7 value of the level: exact when nobody floats down, else none known.
+    /// The least C.7 value of the level: exact when nobody floats down or there is no next
+    /// bracket, else unknown (`None`: no pair missing and every MDP of the next bracket
+    /// paired is the floor).
     fn set_next_floor(&mut self, s: &mut Search<'_>) {
         s.next_floor = match s.next {
             Some(next) if s.level_unpaired == 0 => {
                 let (missing, psd, _) = self.next_bracket(&[], next, s.mode == Mode::BeforeLast);
-                (missing, psd)
+                Some((missing, psd))
             }
-            _ => (0, Vec::new()),
+            Some(_) => None,
+            None => Some((0, Vec::new())),
         };
     }
 
@@ -288,7 +291,7 @@ impl Ctx<'_> {
             ideal_psd: Vec::new(),
             level_unpaired: 0,
             level_bounds: (0, 0),
-            next_floor: (0, Vec::new()),
+            next_floor: None,
             done: false,
         };
         if mdps.is_empty() {

@@ -183,7 +183,7 @@ fn dutch_pairings_of_larger_fields_against_bbppairings() {
 }
 
 /// The rounds of `dutch-large` equal at the last measure.
-const MEASURED_EQUAL_LARGE: usize = 32;
+const MEASURED_EQUAL_LARGE: usize = 38;
 
 /// The rounds of `dutch-unplayed` equal at the last measure.
 const MEASURED_EQUAL_UNPLAYED: usize = 65;

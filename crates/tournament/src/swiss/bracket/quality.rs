@@ -261,12 +261,13 @@ impl Ctx<'_> {
         let Some((best, _)) = &s.best else {
             return true;
         };
-        let head = (
-            s.level_unpaired,
-            &s.ideal_psd,
-            s.next_floor.0,
-            &s.next_floor.1,
-        );
+        // Unknown, the next bracket's floor is no pair missing and no MDP unpaired (the
+        // candidates that tie the best up to here have its number of MDP scores).
+        let next_floor = s
+            .next_floor
+            .clone()
+            .unwrap_or_else(|| (0, vec![0; best.next_psd.len()]));
+        let head = (s.level_unpaired, &s.ideal_psd, next_floor.0, &next_floor.1);
         let best_head = (best.unpaired, &best.psd, best.next_missing, &best.next_psd);
         match head.cmp(&best_head) {
             std::cmp::Ordering::Less => return true,
