@@ -26,14 +26,14 @@
 //! far: in brackets of 20 players and more it may then differ from the true best on a late
 //! criterion. The budget counts per number of pairs tried, so a bracket may take several:
 //! in random events of 100 and 200 players (test profile, shared 2-core machine) most rounds
-//! took under 1.5 s, the slowest 8 s (100 players) and 14 s (200 players).
+//! took under 1 s, the slowest 4 s (100 players) and 10 s (200 players), at a load of 5.
 //!
 //! The bye goes to the player left unpaired in the last bracket: the lowest ranked eligible
 //! one unless the criteria say otherwise. Colours follow E.1-E.5 ([`colour::allocate`]).
 //!
 //! Checked against bbpPairings (the FIDE-endorsed pairing engine) on random tournaments:
 //! `tests/it/dutch.rs` and `tests/data/README.md` give the agreement (all 225 rounds of up to
-//! 40 players, 32 of 41 of 50 to 100 players).
+//! 40 players, 38 of 41 of 50 to 100 players).
 
 mod bracket;
 pub mod colour;
