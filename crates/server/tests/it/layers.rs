@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("engine-wasm", 3),
     ("lab", 3),
     ("puzzles", 3),
+    ("tournament", 3),
     ("site-model", 4),
     ("site-store", 5),
     ("site", 6),
@@ -55,6 +56,11 @@ const FORBIDDEN: &[(&str, &[&str], &str)] = &[
         "puzzles",
         &["tokio", "sqlx", "axum", "hyper", "redis", "tower"],
         "puzzles are proven by the solver, with no I/O",
+    ),
+    (
+        "tournament",
+        &["tokio", "sqlx", "axum", "hyper", "redis", "tower"],
+        "the tournaments' core is pure: plain types and functions, no I/O",
     ),
     (
         "site-model",
