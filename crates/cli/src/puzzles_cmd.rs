@@ -342,8 +342,8 @@ fn mine<V: EngineVariant + Minable + RecordRules>(args: &MineArgs) -> Result<(),
         for row in puzzles::seed_rows() {
             let pos = V::parse_position(&row.fen).map_err(|e| format!("a seed: {e}"))?;
             let texts: Vec<String> = row.moves.split_whitespace().map(str::to_string).collect();
-            let line = puzzles::parse_moves::<V>(&pos, &texts)
-                .map_err(|e| format!("a seed: {e}"))?;
+            let line =
+                puzzles::parse_moves::<V>(&pos, &texts).map_err(|e| format!("a seed: {e}"))?;
             seen.admit::<V>(&pos, &line)
                 .map_err(|c| format!("a seed: {}", c.name()))?;
             rows.push(row);
@@ -425,7 +425,11 @@ fn print_summary(
         s.positions,
         s.kept,
         100.0 * s.kept as f64 / s.positions.max(1) as f64,
-        if seeds > 0 { format!(" ({seeds} seeds)") } else { String::new() },
+        if seeds > 0 {
+            format!(" ({seeds} seeds)")
+        } else {
+            String::new()
+        },
         secs,
         s.positions as f64 / secs / threads as f64,
     );

@@ -80,7 +80,12 @@ impl SiteDatabase {
             let mut ordinal = 1;
             // Ordinals run from 1 without gaps (import_puzzles); the bound is a safety net.
             while (out.len() as i64) < total && ordinal <= 2 * total + 16 {
-                if let Some(p) = self.store.puzzle_at(variant, ordinal).await.map_err(failed)? {
+                if let Some(p) = self
+                    .store
+                    .puzzle_at(variant, ordinal)
+                    .await
+                    .map_err(failed)?
+                {
                     match replay::<V>(&p.fen, p.moves.iter().map(String::as_str)) {
                         Ok((start, line)) => out.push((p.id, start, line)),
                         Err(e) => eprintln!("stored puzzle {} left out: {e}", p.id),
@@ -106,7 +111,12 @@ impl SiteDatabase {
 
     /// Retires (or, with `restore`, puts back) the puzzles `ids`, saying `reason`; returns
     /// the ids that name no puzzle.
-    pub fn retire(&self, ids: &[String], reason: &str, restore: bool) -> Result<Vec<String>, String> {
+    pub fn retire(
+        &self,
+        ids: &[String],
+        reason: &str,
+        restore: bool,
+    ) -> Result<Vec<String>, String> {
         self.runtime.block_on(async {
             let mut unknown = Vec::new();
             for id in ids {

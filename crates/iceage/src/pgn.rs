@@ -195,6 +195,24 @@ fn strip_suffix_ignore_case<'a>(text: &'a str, suffix: &str) -> &'a str {
     }
 }
 
+/// Whether `text` is written as a draughts move: squares joined by `-`, `x` or `:` with no
+/// piece letter (`c3-d4`, `22-18`, `c3xe5xg3`, `9:18`). Chess's own long form (`e2-e4`) also
+/// matches, so this only adds a hint to a move that did not read.
+fn looks_like_draughts(text: &str) -> bool {
+    let squares: Vec<&str> = text
+        .trim_end_matches(['*', '+', '#', '!', '?'])
+        .split(['-', 'x', ':'])
+        .collect();
+    squares.len() >= 2
+        && squares.iter().all(|s| {
+            let b = s.as_bytes();
+            let algebraic =
+                b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]);
+            let numeric = (1..=2).contains(&b.len()) && b.iter().all(u8::is_ascii_digit);
+            algebraic || numeric
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,21 +244,4 @@ mod tests {
         assert_eq!(claimed_freeze("Ice Age: devastating for Black"), None);
         assert_eq!(claimed_freeze("a quiet move"), None);
     }
-}
-
-/// Whether `text` is written as a draughts move: squares joined by `-`, `x` or `:` with no
-/// piece letter (`c3-d4`, `22-18`, `c3xe5xg3`, `9:18`). Chess's own long form (`e2-e4`) also
-/// matches, so this only adds a hint to a move that did not read.
-fn looks_like_draughts(text: &str) -> bool {
-    let squares: Vec<&str> = text
-        .trim_end_matches(['*', '+', '#', '!', '?'])
-        .split(['-', 'x', ':'])
-        .collect();
-    squares.len() >= 2
-        && squares.iter().all(|s| {
-            let b = s.as_bytes();
-            let algebraic = b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]);
-            let numeric = (1..=2).contains(&b.len()) && b.iter().all(u8::is_ascii_digit);
-            algebraic || numeric
-        })
 }

@@ -84,7 +84,11 @@ impl Seen {
 
     /// Keeps the puzzle `start` with its `line` (legal moves from `start`) unless it clashes
     /// with one kept so far; the clash otherwise.
-    pub fn admit<V: PuzzleKey>(&mut self, start: &V::Position, line: &[V::Move]) -> Result<(), Clash> {
+    pub fn admit<V: PuzzleKey>(
+        &mut self,
+        start: &V::Position,
+        line: &[V::Move],
+    ) -> Result<(), Clash> {
         if let Some(clash) = self.clash::<V>(start) {
             return Err(clash);
         }

@@ -54,7 +54,11 @@ impl Store {
                                 moves: text(r, "moves")?,
                                 length: text(r, "length")?,
                                 themes: text(r, "themes")?,
-                                rating: [text(r, "rating")?, text(r, "rd")?, text(r, "volatility")?],
+                                rating: [
+                                    text(r, "rating")?,
+                                    text(r, "rd")?,
+                                    text(r, "volatility")?,
+                                ],
                             })
                         })
                         .collect::<Result<Vec<_>, sqlx::Error>>()
@@ -70,7 +74,11 @@ impl Store {
     /// Takes puzzle `id` out of service, saying `why` (not empty). False when there is no
     /// such puzzle; retiring a retired one again replaces its reason.
     pub async fn retire_puzzle(&self, id: &str, why: &str) -> Result<bool, StoreError> {
-        let why = if why.trim().is_empty() { "retired" } else { why.trim() };
+        let why = if why.trim().is_empty() {
+            "retired"
+        } else {
+            why.trim()
+        };
         self.set_retired(id, why).await
     }
 

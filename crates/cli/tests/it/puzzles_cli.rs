@@ -147,7 +147,15 @@ fn mining_the_sites_games_adds_puzzles_that_name_their_game() {
     // The operator retires a puzzle (kept, out of service) and restores it; an unknown id
     // is named and fails the command.
     let id = stored[0].id.clone();
-    let (ok, out, err) = icebound(&["puzzles", "retire", "--database", &url, "--reason", "too easy", &id]);
+    let (ok, out, err) = icebound(&[
+        "puzzles",
+        "retire",
+        "--database",
+        &url,
+        "--reason",
+        "too easy",
+        &id,
+    ]);
     assert!(ok, "{out}{err}");
     assert!(out.contains("retired 1 puzzles"), "{out}");
     let retired = runtime.block_on(async {
@@ -157,9 +165,20 @@ fn mining_the_sites_games_adds_puzzles_that_name_their_game() {
         p.retired
     });
     assert_eq!(retired, "too easy");
-    let (ok, out, err) = icebound(&["puzzles", "retire", "--database", &url, "--restore", &id, "nope"]);
+    let (ok, out, err) = icebound(&[
+        "puzzles",
+        "retire",
+        "--database",
+        &url,
+        "--restore",
+        &id,
+        "nope",
+    ]);
     assert!(!ok, "{out}{err}");
-    assert!(out.contains("restored 1 puzzles") && err.contains("no such puzzle: nope"), "{out}{err}");
+    assert!(
+        out.contains("restored 1 puzzles") && err.contains("no such puzzle: nope"),
+        "{out}{err}"
+    );
 }
 
 /// Found by testers: `--limit` printed a summary of puzzles not written, games left out of
@@ -170,8 +189,20 @@ fn the_summary_counts_what_is_written_and_check_refuses_what_the_site_cannot_ser
     let dir = dir_tmp.path();
     let csv = dir.join("few.csv");
     let (ok, out, err) = icebound(&[
-        "puzzles", "mine", "--variant", "antarctos", "--from", "selfplay:12", "--level", "2",
-        "--threads", "1", "--limit", "2", "--out", csv.to_str().expect("path"),
+        "puzzles",
+        "mine",
+        "--variant",
+        "antarctos",
+        "--from",
+        "selfplay:12",
+        "--level",
+        "2",
+        "--threads",
+        "1",
+        "--limit",
+        "2",
+        "--out",
+        csv.to_str().expect("path"),
     ]);
     assert!(ok, "{out}{err}");
     let number = |after: &str| -> u64 {
@@ -198,8 +229,14 @@ fn the_summary_counts_what_is_written_and_check_refuses_what_the_site_cannot_ser
     let records = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../testdata/records/other-variants.pgn");
     let (_, out, err) = icebound(&[
-        "puzzles", "mine", "--variant", "iceage", "--from", records.to_str().expect("path"),
-        "--out", dir.join("o.csv").to_str().expect("path"),
+        "puzzles",
+        "mine",
+        "--variant",
+        "iceage",
+        "--from",
+        records.to_str().expect("path"),
+        "--out",
+        dir.join("o.csv").to_str().expect("path"),
     ]);
     assert!(
         (out.contains("games left out: ") || err.contains("no game could be read ("))
@@ -211,17 +248,34 @@ fn the_summary_counts_what_is_written_and_check_refuses_what_the_site_cannot_ser
     let header = "id,variant,fen,moves,length,themes,rating,game,ply,seen,hint\n";
     let empty = dir.join("empty.csv");
     std::fs::write(&empty, header).expect("write");
-    let (ok, out, err) = icebound(&["puzzles", "check", "--variant", "antarctos", empty.to_str().expect("path")]);
+    let (ok, out, err) = icebound(&[
+        "puzzles",
+        "check",
+        "--variant",
+        "antarctos",
+        empty.to_str().expect("path"),
+    ]);
     assert!(!ok && err.contains("no puzzle in the file"), "{out}{err}");
     let bad = dir.join("bad.csv");
     std::fs::write(
         &bad,
-        format!("{header}../etc,antarctos,\"W:Wb2,c1,h2:Ba3,c5:Ie5,e7,g3\",h2xf4xd6xb4,1,,1500,,0,,\n"),
+        format!(
+            "{header}../etc,antarctos,\"W:Wb2,c1,h2:Ba3,c5:Ie5,e7,g3\",h2xf4xd6xb4,1,,1500,,0,,\n"
+        ),
     )
     .expect("write");
-    let (ok, out, err) = icebound(&["puzzles", "check", "--variant", "antarctos", bad.to_str().expect("path")]);
+    let (ok, out, err) = icebound(&[
+        "puzzles",
+        "check",
+        "--variant",
+        "antarctos",
+        bad.to_str().expect("path"),
+    ]);
     assert!(!ok, "{out}{err}");
-    assert!(err.contains("line 2") && err.contains("column id"), "{out}{err}");
+    assert!(
+        err.contains("line 2") && err.contains("column id"),
+        "{out}{err}"
+    );
 }
 
 #[test]

@@ -380,12 +380,20 @@ fn a_draughts_move_says_it_is_one() {
         "{e}"
     );
     let games = IceAge::read_records("1. 22-18 11-15 *\n");
-    assert!(err(&games[0]).message.contains("'22-18' is written as a draughts move"));
+    assert!(
+        err(&games[0])
+            .message
+            .contains("'22-18' is written as a draughts move")
+    );
     let games = IceAge::read_records("1. c3xe5xg3 *\n");
     assert!(err(&games[0]).message.contains("draughts move"));
     // A chess move that does not read gets no such hint.
     let games = IceAge::read_records("1. Nh5 *\n");
-    assert!(!err(&games[0]).message.contains("draughts"), "{:?}", games[0]);
+    assert!(
+        !err(&games[0]).message.contains("draughts"),
+        "{:?}",
+        games[0]
+    );
 }
 
 /// Found reading real files (python-chess's ChessBase export): a blank line after `[Event]`

@@ -6,8 +6,8 @@ use antarctos::Antarctos;
 use engine::solve::{Proof, Prover, solve};
 use game::Variant;
 use iceage::IceAge;
-use puzzles::{AttemptError, Limits, Verdict, check, judge, parse_moves};
 use puzzles::judge_texts as judge_sent;
+use puzzles::{AttemptError, Limits, Verdict, check, judge, parse_moves};
 
 fn texts(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_string).collect()

@@ -242,8 +242,11 @@ fn a_puzzle_inside_another_puzzles_line_overlaps_it() {
     let mut prover = Prover::<Antarctos>::new(4);
     let whole = check(&mut prover, &pos, &limits(15)).expect("a puzzle");
     assert_eq!(whole.plies(), 3);
-    let after2 = Antarctos::play(&Antarctos::play(&pos, &whole.line[0]).unwrap(), &whole.line[1])
-        .unwrap();
+    let after2 = Antarctos::play(
+        &Antarctos::play(&pos, &whole.line[0]).unwrap(),
+        &whole.line[1],
+    )
+    .unwrap();
     let tail = check(&mut prover, &after2, &limits(15)).expect("a puzzle");
     assert_eq!(tail.line[..], whole.line[2..]);
     // The whole first: the tail and its mirror overlap it.
@@ -260,11 +263,17 @@ fn a_puzzle_inside_another_puzzles_line_overlaps_it() {
         seen.admit::<Antarctos>(&mirror, &mirrored_tail.line),
         Err(Clash::Overlap)
     );
-    assert_eq!(seen.admit::<Antarctos>(&pos, &whole.line), Err(Clash::Duplicate));
+    assert_eq!(
+        seen.admit::<Antarctos>(&pos, &whole.line),
+        Err(Clash::Duplicate)
+    );
     // The tail first: the whole's line meets it.
     let mut seen = Seen::new();
     assert_eq!(seen.admit::<Antarctos>(&after2, &tail.line), Ok(()));
     assert_eq!(seen.clash::<Antarctos>(&pos), None);
-    assert_eq!(seen.admit::<Antarctos>(&pos, &whole.line), Err(Clash::Overlap));
+    assert_eq!(
+        seen.admit::<Antarctos>(&pos, &whole.line),
+        Err(Clash::Overlap)
+    );
     assert_eq!(Clash::Overlap.name(), "overlaps_a_puzzle");
 }

@@ -24,7 +24,10 @@ fn shipped<V: Minable>(name: &str) -> Vec<FilePuzzle<V>> {
 /// over the file (and every seed) proven again.
 fn check_file<V: Minable>(file: &[FilePuzzle<V>]) {
     assert!(file.len() >= 300, "{} puzzles", file.len());
-    let two_to_four = file.iter().filter(|p| (2..=4).contains(&p.row.length)).count();
+    let two_to_four = file
+        .iter()
+        .filter(|p| (2..=4).contains(&p.row.length))
+        .count();
     assert!(
         2 * two_to_four > file.len(),
         "{two_to_four} of {} puzzles have 2 to 4 moves",

@@ -29,7 +29,9 @@ async fn mangled_rows_are_retired_at_start_and_the_daily_puzzle_survives_them() 
     let daily = get(&mut c, "/api/puzzles/daily?variant=iceage").await;
     assert_eq!(daily.status, 200, "{}", daily.text);
     let daily_id = daily.body["id"].as_str().expect("id").to_string();
-    let total = get(&mut c, "/api/puzzles/themes?variant=antarctos").await.body["total"]
+    let total = get(&mut c, "/api/puzzles/themes?variant=antarctos")
+        .await
+        .body["total"]
         .as_i64()
         .expect("total");
     srv.stop().await;
@@ -37,25 +39,62 @@ async fn mangled_rows_are_retired_at_start_and_the_daily_puzzle_survives_them() 
     // The tester's mangling: a position and moves that do not read, a game that is not one,
     // a rating that is text (it broke `next` near 3000 for everyone), a theme unknown; and
     // today's daily deleted (it comes back from the shipped file, after the others).
-    exec(&url, "UPDATE puzzles SET fen = 'garbage fen' WHERE id = 'seed-3'").await;
-    exec(&url, "UPDATE puzzles SET moves = 'zz-yy' WHERE id = 'seed-2'").await;
-    exec(&url, "UPDATE puzzles SET rating = 'abc' WHERE variant = 'iceage' AND ordinal = 2").await;
-    exec(&url, "UPDATE puzzles SET variant = 'chess' WHERE variant = 'iceage' AND ordinal = 3").await;
-    exec(&url, "UPDATE puzzles SET themes = 'mate nonsense' WHERE variant = 'antarctos' AND ordinal = 5").await;
-    exec(&url, &format!("DELETE FROM puzzle_themes WHERE puzzle_id = '{daily_id}'")).await;
-    exec(&url, &format!("DELETE FROM puzzles WHERE id = '{daily_id}'")).await;
+    exec(
+        &url,
+        "UPDATE puzzles SET fen = 'garbage fen' WHERE id = 'seed-3'",
+    )
+    .await;
+    exec(
+        &url,
+        "UPDATE puzzles SET moves = 'zz-yy' WHERE id = 'seed-2'",
+    )
+    .await;
+    exec(
+        &url,
+        "UPDATE puzzles SET rating = 'abc' WHERE variant = 'iceage' AND ordinal = 2",
+    )
+    .await;
+    exec(
+        &url,
+        "UPDATE puzzles SET variant = 'chess' WHERE variant = 'iceage' AND ordinal = 3",
+    )
+    .await;
+    exec(
+        &url,
+        "UPDATE puzzles SET themes = 'mate nonsense' WHERE variant = 'antarctos' AND ordinal = 5",
+    )
+    .await;
+    exec(
+        &url,
+        &format!("DELETE FROM puzzle_themes WHERE puzzle_id = '{daily_id}'"),
+    )
+    .await;
+    exec(
+        &url,
+        &format!("DELETE FROM puzzles WHERE id = '{daily_id}'"),
+    )
+    .await;
 
     let srv = TestServer::start(&url).await;
     let mut c = srv.client();
     for id in ["seed-3", "seed-2"] {
         let r = get(&mut c, &format!("/api/puzzles/{id}")).await;
         assert_eq!(r.status, 404, "{}", r.text);
-        assert!(r.text.contains("out of service: start-up check:"), "{}", r.text);
+        assert!(
+            r.text.contains("out of service: start-up check:"),
+            "{}",
+            r.text
+        );
     }
     let r = get(&mut c, "/api/puzzles/seed-3").await;
     assert!(r.text.contains("fen:"), "the fault is named: {}", r.text);
     let r = get(&mut c, "/api/puzzles/themes?variant=antarctos").await;
-    assert_eq!(r.body["total"], total - 3, "three Antarctos rows retired: {}", r.text);
+    assert_eq!(
+        r.body["total"],
+        total - 3,
+        "three Antarctos rows retired: {}",
+        r.text
+    );
     for rating in [400, 1500, 3000, 4000] {
         for variant in ["antarctos", "iceage"] {
             let r = get(
@@ -78,8 +117,18 @@ async fn mangled_rows_are_retired_at_start_and_the_daily_puzzle_survives_them() 
 
     // The operator retires the daily for good: it stays out after a restart.
     let store = site_store::Store::open(&url).await.expect("opens");
-    assert!(store.retire_puzzle(&daily_id, "wrong").await.expect("retires"));
-    assert!(!store.retire_puzzle("no-such", "wrong").await.expect("answers"));
+    assert!(
+        store
+            .retire_puzzle(&daily_id, "wrong")
+            .await
+            .expect("retires")
+    );
+    assert!(
+        !store
+            .retire_puzzle("no-such", "wrong")
+            .await
+            .expect("answers")
+    );
     store.close().await;
     let srv = TestServer::start(&url).await;
     let mut c = srv.client();
@@ -114,10 +163,22 @@ async fn an_anonymous_session_rating_answered_is_always_taken_back() {
     let right: Vec<Value> = p["solution"].as_array().expect("solution").clone();
     // At the edges: failing at the floor, solving at the ceiling with the most volatility.
     for (session, moves) in [
-        (json!({"rating": 400.0, "deviation": 350.0, "volatility": 0.2}), json!([wrong])),
-        (json!({"rating": 400.0, "deviation": 30.0, "volatility": 0.01}), json!([wrong])),
-        (json!({"rating": 4000.0, "deviation": 30.0, "volatility": 0.2}), json!(right)),
-        (json!({"rating": 3999.0, "deviation": 350.0, "volatility": 0.2}), json!(right)),
+        (
+            json!({"rating": 400.0, "deviation": 350.0, "volatility": 0.2}),
+            json!([wrong]),
+        ),
+        (
+            json!({"rating": 400.0, "deviation": 30.0, "volatility": 0.01}),
+            json!([wrong]),
+        ),
+        (
+            json!({"rating": 4000.0, "deviation": 30.0, "volatility": 0.2}),
+            json!(right),
+        ),
+        (
+            json!({"rating": 3999.0, "deviation": 350.0, "volatility": 0.2}),
+            json!(right),
+        ),
     ] {
         let mut session = session;
         for _ in 0..3 {
@@ -206,7 +267,11 @@ async fn streak_batches_climb_differ_and_go_on_after_the_last() {
     assert!(next.len() <= 30);
     let r = get(&mut c, "/api/puzzles/streak?variant=antarctos&after=nope").await;
     assert_eq!(r.status, 400, "{}", r.text);
-    assert!(r.text.contains("after: no Antarctos puzzle 'nope'"), "{}", r.text);
+    assert!(
+        r.text.contains("after: no Antarctos puzzle 'nope'"),
+        "{}",
+        r.text
+    );
     let r = get(&mut c, "/api/puzzles/streak?variant=antarctos&later=1").await;
     assert_eq!(r.status, 400, "{}", r.text);
     srv.stop().await;

@@ -7,8 +7,8 @@ use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use site::puzzles::{
-    AttemptRequest, AttemptView, DashboardView, MAX_EXCLUDE, NextRequest, PuzzleView, StreakRequest, StreakView,
-    ThemeChoice, ThemesView,
+    AttemptRequest, AttemptView, DashboardView, MAX_EXCLUDE, NextRequest, PuzzleView,
+    StreakRequest, StreakView, ThemeChoice, ThemesView,
 };
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::GameKind;

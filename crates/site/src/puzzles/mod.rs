@@ -153,8 +153,11 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// The session ratings taken and given: rating, deviation and volatility ranges.
-const SESSION_RATING: (RangeInclusive<f64>, RangeInclusive<f64>, RangeInclusive<f64>) =
-    (400.0..=4000.0, 30.0..=350.0, 0.01..=0.2);
+const SESSION_RATING: (
+    RangeInclusive<f64>,
+    RangeInclusive<f64>,
+    RangeInclusive<f64>,
+) = (400.0..=4000.0, 30.0..=350.0, 0.01..=0.2);
 
 fn check_session_rating(r: &SessionRating) -> Result<Rating, SiteError> {
     let (rating, deviation, volatility) = SESSION_RATING;

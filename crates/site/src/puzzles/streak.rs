@@ -8,7 +8,7 @@ use rand::Rng;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::state::GameKind;
 
-use super::{Puzzles, PuzzleView, StreakView, game_name};
+use super::{PuzzleView, Puzzles, StreakView, game_name};
 
 /// Puzzles in a streak's batch.
 pub const STREAK_LENGTH: usize = 30;
@@ -86,7 +86,10 @@ mod tests {
             let picks = spread(n, 30, &mut rng);
             assert_eq!(picks.len(), 30);
             for (b, k) in picks.iter().enumerate() {
-                assert!((b * n / 30..(b + 1) * n / 30).contains(k), "n {n} band {b}: {k}");
+                assert!(
+                    (b * n / 30..(b + 1) * n / 30).contains(k),
+                    "n {n} band {b}: {k}"
+                );
             }
             assert!(picks.windows(2).all(|w| w[0] < w[1]), "{picks:?}");
         }

@@ -48,9 +48,15 @@ fn fault(t: &PuzzleText) -> Result<(), String> {
         return Err("id: not 1 to 64 letters, digits, '_' or '-'".into());
     }
     for (name, value) in ["rating", "rd", "volatility"].iter().zip(&t.rating) {
-        let ok = value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v > 0.0);
+        let ok = value
+            .trim()
+            .parse::<f64>()
+            .is_ok_and(|v| v.is_finite() && v > 0.0);
         if !ok {
-            return Err(format!("{name}: '{}' is not a positive number", game::excerpt(value)));
+            return Err(format!(
+                "{name}: '{}' is not a positive number",
+                game::excerpt(value)
+            ));
         }
     }
     let length: u32 = t
@@ -59,9 +65,7 @@ fn fault(t: &PuzzleText) -> Result<(), String> {
         .parse()
         .map_err(|_| format!("length: '{}' is not a number", game::excerpt(&t.length)))?;
     for theme in t.themes.split_whitespace() {
-        theme
-            .parse::<Theme>()
-            .map_err(|e| format!("themes: {e}"))?;
+        theme.parse::<Theme>().map_err(|e| format!("themes: {e}"))?;
     }
     with_game!(variant, G => {
         let start = G::parse_position(&t.fen).map_err(|e| format!("fen: {e}"))?;
