@@ -47,8 +47,8 @@ async function phonesFit(browser) {
     const page = await newPage(browser, { ...PHONE, locale });
     const wide = [];
     for (const [path, ready] of [['/', 'header nav a'], ['/analysis/antarctos', '#analysis-status'], ['/analysis/iceage', '#analysis-status'],
-      ['/editor/antarctos', '#editor-verdict'], ['/offline', '#new-offline-game'], ['/rules/antarctos', '.diagram cg-board piece'],
-      ['/leaderboard', 'main h1'], [`/game/${g.id}`, '#moves button.move']]) {
+      ['/editor/antarctos', '#editor-verdict'], ['/offline', hasEngine ? '#new-offline-game' : '#offline-none h1'],
+      ['/rules/antarctos', '.diagram cg-board piece'], ['/leaderboard', 'main h1'], [`/game/${g.id}`, '#moves button.move']]) {
       await page.goto(`${base}${path}`);
       await page.waitForSelector(ready, { timeout: 15000 });
       await page.waitForTimeout(300);

@@ -46,6 +46,23 @@ fn assert_error(e: &RecordError, game: usize, number: u32, side: Color, line: us
 /// Russian championship 1950: the PDN reads (Cyrillic, CRLF, numeric FEN out of order with
 /// a trailing `.`, start:end captures with `:`), and each game stops at its first move
 /// that Antarctos forbids.
+/// Issue 41: the draughts "star move" sign glued to a move (`27-20*`) ended the game as
+/// the unknown result; it is a mark on the move, and a `*` apart is still the result.
+#[test]
+fn a_star_glued_to_a_move_does_not_end_the_game() {
+    for text in [
+        "1. c3-d4* f6-g5 *\n",
+        "1. 22-18* 11-15 *\n",
+        "1. c3-d4*! f6-g5 *\n",
+    ] {
+        let games = Antarctos::read_records(text);
+        assert_eq!(games.len(), 1, "{text}: {games:?}");
+        let g = ok(&games[0]);
+        assert_eq!(g.moves.len(), 2, "{text}");
+        assert_eq!(g.result, RecordResult::Unknown, "{text}");
+    }
+}
+
 #[test]
 fn a19_russian_games_stop_at_first_illegal_move() {
     let games = read_file("ussr1950-x-ussr-ch-first5.pdn");

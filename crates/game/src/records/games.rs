@@ -2,8 +2,9 @@
 //! text (moves not yet read by any rules).
 //!
 //! A game ends at its result marker. Without one, it ends where the next game's tags begin:
-//! a tag after move text, a tag after a blank line that follows tags holding `[Result]`,
-//! or a tag whose name the game already has; such a game gets a warning. (A blank line
+//! a tag after move text, or a tag after a blank line that follows tags holding `[Result]`
+//! or a tag of the same name; such a game gets a warning. A tag repeated with no blank line
+//! between is the same game's: the last value is kept, with a warning. (A blank line
 //! inside a tag section that has no `[Result]` yet does not end the game: ChessBase writes
 //! one after `[Event]`.) So a file of N games never gives
 //! more than N, and a game with no moves and no marker is not merged into the next one.
@@ -195,9 +196,20 @@ impl Builder {
                     self.finish(End::Tags(line), out);
                 } else if self.movetext
                     || (after_blank && self.game.tags.iter().any(|t| t.name == "Result"))
-                    || self.game.tags.iter().any(|t| t.name == name)
+                    || (after_blank && self.game.tags.iter().any(|t| t.name == name))
                 {
                     self.finish(End::Tags(line), out);
+                } else if let Some(i) = self.game.tags.iter().position(|t| t.name == name) {
+                    // A tag repeated in one tag section (issue 41): the same game, the last
+                    // value kept, as lichess's and python-chess's readers do.
+                    let first = self.game.tags.remove(i).line;
+                    self.game.warnings.push((
+                        Some(line),
+                        format!(
+                            "tag [{name}] repeated (first on line {first}): its last value \"{}\" is kept",
+                            crate::excerpt(&value)
+                        ),
+                    ));
                 }
                 self.begin(line);
                 self.game.tags.push(RawTag { name, value, line });
@@ -337,7 +349,28 @@ mod tests {
         let g = games("[Event \"a\"]\n[Site \"x\"]\n\n[Event \"b\"]\n1. e4 *");
         assert_eq!(g.len(), 2);
         assert!(g[0].main.nodes.is_empty());
-        let g = games("[Event \"a\"]\n[Event \"b\"]\n1. e4 *");
+        // Issue 41: a tag repeated in one tag section keeps one game, the last value, and
+        // says so.
+        let g = games("[Event \"a\"]\n[Site \"x\"]\n[Site \"y\"]\n1. e4 *");
+        assert_eq!(g.len(), 1, "{g:?}");
+        let sites: Vec<&str> = g[0]
+            .tags
+            .iter()
+            .filter(|t| t.name == "Site")
+            .map(|t| t.value.as_str())
+            .collect();
+        assert_eq!(sites, ["y"]);
+        assert_eq!(g[0].warnings.len(), 1, "{:?}", g[0].warnings);
+        assert!(
+            g[0].warnings[0]
+                .1
+                .contains("tag [Site] repeated (first on line 2)"),
+            "{:?}",
+            g[0].warnings
+        );
+        assert_eq!(g[0].warnings[0].0, Some(3));
+        // After a blank line, the same name begins the next game.
+        let g = games("[Event \"a\"]\n\n[Event \"b\"]\n1. e4 *");
         assert_eq!(g.len(), 2);
         let g = games("[Event \"a\"]\n[Site \"x\"]\n1. e4 *");
         assert_eq!(g.len(), 1);

@@ -474,6 +474,11 @@ impl<'a> Lexer<'a> {
             return Some(self.lexed(Token::MoveNumber, line));
         }
         let token = self.lexed(Token::Move(word.to_string()), line);
+        if self.dialect == Dialect::Pdn && self.peek() == Some('*') {
+            // Draughts' "star move" sign glued to a move (`27-20*`): a mark on the move, not
+            // the unknown result, which stands apart (issue 41).
+            self.bump();
+        }
         if matches!(self.peek(), Some('!' | '?')) {
             let glyph = self.glyph_run();
             if let Some(nag) = self.glyph_token(&glyph, line) {

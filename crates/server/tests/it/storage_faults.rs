@@ -6,7 +6,8 @@
 //! a restart every acknowledged move is there.
 //!
 //! The SQLite "full disk" is made portably with `PRAGMA max_page_count`, and for real on a
-//! 1 MiB tmpfs when the test runs as root; a read-only file with `chattr +i` (root). Those two
+//! 4 MiB tmpfs when the test runs as root (a fresh site's database, with its 835 shipped
+//! puzzles and their write-ahead log, outgrew 1 MiB; the disk is filled to the brim anyway); a read-only file with `chattr +i` (root). Those two
 //! print why they did not run elsewhere, and fail under `CI=true`, which runs as root.
 
 use std::path::PathBuf;
@@ -348,7 +349,7 @@ async fn sqlite_full_database_acknowledges_nothing_and_recovers() {
 
 #[tokio::test]
 async fn sqlite_on_a_full_tmpfs_acknowledges_nothing_and_recovers() {
-    let mnt = match Tmpfs::mount("tmpfs", "1m") {
+    let mnt = match Tmpfs::mount("tmpfs", "4m") {
         Ok(mnt) => mnt,
         Err(reason) => return skip(&reason),
     };
@@ -502,12 +503,12 @@ async fn sqlite_connections_opened_while_read_only_are_not_handed_out_after_the_
     store.close().await;
 }
 
-/// Uploads on a full disk (a real 1 MiB tmpfs, root only): each is a 500 whose advice is for
+/// Uploads on a full disk (a real 4 MiB tmpfs, root only): each is a 500 whose advice is for
 /// an upload (no game to reload; a failed commit says sending it again is safe), and once there
 /// is room the same uploads are stored.
 #[tokio::test]
 async fn uploads_on_a_full_disk_advise_sending_them_again() {
-    let mnt = match Tmpfs::mount("fullupload", "1m") {
+    let mnt = match Tmpfs::mount("fullupload", "4m") {
         Ok(mnt) => mnt,
         Err(reason) => return skip(&reason),
     };
