@@ -61,6 +61,10 @@ pub struct ServeArgs {
     /// The sender of the site's mail, e.g. "icebound <noreply@play.example.org>".
     #[arg(long, value_name = "ADDRESS")]
     pub mail_from: Option<String>,
+    /// A JSON file of the events the site makes itself, daily or weekly (docs/tournaments.md,
+    /// "Scheduled events"), e.g. a daily Antarctos arena and a weekly Ice Age Chess Swiss.
+    #[arg(long, value_name = "FILE")]
+    pub tournaments_schedule: Option<std::path::PathBuf>,
 }
 
 /// The site's options from the command line.
@@ -72,6 +76,15 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
         .transpose()
         .map_err(|e| format!("--public-url: {e}"))?;
     let defaults = server::options::ConnectionLimits::default();
+    let tournament_schedule = match &args.tournaments_schedule {
+        None => Vec::new(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--tournaments-schedule {}: {e}", path.display()))?;
+            site::tournaments::schedule::parse(&text)
+                .map_err(|e| format!("--tournaments-schedule {}: {e}", path.display()))?
+        }
+    };
     Ok(server::SiteOptions {
         public_url,
         trust_proxy: args.trust_proxy,
@@ -92,6 +105,7 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
             smtp: args.smtp.clone(),
             mail_from: args.mail_from.clone(),
             mail_base: Some(format!("http://{}", args.addr)),
+            tournament_schedule,
             ..server::ServiceOptions::default()
         },
         ..server::SiteOptions::default()

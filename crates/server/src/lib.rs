@@ -216,6 +216,13 @@ impl Site {
             self.services.play.clone(),
             self.services.play.shutdown_signal(),
         ));
+        self.services
+            .tournaments
+            .set_schedule(self.options.services.tournament_schedule.clone());
+        tokio::spawn(site::tournaments::director::run(
+            self.services.tournaments.clone(),
+            self.services.play.shutdown_signal(),
+        ));
         tokio::spawn(site::engine_player::supervise(
             self.services.play.clone(),
             self.services.play.shutdown_signal(),

@@ -68,6 +68,8 @@ pub enum ErrorCode {
     TooManyChallenges,
     /// 409: a player tried to accept their own seek.
     OwnSeek,
+    /// The player does not meet a tournament's entry conditions (the message says which).
+    NotEligible,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -95,6 +97,7 @@ impl ErrorCode {
             ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => 403,
             ErrorCode::UnsupportedMediaType => 415,
+            ErrorCode::NotEligible => 403,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,
             ErrorCode::RateLimited
             | ErrorCode::TooManyAnalyses

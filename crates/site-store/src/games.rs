@@ -382,8 +382,10 @@ pub(super) async fn update(
         });
     }
     insert_many(tx, &g.outbox, g.updated_at).await?;
-    // A rated game is rated in the transaction of the write that ends it (issue 13).
-    super::ratings::rate_if_over(tx, g).await
+    // A rated game is rated in the transaction of the write that ends it (issue 13), and a
+    // tournament game's result enters its pairing there too (issue 40).
+    super::ratings::rate_if_over(tx, g).await?;
+    super::tournament_pairings::record_result(tx, g).await
 }
 
 impl Store {

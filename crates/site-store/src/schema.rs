@@ -474,6 +474,70 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE puzzles ADD COLUMN retired TEXT NOT NULL DEFAULT ''",
         ],
     ),
+    (
+        23,
+        &[
+            // Tournaments (issue 40; store/tournaments.rs, store/tournament_pairings.rs).
+            // `schedule_key` makes a scheduled event once across processes; `round` is the
+            // pairing counter that a new round's (or arena wave's) transaction moves on only
+            // from the value its pairer read, so one pairing is stored once; `version` moves
+            // on with every change a page must show.
+            "CREATE TABLE IF NOT EXISTS tournaments (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            time_control TEXT NOT NULL,
+            rated BIGINT NOT NULL,
+            status TEXT NOT NULL,
+            created_by TEXT,
+            starts_at BIGINT NOT NULL,
+            minutes BIGINT,
+            rounds BIGINT,
+            double_rr BIGINT NOT NULL,
+            min_players BIGINT NOT NULL,
+            max_players BIGINT NOT NULL,
+            conditions TEXT NOT NULL,
+            round BIGINT NOT NULL,
+            started_at BIGINT,
+            ends_at BIGINT,
+            finished_at BIGINT,
+            schedule_key TEXT UNIQUE,
+            version BIGINT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments (status, starts_at)",
+            "CREATE TABLE IF NOT EXISTS tournament_players (
+            tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+            account_id TEXT NOT NULL,
+            username TEXT NOT NULL,
+            rating BIGINT NOT NULL,
+            tpn BIGINT,
+            joined_at BIGINT NOT NULL,
+            withdrawn_at BIGINT,
+            paused BIGINT NOT NULL,
+            PRIMARY KEY (tournament_id, account_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS tournament_players_account ON tournament_players (account_id)",
+            // A result is written once (`result IS NULL` guards it) in the transaction of the
+            // write that ends the game; the standings are computed from these rows, never kept.
+            "CREATE TABLE IF NOT EXISTS tournament_pairings (
+            tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+            round BIGINT NOT NULL,
+            board BIGINT NOT NULL,
+            white TEXT NOT NULL,
+            black TEXT,
+            game_id TEXT UNIQUE,
+            result TEXT,
+            plies BIGINT,
+            berserk_white BIGINT NOT NULL,
+            berserk_black BIGINT NOT NULL,
+            created_at BIGINT NOT NULL,
+            ended_at BIGINT,
+            PRIMARY KEY (tournament_id, round, board)
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

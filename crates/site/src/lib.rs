@@ -29,6 +29,7 @@ pub mod review;
 pub mod services;
 pub mod solve;
 pub mod timeouts;
+pub mod tournaments;
 pub mod upload;
 pub mod view;
 

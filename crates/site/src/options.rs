@@ -37,4 +37,7 @@ pub struct ServiceOptions {
     /// The start of the links in mail when the site has no `--public-url` (`serve` sets its
     /// own address; tests their server's).
     pub mail_base: Option<String>,
+    /// The events the site makes itself (`serve --tournaments-schedule FILE`,
+    /// [`crate::tournaments::schedule`]); empty: none.
+    pub tournament_schedule: Vec<crate::tournaments::schedule::Entry>,
 }

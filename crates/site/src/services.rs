@@ -16,6 +16,7 @@ use crate::play::GameService;
 use crate::players::Players;
 use crate::puzzles::Puzzles;
 use crate::review::Reviews;
+use crate::tournaments::Tournaments;
 
 /// Every service of one site process, as the HTTP layer and the server's wiring hold them.
 pub struct Services {
@@ -35,6 +36,8 @@ pub struct Services {
     pub mail: Arc<crate::mail::MailService>,
     /// The puzzle trainer.
     pub puzzles: Arc<Puzzles>,
+    /// Arenas, Swiss events and round robins (their director runs beside the sweeper).
+    pub tournaments: Arc<Tournaments>,
 }
 
 impl Services {
@@ -52,6 +55,7 @@ impl Services {
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
             puzzles: Puzzles::new(play.store().clone(), time.clone()),
+            tournaments: Tournaments::new(play.clone()),
             notifications: play.notifications().clone(),
             mail,
             play,

@@ -49,6 +49,7 @@ mod static_files;
 mod storage;
 mod storage_faults;
 mod storage_faults_postgres;
+mod tournaments;
 mod upload;
 mod upload_race;
 mod vacation;

@@ -18,6 +18,7 @@ mod push;
 mod puzzles;
 mod records;
 mod stats;
+mod tournaments;
 mod upload;
 mod vacation;
 mod ws;
@@ -357,7 +358,37 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/puzzles/{id}", get(puzzles::get));
     // An attempt off the stored line costs a proof: counted like analyses, apart from them.
     let puzzle_attempts = Router::new().route("/puzzles/{id}/attempt", post(puzzles::attempt));
+    let tournament_reads = Router::new()
+        .route("/tournaments", get(tournaments::list))
+        .route("/tournaments/{id}", get(tournaments::get))
+        .route("/tournaments/{id}/stream", get(tournaments::stream))
+        .route("/tournaments/{id}/trf", get(tournaments::trf))
+        .route("/tournaments/{id}/games", get(tournaments::games));
+    // Entering, leaving and pausing: counted like lobby offers; making an event, like a game.
+    let tournament_writes = Router::new()
+        .route("/tournaments/{id}/join", post(tournaments::join))
+        .route("/tournaments/{id}/withdraw", post(tournaments::withdraw))
+        .route("/tournaments/{id}/pause", post(tournaments::pause))
+        .route("/tournaments/{id}/resume", post(tournaments::resume))
+        .route("/tournaments/{id}/start", post(tournaments::start))
+        .route("/tournaments/{id}/berserk", post(tournaments::berserk));
+    let tournament_creates = Router::new().route("/tournaments", post(tournaments::create));
     let api = Router::new()
+        .merge(limited(
+            tournament_reads,
+            limits.lookup,
+            "tournament lookups",
+        ))
+        .merge(limited(
+            tournament_writes,
+            limits.create,
+            "tournament entries",
+        ))
+        .merge(limited(
+            tournament_creates,
+            limits.create,
+            "new tournaments",
+        ))
         .merge(limited(puzzle_reads, limits.lookup, "puzzle lookups"))
         .merge(limited(puzzle_attempts, limits.analysis, "puzzle attempts"))
         .merge(limited(lookups, limits.lookup, "game lookups"))

@@ -128,6 +128,32 @@ impl Clock {
         }
     }
 
+    /// Berserk (lichess's arena): `side` halves its own main time before its first move.
+    /// `false` (nothing changes) for a correspondence clock, after the side's first move, or
+    /// when its time is already below the initial time (berserk twice).
+    pub fn berserk(&mut self, side: Color) -> bool {
+        match self {
+            Clock::Realtime {
+                initial_ms,
+                white_ms,
+                black_ms,
+                moves,
+                ..
+            } => {
+                let (left, first_move_made) = match side {
+                    Color::White => (white_ms, *moves >= 1),
+                    Color::Black => (black_ms, *moves >= 2),
+                };
+                if first_move_made || *left < *initial_ms {
+                    return false;
+                }
+                *left = *initial_ms / 2;
+                true
+            }
+            Clock::Correspondence { .. } => false,
+        }
+    }
+
     /// Gives the running side back `ms` (the site was down that long: nobody could move).
     pub fn credit(&mut self, ms: i64) {
         match self {

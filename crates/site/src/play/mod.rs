@@ -27,6 +27,7 @@ pub trait EngineSeats: Send + Sync {
 }
 
 mod actions;
+mod berserk;
 mod clocks;
 pub mod conditional;
 mod create;

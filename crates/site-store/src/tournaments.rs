@@ -1,0 +1,683 @@
+//! The `tournaments` and `tournament_players` tables (migration 23, issue 40): events, their
+//! entries, and the changes of an event's state. The pairings are `tournament_pairings`.
+//!
+//! Every change a page shows moves `version` on, in the change's own statement or
+//! transaction, so that a stream reading only the version sees changes made by any process.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use super::conn::commit;
+use super::{Store, StoreError, corrupt};
+use site_model::clock::TimeControl;
+use site_model::state::GameKind;
+use site_model::tournament::{Conditions, TournamentKind, TournamentStatus};
+
+/// One event as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentRow {
+    /// Public id (8 letters and digits).
+    pub id: String,
+    /// Arena, Swiss or round robin.
+    pub kind: TournamentKind,
+    /// The game.
+    pub variant: GameKind,
+    /// Its name as shown.
+    pub name: String,
+    /// The games' time control (validated; never unlimited).
+    pub control: TimeControl,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// Where it is.
+    pub status: TournamentStatus,
+    /// The creating account's id; `None` for a scheduled event.
+    pub created_by: Option<String>,
+    /// Unix ms of the planned start.
+    pub starts_at: i64,
+    /// An arena's length, minutes.
+    pub minutes: Option<i64>,
+    /// A Swiss event's rounds (a round robin's, once started).
+    pub rounds: Option<i64>,
+    /// A round robin played twice, colours swapped.
+    pub double: bool,
+    /// Fewer players at the start cancel it.
+    pub min_players: i64,
+    /// No entry past this many.
+    pub max_players: i64,
+    /// What a player needs to join.
+    pub conditions: Conditions,
+    /// The pairing counter: the last round paired (Swiss, round robin) or arena wave.
+    pub round: i64,
+    /// Unix ms of the real start.
+    pub started_at: Option<i64>,
+    /// Unix ms of an arena's end.
+    pub ends_at: Option<i64>,
+    /// Unix ms of the end.
+    pub finished_at: Option<i64>,
+    /// A scheduled event's key (`daily-arena-antarctos-2026-12-06`): unique.
+    pub schedule_key: Option<String>,
+    /// Change counter.
+    pub version: i64,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// One entry of an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryRow {
+    /// The account's id.
+    pub account_id: String,
+    /// Its name.
+    pub username: String,
+    /// Its rating when it joined (rounded; the event's game and speed).
+    pub rating: i64,
+    /// The tournament pairing number, from the start (by rating, then entry).
+    pub tpn: Option<i64>,
+    /// Unix ms.
+    pub joined_at: i64,
+    /// Unix ms of a withdrawal (the player plays no more games).
+    pub withdrawn_at: Option<i64>,
+    /// An arena player who paused is not paired until they come back.
+    pub paused: bool,
+}
+
+/// How a join ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinOutcome {
+    /// The player is in (or was already).
+    Joined,
+    /// The event has its maximum of players.
+    Full,
+    /// The event takes no entries now (finished, or a started round robin).
+    Closed,
+    /// No such event.
+    Missing,
+}
+
+const COLUMNS: &str = "id, kind, variant, name, time_control, rated, status, created_by, \
+     starts_at, minutes, rounds, double_rr, min_players, max_players, conditions, round, \
+     started_at, ends_at, finished_at, schedule_key, version, created_at";
+
+fn text_column<T>(
+    row: &AnyRow,
+    column: &str,
+    parse: fn(&str) -> Option<T>,
+) -> Result<T, sqlx::Error> {
+    let text: String = row.try_get(column)?;
+    parse(&text).ok_or_else(|| corrupt(column, format!("unknown value '{text}'")))
+}
+
+fn from_row(row: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
+    let control: String = row.try_get("time_control")?;
+    let conditions: String = row.try_get("conditions")?;
+    Ok(TournamentRow {
+        id: row.try_get("id")?,
+        kind: text_column(row, "kind", TournamentKind::parse)?,
+        variant: text_column(row, "variant", GameKind::parse)?,
+        name: row.try_get("name")?,
+        control: serde_json::from_str(&control)
+            .map_err(|e| corrupt("time_control", format!("'{control}': {e}")))?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        status: text_column(row, "status", TournamentStatus::parse)?,
+        created_by: row.try_get("created_by")?,
+        starts_at: row.try_get("starts_at")?,
+        minutes: row.try_get("minutes")?,
+        rounds: row.try_get("rounds")?,
+        double: row.try_get::<i64, _>("double_rr")? != 0,
+        min_players: row.try_get("min_players")?,
+        max_players: row.try_get("max_players")?,
+        conditions: serde_json::from_str(&conditions)
+            .map_err(|e| corrupt("conditions", format!("'{conditions}': {e}")))?,
+        round: row.try_get("round")?,
+        started_at: row.try_get("started_at")?,
+        ends_at: row.try_get("ends_at")?,
+        finished_at: row.try_get("finished_at")?,
+        schedule_key: row.try_get("schedule_key")?,
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+fn entry_of(row: &AnyRow) -> Result<EntryRow, sqlx::Error> {
+    Ok(EntryRow {
+        account_id: row.try_get("account_id")?,
+        username: row.try_get("username")?,
+        rating: row.try_get("rating")?,
+        tpn: row.try_get("tpn")?,
+        joined_at: row.try_get("joined_at")?,
+        withdrawn_at: row.try_get("withdrawn_at")?,
+        paused: row.try_get::<i64, _>("paused")? != 0,
+    })
+}
+
+/// Moves event `id`'s version on (in the caller's transaction).
+pub(super) async fn bump(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Stores a new event. `Ok(false)`: its `schedule_key` is stored already (another process
+    /// made this occurrence of a scheduled event first).
+    pub async fn insert_tournament(&self, t: &TournamentRow) -> Result<bool, StoreError> {
+        let control = serde_json::to_string(&t.control).unwrap_or_default();
+        let conditions = serde_json::to_string(&t.conditions).unwrap_or_default();
+        let (control, conditions) = (&control, &conditions);
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(&format!(
+                        "INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, \
+                         $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
+                         $21, $22) ON CONFLICT DO NOTHING"
+                    ))
+                    .bind(&t.id)
+                    .bind(t.kind.as_str())
+                    .bind(t.variant.as_str())
+                    .bind(&t.name)
+                    .bind(control)
+                    .bind(i64::from(t.rated))
+                    .bind(t.status.as_str())
+                    .bind(&t.created_by)
+                    .bind(t.starts_at)
+                    .bind(t.minutes)
+                    .bind(t.rounds)
+                    .bind(i64::from(t.double))
+                    .bind(t.min_players)
+                    .bind(t.max_players)
+                    .bind(conditions)
+                    .bind(t.round)
+                    .bind(t.started_at)
+                    .bind(t.ends_at)
+                    .bind(t.finished_at)
+                    .bind(&t.schedule_key)
+                    .bind(t.version)
+                    .bind(t.created_at)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Event `id`, if stored.
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row =
+                        sqlx::query(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = $1"))
+                            .bind(id)
+                            .fetch_optional(conn.raw())
+                            .await?;
+                    Ok(row.as_ref().map(from_row).transpose()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Event `id`'s version (`None`: no such event): what a stream polls.
+    pub async fn tournament_version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT version FROM tournaments WHERE id = $1")
+                        .bind(id)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    Ok(row.map(|r| r.try_get::<i64, _>("version")).transpose()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Up to `limit` events in `status`: the upcoming soonest first, the others newest first.
+    pub async fn tournaments_in(
+        &self,
+        status: TournamentStatus,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let order = match status {
+            TournamentStatus::Created => "starts_at ASC, id ASC",
+            _ => "starts_at DESC, id DESC",
+        };
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {COLUMNS} FROM tournaments WHERE status = $1 ORDER BY {order} \
+                         LIMIT $2"
+                    ))
+                    .bind(status.as_str())
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The ids of the events a director must look at by `now` (Unix ms): started ones, and
+    /// created ones whose start time has come.
+    pub async fn tournaments_due(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id FROM tournaments WHERE status = 'started' OR \
+                         (status = 'created' AND starts_at <= $1) ORDER BY starts_at",
+                    )
+                    .bind(now)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("id"))
+                        .collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The entries of event `id`, in order of entry.
+    pub async fn tournament_entries(&self, id: &str) -> Result<Vec<EntryRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT account_id, username, rating, tpn, joined_at, withdrawn_at, \
+                         paused FROM tournament_players WHERE tournament_id = $1 \
+                         ORDER BY joined_at, account_id",
+                    )
+                    .bind(id)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(entry_of).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Enters `account` (named `username`, rated `rating`) in event `id`, or brings back one
+    /// who withdrew, in one transaction that counts the entries (so two joins at once cannot
+    /// pass the maximum). Entries are taken while the event is created, and while an arena
+    /// or a Swiss event runs (a Swiss late entry plays from the next round).
+    pub async fn join_tournament(
+        &self,
+        id: &str,
+        account: &str,
+        username: &str,
+        rating: i64,
+        now: i64,
+    ) -> Result<JoinOutcome, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    // Taking the event's row first serialises the joins of one event.
+                    let bumped = sqlx::query(
+                        "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND \
+                         (status = 'created' OR (status = 'started' AND kind <> 'round_robin'))",
+                    )
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                    if bumped.rows_affected() == 0 {
+                        let exists = sqlx::query("SELECT 1 FROM tournaments WHERE id = $1")
+                            .bind(id)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .is_some();
+                        return Ok(if exists {
+                            JoinOutcome::Closed
+                        } else {
+                            JoinOutcome::Missing
+                        });
+                    }
+                    let existing = sqlx::query(
+                        "SELECT withdrawn_at FROM tournament_players WHERE tournament_id = $1 \
+                         AND account_id = $2",
+                    )
+                    .bind(id)
+                    .bind(account)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if let Some(row) = &existing
+                        && row.try_get::<Option<i64>, _>("withdrawn_at")?.is_none()
+                    {
+                        return Ok(JoinOutcome::Joined);
+                    }
+                    let max: i64 = sqlx::query("SELECT max_players FROM tournaments WHERE id = $1")
+                        .bind(id)
+                        .fetch_one(&mut *tx)
+                        .await?
+                        .try_get("max_players")?;
+                    let count: i64 = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = $1 \
+                         AND withdrawn_at IS NULL",
+                    )
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get("n")?;
+                    if count >= max {
+                        return Ok(JoinOutcome::Full);
+                    }
+                    if existing.is_some() {
+                        sqlx::query(
+                            "UPDATE tournament_players SET withdrawn_at = NULL, paused = 0 \
+                             WHERE tournament_id = $1 AND account_id = $2",
+                        )
+                        .bind(id)
+                        .bind(account)
+                        .execute(&mut *tx)
+                        .await?;
+                    } else {
+                        sqlx::query(
+                            "INSERT INTO tournament_players (tournament_id, account_id, \
+                             username, rating, tpn, joined_at, withdrawn_at, paused) VALUES \
+                             ($1, $2, $3, $4, NULL, $5, NULL, 0)",
+                        )
+                        .bind(id)
+                        .bind(account)
+                        .bind(username)
+                        .bind(rating)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    commit(tx).await?;
+                    Ok(JoinOutcome::Joined)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Withdraws `account` from event `id` at `now`: `false` when it was not in (or already
+    /// out).
+    pub async fn withdraw_from_tournament(
+        &self,
+        id: &str,
+        account: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.change_entry(
+            id,
+            "UPDATE tournament_players SET withdrawn_at = $3 WHERE tournament_id = $1 AND \
+             account_id = $2 AND withdrawn_at IS NULL",
+            account,
+            now,
+        )
+        .await
+    }
+
+    /// Pauses (`paused`) or brings back an arena player: `false` when not in.
+    pub async fn pause_in_tournament(
+        &self,
+        id: &str,
+        account: &str,
+        paused: bool,
+    ) -> Result<bool, StoreError> {
+        self.change_entry(
+            id,
+            "UPDATE tournament_players SET paused = $3 WHERE tournament_id = $1 AND \
+             account_id = $2 AND withdrawn_at IS NULL",
+            account,
+            i64::from(paused),
+        )
+        .await
+    }
+
+    async fn change_entry(
+        &self,
+        id: &str,
+        statement: &'static str,
+        account: &str,
+        value: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let done = sqlx::query(statement)
+                        .bind(id)
+                        .bind(account)
+                        .bind(value)
+                        .execute(&mut *tx)
+                        .await?;
+                    if done.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    bump(&mut tx, id).await?;
+                    commit(tx).await?;
+                    Ok(true)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Starts event `id` if it is still created: numbers the entries (`tpns`: account id and
+    /// number), sets the rounds (a round robin's, from its table) and an arena's end.
+    /// `false`: it was started or ended meanwhile.
+    pub async fn start_tournament(
+        &self,
+        id: &str,
+        tpns: &[(String, i64)],
+        rounds: Option<i64>,
+        now: i64,
+        ends_at: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let done = sqlx::query(
+                        "UPDATE tournaments SET status = 'started', started_at = $2, \
+                         ends_at = $3, rounds = COALESCE($4, rounds), version = version + 1 \
+                         WHERE id = $1 AND status = 'created'",
+                    )
+                    .bind(id)
+                    .bind(now)
+                    .bind(ends_at)
+                    .bind(rounds)
+                    .execute(&mut *tx)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    for (account, tpn) in tpns {
+                        sqlx::query(
+                            "UPDATE tournament_players SET tpn = $3 WHERE tournament_id = $1 \
+                             AND account_id = $2",
+                        )
+                        .bind(id)
+                        .bind(account)
+                        .bind(*tpn)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    commit(tx).await?;
+                    Ok(true)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Numbers a late entry of a running event (`tpn`), once.
+    pub async fn number_entry(&self, id: &str, account: &str, tpn: i64) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    sqlx::query(
+                        "UPDATE tournament_players SET tpn = $3 WHERE tournament_id = $1 AND \
+                         account_id = $2 AND tpn IS NULL",
+                    )
+                    .bind(id)
+                    .bind(account)
+                    .bind(tpn)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Ends event `id` as `status` (finished or canceled) at `now`, if it is not over yet:
+    /// `false` when it was.
+    pub async fn end_tournament(
+        &self,
+        id: &str,
+        status: TournamentStatus,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "UPDATE tournaments SET status = $2, finished_at = $3, \
+                         version = version + 1 WHERE id = $1 AND status IN ('created', 'started')",
+                    )
+                    .bind(id)
+                    .bind(status.as_str())
+                    .bind(now)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Moves a created event's start to `now` (its creator's "start now"): `false` when it is
+    /// not created.
+    pub async fn start_tournament_now(&self, id: &str, now: i64) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let done = sqlx::query(
+                        "UPDATE tournaments SET starts_at = $2, version = version + 1 \
+                         WHERE id = $1 AND status = 'created'",
+                    )
+                    .bind(id)
+                    .bind(now)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The events account `account` entered, newest first, at most `limit`: the event and
+    /// whether the account withdrew.
+    pub async fn tournaments_of(
+        &self,
+        account: &str,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {} FROM tournaments t JOIN tournament_players p ON \
+                         p.tournament_id = t.id WHERE p.account_id = $1 ORDER BY t.starts_at \
+                         DESC, t.id DESC LIMIT $2",
+                        COLUMNS
+                            .split(", ")
+                            .map(|c| format!("t.{c}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                    .bind(account)
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}
+
+impl Store {
+    /// The player hashes (`accounts.player_hash`, what a game's seat holds) of event `id`'s
+    /// entries, by account id; an account without one is left out.
+    pub async fn entry_player_hashes(
+        &self,
+        id: &str,
+    ) -> Result<Vec<(String, site_model::secrets::TokenHash)>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT p.account_id AS account_id, a.player_hash AS player_hash FROM \
+                         tournament_players p JOIN accounts a ON a.id = p.account_id WHERE \
+                         p.tournament_id = $1 AND a.player_hash IS NOT NULL",
+                    )
+                    .bind(id)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| {
+                            Ok((
+                                r.try_get("account_id")?,
+                                site_model::secrets::TokenHash::from_stored(
+                                    r.try_get("player_hash")?,
+                                ),
+                            ))
+                        })
+                        .collect::<Result<_, sqlx::Error>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}
