@@ -24,6 +24,8 @@ import { offlineGamePage, offlinePage } from './pages/offline';
 import { rulesPage } from './pages/rules';
 import { statsPage } from './pages/stats';
 import { dashboardPage, trainingPage } from './pages/training';
+import { tournamentsPage } from './pages/tournaments';
+import { tournamentPage } from './pages/tournament';
 
 /** A page draws itself into `root` and may return a function that tears it down. */
 export type Page = (root: HTMLElement, ...params: string[]) => void | (() => void);
@@ -50,6 +52,8 @@ const routes: [RegExp, Page][] = [
   [/^\/reset$/, onlineOnly(resetPage)],
   [/^\/@\/([\w-]{1,40})$/, onlineOnly(profilePage)],
   [/^\/leaderboard(?:\/([\w-]+))?$/, onlineOnly(leaderboardPage)],
+  [/^\/tournaments$/, onlineOnly(tournamentsPage)],
+  [/^\/tournament\/([A-Za-z0-9]{8})$/, onlineOnly(tournamentPage)],
   [/^\/training\/dashboard$/, onlineOnly(dashboardPage)],
   [/^\/training(?:\/(antarctos|iceage)(?:\/([\w-]+))?)?$/, onlineOnly(trainingPage)],
 ];
@@ -71,7 +75,7 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
+    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
     bell(),
     offlineBadge(),

@@ -10,6 +10,7 @@ import { notifyEn } from './notify.en';
 import { offlineEn } from './offline.en';
 import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
+import { tournamentsEn } from './tournaments.en';
 
 export const en = {
   ...clockEn,
@@ -19,6 +20,7 @@ export const en = {
   ...offlineEn,
   ...puzzlesEn,
   ...ratingsEn,
+  ...tournamentsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',
   'nav.my': 'My games',

@@ -9,6 +9,7 @@ import { notifyRu } from './notify.ru';
 import { offlineRu } from './offline.ru';
 import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
+import { tournamentsRu } from './tournaments.ru';
 
 export const ru: Record<Key, string> = {
   ...clockRu,
@@ -18,6 +19,7 @@ export const ru: Record<Key, string> = {
   ...offlineRu,
   ...puzzlesRu,
   ...ratingsRu,
+  ...tournamentsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',
   'nav.my': 'Мои партии',

@@ -9,6 +9,7 @@ import { notifyTr } from './notify.tr';
 import { offlineTr } from './offline.tr';
 import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
+import { tournamentsTr } from './tournaments.tr';
 
 export const tr: Record<Key, string> = {
   ...clockTr,
@@ -18,6 +19,7 @@ export const tr: Record<Key, string> = {
   ...offlineTr,
   ...puzzlesTr,
   ...ratingsTr,
+  ...tournamentsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',
   'nav.my': 'Oyunlarım',

@@ -1,0 +1,163 @@
+// `/tournament/<id>` (issue 40): the standings live over the event's stream, the pairings by
+// round with each game linked, a round robin's crosstable, "your game is ready" with a sound,
+// join / withdraw / pause / start / berserk, the clock to the start or the end, a finished
+// event's podium and its downloads.
+
+import type { Variant } from '../api';
+import { currentUser } from '../account';
+import { h, mount } from '../dom';
+import { dateTime, errorWords, num, t } from '../i18n';
+import { play } from '../sound';
+import { setTitle } from '../title';
+import { controlLabel, tournamentsApi, type PairingView, type TournamentView } from '../tournaments/api';
+import { kindName } from './tournaments';
+
+const gameName = (v: Variant) => t(`game.${v}` as 'game.antarctos');
+
+function clockText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400);
+  const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60].map(x => String(x).padStart(2, '0')).join(':');
+  return d > 0 ? `${d} d ${hms}` : hms;
+}
+
+function resultText(p: PairingView): string {
+  switch (p.result) {
+    case null: return t('tour.playing');
+    case 'white': return '1-0';
+    case 'black': return '0-1';
+    case 'draw': return '½-½';
+    case 'white_forfeit': return `+ − (${t('tour.forfeit')})`;
+    case 'black_forfeit': return `− + (${t('tour.forfeit')})`;
+    case 'double_forfeit': return `− − (${t('tour.forfeit')})`;
+    case 'bye': return t('tour.bye');
+  }
+}
+
+const player = (name: string) => h('a', { href: `/@/${name}` }, name);
+
+function standings(v: TournamentView): HTMLElement {
+  const fide = v.kind !== 'arena';
+  const head = h('tr', h('th.num', t('tour.rank')), h('th', t('tour.player')), h('th.num', t('tour.points')),
+    fide ? [h('th.num', t('tour.buchholz')), h('th.num', t('tour.sb'))] : h('th', ''), h('th.num', t('tour.games')));
+  const rows = v.standings.map(s => h('tr', { 'data-username': s.username },
+    h('td.num', String(s.rank)),
+    h('td', player(s.username), ' ', h('span.muted', String(s.rating)),
+      s.fire ? h('span.fire', { title: t('tour.fire') }, ' 🔥') : '',
+      s.withdrawn ? h('span.muted', ` (${t('tour.withdrawn')})`) : '',
+      s.paused ? h('span.muted', ` (${t('tour.paused')})`) : ''),
+    h('td.num', h('strong', num(s.points, Number.isInteger(s.points) ? 0 : 1))),
+    fide
+      ? [h('td.num', num(s.tiebreaks?.buchholz_cut1 ?? 0, 1)), h('td.num', num(s.tiebreaks?.sonneborn_berger ?? 0, 2))]
+      : h('td.sheet', (s.sheet ?? []).join(' ')),
+    h('td.num', String(s.games))));
+  return h('section.card#standings', h('h2', t('tour.standings')),
+    h('div.table-scroll', h('table.list.standings', h('thead', head), h('tbody', rows))));
+}
+
+function pairings(v: TournamentView): HTMLElement {
+  const rounds = [...new Set(v.pairings.map(p => p.round))].sort((a, b) => b - a);
+  const line = (p: PairingView) => h('li', { 'data-round': String(p.round) },
+    player(p.white), p.berserk_white ? ' ⚔' : '', ' – ', p.black ? player(p.black) : h('em', t('tour.bye')), p.berserk_black ? ' ⚔' : '', ' ',
+    p.game ? h('a', { href: `/game/${p.game}` }, resultText(p)) : h('span', resultText(p)));
+  const body = v.kind === 'arena'
+    ? h('ul.pairings', [...v.pairings].reverse().slice(0, 100).map(line))
+    : rounds.map(r => h('div.round', h('h3', t('tour.round', { n: r })), h('ul.pairings', v.pairings.filter(p => p.round === r).map(line))));
+  return h('section.card#pairings', h('h2', t('tour.pairings')), body);
+}
+
+function crosstable(v: TournamentView): HTMLElement | null {
+  if (v.kind !== 'round_robin' || v.standings.length === 0) return null;
+  const names = v.standings.map(s => s.username);
+  const cell = (a: string, b: string): string => {
+    if (a === b) return '×';
+    return v.pairings.filter(p => (p.white === a && p.black === b) || (p.white === b && p.black === a)).map(p => {
+      const white = p.white === a;
+      switch (p.result) {
+        case 'white': case 'white_forfeit': return white ? '1' : '0';
+        case 'black': case 'black_forfeit': return white ? '0' : '1';
+        case 'draw': return '½';
+        case 'double_forfeit': return '0';
+        default: return '·';
+      }
+    }).join(' ');
+  };
+  return h('section.card#crosstable', h('h2', t('tour.crosstable')), h('div.table-scroll', h('table.list.crosstable',
+    h('thead', h('tr', h('th', ''), names.map((_, i) => h('th.num', String(i + 1))))),
+    h('tbody', names.map((a, i) => h('tr', h('th', `${i + 1}. `, a), names.map(b => h('td.num', cell(a, b)))))))));
+}
+
+export function tournamentPage(root: HTMLElement, id: string): () => void {
+  let view: TournamentView | null = null;
+  let announced: string | null = null;
+  let error = '';
+  const draw = () => {
+    if (!view) return;
+    const v = view;
+    setTitle(v.name);
+    const me = v.me;
+    const user = currentUser();
+    const act = (action: Parameters<typeof tournamentsApi.act>[1], label: string, primary = false) =>
+      h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': action, onclick: () => {
+        tournamentsApi.act(v.id, action).then(() => { error = ''; refresh(); }, err => { error = errorWords(err); draw(); });
+      } }, label);
+    const over = v.status === 'finished' || v.status === 'canceled';
+    const buttons: HTMLElement[] = [];
+    if (user && !over) {
+      if (!me?.joined) buttons.push(act('join', t('tour.join'), true));
+      else {
+        buttons.push(act('withdraw', t('tour.withdraw')));
+        if (v.kind === 'arena') buttons.push(me.paused ? act('resume', t('tour.resume'), true) : act('pause', t('tour.pause')));
+      }
+      if (me?.creator && v.status === 'created') buttons.push(act('start', t('tour.start_now')));
+    } else if (!user && !over) buttons.push(h('p.muted', t('tour.create_hint')));
+    const now = Date.now();
+    const countdown = v.status === 'created' ? t('tour.to_start', { time: clockText(v.starts_at - now) })
+      : v.status === 'started' && v.ends_at ? t('tour.to_end', { time: clockText(v.ends_at - now) })
+      : v.status === 'started' && v.rounds ? t('tour.round_of', { round: v.round, rounds: v.rounds }) : '';
+    const conditions = [
+      v.conditions.min_rated_games ? t('tour.cond_games', { n: v.conditions.min_rated_games }) : '',
+      v.conditions.min_rating ? t('tour.cond_min', { n: v.conditions.min_rating }) : '',
+      v.conditions.max_rating ? t('tour.cond_max', { n: v.conditions.max_rating }) : '',
+    ].filter(Boolean);
+    const ready = me?.game ? h('section.card.your-game#your-game', { role: 'alert' }, h('strong', t('tour.your_game')), ' ',
+      h('a.button.primary', { href: `/game/${me.game}` }, t('tour.go_to_game')),
+      v.kind === 'arena' ? act('berserk', t('tour.berserk')) : '') : null;
+    mount(root,
+      h('section.card#tournament', { 'data-id': v.id, 'data-status': v.status },
+        h('h1', v.name),
+        h('p', kindName(v.kind), ' · ', gameName(v.variant), ' · ', controlLabel(v.time_control), ' · ',
+          v.rated ? t('tour.rated') : t('rating.casual'), ' · ', t('tour.players_n', { n: v.players }),
+          v.scheduled ? ` · ${t('tour.scheduled')}` : ''),
+        h('p', h('strong', t(`tour.status.${v.status}` as 'tour.status.created')), ' · ', t('tour.starts_at', { time: dateTime(v.starts_at) })),
+        countdown ? h('p.countdown#countdown', countdown) : '',
+        conditions.length ? h('p.muted', t('tour.conditions', { what: conditions.join(', ') })) : '',
+        v.podium?.length ? h('ol.podium', v.podium.map(n => h('li', player(n)))) : '',
+        h('div.actions', buttons),
+        error ? h('p.error', { role: 'alert' }, error) : '',
+        v.status === 'finished' ? h('p', h('a', { href: tournamentsApi.gamesUrl(v.id), download: '' }, t('tour.download_games')),
+          v.kind !== 'arena' ? [' · ', h('a', { href: tournamentsApi.trfUrl(v.id), download: '' }, t('tour.download_trf'))] : '') : ''),
+      ready ?? '', standings(v), crosstable(v) ?? '', pairings(v));
+    if (me?.game && me.game !== announced) {
+      announced = me.game;
+      play('success');
+    }
+  };
+  const refresh = () => tournamentsApi.get(id).then(v => { view = v; draw(); }, err => {
+    if (!view) mount(root, h('section.card', h('p.error', errorWords(err))));
+  });
+  mount(root, h('section.card', h('p.muted', t('page.loading'))));
+  refresh();
+  const events = new EventSource(tournamentsApi.streamUrl(id));
+  events.addEventListener('tournament', e => {
+    try {
+      view = JSON.parse((e as MessageEvent<string>).data) as TournamentView;
+      draw();
+    } catch { /* a malformed event is skipped; the next one redraws */ }
+  });
+  const tick = window.setInterval(() => {
+    const el = document.getElementById('countdown');
+    if (el && view && (view.status === 'created' || view.ends_at)) draw();
+  }, 1000);
+  return () => { events.close(); window.clearInterval(tick); };
+}
