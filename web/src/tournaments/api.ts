@@ -28,6 +28,7 @@ export interface PairingView {
   black: string | null;
   game: string | null;
   result: PairingResult | null;
+  ended_at: number | null;
   berserk_white?: boolean;
   berserk_black?: boolean;
 }

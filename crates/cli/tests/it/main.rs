@@ -19,3 +19,4 @@ mod records_cli;
 mod serve_fsize;
 mod serve_kill;
 mod serve_limits;
+mod tournament_processes;

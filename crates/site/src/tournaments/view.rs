@@ -27,6 +27,9 @@ pub struct PairingView {
     /// `white`, `black`, `draw`, `white_forfeit`, `black_forfeit`, `double_forfeit`, `bye`;
     /// `null` while the game goes on.
     pub result: Option<PairingResult>,
+    /// Unix ms of the result (`null` while the game goes on): an arena game that ended after
+    /// the arena's `ends_at` counts for nobody.
+    pub ended_at: Option<i64>,
     /// Berserk sides (arena).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub berserk_white: bool,
@@ -207,6 +210,7 @@ pub fn build(t: &TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -
                 black: p.black.as_deref().map(name),
                 game: p.game_id.clone(),
                 result: p.result,
+                ended_at: p.ended_at,
                 berserk_white: p.berserk_white,
                 berserk_black: p.berserk_black,
             })
