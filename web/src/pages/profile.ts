@@ -11,6 +11,7 @@ import {
   type History, type HistoryPoint, type PlayerGame, type PlayerView, type Speed,
 } from '../ratings_api';
 import { setTitle } from '../title';
+import { tournamentsApi } from '../tournaments/api';
 import { parseVariant } from '../variants';
 
 const VARIANTS: Variant[] = ['antarctos', 'iceage'];
@@ -147,6 +148,19 @@ function gamesBox(name: string): HTMLElement {
   return h('div', h('div.actions', select), list);
 }
 
+/** The player's last events and places (issue 40), filled in when they arrive. */
+function tournamentsBox(name: string): HTMLElement {
+  const box = h('div#profile-tournaments');
+  tournamentsApi.ofPlayer(name).then(list => {
+    if (list.length === 0) return;
+    mount(box, h('h2', t('tour.profile')), h('ul.tournament-list', list.map(x => h('li', { 'data-id': x.id },
+      x.place ? h('strong', `#${x.place} `) : '',
+      h('a', { href: `/tournament/${x.id}` }, x.name), ' · ', t(`tour.status.${x.status}` as 'tour.status.created'),
+      ' · ', dateTime(x.starts_at)))));
+  }, () => undefined);
+  return box;
+}
+
 export function profilePage(root: HTMLElement, rawName: string): void {
   const name = decodeURIComponent(rawName);
   setTitle(t('rating.profile_title', { name }));
@@ -162,7 +176,8 @@ export function profilePage(root: HTMLElement, rawName: string): void {
         historyBox(history),
         h('h2', t('rating.games')),
         record(p),
-        gamesBox(p.username)));
+        gamesBox(p.username),
+        tournamentsBox(p.username)));
     },
     err => mount(root, h('section.card', h('h1', name),
       h('p.error#profile-error', (err as { code?: string }).code === 'not_found' ? t('rating.not_found') : errorWords(err)))),

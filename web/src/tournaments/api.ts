@@ -70,6 +70,7 @@ export const tournamentsApi = {
   get: (id: string) => call<TournamentView>('GET', base(id)),
   create: (body: Record<string, unknown>) => call<{ id: string }>('POST', '/api/tournaments', body),
   act: (id: string, action: 'join' | 'withdraw' | 'pause' | 'resume' | 'start' | 'berserk') => call<void>('POST', `${base(id)}/${action}`),
+  ofPlayer: (name: string) => call<(TournamentSummary & { place: number | null })[]>('GET', `/api/players/${encodeURIComponent(name)}/tournaments`),
   streamUrl: (id: string) => `${base(id)}/stream`,
   trfUrl: (id: string) => `${base(id)}/trf`,
   gamesUrl: (id: string) => `${base(id)}/games`,

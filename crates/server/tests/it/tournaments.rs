@@ -231,6 +231,14 @@ async fn a_swiss_of_nine_over_four_rounds() {
         .expect("list")
         .body;
     assert!(list.as_array().expect("list").iter().any(|t| t["id"] == id));
+    let winner = standings[0]["username"].as_str().expect("name");
+    let mine = director
+        .get(&format!("/api/players/{winner}/tournaments"))
+        .await
+        .expect("profile")
+        .body;
+    assert_eq!(mine[0]["id"], id.as_str(), "{mine}");
+    assert_eq!(mine[0]["place"], 1);
     srv.stop().await;
 }
 

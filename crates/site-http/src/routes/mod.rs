@@ -363,7 +363,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/tournaments/{id}", get(tournaments::get))
         .route("/tournaments/{id}/stream", get(tournaments::stream))
         .route("/tournaments/{id}/trf", get(tournaments::trf))
-        .route("/tournaments/{id}/games", get(tournaments::games));
+        .route("/tournaments/{id}/games", get(tournaments::games))
+        .route("/players/{name}/tournaments", get(tournaments::of_player));
     // Entering, leaving and pausing: counted like lobby offers; making an event, like a game.
     let tournament_writes = Router::new()
         .route("/tournaments/{id}/join", post(tournaments::join))

@@ -15,7 +15,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::Serialize;
 use site::accounts::Account;
 use site::tournaments::stream::TournamentStream;
-use site::tournaments::{CreateBody, NewTournament, TournamentSummary, TournamentView};
+use site::tournaments::{
+    CreateBody, NewTournament, PlayerTournament, TournamentSummary, TournamentView,
+};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::tournament::TournamentStatus;
 
@@ -199,4 +201,12 @@ pub async fn stream(
         ))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15))))
+}
+
+/// `GET /api/players/{username}/tournaments` -> the player's last events and places.
+pub async fn of_player(
+    State(svc): State<AppState>,
+    PathText(name): PathText,
+) -> Result<Json<Vec<PlayerTournament>>, HttpError> {
+    Ok(Json(svc.tournaments.of_player(&name).await?))
 }

@@ -26,7 +26,7 @@ pub mod stream;
 pub mod view;
 
 pub use request::{CreateBody, NewTournament};
-pub use view::{MeView, PairingView, TournamentSummary, TournamentView};
+pub use view::{MeView, PairingView, PlayerTournament, TournamentSummary, TournamentView};
 
 /// Most events one account may have created and not yet finished (spam).
 pub const MAX_OPEN_PER_ACCOUNT: usize = 5;
@@ -343,30 +343,40 @@ impl Tournaments {
             .collect())
     }
 
-    /// The events account `account_id` entered, newest first (profiles).
-    pub async fn of_account(
-        &self,
-        account_id: &str,
-    ) -> Result<Vec<(TournamentSummary, Option<u32>)>, SiteError> {
-        let rows = self.store().tournaments_of(account_id, 20).await?;
+    /// `GET /api/players/{username}/tournaments`: the last 20 events the player entered,
+    /// newest first, with their place in the finished ones. 404 for an unknown player.
+    pub async fn of_player(&self, username: &str) -> Result<Vec<PlayerTournament>, SiteError> {
+        let unknown = || {
+            SiteError::new(
+                ErrorCode::NotFound,
+                format!("no player named '{}'", game::excerpt(username)),
+            )
+        };
+        if !crate::accounts::valid_username(username) {
+            return Err(unknown());
+        }
+        let account = self
+            .store()
+            .profile_account(username)
+            .await?
+            .ok_or_else(unknown)?;
+        let rows = self.store().tournaments_of(&account.id, 20).await?;
         let mut out = Vec::with_capacity(rows.len());
         for t in rows {
             let place = if t.status == TournamentStatus::Finished {
                 let b = self.built(&t.id).await?;
-                let name = b
-                    .entries
-                    .iter()
-                    .find(|e| e.account_id == account_id)
-                    .map(|e| e.username.clone());
                 b.view
                     .standings
                     .iter()
-                    .find(|s| Some(&s.username) == name.as_ref())
+                    .find(|s| s.username == account.username)
                     .map(|s| s.rank)
             } else {
                 None
             };
-            out.push((TournamentSummary::of(&t), place));
+            out.push(PlayerTournament {
+                tournament: TournamentSummary::of(&t),
+                place,
+            });
         }
         Ok(out)
     }

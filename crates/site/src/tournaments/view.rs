@@ -158,6 +158,16 @@ impl TournamentSummary {
     }
 }
 
+/// One event of a player's profile (`GET /api/players/{username}/tournaments`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerTournament {
+    /// The event.
+    #[serde(flatten)]
+    pub tournament: TournamentSummary,
+    /// The player's place once it is finished.
+    pub place: Option<u32>,
+}
+
 /// The view of `t` for nobody in particular (`me` is `None`; [`TournamentView::for_account`]
 /// fills it).
 pub fn build(t: &TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> TournamentView {
