@@ -126,6 +126,9 @@ pub struct SiteError {
     /// rules crate's fault as data, so that a page words it in its own language.
     #[serde(rename = "position", skip_serializing_if = "Option::is_none")]
     pub position_fault: Option<Box<PositionFaultView>>,
+    /// For a 429: seconds until a retry may succeed, sent as `Retry-After` (not in the body).
+    #[serde(skip)]
+    pub retry_after_s: Option<u64>,
 }
 
 /// Why position text was refused, as data: `{"code": "king", "args": ["W", "Kc3"]}` (the codes
@@ -173,7 +176,14 @@ impl SiteError {
             game: None,
             move_fault: None,
             position_fault: None,
+            retry_after_s: None,
         }
+    }
+
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after_s = Some(seconds.max(1));
+        self
     }
 
     /// The same error, naming game `id` (see [`SiteError::game`]).

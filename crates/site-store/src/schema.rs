@@ -474,6 +474,28 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE puzzles ADD COLUMN retired TEXT NOT NULL DEFAULT ''",
         ],
     ),
+    // 23 is another branch's (the runner takes gaps and either order).
+    (
+        24,
+        &[
+            // The per-account log-in guard (issue 41, store/login_guard.rs): per lower-case
+            // username (existing or not), the GCRA time `tat` (Unix ms) of its checks, the
+            // wrong passwords in a row and the earliest next check from an unknown address;
+            // and the addresses (digests) each account logged in from.
+            "CREATE TABLE IF NOT EXISTS login_guards (
+            username_key TEXT PRIMARY KEY,
+            tat BIGINT NOT NULL,
+            failures BIGINT NOT NULL,
+            next_at BIGINT NOT NULL
+        )",
+            "CREATE TABLE IF NOT EXISTS login_addresses (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            address TEXT NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, address)
+        )",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

@@ -35,6 +35,7 @@ mod layers;
 mod limits;
 mod lobby;
 mod lobby_pairing;
+mod login_guard;
 mod notifications;
 mod position_faults;
 mod push;
