@@ -496,6 +496,18 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        25,
+        &[
+            // Seeks against floods (issue 41, store/seeks.rs): `address` is the digest of an
+            // anonymous seeker's address (NULL for an account), counted against the cap per
+            // address; `lasting` is 1 for a seek whose `expires_at` is a fixed end (an
+            // anonymous correspondence seek's 24 h), which presence never moves.
+            "ALTER TABLE seeks ADD COLUMN address TEXT",
+            "ALTER TABLE seeks ADD COLUMN lasting BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX IF NOT EXISTS seeks_address ON seeks (address, status)",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

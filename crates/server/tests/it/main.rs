@@ -46,6 +46,7 @@ mod ratings;
 mod redis_resync;
 mod replay;
 mod secrets_at_rest;
+mod seek_flood;
 mod static_files;
 mod storage;
 mod storage_faults;

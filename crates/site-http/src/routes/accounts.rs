@@ -9,7 +9,7 @@ use axum::{Extension, Json};
 
 use super::ApiJson;
 use crate::player::{Anonymous, LoggedIn};
-use crate::rate_limit::{ClientAddr, client_key};
+use crate::rate_limit::{ClientAddr, keyed as address};
 use crate::security::SecurityState;
 use site::accounts::{
     self, Credentials, MeView, PasswordChange, SECURE_SESSION_COOKIE, SESSION_COOKIE,
@@ -43,15 +43,6 @@ fn session_cookie(sec: &SecurityState, headers: &HeaderMap, token: Option<&str>)
         "{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={age}{secure}"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static(""))
-}
-
-/// The client's address as the rate limits key it (none: a router driven in-process).
-fn address(client: Option<Extension<ClientAddr>>) -> std::net::IpAddr {
-    client_key(
-        client.map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| {
-            c.0.0
-        }),
-    )
 }
 
 fn with_cookie(status: StatusCode, cookie: HeaderValue, body: MeView) -> Response {

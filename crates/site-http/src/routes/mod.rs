@@ -367,7 +367,11 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(imports, limits.create, "imports"))
         .merge(limited(positions, limits.lookup, "position lookups"))
         .merge(limited(logins, limits.login, "log-ins"))
-        .merge(limited(lobby_writes, limits.create, "lobby offers"))
+        .merge(limited(
+            lobby_writes.layer(Extension(lobby::AddressCaps(limits.create.is_some()))),
+            limits.create,
+            "lobby offers",
+        ))
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))

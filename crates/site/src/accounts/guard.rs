@@ -17,7 +17,6 @@
 use std::net::IpAddr;
 
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::content_digest;
 use site_store::{Admission, LoginPace, Store};
 
 /// Checks allowed at once for one username.
@@ -44,10 +43,9 @@ pub fn delay_ms(failures: i64) -> i64 {
         .min(MAX_DELAY_MS)
 }
 
-/// The stored form of a client's address (already keyed: an IPv6 client is its /64): a
-/// SHA-256 digest, so the table lists no addresses in clear.
+/// The stored form of a client's address ([`site_model::secrets::address_digest`]).
 pub fn address_digest(address: IpAddr) -> String {
-    content_digest(&format!("login-address {address}"))
+    site_model::secrets::address_digest(address)
 }
 
 /// The guard's key of a username as typed.
