@@ -33,6 +33,9 @@ pub enum ErrorCode {
     OwnInvite,
     /// 413: body, field or message too large.
     TooLarge,
+    /// 413: an answer would be too large for the request (`POST /api/records/read`: more
+    /// than four times the record's text); the message says so.
+    AnswerTooLarge,
     /// 422: no legal move matches.
     IllegalMove,
     /// 422: several legal moves match.
@@ -90,7 +93,7 @@ impl ErrorCode {
             | ErrorCode::InviteCancelled
             | ErrorCode::OwnInvite
             | ErrorCode::OwnSeek => 409,
-            ErrorCode::TooLarge => 413,
+            ErrorCode::TooLarge | ErrorCode::AnswerTooLarge => 413,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => 422,
             ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => 403,

@@ -43,6 +43,7 @@ mod puzzle_upkeep;
 mod puzzles;
 mod qa;
 mod ratings;
+mod records_budget;
 mod redis_resync;
 mod replay;
 mod secrets_at_rest;

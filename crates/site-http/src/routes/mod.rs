@@ -308,13 +308,18 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         "/import",
         body_limit(post(records::import), RECORDS_BODY_LIMIT),
     );
-    // As cheap as a game lookup: the same rate, counted apart.
+    // As cheap as a game lookup: the same rate, counted apart. Reading records also spends
+    // the address's budget of answer bytes.
+    let read_route = body_limit(post(analysis::read_records), RECORDS_BODY_LIMIT);
+    let read_route = match limits.records_bytes {
+        Some(bytes) => read_route.layer::<_, std::convert::Infallible>(Extension(Arc::new(
+            crate::output_budget::OutputBudget::new(bytes),
+        ))),
+        None => read_route,
+    };
     let positions = Router::new()
         .route("/positions", post(analysis::position))
-        .route(
-            "/records/read",
-            body_limit(post(analysis::read_records), RECORDS_BODY_LIMIT),
-        );
+        .route("/records/read", read_route);
     // Log-ins, registrations and password changes share one limit against password guessing.
     let logins = Router::new()
         .route("/accounts", post(accounts::register))
