@@ -71,6 +71,12 @@ pub enum ErrorCode {
     TooManyChallenges,
     /// 409: a player tried to accept their own seek.
     OwnSeek,
+    /// 409: registering a reserved username (`admin`, `icebound` ...) or one that looks like it
+    /// (site_model::usernames::RESERVED).
+    UsernameReserved,
+    /// 409: registering a username that looks like a taken one (`AIice` when `Alice` is taken:
+    /// the same skeleton key, site_model::usernames).
+    UsernameLookalike,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -92,7 +98,9 @@ impl ErrorCode {
             | ErrorCode::InviteUsed
             | ErrorCode::InviteCancelled
             | ErrorCode::OwnInvite
-            | ErrorCode::OwnSeek => 409,
+            | ErrorCode::OwnSeek
+            | ErrorCode::UsernameReserved
+            | ErrorCode::UsernameLookalike => 409,
             ErrorCode::TooLarge | ErrorCode::AnswerTooLarge => 413,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => 422,
             ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,

@@ -12,3 +12,4 @@ pub mod ratings;
 pub mod secrets;
 pub mod state;
 pub mod time;
+pub mod usernames;

@@ -47,7 +47,7 @@ use std::time::Duration;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 
-pub use accounts::AccountRow;
+pub use accounts::{AccountRow, NameClash};
 pub use backup::BackupSummary;
 pub use challenges::{ChallengeEnd, ChallengeRow};
 pub use commits::{CommitCounts, MAX_BATCH};

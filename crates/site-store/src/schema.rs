@@ -508,6 +508,15 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE INDEX IF NOT EXISTS seeks_address ON seeks (address, status)",
         ],
     ),
+    (
+        26,
+        &[
+            // Lookalike usernames (issue 41, site_model::usernames): the name's skeleton key.
+            // Filled for the accounts before (the oldest of a lookalike group keeps the key,
+            // later ones NULL), then made unique (store/accounts.rs, fill_skeletons).
+            "ALTER TABLE accounts ADD COLUMN username_skeleton TEXT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its
@@ -516,6 +525,7 @@ async fn data_step(version: i64, tx: &mut Transaction<'_, Any>) -> Result<(), St
     match version {
         3 => super::secrets::hash_stored_secrets(tx).await,
         13 => super::games::fill_speeds(tx).await,
+        26 => super::accounts::fill_skeletons(tx).await,
         _ => Ok(()),
     }
 }

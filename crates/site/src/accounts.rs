@@ -30,7 +30,8 @@ use crate::play::random_token;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{PlayerToken, TokenHash, TokenKeys, session_hash};
 use site_model::time::WallTime;
-use site_store::{AccountRow, Store, StoreError, now_ms};
+use site_model::usernames;
+use site_store::{AccountRow, NameClash, Store, StoreError, now_ms};
 
 /// The session cookie over plain HTTP.
 pub const SESSION_COOKIE: &str = "icebound_session";
@@ -114,6 +115,26 @@ fn check_password(password: &str) -> Result<(), SiteError> {
         )));
     }
     Ok(())
+}
+
+/// 409 for a name that cannot be registered: `conflict` when taken (a case variant
+/// included), `username_lookalike` when it looks like a taken one.
+fn name_clash(name: &str, clash: NameClash) -> SiteError {
+    match clash {
+        NameClash::LooksLike(other) if other.to_lowercase() != name.to_lowercase() => {
+            SiteError::new(
+                ErrorCode::UsernameLookalike,
+                format!(
+                    "the username '{name}' looks too much like '{other}', which is taken: \
+                     choose another"
+                ),
+            )
+        }
+        _ => SiteError::new(
+            ErrorCode::Conflict,
+            format!("the username '{name}' is taken"),
+        ),
+    }
 }
 
 fn bad_credentials() -> SiteError {
@@ -286,6 +307,18 @@ pub async fn register(
             "this browser is logged in: log out before registering another account",
         ));
     }
+    if usernames::is_reserved(&creds.username) {
+        return Err(SiteError::new(
+            ErrorCode::UsernameReserved,
+            format!(
+                "the username '{}' is reserved for the site: choose another",
+                creds.username
+            ),
+        ));
+    }
+    if let Some(other) = sessions.store.name_like(&creds.username).await? {
+        return Err(name_clash(&creds.username, NameClash::LooksLike(other)));
+    }
     let password_hash = hash_password(creds.password.clone()).await?;
     let account = AccountRow {
         id: random_token(12),
@@ -304,11 +337,8 @@ pub async fn register(
             &account_hash,
         )
         .await?;
-    if !stored {
-        return Err(SiteError::new(
-            ErrorCode::Conflict,
-            format!("the username '{}' is taken", creds.username),
-        ));
+    if let Some(clash) = stored {
+        return Err(name_clash(&creds.username, clash));
     }
     sessions
         .store

@@ -54,6 +54,7 @@ mod storage_faults;
 mod storage_faults_postgres;
 mod upload;
 mod upload_race;
+mod usernames;
 mod vacation;
 mod ws_changes;
 mod ws_close;
