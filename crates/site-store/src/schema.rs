@@ -517,6 +517,14 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE accounts ADD COLUMN username_skeleton TEXT",
         ],
     ),
+    (
+        27,
+        &[
+            // A game played as rated that did not count, and why (issue 41, store/ratings.rs:
+            // `pair_limit`, the same two accounts' sixth rated game in 24 hours).
+            "ALTER TABLE games ADD COLUMN unrated TEXT",
+        ],
+    ),
 ];
 
 /// The steps of a migration that SQL alone cannot do (SQLite has no SHA-256), run after its

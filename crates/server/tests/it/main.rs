@@ -12,6 +12,7 @@ mod accounts;
 mod analysis_api;
 mod antarctos_api;
 mod bad_input;
+mod boosting;
 mod clock_outages;
 mod clocks;
 mod common;
