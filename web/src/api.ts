@@ -123,6 +123,9 @@ export interface GameView {
   clock?: ClockView | null;
   /** Whether the game counts for ratings. */
   rated?: boolean;
+  /** Why a game played as rated did not count: `pair_limit`, the same two accounts' sixth
+   *  rated game in 24 hours (issue 41); absent otherwise. */
+  unrated?: 'pair_limit';
   /** A game played offline in the browser and uploaded (unrated, against the computer). */
   offline?: boolean;
   /** A real-time game's player whose pages all closed (issue 38); absent otherwise. */

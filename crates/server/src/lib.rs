@@ -148,7 +148,10 @@ impl Site {
             }
             None => tracing::info!("no mail is sent: no --smtp"),
         }
-        let sessions = site::accounts::Sessions::new(services.play.store().clone());
+        let sessions = site::accounts::Sessions::new(
+            services.play.store().clone(),
+            options.services.time.clone(),
+        );
         Ok(Site {
             services,
             security: site_http::security::Security::with_sessions(&options, keys, sessions),

@@ -8,6 +8,7 @@ pub mod conn;
 pub mod error;
 pub mod lobby_stream;
 pub mod options;
+pub mod output_budget;
 pub mod player;
 pub mod rate_limit;
 pub mod routes;

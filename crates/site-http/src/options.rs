@@ -177,6 +177,9 @@ pub struct RateLimits {
     /// `POST /api/session` and `POST /api/accounts` (log-ins and registrations, counted
     /// together against password guessing): 10 a minute, 5 at once.
     pub login: Option<Rate>,
+    /// Bytes of `POST /api/records/read` answers per client address and minute (issue 41: a
+    /// 240 KB file read back as 8.8 MB): 16 MiB ([`crate::output_budget`]).
+    pub records_bytes: Option<u64>,
 }
 
 impl Default for RateLimits {
@@ -187,6 +190,7 @@ impl Default for RateLimits {
             lookup: Some(Rate::per_minute(1_200, 100)),
             analysis: Some(Rate::per_minute(60, 10)),
             login: Some(Rate::per_minute(10, 5)),
+            records_bytes: Some(16 * 1024 * 1024),
         }
     }
 }
@@ -200,6 +204,7 @@ impl RateLimits {
             lookup: None,
             analysis: None,
             login: None,
+            records_bytes: None,
         }
     }
 }

@@ -39,6 +39,12 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The key of a handler's client ([`client_key`] of its [`ClientAddr`]); a router driven
+/// in-process, without one, is `0.0.0.0`.
+pub fn keyed(client: Option<axum::Extension<ClientAddr>>) -> IpAddr {
+    client_key(client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.0))
+}
+
 /// Keys requests by [`ClientAddr`] (or axum's `ConnectInfo`); a request with neither (a router
 /// driven in-process) shares the key `0.0.0.0`.
 #[derive(Debug, Clone, Copy)]

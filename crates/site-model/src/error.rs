@@ -33,6 +33,9 @@ pub enum ErrorCode {
     OwnInvite,
     /// 413: body, field or message too large.
     TooLarge,
+    /// 413: an answer would be too large for the request (`POST /api/records/read`: more
+    /// than four times the record's text); the message says so.
+    AnswerTooLarge,
     /// 422: no legal move matches.
     IllegalMove,
     /// 422: several legal moves match.
@@ -70,6 +73,12 @@ pub enum ErrorCode {
     OwnSeek,
     /// The player does not meet a tournament's entry conditions (the message says which).
     NotEligible,
+    /// 409: registering a reserved username (`admin`, `icebound` ...) or one that looks like it
+    /// (site_model::usernames::RESERVED).
+    UsernameReserved,
+    /// 409: registering a username that looks like a taken one (`AIice` when `Alice` is taken:
+    /// the same skeleton key, site_model::usernames).
+    UsernameLookalike,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -91,8 +100,10 @@ impl ErrorCode {
             | ErrorCode::InviteUsed
             | ErrorCode::InviteCancelled
             | ErrorCode::OwnInvite
-            | ErrorCode::OwnSeek => 409,
-            ErrorCode::TooLarge => 413,
+            | ErrorCode::OwnSeek
+            | ErrorCode::UsernameReserved
+            | ErrorCode::UsernameLookalike => 409,
+            ErrorCode::TooLarge | ErrorCode::AnswerTooLarge => 413,
             ErrorCode::IllegalMove | ErrorCode::AmbiguousMove => 422,
             ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => 403,
@@ -129,6 +140,9 @@ pub struct SiteError {
     /// rules crate's fault as data, so that a page words it in its own language.
     #[serde(rename = "position", skip_serializing_if = "Option::is_none")]
     pub position_fault: Option<Box<PositionFaultView>>,
+    /// For a 429: seconds until a retry may succeed, sent as `Retry-After` (not in the body).
+    #[serde(skip)]
+    pub retry_after_s: Option<u64>,
 }
 
 /// Why position text was refused, as data: `{"code": "king", "args": ["W", "Kc3"]}` (the codes
@@ -176,7 +190,14 @@ impl SiteError {
             game: None,
             move_fault: None,
             position_fault: None,
+            retry_after_s: None,
         }
+    }
+
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after_s = Some(seconds.max(1));
+        self
     }
 
     /// The same error, naming game `id` (see [`SiteError::game`]).

@@ -13,3 +13,4 @@ pub mod secrets;
 pub mod state;
 pub mod time;
 pub mod tournament;
+pub mod usernames;

@@ -71,6 +71,33 @@ impl Rating {
     }
 }
 
+/// Rated games between the same two accounts that count in one day (issue 41, boosting: two
+/// accounts made 49 rated wins in a minute by resigning to each other); later ones that day
+/// end unrated ([`Unrated::PairLimit`]).
+pub const PAIR_GAMES_PER_DAY: i64 = 5;
+
+/// Why a game played as rated did not count (`games.unrated`, the game view's `unrated`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unrated {
+    /// The two accounts already had [`PAIR_GAMES_PER_DAY`] rated games in the last 24 hours.
+    PairLimit,
+}
+
+impl Unrated {
+    /// The stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unrated::PairLimit => "pair_limit",
+        }
+    }
+
+    /// The value of stored text `text`; `None` for text it does not know.
+    pub fn parse(text: &str) -> Option<Unrated> {
+        (text == "pair_limit").then_some(Unrated::PairLimit)
+    }
+}
+
 /// Whether a rating with deviation `rd` is provisional.
 pub fn is_provisional(rd: f64) -> bool {
     rd > PROVISIONAL_RD

@@ -142,6 +142,13 @@ pub fn content_digest(text: &str) -> String {
     hash_hex(text)
 }
 
+/// What the database keeps of a client's address (already keyed: an IPv6 client is its /64),
+/// for the log-in guard's known addresses and the lobby's anonymous seeks: its SHA-256 (hex),
+/// so that no table lists addresses in clear.
+pub fn address_digest(address: std::net::IpAddr) -> String {
+    hash_hex(&format!("client-address {address}"))
+}
+
 fn hex_of(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);

@@ -2,7 +2,8 @@
 //! and one per log-in session (the SHA-256 of its cookie token).
 
 use site_model::secrets::TokenHash;
-use sqlx::Row;
+use site_model::usernames::skeleton_key;
+use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
 use super::{Store, StoreError};
@@ -24,13 +25,98 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
+/// Why [`Store::insert_account`] stored nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameClash {
+    /// The name is taken, without regard to case.
+    Taken,
+    /// The name looks like this taken one (same skeleton key).
+    LooksLike(String),
+}
+
+/// Migration 26's data step: the skeleton key of every account made before, oldest first; a
+/// later account whose key an older one holds keeps NULL (the older one stands for both), so
+/// that the key can then be unique.
+pub(super) async fn fill_skeletons(tx: &mut Transaction<'_, Any>) -> Result<(), StoreError> {
+    let rows = sqlx::query("SELECT id, username FROM accounts ORDER BY created_at, id")
+        .fetch_all(&mut **tx)
+        .await?;
+    let mut seen = std::collections::HashSet::new();
+    for row in &rows {
+        let id: String = row.try_get("id")?;
+        let name: String = row.try_get("username")?;
+        let key = skeleton_key(&name);
+        if seen.insert(key.clone()) {
+            sqlx::query("UPDATE accounts SET username_skeleton = $1 WHERE id = $2")
+                .bind(key)
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    sqlx::query(
+        "CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (username_skeleton)",
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// Stores a new account with its first session, and gives it the seats held by
     /// `player_hash` (the anonymous games of the registering browser) as `account_hash`, in one
-    /// transaction. `Ok(false)`: the name is taken (without regard to case).
+    /// transaction. `Ok(Some(clash))`: the name is taken (without regard to case) or looks like
+    /// a taken one (its skeleton key is unique), and nothing was stored.
     pub async fn insert_account(
         &self,
         account: &AccountRow,
+        session_hash: &TokenHash,
+        player_hash: &TokenHash,
+        account_hash: &TokenHash,
+    ) -> Result<Option<NameClash>, StoreError> {
+        let key = skeleton_key(&account.username);
+        let stored = self
+            .insert_account_keyed(account, &key, session_hash, player_hash, account_hash)
+            .await?;
+        if stored {
+            return Ok(None);
+        }
+        Ok(Some(match self.name_like(&account.username).await? {
+            Some(other) if other.to_lowercase() != account.username.to_lowercase() => {
+                NameClash::LooksLike(other)
+            }
+            _ => NameClash::Taken,
+        }))
+    }
+
+    /// The taken name whose skeleton key is `name`'s, if any (one indexed query).
+    pub async fn name_like(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let key = skeleton_key(name);
+        self.run(|mut conn| {
+            let key = key.clone();
+            Box::pin(async move {
+                let result = async {
+                    let row =
+                        sqlx::query("SELECT username FROM accounts WHERE username_skeleton = $1")
+                            .bind(&key)
+                            .fetch_optional(conn.raw())
+                            .await?;
+                    Ok(match row {
+                        Some(r) => Some(r.try_get("username")?),
+                        None => None,
+                    })
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    async fn insert_account_keyed(
+        &self,
+        account: &AccountRow,
+        key: &str,
         session_hash: &TokenHash,
         player_hash: &TokenHash,
         account_hash: &TokenHash,
@@ -44,7 +130,7 @@ impl Store {
                     let mut tx = conn.begin().await?;
                     let inserted = sqlx::query(
                         "INSERT INTO accounts (id, username, username_key, password_hash, created_at, \
-                         player_hash) VALUES ($1, $2, $3, $4, $5, $6)",
+                         player_hash, username_skeleton) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     )
                     .bind(&account.id)
                     .bind(&account.username)
@@ -52,6 +138,7 @@ impl Store {
                     .bind(&account.password_hash)
                     .bind(account.created_at)
                     .bind(account_hash)
+                    .bind(key)
                     .execute(&mut *tx)
                     .await;
                     match inserted {

@@ -9,7 +9,7 @@ use super::conn::commit;
 use super::notifications::{NewNotification, insert_many};
 use super::{Store, StoreError, corrupt};
 use site_model::clock::{Clock, Speed};
-use site_model::ratings::RatingChange;
+use site_model::ratings::{RatingChange, Unrated};
 use site_model::state::{GameKind, GameStatus, Gone, Level, Notice, SeatKind};
 
 /// One seat as stored: `level` is set for an engine, `token` (the SHA-256 of the holder's
@@ -80,6 +80,9 @@ pub struct GameRow {
     /// only by the rating step of the write that ends the game (`store::ratings`), never by
     /// [`update`].
     pub ratings: Option<RatingChange>,
+    /// Why a game played as rated did not count (`unrated`), set by the rating step of the
+    /// write that ends it, never by [`update`].
+    pub unrated: Option<Unrated>,
     /// A game played offline in the browser and uploaded (`POST /api/games/upload`, issue 42):
     /// the upload's key (SHA-256 hex of the player and the upload), unique, so that the same
     /// upload twice is one game. `None` for a game played on the site.
@@ -132,6 +135,7 @@ impl GameRow {
             clock: None,
             rated: false,
             ratings: None,
+            unrated: None,
             upload_key: None,
             outbox: Vec::new(),
             gone: None,
@@ -164,9 +168,10 @@ const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_to
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
      rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed, gone";
 
-/// The columns [`from_row`] reads: the inserted ones and the rating change.
+/// The columns [`from_row`] reads: the inserted ones, the rating change and why a game did
+/// not count.
 pub(super) fn select_columns() -> String {
-    format!("{COLUMNS}, rating_diff")
+    format!("{COLUMNS}, rating_diff, unrated")
 }
 
 /// Reads text column `column` as a `T` (`parse`); other text is an error, never a default.
@@ -237,6 +242,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         clock: parse_optional(row, "clock", |t| serde_json::from_str(t).ok())?,
         rated: row.try_get::<i64, _>("rated")? != 0,
         ratings: parse_optional(row, "rating_diff", |t| serde_json::from_str(t).ok())?,
+        unrated: parse_optional(row, "unrated", Unrated::parse)?,
         upload_key: row.try_get("upload_key")?,
         outbox: Vec::new(),
         gone: parse_optional(row, "gone", |t| serde_json::from_str(t).ok())?,

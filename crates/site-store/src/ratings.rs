@@ -15,7 +15,7 @@ use sqlx::{Any, Row, Transaction};
 use super::games::GameRow;
 use super::{Store, StoreError, corrupt, now_ms};
 use site_model::clock::Speed;
-use site_model::ratings::{self, Rating, RatingChange, SideChange};
+use site_model::ratings::{self, Rating, RatingChange, SideChange, Unrated};
 use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, GameStatus};
 
@@ -215,6 +215,28 @@ pub(super) async fn rate_if_over(
         let b = locked_rating(tx, &black_id, g.variant, speed).await?;
         (locked_rating(tx, &white_id, g.variant, speed).await?, b)
     };
+    // Boosting: the pair's rated games of the last 24 hours, counted after both ratings are
+    // locked, so that two games of the pair ending at once count each other.
+    let since = now_ms() - 24 * 3600 * 1000;
+    let together: i64 = sqlx::query(
+        "SELECT COUNT(*) AS n FROM rating_history a JOIN rating_history b \
+         ON b.game_id = a.game_id AND b.account_id = $2 WHERE a.account_id = $1 AND a.at > $3",
+    )
+    .bind(&white_id)
+    .bind(&black_id)
+    .bind(since)
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("n")?;
+    if together >= ratings::PAIR_GAMES_PER_DAY {
+        sqlx::query("UPDATE games SET unrated = $1 WHERE id = $2")
+            .bind(Unrated::PairLimit.as_str())
+            .bind(&g.id)
+            .execute(&mut **tx)
+            .await?;
+        tracing::info!(game = %g.id, together, "not rated: the pair's daily limit");
+        return Ok(());
+    }
     let white_score = match g.winner {
         Some(Color::White) => 1.0,
         Some(Color::Black) => 0.0,
@@ -241,20 +263,28 @@ pub(super) async fn rate_if_over(
 }
 
 impl Store {
-    /// The rating change stored on game `id` (`None`: unrated, or not yet).
-    pub async fn rating_change(&self, id: &str) -> Result<Option<RatingChange>, StoreError> {
+    /// The rating change stored on game `id` (`None`: unrated, or not yet), and why a game
+    /// played as rated did not count.
+    pub async fn rating_change(
+        &self,
+        id: &str,
+    ) -> Result<(Option<RatingChange>, Option<Unrated>), StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let row = sqlx::query("SELECT rating_diff FROM games WHERE id = $1")
+                    let row = sqlx::query("SELECT rating_diff, unrated FROM games WHERE id = $1")
                         .bind(id)
                         .fetch_optional(conn.raw())
                         .await?;
-                    let text: Option<String> = match row {
-                        Some(r) => r.try_get("rating_diff")?,
-                        None => None,
+                    let Some(r) = row else {
+                        return Ok((None, None));
                     };
-                    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+                    let text: Option<String> = r.try_get("rating_diff")?;
+                    let unrated: Option<String> = r.try_get("unrated")?;
+                    Ok((
+                        text.and_then(|t| serde_json::from_str(&t).ok()),
+                        unrated.as_deref().and_then(Unrated::parse),
+                    ))
                 }
                 .await;
                 (conn, result)

@@ -71,12 +71,16 @@ pub struct SeekRow {
     pub created_at: i64,
     /// Unix ms of the last change of status.
     pub updated_at: i64,
-    /// Unix ms after which an open seek is gone (its owner left); `None`: never.
+    /// Unix ms after which an open seek is gone (its owner left, or an anonymous
+    /// correspondence seek's day is over); `None`: never.
     pub expires_at: Option<i64>,
+    /// The digest of an anonymous seeker's address (`site_model::secrets::address_digest`),
+    /// counted against the cap per address; `None` for an account.
+    pub address: Option<String>,
 }
 
 const COLUMNS: &str = "id, owner, username, variant, time_control, rated, color, status, \
-     game_id, created_at, updated_at, expires_at";
+     game_id, created_at, updated_at, expires_at, address";
 
 /// An open seek that has not expired at `$1`: the condition every read and accept uses.
 const LIVE: &str = "status = 'open' AND (expires_at IS NULL OR expires_at > $1)";
@@ -92,6 +96,7 @@ fn from_row(row: &AnyRow) -> Result<SeekRow, sqlx::Error> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         expires_at: row.try_get("expires_at")?,
+        address: row.try_get("address")?,
     })
 }
 
@@ -115,17 +120,24 @@ pub enum AcceptOutcome {
 }
 
 impl Store {
-    /// Stores `seek` unless its owner already has `cap` live seeks at `seek.created_at`:
-    /// `Ok(false)` then.
+    /// Stores `seek` unless its owner, or its address ([`SeekRow::address`], when anonymous),
+    /// already has `cap` live seeks at `seek.created_at`: `Ok(false)` then.
     pub async fn insert_seek(&self, seek: &SeekRow, cap: i64) -> Result<bool, StoreError> {
+        // A correspondence seek's end, when it has one, is fixed: presence never moves it.
+        let lasting = i64::from(matches!(
+            seek.terms.control,
+            TimeControl::Correspondence { .. }
+        ));
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    // One statement: the count and the insert see the same rows.
+                    // One statement: the counts and the insert see the same rows. A NULL
+                    // address matches no row: an account is counted by its owner alone.
                     let done = sqlx::query(&format!(
-                        "INSERT INTO seeks ({COLUMNS}) SELECT $2, $3, $4, $5, $6, $7, $8, $9, \
-                         $10, $11, $12, $13 WHERE (SELECT COUNT(*) FROM seeks WHERE owner = $3 \
-                         AND {LIVE}) < $14"
+                        "INSERT INTO seeks ({COLUMNS}, lasting) SELECT $2, $3, $4, $5, $6, $7, \
+                         $8, $9, $10, $11, $12, $13, $15, $16 WHERE (SELECT COUNT(*) FROM seeks \
+                         WHERE owner = $3 AND {LIVE}) < $14 AND (SELECT COUNT(*) FROM seeks \
+                         WHERE address = $15 AND {LIVE}) < $14"
                     ))
                     .bind(seek.created_at)
                     .bind(&seek.id)
@@ -141,6 +153,8 @@ impl Store {
                     .bind(seek.updated_at)
                     .bind(seek.expires_at)
                     .bind(cap)
+                    .bind(&seek.address)
+                    .bind(lasting)
                     .execute(conn.raw())
                     .await?;
                     Ok(done.rows_affected() == 1)
@@ -152,10 +166,15 @@ impl Store {
         .await
     }
 
-    /// The live seeks at `now`, oldest first (at most `limit`).
+    /// The live seeks at `now` (at most `limit`): rated seeks (all of accounts) first, then
+    /// the other seeks of accounts, then anonymous ones, each oldest first. A flood of
+    /// anonymous seeks cannot push an account's seek out of the list.
     pub async fn open_seeks(&self, now: i64, limit: i64) -> Result<Vec<SeekRow>, StoreError> {
         self.seeks_where(
-            &format!("{LIVE} ORDER BY created_at, id LIMIT $2"),
+            &format!(
+                "{LIVE} ORDER BY CASE WHEN username IS NULL THEN 2 WHEN rated = 1 THEN 0 \
+                 ELSE 1 END, created_at, id LIMIT $2"
+            ),
             now,
             limit,
         )
@@ -331,10 +350,13 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    for (table, column) in [("seeks", "owner"), ("challenges", "challenger")] {
+                    for (table, column, fixed) in [
+                        ("seeks", "owner", " AND lasting = 0"),
+                        ("challenges", "challenger", ""),
+                    ] {
                         sqlx::query(&format!(
                             "UPDATE {table} SET expires_at = $1 WHERE {column} = $2 AND \
-                             status = 'open' AND expires_at IS NOT NULL AND expires_at < $1"
+                             status = 'open' AND expires_at IS NOT NULL AND expires_at < $1{fixed}"
                         ))
                         .bind(until)
                         .bind(player)
@@ -356,10 +378,13 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    for (table, column) in [("seeks", "owner"), ("challenges", "challenger")] {
+                    for (table, column, fixed) in [
+                        ("seeks", "owner", " AND lasting = 0"),
+                        ("challenges", "challenger", ""),
+                    ] {
                         sqlx::query(&format!(
                             "UPDATE {table} SET expires_at = $1 WHERE {column} = $2 AND \
-                             status = 'open' AND expires_at IS NOT NULL AND expires_at > $1"
+                             status = 'open' AND expires_at IS NOT NULL AND expires_at > $1{fixed}"
                         ))
                         .bind(now)
                         .bind(player)

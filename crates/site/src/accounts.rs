@@ -12,8 +12,12 @@
 //!
 //! A wrong username and a wrong password get the same answer (401 `bad_credentials`) after the
 //! same work: an unknown name is checked against a dummy hash of the same parameters.
+//! Log-ins are also paced per username across addresses and processes ([`guard`]).
+
+pub mod guard;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -25,7 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::play::random_token;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::{PlayerToken, TokenHash, TokenKeys, session_hash};
-use site_store::{AccountRow, Store, StoreError, now_ms};
+use site_model::time::WallTime;
+use site_model::usernames;
+use site_store::{AccountRow, NameClash, Store, StoreError, now_ms};
 
 /// The session cookie over plain HTTP.
 pub const SESSION_COOKIE: &str = "icebound_session";
@@ -111,6 +117,26 @@ fn check_password(password: &str) -> Result<(), SiteError> {
     Ok(())
 }
 
+/// 409 for a name that cannot be registered: `conflict` when taken (a case variant
+/// included), `username_lookalike` when it looks like a taken one.
+fn name_clash(name: &str, clash: NameClash) -> SiteError {
+    match clash {
+        NameClash::LooksLike(other) if other.to_lowercase() != name.to_lowercase() => {
+            SiteError::new(
+                ErrorCode::UsernameLookalike,
+                format!(
+                    "the username '{name}' looks too much like '{other}', which is taken: \
+                     choose another"
+                ),
+            )
+        }
+        _ => SiteError::new(
+            ErrorCode::Conflict,
+            format!("the username '{name}' is taken"),
+        ),
+    }
+}
+
 fn bad_credentials() -> SiteError {
     SiteError::new(ErrorCode::BadCredentials, "wrong username or password")
 }
@@ -191,6 +217,7 @@ type Cached = (Option<(String, String)>, Instant);
 #[derive(Debug)]
 pub struct Sessions {
     store: Store,
+    time: WallTime,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
@@ -198,10 +225,11 @@ pub struct Sessions {
 const MAX_CACHED_SESSIONS: usize = 100_000;
 
 impl Sessions {
-    /// Sessions kept in `store`.
-    pub fn new(store: Store) -> Arc<Sessions> {
+    /// Sessions kept in `store`; `time` is the clock the log-in guard reads (a test moves it).
+    pub fn new(store: Store, time: WallTime) -> Arc<Sessions> {
         Arc::new(Sessions {
             store,
+            time,
             cache: Mutex::new(HashMap::new()),
         })
     }
@@ -261,13 +289,15 @@ fn new_session_token() -> String {
 
 /// `POST /api/accounts`: registers `creds` for the anonymous player `player_token` (its games
 /// become the account's) and opens a session; returns the session token. 400 for a bad name
-/// or password, 409 `conflict` for a taken name or a browser already logged in.
+/// or password, 409 `conflict` for a taken name or a browser already logged in. `address` (the
+/// client's, keyed) becomes one the account is known from ([`guard`]).
 pub async fn register(
     sessions: &Sessions,
     keys: &TokenKeys,
     logged_in: Option<&Account>,
     player_token: &PlayerToken,
     creds: &Credentials,
+    address: IpAddr,
 ) -> Result<(String, MeView), SiteError> {
     check_username(&creds.username)?;
     check_password(&creds.password)?;
@@ -276,6 +306,18 @@ pub async fn register(
             ErrorCode::Conflict,
             "this browser is logged in: log out before registering another account",
         ));
+    }
+    if usernames::is_reserved(&creds.username) {
+        return Err(SiteError::new(
+            ErrorCode::UsernameReserved,
+            format!(
+                "the username '{}' is reserved for the site: choose another",
+                creds.username
+            ),
+        ));
+    }
+    if let Some(other) = sessions.store.name_like(&creds.username).await? {
+        return Err(name_clash(&creds.username, NameClash::LooksLike(other)));
     }
     let password_hash = hash_password(creds.password.clone()).await?;
     let account = AccountRow {
@@ -295,12 +337,18 @@ pub async fn register(
             &account_hash,
         )
         .await?;
-    if !stored {
-        return Err(SiteError::new(
-            ErrorCode::Conflict,
-            format!("the username '{}' is taken", creds.username),
-        ));
+    if let Some(clash) = stored {
+        return Err(name_clash(&creds.username, clash));
     }
+    sessions
+        .store
+        .login_succeeded(
+            &guard::key(&account.username),
+            &account.id,
+            &guard::address_digest(address),
+            sessions.time.now_ms(),
+        )
+        .await?;
     tracing::info!(account = %account.id, "account registered");
     Ok((
         token,
@@ -310,27 +358,51 @@ pub async fn register(
     ))
 }
 
-/// `POST /api/session`: checks `creds` and opens a session; returns its token. 401
-/// `bad_credentials` for an unknown name or a wrong password alike.
+/// `POST /api/session`: checks `creds` from `address` (the client's, keyed) and opens a
+/// session; returns its token. 401 `bad_credentials` for an unknown name or a wrong password
+/// alike; 429 `rate_limited` with `Retry-After` when the username's guard says wait
+/// ([`guard`]: the password is then not checked).
 pub async fn log_in(
     sessions: &Sessions,
     creds: &Credentials,
+    address: IpAddr,
 ) -> Result<(String, MeView), SiteError> {
     if creds.password.len() > MAX_PASSWORD {
         return Err(bad_credentials());
     }
-    let account = if valid_username(&creds.username) {
+    let valid = valid_username(&creds.username);
+    let account = if valid {
         sessions.store.account_named(&creds.username).await?
     } else {
         None
     };
+    let digest = guard::address_digest(address);
+    let known = match &account {
+        Some(a) => sessions.store.login_address_known(&a.id, &digest).await?,
+        None => false,
+    };
+    if valid && !known {
+        guard::admit(&sessions.store, &creds.username, sessions.time.now_ms()).await?;
+    }
     let stored = account
         .as_ref()
         .map_or_else(|| dummy_hash().to_string(), |a| a.password_hash.clone());
     let matches = verify_password(creds.password.clone(), stored).await?;
     let Some(account) = account.filter(|_| matches) else {
+        if valid {
+            guard::failed(&sessions.store, &creds.username, sessions.time.now_ms()).await?;
+        }
         return Err(bad_credentials());
     };
+    sessions
+        .store
+        .login_succeeded(
+            &guard::key(&creds.username),
+            &account.id,
+            &digest,
+            sessions.time.now_ms(),
+        )
+        .await?;
     let token = new_session_token();
     sessions
         .store

@@ -223,12 +223,47 @@ pub(crate) async fn off_thread<T: Send + 'static>(
     })
 }
 
-/// `POST /api/records/read`: 400 for an unknown variant, 413 past [`MAX_RECORD_TEXT`] bytes;
-/// otherwise 200 with the games read and the errors of the others.
-pub async fn read_records(req: ReadRequest) -> Result<ReadView, SiteError> {
+/// How many times its text an answer may be (issue 41: a 240 KB file was read back as 8.8 MB).
+pub const ANSWER_RATIO: usize = 4;
+/// The answer every text may have, however short (one long game with its variations).
+pub const MIN_ANSWER: usize = 64 * 1024;
+
+/// The longest answer (JSON bytes) to a record text of `text_bytes` bytes: [`ANSWER_RATIO`]
+/// times it, at least [`MIN_ANSWER`] (at most 1 MiB, for the longest text).
+pub fn max_answer(text_bytes: usize) -> usize {
+    text_bytes.saturating_mul(ANSWER_RATIO).max(MIN_ANSWER)
+}
+
+/// `POST /api/records/read`: the [`ReadView`] as JSON text (the games read and the errors of
+/// the others). 400 for an unknown variant, 413 `too_large` past [`MAX_RECORD_TEXT`] bytes,
+/// 413 `answer_too_large` when the answer would be longer than [`max_answer`] of the text.
+pub async fn read_records(req: ReadRequest) -> Result<String, SiteError> {
     let variant = req.variant;
-    if req.text.len() > MAX_RECORD_TEXT {
-        return Err(too_large(req.text.len()));
+    let bytes = req.text.len();
+    if bytes > MAX_RECORD_TEXT {
+        return Err(too_large(bytes));
     }
-    off_thread(move || games::with_game!(variant, G => read::<G>(&req.text))).await
+    let json = off_thread(move || {
+        let view = games::with_game!(variant, G => read::<G>(&req.text));
+        serde_json::to_string(&view)
+    })
+    .await?
+    .map_err(|e| {
+        SiteError::new(
+            site_model::error::ErrorCode::Internal,
+            format!("the answer could not be written: {e}"),
+        )
+    })?;
+    let most = max_answer(bytes);
+    if json.len() > most {
+        return Err(SiteError::new(
+            site_model::error::ErrorCode::AnswerTooLarge,
+            format!(
+                "the answer would be {} bytes, more than {ANSWER_RATIO} times the record's \
+                 {bytes} bytes of text (at most {most}): send fewer games at a time",
+                json.len()
+            ),
+        ));
+    }
+    Ok(json)
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::permissions::{self, Action};
 use site_model::clock::ClockView;
 use site_model::json_list::JsonList;
-use site_model::ratings::RatingChange;
+use site_model::ratings::{RatingChange, Unrated};
 use site_model::secrets::{PlayerToken, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind, YourSeat};
 use site_store::{GameRow, SeatRow};
@@ -168,6 +168,10 @@ pub struct GameView {
     /// A rated game's rating changes, once it is rated (`site_model::ratings::RatingChange`);
     /// `null` before and for every unrated game.
     pub ratings: Option<RatingChange>,
+    /// Why a game played as rated did not count (`pair_limit`: the two accounts' sixth rated
+    /// game in 24 hours, `site_model::ratings::PAIR_GAMES_PER_DAY`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<Unrated>,
     /// A game played offline in the browser and uploaded (`POST /api/games/upload`, issue
     /// 42): unrated, against the computer. Sent only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -19,3 +19,9 @@ export function ratingBadge(g: GameView, c: Color): VNode | null {
     ' ', h('span.rating-after', { attrs: side.provisional ? { title: t('rating.provisional') } : {} }, shownRating(side.after, side.provisional)),
     ' ', h(`span.rating-diff.${cls}`, { attrs: { title: t('rating.change') } }, shownDiff(side.diff))]);
 }
+
+/** Why a game played as rated did not count (the same two accounts' sixth rated game in a
+ *  day), or `null`. */
+export function unratedNote(g: GameView): VNode | null {
+  return g.unrated === 'pair_limit' ? h('p.over-reason.unrated-note', t('rating.pair_limit')) : null;
+}

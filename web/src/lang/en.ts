@@ -286,6 +286,8 @@ export const en = {
   'account.password_rule': 'At least 8 characters.',
   'account.bad_credentials': 'Wrong username or password.',
   'account.taken': 'This username is taken.',
+  'account.lookalike': 'This username looks too much like one that is taken: choose another.',
+  'account.reserved': 'This username is reserved for the site: choose another.',
   'account.logged_in': 'You are logged in: log out before registering another account.',
   'account.not_logged_in': 'You are not logged in.',
   'account.signed_in_as': 'Logged in as {name}',

@@ -32,6 +32,7 @@ export const ratingsEn = {
   'rating.opponent': 'Opponent',
   'rating.result': 'Result',
   'rating.change': 'Rating change',
+  'rating.pair_limit': 'Not rated: you two already played 5 rated games in the last 24 hours.',
   'rating.when': 'When',
   'rating.kind': 'Kind',
   'rating.open': 'Open',

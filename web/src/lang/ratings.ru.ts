@@ -33,6 +33,7 @@ export const ratingsRu: Record<keyof typeof ratingsEn, string> = {
   'rating.opponent': 'Соперник',
   'rating.result': 'Итог',
   'rating.change': 'Изменение рейтинга',
+  'rating.pair_limit': 'Без рейтинга: вы двое уже сыграли 5 рейтинговых партий за последние 24 часа.',
   'rating.when': 'Когда',
   'rating.kind': 'Вид',
   'rating.open': 'Открыть',

@@ -33,6 +33,7 @@ export const ratingsTr: Record<keyof typeof ratingsEn, string> = {
   'rating.opponent': 'Rakip',
   'rating.result': 'Sonuç',
   'rating.change': 'Puan değişimi',
+  'rating.pair_limit': 'Puansız: ikiniz son 24 saatte zaten 5 puanlı oyun oynadınız.',
   'rating.when': 'Ne zaman',
   'rating.kind': 'Tür',
   'rating.open': 'Aç',

@@ -285,6 +285,8 @@ export const ru: Record<Key, string> = {
   'account.password_rule': 'Не меньше 8 символов.',
   'account.bad_credentials': 'Неверное имя пользователя или пароль.',
   'account.taken': 'Это имя уже занято.',
+  'account.lookalike': 'Это имя слишком похоже на уже занятое: выберите другое.',
+  'account.reserved': 'Это имя зарезервировано сайтом: выберите другое.',
   'account.logged_in': 'Вы уже вошли: выйдите, прежде чем регистрировать другую учётную запись.',
   'account.not_logged_in': 'Вы не вошли.',
   'account.signed_in_as': 'Вы вошли как {name}',

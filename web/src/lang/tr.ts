@@ -285,6 +285,8 @@ export const tr: Record<Key, string> = {
   'account.password_rule': 'En az 8 karakter.',
   'account.bad_credentials': 'Kullanıcı adı veya parola yanlış.',
   'account.taken': 'Bu kullanıcı adı alınmış.',
+  'account.lookalike': 'Bu kullanıcı adı alınmış bir ada çok benziyor: başka bir ad seçin.',
+  'account.reserved': 'Bu kullanıcı adı site için ayrılmış: başka bir ad seçin.',
   'account.logged_in': 'Giriş yaptınız: başka bir hesap açmadan önce çıkış yapın.',
   'account.not_logged_in': 'Giriş yapmadınız.',
   'account.signed_in_as': '{name} olarak giriş yapıldı',

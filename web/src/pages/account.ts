@@ -17,6 +17,8 @@ function accountError(err: unknown, passwordOnly = false): string {
   if (err instanceof ApiError) {
     if (err.code === 'bad_credentials') return t(passwordOnly ? 'account.bad_password' : 'account.bad_credentials');
     if (err.code === 'conflict' && err.message.includes('taken')) return t('account.taken');
+    if (err.code === 'username_lookalike') return t('account.lookalike');
+    if (err.code === 'username_reserved') return t('account.reserved');
     if (err.code === 'conflict') return t('account.logged_in');
     if (err.code === 'not_logged_in') return t('account.not_logged_in');
     if (err.code === 'cookie_conflict') return t('account.cookie_conflict');

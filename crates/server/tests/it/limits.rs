@@ -283,6 +283,7 @@ async fn rate_limits_per_client_answer_429() {
                 period: hour,
             }),
             login: None,
+            records_bytes: None,
         },
         ..SiteOptions::default()
     };

@@ -9,6 +9,7 @@ use axum::{Extension, Json};
 
 use super::ApiJson;
 use crate::player::{Anonymous, LoggedIn};
+use crate::rate_limit::{ClientAddr, keyed as address};
 use crate::security::SecurityState;
 use site::accounts::{
     self, Credentials, MeView, PasswordChange, SECURE_SESSION_COOKIE, SESSION_COOKIE,
@@ -54,12 +55,20 @@ fn with_cookie(status: StatusCode, cookie: HeaderValue, body: MeView) -> Respons
 pub async fn register(
     Extension(sec): Extension<SecurityState>,
     headers: HeaderMap,
+    client: Option<Extension<ClientAddr>>,
     Anonymous(player): Anonymous,
     LoggedIn(account): LoggedIn,
     ApiJson(body): ApiJson<Credentials>,
 ) -> Result<Response, HttpError> {
-    let (token, me) =
-        accounts::register(sessions(&sec)?, &sec.keys, account.as_ref(), &player, &body).await?;
+    let (token, me) = accounts::register(
+        sessions(&sec)?,
+        &sec.keys,
+        account.as_ref(),
+        &player,
+        &body,
+        address(client),
+    )
+    .await?;
     Ok(with_cookie(
         StatusCode::CREATED,
         session_cookie(&sec, &headers, Some(&token)),
@@ -67,13 +76,15 @@ pub async fn register(
     ))
 }
 
-/// `POST /api/session` -> 200 `{"username"}` with the session cookie set; 401 otherwise.
+/// `POST /api/session` -> 200 `{"username"}` with the session cookie set; 401 or 429
+/// otherwise.
 pub async fn log_in(
     Extension(sec): Extension<SecurityState>,
     headers: HeaderMap,
+    client: Option<Extension<ClientAddr>>,
     ApiJson(body): ApiJson<Credentials>,
 ) -> Result<Response, HttpError> {
-    let (token, me) = accounts::log_in(sessions(&sec)?, &body).await?;
+    let (token, me) = accounts::log_in(sessions(&sec)?, &body, address(client)).await?;
     Ok(with_cookie(
         StatusCode::OK,
         session_cookie(&sec, &headers, Some(&token)),

@@ -12,7 +12,7 @@ use super::{ApiJson, AppState};
 use crate::player::Player;
 use site::analysis::{self, AnalysisRequest, AnalysisView, StreamEvent};
 use site::positions::{self, PositionRequest, PositionView, variant_named};
-use site::records_read::{self, ReadRequest, ReadView};
+use site::records_read::{self, ReadRequest};
 use site::solve::{self as solver, SolveRequest, SolveView};
 use site_model::error::SiteError;
 
@@ -175,11 +175,28 @@ pub async fn solve(
 /// `POST /api/records/read` -> 200 with every game of a PGN/PDN file as a move tree, and the
 /// errors of the games that could not be read.
 pub async fn read_records(
+    budget: Option<axum::Extension<std::sync::Arc<crate::output_budget::OutputBudget>>>,
+    client: Option<axum::Extension<crate::rate_limit::ClientAddr>>,
     ApiJson(body): ApiJson<body::ReadRequest>,
-) -> Result<Json<ReadView>, HttpError> {
-    Ok(Json(
-        records_read::read_records(ReadRequest::try_from(body)?).await?,
-    ))
+) -> Result<axum::response::Response, HttpError> {
+    use axum::response::IntoResponse;
+    let req = ReadRequest::try_from(body)?;
+    let address = crate::rate_limit::keyed(client);
+    if let Some(b) = &budget {
+        b.check(address)?;
+    }
+    let json = records_read::read_records(req).await?;
+    if let Some(b) = &budget {
+        b.spend(address, json.len() as u64);
+    }
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        json,
+    )
+        .into_response())
 }
 
 #[cfg(test)]

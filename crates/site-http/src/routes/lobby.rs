@@ -8,21 +8,40 @@ use axum::response::IntoResponse;
 
 use super::{ApiJson, AppState, PathText};
 use crate::player::Player;
+use crate::rate_limit::ClientAddr;
 use site::lobby::{
     ChallengeLists, ChallengeView, NewChallenge, NewSeek, QuickAnswer, QuickSeek, SeekView,
 };
 use site::view::GameView;
 
+/// Whether anonymous seeks are capped per client address too (issue 41): on with the lobby
+/// offers' per-address rate limit, off with it (`--no-rate-limits`, a load test from one
+/// address).
+#[derive(Debug, Clone, Copy)]
+pub struct AddressCaps(pub bool);
+
+/// The address an anonymous seek counts against, if [`AddressCaps`] are on.
+fn seek_address(
+    caps: Option<axum::Extension<AddressCaps>>,
+    client: Option<axum::Extension<ClientAddr>>,
+) -> Option<std::net::IpAddr> {
+    caps.is_some_and(|c| c.0.0)
+        .then(|| crate::rate_limit::keyed(client))
+}
+
 /// `POST /api/seeks` -> 201 SeekView.
 pub async fn create_seek(
     State(svc): State<AppState>,
     Player(token): Player,
+    caps: Option<axum::Extension<AddressCaps>>,
+    client: Option<axum::Extension<ClientAddr>>,
     ApiJson(body): ApiJson<super::input::NewSeek>,
 ) -> Result<(StatusCode, Json<SeekView>), HttpError> {
     let req = NewSeek::try_from(body)?;
+    let address = seek_address(caps, client);
     Ok((
         StatusCode::CREATED,
-        Json(svc.lobby.create_seek(&token, req).await?),
+        Json(svc.lobby.create_seek(&token, req, address).await?),
     ))
 }
 
@@ -60,12 +79,15 @@ pub async fn accept_seek(
 pub async fn quick(
     State(svc): State<AppState>,
     Player(token): Player,
+    caps: Option<axum::Extension<AddressCaps>>,
+    client: Option<axum::Extension<ClientAddr>>,
     ApiJson(body): ApiJson<super::input::QuickSeek>,
 ) -> Result<(StatusCode, Json<QuickAnswer>), HttpError> {
     let req = QuickSeek::try_from(body)?;
+    let address = seek_address(caps, client);
     Ok((
         StatusCode::CREATED,
-        Json(svc.lobby.quick_seek(&token, req).await?),
+        Json(svc.lobby.quick_seek(&token, req, address).await?),
     ))
 }
 

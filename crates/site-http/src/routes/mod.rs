@@ -309,13 +309,18 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         "/import",
         body_limit(post(records::import), RECORDS_BODY_LIMIT),
     );
-    // As cheap as a game lookup: the same rate, counted apart.
+    // As cheap as a game lookup: the same rate, counted apart. Reading records also spends
+    // the address's budget of answer bytes.
+    let read_route = body_limit(post(analysis::read_records), RECORDS_BODY_LIMIT);
+    let read_route = match limits.records_bytes {
+        Some(bytes) => read_route.layer::<_, std::convert::Infallible>(Extension(Arc::new(
+            crate::output_budget::OutputBudget::new(bytes),
+        ))),
+        None => read_route,
+    };
     let positions = Router::new()
         .route("/positions", post(analysis::position))
-        .route(
-            "/records/read",
-            body_limit(post(analysis::read_records), RECORDS_BODY_LIMIT),
-        );
+        .route("/records/read", read_route);
     // Log-ins, registrations and password changes share one limit against password guessing.
     let logins = Router::new()
         .route("/accounts", post(accounts::register))
@@ -399,7 +404,11 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(imports, limits.create, "imports"))
         .merge(limited(positions, limits.lookup, "position lookups"))
         .merge(limited(logins, limits.login, "log-ins"))
-        .merge(limited(lobby_writes, limits.create, "lobby offers"))
+        .merge(limited(
+            lobby_writes.layer(Extension(lobby::AddressCaps(limits.create.is_some()))),
+            limits.create,
+            "lobby offers",
+        ))
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))

@@ -300,6 +300,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             clock: r.clock.map(|c| c.view(self.time.now_ms())),
             rated: r.rated,
             ratings: r.ratings.clone(),
+            unrated: r.unrated,
             offline: r.upload_key.is_some(),
             gone: r.gone.filter(|_| ongoing).and_then(|g| {
                 let expected = r.clock?.control().expected_s()?;

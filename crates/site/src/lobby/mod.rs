@@ -8,7 +8,7 @@
 //! Presence: a real-time or unlimited seek (or challenge) lives while its owner has a lobby
 //! stream open: the stream pushes its `expires_at` ahead; [`PRESENCE`] after the last push it
 //! is no longer listed nor acceptable, and it is deleted. Correspondence offers wait until
-//! answered or cancelled.
+//! answered or cancelled, an anonymous player's seek 24 h at most ([`ANONYMOUS_SEEK_MS`]).
 
 pub use site_model::state::SeekColor;
 
@@ -36,8 +36,12 @@ use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, SeatKind};
 use site_store::{GameRow, SeatRow, Terms};
 
-/// Most open seeks one player may hold (issue 13).
+/// Most open seeks one player may hold (issue 13), and all anonymous players of one address
+/// together (issue 41).
 pub const MAX_SEEKS: i64 = 3;
+/// How long an anonymous correspondence seek waits for an opponent (24 h, ms); an account's
+/// waits until answered or withdrawn.
+pub const ANONYMOUS_SEEK_MS: i64 = 24 * 60 * 60 * 1000;
 /// Most open challenges one player may have out.
 pub const MAX_CHALLENGES: i64 = 10;
 /// Most challenges one player may send another within [`PAIR_WINDOW_MS`] (each notifies,

@@ -1,11 +1,12 @@
 //! Seeks: make one, list them, withdraw one, accept one, and quick pairing (accept a matching
 //! seek of someone else, or make one).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
+use super::{ANONYMOUS_SEEK_MS, Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms, speed_name};
 use crate::notifications;
 use crate::play::{random_token, valid_id};
 use crate::view::GameView;
@@ -14,7 +15,7 @@ use site_model::error::{ErrorCode, SiteError};
 use site_model::notifications::NotificationKind;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
-use site_store::{AcceptOutcome, GameRow, SeekRow, Terms, now_ms};
+use site_store::{AcceptOutcome, GameRow, SeekRow, Terms};
 
 /// A seek to make (`POST /api/seeks`; site-http reads the body into it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,19 +112,29 @@ fn taken() -> SiteError {
 }
 
 impl Lobby {
-    /// `POST /api/seeks`: 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a
-    /// rated seek without an account, 429 `too_many_seeks` past [`MAX_SEEKS`].
+    /// `POST /api/seeks` from `address` (the client's, keyed; `None`: no cap per address):
+    /// 201 with the seek. 400 for bad terms, 401 `not_logged_in` for a rated seek without an
+    /// account, 429 `too_many_seeks` past [`MAX_SEEKS`] of the player, or of its address for
+    /// an anonymous player.
     pub async fn create_seek(
         &self,
         token: &PlayerToken,
         req: NewSeek,
+        address: Option<IpAddr>,
     ) -> Result<SeekView, SiteError> {
         let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
-        let row = self.make_seek(token, terms).await?;
+        let row = self.make_seek(token, terms, address).await?;
         Ok(SeekView::of(&row, &row.owner))
     }
 
-    async fn make_seek(&self, token: &PlayerToken, terms: Terms) -> Result<SeekRow, SiteError> {
+    /// Makes `token`'s seek of `terms` (the seek's times are the game clocks', so that a test
+    /// can move past an anonymous seek's day).
+    async fn make_seek(
+        &self,
+        token: &PlayerToken,
+        terms: Terms,
+        address: Option<IpAddr>,
+    ) -> Result<SeekRow, SiteError> {
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
@@ -134,7 +145,13 @@ impl Lobby {
             .account_by_player_hash(&token.hash())
             .await?
             .map(|a| a.username);
-        let now = now_ms();
+        let now = self.play.time().now_ms();
+        let anonymous = username.is_none();
+        // An anonymous correspondence seek waits a day at most (an account's, until answered).
+        let expires_at = match expiry(terms.control, now, self.presence_ms()) {
+            None if anonymous => Some(now + ANONYMOUS_SEEK_MS),
+            other => other,
+        };
         let row = SeekRow {
             id: random_token(12),
             owner,
@@ -144,14 +161,22 @@ impl Lobby {
             game_id: None,
             created_at: now,
             updated_at: now,
-            expires_at: expiry(terms.control, now, self.presence_ms()),
+            expires_at,
+            address: address
+                .filter(|_| anonymous)
+                .map(site_model::secrets::address_digest),
         };
         if !self.play.store.insert_seek(&row, MAX_SEEKS).await? {
+            let whose = if anonymous {
+                "you (or other anonymous players at your address) already have"
+            } else {
+                "you already have"
+            };
             return Err(SiteError::new(
                 ErrorCode::TooManySeeks,
                 format!(
-                    "you already have {MAX_SEEKS} open seeks (the most allowed): withdraw one \
-                     first"
+                    "{whose} {MAX_SEEKS} open seeks (the most allowed): withdraw one first{}",
+                    if anonymous { ", or log in" } else { "" }
                 ),
             ));
         }
@@ -160,10 +185,15 @@ impl Lobby {
         Ok(row)
     }
 
-    /// `GET /api/seeks`: the open seeks, oldest first, as `token`'s player sees them.
+    /// `GET /api/seeks`: the open seeks as `token`'s player sees them: rated ones first, then
+    /// the other seeks of accounts, then anonymous ones, each oldest first.
     pub async fn list_seeks(&self, token: &PlayerToken) -> Result<Vec<SeekView>, SiteError> {
         let me = token.hash();
-        let rows = self.play.store.open_seeks(now_ms(), 200).await?;
+        let rows = self
+            .play
+            .store
+            .open_seeks(self.play.time().now_ms(), 200)
+            .await?;
         Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
     }
 
@@ -194,7 +224,7 @@ impl Lobby {
         if !valid_id(id) {
             return Err(no_seek(id));
         }
-        let now = now_ms();
+        let now = self.play.time().now_ms();
         let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
         let me = token.hash();
         if seek.owner == me {
@@ -250,13 +280,18 @@ impl Lobby {
         self: &Arc<Self>,
         token: &PlayerToken,
         req: QuickSeek,
+        address: Option<IpAddr>,
     ) -> Result<QuickAnswer, SiteError> {
         let terms = parse_terms(req.variant, req.time_control, req.rated, SeekColor::Random)?;
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
         let me = token.hash();
-        let matching = self.play.store.matching_seeks(now_ms(), &terms).await?;
+        let matching = self
+            .play
+            .store
+            .matching_seeks(self.play.time().now_ms(), &terms)
+            .await?;
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
             return Ok(QuickAnswer {
@@ -272,12 +307,12 @@ impl Lobby {
                 });
             }
         }
-        let mine = self.make_seek(token, terms).await?;
+        let mine = self.make_seek(token, terms, address).await?;
         let older = |s: &&SeekRow| (s.created_at, &s.id) < (mine.created_at, &mine.id);
         for other in self
             .play
             .store
-            .matching_seeks(now_ms(), &terms)
+            .matching_seeks(self.play.time().now_ms(), &terms)
             .await?
             .iter()
         {

@@ -59,9 +59,16 @@ impl GameService {
     /// transaction stored (`store::ratings`), for the view. A failed read leaves it unset; the
     /// next load of the game reads it.
     pub(super) async fn read_rating(&self, row: &mut GameRow) {
-        if row.rated && row.status == GameStatus::Finished && row.ratings.is_none() {
+        if row.rated
+            && row.status == GameStatus::Finished
+            && row.ratings.is_none()
+            && row.unrated.is_none()
+        {
             match self.store.rating_change(&row.id).await {
-                Ok(change) => row.ratings = change,
+                Ok((change, unrated)) => {
+                    row.ratings = change;
+                    row.unrated = unrated;
+                }
                 Err(e) => tracing::warn!(game = %row.id, error = %e, "rating change unread"),
             }
         }

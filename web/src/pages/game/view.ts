@@ -9,7 +9,7 @@ import { countdownBox, countdownText, icePanel } from '../../game/iceage';
 import { actionsOf, myColors, other, waitingForFriend } from '../../game/model';
 import { browseBar, moveList } from '../../game/movelist';
 import { promotionPicker } from '../../game/promotion';
-import { ratingBadge } from '../../game/ratings';
+import { ratingBadge, unratedNote } from '../../game/ratings';
 import { waitingRoom } from '../../game/waiting';
 import { moveLabel, seatName, speakerIcon } from '../../game/words';
 import { colorName, dateTime, resultHeadline, resultReason, t } from '../../i18n';
@@ -165,6 +165,7 @@ function overBox(ctrl: GameCtrl, g: GameView): VNode {
   };
   return h('div#game-over.game-over', { attrs: { hidden: !over }, hook: { insert: reveal, postpatch: (_, v) => reveal(v) } }, over ? [
     h('p.over-reason', g.result ? resultReason(g.result, myColors(g)) : t('result.aborted_words')),
+    unratedNote(g),
     h('div.actions', afterButtons(g, actionsOf(g), ctrl.actionEvents())),
   ] : []);
 }

@@ -1,0 +1,101 @@
+//! What makes two usernames the same name (issue 41): names are unique without regard to
+//! case, and a new name may not look like a taken one. Looks are compared by the name's
+//! [`skeleton_key`]: its UTS #39 skeleton (the `unicode-security` crate: `I` and `1` become
+//! `l`, `0` becomes `O`, `rn` becomes `m` ...), in lower case (names ignore case), and
+//! skeletonised again, so that `AIice`, `A1ice`, `a1ice` and `Alice` share one key (an
+//! all-capitals lookalike such as `ALlCE` does not: `ALICE` is `Alice` by case alone, which
+//! the case-insensitive uniqueness refuses). The key is stored with the account (an indexed column), so the check
+//! against every existing name is one query. Names on [`RESERVED`] (compared by key too:
+//! `Adm1n` is `admin`) are refused.
+
+use unicode_security::confusable_detection::skeleton;
+
+/// Names no player may take (compared by [`skeleton_key`]).
+pub const RESERVED: &[&str] = &[
+    "abuse",
+    "admin",
+    "administrator",
+    "anonymous",
+    "api",
+    "guest",
+    "help",
+    "icebound",
+    "mod",
+    "moderator",
+    "moderators",
+    "null",
+    "official",
+    "owner",
+    "root",
+    "security",
+    "server",
+    "staff",
+    "support",
+    "sysop",
+    "system",
+    "undefined",
+    "webmaster",
+];
+
+/// The key two names share when they look alike: skeleton, lower case, skeleton.
+pub fn skeleton_key(name: &str) -> String {
+    let once: String = skeleton(name).collect();
+    skeleton(&once.to_lowercase()).collect()
+}
+
+/// Whether `name` is a reserved name, or looks like one in any case: for these names `i`
+/// and `l` are one letter too (`ADMIN` has a capital `I`, which looks like `l`, and
+/// `1cebound` a `1`, which does too), beyond the skeleton.
+pub fn is_reserved(name: &str) -> bool {
+    let fold = |key: String| key.replace('i', "l");
+    let keys = [
+        fold(skeleton_key(name)),
+        fold(skeleton_key(&name.to_lowercase())),
+    ];
+    RESERVED
+        .iter()
+        .any(|r| keys.contains(&fold(skeleton_key(r))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_issues_lookalikes_share_alices_key() {
+        let alice = skeleton_key("Alice");
+        for look in ["AIice", "A1ice", "alice", "ALice", "a1ice", "aIice"] {
+            assert_eq!(skeleton_key(look), alice, "{look}");
+        }
+        // A capital I looks like l, not i: `AlIce` reads as `Allce`.
+        for other in ["Alicia", "Ali_ce", "Bob", "Malice", "AlIce"] {
+            assert_ne!(skeleton_key(other), alice, "{other}");
+        }
+        assert_eq!(skeleton_key("B0b"), skeleton_key("bob"));
+        assert_eq!(skeleton_key("rnarco"), skeleton_key("marco"));
+    }
+
+    #[test]
+    fn reserved_names_and_their_lookalikes_are_reserved() {
+        for name in [
+            "admin",
+            "Admin",
+            "ADMIN",
+            "adm1n",
+            "AdmIn",
+            "icebound",
+            "IceBound",
+            "1cebound",
+            "system",
+            "root",
+            "r00t",
+            "support",
+            "moderator",
+        ] {
+            assert!(is_reserved(name), "{name}");
+        }
+        for name in ["admiral", "Alice", "iceberg", "roots"] {
+            assert!(!is_reserved(name), "{name}");
+        }
+    }
+}
