@@ -33,6 +33,8 @@ DO \$\$ BEGIN
 END \$\$;
 -- The backup test restores a pg_dump into a database of its own (crates/cli/tests/it/backup_cli.rs).
 ALTER ROLE icebound CREATEDB;
+-- ... and drops it WITH (FORCE), which must also end an autovacuum worker the restore started.
+GRANT pg_signal_backend TO icebound;
 SQL
     local exists
     exists=$(su postgres -c "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'icebound_test'\"")

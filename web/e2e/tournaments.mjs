@@ -46,7 +46,7 @@ async function createAndJoin(browser) {
   await bobPage.click(`.tournament-list li[data-id="${id}"] a`);
   await bobPage.waitForSelector('button[data-action="join"]');
   await bobPage.click('button[data-action="join"]');
-  await bobPage.waitForSelector('button[data-action="pause"]');
+  await bobPage.waitForSelector('button[data-action="withdraw"]');
   // ann's page hears of bob's entry from the stream.
   await annPage.waitForSelector(`#standings tr[data-username="${bob}"]`);
   check(true, 'the other player appears without a reload');

@@ -110,8 +110,8 @@ pub fn result_of(g: &GameRow) -> Option<PairingResult> {
 }
 
 /// Writes the result of game `g` into its pairing, if it has one without a result, and moves
-/// the event's version on: run by the write that ends the game, in its transaction
-/// (`games::update`).
+/// the event's version on (an arena player who forfeited is paused): run by the write that
+/// ends the game, in its transaction (`games::update`).
 pub(super) async fn record_result(
     tx: &mut Transaction<'_, Any>,
     g: &GameRow,
@@ -137,6 +137,29 @@ pub(super) async fn record_result(
         .bind(&g.id)
         .execute(&mut **tx)
         .await?;
+        if matches!(
+            result,
+            PairingResult::WhiteForfeit | PairingResult::BlackForfeit
+        ) {
+            // An arena player who never played their game is paused (as lichess does), not
+            // paired again and again with players who wait for them; they come back with
+            // `resume`.
+            let absent = if result == PairingResult::WhiteForfeit {
+                "black"
+            } else {
+                "white"
+            };
+            sqlx::query(&format!(
+                "UPDATE tournament_players SET paused = 1 WHERE tournament_id = \
+                 (SELECT tournament_id FROM tournament_pairings WHERE game_id = $1) AND \
+                 account_id = (SELECT {absent} FROM tournament_pairings WHERE game_id = $1) AND \
+                 EXISTS (SELECT 1 FROM tournaments t WHERE t.kind = 'arena' AND \
+                 t.id = tournament_players.tournament_id)"
+            ))
+            .bind(&g.id)
+            .execute(&mut **tx)
+            .await?;
+        }
     }
     Ok(())
 }

@@ -160,6 +160,27 @@ pub(super) async fn bump(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
 }
 
 impl Store {
+    /// How many events account `account` created that are not over (created or started).
+    pub async fn open_tournaments_by(&self, account: &str) -> Result<i64, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM tournaments WHERE created_by = $1 AND \
+                         status IN ('created', 'started')",
+                    )
+                    .bind(account)
+                    .fetch_one(conn.raw())
+                    .await?;
+                    Ok(row.try_get::<i64, _>("n")?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Stores a new event. `Ok(false)`: its `schedule_key` is stored already (another process
     /// made this occurrence of a scheduled event first).
     pub async fn insert_tournament(&self, t: &TournamentRow) -> Result<bool, StoreError> {

@@ -31,7 +31,7 @@ export const tournamentsEn = {
   'tour.pause': 'Pause',
   'tour.resume': 'Come back',
   'tour.start_now': 'Start now',
-  'tour.berserk': 'Berserk (half your clock, +1 point on a win)',
+  'tour.berserk': 'Berserk (half your clock; +1 point for a win of at least 7 moves)',
   'tour.your_game': 'Your game is ready!',
   'tour.go_to_game': 'Go to the board',
   'tour.starts_at': 'Starts at {time}',
@@ -64,5 +64,9 @@ export const tournamentsEn = {
   'tour.paused': 'paused',
   'tour.fire': 'on fire: the next game scores double',
   'tour.scheduled': 'Made by the site',
+  'tour.err_not_eligible': 'You cannot join: {why}',
+  'tour.err_too_many': 'You have 5 tournaments that are not over yet: wait until one ends.',
+  'tour.err_not_creator': 'Only the creator of the tournament can start it early.',
+  'tour.scores': 'Game points',
   'tour.profile': 'Tournaments',
 } as const;

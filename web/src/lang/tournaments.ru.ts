@@ -33,7 +33,7 @@ export const tournamentsRu: Record<keyof typeof tournamentsEn, string> = {
   'tour.pause': 'Пауза',
   'tour.resume': 'Вернуться',
   'tour.start_now': 'Начать сейчас',
-  'tour.berserk': 'Берсерк (половина времени, +1 очко за победу)',
+  'tour.berserk': 'Берсерк (половина времени; +1 очко за победу не короче 7 ходов)',
   'tour.your_game': 'Ваша партия готова!',
   'tour.go_to_game': 'К доске',
   'tour.starts_at': 'Начало {time}',
@@ -66,5 +66,9 @@ export const tournamentsRu: Record<keyof typeof tournamentsEn, string> = {
   'tour.paused': 'на паузе',
   'tour.fire': 'в огне: следующая партия приносит вдвое больше',
   'tour.scheduled': 'Создан сайтом',
+  'tour.err_not_eligible': 'Участие невозможно: {why}',
+  'tour.err_too_many': 'У вас 5 незавершённых турниров: дождитесь окончания одного из них.',
+  'tour.err_not_creator': 'Начать досрочно может только создатель турнира.',
+  'tour.scores': 'Очки по партиям',
   'tour.profile': 'Турниры',
 };

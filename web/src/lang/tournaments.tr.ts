@@ -33,7 +33,7 @@ export const tournamentsTr: Record<keyof typeof tournamentsEn, string> = {
   'tour.pause': 'Ara ver',
   'tour.resume': 'Geri dön',
   'tour.start_now': 'Şimdi başlat',
-  'tour.berserk': 'Berserk (sürenin yarısı, galibiyette +1 puan)',
+  'tour.berserk': 'Berserk (sürenin yarısı; en az 7 hamlelik galibiyette +1 puan)',
   'tour.your_game': 'Oyununuz hazır!',
   'tour.go_to_game': 'Tahtaya git',
   'tour.starts_at': 'Başlangıç {time}',
@@ -66,5 +66,9 @@ export const tournamentsTr: Record<keyof typeof tournamentsEn, string> = {
   'tour.paused': 'ara verdi',
   'tour.fire': 'ateşte: sonraki oyun çift puan',
   'tour.scheduled': 'Site oluşturdu',
+  'tour.err_not_eligible': 'Katılamazsınız: {why}',
+  'tour.err_too_many': 'Bitmemiş 5 turnuvanız var: birinin bitmesini bekleyin.',
+  'tour.err_not_creator': 'Turnuvayı erken yalnızca oluşturan başlatabilir.',
+  'tour.scores': 'Oyun puanları',
   'tour.profile': 'Turnuvalar',
 };

@@ -10,7 +10,7 @@ import { dateTime, errorWords, num, t } from '../i18n';
 import { play } from '../sound';
 import { setTitle } from '../title';
 import { controlLabel, tournamentsApi, type PairingView, type TournamentView } from '../tournaments/api';
-import { kindName } from './tournaments';
+import { kindName, tournamentError } from './tournaments';
 
 const gameName = (v: Variant) => t(`game.${v}` as 'game.antarctos');
 
@@ -19,6 +19,15 @@ function clockText(ms: number): string {
   const d = Math.floor(s / 86400);
   const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60].map(x => String(x).padStart(2, '0')).join(':');
   return d > 0 ? `${d} d ${hms}` : hms;
+}
+
+/** The clock to the start or the end, or the round. */
+function countdownText(v: TournamentView): string {
+  const now = Date.now();
+  if (v.status === 'created') return t('tour.to_start', { time: clockText(v.starts_at - now) });
+  if (v.status === 'started' && v.ends_at) return t('tour.to_end', { time: clockText(v.ends_at - now) });
+  if (v.status === 'started' && v.rounds) return t('tour.round_of', { round: v.round, rounds: v.rounds });
+  return '';
 }
 
 function resultText(p: PairingView): string {
@@ -30,8 +39,14 @@ function resultText(p: PairingView): string {
     case 'white_forfeit': return `+ − (${t('tour.forfeit')})`;
     case 'black_forfeit': return `− + (${t('tour.forfeit')})`;
     case 'double_forfeit': return `− − (${t('tour.forfeit')})`;
-    case 'bye': return t('tour.bye');
+    case 'bye': return '';
   }
+}
+
+/** Whether `user` went berserk in game `game` already. */
+function berserked(v: TournamentView, game: string, user: string | null | undefined): boolean {
+  const p = v.pairings.find(x => x.game === game);
+  return !!p && ((p.white === user && !!p.berserk_white) || (p.black === user && !!p.berserk_black));
 }
 
 const player = (name: string) => h('a', { href: `/@/${name}` }, name);
@@ -39,7 +54,7 @@ const player = (name: string) => h('a', { href: `/@/${name}` }, name);
 function standings(v: TournamentView): HTMLElement {
   const fide = v.kind !== 'arena';
   const head = h('tr', h('th.num', t('tour.rank')), h('th', t('tour.player')), h('th.num', t('tour.points')),
-    fide ? [h('th.num', t('tour.buchholz')), h('th.num', t('tour.sb'))] : h('th', ''), h('th.num', t('tour.games')));
+    fide ? [h('th.num', t('tour.buchholz')), h('th.num', t('tour.sb'))] : h('th', t('tour.scores')), h('th.num', t('tour.games')));
   const rows = v.standings.map(s => h('tr', { 'data-username': s.username },
     h('td.num', String(s.rank)),
     h('td', player(s.username), ' ', h('span.muted', String(s.rating)),
@@ -99,30 +114,29 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
     const user = currentUser();
     const act = (action: Parameters<typeof tournamentsApi.act>[1], label: string, primary = false) =>
       h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': action, onclick: () => {
-        tournamentsApi.act(v.id, action).then(() => { error = ''; refresh(); }, err => { error = errorWords(err); draw(); });
+        tournamentsApi.act(v.id, action).then(() => { error = ''; refresh(); }, err => { error = tournamentError(err); draw(); });
       } }, label);
     const over = v.status === 'finished' || v.status === 'canceled';
     const buttons: HTMLElement[] = [];
     if (user && !over) {
-      if (!me?.joined) buttons.push(act('join', t('tour.join'), true));
+      // A started round robin takes no entries; a full event none either.
+      const open = !(v.kind === 'round_robin' && v.status === 'started') && v.players < v.max_players;
+      if (!me?.joined) { if (open) buttons.push(act('join', t('tour.join'), true)); }
       else {
         buttons.push(act('withdraw', t('tour.withdraw')));
-        if (v.kind === 'arena') buttons.push(me.paused ? act('resume', t('tour.resume'), true) : act('pause', t('tour.pause')));
+        if (v.kind === 'arena' && v.status === 'started') buttons.push(me.paused ? act('resume', t('tour.resume'), true) : act('pause', t('tour.pause')));
       }
       if (me?.creator && v.status === 'created') buttons.push(act('start', t('tour.start_now')));
     } else if (!user && !over) buttons.push(h('p.muted', t('tour.create_hint')));
-    const now = Date.now();
-    const countdown = v.status === 'created' ? t('tour.to_start', { time: clockText(v.starts_at - now) })
-      : v.status === 'started' && v.ends_at ? t('tour.to_end', { time: clockText(v.ends_at - now) })
-      : v.status === 'started' && v.rounds ? t('tour.round_of', { round: v.round, rounds: v.rounds }) : '';
+    const countdown = countdownText(v);
     const conditions = [
       v.conditions.min_rated_games ? t('tour.cond_games', { n: v.conditions.min_rated_games }) : '',
       v.conditions.min_rating ? t('tour.cond_min', { n: v.conditions.min_rating }) : '',
       v.conditions.max_rating ? t('tour.cond_max', { n: v.conditions.max_rating }) : '',
     ].filter(Boolean);
-    const ready = me?.game ? h('section.card.your-game#your-game', { role: 'alert' }, h('strong', t('tour.your_game')), ' ',
+    const ready = me?.game && v.status === 'started' ? h('section.card.your-game#your-game', { role: 'status' }, h('strong', t('tour.your_game')), ' ',
       h('a.button.primary', { href: `/game/${me.game}` }, t('tour.go_to_game')),
-      v.kind === 'arena' ? act('berserk', t('tour.berserk')) : '') : null;
+      v.kind === 'arena' && !berserked(v, me.game, user) ? act('berserk', t('tour.berserk')) : '') : null;
     mount(root,
       h('section.card#tournament', { 'data-id': v.id, 'data-status': v.status },
         h('h1', v.name),
@@ -155,9 +169,11 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
       draw();
     } catch { /* a malformed event is skipped; the next one redraws */ }
   });
+  // Only the countdown's text changes each second: redrawing the page would take the focus
+  // and the selection away.
   const tick = window.setInterval(() => {
     const el = document.getElementById('countdown');
-    if (el && view && (view.status === 'created' || view.ends_at)) draw();
+    if (el && view) el.textContent = countdownText(view);
   }, 1000);
   return () => { events.close(); window.clearInterval(tick); };
 }

@@ -39,11 +39,11 @@ function field(label: string, input: HTMLElement): HTMLElement {
 function createForm(): HTMLElement {
   const kind = h('select#t-kind', (['arena', 'swiss', 'round_robin'] as Kind[]).map(k => h('option', { value: k }, kindName(k)))) as HTMLSelectElement;
   const variant = h('select#t-variant', (['antarctos', 'iceage'] as Variant[]).map(v => h('option', { value: v }, gameName(v)))) as HTMLSelectElement;
-  const clock = h('select#t-clock', Object.keys(CLOCKS).map(k => h('option', { value: k, selected: k === '3+2' ? '' : undefined }, k))) as HTMLSelectElement;
+  const clock = h('select#t-clock', Object.keys(CLOCKS).map(k => h('option', { value: k, selected: k === '3+2' }, k))) as HTMLSelectElement;
   const minutes = h('input#t-minutes', { type: 'number', min: '1', max: '1440', value: '60' }) as HTMLInputElement;
   const rounds = h('input#t-rounds', { type: 'number', min: '1', max: '30', value: '5' }) as HTMLInputElement;
   const double = h('input#t-double', { type: 'checkbox' }) as HTMLInputElement;
-  const rated = h('input#t-rated', { type: 'checkbox', checked: '' }) as HTMLInputElement;
+  const rated = h('input#t-rated', { type: 'checkbox', checked: true }) as HTMLInputElement;
   const startsIn = h('input#t-starts', { type: 'number', min: '0', max: '10000', value: '5' }) as HTMLInputElement;
   const name = h('input#t-name', { type: 'text', maxlength: '60' }) as HTMLInputElement;
   const error = h('p.error', { role: 'alert' });
@@ -75,10 +75,24 @@ function createForm(): HTMLElement {
     submit.setAttribute('disabled', '');
     tournamentsApi.create(body).then(
       r => navigate(`/tournament/${r.id}`),
-      err => { error.textContent = errorWords(err); submit.removeAttribute('disabled'); },
+      err => { error.textContent = tournamentError(err); submit.removeAttribute('disabled'); },
     );
   });
   return form;
+}
+
+/** A tournament action's error in words: the site's own words where it has them, else the
+ * server's message (which names the field or the condition). */
+export function tournamentError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  switch (e?.code) {
+    case 'not_logged_in': return t('tour.create_hint');
+    case 'not_eligible': return t('tour.err_not_eligible', { why: e.message ?? '' });
+    case 'rate_limited': return t('tour.err_too_many');
+    case 'not_a_player': return t('tour.err_not_creator');
+    case 'conflict': case 'bad_request': return e.message ?? errorWords(err);
+    default: return errorWords(err);
+  }
 }
 
 export function tournamentsPage(root: HTMLElement): void {

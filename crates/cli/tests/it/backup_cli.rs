@@ -235,7 +235,30 @@ async fn postgres_pg_dump_during_play_restores_every_acknowledged_move() {
     holds_every_move(addr, &before).await;
     child.kill().expect("stop");
     let _ = child.wait();
-    psql(&url, &format!("DROP DATABASE {name} WITH (FORCE)"));
+    drop_database(&url, &name);
+}
+
+/// Drops database `name`, waiting for an autovacuum worker a large restore may have started:
+/// `WITH (FORCE)` cannot end it without `pg_signal_backend` (PostgreSQL refuses to end a
+/// process of no role), so the drop is tried again for up to 30 s.
+fn drop_database(url: &str, name: &str) {
+    let sql = format!("DROP DATABASE {name} WITH (FORCE)");
+    for _ in 0..30 {
+        let out = Command::new("psql")
+            .args([url, "-v", "ON_ERROR_STOP=1", "-q", "-c", &sql])
+            .output()
+            .expect("psql runs");
+        if out.status.success() {
+            return;
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("must be a member of the role"),
+            "psql {sql}: {err}"
+        );
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+    panic!("database {name} still in use after 30 s");
 }
 
 fn rand_suffix() -> u128 {

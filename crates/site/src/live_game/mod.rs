@@ -489,7 +489,9 @@ fn player_name(seat: &site_store::SeatRow) -> String {
     match (seat.kind, seat.level) {
         (SeatKind::Engine, Some(level)) => format!("icebound engine level {level}"),
         (SeatKind::Open, _) => "?".into(),
-        _ => "Human".into(),
+        // An account's seat is named by its account (a tournament's games download as
+        // one file: the names say who played).
+        _ => seat.name.clone().unwrap_or_else(|| "Human".into()),
     }
 }
 

@@ -104,16 +104,7 @@ impl Tournaments {
                 "starts_at: between now and 90 days ahead (Unix ms)",
             ));
         }
-        let mut open = 0;
-        for status in [TournamentStatus::Created, TournamentStatus::Started] {
-            open += self
-                .store()
-                .tournaments_in(status, 1000)
-                .await?
-                .iter()
-                .filter(|t| t.created_by.as_deref() == Some(&account.id))
-                .count();
-        }
+        let open = self.store().open_tournaments_by(&account.id).await? as usize;
         if open >= MAX_OPEN_PER_ACCOUNT {
             return Err(SiteError::new(
                 ErrorCode::RateLimited,
@@ -244,6 +235,15 @@ impl Tournaments {
                 "only an arena player can pause",
             ));
         }
+        if matches!(
+            t.status,
+            TournamentStatus::Finished | TournamentStatus::Canceled
+        ) {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "the tournament is over",
+            ));
+        }
         if !self
             .store()
             .pause_in_tournament(id, &account.id, paused)
@@ -270,10 +270,12 @@ impl Tournaments {
             ));
         }
         if !self.store().start_tournament_now(id, self.now()).await? {
-            return Err(SiteError::new(
-                ErrorCode::Conflict,
-                "the tournament has started already",
-            ));
+            let why = match t.status {
+                TournamentStatus::Canceled => "the tournament was canceled",
+                TournamentStatus::Finished => "the tournament is over",
+                _ => "the tournament has started already",
+            };
+            return Err(SiteError::new(ErrorCode::Conflict, why));
         }
         self.touch();
         Ok(())

@@ -201,6 +201,15 @@ impl TryFrom<CreateBody> for NewTournament {
                 if n.chars().any(char::is_control) {
                     return Err(field("name", "no control characters"));
                 }
+                // A name of invisible or format characters only (zero-width space, BOM, a
+                // direction override) would show as nothing, or turn the page's text around.
+                let turns = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}');
+                if n.chars().any(turns) || !n.chars().any(char::is_alphanumeric) {
+                    return Err(field(
+                        "name",
+                        "it needs a letter or a digit, and no direction or line-separator characters",
+                    ));
+                }
                 n
             }
             None => default_name(b.kind, b.variant, control),
@@ -290,6 +299,14 @@ mod tests {
             ),
             (
                 r#""kind":"swiss","variant":"iceage","rounds":3,"name":"  "#,
+                "name:",
+            ),
+            (
+                r#""kind":"swiss","variant":"iceage","rounds":3,"name":"\u200b""#,
+                "name:",
+            ),
+            (
+                r#""kind":"swiss","variant":"iceage","rounds":3,"name":"a\u202eb""#,
                 "name:",
             ),
         ];

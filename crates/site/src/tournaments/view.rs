@@ -47,7 +47,7 @@ pub struct MeView {
     pub withdrawn: bool,
     /// A paused arena player.
     pub paused: bool,
-    /// The account's game in progress in this event, if any: "your game is ready".
+    /// The account's game in progress in this event while it runs: "your game is ready".
     pub game: Option<String>,
     /// The account created the event (it may start it early).
     pub creator: bool,
@@ -242,8 +242,11 @@ pub fn me(
         joined: entry.is_some_and(|e| e.withdrawn_at.is_none()),
         withdrawn: entry.is_some_and(|e| e.withdrawn_at.is_some()),
         paused: entry.is_some_and(|e| e.paused),
+        // Only while the event runs: a game still going on after an arena's end counts for
+        // nobody, and is no "game ready" call.
         game: pairings
             .iter()
+            .filter(|_| t.status == TournamentStatus::Started)
             .filter(|p| p.result.is_none() && p.game_id.is_some())
             .filter(|p| p.white == account || p.black.as_deref() == Some(account))
             .min_by_key(|p| (p.round, p.board))
