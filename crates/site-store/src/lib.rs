@@ -39,6 +39,7 @@ mod schema;
 mod secrets;
 mod seeks;
 mod site_error;
+mod tournament_entries;
 mod tournament_pairings;
 mod tournaments;
 pub use site_error::upload_error;
@@ -73,8 +74,9 @@ pub use puzzles::{AttemptRow, AttemptStored, NewPuzzle, PuzzleRatingRow, PuzzleR
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reviews::ReviewRow;
 pub use seeks::{AcceptOutcome, SeekRow, Terms};
+pub use tournament_entries::{EntryRow, JoinOutcome};
 pub use tournament_pairings::{NewPairing, PairingRow, result_of as pairing_result_of};
-pub use tournaments::{EntryRow, JoinOutcome, TournamentRow};
+pub use tournaments::TournamentRow;
 pub use vacations::{VacationRefusal, VacationRow};
 
 /// A storage failure.

@@ -110,7 +110,8 @@ pub fn result_of(g: &GameRow) -> Option<PairingResult> {
 }
 
 /// Writes the result of game `g` into its pairing, if it has one without a result, and moves
-/// the event's version on (an arena player who forfeited is paused): run by the write that
+/// the event's version on (a player who forfeited is paused in an arena, withdrawn in a Swiss
+/// event): run by the write that
 /// ends the game, in its transaction (`games::update`).
 pub(super) async fn record_result(
     tx: &mut Transaction<'_, Any>,
@@ -157,6 +158,19 @@ pub(super) async fn record_result(
                  t.id = tournament_players.tournament_id)"
             ))
             .bind(&g.id)
+            .execute(&mut **tx)
+            .await?;
+            // A Swiss player who never played is withdrawn (lichess removes them), not paired
+            // round after round with opponents who wait for nothing; they may join again.
+            sqlx::query(&format!(
+                "UPDATE tournament_players SET withdrawn_at = $2 WHERE tournament_id = \
+                 (SELECT tournament_id FROM tournament_pairings WHERE game_id = $1) AND \
+                 account_id = (SELECT {absent} FROM tournament_pairings WHERE game_id = $1) AND \
+                 withdrawn_at IS NULL AND EXISTS (SELECT 1 FROM tournaments t WHERE \
+                 t.kind = 'swiss' AND t.id = tournament_players.tournament_id)"
+            ))
+            .bind(&g.id)
+            .bind(g.updated_at)
             .execute(&mut **tx)
             .await?;
         }

@@ -62,41 +62,15 @@ pub struct TournamentRow {
     pub created_at: i64,
 }
 
-/// One entry of an event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryRow {
-    /// The account's id.
-    pub account_id: String,
-    /// Its name.
-    pub username: String,
-    /// Its rating when it joined (rounded; the event's game and speed).
-    pub rating: i64,
-    /// The tournament pairing number, from the start (by rating, then entry).
-    pub tpn: Option<i64>,
-    /// Unix ms.
-    pub joined_at: i64,
-    /// Unix ms of a withdrawal (the player plays no more games).
-    pub withdrawn_at: Option<i64>,
-    /// An arena player who paused is not paired until they come back.
-    pub paused: bool,
-}
-
-/// How a join ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JoinOutcome {
-    /// The player is in (or was already).
-    Joined,
-    /// The event has its maximum of players.
-    Full,
-    /// The event takes no entries now (finished, or a started round robin).
-    Closed,
-    /// No such event.
-    Missing,
-}
-
 const COLUMNS: &str = "id, kind, variant, name, time_control, rated, status, created_by, \
      starts_at, minutes, rounds, double_rr, min_players, max_players, conditions, round, \
      started_at, ends_at, finished_at, schedule_key, version, created_at";
+
+/// [`COLUMNS`] of the table named `t` in a join.
+const T_COLUMNS: &str = "t.id, t.kind, t.variant, t.name, t.time_control, t.rated, t.status, \
+     t.created_by, t.starts_at, t.minutes, t.rounds, t.double_rr, t.min_players, \
+     t.max_players, t.conditions, t.round, t.started_at, t.ends_at, t.finished_at, \
+     t.schedule_key, t.version, t.created_at";
 
 fn text_column<T>(
     row: &AnyRow,
@@ -138,16 +112,42 @@ fn from_row(row: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
-fn entry_of(row: &AnyRow) -> Result<EntryRow, sqlx::Error> {
-    Ok(EntryRow {
-        account_id: row.try_get("account_id")?,
-        username: row.try_get("username")?,
-        rating: row.try_get("rating")?,
-        tpn: row.try_get("tpn")?,
-        joined_at: row.try_get("joined_at")?,
-        withdrawn_at: row.try_get("withdrawn_at")?,
-        paused: row.try_get::<i64, _>("paused")? != 0,
-    })
+/// Inserts `t` (nothing when its `schedule_key` is taken): whether it was.
+async fn insert<'c, E>(executor: E, t: &TournamentRow) -> Result<bool, sqlx::Error>
+where
+    E: sqlx::Executor<'c, Database = Any>,
+{
+    let control = serde_json::to_string(&t.control).unwrap_or_default();
+    let conditions = serde_json::to_string(&t.conditions).unwrap_or_default();
+    let done = sqlx::query(&format!(
+        "INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
+         $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) ON CONFLICT DO NOTHING"
+    ))
+    .bind(&t.id)
+    .bind(t.kind.as_str())
+    .bind(t.variant.as_str())
+    .bind(&t.name)
+    .bind(control)
+    .bind(i64::from(t.rated))
+    .bind(t.status.as_str())
+    .bind(&t.created_by)
+    .bind(t.starts_at)
+    .bind(t.minutes)
+    .bind(t.rounds)
+    .bind(i64::from(t.double))
+    .bind(t.min_players)
+    .bind(t.max_players)
+    .bind(conditions)
+    .bind(t.round)
+    .bind(t.started_at)
+    .bind(t.ends_at)
+    .bind(t.finished_at)
+    .bind(&t.schedule_key)
+    .bind(t.version)
+    .bind(t.created_at)
+    .execute(executor)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// Moves event `id`'s version on (in the caller's transaction).
@@ -160,66 +160,50 @@ pub(super) async fn bump(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
 }
 
 impl Store {
-    /// How many events account `account` created that are not over (created or started).
-    pub async fn open_tournaments_by(&self, account: &str) -> Result<i64, StoreError> {
+    /// Stores a new event. `Ok(false)`: its `schedule_key` is stored already (another process
+    /// made this occurrence of a scheduled event first).
+    pub async fn insert_tournament(&self, t: &TournamentRow) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
-                let result = async {
-                    let row = sqlx::query(
-                        "SELECT COUNT(*) AS n FROM tournaments WHERE created_by = $1 AND \
-                         status IN ('created', 'started')",
-                    )
-                    .bind(account)
-                    .fetch_one(conn.raw())
-                    .await?;
-                    Ok(row.try_get::<i64, _>("n")?)
-                }
-                .await;
+                let result = async { Ok(insert(&mut *conn.raw(), t).await?) }.await;
                 (conn, result)
             })
         })
         .await
     }
 
-    /// Stores a new event. `Ok(false)`: its `schedule_key` is stored already (another process
-    /// made this occurrence of a scheduled event first).
-    pub async fn insert_tournament(&self, t: &TournamentRow) -> Result<bool, StoreError> {
-        let control = serde_json::to_string(&t.control).unwrap_or_default();
-        let conditions = serde_json::to_string(&t.conditions).unwrap_or_default();
-        let (control, conditions) = (&control, &conditions);
+    /// Stores account `by`'s new event `t` unless `by` has `max_open` events not yet over
+    /// (created or started): `Err(n)` then, with their count. The count and the insert share
+    /// one transaction that first takes the account's row, so creations at once pass the
+    /// limit by none.
+    pub async fn create_tournament(
+        &self,
+        t: &TournamentRow,
+        by: &str,
+        max_open: i64,
+    ) -> Result<Result<(), i64>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let done = sqlx::query(&format!(
-                        "INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, \
-                         $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
-                         $21, $22) ON CONFLICT DO NOTHING"
-                    ))
-                    .bind(&t.id)
-                    .bind(t.kind.as_str())
-                    .bind(t.variant.as_str())
-                    .bind(&t.name)
-                    .bind(control)
-                    .bind(i64::from(t.rated))
-                    .bind(t.status.as_str())
-                    .bind(&t.created_by)
-                    .bind(t.starts_at)
-                    .bind(t.minutes)
-                    .bind(t.rounds)
-                    .bind(i64::from(t.double))
-                    .bind(t.min_players)
-                    .bind(t.max_players)
-                    .bind(conditions)
-                    .bind(t.round)
-                    .bind(t.started_at)
-                    .bind(t.ends_at)
-                    .bind(t.finished_at)
-                    .bind(&t.schedule_key)
-                    .bind(t.version)
-                    .bind(t.created_at)
-                    .execute(conn.raw())
-                    .await?;
-                    Ok(done.rows_affected() == 1)
+                    let mut tx = conn.begin().await?;
+                    sqlx::query("UPDATE accounts SET id = id WHERE id = $1")
+                        .bind(by)
+                        .execute(&mut *tx)
+                        .await?;
+                    let open: i64 = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM tournaments WHERE created_by = $1 AND \
+                         status IN ('created', 'started')",
+                    )
+                    .bind(by)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get("n")?;
+                    if open >= max_open {
+                        return Ok(Err(open));
+                    }
+                    insert(&mut *tx, t).await?;
+                    commit(tx).await?;
+                    Ok(Ok(()))
                 }
                 .await;
                 (conn, result)
@@ -320,192 +304,6 @@ impl Store {
         .await
     }
 
-    /// The entries of event `id`, in order of entry.
-    pub async fn tournament_entries(&self, id: &str) -> Result<Vec<EntryRow>, StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let rows = sqlx::query(
-                        "SELECT account_id, username, rating, tpn, joined_at, withdrawn_at, \
-                         paused FROM tournament_players WHERE tournament_id = $1 \
-                         ORDER BY joined_at, account_id",
-                    )
-                    .bind(id)
-                    .fetch_all(conn.raw())
-                    .await?;
-                    Ok(rows.iter().map(entry_of).collect::<Result<_, _>>()?)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
-    /// Enters `account` (named `username`, rated `rating`) in event `id`, or brings back one
-    /// who withdrew, in one transaction that counts the entries (so two joins at once cannot
-    /// pass the maximum). Entries are taken while the event is created, and while an arena
-    /// or a Swiss event runs (a Swiss late entry plays from the next round).
-    pub async fn join_tournament(
-        &self,
-        id: &str,
-        account: &str,
-        username: &str,
-        rating: i64,
-        now: i64,
-    ) -> Result<JoinOutcome, StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let mut tx = conn.begin().await?;
-                    // Taking the event's row first serialises the joins of one event.
-                    let bumped = sqlx::query(
-                        "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND \
-                         (status = 'created' OR (status = 'started' AND kind <> 'round_robin'))",
-                    )
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                    if bumped.rows_affected() == 0 {
-                        let exists = sqlx::query("SELECT 1 FROM tournaments WHERE id = $1")
-                            .bind(id)
-                            .fetch_optional(&mut *tx)
-                            .await?
-                            .is_some();
-                        return Ok(if exists {
-                            JoinOutcome::Closed
-                        } else {
-                            JoinOutcome::Missing
-                        });
-                    }
-                    let existing = sqlx::query(
-                        "SELECT withdrawn_at FROM tournament_players WHERE tournament_id = $1 \
-                         AND account_id = $2",
-                    )
-                    .bind(id)
-                    .bind(account)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                    if let Some(row) = &existing
-                        && row.try_get::<Option<i64>, _>("withdrawn_at")?.is_none()
-                    {
-                        return Ok(JoinOutcome::Joined);
-                    }
-                    let max: i64 = sqlx::query("SELECT max_players FROM tournaments WHERE id = $1")
-                        .bind(id)
-                        .fetch_one(&mut *tx)
-                        .await?
-                        .try_get("max_players")?;
-                    let count: i64 = sqlx::query(
-                        "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = $1 \
-                         AND withdrawn_at IS NULL",
-                    )
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_get("n")?;
-                    if count >= max {
-                        return Ok(JoinOutcome::Full);
-                    }
-                    if existing.is_some() {
-                        sqlx::query(
-                            "UPDATE tournament_players SET withdrawn_at = NULL, paused = 0 \
-                             WHERE tournament_id = $1 AND account_id = $2",
-                        )
-                        .bind(id)
-                        .bind(account)
-                        .execute(&mut *tx)
-                        .await?;
-                    } else {
-                        sqlx::query(
-                            "INSERT INTO tournament_players (tournament_id, account_id, \
-                             username, rating, tpn, joined_at, withdrawn_at, paused) VALUES \
-                             ($1, $2, $3, $4, NULL, $5, NULL, 0)",
-                        )
-                        .bind(id)
-                        .bind(account)
-                        .bind(username)
-                        .bind(rating)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                    commit(tx).await?;
-                    Ok(JoinOutcome::Joined)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
-    /// Withdraws `account` from event `id` at `now`: `false` when it was not in (or already
-    /// out).
-    pub async fn withdraw_from_tournament(
-        &self,
-        id: &str,
-        account: &str,
-        now: i64,
-    ) -> Result<bool, StoreError> {
-        self.change_entry(
-            id,
-            "UPDATE tournament_players SET withdrawn_at = $3 WHERE tournament_id = $1 AND \
-             account_id = $2 AND withdrawn_at IS NULL",
-            account,
-            now,
-        )
-        .await
-    }
-
-    /// Pauses (`paused`) or brings back an arena player: `false` when not in.
-    pub async fn pause_in_tournament(
-        &self,
-        id: &str,
-        account: &str,
-        paused: bool,
-    ) -> Result<bool, StoreError> {
-        self.change_entry(
-            id,
-            "UPDATE tournament_players SET paused = $3 WHERE tournament_id = $1 AND \
-             account_id = $2 AND withdrawn_at IS NULL",
-            account,
-            i64::from(paused),
-        )
-        .await
-    }
-
-    async fn change_entry(
-        &self,
-        id: &str,
-        statement: &'static str,
-        account: &str,
-        value: i64,
-    ) -> Result<bool, StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let mut tx = conn.begin().await?;
-                    let done = sqlx::query(statement)
-                        .bind(id)
-                        .bind(account)
-                        .bind(value)
-                        .execute(&mut *tx)
-                        .await?;
-                    if done.rows_affected() == 0 {
-                        return Ok(false);
-                    }
-                    bump(&mut tx, id).await?;
-                    commit(tx).await?;
-                    Ok(true)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
     /// Starts event `id` if it is still created: numbers the entries (`tpns`: account id and
     /// number), sets the rounds (a round robin's, from its table) and an arena's end.
     /// `false`: it was started or ended meanwhile.
@@ -548,29 +346,6 @@ impl Store {
                     }
                     commit(tx).await?;
                     Ok(true)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
-    /// Numbers a late entry of a running event (`tpn`), once.
-    pub async fn number_entry(&self, id: &str, account: &str, tpn: i64) -> Result<(), StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    sqlx::query(
-                        "UPDATE tournament_players SET tpn = $3 WHERE tournament_id = $1 AND \
-                         account_id = $2 AND tpn IS NULL",
-                    )
-                    .bind(id)
-                    .bind(account)
-                    .bind(tpn)
-                    .execute(conn.raw())
-                    .await?;
-                    Ok(())
                 }
                 .await;
                 (conn, result)
@@ -642,14 +417,9 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(&format!(
-                        "SELECT {} FROM tournaments t JOIN tournament_players p ON \
+                        "SELECT {T_COLUMNS} FROM tournaments t JOIN tournament_players p ON \
                          p.tournament_id = t.id WHERE p.account_id = $1 ORDER BY t.starts_at \
-                         DESC, t.id DESC LIMIT $2",
-                        COLUMNS
-                            .split(", ")
-                            .map(|c| format!("t.{c}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                         DESC, t.id DESC LIMIT $2"
                     ))
                     .bind(account)
                     .bind(limit)
@@ -665,40 +435,14 @@ impl Store {
     }
 }
 
-impl Store {
-    /// The player hashes (`accounts.player_hash`, what a game's seat holds) of event `id`'s
-    /// entries, by account id; an account without one is left out.
-    pub async fn entry_player_hashes(
-        &self,
-        id: &str,
-    ) -> Result<Vec<(String, site_model::secrets::TokenHash)>, StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let rows = sqlx::query(
-                        "SELECT p.account_id AS account_id, a.player_hash AS player_hash FROM \
-                         tournament_players p JOIN accounts a ON a.id = p.account_id WHERE \
-                         p.tournament_id = $1 AND a.player_hash IS NOT NULL",
-                    )
-                    .bind(id)
-                    .fetch_all(conn.raw())
-                    .await?;
-                    Ok(rows
-                        .iter()
-                        .map(|r| {
-                            Ok((
-                                r.try_get("account_id")?,
-                                site_model::secrets::TokenHash::from_stored(
-                                    r.try_get("player_hash")?,
-                                ),
-                            ))
-                        })
-                        .collect::<Result<_, sqlx::Error>>()?)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn joined_columns_are_the_columns_prefixed() {
+        let prefixed: Vec<String> = super::COLUMNS
+            .split(", ")
+            .map(|c| format!("t.{c}"))
+            .collect();
+        assert_eq!(super::T_COLUMNS, prefixed.join(", "));
     }
 }

@@ -53,6 +53,7 @@ mod static_files;
 mod storage;
 mod storage_faults;
 mod storage_faults_postgres;
+mod tournament_limits;
 mod tournaments;
 mod upload;
 mod upload_race;

@@ -18,6 +18,7 @@ mod push;
 mod puzzles;
 mod records;
 mod stats;
+mod strict;
 mod tournaments;
 mod upload;
 mod vacation;

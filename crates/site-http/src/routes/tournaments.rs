@@ -21,6 +21,7 @@ use site::tournaments::{
 use site_model::error::{ErrorCode, SiteError};
 use site_model::tournament::TournamentStatus;
 
+use super::strict::{NoBody, NoQuery};
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
 use crate::player::{LoggedIn, Player};
@@ -84,6 +85,7 @@ pub async fn get(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoQuery,
 ) -> Result<Json<TournamentView>, HttpError> {
     Ok(Json(svc.tournaments.view(&id, a.as_ref()).await?))
 }
@@ -93,6 +95,7 @@ pub async fn join(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.join(&account(a)?, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -104,6 +107,7 @@ pub async fn withdraw(
     LoggedIn(a): LoggedIn,
     Player(token): Player,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.withdraw(&account(a)?, &token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -114,6 +118,7 @@ pub async fn pause(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.pause(&account(a)?, &id, true).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -124,6 +129,7 @@ pub async fn resume(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.pause(&account(a)?, &id, false).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -134,6 +140,7 @@ pub async fn start(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.start(&account(a)?, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -145,6 +152,7 @@ pub async fn berserk(
     LoggedIn(a): LoggedIn,
     Player(token): Player,
     PathText(id): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.tournaments.berserk(&account(a)?, &token, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -154,6 +162,7 @@ pub async fn berserk(
 pub async fn trf(
     State(svc): State<AppState>,
     PathText(id): PathText,
+    _: NoQuery,
 ) -> Result<impl IntoResponse, HttpError> {
     let text = svc.tournaments.trf(&id).await?;
     Ok((
@@ -172,6 +181,7 @@ pub async fn trf(
 pub async fn games(
     State(svc): State<AppState>,
     PathText(id): PathText,
+    _: NoQuery,
 ) -> Result<impl IntoResponse, HttpError> {
     let (name, text) = svc.tournaments.records(&id).await?;
     Ok((

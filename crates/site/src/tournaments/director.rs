@@ -157,7 +157,10 @@ impl Tournaments {
                 if t.ends_at.is_some_and(|end| now >= end) {
                     return self.finish(t).await;
                 }
-                let planned = pairing::arena_wave(t, &entries, &pairings);
+                // A player in a real-time game elsewhere waits until it ends (lichess does not
+                // pair a player who is playing).
+                let elsewhere = self.store().entries_in_realtime_games(&t.id).await?;
+                let planned = pairing::arena_wave(t, &entries, &pairings, &elsewhere);
                 self.store_planned(t, &entries, &planned, t.round + 1).await
             }
             TournamentKind::Swiss => {

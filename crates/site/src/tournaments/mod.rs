@@ -30,6 +30,9 @@ pub use view::{MeView, PairingView, PlayerTournament, TournamentSummary, Tournam
 
 /// Most events one account may have created and not yet finished (spam).
 pub const MAX_OPEN_PER_ACCOUNT: usize = 5;
+/// Most events not yet over that one account may be in at once (spam; lichess's own limit
+/// is of the same order).
+pub const MAX_JOINED_PER_ACCOUNT: i64 = 20;
 /// Most events a list answers.
 pub const LIST_LIMIT: i64 = 50;
 /// Views kept built, by event (the newest version of each).
@@ -104,8 +107,12 @@ impl Tournaments {
                 "starts_at: between now and 90 days ahead (Unix ms)",
             ));
         }
-        let open = self.store().open_tournaments_by(&account.id).await? as usize;
-        if open >= MAX_OPEN_PER_ACCOUNT {
+        let row = new_row(req, Some(account.id.clone()), starts_at.max(now), now, None);
+        if let Err(open) = self
+            .store()
+            .create_tournament(&row, &account.id, MAX_OPEN_PER_ACCOUNT as i64)
+            .await?
+        {
             return Err(SiteError::new(
                 ErrorCode::RateLimited,
                 format!(
@@ -113,8 +120,6 @@ impl Tournaments {
                 ),
             ));
         }
-        let row = new_row(req, Some(account.id.clone()), starts_at.max(now), now, None);
-        self.store().insert_tournament(&row).await?;
         tracing::info!(tournament = %row.id, kind = %row.kind, by = %account.username, "tournament created");
         self.touch();
         Ok(row.id)
@@ -153,6 +158,7 @@ impl Tournaments {
                 &account.username,
                 value.round() as i64,
                 self.now(),
+                MAX_JOINED_PER_ACCOUNT,
             )
             .await?;
         match outcome {
@@ -172,6 +178,12 @@ impl Tournaments {
                 },
             )),
             JoinOutcome::Missing => Err(no_tournament(id)),
+            JoinOutcome::TooMany(n) => Err(SiteError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "you are in {n} tournaments not yet finished: at most {MAX_JOINED_PER_ACCOUNT}"
+                ),
+            )),
         }
     }
 
@@ -393,8 +405,26 @@ impl Tournaments {
                 "an arena has no rounds to export as TRF",
             ));
         }
-        let mut record = standings::as_record(&b.row, &b.entries, &b.pairings);
+        // Rounds up to the last one whose games all ended: TRF-16 has no way to say "in
+        // progress" (a blank result reads as an absence), and other tools pair from whole
+        // rounds.
+        let complete = (1..=b.row.round)
+            .take_while(|r| {
+                b.pairings
+                    .iter()
+                    .all(|p| p.round != *r || p.result.is_some())
+            })
+            .last()
+            .unwrap_or(0);
+        let row = TournamentRow {
+            round: complete,
+            ..b.row.clone()
+        };
+        let mut record = standings::as_record(&row, &b.entries, &b.pairings);
         record.initial_colour = Some(tournament::Colour::White);
+        for s in tournament::tiebreak::standings(&record) {
+            record.players[s.tpn as usize - 1].rank = s.rank;
+        }
         Ok(tournament::trf::write(&record))
     }
 

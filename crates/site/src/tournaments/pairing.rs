@@ -32,18 +32,21 @@ pub fn active(e: &EntryRow) -> bool {
     e.withdrawn_at.is_none()
 }
 
-/// The next arena wave: the active, unpaused players without a game in progress, paired by
-/// `tournament::arena::pair` (closest score then rating, no rematch of the last opponent).
+/// The next arena wave: the active, unpaused players without a game in progress (in this
+/// event, or elsewhere: `elsewhere`, account ids), paired by `tournament::arena::pair`
+/// (closest score then rating, no rematch of the last opponent).
 pub fn arena_wave(
     t: &TournamentRow,
     entries: &[EntryRow],
     pairings: &[PairingRow],
+    elsewhere: &[String],
 ) -> Vec<Planned> {
     let rules = arena_rules(t.variant);
     let busy = |id: &str| {
-        pairings
-            .iter()
-            .any(|p| p.result.is_none() && (p.white == id || p.black.as_deref() == Some(id)))
+        elsewhere.iter().any(|e| e == id)
+            || pairings
+                .iter()
+                .any(|p| p.result.is_none() && (p.white == id || p.black.as_deref() == Some(id)))
     };
     let players: Vec<&EntryRow> = entries
         .iter()

@@ -55,12 +55,28 @@ pub struct CreateBody {
     /// No entries past this (default: 20 for a round robin, [`MAX_PLAYERS`] otherwise).
     #[serde(default)]
     pub max_players: Option<i64>,
-    /// Entry conditions.
-    #[serde(default)]
+    /// Entry conditions: an object (serde alone would also read an array by position).
+    #[serde(default, deserialize_with = "object_only")]
     pub conditions: Option<Conditions>,
     /// The name shown; a default from the kind and the game when absent.
     #[serde(default)]
     pub name: Option<String>,
+}
+
+/// An optional field that must be a JSON object (or `null`).
+fn object_only<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => Ok(None),
+        v @ serde_json::Value::Object(_) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(D::Error::custom),
+        _ => Err(D::Error::custom("expected an object of named fields")),
+    }
 }
 
 /// A checked request: what `Tournaments::create` stores.

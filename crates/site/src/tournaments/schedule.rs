@@ -14,6 +14,8 @@
 use chrono::{DateTime, Datelike, Duration, NaiveTime, Utc, Weekday};
 use serde::Deserialize;
 
+use site_model::clock::TimeControl;
+
 use super::request::{CreateBody, NewTournament};
 use super::{Tournaments, new_row};
 
@@ -42,34 +44,61 @@ pub struct Entry {
     pub at: NaiveTime,
 }
 
-/// Reads a schedule file's text. Errors name the entry (0-based) and the field.
+/// Reads a schedule file's text. Errors name the entry (0-based) and the field; two entries
+/// that would make the same events (same kind, game, control, day and time) are refused.
 pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
-    let lines: Vec<EntryText> = serde_json::from_str(text)
+    let lines: Vec<serde_json::Value> = serde_json::from_str(text)
         .map_err(|e| format!("the schedule is not a JSON list of events: {e}"))?;
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let weekday = match l.every.as_str() {
-                "daily" => None,
-                day => Some(day.parse::<Weekday>().map_err(|_| {
-                    format!("entry {i}: every: '{day}' is not daily or a weekday (mon..sun)")
-                })?),
-            };
-            let at = NaiveTime::parse_from_str(&l.at, "%H:%M")
-                .map_err(|_| format!("entry {i}: at: '{}' is not HH:MM", l.at))?;
-            if l.body.get("starts_at").is_some() {
-                return Err(format!(
-                    "entry {i}: starts_at: a scheduled event's start is its every and at"
-                ));
-            }
-            let body: CreateBody =
-                serde_json::from_value(l.body).map_err(|e| format!("entry {i}: {e}"))?;
-            let event =
-                NewTournament::try_from(body).map_err(|e| format!("entry {i}: {}", e.message))?;
-            Ok(Entry { event, weekday, at })
-        })
-        .collect()
+    let mut entries: Vec<Entry> = Vec::with_capacity(lines.len());
+    for (i, line) in lines.into_iter().enumerate() {
+        let l: EntryText = serde_json::from_value(line).map_err(|e| format!("entry {i}: {e}"))?;
+        let weekday = match l.every.as_str() {
+            "daily" => None,
+            day => Some(day.parse::<Weekday>().map_err(|_| {
+                format!("entry {i}: every: '{day}' is not daily or a weekday (mon..sun)")
+            })?),
+        };
+        let at = NaiveTime::parse_from_str(&l.at, "%H:%M")
+            .map_err(|_| format!("entry {i}: at: '{}' is not HH:MM", l.at))?;
+        if l.body.get("starts_at").is_some() {
+            return Err(format!(
+                "entry {i}: starts_at: a scheduled event's start is its every and at"
+            ));
+        }
+        let body: CreateBody =
+            serde_json::from_value(l.body).map_err(|e| format!("entry {i}: {e}"))?;
+        let event =
+            NewTournament::try_from(body).map_err(|e| format!("entry {i}: {}", e.message))?;
+        let entry = Entry { event, weekday, at };
+        if let Some(j) = entries.iter().position(|e| same_key(e, &entry)) {
+            return Err(format!(
+                "entry {i}: the same kind, game, time control, day and time as entry {j}"
+            ));
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
+}
+
+/// Whether `a` and `b` make events of one key (the same occurrences).
+fn same_key(a: &Entry, b: &Entry) -> bool {
+    a.weekday == b.weekday
+        && a.at == b.at
+        && a.event.kind == b.event.kind
+        && a.event.variant == b.event.variant
+        && a.event.control == b.event.control
+}
+
+/// The time control as a key part: `180+2` (seconds and increment), `3d` (days a move).
+fn control_key(c: TimeControl) -> String {
+    match c {
+        TimeControl::Realtime {
+            initial_s,
+            increment_s,
+        } => format!("{initial_s}+{increment_s}"),
+        TimeControl::Correspondence { days } => format!("{days}d"),
+        TimeControl::Unlimited {} => "unlimited".to_string(),
+    }
 }
 
 /// The first occurrence of `entry` at or after `now`, and its key.
@@ -83,9 +112,10 @@ pub fn next(entry: &Entry, now: DateTime<Utc>) -> (DateTime<Utc>, String) {
                 .weekday
                 .map_or("daily".to_string(), |w| w.to_string().to_lowercase());
             let key = format!(
-                "{every}-{}-{}-{}-{}",
+                "{every}-{}-{}-{}-{}-{}",
                 entry.event.kind,
                 entry.event.variant,
+                control_key(entry.event.control),
                 day.format("%Y-%m-%d"),
                 entry.at.format("%H%M")
             );
@@ -158,11 +188,30 @@ mod tests {
             .with_timezone(&Utc);
         let (at, key) = next(&entries[0], now);
         assert_eq!(at.to_rfc3339(), "2026-12-06T18:00:00+00:00");
-        assert_eq!(key, "daily-arena-antarctos-2026-12-06-1800");
+        assert_eq!(key, "daily-arena-antarctos-180+2-2026-12-06-1800");
         // The Sunday Swiss at 16:00 has passed: next Sunday.
         let (at, key) = next(&entries[1], now);
         assert_eq!(at.to_rfc3339(), "2026-12-13T16:00:00+00:00");
-        assert_eq!(key, "sun-swiss-iceage-2026-12-13-1600");
+        assert_eq!(key, "sun-swiss-iceage-300+3-2026-12-13-1600");
+    }
+
+    #[test]
+    fn entries_of_two_controls_make_two_events_and_repeats_are_refused() {
+        let two = r#"[
+          {"kind":"arena","variant":"antarctos","time_control":{"kind":"realtime","initial_s":180,"increment_s":2},"minutes":60,"every":"daily","at":"18:00"},
+          {"kind":"arena","variant":"antarctos","time_control":{"kind":"realtime","initial_s":60,"increment_s":0},"minutes":60,"every":"daily","at":"18:00"}
+        ]"#;
+        let entries = parse(two).unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-12-06T17:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_ne!(next(&entries[0], now).1, next(&entries[1], now).1);
+        let repeated = two.replace(
+            "\"initial_s\":60,\"increment_s\":0",
+            "\"initial_s\":180,\"increment_s\":2",
+        );
+        let e = parse(&repeated).unwrap_err();
+        assert!(e.contains("entry 1") && e.contains("entry 0"), "{e}");
     }
 
     #[test]
@@ -174,5 +223,7 @@ mod tests {
         let e = parse(r#"[{"kind":"arena","variant":"antarctos","time_control":{"kind":"realtime","initial_s":180,"increment_s":2},"minutes":60,"every":"daily","at":"25:00"}]"#).unwrap_err();
         assert!(e.contains("entry 0: at"), "{e}");
         assert!(parse("{}").unwrap_err().contains("JSON list"));
+        let e = parse(r#"[{"kind":"arena","variant":"antarctos","time_control":{"kind":"realtime","initial_s":180,"increment_s":2},"minutes":60,"at":"18:00"}]"#).unwrap_err();
+        assert!(e.starts_with("entry 0:") && e.contains("every"), "{e}");
     }
 }
