@@ -17,6 +17,10 @@ game::text_enum! {
         SeekAccepted = "seek_accepted",
         /// Your challenge was accepted: a game started.
         ChallengeAccepted = "challenge_accepted",
+        /// A tournament you entered has started (issue 40).
+        TournamentStarted = "tournament_started",
+        /// Your tournament game is ready (issue 40).
+        TournamentGame = "tournament_game",
     }
 }
 

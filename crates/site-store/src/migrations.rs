@@ -585,4 +585,12 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN unrated TEXT",
         ],
     ),
+    (
+        32,
+        &[
+            // The tournament a notification is about (issue 40: "tournament starting", "your
+            // game is ready"), linked from the bell and a push.
+            "ALTER TABLE notifications ADD COLUMN tournament_id TEXT",
+        ],
+    ),
 ];

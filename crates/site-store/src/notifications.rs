@@ -25,6 +25,8 @@ pub struct NewNotification {
     pub kind: NotificationKind,
     /// The game it is about, if any.
     pub game: Option<String>,
+    /// The tournament it is about, if any.
+    pub tournament: Option<String>,
     /// The other player's name as shown (an account's name, or "Anonymous"), if any.
     pub by: Option<String>,
     /// The text in English (the page words it from `kind` and `by` in each language).
@@ -42,6 +44,8 @@ pub struct NotificationRow {
     pub kind: NotificationKind,
     /// The game it is about.
     pub game: Option<String>,
+    /// The tournament it is about.
+    pub tournament: Option<String>,
     /// The other player's name.
     pub by: Option<String>,
     /// The text in English.
@@ -66,6 +70,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<NotificationRow, sqlx::Error> {
         id: row.try_get("id")?,
         kind: parse_column(row, "kind", NotificationKind::parse)?,
         game: row.try_get("game_id")?,
+        tournament: row.try_get("tournament_id")?,
         by: row.try_get("by_name")?,
         text: row.try_get("text")?,
         created_at: row.try_get("created_at")?,
@@ -93,7 +98,7 @@ pub(super) async fn insert_many(
     for n in notes {
         let done = sqlx::query(
             "INSERT INTO notifications (id, owner, kind, game_id, by_name, text, event_key, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             created_at, tournament_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
              ON CONFLICT (owner, event_key) DO NOTHING",
         )
         .bind(new_id())
@@ -104,6 +109,7 @@ pub(super) async fn insert_many(
         .bind(&n.text)
         .bind(&n.event_key)
         .bind(now)
+        .bind(&n.tournament)
         .execute(&mut **tx)
         .await?;
         made += done.rows_affected();
@@ -154,7 +160,7 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(
-                        "SELECT id, kind, game_id, by_name, text, created_at, read_at \
+                        "SELECT id, kind, game_id, tournament_id, by_name, text, created_at, read_at \
                          FROM notifications WHERE owner = $1 \
                          ORDER BY created_at DESC, id DESC LIMIT $2",
                     )

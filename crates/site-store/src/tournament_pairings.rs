@@ -12,6 +12,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
+use super::notifications::{self, NewNotification};
 use super::games::{GameRow, insert};
 use super::{Store, StoreError, corrupt};
 use game::Color;
@@ -189,6 +190,8 @@ impl Store {
         from: i64,
         to: i64,
         pairings: &[NewPairing],
+        notes: &[NewNotification],
+        now: i64,
     ) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -212,6 +215,7 @@ impl Store {
                         }
                         insert_pairing(&mut tx, &p.row).await?;
                     }
+                    notifications::insert_many(&mut tx, notes, now).await?;
                     commit(tx).await?;
                     Ok(true)
                 }

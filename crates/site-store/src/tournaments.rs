@@ -8,6 +8,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
+use super::notifications::{self, NewNotification};
 use super::{Store, StoreError, corrupt};
 use site_model::clock::TimeControl;
 use site_model::state::GameKind;
@@ -305,7 +306,8 @@ impl Store {
     }
 
     /// Starts event `id` if it is still created: numbers the entries (`tpns`: account id and
-    /// number), sets the rounds (a round robin's, from its table) and an arena's end.
+    /// number), sets the rounds (a round robin's, from its table) and an arena's end, and
+    /// stores `notes` (its players told) in the same transaction.
     /// `false`: it was started or ended meanwhile.
     pub async fn start_tournament(
         &self,
@@ -314,6 +316,7 @@ impl Store {
         rounds: Option<i64>,
         now: i64,
         ends_at: Option<i64>,
+        notes: &[NewNotification],
     ) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -344,6 +347,7 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                     }
+                    notifications::insert_many(&mut tx, notes, now).await?;
                     commit(tx).await?;
                     Ok(true)
                 }

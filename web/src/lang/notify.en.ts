@@ -11,6 +11,8 @@ export const notifyEn = {
   'notify.challenge': '{name} challenges you',
   'notify.challenge_accepted': '{name} accepted your challenge',
   'notify.seek_accepted': '{name} accepted your seek',
+  'notify.tournament_started': '{name} has started',
+  'notify.tournament_game': 'Your tournament game against {name} is ready',
   'notify.popup_title': 'A challenge',
   'notify.accept': 'Accept',
   'notify.decline': 'Decline',

@@ -12,6 +12,8 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'notify.challenge': '{name} вызывает вас',
   'notify.challenge_accepted': '{name} принял ваш вызов',
   'notify.seek_accepted': '{name} принял вашу заявку',
+  'notify.tournament_started': 'Турнир «{name}» начался',
+  'notify.tournament_game': 'Ваша турнирная партия с {name} готова',
   'notify.popup_title': 'Вызов',
   'notify.accept': 'Принять',
   'notify.decline': 'Отклонить',

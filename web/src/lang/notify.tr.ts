@@ -12,6 +12,8 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'notify.challenge': '{name} sizi oyuna davet ediyor',
   'notify.challenge_accepted': '{name} davetinizi kabul etti',
   'notify.seek_accepted': '{name} ilanınızı kabul etti',
+  'notify.tournament_started': '{name} başladı',
+  'notify.tournament_game': '{name} ile turnuva oyununuz hazır',
   'notify.popup_title': 'Oyun daveti',
   'notify.accept': 'Kabul et',
   'notify.decline': 'Reddet',

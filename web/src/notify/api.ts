@@ -3,7 +3,7 @@
 
 import { call } from '../api';
 
-export type NotificationKind = 'your_move' | 'low_time' | 'game_over' | 'challenge' | 'challenge_accepted' | 'seek_accepted';
+export type NotificationKind = 'your_move' | 'low_time' | 'game_over' | 'challenge' | 'challenge_accepted' | 'seek_accepted' | 'tournament_started' | 'tournament_game';
 
 /** One notification. */
 export interface NotificationItem {
@@ -11,6 +11,8 @@ export interface NotificationItem {
   kind: NotificationKind;
   /** The game it is about. */
   game?: string;
+  /** The tournament it is about. */
+  tournament?: string;
   /** The other player's name. */
   by?: string;
   /** English; the page words it from `kind` and `by`. */

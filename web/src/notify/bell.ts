@@ -16,6 +16,8 @@ const words: Record<NotificationItem['kind'], Key> = {
   challenge: 'notify.challenge',
   challenge_accepted: 'notify.challenge_accepted',
   seek_accepted: 'notify.seek_accepted',
+  tournament_started: 'notify.tournament_started',
+  tournament_game: 'notify.tournament_game',
 };
 
 /** A bell drawn in SVG (no emoji font is needed). */
@@ -46,7 +48,7 @@ function ago(at: number): string {
 
 function entry(n: NotificationItem, close: () => void): HTMLElement {
   const text = t(words[n.kind], { name: n.by ?? t('lobby.anonymous') });
-  const href = n.game ? `/game/${n.game}` : '/';
+  const href = n.game ? `/game/${n.game}` : n.tournament ? `/tournament/${n.tournament}` : '/';
   return h('li.notify-item', { class: n.read ? undefined : 'unread', dataset: { kind: n.kind } },
     h('a', { href, onclick: (e: MouseEvent) => { e.preventDefault(); close(); navigate(href); } },
       h('span.notify-text', text), h('time.notify-at', { datetime: new Date(n.at).toISOString() }, ago(n.at))));

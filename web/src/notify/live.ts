@@ -10,7 +10,7 @@ import { showChallenges } from './challenge_popup';
 
 /** The notifications a game's page reads by being on the screen: its turns, and the accepted
  * challenge or seek that started it. */
-const READ_ON_GAME_PAGE: NotificationKind[] = ['your_move', 'challenge_accepted', 'seek_accepted'];
+const READ_ON_GAME_PAGE: NotificationKind[] = ['your_move', 'challenge_accepted', 'seek_accepted', 'tournament_game'];
 
 let source: EventSource | undefined;
 let view: NotifyView = { unread: 0, latest: null };

@@ -274,6 +274,7 @@ async fn only_the_newest_hundred_are_kept() {
     for i in 0..105 {
         let note = NewNotification {
             owner: owner.clone(),
+            tournament: None,
             kind: NotificationKind::Challenge,
             game: None,
             by: None,

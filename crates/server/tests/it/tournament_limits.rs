@@ -1,7 +1,8 @@
 //! Tournaments (issue 40), the limits and the absent: parallel creations and joins stop at
 //! the limits exactly (counted in the insert's transaction), an arena does not pair a player
 //! who is playing a real-time game elsewhere until it ends, a Swiss player who calls their
-//! game off is withdrawn (not paired round after round), requests that take nothing refuse
+//! game off is withdrawn (not paired round after round), players away are told of the start
+//! and of their games, requests that take nothing refuse
 //! what is sent anyway, and the TRF-16 export holds whole rounds with ranks.
 
 use std::time::Duration;
@@ -239,6 +240,30 @@ async fn a_swiss_player_who_calls_their_game_off_is_withdrawn() {
         v["pairings"].as_array().is_some_and(|p| p.len() == 2)
     })
     .await;
+    // Each player away from the page is told: the start, and their game (the bell, push).
+    for (name, c) in players.iter_mut() {
+        let n = c.get("/api/notifications").await.expect("notifications").body;
+        let items = n["items"].as_array().expect("items");
+        let started: Vec<&Value> = items
+            .iter()
+            .filter(|i| i["kind"] == "tournament_started")
+            .collect();
+        assert_eq!(started.len(), 1, "{name}: {n}");
+        assert_eq!(started[0]["tournament"], id.as_str());
+        let mine = v["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["white"] == name.as_str() || p["black"] == name.as_str())
+            .expect("paired");
+        let games: Vec<&Value> = items
+            .iter()
+            .filter(|i| i["kind"] == "tournament_game")
+            .collect();
+        assert_eq!(games.len(), 1, "{name}: {n}");
+        assert_eq!(games[0]["game"], mine["game"], "{n}");
+        assert_eq!(games[0]["tournament"], id.as_str());
+    }
     // Board 1's White calls the game off before moving; board 2 is played out.
     let absent = v["pairings"][0]["white"].as_str().unwrap().to_string();
     let g0 = v["pairings"][0]["game"].as_str().unwrap().to_string();

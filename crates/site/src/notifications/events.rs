@@ -54,6 +54,7 @@ pub fn game_change(before: &GameRow, after: &GameRow) -> Vec<NewNotification> {
             let by = shown(after, !to_move);
             notes.push(NewNotification {
                 owner: owner.clone(),
+                tournament: None,
                 kind: NotificationKind::YourMove,
                 game: Some(after.id.clone()),
                 text: format!("{by} moved: your move in {title}"),
@@ -76,6 +77,7 @@ pub fn game_change(before: &GameRow, after: &GameRow) -> Vec<NewNotification> {
             let reason = after.reason.map(|r| r.as_str()).unwrap_or("over");
             notes.push(NewNotification {
                 owner: owner.clone(),
+                tournament: None,
                 kind: NotificationKind::GameOver,
                 game: Some(after.id.clone()),
                 text: format!("{title} against {by} is over: {outcome} ({reason})"),
@@ -101,6 +103,7 @@ pub fn challenge_key(id: &str) -> String {
 pub fn challenge_received(c: &ChallengeRow) -> NewNotification {
     NewNotification {
         owner: c.challenged.clone(),
+        tournament: None,
         kind: NotificationKind::Challenge,
         game: None,
         text: format!(
@@ -134,6 +137,7 @@ pub fn offer_accepted(
     let turn = if game.turn == side { ": your move" } else { "" };
     NewNotification {
         owner: owner.clone(),
+        tournament: None,
         kind,
         game: Some(game.id.clone()),
         text: format!(
@@ -167,6 +171,7 @@ pub fn low_time(row: &GameRow, now: i64) -> Option<NewNotification> {
     };
     Some(NewNotification {
         owner: owner.clone(),
+        tournament: None,
         kind: NotificationKind::LowTime,
         game: Some(row.id.clone()),
         text: format!(

@@ -76,6 +76,9 @@ pub struct NotificationItem {
     /// The game it is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
+    /// The tournament it is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
     /// The other player's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
@@ -93,6 +96,7 @@ impl From<NotificationRow> for NotificationItem {
             id: n.id,
             kind: n.kind,
             game: n.game,
+            tournament: n.tournament,
             by: n.by,
             text: n.text,
             at: n.created_at,

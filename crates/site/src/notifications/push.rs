@@ -306,10 +306,11 @@ impl Push {
             game: note.game.as_deref(),
             by: note.by.as_deref(),
             text: &note.text,
-            url: note
-                .game
-                .as_ref()
-                .map_or_else(|| "/".to_string(), |g| format!("/game/{g}")),
+            url: match (&note.game, &note.tournament) {
+                (Some(g), _) => format!("/game/{g}"),
+                (None, Some(t)) => format!("/tournament/{t}"),
+                (None, None) => "/".to_string(),
+            },
         };
         let body = serde_json::to_vec(&payload).map_err(|e| e.to_string())?;
         let body = encrypt(&body, &public, &auth)?;

@@ -20,6 +20,7 @@ use site_model::tournament::{TournamentKind, TournamentStatus};
 use site_store::{EntryRow, TournamentRow, now_ms};
 
 use super::Tournaments;
+use super::notify;
 use super::pairing::{self, Planned, active};
 
 /// Longest wait between looks.
@@ -130,12 +131,20 @@ impl Tournaments {
             .map(|(i, e)| (e.account_id.clone(), i as i64 + 1))
             .collect();
         let ends_at = t.minutes.map(|m| now + m * 60_000);
+        let hashes = self
+            .store()
+            .entry_player_hashes(&t.id)
+            .await?
+            .into_iter()
+            .collect();
+        let notes = notify::started(t, &players, &hashes);
         if self
             .store()
-            .start_tournament(&t.id, &tpns, rounds, now, ends_at)
+            .start_tournament(&t.id, &tpns, rounds, now, ends_at, &notes)
             .await?
         {
             tracing::info!(tournament = %t.id, players = players.len(), "tournament started");
+            self.play.notifications().made(&notes);
             self.touch();
             if let Some(t) = self.store().tournament(&t.id).await? {
                 self.step(&t).await?;
@@ -252,12 +261,15 @@ impl Tournaments {
             .await?
             .into_iter()
             .collect();
-        let rows = pairing::rows(t, entries, &hashes, planned, self.now())?;
+        let now = self.now();
+        let rows = pairing::rows(t, entries, &hashes, planned, now)?;
+        let notes = notify::games_ready(t, &rows);
         if self
             .store()
-            .store_pairings(&t.id, t.round, to, &rows)
+            .store_pairings(&t.id, t.round, to, &rows, &notes, now)
             .await?
         {
+            self.play.notifications().made(&notes);
             let games = rows.iter().filter(|r| r.game.is_some()).count();
             tracing::info!(tournament = %t.id, round = to, games, "paired");
             self.play.clock_changed.notify_one();

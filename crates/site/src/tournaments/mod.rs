@@ -18,6 +18,7 @@ use site_model::tournament::{TournamentKind, TournamentStatus};
 use site_store::{EntryRow, JoinOutcome, PairingRow, Store, TournamentRow};
 
 pub mod director;
+pub mod notify;
 pub mod pairing;
 pub mod request;
 pub mod schedule;
