@@ -104,6 +104,8 @@ export interface GameView {
   result: ResultView | null;
   invite_url?: string | null;
   rematch_of?: string | null;
+  /** The tournament that paired the game (absent otherwise). */
+  tournament?: string;
   rematch?: string | null;
   engine_thinking?: boolean;
   /** Grows by one with every change of the game: a state is newer when its version is. */

@@ -92,6 +92,8 @@ pub struct GameRow {
     pub outbox: Vec<NewNotification>,
     /// A real-time game's player whose pages all closed (stored as JSON).
     pub gone: Option<Gone>,
+    /// The tournament that paired this game (issue 40), set when it is made.
+    pub tournament: Option<String>,
 }
 
 impl GameRow {
@@ -139,6 +141,7 @@ impl GameRow {
             upload_key: None,
             outbox: Vec::new(),
             gone: None,
+            tournament: None,
         }
     }
 
@@ -166,7 +169,8 @@ impl GameRow {
 const COLUMNS: &str = "id, variant, start_fen, white_kind, white_level, white_token, \
      black_kind, black_level, black_token, invite, status, result, winner, reason, draw_offer, \
      rematch_of, rematch, ply, turn, version, created_at, updated_at, takeback_offer, \
-     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed, gone";
+     rematch_offer, notice, clock, clock_deadline, rated, white_name, black_name, upload_key, speed, gone, \
+     tournament_id";
 
 /// The columns [`from_row`] reads: the inserted ones, the rating change and why a game did
 /// not count.
@@ -246,6 +250,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         upload_key: row.try_get("upload_key")?,
         outbox: Vec::new(),
         gone: parse_optional(row, "gone", |t| serde_json::from_str(t).ok())?,
+        tournament: row.try_get("tournament_id")?,
     })
 }
 
@@ -253,7 +258,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     sqlx::query(&format!(
         "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
-         $29, $30, $31, $32, $33)"
+         $29, $30, $31, $32, $33, $34)"
     ))
     .bind(&g.id)
     .bind(g.variant.as_str())
@@ -288,6 +293,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
     .bind(&g.upload_key)
     .bind(speed_text(&g.clock))
     .bind(gone_text(g.gone))
+    .bind(&g.tournament)
     .execute(&mut **tx)
     .await?;
     insert_many(tx, &g.outbox, g.updated_at).await?;

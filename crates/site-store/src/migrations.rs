@@ -591,6 +591,9 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             // The tournament a notification is about (issue 40: "tournament starting", "your
             // game is ready"), linked from the bell and a push.
             "ALTER TABLE notifications ADD COLUMN tournament_id TEXT",
+            // The tournament a game was paired in (set when made, never changed): the game
+            // page links back to it and offers no rematch.
+            "ALTER TABLE games ADD COLUMN tournament_id TEXT",
         ],
     ),
 ];

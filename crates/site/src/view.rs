@@ -141,6 +141,9 @@ pub struct GameView {
     pub invite_url: Option<String>,
     pub rematch_of: Option<String>,
     pub rematch: Option<String>,
+    /// The tournament that paired the game (issue 40): the page links back to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
     pub engine_thinking: bool,
     /// Grows by one with every change of the game (a newer state has a higher version).
     pub version: i64,

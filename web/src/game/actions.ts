@@ -86,18 +86,32 @@ export function offers(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[]
 /** The buttons of a game in progress. */
 export function playButtons(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[] {
   const out: VNode[] = [];
-  if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), t('game.abort_confirm'), ev.abort, ev));
+  // In a tournament, calling a game off forfeits it (the pairing is lost): say so.
+  const abortWords = g.tournament ? t('game.abort_forfeit_confirm') : t('game.abort_confirm');
+  if (can.has('abort')) out.push(confirmButton('abort', t('game.abort'), abortWords, ev.abort, ev));
   if (can.has('resign')) out.push(confirmButton('resign', t('game.resign'), t('game.resign_confirm'), ev.resign, ev));
   if (can.has('offer_draw')) out.push(button('button#offer-draw', ev, () => ev.draw('offer'), t('game.offer_draw')));
   if (can.has('takeback') || can.has('offer_takeback')) {
     out.push(button('button#takeback', ev, () => ev.takeback('offer'), takebackLabel(g, !can.has('takeback'))));
   }
+  if (g.tournament) out.push(tournamentLink(g.tournament, false));
   return out;
+}
+
+/** The way back to the tournament that paired the game. */
+function tournamentLink(id: string, primary: boolean): VNode {
+  return h(primary ? 'a#to-tournament.button.primary' : 'a#to-tournament.button', { attrs: { href: `/tournament/${id}` } }, t('game.to_tournament'));
 }
 
 /** After the game: New game (the same setting, from the home page), Rematch, Analyse. */
 export function afterButtons(g: GameView, can: Set<Action>, ev: ActionEvents): VNode[] {
   const out: VNode[] = [];
+  if (g.tournament) {
+    // The tournament pairs the next game: no rematch, no new game here.
+    out.push(tournamentLink(g.tournament, true));
+    if (g.analysis_url) out.push(h('a#analyse.button', { attrs: { href: g.analysis_url } }, t('game.analyse')));
+    return out;
+  }
   if (g.rematch) out.push(h('a#to-rematch.button.primary', { attrs: { href: `/game/${g.rematch}` } }, t('game.to_rematch')));
   else if (can.has('rematch') && !(g.rematch_offer && myColors(g).includes(g.rematch_offer))) {
     out.push(button('button#rematch.primary', ev, () => ev.rematch('offer'), t('game.rematch')));

@@ -99,6 +99,8 @@ export const en = {
   'game.resign_confirm': 'Resign this game?',
   'game.abort': 'Abort',
   'game.abort_confirm': 'Abort this game? It ends without a result.',
+  'game.abort_forfeit_confirm': 'Abort this tournament game? You lose it by forfeit.',
+  'game.to_tournament': 'Back to the tournament',
   'game.yes': 'Yes',
   'game.no': 'No',
   'game.offer_draw': 'Offer a draw',

@@ -98,6 +98,8 @@ export const ru: Record<Key, string> = {
   'game.resign_confirm': 'Сдать партию?',
   'game.abort': 'Прервать',
   'game.abort_confirm': 'Прервать партию? Она закончится без результата.',
+  'game.abort_forfeit_confirm': 'Прервать турнирную партию? Вам будет засчитано поражение.',
+  'game.to_tournament': 'Вернуться к турниру',
   'game.yes': 'Да',
   'game.no': 'Нет',
   'game.offer_draw': 'Предложить ничью',

@@ -98,6 +98,8 @@ export const tr: Record<Key, string> = {
   'game.resign_confirm': 'Oyunu terk etmek istiyor musunuz?',
   'game.abort': 'İptal et',
   'game.abort_confirm': 'Oyun iptal edilsin mi? Sonuçsuz biter.',
+  'game.abort_forfeit_confirm': 'Bu turnuva oyunu iptal edilsin mi? Hükmen kaybedersiniz.',
+  'game.to_tournament': 'Turnuvaya dön',
   'game.yes': 'Evet',
   'game.no': 'Hayır',
   'game.offer_draw': 'Beraberlik teklif et',

@@ -282,6 +282,7 @@ impl<V: SiteVariant> LiveGame for Game<V> {
             result: result_view(r),
             invite_url: None,
             rematch_of: r.rematch_of.clone(),
+            tournament: r.tournament.clone(),
             rematch: r.rematch.clone(),
             engine_thinking: r.engine_to_move().is_some(),
             version: r.version,

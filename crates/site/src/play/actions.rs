@@ -259,6 +259,12 @@ impl GameService {
                 "the game is not over yet: finish it before a rematch",
             ));
         }
+        if old.tournament.is_some() {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "a tournament game has no rematch: the tournament pairs your next game",
+            ));
+        }
         if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
             let theirs = old.rematch_offer == Some(!me);
             let create = match action {

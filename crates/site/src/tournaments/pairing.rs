@@ -274,6 +274,7 @@ fn game_row(
     Ok(GameRow {
         clock,
         rated: t.rated,
+        tournament: Some(t.id.clone()),
         ..GameRow::new_game(
             crate::play::random_token(8),
             t.variant,
