@@ -38,9 +38,9 @@ async function createAndJoin(browser) {
   await annPage.waitForSelector('#tournament[data-status="created"]');
   eq(await annPage.textContent('#tournament h1'), `Arena ${stamp}`, 'the event page shows its name');
   check((await annPage.textContent('#countdown')).startsWith('Starts in'), 'the clock to the start');
-  await annPage.click('button[data-action="join"]');
+  // "Play in it myself" is ticked by default: the creator is in.
   await annPage.waitForSelector('button[data-action="withdraw"]');
-  check(true, 'ann joined');
+  check(true, 'ann, the creator, is entered at once');
   await bobPage.goto(`${base}/tournaments`);
   await bobPage.waitForSelector(`.tournament-list li[data-id="${id}"] a`);
   await bobPage.click(`.tournament-list li[data-id="${id}"] a`);
@@ -70,10 +70,15 @@ async function startAndPlay() {
   eq((await api(white, 'POST', `/api/games/${game}/moves`, { move: 'c3-d4', ply: 0 })).status, 200, 'White moves');
   eq((await api(black, 'POST', `/api/games/${game}/moves`, { move: 'f6-g5', ply: 1 })).status, 200, 'Black moves');
   eq((await api(black, 'POST', `/api/games/${game}/resign`)).status, 200, 'Black resigns');
+  // ann's game page (still open) leads back to the event and offers no rematch.
+  await annPage.waitForSelector('a#to-tournament.primary');
+  eq(await annPage.getAttribute('a#to-tournament', 'href'), `/tournament/${id}`, 'the game page links back to its tournament');
+  eq(await annPage.locator('#rematch').count(), 0, 'no rematch in a tournament');
   // bob's event page (never reloaded) shows the standings move.
   await bobPage.waitForFunction(w => document.querySelector('#standings tbody tr')?.getAttribute('data-username') === w
     && document.querySelector('#standings tbody tr strong')?.textContent === '2', winner);
   check(true, 'the standings move on the open page: the winner first with 2 points');
+  eq(await bobPage.locator('#rules summary').count(), 1, 'the page says how the arena scores');
   await screenshot(bobPage, 'tournament-phone', 'tournament-phone.png');
 }
 

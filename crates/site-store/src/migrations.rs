@@ -594,6 +594,9 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             // The tournament a game was paired in (set when made, never changed): the game
             // page links back to it and offers no rematch.
             "ALTER TABLE games ADD COLUMN tournament_id TEXT",
+            // A finished event's winners (JSON list of names; several when tied on every
+            // tie-break), written in the statement that finishes it, for the lists.
+            "ALTER TABLE tournaments ADD COLUMN winners TEXT",
         ],
     ),
 ];

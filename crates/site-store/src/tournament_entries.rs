@@ -355,4 +355,40 @@ impl Store {
         })
         .await
     }
+
+    /// How many players are entered (not withdrawn) in each of the events `ids`, by id (an
+    /// event without entries is left out). One query, for the lists.
+    pub async fn entry_counts(
+        &self,
+        ids: &[String],
+    ) -> Result<std::collections::HashMap<String, i64>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Default::default());
+        }
+        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT tournament_id, COUNT(*) AS n FROM tournament_players WHERE withdrawn_at IS \
+             NULL AND tournament_id IN ({}) GROUP BY tournament_id",
+            marks.join(", ")
+        );
+        let sql = &sql;
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut q = sqlx::query(sql);
+                    for id in ids {
+                        q = q.bind(id);
+                    }
+                    let rows = q.fetch_all(conn.raw()).await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| Ok((r.try_get("tournament_id")?, r.try_get("n")?)))
+                        .collect::<Result<_, sqlx::Error>>()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
 }

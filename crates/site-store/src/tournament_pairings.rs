@@ -12,8 +12,8 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::conn::commit;
-use super::notifications::{self, NewNotification};
 use super::games::{GameRow, insert};
+use super::notifications::{self, NewNotification};
 use super::{Store, StoreError, corrupt};
 use game::Color;
 use site_model::state::{GameStatus, NoticeCode};

@@ -55,8 +55,10 @@ pub struct TournamentRow {
     pub ends_at: Option<i64>,
     /// Unix ms of the end.
     pub finished_at: Option<i64>,
-    /// A scheduled event's key (`daily-arena-antarctos-2026-12-06`): unique.
+    /// A scheduled event's key (`daily-arena-antarctos-180+2-2026-12-06-1800`): unique.
     pub schedule_key: Option<String>,
+    /// A finished event's winners (the names in first place); empty before.
+    pub winners: Vec<String>,
     /// Change counter.
     pub version: i64,
     /// Unix ms.
@@ -65,13 +67,13 @@ pub struct TournamentRow {
 
 const COLUMNS: &str = "id, kind, variant, name, time_control, rated, status, created_by, \
      starts_at, minutes, rounds, double_rr, min_players, max_players, conditions, round, \
-     started_at, ends_at, finished_at, schedule_key, version, created_at";
+     started_at, ends_at, finished_at, schedule_key, version, created_at, winners";
 
 /// [`COLUMNS`] of the table named `t` in a join.
 const T_COLUMNS: &str = "t.id, t.kind, t.variant, t.name, t.time_control, t.rated, t.status, \
      t.created_by, t.starts_at, t.minutes, t.rounds, t.double_rr, t.min_players, \
      t.max_players, t.conditions, t.round, t.started_at, t.ends_at, t.finished_at, \
-     t.schedule_key, t.version, t.created_at";
+     t.schedule_key, t.version, t.created_at, t.winners";
 
 fn text_column<T>(
     row: &AnyRow,
@@ -108,6 +110,11 @@ fn from_row(row: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
         ends_at: row.try_get("ends_at")?,
         finished_at: row.try_get("finished_at")?,
         schedule_key: row.try_get("schedule_key")?,
+        winners: match row.try_get::<Option<String>, _>("winners")? {
+            None => Vec::new(),
+            Some(text) => serde_json::from_str(&text)
+                .map_err(|e| corrupt("winners", format!("'{text}': {e}")))?,
+        },
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
     })
@@ -122,7 +129,7 @@ where
     let conditions = serde_json::to_string(&t.conditions).unwrap_or_default();
     let done = sqlx::query(&format!(
         "INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-         $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) ON CONFLICT DO NOTHING"
+         $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23) ON CONFLICT DO NOTHING"
     ))
     .bind(&t.id)
     .bind(t.kind.as_str())
@@ -146,6 +153,7 @@ where
     .bind(&t.schedule_key)
     .bind(t.version)
     .bind(t.created_at)
+    .bind(serde_json::to_string(&t.winners).unwrap_or_default())
     .execute(executor)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -358,24 +366,28 @@ impl Store {
         .await
     }
 
-    /// Ends event `id` as `status` (finished or canceled) at `now`, if it is not over yet:
-    /// `false` when it was.
+    /// Ends event `id` as `status` (finished or canceled) at `now` with its `winners`, if it
+    /// is not over yet: `false` when it was.
     pub async fn end_tournament(
         &self,
         id: &str,
         status: TournamentStatus,
         now: i64,
+        winners: &[String],
     ) -> Result<bool, StoreError> {
+        let winners = serde_json::to_string(winners).unwrap_or_default();
+        let winners = &winners;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let done = sqlx::query(
-                        "UPDATE tournaments SET status = $2, finished_at = $3, \
+                        "UPDATE tournaments SET status = $2, finished_at = $3, winners = $4, \
                          version = version + 1 WHERE id = $1 AND status IN ('created', 'started')",
                     )
                     .bind(id)
                     .bind(status.as_str())
                     .bind(now)
+                    .bind(winners)
                     .execute(conn.raw())
                     .await?;
                     Ok(done.rows_affected() == 1)

@@ -128,14 +128,18 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>) -> Vec<Action> {
             }
         }
         // A tournament's games have no rematch: the event pairs the next one.
-        GameStatus::Finished if row.rematch.is_none() && row.tournament.is_none() => match (opp, me) {
-            (Opponent::Friend, Some(c)) => match row.rematch_offer {
-                Some(by) if by != c => out.extend([Action::AcceptRematch, Action::DeclineRematch]),
-                Some(_) => {}
-                None => out.push(Action::Rematch),
-            },
-            _ => out.push(Action::Rematch),
-        },
+        GameStatus::Finished if row.rematch.is_none() && row.tournament.is_none() => {
+            match (opp, me) {
+                (Opponent::Friend, Some(c)) => match row.rematch_offer {
+                    Some(by) if by != c => {
+                        out.extend([Action::AcceptRematch, Action::DeclineRematch])
+                    }
+                    Some(_) => {}
+                    None => out.push(Action::Rematch),
+                },
+                _ => out.push(Action::Rematch),
+            }
+        }
         GameStatus::Finished | GameStatus::Aborted => {}
     }
     out

@@ -26,6 +26,11 @@ function countdownText(v: TournamentView): string {
   const now = Date.now();
   if (v.status === 'created') return t('tour.to_start', { time: clockText(v.starts_at - now) });
   if (v.status === 'started' && v.ends_at) return t('tour.to_end', { time: clockText(v.ends_at - now) });
+  if (v.status === 'started' && v.kind === 'round_robin' && v.time_control.kind === 'correspondence') {
+    // Every game is paired at the start: the games played say how far it is.
+    const played = v.pairings.filter(p => p.result !== null).length;
+    return t('tour.games_played', { n: played, total: v.pairings.length });
+  }
   if (v.status === 'started' && v.rounds) return t('tour.round_of', { round: v.round, rounds: v.rounds });
   return '';
 }
@@ -51,6 +56,32 @@ function berserked(v: TournamentView, game: string, user: string | null | undefi
 
 const player = (name: string) => h('a', { href: `/@/${name}` }, name);
 
+/** A flame drawn in SVG (no emoji font is needed): a player on a streak. */
+function flame(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '14');
+  svg.setAttribute('height', '14');
+  svg.setAttribute('aria-label', t('tour.fire'));
+  svg.classList.add('t-icon', 't-flame');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M12 2c1 3.5 5 6 5 11a5 5 0 0 1-10 0c0-2.4 1.2-4 2.5-5.3.2 1.6.9 2.8 2 3.3C11 8.5 11.3 5 12 2Z');
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
+}
+
+/** How the event's kind plays and scores, in a few lines. */
+function rules(v: TournamentView): HTMLElement {
+  const lines = v.kind === 'arena'
+    ? [t('tour.rules_arena_1'), t('tour.rules_arena_2'), t('tour.rules_arena_3'), v.variant === 'iceage' ? t('tour.rules_arena_iceage') : '']
+    : v.kind === 'swiss'
+      ? [t('tour.rules_swiss_1'), t('tour.rules_swiss_2'), t('tour.rules_swiss_3')]
+      : [t('tour.rules_rr_1'), t('tour.rules_rr_2'), t('tour.rules_rr_3')];
+  return h('details.card#rules', h('summary', t('tour.rules')), h('ul', lines.filter(Boolean).map(l => h('li', l))));
+}
+
 function standings(v: TournamentView): HTMLElement {
   const fide = v.kind !== 'arena';
   const head = h('tr', h('th.num', t('tour.rank')), h('th', t('tour.player')), h('th.num', t('tour.points')),
@@ -58,7 +89,7 @@ function standings(v: TournamentView): HTMLElement {
   const rows = v.standings.map(s => h('tr', { 'data-username': s.username },
     h('td.num', String(s.rank)),
     h('td', player(s.username), ' ', h('span.muted', String(s.rating)),
-      s.fire ? h('span.fire', { title: t('tour.fire') }, ' 🔥') : '',
+      s.fire ? h('span.fire', { title: t('tour.fire') }, ' ', flame()) : '',
       s.withdrawn ? h('span.muted', ` (${t('tour.withdrawn')})`) : '',
       s.paused ? h('span.muted', ` (${t('tour.paused')})`) : ''),
     h('td.num', h('strong', num(s.points, Number.isInteger(s.points) ? 0 : 1))),
@@ -89,10 +120,13 @@ function crosstable(v: TournamentView): HTMLElement | null {
     return v.pairings.filter(p => (p.white === a && p.black === b) || (p.white === b && p.black === a)).map(p => {
       const white = p.white === a;
       switch (p.result) {
-        case 'white': case 'white_forfeit': return white ? '1' : '0';
-        case 'black': case 'black_forfeit': return white ? '0' : '1';
+        case 'white': return white ? '1' : '0';
+        case 'black': return white ? '0' : '1';
+        // Forfeits as FIDE's crosstables write them: + for the side that was there.
+        case 'white_forfeit': return white ? '+' : '−';
+        case 'black_forfeit': return white ? '−' : '+';
         case 'draw': return '½';
-        case 'double_forfeit': return '0';
+        case 'double_forfeit': return '−';
         default: return '·';
       }
     }).join(' ');
@@ -106,16 +140,20 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
   let view: TournamentView | null = null;
   let announced: string | null = null;
   let error = '';
+  // The action waiting for a second click ("withdraw" asks once more).
+  let confirming: string | null = null;
   const draw = () => {
     if (!view) return;
     const v = view;
     setTitle(v.name);
     const me = v.me;
     const user = currentUser();
-    const act = (action: Parameters<typeof tournamentsApi.act>[1], label: string, primary = false) =>
-      h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': action, onclick: () => {
-        tournamentsApi.act(v.id, action).then(() => { error = ''; refresh(); }, err => { error = tournamentError(err); draw(); });
-      } }, label);
+    const act = (action: Parameters<typeof tournamentsApi.act>[1], label: string, primary = false, confirm?: string) =>
+      h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': action, 'data-confirming': confirming === action ? 'yes' : undefined, onclick: () => {
+        if (confirm && confirming !== action) { confirming = action; draw(); return; }
+        confirming = null;
+        tournamentsApi.act(v.id, action).then(() => { error = ''; refresh(); }, err => { error = tournamentError(err, action === 'join'); draw(); });
+      } }, confirm && confirming === action ? confirm : label);
     const over = v.status === 'finished' || v.status === 'canceled';
     const buttons: HTMLElement[] = [];
     if (user && !over) {
@@ -123,7 +161,8 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
       const open = !(v.kind === 'round_robin' && v.status === 'started') && v.players < v.max_players;
       if (!me?.joined) { if (open) buttons.push(act('join', t('tour.join'), true)); }
       else {
-        buttons.push(act('withdraw', t('tour.withdraw')));
+        // Withdrawing from a Swiss event or a round robin forfeits the games to come: ask.
+        buttons.push(act('withdraw', t('tour.withdraw'), false, v.kind === 'arena' ? undefined : t('tour.withdraw_confirm')));
         if (v.kind === 'arena' && v.status === 'started') buttons.push(me.paused ? act('resume', t('tour.resume'), true) : act('pause', t('tour.pause')));
       }
       if (me?.creator && v.status === 'created') buttons.push(act('start', t('tour.start_now')));
@@ -146,12 +185,16 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
         h('p', h('strong', t(`tour.status.${v.status}` as 'tour.status.created')), ' · ', t('tour.starts_at', { time: dateTime(v.starts_at) })),
         countdown ? h('p.countdown#countdown', countdown) : '',
         conditions.length ? h('p.muted', t('tour.conditions', { what: conditions.join(', ') })) : '',
-        v.podium?.length ? h('ol.podium', v.podium.map(n => h('li', player(n)))) : '',
+        // Places from the standings: players tied on every tie-break share one.
+        v.podium?.length ? h('ol.podium', v.podium.map(n => {
+          const rank = v.standings.find(s => s.username === n)?.rank ?? 0;
+          return h('li', { value: String(rank), 'data-rank': String(rank) }, player(n));
+        })) : '',
         h('div.actions', buttons),
         error ? h('p.error', { role: 'alert' }, error) : '',
         v.status === 'finished' ? h('p', h('a', { href: tournamentsApi.gamesUrl(v.id), download: '' }, t('tour.download_games')),
           v.kind !== 'arena' ? [' · ', h('a', { href: tournamentsApi.trfUrl(v.id), download: '' }, t('tour.download_trf'))] : '') : ''),
-      ready ?? '', standings(v), crosstable(v) ?? '', pairings(v));
+      ready ?? '', standings(v), crosstable(v) ?? '', pairings(v), rules(v));
     if (me?.game && me.game !== announced) {
       announced = me.game;
       play('success');

@@ -7,7 +7,7 @@ import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
-import { controlLabel, tournamentsApi, type Kind, type TStatus, type TournamentSummary } from '../tournaments/api';
+import { controlLabel, tournamentsApi, type Kind, type TimeControl, type TStatus, type TournamentSummary } from '../tournaments/api';
 
 const gameName = (v: Variant) => t(`game.${v}` as 'game.antarctos');
 export const kindName = (k: Kind) => t(`tour.kind.${k}` as 'tour.kind.arena');
@@ -19,7 +19,25 @@ function list(title: string, items: TournamentSummary[]): HTMLElement {
       h('a', { href: `/tournament/${x.id}` }, x.name),
       ' · ', kindName(x.kind), ' · ', gameName(x.variant), ' · ', controlLabel(x.time_control),
       ' · ', x.rated ? t('tour.rated') : t('rating.casual'),
-      ' · ', dateTime(x.starts_at)))));
+      ' · ', dateTime(x.starts_at),
+      x.players !== undefined ? h('span.t-players', ' · ', t('tour.players_n', { n: x.players })) : '',
+      x.winners?.length ? h('span.t-winner', ' · ', trophy(), ' ', x.winners.join(', ')) : ''))));
+}
+
+/** A small cup drawn in SVG (no emoji font is needed). */
+export function trophy(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '14');
+  svg.setAttribute('height', '14');
+  svg.setAttribute('aria-label', t('tour.winner'));
+  svg.classList.add('t-icon');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M6 3h12v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 7.3 12H7a4 4 0 0 1-4-4V5h3Zm0 4H5v1a2 2 0 0 0 1 1.7Zm12 0v2.7A2 2 0 0 0 19 8V7Z');
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
 }
 
 const CLOCKS: Record<string, Record<string, unknown>> = {
@@ -39,13 +57,14 @@ function field(label: string, input: HTMLElement): HTMLElement {
 function createForm(): HTMLElement {
   const kind = h('select#t-kind', (['arena', 'swiss', 'round_robin'] as Kind[]).map(k => h('option', { value: k }, kindName(k)))) as HTMLSelectElement;
   const variant = h('select#t-variant', (['antarctos', 'iceage'] as Variant[]).map(v => h('option', { value: v }, gameName(v)))) as HTMLSelectElement;
-  const clock = h('select#t-clock', Object.keys(CLOCKS).map(k => h('option', { value: k, selected: k === '3+2' }, k))) as HTMLSelectElement;
+  const clock = h('select#t-clock', Object.entries(CLOCKS).map(([k, c]) => h('option', { value: k, selected: k === '3+2' }, controlLabel(c as unknown as TimeControl)))) as HTMLSelectElement;
   const minutes = h('input#t-minutes', { type: 'number', min: '1', max: '1440', value: '60' }) as HTMLInputElement;
   const rounds = h('input#t-rounds', { type: 'number', min: '1', max: '30', value: '5' }) as HTMLInputElement;
   const double = h('input#t-double', { type: 'checkbox' }) as HTMLInputElement;
   const rated = h('input#t-rated', { type: 'checkbox', checked: true }) as HTMLInputElement;
   const startsIn = h('input#t-starts', { type: 'number', min: '0', max: '10000', value: '5' }) as HTMLInputElement;
   const name = h('input#t-name', { type: 'text', maxlength: '60' }) as HTMLInputElement;
+  const play = h('input#t-play', { type: 'checkbox', checked: true }) as HTMLInputElement;
   const error = h('p.error', { role: 'alert' });
   const minutesField = field(t('tour.minutes'), minutes);
   const roundsField = field(t('tour.rounds'), rounds);
@@ -61,7 +80,8 @@ function createForm(): HTMLElement {
   const form = h('form.card.tournament-form', h('h2', t('tour.create')),
     field(t('tour.kind'), kind), field(t('tour.game'), variant), field(t('tour.clock'), clock),
     minutesField, roundsField, doubleField, h('label.check', rated, ' ', t('tour.rated')),
-    field(t('tour.starts_in'), startsIn), field(t('tour.name'), name), submit, error) as HTMLFormElement;
+    field(t('tour.starts_in'), startsIn), field(t('tour.name'), name),
+    h('label.check', play, ' ', t('tour.play_myself')), submit, error) as HTMLFormElement;
   form.addEventListener('submit', e => {
     e.preventDefault();
     const body: Record<string, unknown> = {
@@ -74,7 +94,10 @@ function createForm(): HTMLElement {
     if (name.value.trim()) body.name = name.value.trim();
     submit.setAttribute('disabled', '');
     tournamentsApi.create(body).then(
-      r => navigate(`/tournament/${r.id}`),
+      // The creator plays in it unless they said not; a refused entry (a condition) still
+      // leads to the event, whose page says why on its Join.
+      r => (play.checked ? tournamentsApi.act(r.id, 'join').catch(() => undefined) : Promise.resolve())
+        .then(() => navigate(`/tournament/${r.id}`)),
       err => { error.textContent = tournamentError(err); submit.removeAttribute('disabled'); },
     );
   });
@@ -83,8 +106,9 @@ function createForm(): HTMLElement {
 
 /** A tournament action's error in words: the site's own words where it has them, else the
  * server's message (which names the field or the condition). */
-export function tournamentError(err: unknown): string {
+export function tournamentError(err: unknown, joining = false): string {
   const e = err as { code?: string; message?: string };
+  if (joining && e?.code === 'rate_limited') return t('tour.err_too_many_joined');
   switch (e?.code) {
     case 'not_logged_in': return t('tour.create_hint');
     case 'not_eligible': return t('tour.err_not_eligible', { why: e.message ?? '' });

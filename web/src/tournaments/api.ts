@@ -1,6 +1,7 @@
 // The tournaments part of the HTTP API (docs/api.md, "Tournaments", issue 40).
 
 import { call, type Variant } from '../api';
+import { controlLabel as lobbyLabel } from '../lobby/time_control';
 
 export type Kind = 'arena' | 'swiss' | 'round_robin';
 export type TStatus = 'created' | 'started' | 'finished' | 'canceled';
@@ -61,7 +62,8 @@ export interface TournamentView {
   me: { joined: boolean; withdrawn: boolean; paused: boolean; game: string | null; creator: boolean } | null;
 }
 
-export type TournamentSummary = Pick<TournamentView, 'id' | 'kind' | 'status' | 'name' | 'variant' | 'time_control' | 'rated' | 'starts_at' | 'ends_at' | 'minutes' | 'rounds' | 'scheduled'>;
+export type TournamentSummary = Pick<TournamentView, 'id' | 'kind' | 'status' | 'name' | 'variant' | 'time_control' | 'rated' | 'starts_at' | 'ends_at' | 'minutes' | 'rounds' | 'scheduled'>
+  & { players?: number; winners?: string[] };
 
 const base = (id: string) => `/api/tournaments/${encodeURIComponent(id)}`;
 
@@ -76,9 +78,8 @@ export const tournamentsApi = {
   gamesUrl: (id: string) => `${base(id)}/games`,
 };
 
-/** `3+2`, `2 days`. */
+/** `3+2`, `2 days`, in the page's language (the lobby's words). */
 export function controlLabel(c: TimeControl): string {
-  if (c.kind === 'correspondence') return `${c.days} d`;
-  const m = (c.initial_s ?? 0) / 60;
-  return `${Number.isInteger(m) ? m : m.toFixed(1)}+${c.increment_s ?? 0}`;
+  if (c.kind === 'correspondence') return lobbyLabel({ kind: 'correspondence', days: c.days ?? 1 });
+  return lobbyLabel({ kind: 'realtime', initial_s: c.initial_s ?? 0, increment_s: c.increment_s ?? 0 });
 }

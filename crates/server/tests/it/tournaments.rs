@@ -572,6 +572,29 @@ async fn an_arena_pairs_again_at_once_and_ends_on_time() {
         "games ending after the arena count for nobody"
     );
     assert_eq!(v["podium"].as_array().map(Vec::len), Some(3));
+    // The list of finished events shows the players and the winners (first place, ties all).
+    let list = director
+        .get("/api/tournaments?status=finished")
+        .await
+        .expect("list")
+        .body;
+    let item = list
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|x| x["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("{id} listed: {list}"))
+        .clone();
+    assert_eq!(item["players"], 4, "{item}");
+    let firsts: Vec<Value> = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["rank"] == 1)
+        .map(|s| s["username"].clone())
+        .collect();
+    assert!(!firsts.is_empty());
+    assert_eq!(item["winners"], Value::Array(firsts), "{item} {v}");
     srv.stop().await;
 }
 

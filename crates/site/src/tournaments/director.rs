@@ -116,7 +116,7 @@ impl Tournaments {
         if !enough {
             if self
                 .store()
-                .end_tournament(&t.id, TournamentStatus::Canceled, now)
+                .end_tournament(&t.id, TournamentStatus::Canceled, now, &[])
                 .await?
             {
                 tracing::info!(tournament = %t.id, players = players.len(), "tournament canceled: too few players");
@@ -279,9 +279,16 @@ impl Tournaments {
     }
 
     async fn finish(&self, t: &TournamentRow) -> Result<(), SiteError> {
+        let entries = self.store().tournament_entries(&t.id).await?;
+        let pairings = self.store().tournament_pairings(&t.id).await?;
+        let winners: Vec<String> = super::standings::standings(t, &entries, &pairings)
+            .into_iter()
+            .filter(|s| s.rank == 1 && s.games > 0)
+            .map(|s| s.username)
+            .collect();
         if self
             .store()
-            .end_tournament(&t.id, TournamentStatus::Finished, self.now())
+            .end_tournament(&t.id, TournamentStatus::Finished, self.now(), &winners)
             .await?
         {
             tracing::info!(tournament = %t.id, "tournament finished");

@@ -349,12 +349,15 @@ impl Tournaments {
         &self,
         status: TournamentStatus,
     ) -> Result<Vec<TournamentSummary>, SiteError> {
-        Ok(self
-            .store()
-            .tournaments_in(status, LIST_LIMIT)
-            .await?
+        let rows = self.store().tournaments_in(status, LIST_LIMIT).await?;
+        let ids: Vec<String> = rows.iter().map(|t| t.id.clone()).collect();
+        let counts = self.store().entry_counts(&ids).await?;
+        Ok(rows
             .iter()
-            .map(TournamentSummary::of)
+            .map(|t| TournamentSummary {
+                players: Some(counts.get(&t.id).copied().unwrap_or(0)),
+                ..TournamentSummary::of(t)
+            })
             .collect())
     }
 
@@ -512,6 +515,7 @@ pub(crate) fn new_row(
         ends_at: None,
         finished_at: None,
         schedule_key,
+        winners: Vec::new(),
         version: 0,
         created_at: now,
     }

@@ -306,6 +306,7 @@ mod tests {
             ends_at: Some(1_000),
             finished_at: None,
             schedule_key: None,
+            winners: Vec::new(),
             version: 1,
             created_at: 0,
         }

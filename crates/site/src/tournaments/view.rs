@@ -136,6 +136,12 @@ pub struct TournamentSummary {
     pub rounds: Option<i64>,
     /// A scheduled event.
     pub scheduled: bool,
+    /// Players entered and not withdrawn (in the lists; absent in a profile's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<i64>,
+    /// A finished event's winners (first place; several when tied on every tie-break).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub winners: Vec<String>,
 }
 
 impl TournamentSummary {
@@ -154,6 +160,8 @@ impl TournamentSummary {
             minutes: t.minutes,
             rounds: t.rounds,
             scheduled: t.schedule_key.is_some(),
+            players: None,
+            winners: t.winners.clone(),
         }
     }
 }
