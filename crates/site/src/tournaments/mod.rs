@@ -412,14 +412,7 @@ impl Tournaments {
         // Rounds up to the last one whose games all ended: TRF-16 has no way to say "in
         // progress" (a blank result reads as an absence), and other tools pair from whole
         // rounds.
-        let complete = (1..=b.row.round)
-            .take_while(|r| {
-                b.pairings
-                    .iter()
-                    .all(|p| p.round != *r || p.result.is_some())
-            })
-            .last()
-            .unwrap_or(0);
+        let complete = standings::complete_rounds(&b.row, &b.pairings);
         let row = TournamentRow {
             round: complete,
             ..b.row.clone()

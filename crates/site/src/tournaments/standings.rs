@@ -222,6 +222,77 @@ pub fn as_record(t: &TournamentRow, entries: &[EntryRow], pairings: &[PairingRow
     }
 }
 
+/// The last round whose games all ended (0 when none): rounds after it hold games still
+/// being played (a Swiss round under way; a correspondence round robin paired at once).
+pub fn complete_rounds(t: &TournamentRow, pairings: &[PairingRow]) -> i64 {
+    (1..=t.round)
+        .take_while(|r| pairings.iter().all(|p| p.round != *r || p.result.is_some()))
+        .last()
+        .unwrap_or(0)
+}
+
+/// FIDE standings of `record`, whose points count every finished game, with tie-breaks from
+/// the complete rounds only: a game still being played is not an unplayed round (C.07 would
+/// count it as a draw against a virtual opponent). Ordered by points, then the tie-breaks;
+/// places shared where all are equal.
+fn live_standings(
+    t: &TournamentRow,
+    entries: &[EntryRow],
+    pairings: &[PairingRow],
+    record: &tournament::Tournament,
+) -> Vec<tiebreak::Standing> {
+    let standings = tiebreak::standings(record);
+    let complete = complete_rounds(t, pairings);
+    if complete >= t.round {
+        return standings;
+    }
+    let cut = as_record(
+        &TournamentRow {
+            round: complete,
+            ..t.clone()
+        },
+        entries,
+        pairings,
+    );
+    let tiebreaks: HashMap<u32, tiebreak::TieBreaks> = tiebreak::standings(&cut)
+        .into_iter()
+        .map(|s| (s.tpn, s.tiebreaks))
+        .collect();
+    let mut rows: Vec<tiebreak::Standing> = standings
+        .into_iter()
+        .map(|mut s| {
+            if let Some(tb) = tiebreaks.get(&s.tpn) {
+                s.tiebreaks = *tb;
+            }
+            s
+        })
+        .collect();
+    let key = |s: &tiebreak::Standing| {
+        (
+            s.points,
+            s.tiebreaks.buchholz_cut1,
+            s.tiebreaks.sonneborn_berger,
+            s.tiebreaks.direct_encounter,
+        )
+    };
+    rows.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        kb.0.cmp(&ka.0)
+            .then(kb.1.total_cmp(&ka.1))
+            .then(kb.2.total_cmp(&ka.2))
+            .then(kb.3.total_cmp(&ka.3))
+            .then(a.tpn.cmp(&b.tpn))
+    });
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i as u32 + 1
+        };
+    }
+    rows
+}
+
 fn fide_standings(
     t: &TournamentRow,
     entries: &[EntryRow],
@@ -230,7 +301,7 @@ fn fide_standings(
     let record = as_record(t, entries, pairings);
     let mut numbered: Vec<&EntryRow> = entries.iter().filter(|e| e.tpn.is_some()).collect();
     numbered.sort_by_key(|e| e.tpn);
-    let mut rows: Vec<StandingView> = tiebreak::standings(&record)
+    let mut rows: Vec<StandingView> = live_standings(t, entries, pairings, &record)
         .into_iter()
         .map(|s| {
             let e = numbered[s.tpn as usize - 1];
@@ -407,5 +478,48 @@ mod tests {
         assert_eq!(s[2].username, "C");
         assert!(s.iter().all(|r| r.tiebreaks.is_some()));
         assert_eq!(s.iter().map(|r| r.games).sum::<u32>(), 6);
+    }
+
+    #[test]
+    fn a_game_under_way_is_no_unplayed_round_in_the_tie_breaks() {
+        use PairingResult::*;
+        let t = event(TournamentKind::Swiss, 2);
+        let entries = [
+            entry("a", 1, 1800),
+            entry("b", 2, 1700),
+            entry("c", 3, 1600),
+            entry("d", 4, 1500),
+        ];
+        let round1 = [
+            pairing(1, 1, "a", Some("c"), Some(WhiteWon), 40, 1),
+            pairing(1, 2, "d", Some("b"), Some(BlackWon), 40, 1),
+        ];
+        let mut both = round1.to_vec();
+        // Round 2: a-b still being played, c-d over.
+        both.push(pairing(2, 1, "a", Some("b"), None, 10, 0));
+        both.push(pairing(2, 2, "c", Some("d"), Some(Draw), 40, 2));
+        let live = standings(&t, &entries, &both);
+        let after_one = standings(&event(TournamentKind::Swiss, 1), &entries, &round1);
+        let tb = |s: &[StandingView], who: &str| {
+            s.iter()
+                .find(|r| r.username == who)
+                .and_then(|r| r.tiebreaks)
+                .map(|t| (t.buchholz_cut1, t.sonneborn_berger))
+        };
+        // a's and b's tie-breaks are round 1's: the game under way counts as nothing yet
+        // (C.07 would have made it a draw against a virtual opponent).
+        for who in ["A", "B", "C", "D"] {
+            assert_eq!(tb(&live, who), tb(&after_one, who), "{who}: {live:?}");
+        }
+        // Points count every finished game: c and d drew in round 2.
+        let pts = |who: &str| live.iter().find(|r| r.username == who).unwrap().points;
+        assert_eq!(
+            (pts("A"), pts("B"), pts("C"), pts("D")),
+            (1.0, 1.0, 0.5, 0.5)
+        );
+        assert_eq!(complete_rounds(&t, &both), 1);
+        // Ordered by points, places shared when every tie-break is equal too.
+        assert!(live.windows(2).all(|w| w[0].points >= w[1].points));
+        assert_eq!(live[0].rank, 1);
     }
 }
