@@ -42,7 +42,7 @@ mod site_error;
 mod tournament_entries;
 mod tournament_pairings;
 mod tournaments;
-pub use site_error::upload_error;
+pub use site_error::{tournament_error, upload_error};
 mod uploads;
 mod vacations;
 

@@ -53,6 +53,27 @@ pub fn upload_error(e: StoreError) -> SiteError {
     }
 }
 
+/// A storage failure of a tournament action (create, join, withdraw, pause, start), as
+/// [`From<StoreError>`] answers it but for an unacknowledged commit, which is worded for the
+/// tournament: there is no game to reload.
+pub fn tournament_error(e: StoreError) -> SiteError {
+    match e {
+        StoreError::Commit(e) => {
+            tracing::error!(error = %e, "storage failure at a tournament change's commit");
+            SiteError::new(
+                ErrorCode::Internal,
+                "storage failure: the change was not acknowledged; reload the tournament to \
+                 see whether it was stored",
+            )
+        }
+        StoreError::Stale { .. } => SiteError::new(
+            ErrorCode::Conflict,
+            "the tournament changed meanwhile; reload it and try again",
+        ),
+        other => SiteError::from(other),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +89,15 @@ mod tests {
         );
         assert!(!e.message.contains("reload the game"), "{}", e.message);
         let e = upload_error(StoreError::Database(sqlx::Error::PoolTimedOut));
+        assert_eq!(e.message, "storage failure; nothing was changed");
+    }
+
+    #[test]
+    fn a_tournament_change_is_worded_for_the_tournament() {
+        let e = tournament_error(StoreError::Commit(sqlx::Error::PoolTimedOut));
+        assert!(e.message.contains("reload the tournament"), "{}", e.message);
+        assert!(!e.message.contains("game"), "{}", e.message);
+        let e = tournament_error(StoreError::Database(sqlx::Error::PoolTimedOut));
         assert_eq!(e.message, "storage failure; nothing was changed");
     }
 }

@@ -15,7 +15,7 @@ use crate::play::GameService;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
 use site_model::tournament::{TournamentKind, TournamentStatus};
-use site_store::{EntryRow, JoinOutcome, PairingRow, Store, TournamentRow};
+use site_store::{EntryRow, JoinOutcome, PairingRow, Store, TournamentRow, tournament_error};
 
 pub mod director;
 pub mod notify;
@@ -112,7 +112,8 @@ impl Tournaments {
         if let Err(open) = self
             .store()
             .create_tournament(&row, &account.id, MAX_OPEN_PER_ACCOUNT as i64)
-            .await?
+            .await
+            .map_err(tournament_error)?
         {
             return Err(SiteError::new(
                 ErrorCode::RateLimited,
@@ -161,7 +162,8 @@ impl Tournaments {
                 self.now(),
                 MAX_JOINED_PER_ACCOUNT,
             )
-            .await?;
+            .await
+            .map_err(tournament_error)?;
         match outcome {
             JoinOutcome::Joined => {
                 self.touch();
@@ -211,7 +213,8 @@ impl Tournaments {
         if !self
             .store()
             .withdraw_from_tournament(id, &account.id, self.now())
-            .await?
+            .await
+            .map_err(tournament_error)?
         {
             return Err(SiteError::new(
                 ErrorCode::Conflict,
@@ -260,7 +263,8 @@ impl Tournaments {
         if !self
             .store()
             .pause_in_tournament(id, &account.id, paused)
-            .await?
+            .await
+            .map_err(tournament_error)?
         {
             return Err(SiteError::new(
                 ErrorCode::Conflict,
@@ -282,7 +286,12 @@ impl Tournaments {
                 "only the tournament's creator can start it early",
             ));
         }
-        if !self.store().start_tournament_now(id, self.now()).await? {
+        if !self
+            .store()
+            .start_tournament_now(id, self.now())
+            .await
+            .map_err(tournament_error)?
+        {
             let why = match t.status {
                 TournamentStatus::Canceled => "the tournament was canceled",
                 TournamentStatus::Finished => "the tournament is over",
