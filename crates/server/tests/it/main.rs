@@ -48,6 +48,7 @@ mod records_budget;
 mod redis_resync;
 mod replay;
 mod secrets_at_rest;
+mod social;
 mod seek_flood;
 mod static_files;
 mod storage;

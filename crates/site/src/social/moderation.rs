@@ -86,6 +86,18 @@ impl From<ModLogRow> for ModLogView {
     }
 }
 
+/// `GET /api/me/moderation`'s answer: the page's moderator link, and the mute that chat
+/// obeys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MyModeration {
+    /// The account holds the moderator role.
+    pub moderator: bool,
+    /// The account is muted now (no chat).
+    pub is_muted: bool,
+    /// Until when, Unix ms.
+    pub muted_until: Option<i64>,
+}
+
 /// Whether an account is muted now (chat reads it).
 pub fn is_muted(state: &ModState, now: i64) -> bool {
     state.muted_until.is_some_and(|u| u > now)
@@ -275,6 +287,25 @@ impl Social {
                 })
                 .collect(),
         })
+    }
+
+    /// `GET /api/me/moderation` (all false when anonymous).
+    pub async fn my_moderation(&self, me: Option<&Account>) -> Result<MyModeration, SiteError> {
+        let state = match me {
+            Some(a) => self.store.mod_state_of(&a.id).await?,
+            None => None,
+        };
+        let now = now_ms();
+        Ok(MyModeration {
+            moderator: state.as_ref().is_some_and(|s| s.moderator),
+            is_muted: state.as_ref().is_some_and(|s| is_muted(s, now)),
+            muted_until: state.and_then(|s| s.muted_until),
+        })
+    }
+
+    /// The id of the account named `username`, if any (closed or not).
+    pub async fn account_id(&self, username: &str) -> Result<Option<String>, SiteError> {
+        Ok(self.store.mod_state(username).await?.map(|s| s.id))
     }
 
     /// `GET /api/mod/log`: newest first, at most 200 lines.
