@@ -41,7 +41,11 @@ pub fn admin(args: AdminArgs) -> Result<(), String> {
         store.close().await;
         match result {
             Ok(true) => {
-                let what = if on { "is now a moderator" } else { "is no longer a moderator" };
+                let what = if on {
+                    "is now a moderator"
+                } else {
+                    "is no longer a moderator"
+                };
                 println!("{username} {what}");
                 Ok(())
             }

@@ -128,8 +128,8 @@ async fn refund(
         let Some(text) = r.try_get::<Option<String>, _>("rating_diff")? else {
             continue;
         };
-        let change: RatingChange = serde_json::from_str(&text)
-            .map_err(|e| corrupt("rating_diff", e.to_string()))?;
+        let change: RatingChange =
+            serde_json::from_str(&text).map_err(|e| corrupt("rating_diff", e.to_string()))?;
         let other = if change.white.username.eq_ignore_ascii_case(target_name) {
             &change.black
         } else {
@@ -204,33 +204,34 @@ impl Store {
         self.run(|mut conn| {
             let value = value.clone();
             Box::pin(async move {
-                let result = async {
-                    let Some(r) = sqlx::query(&format!(
-                        "SELECT id, username, moderator, muted_until, closed_at, mark \
+                let result =
+                    async {
+                        let Some(r) = sqlx::query(&format!(
+                            "SELECT id, username, moderator, muted_until, closed_at, mark \
                          FROM accounts WHERE {column} = $1"
-                    ))
-                    .bind(value)
-                    .fetch_optional(conn.raw())
-                    .await?
-                    else {
-                        return Ok(None);
-                    };
-                    let mark: Option<String> = r.try_get("mark")?;
-                    Ok(Some(ModState {
-                        id: r.try_get("id")?,
-                        username: r.try_get("username")?,
-                        moderator: r.try_get::<i64, _>("moderator")? != 0,
-                        muted_until: r.try_get("muted_until")?,
-                        closed_at: r.try_get("closed_at")?,
-                        mark: match mark {
-                            Some(m) => Some(ModMark::parse(&m).ok_or_else(|| {
-                                corrupt("mark", format!("unknown mark '{m}'"))
-                            })?),
-                            None => None,
-                        },
-                    }))
-                }
-                .await;
+                        ))
+                        .bind(value)
+                        .fetch_optional(conn.raw())
+                        .await?
+                        else {
+                            return Ok(None);
+                        };
+                        let mark: Option<String> = r.try_get("mark")?;
+                        Ok(Some(ModState {
+                            id: r.try_get("id")?,
+                            username: r.try_get("username")?,
+                            moderator: r.try_get::<i64, _>("moderator")? != 0,
+                            muted_until: r.try_get("muted_until")?,
+                            closed_at: r.try_get("closed_at")?,
+                            mark: match mark {
+                                Some(m) => Some(ModMark::parse(&m).ok_or_else(|| {
+                                    corrupt("mark", format!("unknown mark '{m}'"))
+                                })?),
+                                None => None,
+                            },
+                        }))
+                    }
+                    .await;
                 (conn, result)
             })
         })
@@ -251,12 +252,13 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
-                    let n = sqlx::query("UPDATE accounts SET moderator = $1 WHERE username_key = $2")
-                        .bind(i64::from(on))
-                        .bind(&key)
-                        .execute(&mut *tx)
-                        .await?
-                        .rows_affected();
+                    let n =
+                        sqlx::query("UPDATE accounts SET moderator = $1 WHERE username_key = $2")
+                            .bind(i64::from(on))
+                            .bind(&key)
+                            .execute(&mut *tx)
+                            .await?
+                            .rows_affected();
                     if n != 1 {
                         return Ok(false);
                     }
@@ -329,9 +331,8 @@ impl Store {
                                 .bind(&target.id)
                                 .execute(&mut *tx)
                                 .await?;
-                            refunds =
-                                refund(&mut tx, &target.id, &target.username, since, log.at)
-                                    .await?;
+                            refunds = refund(&mut tx, &target.id, &target.username, since, log.at)
+                                .await?;
                         }
                     }
                     let mut details = log.details.to_string();

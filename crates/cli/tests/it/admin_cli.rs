@@ -12,7 +12,10 @@ use common::serve::*;
 #[tokio::test]
 async fn grant_mod_makes_a_moderator_and_revoke_takes_it_back() {
     let dir_tmp = temp_dir("admin-cli");
-    let url = format!("sqlite://{}?mode=rwc", dir_tmp.path().join("site.db").display());
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir_tmp.path().join("site.db").display()
+    );
     let addr = free_addr();
     let mut child = start(&url, addr, &["--no-rate-limits"]);
     wait_ready(&mut child, addr).await;
@@ -27,12 +30,20 @@ async fn grant_mod_makes_a_moderator_and_revoke_takes_it_back() {
     assert_eq!(r.status, 201, "{}", r.text);
     let r = c.get("/api/mod/log").await.expect("get");
     assert_eq!(r.status, 403, "{}", r.text);
-    let run = |args: Vec<String>| tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        icebound(&args)
-    });
+    let run = |args: Vec<String>| {
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            icebound(&args)
+        })
+    };
     let args = |cmd: &str, user: &str| {
-        vec!["admin".into(), cmd.into(), user.into(), "--database".into(), url.clone()]
+        vec![
+            "admin".into(),
+            cmd.into(),
+            user.into(),
+            "--database".into(),
+            url.clone(),
+        ]
     };
     let (ok, out, err) = run(args("grant-mod", "Mira_Mod")).await.expect("ran");
     assert!(ok, "{out}{err}");

@@ -35,10 +35,20 @@ async fn follow_lists(url: &str) {
     let srv = start(url).await;
     let (mut ann, ann_name) = account(&srv, "fan").await;
     let (mut bob, bob_name) = account(&srv, "fbob").await;
-    let r = post(&mut ann, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     // Twice is once.
-    let r = post(&mut ann, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
     assert_eq!(names(&followers.body), [ann_name.clone()]);
@@ -64,13 +74,25 @@ async fn follow_lists(url: &str) {
     let mine = get(&mut ann, "/api/me/following").await.body;
     assert_eq!(mine[0]["playing"], json!([game]), "{mine}");
     assert_eq!(mine[0]["online"], true, "{mine}");
-    let social = get(&mut ann, &format!("/api/players/{bob_name}/social")).await.body;
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
     assert_eq!(social["followers"], 1, "{social}");
     assert_eq!(social["you_follow"], true, "{social}");
     // Refusals: anonymous 401, oneself 400, unknown 404, a bad name 400.
-    let r = post(&mut anon, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut anon,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 401, "not_logged_in");
-    let r = post(&mut ann, &format!("/api/players/{ann_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{ann_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
     let r = post(&mut ann, "/api/players/nobody_here_x/follow", json!({})).await;
     assert_error(&r, 404, "not_found");
@@ -89,18 +111,33 @@ async fn blocks(url: &str) {
     let (mut ann, ann_name) = account(&srv, "bann").await;
     let (mut bob, bob_name) = account(&srv, "bbob").await;
     // Ann follows Bob and challenges him; then Bob blocks Ann.
-    let r = post(&mut ann, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let challenge = json!({"username": bob_name, "variant": "antarctos", "time_control": corr()});
     let before = post(&mut ann, "/api/challenges", challenge.clone()).await;
     assert_eq!(before.status, 201, "{}", before.text);
     let before_id = before.body["id"].as_str().expect("id").to_string();
-    let r = post(&mut bob, &format!("/api/players/{ann_name}/block"), json!({})).await;
+    let r = post(
+        &mut bob,
+        &format!("/api/players/{ann_name}/block"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let blocked = get(&mut bob, "/api/me/blocked").await.body;
     assert_eq!(blocked[0]["username"], ann_name, "{blocked}");
     // Ann's follow ended silently; following again answers alike and stores nothing.
-    let r = post(&mut ann, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
     assert!(names(&followers.body).is_empty(), "{}", followers.text);
@@ -111,10 +148,17 @@ async fn blocks(url: &str) {
     }
     let lists = get(&mut bob, "/api/challenges").await.body;
     assert_eq!(lists["incoming"], json!([]), "{lists}");
-    let r = post(&mut bob, &format!("/api/challenges/{before_id}/accept"), json!({})).await;
+    let r = post(
+        &mut bob,
+        &format!("/api/challenges/{before_id}/accept"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 404, "not_found");
     // Ann is not told: her profile of Bob says nothing of it.
-    let social = get(&mut ann, &format!("/api/players/{bob_name}/social")).await.body;
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
     assert_eq!(social["you_block"], false, "{social}");
     // Bob takes no challenge from Ann's side either way.
     let back = json!({"username": ann_name, "variant": "antarctos", "time_control": corr()});
@@ -133,7 +177,12 @@ async fn lobby_blocks(url: &str) {
     let (mut ann, ann_name) = account(&srv, "lann").await;
     let (mut bob, _) = account(&srv, "lbob").await;
     let (mut cat, _) = account(&srv, "lcat").await;
-    let r = post(&mut bob, &format!("/api/players/{ann_name}/block"), json!({})).await;
+    let r = post(
+        &mut bob,
+        &format!("/api/players/{ann_name}/block"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let terms = json!({"variant": "iceage", "time_control": corr(), "rated": false});
     // Bob waits by quick pairing; Ann's quick pairing makes her own seek, no game.
@@ -147,10 +196,19 @@ async fn lobby_blocks(url: &str) {
     // Neither sees the other's seek, and accepting it by id is refused.
     let seen = get(&mut ann, "/api/seeks").await.body;
     assert!(
-        !seen.as_array().expect("list").iter().any(|s| s["id"] == bob_seek),
+        !seen
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|s| s["id"] == bob_seek),
         "{seen}"
     );
-    let r = post(&mut ann, &format!("/api/seeks/{bob_seek}/accept"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/seeks/{bob_seek}/accept"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 404, "not_found");
     // A third player is paired with the older seek, Bob's.
     let q = post(&mut cat, "/api/seeks/quick", terms).await;
@@ -158,7 +216,11 @@ async fn lobby_blocks(url: &str) {
     assert!(q.body["game"]["id"].is_string(), "{}", q.text);
     let lists = get(&mut bob, "/api/seeks").await.body;
     assert!(
-        !lists.as_array().expect("list").iter().any(|s| s["id"] == bob_seek),
+        !lists
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|s| s["id"] == bob_seek),
         "Bob's seek was taken: {lists}"
     );
     srv.stop().await;
@@ -171,7 +233,8 @@ async fn reports(url: &str) {
     for i in 0..3 {
         targets.push(account(&srv, &format!("rt{i}x")).await.1);
     }
-    let report = |user: &str, reason: &str| json!({"username": user, "reason": reason, "text": "x"});
+    let report =
+        |user: &str, reason: &str| json!({"username": user, "reason": reason, "text": "x"});
     let r = post(&mut ann, "/api/reports", report(&targets[0], "cheating")).await;
     assert_eq!(r.status, 201, "{}", r.text);
     // The same target and reason again: refused while open.
@@ -181,12 +244,27 @@ async fn reports(url: &str) {
     let r = post(&mut ann, "/api/reports", report(&targets[0], "rude")).await;
     assert_error(&r, 400, "bad_request");
     assert!(r.text.contains("reason"), "{}", r.text);
-    let r = post(&mut ann, "/api/reports", json!({"username": targets[0], "reason": "other", "extra": 1})).await;
+    let r = post(
+        &mut ann,
+        "/api/reports",
+        json!({"username": targets[0], "reason": "other", "extra": 1}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
     let long = "é".repeat(2001);
-    let r = post(&mut ann, "/api/reports", json!({"username": targets[0], "reason": "other", "text": long})).await;
+    let r = post(
+        &mut ann,
+        "/api/reports",
+        json!({"username": targets[0], "reason": "other", "text": long}),
+    )
+    .await;
     assert_error(&r, 413, "too_large");
-    let r = post(&mut ann, "/api/reports", json!({"username": targets[0], "reason": "other", "game": "../x"})).await;
+    let r = post(
+        &mut ann,
+        "/api/reports",
+        json!({"username": targets[0], "reason": "other", "game": "../x"}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
     let r = post(&mut ann, "/api/reports", report(&ann_name, "other")).await;
     assert_error(&r, 400, "bad_request");
@@ -219,7 +297,12 @@ async fn moderation(url: &str) {
     let (mut ann, _) = account(&srv, "mann").await;
     let (mut bob, bob_name) = account(&srv, "mbob").await;
     let (mut modr, mod_name) = account(&srv, "mmod").await;
-    let r = post(&mut ann, "/api/reports", json!({"username": bob_name, "reason": "abuse", "text": "<img src=x onerror=alert(1)>"})).await;
+    let r = post(
+        &mut ann,
+        "/api/reports",
+        json!({"username": bob_name, "reason": "abuse", "text": "<img src=x onerror=alert(1)>"}),
+    )
+    .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let report_id = r.body["id"].as_str().expect("id").to_string();
     // Not a moderator yet: 403 everywhere, and anonymous 401.
@@ -229,54 +312,112 @@ async fn moderation(url: &str) {
         let a = srv.client().get(path).await.expect("get");
         assert_error(&a, 401, "not_logged_in");
     }
-    let r = post(&mut modr, &format!("/api/mod/players/{bob_name}/mute"), json!({"minutes": 10, "reason": "x"})).await;
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{bob_name}/mute"),
+        json!({"minutes": 10, "reason": "x"}),
+    )
+    .await;
     assert_error(&r, 403, "not_moderator");
-    let r = post(&mut modr, &format!("/api/mod/reports/{report_id}/close"), json!({})).await;
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/reports/{report_id}/close"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 403, "not_moderator");
     make_mod(&srv, &mod_name).await;
-    assert_eq!(get(&mut modr, "/api/me/moderation").await.body["moderator"], true);
+    assert_eq!(
+        get(&mut modr, "/api/me/moderation").await.body["moderator"],
+        true
+    );
     let open = get(&mut modr, "/api/mod/reports").await.body;
     assert_eq!(open[0]["id"], report_id, "{open}");
     assert_eq!(open[0]["username"], bob_name, "{open}");
     // Typed bodies: fields of another action, a missing reason, a bad mark, an unknown action.
     let act = |a: &str| format!("/api/mod/players/{bob_name}/{a}");
-    let r = post(&mut modr, &act("mute"), json!({"minutes": 10, "mark": "booster", "reason": "x"})).await;
+    let r = post(
+        &mut modr,
+        &act("mute"),
+        json!({"minutes": 10, "mark": "booster", "reason": "x"}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
-    let r = post(&mut modr, &act("mute"), json!({"minutes": 0, "reason": "x"})).await;
+    let r = post(
+        &mut modr,
+        &act("mute"),
+        json!({"minutes": 0, "reason": "x"}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
-    let r = post(&mut modr, &act("mute"), json!({"minutes": 10, "reason": " "})).await;
+    let r = post(
+        &mut modr,
+        &act("mute"),
+        json!({"minutes": 10, "reason": " "}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
-    let r = post(&mut modr, &act("mark"), json!({"mark": "saint", "reason": "x"})).await;
+    let r = post(
+        &mut modr,
+        &act("mark"),
+        json!({"mark": "saint", "reason": "x"}),
+    )
+    .await;
     assert_error(&r, 400, "bad_request");
     let r = post(&mut modr, &act("ban"), json!({"reason": "x"})).await;
     assert_error(&r, 404, "not_found");
     // Same-origin: another site's page with the moderator's cookie is refused.
     let host = srv.addr.to_string();
     let cookie = format!("icebound_session={}", modr.session().expect("session"));
-    let body = json!({"minutes": 10, "reason": "csrf"}).to_string().into_bytes();
+    let body = json!({"minutes": 10, "reason": "csrf"})
+        .to_string()
+        .into_bytes();
     let forged = srv
         .client()
         .send_with_headers(
             "POST",
             &act("mute"),
-            &[("host", &host), ("origin", "https://evil.example"), ("cookie", &cookie), ("content-type", "application/json")],
+            &[
+                ("host", &host),
+                ("origin", "https://evil.example"),
+                ("cookie", &cookie),
+                ("content-type", "application/json"),
+            ],
             Some(body),
         )
         .await
         .expect("send");
     assert_error(&forged, 403, "cross_origin");
     // Mute: Bob is muted; the log says who did it and why.
-    let r = post(&mut modr, &act("mute"), json!({"minutes": 10, "reason": "insults"})).await;
+    let r = post(
+        &mut modr,
+        &act("mute"),
+        json!({"minutes": 10, "reason": "insults"}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let me = get(&mut bob, "/api/me/moderation").await.body;
     assert_eq!(me["is_muted"], true, "{me}");
     let r = post(&mut modr, &act("unmute"), json!({"reason": "served"})).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(get(&mut bob, "/api/me/moderation").await.body["is_muted"], false);
-    let r = post(&mut modr, &format!("/api/mod/reports/{report_id}/close"), json!({})).await;
+    assert_eq!(
+        get(&mut bob, "/api/me/moderation").await.body["is_muted"],
+        false
+    );
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/reports/{report_id}/close"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["status"], "closed");
-    let r = post(&mut modr, &format!("/api/mod/reports/{report_id}/close"), json!({})).await;
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/reports/{report_id}/close"),
+        json!({}),
+    )
+    .await;
     assert_error(&r, 404, "not_found");
     assert_eq!(get(&mut modr, "/api/mod/reports").await.body, json!([]));
     let closed = get(&mut modr, "/api/mod/reports?status=closed").await.body;
@@ -288,16 +429,39 @@ async fn moderation(url: &str) {
     let me = get(&mut bob, "/api/me").await.body;
     assert!(me["username"].is_null(), "{me}");
     let mut again = srv.client();
-    let r = post(&mut again, "/api/session", json!({"username": bob_name, "password": "correct horse"})).await;
+    let r = post(
+        &mut again,
+        "/api/session",
+        json!({"username": bob_name, "password": "correct horse"}),
+    )
+    .await;
     assert_error(&r, 403, "account_closed");
-    let r = post(&mut ann, "/api/challenges", json!({"username": bob_name, "variant": "antarctos", "time_control": corr()})).await;
+    let r = post(
+        &mut ann,
+        "/api/challenges",
+        json!({"username": bob_name, "variant": "antarctos", "time_control": corr()}),
+    )
+    .await;
     assert_error(&r, 404, "not_found");
     let log = get(&mut modr, "/api/mod/log").await.body;
-    let actions: Vec<&str> = log.as_array().expect("log").iter().map(|l| l["action"].as_str().expect("action")).collect();
+    let actions: Vec<&str> = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .map(|l| l["action"].as_str().expect("action"))
+        .collect();
     for a in ["grant_mod", "mute", "unmute", "close_report", "close"] {
         assert!(actions.contains(&a), "{a} missing: {log}");
     }
-    assert!(log.as_array().expect("log").iter().any(|l| l["action"] == "mute" && l["moderator"] == mod_name && l["details"].as_str().is_some_and(|d| d.contains("insults"))), "{log}");
+    assert!(
+        log.as_array()
+            .expect("log")
+            .iter()
+            .any(|l| l["action"] == "mute"
+                && l["moderator"] == mod_name
+                && l["details"].as_str().is_some_and(|d| d.contains("insults"))),
+        "{log}"
+    );
     // A moderator's rights are not a player's: Ann still gets 403.
     let a = ann.get("/api/mod/log").await.expect("get");
     assert_error(&a, 403, "not_moderator");
@@ -311,7 +475,11 @@ async fn refund(url: &str) {
     let (mut bob, bob_name) = account(&srv, "zbob").await;
     let (mut modr, mod_name) = account(&srv, "zmod").await;
     make_mod(&srv, &mod_name).await;
-    let rating = |v: &Value| v["ratings"]["antarctos"]["correspondence"]["rating"].as_f64().expect("rating");
+    let rating = |v: &Value| {
+        v["ratings"]["antarctos"]["correspondence"]["rating"]
+            .as_f64()
+            .expect("rating")
+    };
     let mut lost = 0;
     for _ in 0..2 {
         let id = seek(&mut ann, json!({"variant": "antarctos", "time_control": corr(), "rated": true, "color": "white"})).await;
@@ -329,27 +497,66 @@ async fn refund(url: &str) {
         lost += -white["diff"].as_i64().expect("diff");
     }
     assert!(lost > 0);
-    let before = rating(&get(&mut ann, &format!("/api/players/{ann_name}")).await.body);
+    let before = rating(
+        &get(&mut ann, &format!("/api/players/{ann_name}"))
+            .await
+            .body,
+    );
     let path = format!("/api/mod/players/{bob_name}/mark");
-    let r = post(&mut modr, &path, json!({"mark": "booster", "reason": "farm"})).await;
+    let r = post(
+        &mut modr,
+        &path,
+        json!({"mark": "booster", "reason": "farm"}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let refunds = r.body["refunds"].as_array().expect("refunds").clone();
     assert_eq!(refunds.len(), 2, "{}", r.text);
-    let total: i64 = refunds.iter().map(|x| x["points"].as_i64().expect("points")).sum();
+    let total: i64 = refunds
+        .iter()
+        .map(|x| x["points"].as_i64().expect("points"))
+        .sum();
     assert_eq!(total, lost, "{}", r.text);
-    let after = rating(&get(&mut ann, &format!("/api/players/{ann_name}")).await.body);
-    assert!((after - before - lost as f64).abs() < 1.0, "{before} -> {after}, lost {lost}");
+    let after = rating(
+        &get(&mut ann, &format!("/api/players/{ann_name}"))
+            .await
+            .body,
+    );
+    assert!(
+        (after - before - lost as f64).abs() < 1.0,
+        "{before} -> {after}, lost {lost}"
+    );
     // Marked twice: no second refund.
-    let r = post(&mut modr, &path, json!({"mark": "cheater", "reason": "again"})).await;
+    let r = post(
+        &mut modr,
+        &path,
+        json!({"mark": "cheater", "reason": "again"}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
-    let twice = rating(&get(&mut ann, &format!("/api/players/{ann_name}")).await.body);
+    let twice = rating(
+        &get(&mut ann, &format!("/api/players/{ann_name}"))
+            .await
+            .body,
+    );
     assert!((twice - after).abs() < 1e-9, "{after} -> {twice}");
     // The mark is on the profile's social view.
-    let social = get(&mut ann, &format!("/api/players/{bob_name}/social")).await.body;
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
     assert_eq!(social["mark"], "cheater", "{social}");
     let log = get(&mut modr, "/api/mod/log").await.body;
-    assert!(log.as_array().expect("log").iter().any(|l| l["action"] == "mark" && l["details"].as_str().is_some_and(|d| d.contains("refunded"))), "{log}");
+    assert!(
+        log.as_array()
+            .expect("log")
+            .iter()
+            .any(|l| l["action"] == "mark"
+                && l["details"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("refunded"))),
+        "{log}"
+    );
     let _: &ApiClient = &bob;
     srv.stop().await;
 }

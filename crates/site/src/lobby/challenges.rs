@@ -236,7 +236,11 @@ impl Lobby {
         let (outgoing, incoming): (Vec<_>, Vec<_>) = rows
             .iter()
             .filter(|r| {
-                let other = if r.challenger == me { &r.challenged } else { &r.challenger };
+                let other = if r.challenger == me {
+                    &r.challenged
+                } else {
+                    &r.challenger
+                };
                 !blocked.iter().any(|b| b == other.as_str())
             })
             .map(|r| ChallengeView::of(r, &me))

@@ -75,7 +75,9 @@ impl Social {
             FollowOutcome::Following | FollowOutcome::Blocked => Ok(()),
             FollowOutcome::TooMany => Err(SiteError::new(
                 ErrorCode::RateLimited,
-                format!("you already follow {MAX_FOLLOWING} players (the most allowed): unfollow one first"),
+                format!(
+                    "you already follow {MAX_FOLLOWING} players (the most allowed): unfollow one first"
+                ),
             )),
         }
     }
@@ -89,7 +91,11 @@ impl Social {
     }
 
     /// `GET /api/players/{username}/following` (`followers`: false) or `/followers`: public.
-    pub async fn follow_list(&self, username: &str, followers: bool) -> Result<FollowList, SiteError> {
+    pub async fn follow_list(
+        &self,
+        username: &str,
+        followers: bool,
+    ) -> Result<FollowList, SiteError> {
         let target = self.target(username, "username").await?;
         let rows = self.store.follow_list(&target.id, followers).await?;
         Ok(FollowList {
@@ -106,7 +112,10 @@ impl Social {
     }
 
     /// `GET /api/me/following`: the accounts the asking account follows, online ones first.
-    pub async fn my_following(&self, me: Option<&Account>) -> Result<Vec<FollowingEntry>, SiteError> {
+    pub async fn my_following(
+        &self,
+        me: Option<&Account>,
+    ) -> Result<Vec<FollowingEntry>, SiteError> {
         let me = need_account(me, "a following list")?;
         let rows = self.store.follow_list(&me.id, false).await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -131,7 +140,11 @@ impl Social {
     }
 
     /// `GET /api/players/{username}/social`.
-    pub async fn social_view(&self, me: Option<&Account>, username: &str) -> Result<SocialView, SiteError> {
+    pub async fn social_view(
+        &self,
+        me: Option<&Account>,
+        username: &str,
+    ) -> Result<SocialView, SiteError> {
         let target = self.target(username, "username").await?;
         let (following, followers) = self.store.follow_counts(&target.id).await?;
         let (you_follow, you_block) = match me {

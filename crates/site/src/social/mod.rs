@@ -53,7 +53,10 @@ impl Social {
 }
 
 /// The logged-in account, or 401 `not_logged_in` naming `what` needs one.
-pub fn need_account<'a>(account: Option<&'a Account>, what: &str) -> Result<&'a Account, SiteError> {
+pub fn need_account<'a>(
+    account: Option<&'a Account>,
+    what: &str,
+) -> Result<&'a Account, SiteError> {
     account.ok_or_else(|| {
         SiteError::new(
             ErrorCode::NotLoggedIn,

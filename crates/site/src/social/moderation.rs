@@ -106,7 +106,9 @@ pub fn is_muted(state: &ModState, now: i64) -> bool {
 fn check_reason(reason: &str) -> Result<&str, SiteError> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(SiteError::bad_request("reason: say why (it goes to the mod log)"));
+        return Err(SiteError::bad_request(
+            "reason: say why (it goes to the mod log)",
+        ));
     }
     if reason.chars().count() > MAX_MOD_REASON {
         return Err(SiteError::new(
@@ -180,7 +182,11 @@ impl Social {
     }
 
     /// `POST /api/mod/reports/{id}/close`: 200 with the report closed; 404 unless open.
-    pub async fn close_report(&self, me: Option<&Account>, id: &str) -> Result<ReportView, SiteError> {
+    pub async fn close_report(
+        &self,
+        me: Option<&Account>,
+        id: &str,
+    ) -> Result<ReportView, SiteError> {
         let moderator = self.moderator(me).await?;
         let now = now_ms();
         let valid = (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric());
@@ -228,7 +234,10 @@ impl Social {
         }
         // A closed account may still be marked (its refunds are owed).
         let target = self.store.mod_state(username).await?.ok_or_else(|| {
-            SiteError::new(ErrorCode::NotFound, format!("no player is named '{username}'"))
+            SiteError::new(
+                ErrorCode::NotFound,
+                format!("no player is named '{username}'"),
+            )
         })?;
         let now = now_ms();
         let (change, action, details) = match order {
