@@ -9,6 +9,7 @@ export const socialEn = {
   'social.unblock': 'Unblock',
   'social.followers_n': '{n, plural, one {# follower} other {# followers}}',
   'social.following_n': 'follows {n}',
+  'social.closed': 'This account was closed by a moderator; its games stay.',
   'social.mark.booster': 'Marked by a moderator: rating booster.',
   'social.mark.cheater': 'Marked by a moderator: cheater.',
   'social.report': 'Report this player',

@@ -10,6 +10,7 @@ export const socialRu: Record<keyof typeof socialEn, string> = {
   'social.unblock': 'Разблокировать',
   'social.followers_n': '{n, plural, one {# подписчик} few {# подписчика} many {# подписчиков} other {# подписчика}}',
   'social.following_n': 'подписки: {n}',
+  'social.closed': 'Эта учётная запись закрыта модератором; её партии сохранены.',
   'social.mark.booster': 'Отмечен модератором: накрутка рейтинга.',
   'social.mark.cheater': 'Отмечен модератором: нечестная игра.',
   'social.report': 'Пожаловаться на игрока',

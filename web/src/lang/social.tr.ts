@@ -10,6 +10,7 @@ export const socialTr: Record<keyof typeof socialEn, string> = {
   'social.unblock': 'Engeli kaldır',
   'social.followers_n': '{n, plural, one {# takipçi} other {# takipçi}}',
   'social.following_n': '{n} kişiyi takip ediyor',
+  'social.closed': 'Bu hesap bir moderatör tarafından kapatıldı; oyunları duruyor.',
   'social.mark.booster': 'Bir moderatör işaretledi: puan şişirme.',
   'social.mark.cheater': 'Bir moderatör işaretledi: hile.',
   'social.report': 'Bu oyuncuyu bildir',

@@ -11,6 +11,7 @@ export interface SocialView {
   following: number;
   followers: number;
   mark: Mark | null;
+  closed: boolean;
   you_follow: boolean;
   you_block: boolean;
 }

@@ -28,17 +28,19 @@ export function socialBox(name: string, me: string | null): HTMLElement {
   const box = h('div#profile-social');
   const draw = (s: SocialView) => {
     const mine = me !== null && me.toLowerCase() === s.username.toLowerCase();
+    const open = !s.closed;
     const toggle = (id: string, on: boolean, label: string, act: () => Promise<void>) =>
       h(`button#${id}`, { type: 'button', 'aria-pressed': String(on), onclick: () => act().then(() => socialApi.social(name).then(draw), err => mount(box, h('p.error', errorWords(err)))) }, label);
     mount(box,
       h('p.muted',
         h('a', { href: `/@/${encodeURIComponent(s.username)}/followers` }, t('social.followers_n', { n: s.followers })), ' · ',
         t('social.following_n', { n: s.following })),
+      s.closed ? h('p.error#profile-closed', t('social.closed')) : null,
       s.mark ? h('p.error#profile-mark', t(`social.mark.${s.mark}` as 'social.mark.booster')) : null,
-      me !== null && !mine ? h('div.actions',
+      me !== null && !mine && open ? h('div.actions',
         toggle('follow-button', s.you_follow, s.you_follow ? t('social.unfollow') : t('social.follow'), () => socialApi.follow(name, !s.you_follow)),
         toggle('block-button', s.you_block, s.you_block ? t('social.unblock') : t('social.block'), () => socialApi.block(name, !s.you_block))) : null,
-      me !== null && !mine ? reportForm(s.username) : null,
+      me !== null && !mine && open ? reportForm(s.username) : null,
       mine ? h('p.actions', h('a.button#following-link', { href: '/following' }, t('social.nav_following')), modLink) : null);
   };
   // One's own profile links to the following list, and a moderator's to the moderators' page.

@@ -428,6 +428,10 @@ async fn moderation(url: &str) {
     assert!(r.body["closed_at"].is_i64(), "{}", r.text);
     let me = get(&mut bob, "/api/me").await.body;
     assert!(me["username"].is_null(), "{me}");
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
+    assert_eq!(social["closed"], true, "{social}");
     let mut again = srv.client();
     let r = post(
         &mut again,

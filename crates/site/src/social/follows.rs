@@ -56,6 +56,8 @@ pub struct SocialView {
     pub followers: i64,
     /// A moderator's mark: `booster` or `cheater`; null when none.
     pub mark: Option<ModMark>,
+    /// Closed by a moderator (no log-in, no play; its games stay).
+    pub closed: bool,
     /// Whether the asking account follows it (false when anonymous).
     pub you_follow: bool,
     /// Whether the asking account blocks it (false when anonymous).
@@ -139,13 +141,24 @@ impl Social {
         Ok(out)
     }
 
-    /// `GET /api/players/{username}/social`.
+    /// `GET /api/players/{username}/social` (also of a closed account: `closed` says so, its
+    /// games stay listed on its profile).
     pub async fn social_view(
         &self,
         me: Option<&Account>,
         username: &str,
     ) -> Result<SocialView, SiteError> {
-        let target = self.target(username, "username").await?;
+        if !crate::accounts::valid_username(username) {
+            return Err(SiteError::bad_request(
+                "username: a username is 3 to 20 letters (A-Z, a-z), digits, '_' or '-'",
+            ));
+        }
+        let target = self.store.mod_state(username).await?.ok_or_else(|| {
+            SiteError::new(
+                ErrorCode::NotFound,
+                format!("no player is named '{username}'"),
+            )
+        })?;
         let (following, followers) = self.store.follow_counts(&target.id).await?;
         let (you_follow, you_block) = match me {
             Some(me) => (
@@ -155,6 +168,7 @@ impl Social {
             None => (false, false),
         };
         Ok(SocialView {
+            closed: target.closed_at.is_some(),
             username: target.username,
             following,
             followers,
