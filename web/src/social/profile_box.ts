@@ -1,6 +1,7 @@
 // The profile's social line (issue 41): followers and following counts, a moderator's mark,
 // and for a logged-in visitor follow/unfollow, block/unblock and a report form.
 
+import { currentUser, loadMe } from '../account';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { REPORT_REASONS, socialApi, type ReportReason, type SocialView } from './api';
@@ -23,8 +24,10 @@ function reportForm(name: string): HTMLElement {
   return box;
 }
 
-/** The social line of `name`'s profile; `me`: the visitor's account name, or null. */
-export function socialBox(name: string, me: string | null): HTMLElement {
+/** The social line of `name`'s profile for the visitor (its buttons once the server said who
+ * the visitor is). */
+export function socialBox(name: string): HTMLElement {
+  let me: string | null = null;
   const box = h('div#profile-social');
   const draw = (s: SocialView) => {
     const mine = me !== null && me.toLowerCase() === s.username.toLowerCase();
@@ -45,9 +48,12 @@ export function socialBox(name: string, me: string | null): HTMLElement {
   };
   // One's own profile links to the following list, and a moderator's to the moderators' page.
   const modLink = h('span#mod-link');
-  if (me !== null && me.toLowerCase() === name.toLowerCase()) {
-    socialApi.me().then(m => { if (m.moderator) mount(modLink, h('a.button', { href: '/mod' }, t('mod.title'))); }, () => undefined);
-  }
-  socialApi.social(name).then(draw, () => undefined);
+  void loadMe().then(() => {
+    me = currentUser() ?? null;
+    if (me !== null && me.toLowerCase() === name.toLowerCase()) {
+      socialApi.me().then(m => { if (m.moderator) mount(modLink, h('a.button', { href: '/mod' }, t('mod.title'))); }, () => undefined);
+    }
+    return socialApi.social(name).then(draw);
+  }).catch(() => undefined);
   return box;
 }
