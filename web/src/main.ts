@@ -17,6 +17,8 @@ import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
 import { leaderboardPage } from './pages/leaderboard';
 import { profilePage } from './pages/profile';
+import { followersPage, followingPage } from './pages/following';
+import { modPage } from './pages/mod';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
 import { notFoundPage } from './pages/notfound';
@@ -51,6 +53,9 @@ const routes: [RegExp, Page][] = [
   [/^\/account$/, accountPageOnline],
   [/^\/reset$/, onlineOnly(resetPage)],
   [/^\/@\/([\w-]{1,40})$/, onlineOnly(profilePage)],
+  [/^\/@\/([\w-]{1,40})\/followers$/, onlineOnly(followersPage)],
+  [/^\/following$/, onlineOnly(followingPage)],
+  [/^\/mod$/, onlineOnly(modPage)],
   [/^\/leaderboard(?:\/([\w-]+))?$/, onlineOnly(leaderboardPage)],
   [/^\/tournaments$/, onlineOnly(tournamentsPage)],
   [/^\/tournament\/([A-Za-z0-9]{8})$/, onlineOnly(tournamentPage)],

@@ -1,6 +1,7 @@
 //! `icebound`: the command line of the project. Every subcommand's output is a contract
 //! (see README.md); errors go to stderr with exit status 1.
 
+mod admin_cmd;
 mod allocator;
 mod analyze_cmd;
 mod backup_cmd;
@@ -113,6 +114,8 @@ enum Command {
     Backup(backup_cmd::BackupArgs),
     /// Play many friend games against running servers and measure moves/s and latency.
     Load(load_cmd::LoadArgs),
+    /// The site's accounts: the moderator role (`admin grant-mod USER`, `admin revoke-mod USER`).
+    Admin(admin_cmd::AdminArgs),
 }
 
 fn main() -> ExitCode {
@@ -159,6 +162,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Backup(args) => backup_cmd::backup(args),
         Command::Load(args) => load_cmd::load(args),
+        Command::Admin(args) => admin_cmd::admin(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -79,6 +79,15 @@ pub enum ErrorCode {
     /// 409: registering a username that looks like a taken one (`AIice` when `Alice` is taken:
     /// the same skeleton key, site_model::usernames).
     UsernameLookalike,
+    /// 403: the player takes no challenge from the challenger (a block says no more than
+    /// this, issue 41).
+    NotAccepted,
+    /// 403: a moderator's page or action asked by an account that is not a moderator.
+    NotModerator,
+    /// 403: the account was closed by a moderator.
+    AccountClosed,
+    /// 429: the reporter has the most open reports allowed, or already reported this.
+    TooManyReports,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -108,12 +117,16 @@ impl ErrorCode {
             ErrorCode::TooMany | ErrorCode::ClocksOwed | ErrorCode::Unavailable => 503,
             ErrorCode::CrossOrigin | ErrorCode::CookieConflict => 403,
             ErrorCode::UnsupportedMediaType => 415,
-            ErrorCode::NotEligible => 403,
+            ErrorCode::NotEligible
+            | ErrorCode::NotAccepted
+            | ErrorCode::NotModerator
+            | ErrorCode::AccountClosed => 403,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,
             ErrorCode::RateLimited
             | ErrorCode::TooManyAnalyses
             | ErrorCode::TooManySeeks
-            | ErrorCode::TooManyChallenges => 429,
+            | ErrorCode::TooManyChallenges
+            | ErrorCode::TooManyReports => 429,
             ErrorCode::Timeout => 408,
             ErrorCode::Internal => 500,
         }

@@ -10,6 +10,7 @@ pub mod json_list;
 pub mod notifications;
 pub mod ratings;
 pub mod secrets;
+pub mod social;
 pub mod state;
 pub mod time;
 pub mod tournament;

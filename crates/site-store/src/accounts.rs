@@ -233,8 +233,11 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    // A closed account (issue 41, store/moderation.rs) no longer holds its seats
+                    // as an account: no challenge, seek or rated game in its name.
+                    let open = if column == "player_hash" { " AND closed_at IS NULL" } else { "" };
                     let row = sqlx::query(&format!(
-                        "SELECT id, username, password_hash, created_at FROM accounts WHERE {column} = $1"
+                        "SELECT id, username, password_hash, created_at FROM accounts WHERE {column} = $1{open}"
                     ))
                     .bind(value)
                     .fetch_optional(conn.raw())
@@ -295,7 +298,7 @@ impl Store {
                 let result = async {
                     let row = sqlx::query(
                         "SELECT a.id, a.username FROM sessions s JOIN accounts a ON a.id = s.account_id \
-                         WHERE s.token_hash = $1 AND s.created_at > $2",
+                         WHERE s.token_hash = $1 AND s.created_at > $2 AND a.closed_at IS NULL",
                     )
                     .bind(session_hash)
                     .bind(since)

@@ -266,7 +266,7 @@ impl Store {
                 let result = async {
                     let row = sqlx::query(
                         "SELECT id, username, player_hash FROM accounts WHERE username_key = $1 \
-                         AND player_hash IS NOT NULL",
+                         AND player_hash IS NOT NULL AND closed_at IS NULL",
                     )
                     .bind(&key)
                     .fetch_optional(conn.raw())

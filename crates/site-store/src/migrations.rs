@@ -586,6 +586,73 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         ],
     ),
     (
+        28,
+        &[
+            // Follows and blocks between accounts (issue 41, store/follows.rs, store/blocks.rs),
+            // by account id; who follows whom is public, blocks are the blocker's alone.
+            "CREATE TABLE IF NOT EXISTS follows (
+            follower_id TEXT NOT NULL REFERENCES accounts (id),
+            followed_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (follower_id, followed_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS follows_followed ON follows (followed_id)",
+            "CREATE TABLE IF NOT EXISTS blocks (
+            blocker_id TEXT NOT NULL REFERENCES accounts (id),
+            blocked_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (blocker_id, blocked_id)
+        )",
+            "CREATE INDEX IF NOT EXISTS blocks_blocked ON blocks (blocked_id)",
+            // Reports of players (store/reports.rs): `status` is `open` or `closed`; one open
+            // report per reporter, target and reason is the store's check.
+            "CREATE TABLE IF NOT EXISTS reports (
+            id TEXT PRIMARY KEY,
+            reporter_id TEXT NOT NULL REFERENCES accounts (id),
+            target_id TEXT NOT NULL REFERENCES accounts (id),
+            reason TEXT NOT NULL,
+            text TEXT NOT NULL,
+            game_id TEXT,
+            status TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            closed_at BIGINT,
+            closed_by TEXT
+        )",
+            "CREATE INDEX IF NOT EXISTS reports_status ON reports (status, created_at)",
+            "CREATE INDEX IF NOT EXISTS reports_reporter ON reports (reporter_id, status)",
+        ],
+    ),
+    (
+        29,
+        &[
+            // Moderation (issue 41, store/moderation.rs): the moderator role, a mute's end
+            // (Unix ms), a closed account's time, a booster/cheater mark.
+            "ALTER TABLE accounts ADD COLUMN moderator BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE accounts ADD COLUMN muted_until BIGINT",
+            "ALTER TABLE accounts ADD COLUMN closed_at BIGINT",
+            "ALTER TABLE accounts ADD COLUMN mark TEXT",
+            // Every moderator action, shown to moderators.
+            "CREATE TABLE IF NOT EXISTS mod_log (
+            id TEXT PRIMARY KEY,
+            moderator TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            details TEXT NOT NULL,
+            at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS mod_log_at ON mod_log (at)",
+            // A refund of the points an opponent lost to a marked account (lila's
+            // RatingRefund): the key makes it once per game and account.
+            "CREATE TABLE IF NOT EXISTS rating_refunds (
+            game_id TEXT NOT NULL,
+            account_id TEXT NOT NULL,
+            points DOUBLE PRECISION NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, account_id)
+        )",
+        ],
+    ),
+    (
         32,
         &[
             // The tournament a notification is about (issue 40: "tournament starting", "your

@@ -394,6 +394,18 @@ pub async fn log_in(
         }
         return Err(bad_credentials());
     };
+    // Told only to whoever knows the password (issue 41: closed by a moderator).
+    if sessions
+        .store
+        .mod_state_of(&account.id)
+        .await?
+        .is_some_and(|s| s.closed_at.is_some())
+    {
+        return Err(SiteError::new(
+            ErrorCode::AccountClosed,
+            "this account was closed by a moderator",
+        ));
+    }
     sessions
         .store
         .login_succeeded(

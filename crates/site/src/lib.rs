@@ -27,6 +27,7 @@ pub mod puzzles;
 pub mod records_read;
 pub mod review;
 pub mod services;
+pub mod social;
 pub mod solve;
 pub mod timeouts;
 pub mod tournaments;

@@ -16,6 +16,7 @@ use crate::play::GameService;
 use crate::players::Players;
 use crate::puzzles::Puzzles;
 use crate::review::Reviews;
+use crate::social::Social;
 use crate::tournaments::Tournaments;
 
 /// Every service of one site process, as the HTTP layer and the server's wiring hold them.
@@ -38,6 +39,8 @@ pub struct Services {
     pub puzzles: Arc<Puzzles>,
     /// Arenas, Swiss events and round robins (their director runs beside the sweeper).
     pub tournaments: Arc<Tournaments>,
+    /// Follows, blocks, reports and moderation (issue 41).
+    pub social: Arc<Social>,
 }
 
 impl Services {
@@ -49,8 +52,10 @@ impl Services {
         let mail = crate::mail::MailService::new(play.store().clone(), time.clone());
         play.notifications()
             .set_mail(Arc::new(crate::mail::LowTimeMail(mail.clone())));
+        let lobby = Lobby::new(play.clone());
         Arc::new(Services {
-            lobby: Lobby::new(play.clone()),
+            social: Social::new(lobby.clone()),
+            lobby,
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),

@@ -10,6 +10,7 @@ import {
   SPEEDS, ratingsApi, shownDiff, shownRating,
   type History, type HistoryPoint, type PlayerGame, type PlayerView, type Speed,
 } from '../ratings_api';
+import { socialBox } from '../social/profile_box';
 import { setTitle } from '../title';
 import { tournamentsApi } from '../tournaments/api';
 import { parseVariant } from '../variants';
@@ -170,6 +171,7 @@ export function profilePage(root: HTMLElement, rawName: string): void {
       setTitle(t('rating.profile_title', { name: p.username }));
       mount(root, h('section.card#profile', { 'data-username': p.username },
         h('h1', t('rating.profile_title', { name: p.username })),
+        socialBox(p.username),
         h('h2', t('rating.ratings')),
         ratingCards(p),
         h('h2', t('rating.history')),

@@ -2,6 +2,7 @@
 //! runs the real binary as a separate process. The browser test is a binary of its own
 //! (`tests/browser.rs`), so that one script can run alone.
 
+mod admin_cli;
 mod antarctos_cli;
 mod backup_cli;
 mod common;

@@ -49,6 +49,7 @@ mod redis_resync;
 mod replay;
 mod secrets_at_rest;
 mod seek_flood;
+mod social;
 mod static_files;
 mod storage;
 mod storage_faults;

@@ -10,6 +10,7 @@ mod email;
 mod games;
 mod input;
 mod lobby;
+mod moderation;
 mod notifications;
 mod pages;
 mod play;
@@ -17,6 +18,7 @@ mod players;
 mod push;
 mod puzzles;
 mod records;
+mod social;
 mod stats;
 mod strict;
 mod tournaments;
@@ -380,6 +382,28 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/tournaments/{id}/start", post(tournaments::start))
         .route("/tournaments/{id}/berserk", post(tournaments::berserk));
     let tournament_creates = Router::new().route("/tournaments", post(tournaments::create));
+    // Issue 41: follows, blocks, reports (site::social) and the moderators' API.
+    let social_writes = Router::new()
+        .route(
+            "/players/{name}/follow",
+            post(social::follow).delete(social::unfollow),
+        )
+        .route(
+            "/players/{name}/block",
+            post(social::block).delete(social::unblock),
+        )
+        .route("/reports", post(social::report))
+        .route("/mod/reports/{id}/close", post(moderation::close_report))
+        .route("/mod/players/{name}/{action}", post(moderation::act));
+    let social_reads = Router::new()
+        .route("/players/{name}/following", get(social::following))
+        .route("/players/{name}/followers", get(social::followers))
+        .route("/players/{name}/social", get(social::social))
+        .route("/me/following", get(social::my_following))
+        .route("/me/blocked", get(social::my_blocked))
+        .route("/me/moderation", get(moderation::me))
+        .route("/mod/reports", get(moderation::reports))
+        .route("/mod/log", get(moderation::log));
     let api = Router::new()
         .merge(limited(
             tournament_reads,
@@ -411,6 +435,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             "lobby offers",
         ))
         .merge(limited(lobby_reads, limits.lookup, "lobby lookups"))
+        .merge(limited(social_writes, limits.create, "social changes"))
+        .merge(limited(social_reads, limits.lookup, "social lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
         // Reading the address is no log-in: the account page may reload it freely.

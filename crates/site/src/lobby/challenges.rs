@@ -148,6 +148,19 @@ impl Lobby {
                 "username: you cannot challenge yourself",
             ));
         }
+        if self
+            .play
+            .store
+            .blocked_either_way(me.as_str(), challenged.as_str())
+            .await?
+        {
+            // The same answer as a player who takes no challenges: the blocked player learns
+            // nothing more, and the blocker never sees it (issue 41).
+            return Err(SiteError::new(
+                ErrorCode::NotAccepted,
+                format!("{name} does not accept challenges from you"),
+            ));
+        }
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
         }
@@ -218,8 +231,18 @@ impl Lobby {
             .store
             .challenges_of(&me, now, now - KEEP_ANSWERED_MS)
             .await?;
+        // A challenge made before a block is hidden from then on, both ways.
+        let blocked = self.play.store.blocked_hashes(me.as_str()).await?;
         let (outgoing, incoming): (Vec<_>, Vec<_>) = rows
             .iter()
+            .filter(|r| {
+                let other = if r.challenger == me {
+                    &r.challenged
+                } else {
+                    &r.challenger
+                };
+                !blocked.iter().any(|b| b == other.as_str())
+            })
             .map(|r| ChallengeView::of(r, &me))
             .partition(|c| c.direction == "outgoing");
         Ok(ChallengeLists { incoming, outgoing })
@@ -241,6 +264,14 @@ impl Lobby {
         .filter(|c| c.challenged == me && c.status == ChallengeStatus::Open)
         .filter(|c| c.expires_at.is_none_or(|e| e > now))
         .ok_or_else(|| no_challenge(id))?;
+        if self
+            .play
+            .store
+            .blocked_either_way(me.as_str(), challenge.challenger.as_str())
+            .await?
+        {
+            return Err(no_challenge(id));
+        }
         let mut row = self
             .play
             .with_names(lobby_game(

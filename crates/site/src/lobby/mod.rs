@@ -125,6 +125,12 @@ impl Lobby {
                 .is_ok()
     }
 
+    /// Whether the player whose token hashes to `player` has a lobby stream open in this
+    /// process (the "following" list's online status).
+    pub fn is_present(&self, player: &str) -> bool {
+        self.lock_streams().get(player).is_some_and(|s| s.count > 0)
+    }
+
     fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<String, Streams>> {
         // A poisoned map of counts is still a map of counts.
         self.streams.lock().unwrap_or_else(|p| p.into_inner())

@@ -194,7 +194,13 @@ impl Lobby {
             .store
             .open_seeks(self.play.time().now_ms(), 200)
             .await?;
-        Ok(rows.iter().map(|r| SeekView::of(r, &me)).collect())
+        // The seeks of players blocked either way are not shown (issue 41).
+        let blocked = self.play.store.blocked_hashes(me.as_str()).await?;
+        Ok(rows
+            .iter()
+            .filter(|r| !blocked.iter().any(|b| b == r.owner.as_str()))
+            .map(|r| SeekView::of(r, &me))
+            .collect())
     }
 
     /// `DELETE /api/seeks/{id}`: withdraws `token`'s own open seek; 404 otherwise.
@@ -236,7 +242,13 @@ impl Lobby {
         if seek.status != SeekStatus::Open {
             return Err(taken());
         }
-        if seek.expires_at.is_some_and(|e| e <= now) {
+        if seek.expires_at.is_some_and(|e| e <= now)
+            || self
+                .play
+                .store
+                .blocked_either_way(me.as_str(), seek.owner.as_str())
+                .await?
+        {
             return Err(no_seek(id));
         }
         if seek.terms.rated {
@@ -287,11 +299,17 @@ impl Lobby {
             self.play.check_rated(token, terms.control).await?;
         }
         let me = token.hash();
-        let matching = self
+        // Never paired with a player blocked either way (issue 41).
+        let blocked = self.play.store.blocked_hashes(me.as_str()).await?;
+        let pairable = |s: &SeekRow| !blocked.iter().any(|b| b == s.owner.as_str());
+        let matching: Vec<SeekRow> = self
             .play
             .store
             .matching_seeks(self.play.time().now_ms(), &terms)
-            .await?;
+            .await?
+            .into_iter()
+            .filter(|s| s.owner == me || pairable(s))
+            .collect();
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
             return Ok(QuickAnswer {
@@ -316,7 +334,7 @@ impl Lobby {
             .await?
             .iter()
         {
-            if other.owner == me || !older(&other) {
+            if other.owner == me || !older(&other) || !pairable(other) {
                 continue;
             }
             match self.try_accept(token, other, Some(&mine.id)).await {

@@ -1,0 +1,166 @@
+//! Moderators' API (site::social::moderation, issue 41; docs/api.md, "Moderation"): reports,
+//! actions on accounts, the mod log. 403 `not_moderator` for anyone else; the POSTs pass the
+//! same-origin check and need the session, as every change does.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Extension, Path, Query, State};
+use serde::Deserialize;
+use site::social::moderation::{MAX_MUTE_MINUTES, ModLogView, ModOrder, ModResult, MyModeration};
+use site::social::reports::ReportView;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::social::{ModMark, ReportStatus};
+
+use super::{ApiJson, AppState, PathText};
+use crate::error::HttpError;
+use crate::player::LoggedIn;
+use crate::security::SecurityState;
+
+/// The body of `POST /api/mod/players/{username}/{action}` as sent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModBody {
+    /// `mute`: for how long, minutes (1 to 43200).
+    #[serde(default)]
+    pub minutes: Option<i64>,
+    /// `mark`: `booster` or `cheater`.
+    #[serde(default)]
+    pub mark: Option<String>,
+    /// Why (for the mod log; required).
+    pub reason: String,
+}
+
+/// The action named by the path and its body's fields, read once: 400 naming the field that
+/// is missing, out of range or not for this action; 404 for an unknown action.
+pub fn mod_order(action: &str, body: &ModBody) -> Result<ModOrder, SiteError> {
+    let no = |field: &str| {
+        SiteError::bad_request(format!("{field}: not a field of the action '{action}'"))
+    };
+    if action != "mute" && body.minutes.is_some() {
+        return Err(no("minutes"));
+    }
+    if action != "mark" && body.mark.is_some() {
+        return Err(no("mark"));
+    }
+    Ok(match action {
+        "mute" => {
+            let minutes = body
+                .minutes
+                .ok_or_else(|| SiteError::bad_request("minutes: how long the mute lasts"))?;
+            if !(1..=MAX_MUTE_MINUTES).contains(&minutes) {
+                return Err(SiteError::bad_request(format!(
+                    "minutes: 1 to {MAX_MUTE_MINUTES}"
+                )));
+            }
+            ModOrder::Mute(minutes)
+        }
+        "unmute" => ModOrder::Unmute,
+        "close" => ModOrder::Close,
+        "mark" => {
+            let text = body
+                .mark
+                .as_deref()
+                .ok_or_else(|| SiteError::bad_request("mark: booster or cheater"))?;
+            ModOrder::Mark(ModMark::parse(text).ok_or_else(|| {
+                SiteError::bad_request(format!(
+                    "mark: '{}' is not booster or cheater",
+                    game::excerpt(text)
+                ))
+            })?)
+        }
+        other => {
+            return Err(SiteError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "no moderator action '{}' (mute, unmute, close, mark)",
+                    game::excerpt(other)
+                ),
+            ));
+        }
+    })
+}
+
+/// `GET /api/me/moderation` -> 200 [`MyModeration`] (all false when anonymous).
+pub async fn me(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+) -> Result<Json<MyModeration>, HttpError> {
+    Ok(Json(svc.social.my_moderation(a.as_ref()).await?))
+}
+
+/// `GET /api/mod/reports?status=open|closed` (default open) -> 200 `[ReportView]`.
+pub async fn reports(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<Vec<ReportView>>, HttpError> {
+    let q = q
+        .map(|Query(q)| q)
+        .map_err(|_| SiteError::bad_request("the query string is not valid text"))?;
+    if let Some(k) = q.keys().find(|k| k.as_str() != "status") {
+        return Err(SiteError::bad_request(format!(
+            "unknown query parameter '{}' (known: status)",
+            game::excerpt(k)
+        ))
+        .into());
+    }
+    let status = match q.get("status") {
+        None => ReportStatus::Open,
+        Some(s) => ReportStatus::parse(s).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "status: '{}' is not open or closed",
+                game::excerpt(s)
+            ))
+        })?,
+    };
+    Ok(Json(svc.social.mod_reports(a.as_ref(), status).await?))
+}
+
+/// `POST /api/mod/reports/{id}/close` -> 200 [`ReportView`].
+pub async fn close_report(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+    PathText(id): PathText,
+) -> Result<Json<ReportView>, HttpError> {
+    Ok(Json(svc.social.close_report(a.as_ref(), &id).await?))
+}
+
+/// `POST /api/mod/players/{username}/{action}` -> 200 [`ModResult`].
+pub async fn act(
+    State(svc): State<AppState>,
+    Extension(sec): Extension<SecurityState>,
+    LoggedIn(a): LoggedIn,
+    path: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
+    ApiJson(body): ApiJson<ModBody>,
+) -> Result<Json<ModResult>, HttpError> {
+    let Path((name, action)) = path.map_err(|_| {
+        SiteError::new(
+            ErrorCode::NotFound,
+            "nothing here: the path is not valid text (bad percent-encoding)",
+        )
+    })?;
+    // Moderator first: a non-moderator learns nothing of the actions' fields.
+    svc.social.moderator(a.as_ref()).await?;
+    let order = mod_order(&action, &body)?;
+    let result = svc
+        .social
+        .moderate(a.as_ref(), &name, order.clone(), &body.reason)
+        .await?;
+    if order == ModOrder::Close
+        && let (Some(sessions), Some(id)) = (&sec.sessions, svc.social.account_id(&name).await?)
+    {
+        // This process's cache of the account's sessions ends with them.
+        sessions.forget_account(&id);
+    }
+    Ok(Json(result))
+}
+
+/// `GET /api/mod/log` -> 200 `[ModLogView]`.
+pub async fn log(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+) -> Result<Json<Vec<ModLogView>>, HttpError> {
+    Ok(Json(svc.social.mod_log(a.as_ref()).await?))
+}

@@ -1,0 +1,235 @@
+//! Follows between accounts (issue 41, table `follows`): who follows whom, by account id.
+//! Public, as on lichess; the blocks that stop a follow are checked in the same statement.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// One account in a list of follows or blocks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SocialRow {
+    /// The account's id.
+    pub id: String,
+    /// Its name as registered.
+    pub username: String,
+    /// The SHA-256 of its player token (its seats), if set.
+    pub player_hash: Option<String>,
+    /// When the follow or block was made, Unix ms.
+    pub since: i64,
+}
+
+/// Most accounts one account may follow (lichess: 400).
+pub const MAX_FOLLOWING: i64 = 400;
+
+/// What [`Store::follow`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowOutcome {
+    /// Stored (or already there).
+    Following,
+    /// Not stored: the followed account blocks the follower (the follower is not told).
+    Blocked,
+    /// Not stored: the follower already follows [`MAX_FOLLOWING`] accounts.
+    TooMany,
+}
+
+impl Store {
+    /// `follower` follows `followed` (account ids) unless `followed` blocks `follower`, or
+    /// `follower` already follows the most allowed; idempotent.
+    pub async fn follow(
+        &self,
+        follower: &str,
+        followed: &str,
+        now: i64,
+    ) -> Result<FollowOutcome, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let blocked = sqlx::query(
+                        "SELECT 1 AS x FROM blocks WHERE blocker_id = $1 AND blocked_id = $2",
+                    )
+                    .bind(followed)
+                    .bind(follower)
+                    .fetch_optional(conn.raw())
+                    .await?
+                    .is_some();
+                    if blocked {
+                        return Ok(FollowOutcome::Blocked);
+                    }
+                    let n: i64 =
+                        sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE follower_id = $1")
+                            .bind(follower)
+                            .fetch_one(conn.raw())
+                            .await?
+                            .try_get("n")?;
+                    if n >= MAX_FOLLOWING {
+                        let already = sqlx::query(
+                            "SELECT 1 AS x FROM follows WHERE follower_id = $1 AND followed_id = $2",
+                        )
+                        .bind(follower)
+                        .bind(followed)
+                        .fetch_optional(conn.raw())
+                        .await?
+                        .is_some();
+                        return Ok(if already {
+                            FollowOutcome::Following
+                        } else {
+                            FollowOutcome::TooMany
+                        });
+                    }
+                    sqlx::query(
+                        "INSERT INTO follows (follower_id, followed_id, created_at) \
+                         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(follower)
+                    .bind(followed)
+                    .bind(now)
+                    .execute(conn.raw())
+                    .await?;
+                    Ok(FollowOutcome::Following)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// `follower` no longer follows `followed`; whether it did.
+    pub async fn unfollow(&self, follower: &str, followed: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    Ok(sqlx::query(
+                        "DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2",
+                    )
+                    .bind(follower)
+                    .bind(followed)
+                    .execute(conn.raw())
+                    .await?
+                    .rows_affected()
+                        > 0)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The accounts `account` follows (`followers`: false) or that follow it (true), by name.
+    pub async fn follow_list(
+        &self,
+        account: &str,
+        followers: bool,
+    ) -> Result<Vec<SocialRow>, StoreError> {
+        let (mine, theirs) = if followers {
+            ("followed_id", "follower_id")
+        } else {
+            ("follower_id", "followed_id")
+        };
+        let sql = format!(
+            "SELECT a.id, a.username, a.player_hash, f.created_at FROM follows f \
+             JOIN accounts a ON a.id = f.{theirs} WHERE f.{mine} = $1 ORDER BY a.username_key"
+        );
+        self.social_list(sql, account).await
+    }
+
+    /// Whether `follower` follows `followed`.
+    pub async fn follows(&self, follower: &str, followed: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    Ok(sqlx::query(
+                        "SELECT 1 AS x FROM follows WHERE follower_id = $1 AND followed_id = $2",
+                    )
+                    .bind(follower)
+                    .bind(followed)
+                    .fetch_optional(conn.raw())
+                    .await?
+                    .is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// How many accounts `account` follows, and how many follow it.
+    pub async fn follow_counts(&self, account: &str) -> Result<(i64, i64), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let following: i64 =
+                        sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE follower_id = $1")
+                            .bind(account)
+                            .fetch_one(conn.raw())
+                            .await?
+                            .try_get("n")?;
+                    let followers: i64 =
+                        sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE followed_id = $1")
+                            .bind(account)
+                            .fetch_one(conn.raw())
+                            .await?
+                            .try_get("n")?;
+                    Ok((following, followers))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The ongoing games of the player whose seats hold `player_hash`, newest first.
+    pub async fn games_in_play(&self, player_hash: &str) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT id FROM games WHERE status = 'ongoing' AND \
+                         (white_token = $1 OR black_token = $1) ORDER BY created_at DESC LIMIT 10",
+                    )
+                    .bind(player_hash)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    pub(super) async fn social_list(
+        &self,
+        sql: String,
+        account: &str,
+    ) -> Result<Vec<SocialRow>, StoreError> {
+        self.run(|mut conn| {
+            let sql = sql.clone();
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(&sql)
+                        .bind(account)
+                        .fetch_all(conn.raw())
+                        .await?;
+                    rows.iter()
+                        .map(|r| {
+                            Ok(SocialRow {
+                                id: r.try_get("id")?,
+                                username: r.try_get("username")?,
+                                player_hash: r.try_get("player_hash")?,
+                                since: r.try_get("created_at")?,
+                            })
+                        })
+                        .collect()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,127 @@
+//! Reports: `POST /api/reports` by an account, limited per reporter (at most
+//! [`MAX_OPEN_REPORTS`] open, one open per target and reason, text at most
+//! [`MAX_REPORT_TEXT`] characters).
+
+use serde::Serialize;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::social::{MAX_OPEN_REPORTS, MAX_REPORT_TEXT, ReportReason, ReportStatus};
+use site_store::{NewReport as StoredReport, ReportRefusal, ReportRow, now_ms};
+
+use super::{Social, need_account, not_yourself};
+use crate::accounts::Account;
+use crate::play::random_token;
+
+/// A report to make (`POST /api/reports`; site-http reads the body into it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewReport {
+    /// The reported account's name, as sent (checked here).
+    pub username: String,
+    /// Why.
+    pub reason: ReportReason,
+    /// The reporter's words, at most [`MAX_REPORT_TEXT`] characters (checked by the edge).
+    pub text: String,
+    /// The game it is about, if any (an id of letters and digits).
+    pub game: Option<String>,
+}
+
+/// A report as its reporter and the moderators see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportView {
+    /// Its id.
+    pub id: String,
+    /// The reporter's name.
+    pub reporter: String,
+    /// The reported player's name.
+    pub username: String,
+    /// Why.
+    pub reason: ReportReason,
+    /// The reporter's words.
+    pub text: String,
+    /// The game, if named.
+    pub game: Option<String>,
+    /// `open` or `closed`.
+    pub status: ReportStatus,
+    /// Unix ms.
+    pub created_at: i64,
+    /// When a moderator closed it.
+    pub closed_at: Option<i64>,
+    /// Who closed it.
+    pub closed_by: Option<String>,
+}
+
+impl From<ReportRow> for ReportView {
+    fn from(r: ReportRow) -> Self {
+        ReportView {
+            id: r.id,
+            reporter: r.reporter,
+            username: r.target,
+            reason: r.reason,
+            text: r.text,
+            game: r.game,
+            status: r.status,
+            created_at: r.created_at,
+            closed_at: r.closed_at,
+            closed_by: r.closed_by,
+        }
+    }
+}
+
+/// Whether `id` may name a game (letters and digits, 1 to 32).
+fn game_id_ok(id: &str) -> bool {
+    (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+impl Social {
+    /// `POST /api/reports`: 201 with the report's id. 401 without an account, 404 for an
+    /// unknown player, 400 for oneself, a text too long or a bad game id, 429
+    /// `too_many_reports` past [`MAX_OPEN_REPORTS`] open or for a second open report of the
+    /// same player for the same reason.
+    pub async fn report(&self, me: Option<&Account>, req: NewReport) -> Result<String, SiteError> {
+        let me = need_account(me, "a report")?;
+        if req.text.chars().count() > MAX_REPORT_TEXT {
+            return Err(SiteError::new(
+                ErrorCode::TooLarge,
+                format!("text: at most {MAX_REPORT_TEXT} characters"),
+            ));
+        }
+        if let Some(g) = &req.game
+            && !game_id_ok(g)
+        {
+            return Err(SiteError::bad_request(
+                "game: a game id is 1 to 32 letters and digits",
+            ));
+        }
+        let target = self.target(&req.username, "username").await?;
+        not_yourself(me, &target, "report")?;
+        let id = random_token(12);
+        let stored = StoredReport {
+            id: &id,
+            reporter_id: &me.id,
+            target_id: &target.id,
+            reason: req.reason,
+            text: req.text.trim(),
+            game: req.game.as_deref(),
+            now: now_ms(),
+        };
+        match self.store.insert_report(&stored, MAX_OPEN_REPORTS).await? {
+            Ok(()) => {
+                tracing::info!(report = %id, reason = %req.reason, "report made");
+                Ok(id)
+            }
+            Err(ReportRefusal::Duplicate) => Err(SiteError::new(
+                ErrorCode::TooManyReports,
+                format!(
+                    "you already reported {} for {}: a moderator will read it",
+                    target.username, req.reason
+                ),
+            )),
+            Err(ReportRefusal::TooMany(n)) => Err(SiteError::new(
+                ErrorCode::TooManyReports,
+                format!(
+                    "you have {n} open reports (the most allowed): wait for a moderator to \
+                     read them"
+                ),
+            )),
+        }
+    }
+}

@@ -1,0 +1,32 @@
+// `/following` (issue 41): the players the account follows, online ones first, with their
+// games in play; `/@/{name}/followers`: who follows a player (public).
+
+import { h, mount } from '../dom';
+import { errorWords, t } from '../i18n';
+import { socialApi } from '../social/api';
+import { setTitle } from '../title';
+
+export function followingPage(root: HTMLElement): void {
+  setTitle(t('social.following_title'));
+  mount(root, h('section.card', h('h1', t('social.following_title')), h('p.muted', t('page.loading'))));
+  socialApi.following().then(list => {
+    mount(root, h('section.card#following',
+      h('h1', t('social.following_title')),
+      list.length === 0 ? h('p.muted', t('social.following_none')) : h('ul.following-list', list.map(f => h('li', { 'data-username': f.username },
+        h('span', { class: f.online ? 'online-dot on' : 'online-dot', title: f.online ? t('social.online') : t('social.offline') }, f.online ? '● ' : '○ '),
+        h('a', { href: `/@/${encodeURIComponent(f.username)}` }, f.username),
+        f.online ? ` · ${t('social.online')}` : '',
+        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat())))));
+  }, err => mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)))));
+}
+
+export function followersPage(root: HTMLElement, rawName: string): void {
+  const name = decodeURIComponent(rawName);
+  setTitle(t('social.followers_title', { name }));
+  socialApi.followers(name).then(list => {
+    mount(root, h('section.card#followers',
+      h('h1', t('social.followers_title', { name: list.username })),
+      list.count === 0 ? h('p.muted', t('social.followers_none')) : h('ul', list.players.map(p =>
+        h('li', h('a', { href: `/@/${encodeURIComponent(p.username)}` }, p.username))))));
+  }, err => mount(root, h('section.card', h('h1', name), h('p.error', errorWords(err)))));
+}

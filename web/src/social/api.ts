@@ -1,0 +1,54 @@
+// The social part of the HTTP API (docs/api.md, "Social" and "Moderation", issue 41).
+
+import { call } from '../api';
+
+export type ReportReason = 'cheating' | 'abuse' | 'boosting' | 'sandbagging' | 'other';
+export const REPORT_REASONS: ReportReason[] = ['cheating', 'abuse', 'boosting', 'sandbagging', 'other'];
+export type Mark = 'booster' | 'cheater';
+
+export interface SocialView {
+  username: string;
+  following: number;
+  followers: number;
+  mark: Mark | null;
+  closed: boolean;
+  you_follow: boolean;
+  you_block: boolean;
+}
+
+export interface FollowingEntry { username: string; online: boolean; playing: string[]; since: number }
+export interface FollowList { username: string; count: number; players: { username: string; since: number }[] }
+
+export interface ReportView {
+  id: string;
+  reporter: string;
+  username: string;
+  reason: ReportReason;
+  text: string;
+  game: string | null;
+  status: 'open' | 'closed';
+  created_at: number;
+  closed_at: number | null;
+  closed_by: string | null;
+}
+
+export interface ModLogLine { moderator: string; action: string; target: string; details: string; at: number }
+export interface MyModeration { moderator: boolean; is_muted: boolean; muted_until: number | null }
+
+const player = (name: string) => `/api/players/${encodeURIComponent(name)}`;
+
+export const socialApi = {
+  social: (name: string) => call<SocialView>('GET', `${player(name)}/social`),
+  follow: (name: string, on: boolean) => call<void>(on ? 'POST' : 'DELETE', `${player(name)}/follow`),
+  block: (name: string, on: boolean) => call<void>(on ? 'POST' : 'DELETE', `${player(name)}/block`),
+  following: () => call<FollowingEntry[]>('GET', '/api/me/following'),
+  followers: (name: string) => call<FollowList>('GET', `${player(name)}/followers`),
+  report: (username: string, reason: ReportReason, text: string) =>
+    call<{ id: string }>('POST', '/api/reports', { username, reason, text }),
+  me: () => call<MyModeration>('GET', '/api/me/moderation'),
+  reports: (status: 'open' | 'closed') => call<ReportView[]>('GET', `/api/mod/reports?status=${status}`),
+  closeReport: (id: string) => call<ReportView>('POST', `/api/mod/reports/${encodeURIComponent(id)}/close`),
+  act: (name: string, action: 'mute' | 'unmute' | 'close' | 'mark', body: { reason: string; minutes?: number; mark?: Mark }) =>
+    call<unknown>('POST', `/api/mod/players/${encodeURIComponent(name)}/${action}`, body),
+  log: () => call<ModLogLine[]>('GET', '/api/mod/log'),
+};
