@@ -64,6 +64,36 @@ fn no_tournament(id: &str) -> SiteError {
     )
 }
 
+/// `record` (PGN or PDN) with its `Event` tag set to `event` and its `Round` tag to `round`
+/// (added after `Event` when missing), both escaped as PGN's tag values are (`\"`, `\\`).
+pub fn retag(record: &str, event: &str, round: &str) -> String {
+    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut out = String::with_capacity(record.len() + 64);
+    let mut in_headers = true;
+    let mut had_round = record
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .any(|l| l.starts_with("[Round "));
+    for line in record.lines() {
+        if in_headers && !line.starts_with('[') {
+            in_headers = false;
+        }
+        if in_headers && line.starts_with("[Event ") {
+            out.push_str(&format!("[Event \"{}\"]\n", quote(event)));
+            if !had_round {
+                out.push_str(&format!("[Round \"{}\"]\n", quote(round)));
+                had_round = true;
+            }
+        } else if in_headers && line.starts_with("[Round ") {
+            out.push_str(&format!("[Round \"{}\"]\n", quote(round)));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Whether `id` can be an event's id (8 letters and digits), checked before any query.
 pub fn valid_id(id: &str) -> bool {
     id.len() == 8 && id.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -449,7 +479,12 @@ impl Tournaments {
             }
             let (name, record) = self.play.record(game).await?;
             ext = if name.ends_with(".pdn") { "pdn" } else { "pgn" };
-            text.push_str(record.trim_end());
+            // Round "-" (PGN: not applicable) for an arena's games, which have no rounds.
+            let round = match b.row.kind {
+                TournamentKind::Arena => "-".to_string(),
+                _ => format!("{}.{}", p.round, p.board),
+            };
+            text.push_str(retag(&record, &b.row.name, &round).trim_end());
             text.push_str("\n\n");
         }
         Ok((format!("icebound-tournament-{id}.{ext}"), text))
@@ -522,3 +557,25 @@ pub(crate) fn new_row(
         created_at: now,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::retag;
+
+    #[test]
+    fn records_name_their_tournament_and_round() {
+        let pgn = "[Event \"icebound game ab\"]\n[Site \"x\"]\n[Round \"?\"]\n\n1. e4 *\n";
+        let out = retag(pgn, "Cup \"A\"", "3.1");
+        assert_eq!(
+            out,
+            "[Event \"Cup \\\"A\\\"\"]\n[Site \"x\"]\n[Round \"3.1\"]\n\n1. e4 *\n"
+        );
+        let pdn = "[Event \"icebound game ab\"]\n[GameType \"Antarctos\"]\n\n1. c3-d4 *\n";
+        let out = retag(pdn, "Arena", "-");
+        assert!(out.starts_with("[Event \"Arena\"]\n[Round \"-\"]\n[GameType"), "{out}");
+        // A "[Round" in the moves' text is not a tag.
+        let odd = "[Event \"e\"]\n\n{[Round \"x\"]} 1. e4 *\n";
+        assert!(retag(odd, "E", "1").contains("{[Round \"x\"]}"));
+    }
+}
+
