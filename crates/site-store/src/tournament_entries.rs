@@ -322,8 +322,8 @@ impl Store {
     }
 
     /// The active entries of event `id` (account ids) that have a real-time game in progress
-    /// anywhere on the site (another event's, or a casual one): an arena does not pair them
-    /// until it ends. Games still waiting for their second player do not count.
+    /// anywhere on the site (another event's, a casual one, one against the engine): an arena
+    /// does not pair them until it ends. Games with a seat still open do not count.
     pub async fn entries_in_realtime_games(&self, id: &str) -> Result<Vec<String>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -335,8 +335,7 @@ impl Store {
                              p JOIN accounts a ON a.id = p.account_id JOIN games g ON \
                              g.{side} = a.player_hash WHERE p.tournament_id = $1 AND \
                              p.withdrawn_at IS NULL AND g.status = 'ongoing' AND g.speed = \
-                             'realtime' AND g.white_token IS NOT NULL AND g.black_token IS NOT \
-                             NULL"
+                             'realtime' AND g.white_kind <> 'open' AND g.black_kind <> 'open'"
                         ))
                         .bind(id)
                         .fetch_all(conn.raw())

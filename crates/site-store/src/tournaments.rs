@@ -400,14 +400,15 @@ impl Store {
     }
 
     /// Moves a created event's start to `now` (its creator's "start now"): `false` when it is
-    /// not created.
+    /// not created, or its start has come already (a second "start now" before the director
+    /// started it).
     pub async fn start_tournament_now(&self, id: &str, now: i64) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let done = sqlx::query(
                         "UPDATE tournaments SET starts_at = $2, version = version + 1 \
-                         WHERE id = $1 AND status = 'created'",
+                         WHERE id = $1 AND status = 'created' AND starts_at > $2",
                     )
                     .bind(id)
                     .bind(now)

@@ -154,14 +154,45 @@ async fn requests_that_take_nothing_refuse_what_is_sent() {
         .expect("get");
     assert_error(&a, 400, "bad_request");
     assert!(a.text.contains("page=2"), "{}", a.text);
+    for path in [
+        format!("/api/tournaments/{id}/stream?x=1"),
+        "/api/players/nobody/tournaments?x=1".to_string(),
+        "/api/tournaments?status=finished&status=created".to_string(),
+    ] {
+        let a = c.get(&path).await.expect("get");
+        assert_error(&a, 400, "bad_request");
+    }
+    // An arena is played in real time.
+    let a = post(
+        &mut c,
+        "/api/tournaments",
+        json!({"kind": "arena", "variant": "antarctos", "minutes": 60,
+               "time_control": {"kind": "correspondence", "days": 3}}),
+    )
+    .await;
+    assert_error(&a, 400, "bad_request");
+    assert!(a.text.contains("time_control"), "{}", a.text);
+    // "Start now" once: a second before the director has started it is a conflict.
+    assert_eq!(
+        post(&mut c, &format!("/api/tournaments/{id}/start"), json!({}))
+            .await
+            .status,
+        204
+    );
+    assert_error(
+        &post(&mut c, &format!("/api/tournaments/{id}/start"), json!({})).await,
+        409,
+        "conflict",
+    );
     let mut body = later_swiss();
     body["conditions"] = json!([5, 1000, 2000]);
     let a = post(&mut c, "/api/tournaments", body).await;
     assert_error(&a, 400, "bad_request");
     assert!(a.text.contains("conditions"), "{}", a.text);
-    // `{}` and no body at all are both nothing.
+    // `{}` is nothing.
+    let id2 = create(&mut c, later_swiss()).await;
     assert_eq!(
-        post(&mut c, &format!("/api/tournaments/{id}/join"), json!({}))
+        post(&mut c, &format!("/api/tournaments/{id2}/join"), json!({}))
             .await
             .status,
         204
@@ -201,6 +232,16 @@ async fn an_arena_waits_for_a_player_busy_elsewhere() {
     let gid = g["id"].as_str().expect("game id").to_string();
     let mv = crate::common::lobby::first_legal(&mut a, &gid).await;
     play(&mut a, &gid, &mv).await;
+    // `b` plays the engine in real time (a move made: under way).
+    let eg = crate::common::create(
+        &mut b,
+        json!({"variant": "antarctos", "opponent": "engine", "level": 1, "color": "white",
+               "time_control": realtime(300, 0)}),
+    )
+    .await;
+    let eg = eg["id"].as_str().expect("engine game id").to_string();
+    let mv = crate::common::lobby::first_legal(&mut b, &eg).await;
+    play(&mut b, &eg, &mv).await;
     assert_eq!(
         post(&mut td, &format!("/api/tournaments/{id}/start"), json!({}))
             .await
@@ -208,12 +249,24 @@ async fn an_arena_waits_for_a_player_busy_elsewhere() {
         204
     );
     until(&mut td, &id, "started", |v| v["status"] == "started").await;
-    // Three looks of the director: nobody paired while `a` plays elsewhere.
+    // Three looks of the director: nobody paired while `a` and `b` play elsewhere.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let v = view(&mut td, &id).await;
     assert_eq!(v["pairings"].as_array().map(Vec::len), Some(0), "{v}");
     let r = a
         .post(&format!("/api/games/{gid}/resign"), json!({}))
+        .await
+        .expect("resign");
+    assert_eq!(r.status, 200, "{}", r.text);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let v = view(&mut td, &id).await;
+    assert_eq!(
+        v["pairings"].as_array().map(Vec::len),
+        Some(0),
+        "b still plays the engine: {v}"
+    );
+    let r = b
+        .post(&format!("/api/games/{eg}/resign"), json!({}))
         .await
         .expect("resign");
     assert_eq!(r.status, 200, "{}", r.text);

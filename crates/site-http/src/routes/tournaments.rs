@@ -2,7 +2,6 @@
 //! withdraw, pause, start early, berserk, read, list, the live stream, TRF-16 and the games'
 //! records.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 
 use axum::Json;
@@ -56,19 +55,22 @@ pub async fn create(
 /// `GET /api/tournaments?status=created|started|finished|canceled` (default `started`).
 pub async fn list(
     State(svc): State<AppState>,
-    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Vec<TournamentSummary>>, HttpError> {
     let q = q
         .map(|Query(q)| q)
         .map_err(|_| SiteError::bad_request("the query string is not valid text"))?;
-    if let Some(k) = q.keys().find(|k| k.as_str() != "status") {
+    if let Some((k, _)) = q.iter().find(|(k, _)| k.as_str() != "status") {
         return Err(SiteError::bad_request(format!(
             "unknown query parameter '{}' (known: status)",
             game::excerpt(k)
         ))
         .into());
     }
-    let status = match q.get("status") {
+    if q.len() > 1 {
+        return Err(SiteError::bad_request("status: given more than once").into());
+    }
+    let status = match q.first().map(|(_, v)| v) {
         None => TournamentStatus::Started,
         Some(s) => TournamentStatus::parse(s).ok_or_else(|| {
             SiteError::bad_request(format!(
@@ -201,6 +203,7 @@ pub async fn stream(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(id): PathText,
+    _: NoQuery,
 ) -> Result<impl IntoResponse, HttpError> {
     let stream = TournamentStream::open(&svc.tournaments, &id, a).await?;
     let events = futures_util::stream::unfold(stream, |mut stream| async move {
@@ -217,6 +220,7 @@ pub async fn stream(
 pub async fn of_player(
     State(svc): State<AppState>,
     PathText(name): PathText,
+    _: NoQuery,
 ) -> Result<Json<Vec<PlayerTournament>>, HttpError> {
     Ok(Json(svc.tournaments.of_player(&name).await?))
 }

@@ -253,18 +253,19 @@ impl GameService {
             drop(g);
             return Ok((self.get(&existing, token).await?, false));
         }
-        if old.status != GameStatus::Finished {
-            return Err(SiteError::new(
-                ErrorCode::GameOver,
-                "the game is not over yet: finish it before a rematch",
-            ));
-        }
         if old.tournament.is_some() {
             return Err(SiteError::new(
                 ErrorCode::Conflict,
                 "a tournament game has no rematch: the tournament pairs your next game",
             ));
         }
+        if old.status != GameStatus::Finished {
+            return Err(SiteError::new(
+                ErrorCode::GameOver,
+                "the game is not over yet: finish it before a rematch",
+            ));
+        }
+
         if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
             let theirs = old.rematch_offer == Some(!me);
             let create = match action {

@@ -325,7 +325,7 @@ impl Tournaments {
             let why = match t.status {
                 TournamentStatus::Canceled => "the tournament was canceled",
                 TournamentStatus::Finished => "the tournament is over",
-                _ => "the tournament has started already",
+                _ => "the tournament has started already (or is starting now)",
             };
             return Err(SiteError::new(ErrorCode::Conflict, why));
         }
@@ -572,10 +572,12 @@ mod tests {
         );
         let pdn = "[Event \"icebound game ab\"]\n[GameType \"Antarctos\"]\n\n1. c3-d4 *\n";
         let out = retag(pdn, "Arena", "-");
-        assert!(out.starts_with("[Event \"Arena\"]\n[Round \"-\"]\n[GameType"), "{out}");
+        assert!(
+            out.starts_with("[Event \"Arena\"]\n[Round \"-\"]\n[GameType"),
+            "{out}"
+        );
         // A "[Round" in the moves' text is not a tag.
         let odd = "[Event \"e\"]\n\n{[Round \"x\"]} 1. e4 *\n";
         assert!(retag(odd, "E", "1").contains("{[Round \"x\"]}"));
     }
 }
-

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use site_model::clock::TimeControl;
+use site_model::clock::{Speed, TimeControl};
 use site_model::error::SiteError;
 use site_model::state::GameKind;
 use site_model::tournament::{Conditions, TournamentKind};
@@ -124,6 +124,12 @@ impl TryFrom<CreateBody> for NewTournament {
             return Err(field(
                 "time_control",
                 "a tournament needs a clock: real-time or correspondence",
+            ));
+        }
+        if b.kind == TournamentKind::Arena && control.speed() != Some(Speed::Realtime) {
+            return Err(field(
+                "time_control",
+                "an arena is played in real time: a correspondence game would outlast it",
             ));
         }
         let minutes = match (b.kind, b.minutes) {
