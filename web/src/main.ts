@@ -16,6 +16,8 @@ import { analysisGamePage, analysisImportPage, analysisPage } from './pages/anal
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
 import { leaderboardPage } from './pages/leaderboard';
+import { gameSearchPage } from './pages/search';
+import { tvPage } from './pages/tv';
 import { profilePage } from './pages/profile';
 import { gamePage, joinPage } from './pages/game';
 import { myGamesPage } from './pages/my';
@@ -36,6 +38,8 @@ const accountPageOnline = onlineOnly(accountPage);
 
 const routes: [RegExp, Page][] = [
   [/^\/$/, homePage],
+  [/^\/games\/search$/, onlineOnly(gameSearchPage)],
+  [/^\/tv(?:\/(antarctos|iceage))?$/, onlineOnly(tvPage)],
   [/^\/game\/([\w-]+)$/, gamePage],
   [/^\/join\/([\w-]+)$/, joinPage],
   [/^\/my$/, onlineOnly(myGamesPage)],

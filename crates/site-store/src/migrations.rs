@@ -585,4 +585,19 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE games ADD COLUMN unrated TEXT",
         ],
     ),
+    // 28 and 29 are another branch's (the runner takes gaps and either order).
+    (
+        30,
+        &[
+            // Game search (issue 41, store/game_search.rs): finished games only (partial
+            // indexes: a query names `status = 'finished'` literally to use them), newest
+            // first by each colour's seat and over all, so that a page is an index range.
+            "CREATE INDEX IF NOT EXISTS games_search_white ON games (white_token, created_at, id) \
+             WHERE status = 'finished'",
+            "CREATE INDEX IF NOT EXISTS games_search_black ON games (black_token, created_at, id) \
+             WHERE status = 'finished'",
+            "CREATE INDEX IF NOT EXISTS games_search_at ON games (created_at, id) \
+             WHERE status = 'finished'",
+        ],
+    ),
 ];

@@ -38,6 +38,10 @@ pub struct Services {
     pub puzzles: Arc<Puzzles>,
     /// Arenas, Swiss events and round robins (their director runs beside the sweeper).
     pub tournaments: Arc<Tournaments>,
+    /// Game search (`GET /api/games/search`).
+    pub search: crate::game_search::GameSearch,
+    /// The game to watch (`GET /api/tv`).
+    pub tv: crate::tv::Tv,
 }
 
 impl Services {
@@ -56,6 +60,8 @@ impl Services {
             players: Players::new(play.store().clone()),
             puzzles: Puzzles::new(play.store().clone(), time.clone()),
             tournaments: Tournaments::new(play.clone()),
+            search: crate::game_search::GameSearch::new(play.store().clone()),
+            tv: crate::tv::Tv::new(play.store().clone()),
             notifications: play.notifications().clone(),
             mail,
             play,

@@ -10,6 +10,7 @@ import { notifyEn } from './notify.en';
 import { offlineEn } from './offline.en';
 import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
+import { searchEn } from './search.en';
 import { tournamentsEn } from './tournaments.en';
 
 export const en = {
@@ -20,6 +21,7 @@ export const en = {
   ...offlineEn,
   ...puzzlesEn,
   ...ratingsEn,
+  ...searchEn,
   ...tournamentsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',

@@ -9,6 +9,7 @@ import { notifyRu } from './notify.ru';
 import { offlineRu } from './offline.ru';
 import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
+import { searchRu } from './search.ru';
 import { tournamentsRu } from './tournaments.ru';
 
 export const ru: Record<Key, string> = {
@@ -19,6 +20,7 @@ export const ru: Record<Key, string> = {
   ...offlineRu,
   ...puzzlesRu,
   ...ratingsRu,
+  ...searchRu,
   ...tournamentsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',

@@ -9,6 +9,7 @@ import { notifyTr } from './notify.tr';
 import { offlineTr } from './offline.tr';
 import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
+import { searchTr } from './search.tr';
 import { tournamentsTr } from './tournaments.tr';
 
 export const tr: Record<Key, string> = {
@@ -19,6 +20,7 @@ export const tr: Record<Key, string> = {
   ...offlineTr,
   ...puzzlesTr,
   ...ratingsTr,
+  ...searchTr,
   ...tournamentsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',

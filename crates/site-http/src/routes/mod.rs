@@ -17,8 +17,10 @@ mod players;
 mod push;
 mod puzzles;
 mod records;
+mod search;
 mod stats;
 mod tournaments;
+mod tv;
 mod upload;
 mod vacation;
 mod ws;
@@ -269,6 +271,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         None => post(play::rematch),
     };
     let lookups = Router::new()
+        .route("/games/search", get(search::search))
+        .route("/tv", get(tv::tv))
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/moves", post(play::moves))
         .route("/games/{id}/resign", post(play::resign))
