@@ -3,13 +3,13 @@
 //! at a time.
 //!
 //! Why it stays fast on 1,000,000 games (docs/performance.md, "Game search"): migration 30's
-//! partial indexes over finished games only, `(white_token, created_at, id)`,
-//! `(black_token, created_at, id)` and `(created_at, id)`. A player's games are two index
-//! ranges, one per colour, each already in the page's order: `UNION ALL` merges them and stops
-//! after the page (SQLite's MERGE, PostgreSQL's Merge Append), so a page costs its offset
-//! plus its rows, never a sort of all the player's games. Without a player, the walk is the
-//! `(created_at, id)` index, newest first, the date range a range of it. The literal
-//! `status = 'finished'` in every query is what lets both databases use the partial indexes.
+//! indexes `(white_token, status, created_at, id)`, `(black_token, status, created_at, id)`
+//! and `(status, created_at, id)`. A player's games are two index ranges, one per colour,
+//! each already in the page's order: `UNION ALL` merges them and stops after the page
+//! (SQLite's MERGE, PostgreSQL's Merge Append), so a page costs its offset plus its rows,
+//! never a sort of all the player's games. Without a player, the walk is the
+//! `(status, created_at, id)` index, newest first, the date range a range of it; the other
+//! filters are checked on the rows walked.
 
 use game::{Color, EndReason};
 use site_model::search::{ResultFilter, SpeedFilter};
