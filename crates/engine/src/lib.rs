@@ -23,7 +23,6 @@ pub mod search;
 pub mod see;
 pub mod solve;
 pub mod tt;
-mod zeroed;
 
 #[cfg(test)]
 mod test_games;
