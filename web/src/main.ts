@@ -16,6 +16,8 @@ import { analysisGamePage, analysisImportPage, analysisPage } from './pages/anal
 import { editorPage } from './pages/editor';
 import { homePage } from './pages/home';
 import { leaderboardPage } from './pages/leaderboard';
+import { gameSearchPage } from './pages/search';
+import { tvPage } from './pages/tv';
 import { profilePage } from './pages/profile';
 import { followersPage, followingPage } from './pages/following';
 import { modPage } from './pages/mod';
@@ -38,6 +40,8 @@ const accountPageOnline = onlineOnly(accountPage);
 
 const routes: [RegExp, Page][] = [
   [/^\/$/, homePage],
+  [/^\/games\/search$/, onlineOnly(gameSearchPage)],
+  [/^\/tv(?:\/(antarctos|iceage))?$/, onlineOnly(tvPage)],
   [/^\/game\/([\w-]+)$/, gamePage],
   [/^\/join\/([\w-]+)$/, joinPage],
   [/^\/my$/, onlineOnly(myGamesPage)],

@@ -653,6 +653,20 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         ],
     ),
     (
+        30,
+        &[
+            // Game search (issue 41, store/game_search.rs): a player's games by colour, and all
+            // games, each by status then newest first, so that a page of finished games is an
+            // index range in its order. `status` is a column, not a partial index's WHERE:
+            // SQLite without statistics preferred `games_status` to a partial index.
+            "CREATE INDEX IF NOT EXISTS games_search_white ON games \
+             (white_token, status, created_at, id)",
+            "CREATE INDEX IF NOT EXISTS games_search_black ON games \
+             (black_token, status, created_at, id)",
+            "CREATE INDEX IF NOT EXISTS games_search_at ON games (status, created_at, id)",
+        ],
+    ),
+    (
         32,
         &[
             // The tournament a notification is about (issue 40: "tournament starting", "your

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod engine_memory;
 pub mod engine_player;
 pub mod engine_queue;
+pub mod game_search;
 pub mod health;
 pub mod import;
 pub mod lab;
@@ -31,6 +32,7 @@ pub mod social;
 pub mod solve;
 pub mod timeouts;
 pub mod tournaments;
+pub mod tv;
 pub mod upload;
 pub mod view;
 

@@ -41,6 +41,10 @@ pub struct Services {
     pub tournaments: Arc<Tournaments>,
     /// Follows, blocks, reports and moderation (issue 41).
     pub social: Arc<Social>,
+    /// Game search (`GET /api/games/search`).
+    pub search: crate::game_search::GameSearch,
+    /// The game to watch (`GET /api/tv`).
+    pub tv: crate::tv::Tv,
 }
 
 impl Services {
@@ -61,6 +65,8 @@ impl Services {
             players: Players::new(play.store().clone()),
             puzzles: Puzzles::new(play.store().clone(), time.clone()),
             tournaments: Tournaments::new(play.clone()),
+            search: crate::game_search::GameSearch::new(play.store().clone()),
+            tv: crate::tv::Tv::new(play.store().clone()),
             notifications: play.notifications().clone(),
             mail,
             play,

@@ -11,6 +11,7 @@ import { offlineEn } from './offline.en';
 import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
 import { socialEn } from './social.en';
+import { searchEn } from './search.en';
 import { tournamentsEn } from './tournaments.en';
 
 export const en = {
@@ -22,6 +23,7 @@ export const en = {
   ...puzzlesEn,
   ...ratingsEn,
   ...socialEn,
+  ...searchEn,
   ...tournamentsEn,
   'site.name': 'icebound',
   'nav.play': 'Play',

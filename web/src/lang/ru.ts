@@ -10,6 +10,7 @@ import { offlineRu } from './offline.ru';
 import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
 import { socialRu } from './social.ru';
+import { searchRu } from './search.ru';
 import { tournamentsRu } from './tournaments.ru';
 
 export const ru: Record<Key, string> = {
@@ -21,6 +22,7 @@ export const ru: Record<Key, string> = {
   ...puzzlesRu,
   ...ratingsRu,
   ...socialRu,
+  ...searchRu,
   ...tournamentsRu,
   'site.name': 'icebound',
   'nav.play': 'Играть',

@@ -10,6 +10,7 @@ import { offlineTr } from './offline.tr';
 import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
 import { socialTr } from './social.tr';
+import { searchTr } from './search.tr';
 import { tournamentsTr } from './tournaments.tr';
 
 export const tr: Record<Key, string> = {
@@ -21,6 +22,7 @@ export const tr: Record<Key, string> = {
   ...puzzlesTr,
   ...ratingsTr,
   ...socialTr,
+  ...searchTr,
   ...tournamentsTr,
   'site.name': 'icebound',
   'nav.play': 'Oyna',

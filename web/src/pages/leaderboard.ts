@@ -41,7 +41,7 @@ export function leaderboardPage(root: HTMLElement, variant?: string): void {
   }
   const v: Variant = game.key;
   setTitle(t('rating.leaderboard_title', { game: gameName(v) }));
-  const head = [h('h1', t('rating.leaderboard_title', { game: gameName(v) })), leaderboardLinks(v), h('p.muted', t('rating.leaderboard_note'))];
+  const head = [h('h1', t('rating.leaderboard_title', { game: gameName(v) })), leaderboardLinks(v), h('p.muted', t('rating.leaderboard_note'), ' ', h('a#leaderboard-search', { href: '/games/search' }, t('search.nav')), ' · ', h('a#leaderboard-tv', { href: '/tv' }, t('tv.title')))];
   mount(root, h('section.card', head, h('p.muted', t('page.loading'))));
   ratingsApi.leaderboard(v).then(
     b => mount(root, h('section.card#leaderboard', { 'data-variant': v }, head, h('div.boards', SPEEDS.map(s => table(s, b[s]))))),

@@ -378,6 +378,26 @@ mod tests {
         assert_eq!(g.len(), 2);
     }
 
+    /// Issue 41's own example: the repeated tag on the same line as the first.
+    #[test]
+    fn a_tag_repeated_on_one_line_keeps_one_game_and_the_last_value() {
+        let g = games("[Event \"a\"] [Site \"x\"] [Site \"y\"]\n1. e4 e5 *\n");
+        assert_eq!(g.len(), 1, "{g:?}");
+        let site: Vec<&str> = g[0]
+            .tags
+            .iter()
+            .filter(|t| t.name == "Site")
+            .map(|t| t.value.as_str())
+            .collect();
+        assert_eq!(site, ["y"]);
+        assert_eq!(moves(&g[0].main), ["e4", "e5"]);
+        assert!(
+            g[0].warnings.iter().any(|w| w.1.contains("tag [Site] repeated")),
+            "{:?}",
+            g[0].warnings
+        );
+    }
+
     /// Found in a ChessBase export (python-chess's `chessbase-empty-line.pgn`): a blank
     /// line after `[Event]`, before the rest of the tags, is not the end of a game.
     #[test]

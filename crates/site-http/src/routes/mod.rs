@@ -19,9 +19,11 @@ mod push;
 mod puzzles;
 mod records;
 mod social;
+mod search;
 mod stats;
 mod strict;
 mod tournaments;
+mod tv;
 mod upload;
 mod vacation;
 mod ws;
@@ -272,6 +274,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         None => post(play::rematch),
     };
     let lookups = Router::new()
+        .route("/games/search", get(search::search))
+        .route("/tv", get(tv::tv))
         .route("/games/{id}", get(games::get_game))
         .route("/games/{id}/moves", post(play::moves))
         .route("/games/{id}/resign", post(play::resign))

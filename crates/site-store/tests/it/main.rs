@@ -5,6 +5,7 @@
 
 mod consistency;
 mod migrations;
+mod search_bench;
 
 use site_model::state::{GameKind, ReviewStatus};
 use site_store::{LeaseTake, ReviewRow, Store};
