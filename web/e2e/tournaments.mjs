@@ -70,10 +70,13 @@ async function startAndPlay() {
   eq((await api(white, 'POST', `/api/games/${game}/moves`, { move: 'c3-d4', ply: 0 })).status, 200, 'White moves');
   eq((await api(black, 'POST', `/api/games/${game}/moves`, { move: 'f6-g5', ply: 1 })).status, 200, 'Black moves');
   eq((await api(black, 'POST', `/api/games/${game}/resign`)).status, 200, 'Black resigns');
-  // ann's game page (still open) leads back to the event and offers no rematch.
-  await annPage.waitForSelector('a#to-tournament.primary');
-  eq(await annPage.getAttribute('a#to-tournament', 'href'), `/tournament/${id}`, 'the game page links back to its tournament');
+  // ann's game page (still open) offers no rematch, and takes her to her next arena game
+  // once paired (as lichess does), which links back to the event.
   eq(await annPage.locator('#rematch').count(), 0, 'no rematch in a tournament');
+  await annPage.waitForFunction(g => /^\/game\/\w{8}$/.test(location.pathname) && location.pathname !== `/game/${g}`, game, { timeout: 20000 });
+  check(true, 'the finished arena game leads to the next one');
+  await annPage.waitForSelector('a#to-tournament');
+  eq(await annPage.getAttribute('a#to-tournament', 'href'), `/tournament/${id}`, 'the game page links back to its tournament');
   // bob's event page (never reloaded) shows the standings move.
   await bobPage.waitForFunction(w => document.querySelector('#standings tbody tr')?.getAttribute('data-username') === w
     && document.querySelector('#standings tbody tr strong')?.textContent === '2', winner);

@@ -35,6 +35,8 @@ export const tournamentsEn = {
   'tour.your_game': 'Your game is ready!',
   'tour.go_to_game': 'Go to the board',
   'tour.starts_at': 'Starts at {time}',
+  'tour.started_at': 'Started at {time}',
+  'tour.finished_at': 'Finished at {time}',
   'tour.to_start': 'Starts in {time}',
   'tour.to_end': 'Ends in {time}',
   'tour.round_of': 'Round {round} of {rounds}',

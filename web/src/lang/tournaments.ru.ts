@@ -37,6 +37,8 @@ export const tournamentsRu: Record<keyof typeof tournamentsEn, string> = {
   'tour.your_game': 'Ваша партия готова!',
   'tour.go_to_game': 'К доске',
   'tour.starts_at': 'Начало {time}',
+  'tour.started_at': 'Начался {time}',
+  'tour.finished_at': 'Завершён {time}',
   'tour.to_start': 'До начала {time}',
   'tour.to_end': 'До конца {time}',
   'tour.round_of': 'Тур {round} из {rounds}',

@@ -37,6 +37,8 @@ export const tournamentsTr: Record<keyof typeof tournamentsEn, string> = {
   'tour.your_game': 'Oyununuz hazır!',
   'tour.go_to_game': 'Tahtaya git',
   'tour.starts_at': 'Başlangıç {time}',
+  'tour.started_at': 'Başlangıç: {time}',
+  'tour.finished_at': 'Bitiş: {time}',
   'tour.to_start': 'Başlamasına {time}',
   'tour.to_end': 'Bitmesine {time}',
   'tour.round_of': 'Tur {round} / {rounds}',

@@ -4,7 +4,7 @@
 // event's podium and its downloads.
 
 import type { Variant } from '../api';
-import { currentUser } from '../account';
+import { currentUser, loadMe } from '../account';
 import { h, mount } from '../dom';
 import { dateTime, errorWords, num, t } from '../i18n';
 import { play } from '../sound';
@@ -46,6 +46,13 @@ function resultText(p: PairingView): string {
     case 'double_forfeit': return `− − (${t('tour.forfeit')})`;
     case 'bye': return '';
   }
+}
+
+/** When it starts, started or ended. */
+function whenText(v: TournamentView): string {
+  if (v.status === 'finished' && v.finished_at) return t('tour.finished_at', { time: dateTime(v.finished_at) });
+  if (v.status === 'started' && v.started_at) return t('tour.started_at', { time: dateTime(v.started_at) });
+  return t('tour.starts_at', { time: dateTime(v.starts_at) });
 }
 
 /** Whether `user` went berserk in game `game` already. */
@@ -132,7 +139,7 @@ function crosstable(v: TournamentView): HTMLElement | null {
     }).join(' ');
   };
   return h('section.card#crosstable', h('h2', t('tour.crosstable')), h('div.table-scroll', h('table.list.crosstable',
-    h('thead', h('tr', h('th', ''), names.map((_, i) => h('th.num', String(i + 1))))),
+    h('thead', h('tr', h('th', { scope: 'col' }, '#'), names.map((_, i) => h('th.num', { scope: 'col' }, String(i + 1))))),
     h('tbody', names.map((a, i) => h('tr', h('th', `${i + 1}. `, a), names.map(b => h('td.num', cell(a, b)))))))));
 }
 
@@ -148,6 +155,9 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
     setTitle(v.name);
     const me = v.me;
     const user = currentUser();
+    // The server's view says whether the visitor has an account (`me`), even before the
+    // header has learnt the name.
+    const loggedIn = v.me !== null;
     const act = (action: Parameters<typeof tournamentsApi.act>[1], label: string, primary = false, confirm?: string) =>
       h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': action, 'data-confirming': confirming === action ? 'yes' : undefined, onclick: () => {
         if (confirm && confirming !== action) { confirming = action; draw(); return; }
@@ -156,7 +166,7 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
       } }, confirm && confirming === action ? confirm : label);
     const over = v.status === 'finished' || v.status === 'canceled';
     const buttons: HTMLElement[] = [];
-    if (user && !over) {
+    if (loggedIn && !over) {
       // A started round robin takes no entries; a full event none either.
       const open = !(v.kind === 'round_robin' && v.status === 'started') && v.players < v.max_players;
       if (!me?.joined) { if (open) buttons.push(act('join', t('tour.join'), true)); }
@@ -166,7 +176,7 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
         if (v.kind === 'arena' && v.status === 'started') buttons.push(me.paused ? act('resume', t('tour.resume'), true) : act('pause', t('tour.pause')));
       }
       if (me?.creator && v.status === 'created') buttons.push(act('start', t('tour.start_now')));
-    } else if (!user && !over) buttons.push(h('p.muted', t('tour.create_hint')));
+    } else if (!loggedIn && !over) buttons.push(h('p.muted', t('tour.create_hint')));
     const countdown = countdownText(v);
     const conditions = [
       v.conditions.min_rated_games ? t('tour.cond_games', { n: v.conditions.min_rated_games }) : '',
@@ -182,7 +192,7 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
         h('p', kindName(v.kind), ' · ', gameName(v.variant), ' · ', controlLabel(v.time_control), ' · ',
           v.rated ? t('tour.rated') : t('rating.casual'), ' · ', t('tour.players_n', { n: v.players }),
           v.scheduled ? ` · ${t('tour.scheduled')}` : ''),
-        h('p', h('strong', t(`tour.status.${v.status}` as 'tour.status.created')), ' · ', t('tour.starts_at', { time: dateTime(v.starts_at) })),
+        h('p', h('strong', t(`tour.status.${v.status}` as 'tour.status.created')), ' · ', whenText(v)),
         countdown ? h('p.countdown#countdown', countdown) : '',
         conditions.length ? h('p.muted', t('tour.conditions', { what: conditions.join(', ') })) : '',
         // Places from the standings: players tied on every tie-break share one.
@@ -205,6 +215,8 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
   });
   mount(root, h('section.card', h('p.muted', t('page.loading'))));
   refresh();
+  // The header's account may come after the first view: the berserk check needs the name.
+  void loadMe().then(() => draw(), () => undefined);
   const events = new EventSource(tournamentsApi.streamUrl(id));
   events.addEventListener('tournament', e => {
     try {

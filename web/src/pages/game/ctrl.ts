@@ -17,6 +17,7 @@ import type { Promotion } from '../../game/promotion';
 import { moveFaultWords } from '../../game/words';
 import { colorName, errorWords, has, orList, t } from '../../i18n';
 import { navigate } from '../../nav';
+import { tournamentsApi } from '../../tournaments/api';
 import { setFlipped } from '../../prefs';
 import * as sound from '../../sound';
 import { GameGround } from './ground';
@@ -505,6 +506,7 @@ export class GameCtrl {
     // The game just ended (a resignation, a flag, the last move): its result and the rematch
     // must not stay above a scrolled phone screen.
     this.endedNow = prev?.status === 'ongoing' && g.status !== 'ongoing';
+    if (this.endedNow && g.tournament && (g.you === 'white' || g.you === 'black')) this.followTournament(g.tournament);
     this.clocks.set(g);
     this.redraw();
     this.playPremove(g);
@@ -524,6 +526,23 @@ export class GameCtrl {
         else failed(err);
       },
     );
+  }
+
+  /** After a tournament game ends, its player goes to their next game of the event once it
+   * is paired (as lichess's arena does: the next game's clock is already running), asking
+   * every 2 s for a minute. */
+  private followTournament(id: string): void {
+    let tries = 0;
+    const look = () => {
+      if (this.closed) return;
+      tournamentsApi.get(id).then(v => {
+        const next = v.me?.game;
+        if (this.closed || v.status !== 'started') return;
+        if (next && next !== this.id) { navigate(`/game/${next}`); return; }
+        if (++tries < 30) window.setTimeout(look, 2000);
+      }, () => undefined);
+    };
+    window.setTimeout(look, 1000);
   }
 
   close(): void {
