@@ -51,11 +51,11 @@ async fn follow_lists(url: &str) {
     .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
-    assert_eq!(names(&followers.body), [ann_name.clone()]);
+    assert_eq!(names(&followers.body), [ann_name.as_str()]);
     // Public: an anonymous browser reads who follows whom.
     let mut anon = srv.client();
     let following = get(&mut anon, &format!("/api/players/{ann_name}/following")).await;
-    assert_eq!(names(&following.body), [bob_name.clone()]);
+    assert_eq!(names(&following.body), [bob_name.as_str()]);
     assert_eq!(following.body["count"], 1);
     let mine = get(&mut ann, "/api/me/following").await.body;
     assert_eq!(mine[0]["username"], bob_name, "{mine}");
