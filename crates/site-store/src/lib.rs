@@ -69,7 +69,6 @@ pub use emails::{DigestTarget, EmailRow, MAX_LIVE_RESETS, WaitingGame};
 pub use follows::{FollowOutcome, MAX_FOLLOWING, SocialRow};
 pub use game_reads::StatsRow;
 pub use game_search::{FoundGame, FoundPage, FoundSeat, GameFilter};
-pub use tv::TvGame;
 pub use games::{GameRow, SeatRow};
 pub use imports::ImportRow;
 pub use lab_runs::{LabKind, LabRun, MatchFigures, SprtFigures};
@@ -89,6 +88,7 @@ pub use seeks::{AcceptOutcome, SeekRow, Terms};
 pub use tournament_entries::{EntryRow, JoinOutcome};
 pub use tournament_pairings::{NewPairing, PairingRow, result_of as pairing_result_of};
 pub use tournaments::TournamentRow;
+pub use tv::TvGame;
 pub use vacations::{VacationRefusal, VacationRow};
 
 /// A storage failure.

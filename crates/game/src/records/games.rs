@@ -392,7 +392,9 @@ mod tests {
         assert_eq!(site, ["y"]);
         assert_eq!(moves(&g[0].main), ["e4", "e5"]);
         assert!(
-            g[0].warnings.iter().any(|w| w.1.contains("tag [Site] repeated")),
+            g[0].warnings
+                .iter()
+                .any(|w| w.1.contains("tag [Site] repeated")),
             "{:?}",
             g[0].warnings
         );

@@ -100,7 +100,13 @@ async fn search_filters(url: &str) {
         .expect("id")
         .to_string();
     let (mut anon1, mut anon2) = (srv.client(), srv.client());
-    let anon = finished(&mut anon1, &mut anon2, json!({"variant": "antarctos"}), End::BlackWins).await;
+    let anon = finished(
+        &mut anon1,
+        &mut anon2,
+        json!({"variant": "antarctos"}),
+        End::BlackWins,
+    )
+    .await;
 
     let all = vec![g3.clone(), g2.clone(), g1.clone()];
     let cases: Vec<(String, Vec<&String>)> = vec![
@@ -116,7 +122,10 @@ async fn search_filters(url: &str) {
         (format!("player={bn}&result=loss"), vec![&g1]),
         (format!("player={cn}&result=win"), vec![&g3]),
         (format!("player={an}&variant=iceage"), vec![&g2]),
-        (format!("player={an}&variant=antarctos&result=loss"), vec![&g3]),
+        (
+            format!("player={an}&variant=antarctos&result=loss"),
+            vec![&g3],
+        ),
         (format!("player={an}&rated=true"), vec![&g1]),
         (format!("player={an}&rated=false"), vec![&g3, &g2]),
         (format!("player={an}&speed=realtime"), vec![&g3]),
@@ -133,7 +142,9 @@ async fn search_filters(url: &str) {
     }
     // The date range, from the games' own day (UTC).
     let a = get(&mut ann, &format!("/api/games/search?player={an}")).await;
-    let created = a.body["games"][0]["created_at"].as_i64().expect("created_at");
+    let created = a.body["games"][0]["created_at"]
+        .as_i64()
+        .expect("created_at");
     let games = a.body["games"].as_array().unwrap();
     assert_eq!(games[0]["white"]["username"], cn.as_str(), "{}", a.text);
     assert_eq!(games[0]["black"]["username"], an.as_str());
@@ -155,7 +166,11 @@ async fn search_filters(url: &str) {
     // Without a player: the games of accounts only, by colour. Another test's games share a
     // PostgreSQL database, so there the expected ones are checked among the newest.
     let (white_wins, _) = ids(&mut ann, &format!("result=white&from={today}")).await;
-    let (draws, _) = ids(&mut ann, &format!("result=draw&variant=iceage&from={today}")).await;
+    let (draws, _) = ids(
+        &mut ann,
+        &format!("result=draw&variant=iceage&from={today}"),
+    )
+    .await;
     let (black_wins, _) = ids(&mut ann, &format!("result=black&from={today}")).await;
     if url.starts_with("sqlite") {
         assert_eq!(white_wins, [g3.clone(), g1.clone()]);
@@ -166,7 +181,10 @@ async fn search_filters(url: &str) {
         assert!(draws.contains(&g2));
     }
     for found in [&white_wins, &draws, &black_wins] {
-        assert!(!found.contains(&anon) && !found.contains(&ongoing), "{found:?}");
+        assert!(
+            !found.contains(&anon) && !found.contains(&ongoing),
+            "{found:?}"
+        );
     }
     srv.stop().await;
 }

@@ -67,12 +67,24 @@ async fn tv_follows_the_highest_rated_game_and_switches_when_it_ends() {
     resign(&mut cat, &high).await;
     let now = tv(&mut ann).await;
     assert_eq!(now["game"], low.as_str(), "{now}");
-    assert_eq!((now["white"].as_str(), now["black"].as_str()), (Some(bn.as_str()), Some(dn.as_str())));
-    assert!(now["ratings"]["white"].as_i64().expect("rating") < 1500, "{now}");
+    assert_eq!(
+        (now["white"].as_str(), now["black"].as_str()),
+        (Some(bn.as_str()), Some(dn.as_str()))
+    );
+    assert!(
+        now["ratings"]["white"].as_i64().expect("rating") < 1500,
+        "{now}"
+    );
     resign(&mut dan, &low).await;
     assert_eq!(tv(&mut ann).await["game"], casual.as_str());
-    assert_eq!(get(&mut ann, "/api/tv?variant=antarctos").await.body["game"], casual.as_str());
-    assert_eq!(get(&mut ann, "/api/tv?variant=iceage").await.body["game"], Value::Null);
+    assert_eq!(
+        get(&mut ann, "/api/tv?variant=antarctos").await.body["game"],
+        casual.as_str()
+    );
+    assert_eq!(
+        get(&mut ann, "/api/tv?variant=iceage").await.body["game"],
+        Value::Null
+    );
     resign(&mut cat, &casual).await;
     let now = tv(&mut ann).await;
     assert_eq!(now["game"], Value::Null, "{now}");

@@ -22,7 +22,10 @@ pub async fn search(
         let why = text
             .strip_prefix("Failed to deserialize query string: ")
             .unwrap_or(&text);
-        HttpError::from(SiteError::bad_request(format!("the query: {}", game::excerpt(why))))
+        HttpError::from(SiteError::bad_request(format!(
+            "the query: {}",
+            game::excerpt(why)
+        )))
     })?;
     let input = SearchInput::try_from(params)?;
     Ok(Json(svc.search.search(input).await?))

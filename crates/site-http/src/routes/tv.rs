@@ -17,8 +17,9 @@ pub async fn tv(
     State(svc): State<AppState>,
     q: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Result<Json<TvView>, HttpError> {
-    let Query(q) =
-        q.map_err(|_| HttpError::from(SiteError::bad_request("the query string is not valid text")))?;
+    let Query(q) = q.map_err(|_| {
+        HttpError::from(SiteError::bad_request("the query string is not valid text"))
+    })?;
     if let Some(other) = q.keys().find(|k| k.as_str() != "variant") {
         return Err(SiteError::bad_request(format!(
             "{}: unknown field (only variant)",
@@ -26,5 +27,7 @@ pub async fn tv(
         ))
         .into());
     }
-    Ok(Json(svc.tv.current(q.get("variant").map(String::as_str)).await?))
+    Ok(Json(
+        svc.tv.current(q.get("variant").map(String::as_str)).await?,
+    ))
 }

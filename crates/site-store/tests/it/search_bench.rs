@@ -76,11 +76,29 @@ fn hash(n: i64) -> Option<TokenHash> {
 fn searches() -> Vec<(&'static str, GameFilter, i64)> {
     let day = 86_400_000;
     vec![
-        ("player (about 200 games)", GameFilter { player: hash(1234), ..Default::default() }, 0),
-        ("player (heavy: 100,000+ games)", GameFilter { player: hash(0), ..Default::default() }, 0),
+        (
+            "player (about 200 games)",
+            GameFilter {
+                player: hash(1234),
+                ..Default::default()
+            },
+            0,
+        ),
+        (
+            "player (heavy: 100,000+ games)",
+            GameFilter {
+                player: hash(0),
+                ..Default::default()
+            },
+            0,
+        ),
         (
             "player + opponent",
-            GameFilter { player: hash(0), opponent: hash(1), ..Default::default() },
+            GameFilter {
+                player: hash(0),
+                opponent: hash(1),
+                ..Default::default()
+            },
             0,
         ),
         (
@@ -123,12 +141,23 @@ fn searches() -> Vec<(&'static str, GameFilter, i64)> {
             0,
         ),
         ("no filter, newest", GameFilter::default(), 0),
-        ("no filter, result = draw, game", GameFilter {
-            result: Some(ResultFilter::Draw),
-            variant: Some(GameKind::IceAge),
-            ..Default::default()
-        }, 0),
-        ("player (heavy), page 50", GameFilter { player: hash(0), ..Default::default() }, 49 * 30),
+        (
+            "no filter, result = draw, game",
+            GameFilter {
+                result: Some(ResultFilter::Draw),
+                variant: Some(GameKind::IceAge),
+                ..Default::default()
+            },
+            0,
+        ),
+        (
+            "player (heavy), page 50",
+            GameFilter {
+                player: hash(0),
+                ..Default::default()
+            },
+            49 * 30,
+        ),
         ("no filter, page 50", GameFilter::default(), 49 * 30),
     ]
 }
@@ -136,7 +165,9 @@ fn searches() -> Vec<(&'static str, GameFilter, i64)> {
 /// Whether a plan reads the games through one of the search indexes (never a full scan).
 fn uses_indexes(plan: &[String]) -> bool {
     plan.iter().any(|l| l.contains("games_search_"))
-        && !plan.iter().any(|l| l.starts_with("SCAN games") && !l.contains("INDEX"))
+        && !plan
+            .iter()
+            .any(|l| l.starts_with("SCAN games") && !l.contains("INDEX"))
 }
 
 #[tokio::test]
@@ -146,20 +177,32 @@ async fn search_on_a_million_games() {
     let store = Store::open(&url).await.expect("store");
     let t = Instant::now();
     fill(&url, 1_000_000).await;
-    println!("filled 1,000,000 games in {:.1} s", t.elapsed().as_secs_f64());
+    println!(
+        "filled 1,000,000 games in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     for (name, filter, offset) in searches() {
         // The first run reads the pages from disk; the median of the next five is shown too.
         let t = Instant::now();
-        let page = store.search_games(&filter, offset, 30).await.expect("search");
+        let page = store
+            .search_games(&filter, offset, 30)
+            .await
+            .expect("search");
         let cold = t.elapsed();
         let mut warm = Vec::new();
         for _ in 0..5 {
             let t = Instant::now();
-            store.search_games(&filter, offset, 30).await.expect("search");
+            store
+                .search_games(&filter, offset, 30)
+                .await
+                .expect("search");
             warm.push(t.elapsed());
         }
         warm.sort();
-        let plan = store.explain_game_search(&filter, offset, 30).await.expect("plan");
+        let plan = store
+            .explain_game_search(&filter, offset, 30)
+            .await
+            .expect("plan");
         println!(
             "{name}: {} games, next {}; first {:.2} ms, median {:.2} ms\n  plan: {}",
             page.games.len(),
@@ -180,9 +223,15 @@ async fn search_plans_use_the_indexes() {
     let store = Store::open(&url).await.expect("store");
     fill(&url, 2_000).await;
     for (name, filter, offset) in searches() {
-        let plan = store.explain_game_search(&filter, offset, 30).await.expect("plan");
+        let plan = store
+            .explain_game_search(&filter, offset, 30)
+            .await
+            .expect("plan");
         assert!(uses_indexes(&plan), "{name}: {plan:?}");
-        let page = store.search_games(&filter, offset, 30).await.expect("search");
+        let page = store
+            .search_games(&filter, offset, 30)
+            .await
+            .expect("search");
         for pair in page.games.windows(2) {
             assert!(
                 (pair[0].created_at, &pair[0].id) > (pair[1].created_at, &pair[1].id),
@@ -192,7 +241,14 @@ async fn search_plans_use_the_indexes() {
     }
     // The heavy player's games, exactly: the finished tenth of the games, newest first.
     let page = store
-        .search_games(&GameFilter { player: hash(0), ..Default::default() }, 0, 30)
+        .search_games(
+            &GameFilter {
+                player: hash(0),
+                ..Default::default()
+            },
+            0,
+            30,
+        )
         .await
         .expect("search");
     let want: Vec<String> = (1..=2000)

@@ -89,7 +89,10 @@ fn one_of<T>(
     given(value)
         .map(|v| {
             parse(v).ok_or_else(|| {
-                field(label, format!("unknown value '{}' ({words})", game::excerpt(v)))
+                field(
+                    label,
+                    format!("unknown value '{}' ({words})", game::excerpt(v)),
+                )
             })
         })
         .transpose()
@@ -109,7 +112,12 @@ impl TryFrom<SearchParams> for SearchInput {
         if opponent.is_some() && player.is_none() {
             return Err(field("opponent", "an opponent needs a player"));
         }
-        let variant = one_of("variant", &p.variant, GameKind::parse, "antarctos or iceage")?;
+        let variant = one_of(
+            "variant",
+            &p.variant,
+            GameKind::parse,
+            "antarctos or iceage",
+        )?;
         let result = one_of(
             "result",
             &p.result,
@@ -117,7 +125,10 @@ impl TryFrom<SearchParams> for SearchInput {
             "win, loss, draw, white or black",
         )?;
         if matches!(result, Some(ResultFilter::Win | ResultFilter::Loss)) && player.is_none() {
-            return Err(field("result", "win and loss need a player (or: white, black, draw)"));
+            return Err(field(
+                "result",
+                "win and loss need a player (or: white, black, draw)",
+            ));
         }
         let rated = one_of(
             "rated",
@@ -149,7 +160,10 @@ impl TryFrom<SearchParams> for SearchInput {
                 _ => {
                     return Err(field(
                         "page",
-                        format!("'{}' is not a number from 1 to {MAX_PAGE}", game::excerpt(v)),
+                        format!(
+                            "'{}' is not a number from 1 to {MAX_PAGE}",
+                            game::excerpt(v)
+                        ),
                     ));
                 }
             },
@@ -235,6 +249,12 @@ mod tests {
         assert_eq!(input.speed, Some(SpeedFilter::Unlimited));
         assert_eq!(input.until_ms.unwrap() - input.from_ms.unwrap(), DAY_MS);
         assert_eq!(input.page, 3);
-        assert_eq!(parse(&[("player", "")]).unwrap(), SearchInput { page: 1, ..Default::default() });
+        assert_eq!(
+            parse(&[("player", "")]).unwrap(),
+            SearchInput {
+                page: 1,
+                ..Default::default()
+            }
+        );
     }
 }
