@@ -159,8 +159,8 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(
-                        "SELECT n.id, n.kind, n.game_id, n.by_name, n.text, n.created_at, \
-                         n.read_at, n.owner FROM notifications n \
+                        "SELECT n.id, n.kind, n.game_id, n.tournament_id, n.by_name, n.text, \
+                         n.created_at, n.read_at, n.owner FROM notifications n \
                          WHERE n.pushed_at IS NULL AND n.created_at > $1 \
                          AND (n.push_lease IS NULL OR n.push_lease < $2) \
                          AND EXISTS (SELECT 1 FROM push_subscriptions s \
