@@ -287,6 +287,13 @@ impl Store {
             let query = &query;
             Box::pin(async move {
                 let result = async {
+                    // EXPLAIN opens no read transaction, so it plans with the schema this
+                    // connection last read: one opened before migration 30 would not know the
+                    // search indexes (a real query notices the change and prepares again).
+                    // A read of the schema first brings it up to date.
+                    sqlx::query("SELECT count(*) FROM sqlite_master")
+                        .fetch_one(conn.raw())
+                        .await?;
                     let text = format!("EXPLAIN QUERY PLAN {}", query.text);
                     let mut sql = sqlx::query(&text);
                     for b in &query.binds {
