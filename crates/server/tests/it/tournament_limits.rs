@@ -8,61 +8,13 @@
 use std::time::Duration;
 
 use crate::common::lobby::{account, post, realtime};
+use crate::common::tournaments::{create, options, sqlite, tomorrow, until, view};
 use crate::common::*;
 use serde_json::{Value, json};
-use server::SiteOptions;
-use server::client::ApiClient;
-use server::options::RateLimits;
-
-fn options() -> SiteOptions {
-    SiteOptions {
-        rate_limits: RateLimits::off(),
-        ..SiteOptions::default()
-    }
-}
-
-fn sqlite(tag: &str) -> String {
-    format!(
-        "sqlite://{}?mode=rwc",
-        temp_dir(tag).join("site.db").display()
-    )
-}
-
-/// Unix ms a day from now.
-fn tomorrow() -> i64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock");
-    now.as_millis() as i64 + 86_400_000
-}
 
 fn later_swiss() -> Value {
     json!({"kind": "swiss", "variant": "antarctos", "time_control": realtime(60, 0),
            "rounds": 3, "starts_at": tomorrow()})
-}
-
-async fn view(c: &mut ApiClient, id: &str) -> Value {
-    let a = c.get(&format!("/api/tournaments/{id}")).await.expect("get");
-    assert_eq!(a.status, 200, "{}", a.text);
-    a.body
-}
-
-async fn create(c: &mut ApiClient, body: Value) -> String {
-    let a = post(c, "/api/tournaments", body).await;
-    assert_eq!(a.status, 201, "create: {}", a.text);
-    a.body["id"].as_str().expect("id").to_string()
-}
-
-async fn until(c: &mut ApiClient, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let end = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let v = view(c, id).await;
-        if pred(&v) {
-            return v;
-        }
-        assert!(std::time::Instant::now() < end, "{what} within 30 s: {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {

@@ -4,6 +4,7 @@
 
 pub mod disk;
 pub mod lobby;
+pub mod tournaments;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
