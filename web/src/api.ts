@@ -14,6 +14,14 @@ export interface Seat {
   level?: number;
   /** The holder's account name, when it sat down logged in. */
   username?: string;
+  /** The holder's rating in the game and speed (a clocked game's account seat, issue 41). */
+  rating?: PlayerRating;
+}
+
+/** A rating beside a name: rounded; provisional ones are shown with "?". */
+export interface PlayerRating {
+  rating: number;
+  provisional: boolean;
 }
 
 /** A frozen piece of an Ice Age: its square, its colour and its role letter (`k`, `q`, ... `p`). */

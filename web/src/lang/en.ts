@@ -33,6 +33,7 @@ export const en = {
   'nav.analysis': 'Analysis',
   'nav.language': 'Language',
   'nav.main': 'Main menu',
+  'nav.menu': 'Menu',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Ice Age Chess',
 
@@ -444,6 +445,7 @@ export const en = {
   'my.state': 'State',
 
   'stats.title': 'Statistics of won games',
+  'stats.draws_counted': 'The heading is the original site’s; draws are counted too, and the shares are of all finished games.',
   'stats.white': 'White',
   'stats.black': 'Black',
   'stats.draws': 'Draw',

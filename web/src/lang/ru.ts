@@ -32,6 +32,7 @@ export const ru: Record<Key, string> = {
   'nav.analysis': 'Анализ',
   'nav.language': 'Язык',
   'nav.main': 'Главное меню',
+  'nav.menu': 'Меню',
   'game.antarctos': 'Антарктос',
   'game.iceage': 'Шахматы ледникового периода',
 
@@ -443,6 +444,7 @@ export const ru: Record<Key, string> = {
   'my.state': 'Состояние',
 
   'stats.title': 'Статистика выигранных партий',
+  'stats.draws_counted': 'Заголовок взят с исходного сайта; ничьи тоже учитываются, а доли считаются от всех законченных партий.',
   'stats.white': 'белые',
   'stats.black': 'чёрные',
   'stats.draws': 'Ничья',

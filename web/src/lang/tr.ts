@@ -32,6 +32,7 @@ export const tr: Record<Key, string> = {
   'nav.analysis': 'Analiz',
   'nav.language': 'Dil',
   'nav.main': 'Ana menü',
+  'nav.menu': 'Menü',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Buz Çağı Satrancı',
 
@@ -443,6 +444,7 @@ export const tr: Record<Key, string> = {
   'my.state': 'Durum',
 
   'stats.title': 'Kazanılmış oyunların istatistiği',
+  'stats.draws_counted': 'Başlık özgün sitedekidir; beraberlikler de sayılır ve oranlar tüm bitmiş oyunlara göredir.',
   'stats.white': 'beyaz',
   'stats.black': 'siyah',
   'stats.draws': 'Berabere',
