@@ -244,6 +244,7 @@ export const en = {
   'analysis.import_error': 'Game {n} (line {line}) cannot be read:',
   'analysis.import_too_large': 'The file is over 256 KiB: split it and open the parts one by one.',
   'analysis.import_error_move': 'Game {n}, move {move} (line {line}) cannot be played:',
+  'analysis.import_cut': 'opened up to move {move}: {text} cannot be played ({n} left out)',
   'analysis.import_last': 'Games of the last record opened',
   'review.over': 'The game is over here: {result}.',
   'nav.login': 'Log in',

@@ -243,6 +243,7 @@ export const ru: Record<Key, string> = {
   'analysis.import_error': 'Партию {n} (строка {line}) прочитать нельзя:',
   'analysis.import_too_large': 'Файл больше 256 КиБ: разделите его и открывайте части по одной.',
   'analysis.import_error_move': 'Партия {n}, ход {move} (строка {line}) невозможен:',
+  'analysis.import_cut': 'открыта до хода {move}: ход {text} невозможен (пропущено: {n})',
   'analysis.import_last': 'Партии последней открытой записи',
   'review.over': 'Здесь партия окончена: {result}.',
   'nav.login': 'Войти',
