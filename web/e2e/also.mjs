@@ -3,7 +3,8 @@
 // empty hint beside it, a seek with a range is hidden from an anonymous player, the game page
 // shows each account's rating beside its name while playing and, once rated, the name once
 // with the new rating and change; the statistics page says draws are counted; a phone has a
-// menu button whose list holds every link, "Leaderboard" too.
+// menu button whose list holds every link, "Leaderboard" too; an import with a bad move opens
+// up to the move before it, marked.
 
 import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
 
@@ -129,9 +130,28 @@ async function phoneMenu() {
   check(!(await annPage.isVisible('#menu-toggle')), 'desktop: no menu button');
 }
 
+async function importUpToBadMove() {
+  const page = annPage;
+  await page.goto(`${base}/analysis/antarctos`);
+  await page.click('#import summary');
+  await page.fill('#import-text', '[Event "cut"]\n\n1. c3-d4 f6-g5 2. d4-e7 b6-a5 *\n');
+  await page.click('#import-open');
+  await page.waitForSelector('#import-result .import-cut');
+  const words = await page.textContent('#import-result a.import-game');
+  check(/opened up to move 2: d4-e7 cannot be played \(2 left out\)/.test(words), `the game opens up to its bad move ("${words}")`);
+  await screenshot(page, 'also-import-cut');
+  await page.click('#import-result a.import-game');
+  await page.waitForURL(/\/analysis\/import\/\w+/);
+  await page.waitForSelector('#nav-last');
+  await page.click('#nav-last');
+  await page.waitForFunction(() => /Imported up to here/.test(/** @type {HTMLTextAreaElement | null} */ (document.querySelector('#comment'))?.value ?? ''), null, { timeout: 15000 });
+  check(true, 'the last good move carries the mark, naming the bad move');
+}
+
 await suite([
   ['a seek with a range, rated by default', seekWithRange],
   ['ratings beside the names, the name once', ratingsBesideNames],
   ['the statistics say draws are counted', statsSaysDraws],
   ['a phone menu', phoneMenu],
+  ['an import up to its last good move', importUpToBadMove],
 ]);

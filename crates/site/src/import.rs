@@ -162,8 +162,10 @@ fn rows_of<V: SiteVariant>(
                     event: row.event.clone(),
                     result: row.result.clone(),
                     plies: row.plies,
-                    bad_move: cut.iter().find(|c| c.error.game == i + 1).map(|c| {
-                        BadMoveView {
+                    bad_move: cut
+                        .iter()
+                        .find(|c| c.error.game == i + 1)
+                        .map(|c| BadMoveView {
                             ply: c.kept + 1,
                             move_number: c.error.move_number,
                             side: c.error.side.map(|c| match c {
@@ -174,8 +176,7 @@ fn rows_of<V: SiteVariant>(
                             text: game::excerpt(&c.text),
                             message: c.error.message.clone(),
                             left_out: c.left_out,
-                        }
-                    }),
+                        }),
                 });
                 rows.push(row);
             }

@@ -25,9 +25,15 @@ async fn seeks_and_games_carry_ratings(url: &str) {
     // A seek without a range: every player sees the seeker's rating, a new one provisional.
     let open = seek(&mut ann, corr(json!({}))).await;
     let seen = listed(&mut bob, &open).await.expect("bob sees ann's seek");
-    assert_eq!(seen["rating"], json!({"rating": 1500, "provisional": true}), "{seen}");
+    assert_eq!(
+        seen["rating"],
+        json!({"rating": 1500, "provisional": true}),
+        "{seen}"
+    );
     assert_eq!(seen["rating_range"], Value::Null, "{seen}");
-    let seen = listed(&mut anon, &open).await.expect("an anonymous player sees it");
+    let seen = listed(&mut anon, &open)
+        .await
+        .expect("an anonymous player sees it");
     assert_eq!(seen["rating"]["rating"], 1500, "{seen}");
 
     // A range that holds 1500: Bob sees and may accept it, the anonymous player neither.
@@ -55,7 +61,10 @@ async fn seeks_and_games_carry_ratings(url: &str) {
     .await;
     assert_eq!(quick.status, 201, "{}", quick.text);
     // Ann's seeks are older and match: the first one in range (the open one) is taken.
-    let game = quick.body["game"]["id"].as_str().expect("paired").to_string();
+    let game = quick.body["game"]["id"]
+        .as_str()
+        .expect("paired")
+        .to_string();
     let g = get(&mut bob, &format!("/api/games/{game}")).await.body;
     for side in ["white", "black"] {
         assert_eq!(
@@ -113,9 +122,21 @@ async fn a_bad_rating_range_is_refused_clearly() {
     let (mut ann, _) = account(&srv, "ann").await;
     let mut anon = srv.client();
     for (body, code, words) in [
-        (corr(json!({"rating_range": [1800, 1400]})), 400, "comes first"),
-        (corr(json!({"rating_range": [-5, 1400]})), 400, "out of bounds"),
-        (corr(json!({"rating_range": [1400, 9000]})), 400, "out of bounds"),
+        (
+            corr(json!({"rating_range": [1800, 1400]})),
+            400,
+            "comes first",
+        ),
+        (
+            corr(json!({"rating_range": [-5, 1400]})),
+            400,
+            "out of bounds",
+        ),
+        (
+            corr(json!({"rating_range": [1400, 9000]})),
+            400,
+            "out of bounds",
+        ),
         (corr(json!({"rating_range": [1400]})), 400, "rating_range"),
         (corr(json!({"rating_range": "wide"})), 400, "rating_range"),
         (

@@ -56,11 +56,21 @@ async fn import_flow(url: &str) {
         .as_array()
         .expect("warnings")
         .iter()
-        .any(|w| w["game"] == 2 && w["line"] == 10 && w["message"].as_str().is_some_and(|m| m.contains("last good move") && m.contains("d4-e7")));
+        .any(|w| {
+            w["game"] == 2
+                && w["line"] == 10
+                && w["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("last good move") && m.contains("d4-e7"))
+        });
     assert!(warned, "the cut is warned: {}", a.text);
     // Its last good move carries the mark, read back by anyone.
     let cut = games[1]["id"].as_str().expect("id").to_string();
-    let g = srv.client().get(&format!("/api/imports/{cut}")).await.expect("get");
+    let g = srv
+        .client()
+        .get(&format!("/api/imports/{cut}"))
+        .await
+        .expect("get");
     assert_eq!(g.status, 200, "{}", g.text);
     let moves = g.body["record"]["moves"].as_array().expect("moves");
     let texts: Vec<&str> = moves.iter().filter_map(|m| m["text"].as_str()).collect();
