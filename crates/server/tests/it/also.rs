@@ -76,8 +76,22 @@ async fn seeks_and_games_carry_ratings(url: &str) {
     assert!(listed(&mut bob, &above).await.is_none(), "still hidden");
 
     // Ann wins the game: her next seek and game show her new rating.
-    let first = first_legal(&mut ann, &game).await;
-    play(&mut ann, &game, &first).await;
+    // Each side moves first (a game resigned before both moved is aborted, unrated).
+    let g = get(&mut ann, &format!("/api/games/{game}")).await.body;
+    let (mut first_mover, mut second) = if g["white"]["username"] == ann_name.as_str() {
+        (ann, bob)
+    } else {
+        (bob, ann)
+    };
+    let first = first_legal(&mut first_mover, &game).await;
+    play(&mut first_mover, &game, &first).await;
+    let reply = first_legal(&mut second, &game).await;
+    play(&mut second, &game, &reply).await;
+    let (mut ann, mut bob) = if g["white"]["username"] == ann_name.as_str() {
+        (first_mover, second)
+    } else {
+        (second, first_mover)
+    };
     let over = post(&mut bob, &format!("/api/games/{game}/resign"), json!({})).await;
     assert_eq!(over.status, 200, "{}", over.text);
     let after = over.body["ratings"]["white"]["after"]
