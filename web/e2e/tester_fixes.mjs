@@ -46,7 +46,7 @@ async function phonesFit(browser) {
   for (const locale of ['en-US', 'ru-RU', 'tr-TR']) {
     const page = await newPage(browser, { ...PHONE, locale });
     const wide = [];
-    for (const [path, ready] of [['/', 'header nav a'], ['/analysis/antarctos', '#analysis-status'], ['/analysis/iceage', '#analysis-status'],
+    for (const [path, ready] of [['/', '#menu-toggle'], ['/analysis/antarctos', '#analysis-status'], ['/analysis/iceage', '#analysis-status'],
       ['/editor/antarctos', '#editor-verdict'], ['/offline', hasEngine ? '#new-offline-game' : '#offline-none h1'],
       ['/rules/antarctos', '.diagram cg-board piece'], ['/leaderboard', 'main h1'], [`/game/${g.id}`, '#moves button.move']]) {
       await page.goto(`${base}${path}`);
