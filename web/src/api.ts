@@ -14,6 +14,14 @@ export interface Seat {
   level?: number;
   /** The holder's account name, when it sat down logged in. */
   username?: string;
+  /** The holder's rating in the game and speed (a clocked game's account seat, issue 41). */
+  rating?: PlayerRating;
+}
+
+/** A rating beside a name: rounded; provisional ones are shown with "?". */
+export interface PlayerRating {
+  rating: number;
+  provisional: boolean;
 }
 
 /** A frozen piece of an Ice Age: its square, its colour and its role letter (`k`, `q`, ... `p`). */
@@ -306,9 +314,20 @@ export type RecordGame = RecordsRead['games'][number];
  * of the others. */
 export interface ImportView {
   variant: Variant;
-  games: { id: string; game: number; white: string; black: string; event: string; result: string; plies: number }[];
+  games: { id: string; game: number; white: string; black: string; event: string; result: string; plies: number; bad_move?: ImportBadMove | null }[];
   errors: RecordsRead['errors'];
   warnings: { game: number | null; line: number | null; message: string }[];
+}
+
+/** The main-line move an imported game stopped before (issue 41): the game opens up to it. */
+export interface ImportBadMove {
+  ply: number;
+  move_number: number | null;
+  side: 'white' | 'black' | null;
+  line: number | null;
+  text: string;
+  message: string;
+  left_out: number;
 }
 
 /** `GET /api/imports/<id>`: an imported game. */

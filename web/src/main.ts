@@ -84,12 +84,29 @@ function header(): HTMLElement {
   );
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
-    h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
+    menuButton(),
+    h('nav#main-nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
     account(link),
     bell(),
     offlineBadge(),
     select,
   );
+}
+
+/** The phone's menu button (issue 41: at 390 px the links ran off the edge, "Leaderboard" out
+ * of sight in a row that scrolled sideways with nothing to show it): it opens the links as a
+ * list under the header, and closes it again. Hidden on wider screens (style.css). */
+function menuButton(): HTMLElement {
+  const button = h('button.menu-toggle#menu-toggle', {
+    type: 'button', 'aria-controls': 'main-nav', 'aria-expanded': 'false',
+  }, h('span', { 'aria-hidden': 'true' }, '☰'), ` ${t('nav.menu')}`) as HTMLButtonElement;
+  button.addEventListener('click', () => {
+    const top = button.closest('header');
+    const open = !top?.classList.contains('menu-open');
+    top?.classList.toggle('menu-open', open);
+    button.setAttribute('aria-expanded', String(open));
+  });
+  return button;
 }
 
 /** The header's account link: log in, or the account's name. */
@@ -117,13 +134,6 @@ function render(): void {
   const main = h('main');
   const top = header();
   mount(app, top, main);
-  // On a phone the links scroll sideways: the current page's link is brought into sight.
-  const nav = top.querySelector('nav');
-  const active = nav?.querySelector<HTMLElement>('a.active');
-  if (nav && active && nav.scrollWidth > nav.clientWidth) {
-    const right = active.getBoundingClientRect().right - nav.getBoundingClientRect().left;
-    if (right > nav.clientWidth - 24) nav.scrollLeft = right - nav.clientWidth + 32;
-  }
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [re, page] of routes) {
     const m = re.exec(path);

@@ -112,6 +112,28 @@ pub fn shown(rating: f64, rd: f64) -> String {
     )
 }
 
+/// A player's rating as the lobby's seeks and the game page show it beside the name (issue
+/// 41): `{"rating": 1662, "provisional": true}`, shown `1662?`. An account without a rated
+/// game in the game and speed has the start rating, provisional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    /// Rounded.
+    pub rating: i64,
+    /// Deviation over [`PROVISIONAL_RD`]: shown with "?".
+    pub provisional: bool,
+}
+
+impl PlayerRating {
+    /// `rating` (a stored one, or `None`: the start rating) as shown.
+    pub fn of(rating: Option<Rating>) -> PlayerRating {
+        let r = rating.unwrap_or_default();
+        PlayerRating {
+            rating: r.rating.round() as i64,
+            provisional: r.provisional(),
+        }
+    }
+}
+
 /// The site's Glicko-2 settings: tau [`TAU`], the crate's convergence tolerance (1e-6, the
 /// paper's).
 pub fn config() -> Glicko2Config {

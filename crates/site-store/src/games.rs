@@ -24,6 +24,10 @@ pub struct SeatRow {
     pub token: Option<TokenHash>,
     /// The holder's account name when it sat down logged in (shown to everyone).
     pub name: Option<String>,
+    /// The holder's rating in the game and speed, beside the name on the game page (issue 41;
+    /// not a column: read with the game, `Store::load_game`); `None` without an account or for
+    /// an unlimited game.
+    pub rating: Option<site_model::ratings::PlayerRating>,
 }
 
 /// One game as stored. `version` grows by one on every write (optimistic concurrency).
@@ -217,6 +221,7 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
             .try_get::<Option<String>, _>(format!("{side}_token").as_str())?
             .map(TokenHash::from_stored),
         name: row.try_get(format!("{side}_name").as_str())?,
+        rating: None,
     })
 }
 

@@ -680,4 +680,14 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE tournaments ADD COLUMN winners TEXT",
         ],
     ),
+    (
+        35,
+        &[
+            // A seek's rating range (issue 41, store/seeks.rs): shown to and accepted by only
+            // accounts whose rating in the seek's game and speed is within it (both ends
+            // included); NULL: anyone.
+            "ALTER TABLE seeks ADD COLUMN rating_min BIGINT",
+            "ALTER TABLE seeks ADD COLUMN rating_max BIGINT",
+        ],
+    ),
 ];

@@ -293,6 +293,44 @@ impl Store {
         .await
     }
 
+    /// The shown rating (`PlayerRating`) of the account whose player token hashes to `player`,
+    /// in `variant` and `speed`: the start rating, provisional, when it has no rated game there;
+    /// `None` for a player without an account.
+    pub async fn rating_of_player(
+        &self,
+        player: &str,
+        variant: GameKind,
+        speed: Speed,
+    ) -> Result<Option<ratings::PlayerRating>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT a.id, r.rating, r.rd, r.volatility FROM accounts a LEFT JOIN \
+                         ratings r ON r.account_id = a.id AND r.variant = $2 AND r.speed = $3 \
+                         WHERE a.player_hash = $1",
+                    )
+                    .bind(player)
+                    .bind(variant.as_str())
+                    .bind(speed.as_str())
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    let Some(r) = row else {
+                        return Ok(None);
+                    };
+                    let stored = match r.try_get::<Option<f64>, _>("rating")? {
+                        None => None,
+                        Some(_) => Some(rating_of(&r)?),
+                    };
+                    Ok(Some(ratings::PlayerRating::of(stored)))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Every stored rating of account `account_id` (a game and speed without a rated game has
     /// no row).
     pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {

@@ -77,10 +77,13 @@ pub struct SeekRow {
     /// The digest of an anonymous seeker's address (`site_model::secrets::address_digest`),
     /// counted against the cap per address; `None` for an account.
     pub address: Option<String>,
+    /// The ratings, both ends included, of the accounts that may see and accept it (issue 41;
+    /// migration 35); `None`: anyone.
+    pub rating_range: Option<(i64, i64)>,
 }
 
 const COLUMNS: &str = "id, owner, username, variant, time_control, rated, color, status, \
-     game_id, created_at, updated_at, expires_at, address";
+     game_id, created_at, updated_at, expires_at, address, rating_min, rating_max";
 
 /// An open seek that has not expired at `$1`: the condition every read and accept uses.
 const LIVE: &str = "status = 'open' AND (expires_at IS NULL OR expires_at > $1)";
@@ -97,6 +100,19 @@ fn from_row(row: &AnyRow) -> Result<SeekRow, sqlx::Error> {
         updated_at: row.try_get("updated_at")?,
         expires_at: row.try_get("expires_at")?,
         address: row.try_get("address")?,
+        rating_range: match (
+            row.try_get::<Option<i64>, _>("rating_min")?,
+            row.try_get::<Option<i64>, _>("rating_max")?,
+        ) {
+            (Some(min), Some(max)) => Some((min, max)),
+            (None, None) => None,
+            _ => {
+                return Err(corrupt(
+                    "rating_min",
+                    "one end of a rating range is missing".into(),
+                ));
+            }
+        },
     })
 }
 
@@ -135,7 +151,7 @@ impl Store {
                     // address matches no row: an account is counted by its owner alone.
                     let done = sqlx::query(&format!(
                         "INSERT INTO seeks ({COLUMNS}, lasting) SELECT $2, $3, $4, $5, $6, $7, \
-                         $8, $9, $10, $11, $12, $13, $15, $16 WHERE (SELECT COUNT(*) FROM seeks \
+                         $8, $9, $10, $11, $12, $13, $15, $17, $18, $16 WHERE (SELECT COUNT(*) FROM seeks \
                          WHERE owner = $3 AND {LIVE}) < $14 AND (SELECT COUNT(*) FROM seeks \
                          WHERE address = $15 AND {LIVE}) < $14"
                     ))
@@ -155,6 +171,8 @@ impl Store {
                     .bind(cap)
                     .bind(&seek.address)
                     .bind(lasting)
+                    .bind(seek.rating_range.map(|r| r.0))
+                    .bind(seek.rating_range.map(|r| r.1))
                     .execute(conn.raw())
                     .await?;
                     Ok(done.rows_affected() == 1)

@@ -54,6 +54,28 @@ pub struct ImportedView {
     pub result: String,
     /// Moves of the main line.
     pub plies: i64,
+    /// The main-line move that could not be played, when the game is opened up to the move
+    /// before it (issue 41; the last good move carries a comment naming it); null otherwise.
+    pub bad_move: Option<BadMoveView>,
+}
+
+/// Where an imported game stopped: its first main-line move that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadMoveView {
+    /// 1-based ply of the bad move (the game keeps the `ply - 1` before it).
+    pub ply: usize,
+    /// Full-move number.
+    pub move_number: Option<u32>,
+    /// `white` or `black`.
+    pub side: Option<&'static str>,
+    /// 1-based line of the file.
+    pub line: Option<usize>,
+    /// The move as written.
+    pub text: String,
+    /// Why it cannot be played.
+    pub message: String,
+    /// Main-line moves left out, the bad one included.
+    pub left_out: usize,
 }
 
 /// `POST /api/import`'s answer.
@@ -105,6 +127,7 @@ fn tag<V: Variant>(record: &Record<V>, name: &str, missing: &str) -> String {
 fn rows_of<V: SiteVariant>(
     variant: GameKind,
     entries: Vec<Result<Record<V>, RecordError>>,
+    cut: &[game::records::BadMove],
     importer: &str,
 ) -> (Vec<ImportRow>, Vec<ImportedView>, Vec<ReadError>) {
     let (mut rows, mut games, mut errors) = (Vec::new(), Vec::new(), Vec::new());
@@ -139,6 +162,21 @@ fn rows_of<V: SiteVariant>(
                     event: row.event.clone(),
                     result: row.result.clone(),
                     plies: row.plies,
+                    bad_move: cut
+                        .iter()
+                        .find(|c| c.error.game == i + 1)
+                        .map(|c| BadMoveView {
+                            ply: c.kept + 1,
+                            move_number: c.error.move_number,
+                            side: c.error.side.map(|c| match c {
+                                game::Color::White => "white",
+                                game::Color::Black => "black",
+                            }),
+                            line: c.error.line,
+                            text: game::excerpt(&c.text),
+                            message: c.error.message.clone(),
+                            left_out: c.left_out,
+                        }),
                 });
                 rows.push(row);
             }
@@ -306,8 +344,9 @@ pub async fn import(
         };
         let variant = named.unwrap_or_else(|| detect(&text));
         let (reading_warnings, (rows, games, errors)) = games::with_game!(variant, G => {
-            let r = game::records::read::<G>(&text);
-            (r.warnings, rows_of(variant, r.games, &importer))
+            // A game with a bad main-line move opens up to the move before it (issue 41).
+            let r = game::records::read_up_to_bad_move::<G>(&text);
+            (r.warnings, rows_of(variant, r.games, &r.cut, &importer))
         });
         warnings.extend(reading_warnings.into_iter().map(|w| WarningView {
             game: w.game,

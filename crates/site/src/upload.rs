@@ -204,12 +204,14 @@ pub async fn upload(
         level: None,
         token: Some(player_hash),
         name: play.account_name(token).await?,
+        rating: None,
     };
     let computer = SeatRow {
         kind: SeatKind::Engine,
         level: Some(upload.level),
         token: None,
         name: None,
+        rating: None,
     };
     let (white, black) = match upload.color {
         Color::White => (human, computer),

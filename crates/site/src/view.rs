@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::permissions::{self, Action};
 use site_model::clock::ClockView;
 use site_model::json_list::JsonList;
-use site_model::ratings::{RatingChange, Unrated};
+use site_model::ratings::{PlayerRating, RatingChange, Unrated};
 use site_model::secrets::{PlayerToken, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, Level, Notice, SeatKind, YourSeat};
 use site_store::{GameRow, SeatRow};
@@ -23,6 +23,10 @@ pub struct SeatView {
     /// The holder's account name, when it sat down logged in.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub username: Option<String>,
+    /// The holder's rating in the game and speed, `{"rating": 1662, "provisional": true}`
+    /// (shown `1662?`, issue 41): sent for an account's seat of a clocked game.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rating: Option<PlayerRating>,
 }
 
 impl From<&SeatRow> for SeatView {
@@ -31,6 +35,7 @@ impl From<&SeatRow> for SeatView {
             kind: s.kind,
             level: s.level,
             username: s.name.clone(),
+            rating: s.rating,
         }
     }
 }

@@ -131,6 +131,7 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
             level: Some(site_model::state::Level::MIN),
             token: None,
             name: None,
+            rating: None,
         },
         site_store::SeatRow {
             kind: site_model::state::SeatKind::Human,
@@ -139,6 +140,7 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
                 "t0k3nt0k3nt0k3nt0k3n".into(),
             )),
             name: Some("Ann".into()),
+            rating: None,
         },
         game::Color::White,
         1,

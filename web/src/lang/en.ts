@@ -33,6 +33,7 @@ export const en = {
   'nav.analysis': 'Analysis',
   'nav.language': 'Language',
   'nav.main': 'Main menu',
+  'nav.menu': 'Menu',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Ice Age Chess',
 
@@ -243,6 +244,7 @@ export const en = {
   'analysis.import_error': 'Game {n} (line {line}) cannot be read:',
   'analysis.import_too_large': 'The file is over 256 KiB: split it and open the parts one by one.',
   'analysis.import_error_move': 'Game {n}, move {move} (line {line}) cannot be played:',
+  'analysis.import_cut': 'opened up to move {move}: {text} cannot be played ({n} left out)',
   'analysis.import_last': 'Games of the last record opened',
   'review.over': 'The game is over here: {result}.',
   'nav.login': 'Log in',
@@ -444,6 +446,7 @@ export const en = {
   'my.state': 'State',
 
   'stats.title': 'Statistics of won games',
+  'stats.draws_counted': 'The heading is the original site’s; draws are counted too, and the shares are of all finished games.',
   'stats.white': 'White',
   'stats.black': 'Black',
   'stats.draws': 'Draw',

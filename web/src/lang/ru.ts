@@ -32,6 +32,7 @@ export const ru: Record<Key, string> = {
   'nav.analysis': 'Анализ',
   'nav.language': 'Язык',
   'nav.main': 'Главное меню',
+  'nav.menu': 'Меню',
   'game.antarctos': 'Антарктос',
   'game.iceage': 'Шахматы ледникового периода',
 
@@ -242,6 +243,7 @@ export const ru: Record<Key, string> = {
   'analysis.import_error': 'Партию {n} (строка {line}) прочитать нельзя:',
   'analysis.import_too_large': 'Файл больше 256 КиБ: разделите его и открывайте части по одной.',
   'analysis.import_error_move': 'Партия {n}, ход {move} (строка {line}) невозможен:',
+  'analysis.import_cut': 'открыта до хода {move}: ход {text} невозможен (пропущено: {n})',
   'analysis.import_last': 'Партии последней открытой записи',
   'review.over': 'Здесь партия окончена: {result}.',
   'nav.login': 'Войти',
@@ -443,6 +445,7 @@ export const ru: Record<Key, string> = {
   'my.state': 'Состояние',
 
   'stats.title': 'Статистика выигранных партий',
+  'stats.draws_counted': 'Заголовок взят с исходного сайта; ничьи тоже учитываются, а доли считаются от всех законченных партий.',
   'stats.white': 'белые',
   'stats.black': 'чёрные',
   'stats.draws': 'Ничья',

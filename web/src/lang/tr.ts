@@ -32,6 +32,7 @@ export const tr: Record<Key, string> = {
   'nav.analysis': 'Analiz',
   'nav.language': 'Dil',
   'nav.main': 'Ana menü',
+  'nav.menu': 'Menü',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Buz Çağı Satrancı',
 
@@ -242,6 +243,7 @@ export const tr: Record<Key, string> = {
   'analysis.import_error': 'Oyun {n} (satır {line}) okunamıyor:',
   'analysis.import_too_large': 'Dosya 256 KiB’tan büyük: bölün ve parçaları tek tek açın.',
   'analysis.import_error_move': 'Oyun {n}, hamle {move} (satır {line}) oynanamıyor:',
+  'analysis.import_cut': '{move}. hamleye kadar açıldı: {text} oynanamaz ({n} hamle dışarıda)',
   'analysis.import_last': 'Son açılan kaydın oyunları',
   'review.over': 'Oyun burada bitti: {result}.',
   'nav.login': 'Giriş',
@@ -443,6 +445,7 @@ export const tr: Record<Key, string> = {
   'my.state': 'Durum',
 
   'stats.title': 'Kazanılmış oyunların istatistiği',
+  'stats.draws_counted': 'Başlık özgün sitedekidir; beraberlikler de sayılır ve oranlar tüm bitmiş oyunlara göredir.',
   'stats.white': 'beyaz',
   'stats.black': 'siyah',
   'stats.draws': 'Berabere',

@@ -1,7 +1,7 @@
 // The lobby's API (docs/api.md, "The lobby"): seeks, quick pairing, challenges, and the live
 // stream `GET /api/lobby` (server-sent events).
 
-import { call, type GameView, type TimeControl, type Variant } from '../api';
+import { call, type GameView, type PlayerRating, type TimeControl, type Variant } from '../api';
 
 export type Side = 'white' | 'black' | 'random';
 export type Speed = 'realtime' | 'correspondence' | 'unlimited';
@@ -20,6 +20,10 @@ export interface SeekView {
   username: string | null;
   created_at: number;
   mine: boolean;
+  /** The seeker's rating in the seek's game and speed; null: anonymous, or unlimited. */
+  rating: PlayerRating | null;
+  /** Only accounts rated within [min, max] see it; null: anyone. */
+  rating_range: [number, number] | null;
 }
 
 /** A challenge to or from this player. */
@@ -54,6 +58,8 @@ export interface Terms {
   time_control: TimeControl;
   rated: boolean;
   color: Side;
+  /** A seek's rating range (accounts only, never unlimited). */
+  rating_range?: [number, number];
 }
 
 const id = (x: string) => encodeURIComponent(x);

@@ -11,6 +11,7 @@ import { navigate } from '../nav';
 import { lobbyApi, type ChallengeView, type LobbyView, type SeekView, type Side, type Terms } from './api';
 import { controlLabel, timePicker } from './time_control';
 import { variantOf } from '../variants';
+import { shownRating } from '../ratings_api';
 
 /** Games this tab was already sent to (a stream that reconnects names them again). */
 const SEEN_KEY = 'icebound.lobby.seen';
@@ -94,7 +95,8 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
   const started = (g: GameView) => goToGame(g.id);
 
   // ---------- quick pairing ----------
-  const quickRated = h('input#quick-rated', { type: 'checkbox', disabled: !loggedIn }) as HTMLInputElement;
+  // Rated by default for an account (issue 41).
+  const quickRated = h('input#quick-rated', { type: 'checkbox', disabled: !loggedIn, checked: loggedIn }) as HTMLInputElement;
   const quickButtons = QUICK.map(([code, text]) => {
     const b = h('button.quick', { type: 'button', dataset: { tc: code } },
       h('span.quick-time', text || t('lobby.days', { n: Number(code.slice(1)) })),
@@ -139,9 +141,11 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     }));
     return h('li.seek', { dataset: { id: s.id }, class: s.mine ? 'mine' : '' },
       h('span.seek-player', s.username ?? t('lobby.anonymous')),
+      s.rating ? h('span.seek-rating', { title: s.rating.provisional ? t('rating.provisional') : '' }, shownRating(s.rating.rating, s.rating.provisional)) : null,
       h('span.seek-game', gameName(s.variant)),
       h('span.seek-time', controlLabel(s.time_control)),
       h('span.seek-mode', t(s.rated ? 'lobby.rated' : 'lobby.casual')),
+      s.rating_range ? h('span.seek-range', { title: t('lobby.range') }, `${s.rating_range[0]}–${s.rating_range[1]}`) : null,
       h('span.seek-side', s.mine ? t('lobby.yours') : yourSide(s.color)),
       button);
   };
@@ -151,14 +155,36 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
   const seekPicker = timePicker('seek', loggedIn);
   const seekSide = sideSelect('seek-color');
   const seekSubmit = h('button.primary#seek-submit', { type: 'submit' }, t('lobby.seek_submit')) as HTMLButtonElement;
+  // A rating range (issue 41): only accounts rated within it see the seek. Both empty: anyone.
+  const rangeMin = h('input#seek-range-min', { type: 'number', min: '0', max: '4000', step: '50', inputmode: 'numeric', placeholder: '1200', 'aria-label': t('lobby.range_min') }) as HTMLInputElement;
+  const rangeMax = h('input#seek-range-max', { type: 'number', min: '0', max: '4000', step: '50', inputmode: 'numeric', placeholder: '1800', 'aria-label': t('lobby.range_max') }) as HTMLInputElement;
+  const rangeRow = loggedIn
+    ? h('div.form-row.seek-range-row', h('label', t('lobby.range'), h('span.range-pair', rangeMin, ' – ', rangeMax)), h('p.hint', t('lobby.range_hint')))
+    : null;
+  /** The range typed: undefined when both are empty, null (and a message) when half or wrong. */
+  const rangeOf = (): [number, number] | undefined | null => {
+    const [a, b] = [rangeMin.value.trim(), rangeMax.value.trim()];
+    if (!a && !b) return undefined;
+    const [lo, hi] = [Number(a || 0), Number(b || 4000)];
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi > 4000 || lo > hi) {
+      error.textContent = t('lobby.range_bad');
+      return null;
+    }
+    return [lo, hi];
+  };
   const seekForm = h('form#seek-form', {
     onsubmit: (e: Event) => {
       e.preventDefault();
       const tc = seekPicker.value();
       if (!tc) return;
+      error.textContent = '';
+      const range = loggedIn && seekPicker.clocked() ? rangeOf() : undefined;
+      if (range === null) return;
       void act(seekSubmit, async () => {
         try {
-          const s = await lobbyApi.seek({ variant: seekVariant.value as Variant, time_control: tc, rated: seekPicker.rated(), color: seekSide.value as Side });
+          const terms: Terms = { variant: seekVariant.value as Variant, time_control: tc, rated: seekPicker.rated(), color: seekSide.value as Side };
+          if (range) terms.rating_range = range;
+          const s = await lobbyApi.seek(terms);
           status.textContent = t(s.speed === 'correspondence' ? 'lobby.waiting_corr' : 'lobby.waiting', { label: controlLabel(s.time_control) });
         } catch (err) {
           fail(err);
@@ -168,6 +194,7 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
   },
   h('div.form-row', h('label', t('home.game'), seekVariant), h('label', t('home.side'), seekSide)),
   seekPicker.el,
+  rangeRow,
   h('div.actions', seekSubmit));
 
   // ---------- challenges ----------

@@ -28,10 +28,13 @@ export interface TimePicker {
   value(): TimeControl | null;
   /** Whether "rated" is ticked (and allowed). */
   rated(): boolean;
+  /** Whether the control chosen has a rating (real-time or correspondence). */
+  clocked(): boolean;
 }
 
-/** A picker whose elements' ids start with `name`; `loggedIn` allows "rated". */
-export function timePicker(name: string, loggedIn: boolean, initial = '5+3'): TimePicker {
+/** A picker whose elements' ids start with `name`; `loggedIn` allows "rated", ticked at first
+ * when `ratedFirst` (issue 41: an account's seeks and challenges are rated unless it says no). */
+export function timePicker(name: string, loggedIn: boolean, initial = '5+3', ratedFirst = loggedIn): TimePicker {
   const select = h(`select#${name}-tc`, { 'aria-label': t('lobby.time') },
     h('optgroup', { label: t('lobby.realtime') },
       ...PRESETS.map(([m, i]) => h('option', { value: `${m}+${i}`, selected: `${m}+${i}` === initial }, `${m}+${i}`)),
@@ -45,15 +48,20 @@ export function timePicker(name: string, loggedIn: boolean, initial = '5+3'): Ti
   const custom = h('div.tc-custom',
     h('label', t('lobby.minutes'), minutes),
     h('label', t('lobby.increment'), increment));
-  const rated = h(`input#${name}-rated`, { type: 'checkbox' }) as HTMLInputElement;
+  const rated = h(`input#${name}-rated`, { type: 'checkbox', checked: ratedFirst && loggedIn }) as HTMLInputElement;
+  // The player's own choice, given back when a clock allows rating again after "unlimited".
+  let wanted = rated.checked;
+  rated.addEventListener('change', () => { wanted = rated.checked; });
   const ratedHint = h('span.hint');
   const problem = h('p.error', { role: 'alert' });
   const sync = () => {
     custom.hidden = select.value !== 'custom';
     const unlimited = select.value === 'unlimited';
     rated.disabled = !loggedIn || unlimited;
-    if (rated.disabled) rated.checked = false;
+    rated.checked = !rated.disabled && wanted;
     ratedHint.textContent = !loggedIn ? t('lobby.rated_needs_account') : unlimited ? t('lobby.rated_needs_clock') : '';
+    // Nothing to say: no hint at all (issue 41: an empty box stood beside "Rated").
+    ratedHint.hidden = ratedHint.textContent === '';
   };
   select.addEventListener('change', sync);
   sync();
@@ -65,6 +73,7 @@ export function timePicker(name: string, loggedIn: boolean, initial = '5+3'): Ti
   return {
     el,
     rated: () => rated.checked && !rated.disabled,
+    clocked: () => select.value !== 'unlimited',
     value: () => {
       problem.textContent = '';
       const v = select.value;

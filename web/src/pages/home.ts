@@ -70,7 +70,8 @@ export function homePage(root: HTMLElement): () => void {
 
   const loggedIn = typeof currentUser() === 'string';
   // A friend game's clock and rating: the same picker as the lobby's seeks.
-  const friendClock = timePicker('friend', loggedIn, was?.clock ?? 'unlimited');
+  // Not rated at first: the friend may have no account, and could not join a rated game.
+  const friendClock = timePicker('friend', loggedIn, was?.clock ?? 'unlimited', false);
   // The picker labels itself ("Time control"): a legend here said it twice.
   const clockRow = h('div.friend-clock', friendClock.el);
 

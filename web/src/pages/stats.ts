@@ -100,7 +100,7 @@ export function statsPage(root: HTMLElement): void {
   setTitle(t('nav.stats'));
   mount(root, h('section.card', h('h1', t('stats.title')), h('p.muted', t('page.loading'))));
   api.stats().then(
-    stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), h('p.muted', t('stats.site_note')),
+    stats => mount(root, h('section.card#stats', h('h1', t('stats.title')), h('p.stats-draws-note', t('stats.draws_counted')), h('p.muted', t('stats.site_note')),
       block('antarctos', stats.antarctos), block('iceage', stats.iceage), ratedStats(siteTable))),
     err => mount(root, h('section.card', h('p.error', errorWords(err)))),
   );

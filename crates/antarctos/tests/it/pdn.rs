@@ -82,6 +82,50 @@ fn a19_russian_games_stop_at_first_illegal_move() {
     }
 }
 
+/// Issue 41: read up to a bad move (imports), each Russian game opens up to the move before
+/// its first illegal one, with a comment on the last good move naming it, the result unknown,
+/// and a warning; the strict reader still refuses them. A bad first move is still an error.
+#[test]
+fn read_up_to_bad_move_keeps_the_good_moves() {
+    let path = data_dir().join("ussr1950-x-ussr-ch-first5.pdn");
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let reading = game::records::read_up_to_bad_move::<Antarctos>(&text);
+    assert_eq!(reading.games.len(), 5);
+    assert_eq!(reading.cut.len(), 5, "{:?}", reading.cut);
+    // Game 1 stops before 8. b2:d4: 7 full moves kept.
+    let g = ok(&reading.games[0]);
+    assert_eq!(g.moves.len(), 14);
+    assert_eq!(g.result, RecordResult::Unknown);
+    let cut = &reading.cut[0];
+    assert_eq!((cut.kept, cut.text.as_str()), (14, "b2:d4"));
+    assert_error(&cut.error, 1, 8, Color::White, 10, "b2:d4");
+    let mark = g.notes[13]
+        .comments
+        .last()
+        .expect("a mark on the last good move");
+    assert!(
+        mark.starts_with("Imported up to here") && mark.contains("b2:d4"),
+        "{mark}"
+    );
+    assert!(
+        reading.warnings.iter().any(|w| w.game == Some(1)
+            && w.line == Some(10)
+            && w.message.contains("last good move")),
+        "{:?}",
+        reading.warnings
+    );
+    // The written record reads back whole, the mark with it.
+    let again = Antarctos::read_records(&game::records::write(g));
+    assert_eq!(ok(&again[0]).moves, g.moves);
+    // A bad first move keeps nothing: still an error.
+    let first = game::records::read_up_to_bad_move::<Antarctos>("1. c3-c4 f6-g5 *\n");
+    assert!(
+        first.games[0].is_err() && first.cut.is_empty(),
+        "{:?}",
+        first.games
+    );
+}
+
 /// Czech championship 2006: full capture paths with `x`.
 #[test]
 fn a19_czech_games_stop_at_first_illegal_move() {

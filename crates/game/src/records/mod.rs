@@ -43,6 +43,22 @@ pub struct Reading<V: Variant> {
     pub games: Vec<Result<Record<V>, RecordError>>,
     /// Warnings in file order (the file's own first).
     pub warnings: Vec<RecordWarning>,
+    /// The games opened up to their last good move ([`read_up_to_bad_move`] only): the bad
+    /// move of each, in file order.
+    pub cut: Vec<BadMove>,
+}
+
+/// A main-line move that cannot be played, where [`read_up_to_bad_move`] stopped its game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadMove {
+    /// The moves kept before it (so it is ply `kept + 1` of the game).
+    pub kept: usize,
+    /// The move as written.
+    pub text: String,
+    /// Main-line moves left out, this one included.
+    pub left_out: usize,
+    /// Where and why (game, move number, side, line, words).
+    pub error: RecordError,
 }
 
 impl<V: Variant> Default for Reading<V> {
@@ -50,15 +66,29 @@ impl<V: Variant> Default for Reading<V> {
         Reading {
             games: Vec::new(),
             warnings: Vec::new(),
+            cut: Vec::new(),
         }
     }
 }
 
 /// Reads every game of a record text (see the module documentation).
 pub fn read<V: RecordRules>(text: &str) -> Reading<V> {
+    read_with(text, false)
+}
+
+/// As [`read`], but a game whose main line holds a move that cannot be played after at least
+/// one good move is kept up to the move before it (issue 41: an import refused a whole game
+/// over one bad move): its result is unknown (`*`), the last good move gets a comment naming
+/// the bad move, and [`Reading::cut`] and a warning say where and why. A bad first move, a
+/// syntax error, a bad tag or position still refuses the game.
+pub fn read_up_to_bad_move<V: RecordRules>(text: &str) -> Reading<V> {
+    read_with(text, true)
+}
+
+fn read_with<V: RecordRules>(text: &str, up_to_bad_move: bool) -> Reading<V> {
     let (raw, leftover) = games::split(text, V::FORMAT.dialect);
     let mut reading = Reading::default();
-    replay::replay_all(raw, &mut reading);
+    replay::replay_all(raw, &mut reading, up_to_bad_move);
     reading
         .warnings
         .extend(leftover.into_iter().map(|(line, message)| RecordWarning {

@@ -1,6 +1,7 @@
 //! Games as written to [`Record`]s: the game's tags are read first, then the start
 //! position, then every move of the main line and of its variations is read and played by
-//! the rules. The main line must be legal (else the game is an error naming the move);
+//! the rules. The main line must be legal (else the game is an error naming the move, or,
+//! read up to a bad move, the game stops before it);
 //! a variation is cut at its first illegal move (with a warning); a comment never refuses a
 //! game.
 
@@ -13,7 +14,11 @@ use crate::{Color, Line, MoveNotes, Node, Record, RecordError, RecordResult, Rec
 const DERIVED: [&str; 3] = ["Result", "FEN", "SetUp"];
 
 /// Replays every game of `raw` into `reading`.
-pub(crate) fn replay_all<V: RecordRules>(raw: Vec<RawGame>, reading: &mut Reading<V>) {
+pub(crate) fn replay_all<V: RecordRules>(
+    raw: Vec<RawGame>,
+    reading: &mut Reading<V>,
+    up_to_bad_move: bool,
+) {
     for (i, game) in raw.into_iter().enumerate() {
         let number = i + 1;
         for (line, message) in &game.warnings {
@@ -26,10 +31,13 @@ pub(crate) fn replay_all<V: RecordRules>(raw: Vec<RawGame>, reading: &mut Readin
         let mut replay = Replay::<V> {
             game: number,
             warnings: Vec::new(),
+            up_to_bad_move,
+            cut: None,
             _variant: std::marker::PhantomData,
         };
         let record = replay.game(game);
         reading.warnings.append(&mut replay.warnings);
+        reading.cut.extend(replay.cut);
         reading.games.push(record);
     }
 }
@@ -37,6 +45,10 @@ pub(crate) fn replay_all<V: RecordRules>(raw: Vec<RawGame>, reading: &mut Readin
 struct Replay<V> {
     game: usize,
     warnings: Vec<RecordWarning>,
+    /// Keep a game up to a bad main-line move ([`super::read_up_to_bad_move`]).
+    up_to_bad_move: bool,
+    /// Where this game stopped, when it did.
+    cut: Option<super::BadMove>,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -127,7 +139,7 @@ impl<V: RecordRules> Replay<V> {
         for (ply, node) in raw.main.nodes.iter().enumerate() {
             let number = V::fullmove_number(&pos);
             let side = V::side_to_move(&pos);
-            let (mv, next) = self.play(&pos, &node.text, node.line).map_err(|f| {
+            let played = self.play(&pos, &node.text, node.line).map_err(|f| {
                 // A chess record gets past its first moves when they are knight moves
                 // (`1. Nf3 d5`: Nf3 takes the ice of f3 in Ice Age Chess), so the hint goes
                 // with any move while none before it was written as a capture.
@@ -145,7 +157,38 @@ impl<V: RecordRules> Replay<V> {
                         None => f.message,
                     },
                 }
-            })?;
+            });
+            let (mv, next) = match played {
+                Ok(played) => played,
+                Err(error) if self.up_to_bad_move && ply > 0 => {
+                    let left_out = raw.main.nodes.len() - ply;
+                    let dots = if side == Color::Black { "..." } else { "" };
+                    let why = format!(
+                        "'{}' (move {number}{dots}) cannot be played: {}; {left_out} move(s) left out",
+                        crate::excerpt(&node.text),
+                        error.message
+                    );
+                    // A comment holds no braces (the writer's comment ends at one).
+                    let mark = format!("Imported up to here: {why}").replace(['{', '}'], "'");
+                    if let Some(notes) = record.notes.last_mut() {
+                        notes.comments.push(mark);
+                    }
+                    self.warn(
+                        error.line,
+                        format!("the game is opened up to its last good move: {why}"),
+                    );
+                    self.cut = Some(super::BadMove {
+                        kept: ply,
+                        text: node.text.clone(),
+                        left_out,
+                        error,
+                    });
+                    record.trim_notes();
+                    record.result = RecordResult::Unknown;
+                    return Ok(record);
+                }
+                Err(error) => return Err(error),
+            };
             let notes = self.notes(&pos, &mv, node);
             record.moves.push(mv);
             record.notes.push(notes);

@@ -27,24 +27,59 @@ async fn import_flow(url: &str) {
     assert_eq!(a.status, 200, "{}", a.text);
     assert_eq!(a.body["variant"], "antarctos", "found from the file");
     let games = a.body["games"].as_array().expect("games");
-    assert_eq!(games.len(), 1, "{}", a.text);
+    assert_eq!(games.len(), 2, "{}", a.text);
     assert_eq!(games[0]["game"], 1);
     assert_eq!(games[0]["white"], "Ann");
     assert_eq!(games[0]["black"], "Bo");
     assert_eq!(games[0]["event"], "seed example 1");
     assert_eq!(games[0]["plies"], 3);
     assert_eq!(games[0]["result"], "0-1");
-    let errors = a.body["errors"].as_array().expect("errors");
-    assert_eq!(errors.len(), 1, "{}", a.text);
-    assert_eq!(errors[0]["game"], 2);
-    assert_eq!(errors[0]["line"], 10, "{}", a.text);
+    assert_eq!(games[0]["bad_move"], Value::Null);
+    // Game 2's third move cannot be played: the game opens up to the move before it
+    // (issue 41), and says which move, where and why.
+    assert_eq!(a.body["errors"], json!([]), "{}", a.text);
+    assert_eq!(games[1]["game"], 2);
+    assert_eq!(games[1]["plies"], 2, "{}", a.text);
+    assert_eq!(games[1]["result"], "*");
+    let bad = &games[1]["bad_move"];
+    assert_eq!(bad["ply"], 3, "{bad}");
+    assert_eq!(bad["move_number"], 2, "{bad}");
+    assert_eq!(bad["side"], "white", "{bad}");
+    assert_eq!(bad["line"], 10, "{bad}");
+    assert_eq!(bad["text"], "d4-e7", "{bad}");
+    assert_eq!(bad["left_out"], 1, "{bad}");
     assert!(
-        errors[0]["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("d4-e7"),
-        "names the move: {}",
-        a.text
+        bad["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{bad}"
+    );
+    let warned = a.body["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .any(|w| {
+            w["game"] == 2
+                && w["line"] == 10
+                && w["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("last good move") && m.contains("d4-e7"))
+        });
+    assert!(warned, "the cut is warned: {}", a.text);
+    // Its last good move carries the mark, read back by anyone.
+    let cut = games[1]["id"].as_str().expect("id").to_string();
+    let g = srv
+        .client()
+        .get(&format!("/api/imports/{cut}"))
+        .await
+        .expect("get");
+    assert_eq!(g.status, 200, "{}", g.text);
+    let moves = g.body["record"]["moves"].as_array().expect("moves");
+    let texts: Vec<&str> = moves.iter().filter_map(|m| m["text"].as_str()).collect();
+    assert_eq!(texts, ["c3-d4", "f6-g5"]);
+    let mark = moves[1]["comments"][0].as_str().unwrap_or("");
+    assert!(
+        mark.starts_with("Imported up to here") && mark.contains("d4-e7"),
+        "{}",
+        g.text
     );
 
     // The stored game reads back whole, for anyone with its id.
@@ -538,9 +573,10 @@ async fn wrapped_base64_is_read_and_text_with_base64_is_refused() {
     ] {
         let a = import(&mut c, json!({ "base64": wrapped })).await;
         assert_eq!(a.status, 200, "{what}: {}", a.text);
+        // Three copies of the two games: each second one opens up to its bad move (issue 41).
         assert_eq!(
             a.body["games"].as_array().map(Vec::len),
-            Some(3),
+            Some(6),
             "{what}: {}",
             a.text
         );

@@ -9,6 +9,7 @@
 //! memory pool of `site::engine_memory` (at most 32 searchers; only level 8 keeps one, in `game_page_api`).
 
 mod accounts;
+mod also;
 mod analysis_api;
 mod antarctos_api;
 mod bad_input;

@@ -25,6 +25,10 @@ pub struct NewSeek {
     /// The seeker's side: `white`, `black` or `random` (default).
     #[serde(default)]
     pub color: Option<String>,
+    /// `[min, max]`: only accounts rated within it (both ends included) see and may accept
+    /// the seek (issue 41); needs an account and a clock. Default: anyone.
+    #[serde(default)]
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// The body of `POST /api/seeks/quick`: as [`NewSeek`], any side.
@@ -123,6 +127,10 @@ impl TryFrom<NewSeek> for lobby::NewSeek {
             time_control: lobby_control(body.time_control)?,
             rated: body.rated,
             color: lobby_color(body.color.as_deref())?,
+            rating_range: body
+                .rating_range
+                .map(|[min, max]| lobby::RatingRange::new(min, max))
+                .transpose()?,
         })
     }
 }

@@ -25,7 +25,7 @@ use std::time::Duration;
 use game::Color;
 
 pub use challenges::{ChallengeLists, ChallengeView, NewChallenge};
-pub use seeks::{NewSeek, QuickAnswer, QuickSeek, SeekView};
+pub use seeks::{NewSeek, QuickAnswer, QuickSeek, RATING_BOUNDS, RatingRange, SeekView};
 pub use stream::{KEEP_ALIVE, LobbyView, STARTED_WINDOW_MS};
 
 use crate::live_game;
@@ -279,6 +279,7 @@ fn lobby_game(
         level: None,
         token: Some(hash.clone()),
         name: None,
+        rating: None,
     };
     let (white, black) = match crate::play::side_for(terms.color) {
         Color::White => (seat(owner), seat(other)),

@@ -1,6 +1,7 @@
 //! Seeks: make one, list them, withdraw one, accept one, and quick pairing (accept a matching
 //! seek of someone else, or make one).
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -10,9 +11,10 @@ use super::{ANONYMOUS_SEEK_MS, Lobby, MAX_SEEKS, expiry, lobby_game, parse_terms
 use crate::notifications;
 use crate::play::{random_token, valid_id};
 use crate::view::GameView;
-use site_model::clock::TimeControl;
+use site_model::clock::{Speed, TimeControl};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::notifications::NotificationKind;
+use site_model::ratings::PlayerRating;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
 use site_store::{AcceptOutcome, GameRow, SeekRow, Terms};
@@ -28,6 +30,42 @@ pub struct NewSeek {
     pub rated: bool,
     /// The seeker's side.
     pub color: SeekColor,
+    /// The ratings (both ends included) of the accounts that may see and accept it (issue 41):
+    /// needs an account and a clock; `None`: anyone.
+    pub rating_range: Option<RatingRange>,
+}
+
+/// A seek's rating range (`"rating_range": [1400, 1800]`), checked by site-http: both ends
+/// within [`RATING_BOUNDS`], the first not above the second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingRange {
+    /// The lowest rating that may accept.
+    pub min: i64,
+    /// The highest.
+    pub max: i64,
+}
+
+/// The ratings a range's ends may take.
+pub const RATING_BOUNDS: (i64, i64) = (0, 4000);
+
+impl RatingRange {
+    /// `[min, max]` as sent; 400 naming `rating_range` for ends out of [`RATING_BOUNDS`] or
+    /// in the wrong order.
+    pub fn new(min: i64, max: i64) -> Result<RatingRange, SiteError> {
+        let (lo, hi) = RATING_BOUNDS;
+        if !(lo..=hi).contains(&min) || !(lo..=hi).contains(&max) {
+            return Err(SiteError::bad_request(format!(
+                "rating_range: [{min}, {max}] is out of bounds: both ends are ratings from {lo} \
+                 to {hi}"
+            )));
+        }
+        if min > max {
+            return Err(SiteError::bad_request(format!(
+                "rating_range: [{min}, {max}]: the lowest rating comes first"
+            )));
+        }
+        Ok(RatingRange { min, max })
+    }
 }
 
 /// Quick pairing's terms (`POST /api/seeks/quick`): as [`NewSeek`], any side.
@@ -64,6 +102,11 @@ pub struct SeekView {
     pub created_at: i64,
     /// Whether it is the asking player's own.
     pub mine: bool,
+    /// The seeker's rating in the seek's game and speed (issue 41), `{"rating": 1500,
+    /// "provisional": true}`; null for an anonymous player or an unlimited seek.
+    pub rating: Option<PlayerRating>,
+    /// Only accounts rated within `[min, max]` see and may accept it; null: anyone.
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// `POST /api/seeks/quick`'s answer: the game when a seek matched, else the seek made (or
@@ -77,8 +120,8 @@ pub struct QuickAnswer {
 }
 
 impl SeekView {
-    /// `row` as the player whose token hashes to `me` sees it.
-    pub fn of(row: &SeekRow, me: &TokenHash) -> SeekView {
+    /// `row` as the player whose token hashes to `me` sees it, its seeker rated `rating`.
+    pub fn of(row: &SeekRow, me: &TokenHash, rating: Option<PlayerRating>) -> SeekView {
         SeekView {
             id: row.id.clone(),
             variant: row.terms.variant,
@@ -90,6 +133,8 @@ impl SeekView {
             username: row.username.clone(),
             created_at: row.created_at,
             mine: row.owner == *me,
+            rating,
+            rating_range: row.rating_range.map(|(a, b)| [a, b]),
         }
     }
 }
@@ -123,8 +168,60 @@ impl Lobby {
         address: Option<IpAddr>,
     ) -> Result<SeekView, SiteError> {
         let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
-        let row = self.make_seek(token, terms, address).await?;
-        Ok(SeekView::of(&row, &row.owner))
+        if req.rating_range.is_some() {
+            if terms.control.speed().is_none() {
+                return Err(SiteError::bad_request(
+                    "rating_range: an unlimited game has no rating to compare: choose a \
+                     real-time or correspondence clock, or leave the range out",
+                ));
+            }
+            if self.play.account_name(token).await?.is_none() {
+                return Err(SiteError::new(
+                    ErrorCode::NotLoggedIn,
+                    "a seek with a rating range is for accounts: log in or register first",
+                ));
+            }
+        }
+        let range = req.rating_range.map(|r| (r.min, r.max));
+        let row = self.make_seek(token, terms, range, address).await?;
+        let rating = self.seeker_rating(&row).await?;
+        Ok(SeekView::of(&row, &row.owner, rating))
+    }
+
+    /// The rating of `seek`'s seeker in its game and speed (`None`: anonymous, or unlimited).
+    async fn seeker_rating(&self, seek: &SeekRow) -> Result<Option<PlayerRating>, SiteError> {
+        self.rating_for(&seek.owner, seek).await
+    }
+
+    /// The rating of the player whose token hashes to `player` in `seek`'s game and speed.
+    async fn rating_for(
+        &self,
+        player: &TokenHash,
+        seek: &SeekRow,
+    ) -> Result<Option<PlayerRating>, SiteError> {
+        let Some(speed) = seek.terms.control.speed() else {
+            return Ok(None);
+        };
+        Ok(self
+            .play
+            .store
+            .rating_of_player(player.as_str(), seek.terms.variant, speed)
+            .await?)
+    }
+
+    /// Whether the player whose token hashes to `me` may see and accept `seek`: its own, one
+    /// without a range, or an account rated within the range (an anonymous player never is).
+    async fn in_range(&self, me: &TokenHash, seek: &SeekRow) -> Result<bool, SiteError> {
+        let Some((min, max)) = seek.rating_range else {
+            return Ok(true);
+        };
+        if seek.owner == *me {
+            return Ok(true);
+        }
+        Ok(self
+            .rating_for(me, seek)
+            .await?
+            .is_some_and(|r| (min..=max).contains(&r.rating)))
     }
 
     /// Makes `token`'s seek of `terms` (the seek's times are the game clocks', so that a test
@@ -133,6 +230,7 @@ impl Lobby {
         &self,
         token: &PlayerToken,
         terms: Terms,
+        rating_range: Option<(i64, i64)>,
         address: Option<IpAddr>,
     ) -> Result<SeekRow, SiteError> {
         if terms.rated {
@@ -165,6 +263,7 @@ impl Lobby {
             address: address
                 .filter(|_| anonymous)
                 .map(site_model::secrets::address_digest),
+            rating_range,
         };
         if !self.play.store.insert_seek(&row, MAX_SEEKS).await? {
             let whose = if anonymous {
@@ -194,13 +293,50 @@ impl Lobby {
             .store
             .open_seeks(self.play.time().now_ms(), 200)
             .await?;
-        // The seeks of players blocked either way are not shown (issue 41).
+        // The seeks of players blocked either way are not shown (issue 41), nor those whose
+        // rating range leaves this player out.
         let blocked = self.play.store.blocked_hashes(me.as_str()).await?;
-        Ok(rows
+        let mut ratings: HashMap<(String, GameKind, Option<Speed>), Option<PlayerRating>> =
+            HashMap::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows
             .iter()
             .filter(|r| !blocked.iter().any(|b| b == r.owner.as_str()))
-            .map(|r| SeekView::of(r, &me))
-            .collect())
+        {
+            let key = |who: &TokenHash| {
+                (
+                    who.as_str().to_string(),
+                    r.terms.variant,
+                    r.terms.control.speed(),
+                )
+            };
+            if let Some((min, max)) = r.rating_range
+                && r.owner != me
+            {
+                let mine = match ratings.get(&key(&me)) {
+                    Some(x) => *x,
+                    None => {
+                        let x = self.rating_for(&me, r).await?;
+                        ratings.insert(key(&me), x);
+                        x
+                    }
+                };
+                if !mine.is_some_and(|m| (min..=max).contains(&m.rating)) {
+                    continue;
+                }
+            }
+            let theirs = match ratings.get(&key(&r.owner)) {
+                Some(x) => *x,
+                None if r.username.is_none() => None,
+                None => {
+                    let x = self.seeker_rating(r).await?;
+                    ratings.insert(key(&r.owner), x);
+                    x
+                }
+            };
+            out.push(SeekView::of(r, &me, theirs));
+        }
+        Ok(out)
     }
 
     /// `DELETE /api/seeks/{id}`: withdraws `token`'s own open seek; 404 otherwise.
@@ -243,6 +379,7 @@ impl Lobby {
             return Err(taken());
         }
         if seek.expires_at.is_some_and(|e| e <= now)
+            || !self.in_range(&me, &seek).await?
             || self
                 .play
                 .store
@@ -312,12 +449,16 @@ impl Lobby {
             .collect();
         if let Some(mine) = matching.iter().find(|s| s.owner == me) {
             // The same click again: the seek already waits.
+            let rating = self.seeker_rating(mine).await?;
             return Ok(QuickAnswer {
                 game: None,
-                seek: Some(SeekView::of(mine, &me)),
+                seek: Some(SeekView::of(mine, &me, rating)),
             });
         }
         for other in &matching {
+            if !self.in_range(&me, other).await? {
+                continue;
+            }
             if let Some(view) = self.try_accept(token, other, None).await? {
                 return Ok(QuickAnswer {
                     game: Some(view),
@@ -325,7 +466,7 @@ impl Lobby {
                 });
             }
         }
-        let mine = self.make_seek(token, terms, address).await?;
+        let mine = self.make_seek(token, terms, None, address).await?;
         let older = |s: &&SeekRow| (s.created_at, &s.id) < (mine.created_at, &mine.id);
         for other in self
             .play
@@ -334,7 +475,11 @@ impl Lobby {
             .await?
             .iter()
         {
-            if other.owner == me || !older(&other) || !pairable(other) {
+            if other.owner == me
+                || !older(&other)
+                || !pairable(other)
+                || !self.in_range(&me, other).await?
+            {
                 continue;
             }
             match self.try_accept(token, other, Some(&mine.id)).await {
@@ -363,9 +508,10 @@ impl Lobby {
                 Err(e) => return Err(e),
             }
         }
+        let rating = self.seeker_rating(&mine).await?;
         Ok(QuickAnswer {
             game: None,
-            seek: Some(SeekView::of(&mine, &me)),
+            seek: Some(SeekView::of(&mine, &me, rating)),
         })
     }
 

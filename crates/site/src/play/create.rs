@@ -54,6 +54,7 @@ impl GameService {
                     level: Some(level),
                     token: None,
                     name: None,
+                    rating: None,
                 };
                 (engine, None)
             }
@@ -66,6 +67,7 @@ impl GameService {
                     level: None,
                     token: None,
                     name: None,
+                    rating: None,
                 };
                 (open, Some(invite_hash(&invite_for(token, &id))))
             }
@@ -106,11 +108,12 @@ impl GameService {
     /// starts its engine if the engine moves first, and returns `token`'s view of it.
     pub(crate) async fn open_new(
         self: &Arc<Self>,
-        row: GameRow,
+        mut row: GameRow,
         token: &PlayerToken,
         what: &str,
     ) -> Result<GameView, SiteError> {
         let id = row.id.clone();
+        self.rate_seats(&mut row).await;
         let game = live_game::load(row, &[], self.time.clone()).map_err(|e| {
             SiteError::new(ErrorCode::Internal, format!("{what} does not load: {e}"))
         })?;

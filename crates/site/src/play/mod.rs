@@ -253,6 +253,7 @@ fn human_seat(token: &PlayerToken) -> SeatRow {
         level: None,
         token: Some(token.hash()),
         name: None,
+        rating: None,
     }
 }
 
@@ -492,6 +493,29 @@ impl GameService {
         Ok(row)
     }
 
+    /// Fills the seats' ratings (`SeatRow::rating`, beside the names on the game page, issue
+    /// 41) of `row`'s account holders, in its game and speed; an unlimited game has none. A
+    /// failed read leaves them unset (the names still show).
+    pub(crate) async fn rate_seats(&self, row: &mut GameRow) {
+        let Some(speed) = row.clock.and_then(|c| c.control().speed()) else {
+            return;
+        };
+        let variant = row.variant;
+        for seat in [&mut row.white, &mut row.black] {
+            seat.rating = None;
+            if let (Some(hash), Some(_)) = (&seat.token, &seat.name) {
+                match self
+                    .store
+                    .rating_of_player(hash.as_str(), variant, speed)
+                    .await
+                {
+                    Ok(r) => seat.rating = r,
+                    Err(e) => tracing::warn!(game = %row.id, error = %e, "seat rating unread"),
+                }
+            }
+        }
+    }
+
     /// A receiver that changes to `true` at shutdown.
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
@@ -608,6 +632,7 @@ impl GameService {
         }
         *open = human_seat(token);
         open.name = self.account_name(token).await?;
+        self.rate_seats(&mut row).await;
         if let Some(clock) = row.clock.as_mut() {
             // Both seats are taken: the side to move's clock runs.
             clock.start(row.turn, self.time.now_ms());

@@ -12,11 +12,12 @@ impl GameService {
         if let Some(slot) = self.lock_slots().get(id) {
             return Ok(slot.clone());
         }
-        let (row, moves) = self
+        let (mut row, moves) = self
             .store
             .load_game(id)
             .await?
             .ok_or_else(|| SiteError::no_game(id))?;
+        self.rate_seats(&mut row).await;
         let game = live_game::load(row, &moves, self.time.clone()).map_err(|e| {
             tracing::error!(game = %id, error = %e, "stored game does not replay");
             SiteError::new(ErrorCode::Internal, "the stored game cannot be replayed")
@@ -71,14 +72,17 @@ impl GameService {
     pub(super) async fn reload(&self, slot: &GameSlot, g: &mut MutexGuard<'_, Box<dyn LiveGame>>) {
         let id = g.row().id.clone();
         match self.store.load_game(&id).await {
-            Ok(Some((row, moves))) => match live_game::load(row, &moves, self.time.clone()) {
-                Ok(mut fresh) => {
-                    fresh.continue_history(g.as_ref());
-                    **g = fresh;
-                    Self::broadcast_here(slot, g.as_ref());
+            Ok(Some((mut row, moves))) => {
+                self.rate_seats(&mut row).await;
+                match live_game::load(row, &moves, self.time.clone()) {
+                    Ok(mut fresh) => {
+                        fresh.continue_history(g.as_ref());
+                        **g = fresh;
+                        Self::broadcast_here(slot, g.as_ref());
+                    }
+                    Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
                 }
-                Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
-            },
+            }
             Ok(None) => tracing::error!(game = %id, "game vanished from the store"),
             Err(e) => tracing::error!(game = %id, error = %e, "reload failed"),
         }

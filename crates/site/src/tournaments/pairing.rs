@@ -246,6 +246,7 @@ pub fn rows(
                 level: None,
                 token: Some(hash.clone()),
                 name: name.map(|e| e.username.clone()),
+                rating: None,
             })
         };
         let game = game_row(t, seat(&p.white, w)?, seat(black, b)?, now)?;

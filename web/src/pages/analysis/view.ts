@@ -234,6 +234,9 @@ function importLink(g: ImportView['games'][number], current = false): VNode {
   }, [
     t('analysis.import_game', { n: g.game, white: g.white, black: g.black, plies: g.plies }),
     g.event ? h('span.muted', ` · ${g.event}`) : null,
+    g.bad_move ? h('span.import-cut', [' · ', t('analysis.import_cut', {
+      move: `${g.bad_move.move_number ?? '?'}${g.bad_move.side === 'black' ? '…' : ''}`, text: g.bad_move.text, n: g.bad_move.left_out,
+    })]) : null,
   ]);
 }
 

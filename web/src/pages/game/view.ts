@@ -87,12 +87,21 @@ function player(ctrl: GameCtrl, g: GameView, where: 'top' | 'bottom'): VNode {
   return h(`div.player.${where}`, [
     h('span.seat', { attrs: { 'data-color': c } }, [
       h(`span.dot.${c}`), ' ', colorName(c), ': ',
-      g.you === c || (g.you === 'both' && g[c].kind === 'human') ? h('strong', name) : name,
+      nameOf(g, c, name),
       g.status === 'ongoing' && g.turn === c && !waitingForFriend(g) ? h('span.turn-mark', { attrs: { 'aria-hidden': 'true' } }, ' ◀') : null,
       ratingBadge(g, c),
       keep('span.clock-box', ctrl.clocks.faces[c]),
     ]),
   ]);
+}
+
+/** A seat's name: an account's links to its profile; the viewer's own is strong. */
+function nameOf(g: GameView, c: Color, name: string): VNode | string {
+  const seat = g[c];
+  const text = seat.kind === 'human' && seat.username
+    ? h('a.seat-name', { attrs: { href: `/@/${encodeURIComponent(seat.username)}` } }, name)
+    : name;
+  return g.you === c || (g.you === 'both' && seat.kind === 'human') ? h('strong', [text]) : text;
 }
 
 function live(ctrl: GameCtrl): VNode {
