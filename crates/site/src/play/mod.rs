@@ -28,6 +28,7 @@ pub trait EngineSeats: Send + Sync {
 
 mod actions;
 mod berserk;
+mod closing;
 mod clocks;
 pub mod conditional;
 mod create;
