@@ -207,24 +207,21 @@ async fn accomplice(
     game_id: &str,
     since: i64,
 ) -> Result<bool, sqlx::Error> {
-    let marked: i64 = sqlx::query(
-        "SELECT COUNT(*) AS n FROM accounts WHERE id = $1 AND mark IS NOT NULL",
-    )
-    .bind(opponent)
-    .fetch_one(&mut **tx)
-    .await?
-    .try_get("n")?;
+    let marked: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM accounts WHERE id = $1 AND mark IS NOT NULL")
+            .bind(opponent)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?;
     let quick: i64 = if mark != ModMark::Booster {
         0
     } else {
-        sqlx::query(
-        "SELECT COUNT(*) AS n FROM quick_losses WHERE game_id = $1 AND loser_id = $2",
-    )
-        .bind(game_id)
-        .bind(opponent)
-        .fetch_one(&mut **tx)
-        .await?
-        .try_get("n")?
+        sqlx::query("SELECT COUNT(*) AS n FROM quick_losses WHERE game_id = $1 AND loser_id = $2")
+            .bind(game_id)
+            .bind(opponent)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?
     };
     let capped: i64 = sqlx::query(
         "SELECT COUNT(*) AS n FROM games g JOIN accounts a ON a.id = $1 \
@@ -401,8 +398,9 @@ impl Store {
                                 .bind(&target.id)
                                 .execute(&mut *tx)
                                 .await?;
-                            refunds = refund(&mut tx, mark, &target.id, &target.username, since, log.at)
-                                .await?;
+                            refunds =
+                                refund(&mut tx, mark, &target.id, &target.username, since, log.at)
+                                    .await?;
                         }
                     }
                     let mut details = log.details.to_string();

@@ -144,12 +144,11 @@ impl Store {
                         return Ok(Err(ReportRefusal::TooMany(rows.len() as i64)));
                     }
                     if let Some(game) = report.game {
-                        let seats = sqlx::query(
-                            "SELECT white_token, black_token FROM games WHERE id = $1",
-                        )
-                        .bind(game)
-                        .fetch_optional(&mut *tx)
-                        .await?;
+                        let seats =
+                            sqlx::query("SELECT white_token, black_token FROM games WHERE id = $1")
+                                .bind(game)
+                                .fetch_optional(&mut *tx)
+                                .await?;
                         let Some(seats) = seats else {
                             return Ok(Err(ReportRefusal::NoGame));
                         };

@@ -30,14 +30,13 @@ pub(super) async fn blocked_from_rating(
     b: &str,
     now: i64,
 ) -> Result<Option<Unrated>, sqlx::Error> {
-    let marked: i64 = sqlx::query(
-        "SELECT COUNT(*) AS n FROM accounts WHERE id IN ($1, $2) AND mark IS NOT NULL",
-    )
-    .bind(a)
-    .bind(b)
-    .fetch_one(&mut **tx)
-    .await?
-    .try_get("n")?;
+    let marked: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM accounts WHERE id IN ($1, $2) AND mark IS NOT NULL")
+            .bind(a)
+            .bind(b)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?;
     if marked > 0 {
         return Ok(Some(Unrated::Marked));
     }

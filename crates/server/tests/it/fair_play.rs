@@ -59,18 +59,31 @@ async fn cheater_mark_lasts(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.body["refunds"].as_array().map(Vec::len), Some(1), "{}", r.text);
+    assert_eq!(
+        r.body["refunds"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        r.text
+    );
     let before = (
-        get(&mut vic, &format!("/api/players/{cheat_name}")).await.body,
-        get(&mut vic, &format!("/api/players/{vic_name}")).await.body,
+        get(&mut vic, &format!("/api/players/{cheat_name}"))
+            .await
+            .body,
+        get(&mut vic, &format!("/api/players/{vic_name}"))
+            .await
+            .body,
     );
     // The next rated game against the marked account changes no rating.
     let over = quick_game(&mut vic, &mut cheat, true).await;
     assert!(over["ratings"].is_null(), "{over}");
     assert_eq!(over["unrated"], "marked", "{over}");
     let after = (
-        get(&mut vic, &format!("/api/players/{cheat_name}")).await.body,
-        get(&mut vic, &format!("/api/players/{vic_name}")).await.body,
+        get(&mut vic, &format!("/api/players/{cheat_name}"))
+            .await
+            .body,
+        get(&mut vic, &format!("/api/players/{vic_name}"))
+            .await
+            .body,
     );
     assert_eq!(rating(&before.0), rating(&after.0));
     assert_eq!(rating(&before.1), rating(&after.1));
@@ -88,7 +101,11 @@ async fn booster_accomplice(url: &str) {
         let over = quick_game(&mut helper, &mut boosted, true).await;
         assert!(!over["ratings"].is_null(), "{over}");
     }
-    let before = rating(&get(&mut helper, &format!("/api/players/{helper_name}")).await.body);
+    let before = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
     assert!(before < 1500.0, "{before}");
     let r = post(
         &mut modr,
@@ -98,7 +115,11 @@ async fn booster_accomplice(url: &str) {
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
-    let after = rating(&get(&mut helper, &format!("/api/players/{helper_name}")).await.body);
+    let after = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
     assert_eq!(before, after, "the accomplice keeps its losses");
     srv.stop().await;
 }

@@ -42,7 +42,12 @@ async fn reports_checked(url: &str) {
         .play
         .time()
         .advance(std::time::Duration::from_secs(11 * 60));
-    for text in ["nul\u{0}byte", "abc \u{202E}gnp.exe", "isolate \u{2067}x", "bell\u{7}"] {
+    for text in [
+        "nul\u{0}byte",
+        "abc \u{202E}gnp.exe",
+        "isolate \u{2067}x",
+        "bell\u{7}",
+    ] {
         let r = post(
             &mut ann,
             "/api/reports",
@@ -77,7 +82,12 @@ async fn reports_checked(url: &str) {
     .await;
     assert_eq!(c.status, 201, "{}", c.text);
     let cid = c.body["id"].as_str().expect("id").to_string();
-    let g = post(&mut bob, &format!("/api/challenges/{cid}/accept"), json!({})).await;
+    let g = post(
+        &mut bob,
+        &format!("/api/challenges/{cid}/accept"),
+        json!({}),
+    )
+    .await;
     assert_eq!(g.status, 201, "{}", g.text);
     let game = g.body["id"].as_str().expect("game").to_string();
     let r = post(
@@ -105,8 +115,20 @@ async fn reports_checked(url: &str) {
     assert_eq!(r.status, 201, "{}", r.text);
     let cheat_id = r.body["id"].as_str().expect("id").to_string();
     let abuse = get(&mut modr, "/api/mod/reports?reason=abuse").await.body;
-    assert!(abuse.as_array().expect("list").iter().all(|x| x["reason"] == "abuse"), "{abuse}");
-    let closed = post(&mut modr, &format!("/api/mod/reports/{cheat_id}/close"), json!({})).await;
+    assert!(
+        abuse
+            .as_array()
+            .expect("list")
+            .iter()
+            .all(|x| x["reason"] == "abuse"),
+        "{abuse}"
+    );
+    let closed = post(
+        &mut modr,
+        &format!("/api/mod/reports/{cheat_id}/close"),
+        json!({}),
+    )
+    .await;
     assert_eq!(closed.status, 200, "{}", closed.text);
     let all = get(&mut modr, "/api/mod/reports?status=all").await.body;
     let statuses: Vec<&str> = all
@@ -115,12 +137,29 @@ async fn reports_checked(url: &str) {
         .iter()
         .map(|x| x["status"].as_str().expect("status"))
         .collect();
-    assert!(statuses.windows(2).all(|w| !(w[0] == "closed" && w[1] == "open")), "{all}");
+    assert!(
+        statuses
+            .windows(2)
+            .all(|w| !(w[0] == "closed" && w[1] == "open")),
+        "{all}"
+    );
     assert!(statuses.contains(&"closed"), "{all}");
-    let far = get(&mut modr, "/api/mod/reports?status=all&page=1000").await.body;
+    let far = get(&mut modr, "/api/mod/reports?status=all&page=1000")
+        .await
+        .body;
     assert_eq!(far, json!([]));
-    for q in ["page=0", "page=1001", "page=x", "status=open&status=closed", "reason=rude", "limit=5"] {
-        let a = modr.get(&format!("/api/mod/reports?{q}")).await.expect("get");
+    for q in [
+        "page=0",
+        "page=1001",
+        "page=x",
+        "status=open&status=closed",
+        "reason=rude",
+        "limit=5",
+    ] {
+        let a = modr
+            .get(&format!("/api/mod/reports?{q}"))
+            .await
+            .expect("get");
         assert_error(&a, 400, "bad_request");
     }
     srv.stop().await;
@@ -140,7 +179,12 @@ async fn a_finished_game_lets_a_new_account_report(url: &str) {
     .await;
     assert_eq!(c.status, 201, "{}", c.text);
     let cid = c.body["id"].as_str().expect("id").to_string();
-    let g = post(&mut ann, &format!("/api/challenges/{cid}/accept"), json!({})).await;
+    let g = post(
+        &mut ann,
+        &format!("/api/challenges/{cid}/accept"),
+        json!({}),
+    )
+    .await;
     assert_eq!(g.status, 201, "{}", g.text);
     let game = g.body["id"].as_str().expect("game").to_string();
     let m = first_legal(&mut bob, &game).await;
@@ -186,11 +230,21 @@ async fn closed_accounts(url: &str) {
     .await;
     assert_eq!(c.status, 201, "{}", c.text);
     let cid = c.body["id"].as_str().expect("id").to_string();
-    let g = post(&mut ann, &format!("/api/challenges/{cid}/accept"), json!({})).await;
+    let g = post(
+        &mut ann,
+        &format!("/api/challenges/{cid}/accept"),
+        json!({}),
+    )
+    .await;
     assert_eq!(g.status, 201, "{}", g.text);
     let fresh = g.body["id"].as_str().expect("id").to_string();
     for path in ["follow", "block"] {
-        let r = post(&mut ann, &format!("/api/players/{bob_name}/{path}"), json!({})).await;
+        let r = post(
+            &mut ann,
+            &format!("/api/players/{bob_name}/{path}"),
+            json!({}),
+        )
+        .await;
         assert_eq!(r.status, 204, "{}", r.text);
     }
     let r = post(
@@ -309,7 +363,12 @@ async fn blocks_reach_nothing(url: &str) {
     play(&mut ann, &game, &m).await;
     let r = post(&mut bob, &format!("/api/games/{game}/resign"), json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = post(&mut bob, &format!("/api/players/{ann_name}/block"), json!({})).await;
+    let r = post(
+        &mut bob,
+        &format!("/api/players/{ann_name}/block"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let notes = get(&mut bob, "/api/notifications").await.body;
     assert!(!kinds(&notes).contains(&"challenge".to_string()), "{notes}");
@@ -332,14 +391,27 @@ async fn challenges_setting(url: &str) {
     let (mut bob, bob_name) = account(&srv, "sbob").await;
     let (mut cid, cid_name) = account(&srv, "scid").await;
     let (mut dan, dan_name) = account(&srv, "sdan").await;
-    assert_eq!(get(&mut ann, "/api/me/challenges-from").await.body, json!({"from": "everyone"}));
+    assert_eq!(
+        get(&mut ann, "/api/me/challenges-from").await.body,
+        json!({"from": "everyone"})
+    );
     let to_ann = json!({"username": ann_name, "variant": "antarctos", "time_control": corr()});
-    let r = post(&mut ann, "/api/me/challenges-from", json!({"from": "nobody"})).await;
+    let r = post(
+        &mut ann,
+        "/api/me/challenges-from",
+        json!({"from": "nobody"}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let refused = post(&mut bob, "/api/challenges", to_ann.clone()).await;
     assert_error(&refused, 403, "not_accepted");
     // A block gives the very same answer (Dan blocks Cid; Cid challenges Dan).
-    let r = post(&mut dan, &format!("/api/players/{cid_name}/block"), json!({})).await;
+    let r = post(
+        &mut dan,
+        &format!("/api/players/{cid_name}/block"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let blocked = post(
         &mut cid,
@@ -349,23 +421,46 @@ async fn challenges_setting(url: &str) {
     .await;
     assert_error(&blocked, 403, "not_accepted");
     assert_eq!(
-        refused.body["error"]["message"].as_str().map(|m| m.replace(&ann_name, "X")),
-        blocked.body["error"]["message"].as_str().map(|m| m.replace(&dan_name, "X")),
+        refused.body["error"]["message"]
+            .as_str()
+            .map(|m| m.replace(&ann_name, "X")),
+        blocked.body["error"]["message"]
+            .as_str()
+            .map(|m| m.replace(&dan_name, "X")),
     );
     // Following: Ann follows Bob; Bob's challenge passes, Cid's does not.
-    let r = post(&mut ann, "/api/me/challenges-from", json!({"from": "following"})).await;
+    let r = post(
+        &mut ann,
+        "/api/me/challenges-from",
+        json!({"from": "following"}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = post(&mut ann, &format!("/api/players/{bob_name}/follow"), json!({})).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let r = post(&mut bob, "/api/challenges", to_ann.clone()).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let r = post(&mut cid, "/api/challenges", to_ann).await;
     assert_error(&r, 403, "not_accepted");
-    for body in [json!({"from": "friends"}), json!({"from": "nobody", "x": 1}), json!({})] {
+    for body in [
+        json!({"from": "friends"}),
+        json!({"from": "nobody", "x": 1}),
+        json!({}),
+    ] {
         let r = post(&mut ann, "/api/me/challenges-from", body).await;
         assert_error(&r, 400, "bad_request");
     }
-    let r = post(&mut srv.client(), "/api/me/challenges-from", json!({"from": "nobody"})).await;
+    let r = post(
+        &mut srv.client(),
+        "/api/me/challenges-from",
+        json!({"from": "nobody"}),
+    )
+    .await;
     assert_error(&r, 401, "not_logged_in");
     srv.stop().await;
 }

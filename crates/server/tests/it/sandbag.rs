@@ -32,7 +32,11 @@ async fn moves(white: &mut ApiClient, black: &mut ApiClient, game: &str, plies: 
         if ply >= plies {
             return true;
         }
-        let c = if ply % 2 == 0 { &mut *white } else { &mut *black };
+        let c = if ply % 2 == 0 {
+            &mut *white
+        } else {
+            &mut *black
+        };
         let mv = first_legal(c, game).await;
         play(c, game, &mv).await;
     }
@@ -76,27 +80,48 @@ async fn quick_resigner(url: &str) {
         unrated.push(over.body["unrated"].clone());
         // The warning comes with the 3rd quick loss, once.
         let warned = warnings(&mut bob).await;
-        assert_eq!(warned.len(), usize::from(round >= 2), "round {round}: {warned:?}");
+        assert_eq!(
+            warned.len(),
+            usize::from(round >= 2),
+            "round {round}: {warned:?}"
+        );
         if round == 2 {
             assert_eq!(warned[0]["game"], json!(game));
             assert_eq!(warned[0]["by"], json!(ann_name));
         }
-        assert!(warnings(&mut ann).await.is_empty(), "the winner is not warned");
+        assert!(
+            warnings(&mut ann).await.is_empty(),
+            "the winner is not warned"
+        );
         let after = (
             rating(&mut ann, &ann_name).await,
             rating(&mut bob, &bob_name).await,
         );
         if round >= 3 {
-            assert!(over.body["ratings"].is_null(), "round {round}: {}", over.text);
+            assert!(
+                over.body["ratings"].is_null(),
+                "round {round}: {}",
+                over.text
+            );
             assert_eq!(before, after, "round {round}: no rating changes");
         } else {
-            assert!(!over.body["ratings"].is_null(), "round {round}: {}", over.text);
+            assert!(
+                !over.body["ratings"].is_null(),
+                "round {round}: {}",
+                over.text
+            );
         }
     }
     let sandbag = json!("sandbag");
     assert_eq!(
         unrated,
-        [Value::Null, Value::Null, Value::Null, sandbag.clone(), sandbag]
+        [
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            sandbag.clone(),
+            sandbag
+        ]
     );
     assert_eq!(rating(&mut ann, &bob_name).await.1, 3);
     // Held against Ann, Bob still plays rated games with others, and Ann with others.

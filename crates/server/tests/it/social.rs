@@ -149,8 +149,15 @@ async fn blocks(url: &str) {
     .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
-    assert_eq!(names(&followers.body), [ann_name.clone()], "{}", followers.text);
-    let social = get(&mut ann, &format!("/api/players/{bob_name}/social")).await.body;
+    assert_eq!(
+        names(&followers.body),
+        [ann_name.clone()],
+        "{}",
+        followers.text
+    );
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
     assert_eq!(social["you_follow"], true, "{social}");
     // Ann's earlier challenge stays in her own list, waiting; Bob never sees it.
     let mine = get(&mut ann, "/api/challenges").await.body;
@@ -589,7 +596,7 @@ both_databases! {
 }
 
 both_databases! {
-    async fn a_block_refuses_challenges_as_not_accepted_and_ends_the_follow(url: &str) {
+    async fn a_block_refuses_challenges_as_not_accepted_and_keeps_the_follow(url: &str) {
         blocks(url).await;
     }
 }

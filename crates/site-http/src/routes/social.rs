@@ -163,7 +163,9 @@ pub async fn set_challenges_from(
             game::excerpt(&body.from)
         ))
     })?;
-    Ok(Json(svc.social.set_challenges_from(a.as_ref(), from).await?))
+    Ok(Json(
+        svc.social.set_challenges_from(a.as_ref(), from).await?,
+    ))
 }
 
 /// `GET /api/me/blocked` -> 200 `[BlockedEntry]`.

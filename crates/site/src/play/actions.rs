@@ -275,13 +275,21 @@ impl GameService {
                     Color::Black => (&old.black.token, &old.white.token),
                 };
                 if let (Some(mine), Some(theirs)) = (mine, theirs) {
-                    if self.store.blocks_player(mine.as_str(), theirs.as_str()).await? {
+                    if self
+                        .store
+                        .blocks_player(mine.as_str(), theirs.as_str())
+                        .await?
+                    {
                         return Err(SiteError::new(
                             ErrorCode::Conflict,
                             "you have blocked this player: unblock them for a rematch",
                         ));
                     }
-                    if self.store.blocks_player(theirs.as_str(), mine.as_str()).await? {
+                    if self
+                        .store
+                        .blocks_player(theirs.as_str(), mine.as_str())
+                        .await?
+                    {
                         return Err(SiteError::new(
                             ErrorCode::NotAccepted,
                             "your opponent does not accept challenges from you",

@@ -21,7 +21,10 @@ impl GameService {
         let mut seen = std::collections::HashSet::new();
         while ended < MAX_ENDED {
             let ids = self.store.games_in_play(player_hash).await?;
-            let fresh: Vec<String> = ids.into_iter().filter(|id| seen.insert(id.clone())).collect();
+            let fresh: Vec<String> = ids
+                .into_iter()
+                .filter(|id| seen.insert(id.clone()))
+                .collect();
             if fresh.is_empty() {
                 break;
             }
@@ -43,8 +46,16 @@ impl GameService {
         if row.status != GameStatus::Ongoing {
             return Ok(false);
         }
-        let white = row.white.token.as_ref().is_some_and(|t| t.as_str() == player_hash);
-        let black = row.black.token.as_ref().is_some_and(|t| t.as_str() == player_hash);
+        let white = row
+            .white
+            .token
+            .as_ref()
+            .is_some_and(|t| t.as_str() == player_hash);
+        let black = row
+            .black
+            .token
+            .as_ref()
+            .is_some_and(|t| t.as_str() == player_hash);
         let loser = match (white, black) {
             (true, false) => game::Color::White,
             (false, true) => game::Color::Black,
@@ -54,7 +65,12 @@ impl GameService {
             self.abort_now(id, &slot, &mut g, row, Some(loser)).await?;
         } else {
             row.gone = None;
-            finish(&mut row, Some(!loser), EndReason::Abandoned, self.time.now_ms());
+            finish(
+                &mut row,
+                Some(!loser),
+                EndReason::Abandoned,
+                self.time.now_ms(),
+            );
             self.save_state(&slot, &mut g, row).await?;
         }
         tracing::info!(game = %id, "ended: a player's account was closed");

@@ -28,8 +28,8 @@ pub trait EngineSeats: Send + Sync {
 
 mod actions;
 mod berserk;
-mod closing;
 mod clocks;
+mod closing;
 pub mod conditional;
 mod create;
 pub mod lease;
