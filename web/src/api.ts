@@ -133,9 +133,10 @@ export interface GameView {
   clock?: ClockView | null;
   /** Whether the game counts for ratings. */
   rated?: boolean;
-  /** Why a game played as rated did not count: `pair_limit`, the same two accounts' sixth
-   *  rated game in 24 hours (issue 41); absent otherwise. */
-  unrated?: 'pair_limit';
+  /** Why a game played as rated did not count (issue 41): `pair_limit`, the same two
+   *  accounts' sixth rated game in 24 hours; `sandbag`, a player held for many quick rated
+   *  losses; `marked`, a player marked by the moderators; absent otherwise. */
+  unrated?: 'pair_limit' | 'sandbag' | 'marked';
   /** A game played offline in the browser and uploaded (unrated, against the computer). */
   offline?: boolean;
   /** A real-time game's player whose pages all closed (issue 38); absent otherwise. */

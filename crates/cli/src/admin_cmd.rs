@@ -31,6 +31,17 @@ pub fn admin(args: AdminArgs) -> Result<(), String> {
         AdminCommand::GrantMod { username } => (username.clone(), true),
         AdminCommand::RevokeMod { username } => (username.clone(), false),
     };
+    // Opening a SQLite URL with mode=rwc creates the file: a mistyped --database would make
+    // (and migrate) a new empty database and then find no account in it (issue 41's hostile
+    // round). The role is given in an existing database only.
+    if let Some(file) = crate::backup_cmd::sqlite_file(&args.database)
+        && !file.is_file()
+    {
+        return Err(format!(
+            "no database file at {}: give the --database that `serve` uses",
+            file.display()
+        ));
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
     let shown = site_store::redacted_url(&args.database);
     runtime.block_on(async {

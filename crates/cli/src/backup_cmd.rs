@@ -19,7 +19,7 @@ pub struct BackupArgs {
 
 /// The file of a SQLite `database` argument (`sqlite://FILE?...`, `sqlite:FILE`, a bare
 /// path); `None` for PostgreSQL or an in-memory database.
-fn sqlite_file(database: &str) -> Option<PathBuf> {
+pub(crate) fn sqlite_file(database: &str) -> Option<PathBuf> {
     if database.starts_with("postgres:") || database.starts_with("postgresql:") {
         return None;
     }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod json_list;
 pub mod notifications;
 pub mod ratings;
+pub mod sandbag;
 pub mod search;
 pub mod secrets;
 pub mod social;

@@ -21,6 +21,9 @@ game::text_enum! {
         TournamentStarted = "tournament_started",
         /// Your tournament game is ready (issue 40).
         TournamentGame = "tournament_game",
+        /// A warning: many quick rated losses to one opponent (issue 41's sandbagging); more
+        /// and the account's games stop counting for a while.
+        SandbagWarning = "sandbag_warning",
     }
 }
 

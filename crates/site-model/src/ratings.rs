@@ -82,6 +82,11 @@ pub const PAIR_GAMES_PER_DAY: i64 = 5;
 pub enum Unrated {
     /// The two accounts already had [`PAIR_GAMES_PER_DAY`] rated games in the last 24 hours.
     PairLimit,
+    /// A player of the game is held for sandbagging (many quick rated losses: against this
+    /// opponent, or against anyone; `store::sandbag`).
+    Sandbag,
+    /// A player of the game is marked (booster or cheater) by a moderator.
+    Marked,
 }
 
 impl Unrated {
@@ -89,12 +94,19 @@ impl Unrated {
     pub fn as_str(self) -> &'static str {
         match self {
             Unrated::PairLimit => "pair_limit",
+            Unrated::Sandbag => "sandbag",
+            Unrated::Marked => "marked",
         }
     }
 
     /// The value of stored text `text`; `None` for text it does not know.
     pub fn parse(text: &str) -> Option<Unrated> {
-        (text == "pair_limit").then_some(Unrated::PairLimit)
+        match text {
+            "pair_limit" => Some(Unrated::PairLimit),
+            "sandbag" => Some(Unrated::Sandbag),
+            "marked" => Some(Unrated::Marked),
+            _ => None,
+        }
     }
 }
 

@@ -18,6 +18,19 @@ game::text_enum! {
 }
 
 game::text_enum! {
+    /// Whom an account takes challenges from (`POST /api/me/challenges-from`, issue 41): a
+    /// refused challenge answers 403 `not_accepted`, the same answer a block gives.
+    pub enum ChallengesFrom ("challenges setting") {
+        /// Anyone (the default).
+        Everyone = "everyone",
+        /// Only the players the account follows.
+        Following = "following",
+        /// No one.
+        Nobody = "nobody",
+    }
+}
+
+game::text_enum! {
     /// A moderator's mark on an account, shown on its profile; marking refunds the points
     /// its opponents lost to it in the last 3 days.
     pub enum ModMark ("mark") {
@@ -46,6 +59,10 @@ game::text_enum! {
         GrantMod = "grant_mod",
         /// The moderator role taken back (by the command line).
         RevokeMod = "revoke_mod",
+        /// A closed account opened again.
+        Reopen = "reopen",
+        /// A mark taken off (its refunds stay).
+        Unmark = "unmark",
     }
 }
 
@@ -67,3 +84,36 @@ pub const MAX_OPEN_REPORTS: i64 = 10;
 pub const MAX_MOD_REASON: usize = 500;
 /// How far back a mark refunds rated games (lila's RatingRefund: 3 days), ms.
 pub const REFUND_WINDOW_MS: i64 = 3 * 24 * 3600 * 1000;
+
+/// The first character of `text` a report or a moderator's reason may not hold (issue 41's
+/// hostile round): NUL and the other control characters but newline and tab, and the
+/// direction controls that reorder how the moderators' page shows the text (U+200E, U+200F,
+/// U+202A to U+202E, U+2066 to U+2069). `None` when every character may stay.
+pub fn forbidden_char(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+/// A new account may report once it is this old (ms: 10 minutes) or has finished a game
+/// (issue 41's hostile round: 21 fresh accounts filed 210 reports in 1.5 s).
+pub const REPORTER_MIN_AGE_MS: i64 = 10 * 60_000;
+
+/// Reports per page of the moderators' list (`GET /api/mod/reports?page=`).
+pub const REPORTS_PER_PAGE: i64 = 50;
+
+#[cfg(test)]
+mod char_tests {
+    use super::forbidden_char;
+
+    #[test]
+    fn control_and_direction_characters_are_found() {
+        assert_eq!(forbidden_char("plain words\nand a tab\t"), None);
+        assert_eq!(forbidden_char("nul\u{0}"), Some('\u{0}'));
+        assert_eq!(forbidden_char("abc \u{202E}gnp.exe"), Some('\u{202E}'));
+        assert_eq!(forbidden_char("\u{2067}x"), Some('\u{2067}'));
+        assert_eq!(forbidden_char("bell\u{7}"), Some('\u{7}'));
+        assert_eq!(forbidden_char("Привет, dünya"), None);
+    }
+}

@@ -1,7 +1,10 @@
 //! Blocks between accounts (issue 41, table `blocks`): the blocker's alone, never shown to
-//! the blocked account. A block ends the blocked account's follow of the blocker in the same
-//! transaction; challenges and lobby pairings read [`Store::blocked_either_way`].
+//! the blocked account. A block withdraws the blocker's open challenges to the blocked account
+//! and the blocker's notifications of the blocked account's challenges in the same
+//! transaction; the blocked account's follow stays (a follow reaches nothing); challenges and
+//! lobby pairings read [`Store::blocked_either_way`].
 
+use site_model::social::ChallengesFrom;
 use sqlx::Row;
 
 use super::conn::commit;
@@ -37,11 +40,32 @@ impl Store {
                     .bind(now)
                     .execute(&mut *tx)
                     .await?;
-                    sqlx::query("DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2")
-                        .bind(blocked)
-                        .bind(blocker)
-                        .execute(&mut *tx)
-                        .await?;
+                    // The blocked player's follow stays (issue 41's hostile round: its end
+                    // told them of the block); a follow is public and reaches nothing.
+                    // The blocker's own open challenges to the blocked player go, as if
+                    // cancelled (the blocked player sees a cancel, nothing more).
+                    sqlx::query(
+                        "DELETE FROM challenges WHERE status = 'open' AND challenger = \
+                         (SELECT player_hash FROM accounts WHERE id = $1) AND challenged = \
+                         (SELECT player_hash FROM accounts WHERE id = $2)",
+                    )
+                    .bind(blocker)
+                    .bind(blocked)
+                    .execute(&mut *tx)
+                    .await?;
+                    // The blocked player's challenges no longer reach the blocker: their
+                    // notifications go too (issue 41's hostile round).
+                    sqlx::query(
+                        "DELETE FROM notifications WHERE kind = 'challenge' AND owner = \
+                         (SELECT player_hash FROM accounts WHERE id = $1) AND event_key IN \
+                         (SELECT 'challenge:' || c.id FROM challenges c WHERE c.challenged = \
+                         (SELECT player_hash FROM accounts WHERE id = $1) AND c.challenger = \
+                         (SELECT player_hash FROM accounts WHERE id = $2))",
+                    )
+                    .bind(blocker)
+                    .bind(blocked)
+                    .execute(&mut *tx)
+                    .await?;
                     commit(tx).await?;
                     Ok(true)
                 }
@@ -85,6 +109,30 @@ impl Store {
         .await
     }
 
+    /// Whether the account whose seats hold `blocker` blocks the one whose seats hold
+    /// `blocked` (player hashes).
+    pub async fn blocks_player(&self, blocker: &str, blocked: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    Ok(sqlx::query(
+                        "SELECT 1 AS x FROM blocks k JOIN accounts x ON x.id = k.blocker_id \
+                         JOIN accounts y ON y.id = k.blocked_id WHERE \
+                         x.player_hash = $1 AND y.player_hash = $2",
+                    )
+                    .bind(blocker)
+                    .bind(blocked)
+                    .fetch_optional(conn.raw())
+                    .await?
+                    .is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Whether one of the accounts whose seats hold `a` and `b` (player hashes) blocks the
     /// other.
     pub async fn blocked_either_way(&self, a: &str, b: &str) -> Result<bool, StoreError> {
@@ -102,6 +150,35 @@ impl Store {
                     .fetch_optional(conn.raw())
                     .await?
                     .is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The player hashes of the accounts that the account whose seats hold `player_hash`
+    /// blocks (one way only).
+    pub async fn hashes_blocked_by(&self, player_hash: &str) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT y.player_hash AS h FROM accounts x \
+                         JOIN blocks k ON k.blocker_id = x.id JOIN accounts y ON y.id = k.blocked_id \
+                         WHERE x.player_hash = $1",
+                    )
+                    .bind(player_hash)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    let mut out = Vec::with_capacity(rows.len());
+                    for r in &rows {
+                        if let Some(h) = r.try_get::<Option<String>, _>("h")? {
+                            out.push(h);
+                        }
+                    }
+                    Ok(out)
                 }
                 .await;
                 (conn, result)
@@ -157,6 +234,90 @@ impl Store {
                     .fetch_optional(conn.raw())
                     .await?
                     .is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Whom account `account_id` takes challenges from (NULL is everyone).
+    pub async fn challenges_from(&self, account_id: &str) -> Result<ChallengesFrom, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query("SELECT challenges_from FROM accounts WHERE id = $1")
+                        .bind(account_id)
+                        .fetch_optional(conn.raw())
+                        .await?;
+                    let text: Option<String> = match row {
+                        Some(r) => r.try_get("challenges_from")?,
+                        None => None,
+                    };
+                    Ok(text
+                        .as_deref()
+                        .and_then(ChallengesFrom::parse)
+                        .unwrap_or(ChallengesFrom::Everyone))
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Sets whom account `account_id` takes challenges from.
+    pub async fn set_challenges_from(
+        &self,
+        account_id: &str,
+        from: ChallengesFrom,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    sqlx::query("UPDATE accounts SET challenges_from = $1 WHERE id = $2")
+                        .bind(from.as_str())
+                        .bind(account_id)
+                        .execute(conn.raw())
+                        .await?;
+                    Ok(())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// Whether the account whose seats hold `challenged` takes a challenge from the one whose
+    /// seats hold `challenger` (player hashes) by its setting: everyone; the players it
+    /// follows; nobody. A seat without an account (anonymous) is taken by `everyone` only.
+    pub async fn takes_challenge(
+        &self,
+        challenged: &str,
+        challenger: &str,
+    ) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT a.challenges_from AS c, (SELECT COUNT(*) FROM follows f \
+                         JOIN accounts b ON b.id = f.followed_id WHERE f.follower_id = a.id \
+                         AND b.player_hash = $2) AS n FROM accounts a WHERE a.player_hash = $1",
+                    )
+                    .bind(challenged)
+                    .bind(challenger)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    let Some(row) = row else { return Ok(true) };
+                    let text: Option<String> = row.try_get("c")?;
+                    let follows: i64 = row.try_get("n")?;
+                    Ok(match text.as_deref().and_then(ChallengesFrom::parse) {
+                        None | Some(ChallengesFrom::Everyone) => true,
+                        Some(ChallengesFrom::Following) => follows > 0,
+                        Some(ChallengesFrom::Nobody) => false,
+                    })
                 }
                 .await;
                 (conn, result)

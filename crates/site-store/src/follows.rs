@@ -1,5 +1,5 @@
 //! Follows between accounts (issue 41, table `follows`): who follows whom, by account id.
-//! Public, as on lichess; the blocks that stop a follow are checked in the same statement.
+//! Public, as on lichess; a block does not stop one (it would tell the blocked account).
 
 use sqlx::Row;
 
@@ -26,15 +26,14 @@ pub const MAX_FOLLOWING: i64 = 400;
 pub enum FollowOutcome {
     /// Stored (or already there).
     Following,
-    /// Not stored: the followed account blocks the follower (the follower is not told).
-    Blocked,
     /// Not stored: the follower already follows [`MAX_FOLLOWING`] accounts.
     TooMany,
 }
 
 impl Store {
-    /// `follower` follows `followed` (account ids) unless `followed` blocks `follower`, or
-    /// `follower` already follows the most allowed; idempotent.
+    /// `follower` follows `followed` (account ids) unless `follower` already follows the most
+    /// allowed; idempotent. A blocked account may follow the blocker as anyone may (issue 41:
+    /// a follow that did not stick told them of the block; a follow reaches nothing).
     pub async fn follow(
         &self,
         follower: &str,
@@ -44,17 +43,6 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    let blocked = sqlx::query(
-                        "SELECT 1 AS x FROM blocks WHERE blocker_id = $1 AND blocked_id = $2",
-                    )
-                    .bind(followed)
-                    .bind(follower)
-                    .fetch_optional(conn.raw())
-                    .await?
-                    .is_some();
-                    if blocked {
-                        return Ok(FollowOutcome::Blocked);
-                    }
                     let n: i64 =
                         sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE follower_id = $1")
                             .bind(follower)

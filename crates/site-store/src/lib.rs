@@ -40,6 +40,7 @@ mod puzzles;
 mod ratings;
 mod reports;
 mod reviews;
+mod sandbag;
 mod schema;
 mod secrets;
 mod seeks;

@@ -681,6 +681,33 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         ],
     ),
     (
+        34,
+        &[
+            // Sandbagging (issue 41, store/sandbag.rs): one row per quick rated loss (the
+            // loser resigned, timed out or left early), counted per loser over 24 hours.
+            "CREATE TABLE IF NOT EXISTS quick_losses (
+            game_id TEXT PRIMARY KEY,
+            loser_id TEXT NOT NULL,
+            winner_id TEXT NOT NULL,
+            at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS quick_losses_loser ON quick_losses (loser_id, at)",
+            // Its warnings and holds: `stage` is `warn` or `hold`, `opponent_id` an account id
+            // or `*` (anyone); the key makes each once while `ends_at` (Unix ms) is ahead.
+            "CREATE TABLE IF NOT EXISTS sandbag_watch (
+            account_id TEXT NOT NULL,
+            opponent_id TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            at BIGINT NOT NULL,
+            ends_at BIGINT NOT NULL,
+            PRIMARY KEY (account_id, opponent_id, stage)
+        )",
+            // Who may challenge an account (issue 41): NULL or `everyone`, `nobody`,
+            // `following` (the players it follows).
+            "ALTER TABLE accounts ADD COLUMN challenges_from TEXT",
+        ],
+    ),
+    (
         35,
         &[
             // A seek's rating range (issue 41, store/seeks.rs): shown to and accepted by only

@@ -36,6 +36,10 @@ pub enum ModChange {
     /// Marks the account, and refunds its opponents' points lost in rated games since
     /// the time given (Unix ms), once per game and opponent.
     Mark(ModMark, i64),
+    /// Opens a closed account again (its player may log in again).
+    Reopen,
+    /// Takes a mark off; the refunds it made stay (they were owed to its opponents).
+    Unmark,
 }
 
 /// One refund made by a mark.
@@ -104,8 +108,15 @@ pub(super) async fn log_line(
 
 /// Refunds the opponents of `target` (id and name) for the rated games it played since
 /// `since`, once per game and opponent (`rating_refunds`' key).
+///
+/// An accomplice is not refunded (issue 41's hostile round: a booster mark gave the
+/// accomplice back the points it threw away): no refund for a game against an account that is
+/// marked itself, for a quick loss under a booster mark (`quick_losses`: the opponent resigned,
+/// timed out or left in under 20 plies; a cheater's victim may resign early), nor for any game of a pair that reached the per-pair cap or a sandbagging
+/// hold in the window (a game between them stored `unrated` as `pair_limit` or `sandbag`).
 async fn refund(
     tx: &mut Transaction<'_, Any>,
+    mark: ModMark,
     target: &str,
     target_name: &str,
     since: i64,
@@ -149,6 +160,9 @@ async fn refund(
             continue;
         };
         let opponent: String = opponent.try_get("account_id")?;
+        if accomplice(tx, mark, target, &opponent, &game_id, since).await? {
+            continue;
+        }
         let points = -other.diff;
         let fresh = sqlx::query(
             "INSERT INTO rating_refunds (game_id, account_id, points, at) VALUES ($1, $2, $3, $4) \
@@ -182,6 +196,47 @@ async fn refund(
         });
     }
     Ok(refunds)
+}
+
+/// Whether `opponent` looks like `target`'s accomplice in game `game_id` (see [`refund`]).
+async fn accomplice(
+    tx: &mut Transaction<'_, Any>,
+    mark: ModMark,
+    target: &str,
+    opponent: &str,
+    game_id: &str,
+    since: i64,
+) -> Result<bool, sqlx::Error> {
+    let marked: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM accounts WHERE id = $1 AND mark IS NOT NULL")
+            .bind(opponent)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?;
+    let quick: i64 = if mark != ModMark::Booster {
+        0
+    } else {
+        sqlx::query("SELECT COUNT(*) AS n FROM quick_losses WHERE game_id = $1 AND loser_id = $2")
+            .bind(game_id)
+            .bind(opponent)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?
+    };
+    let capped: i64 = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games g JOIN accounts a ON a.id = $1 \
+         JOIN accounts b ON b.id = $2 WHERE g.created_at > $3 \
+         AND g.unrated IN ('pair_limit', 'sandbag') AND \
+         ((g.white_token = a.player_hash AND g.black_token = b.player_hash) OR \
+          (g.white_token = b.player_hash AND g.black_token = a.player_hash))",
+    )
+    .bind(target)
+    .bind(opponent)
+    .bind(since)
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("n")?;
+    Ok(marked + quick + capped > 0)
 }
 
 impl Store {
@@ -325,14 +380,27 @@ impl Store {
                                 .await?;
                             }
                         }
+                        ModChange::Reopen => {
+                            sqlx::query("UPDATE accounts SET closed_at = NULL WHERE id = $1")
+                                .bind(&target.id)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                        ModChange::Unmark => {
+                            sqlx::query("UPDATE accounts SET mark = NULL WHERE id = $1")
+                                .bind(&target.id)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
                         ModChange::Mark(mark, since) => {
                             sqlx::query("UPDATE accounts SET mark = $1 WHERE id = $2")
                                 .bind(mark.as_str())
                                 .bind(&target.id)
                                 .execute(&mut *tx)
                                 .await?;
-                            refunds = refund(&mut tx, &target.id, &target.username, since, log.at)
-                                .await?;
+                            refunds =
+                                refund(&mut tx, mark, &target.id, &target.username, since, log.at)
+                                    .await?;
                         }
                     }
                     let mut details = log.details.to_string();

@@ -215,9 +215,14 @@ pub(super) async fn rate_if_over(
         let b = locked_rating(tx, &black_id, g.variant, speed).await?;
         (locked_rating(tx, &white_id, g.variant, speed).await?, b)
     };
+    let now = now_ms();
+    // A marked account, or one held for sandbagging, plays its rated games unrated.
+    if let Some(why) = super::sandbag::blocked_from_rating(tx, &white_id, &black_id, now).await? {
+        return mark_unrated(tx, g, why).await;
+    }
     // Boosting: the pair's rated games of the last 24 hours, counted after both ratings are
     // locked, so that two games of the pair ending at once count each other.
-    let since = now_ms() - 24 * 3600 * 1000;
+    let since = now - 24 * 3600 * 1000;
     let together: i64 = sqlx::query(
         "SELECT COUNT(*) AS n FROM rating_history a JOIN rating_history b \
          ON b.game_id = a.game_id AND b.account_id = $2 WHERE a.account_id = $1 AND a.at > $3",
@@ -229,13 +234,12 @@ pub(super) async fn rate_if_over(
     .await?
     .try_get("n")?;
     if together >= ratings::PAIR_GAMES_PER_DAY {
-        sqlx::query("UPDATE games SET unrated = $1 WHERE id = $2")
-            .bind(Unrated::PairLimit.as_str())
-            .bind(&g.id)
-            .execute(&mut **tx)
-            .await?;
         tracing::info!(game = %g.id, together, "not rated: the pair's daily limit");
-        return Ok(());
+        return mark_unrated(tx, g, Unrated::PairLimit).await;
+    }
+    // Sandbagging: a quick loss is recorded; the one that reaches a hold does not count.
+    if super::sandbag::record(tx, g, &white_id, &black_id, now).await? {
+        return mark_unrated(tx, g, Unrated::Sandbag).await;
     }
     let white_score = match g.winner {
         Some(Color::White) => 1.0,
@@ -243,7 +247,6 @@ pub(super) async fn rate_if_over(
         None => 0.5,
     };
     let (w_after, b_after) = ratings::after_game(w.0, b.0, white_score);
-    let now = now_ms();
     store_rating(tx, &white_id, g, speed, w_after, w.1 + 1, now).await?;
     store_rating(tx, &black_id, g, speed, b_after, b.1 + 1, now).await?;
     let change = RatingChange {
@@ -259,6 +262,21 @@ pub(super) async fn rate_if_over(
         .execute(&mut **tx)
         .await?;
     tracing::info!(game = %g.id, white = change.white.diff, black = change.black.diff, "rated");
+    Ok(())
+}
+
+/// Stores why game `g`, played as rated, does not count.
+async fn mark_unrated(
+    tx: &mut Transaction<'_, Any>,
+    g: &GameRow,
+    why: Unrated,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET unrated = $1 WHERE id = $2")
+        .bind(why.as_str())
+        .bind(&g.id)
+        .execute(&mut **tx)
+        .await?;
+    tracing::info!(game = %g.id, why = why.as_str(), "not rated");
     Ok(())
 }
 
@@ -402,6 +420,7 @@ impl Store {
 
     /// The best `limit` ratings of `variant` and `speed` whose deviation is under `max_rd` and
     /// whose last rated game is at `since` (Unix ms) or later; highest first, ties by name.
+    /// Marked (booster, cheater) and closed accounts are left off (issue 41).
     pub async fn leaderboard(
         &self,
         variant: GameKind,
@@ -418,7 +437,7 @@ impl Store {
                          r.volatility AS volatility, r.games AS games FROM ratings r \
                          JOIN accounts a ON a.id = r.account_id WHERE r.variant = $1 AND \
                          r.speed = $2 AND r.rd < $3 AND r.last_game_at >= $4 \
-                         ORDER BY r.rating DESC, a.username_key LIMIT $5",
+                         AND a.mark IS NULL AND a.closed_at IS NULL ORDER BY r.rating DESC, a.username_key LIMIT $5",
                     )
                     .bind(variant.as_str())
                     .bind(speed.as_str())

@@ -50,6 +50,8 @@ pub struct NewReport<'a> {
     pub game: Option<&'a str>,
     /// Unix ms.
     pub now: i64,
+    /// The reporter must have been made before this (Unix ms) or have finished a game.
+    pub made_before: i64,
 }
 
 /// Why [`Store::insert_report`] stored nothing.
@@ -59,6 +61,12 @@ pub enum ReportRefusal {
     TooMany(i64),
     /// The reporter already has an open report of this account for this reason.
     Duplicate,
+    /// The reporter is newer than `made_before` and has finished no game.
+    TooNew,
+    /// The report names a game that does not exist.
+    NoGame,
+    /// The report names a game the reported account did not play.
+    NotInGame,
 }
 
 fn report_of(r: &AnyRow) -> Result<ReportRow, sqlx::Error> {
@@ -105,6 +113,19 @@ impl Store {
                             .execute(&mut *tx)
                             .await?;
                     }
+                    let standing = sqlx::query(
+                        "SELECT a.created_at AS made, (SELECT COUNT(*) FROM games g WHERE \
+                         g.status = 'finished' AND (g.white_token = a.player_hash OR \
+                         g.black_token = a.player_hash)) AS n FROM accounts a WHERE a.id = $1",
+                    )
+                    .bind(report.reporter_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    let made: i64 = standing.try_get("made")?;
+                    let finished: i64 = standing.try_get("n")?;
+                    if made >= report.made_before && finished == 0 {
+                        return Ok(Err(ReportRefusal::TooNew));
+                    }
                     let rows = sqlx::query(
                         "SELECT target_id, reason FROM reports WHERE reporter_id = $1 \
                          AND status = 'open'",
@@ -121,6 +142,27 @@ impl Store {
                     }
                     if rows.len() as i64 >= max_open {
                         return Ok(Err(ReportRefusal::TooMany(rows.len() as i64)));
+                    }
+                    if let Some(game) = report.game {
+                        let seats =
+                            sqlx::query("SELECT white_token, black_token FROM games WHERE id = $1")
+                                .bind(game)
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                        let Some(seats) = seats else {
+                            return Ok(Err(ReportRefusal::NoGame));
+                        };
+                        let white: Option<String> = seats.try_get("white_token")?;
+                        let black: Option<String> = seats.try_get("black_token")?;
+                        let hash: Option<String> =
+                            sqlx::query("SELECT player_hash FROM accounts WHERE id = $1")
+                                .bind(report.target_id)
+                                .fetch_one(&mut *tx)
+                                .await?
+                                .try_get("player_hash")?;
+                        if hash.is_none() || (hash != white && hash != black) {
+                            return Ok(Err(ReportRefusal::NotInGame));
+                        }
                     }
                     sqlx::query(
                         "INSERT INTO reports (id, reporter_id, target_id, reason, text, game_id, \
@@ -145,21 +187,28 @@ impl Store {
         .await
     }
 
-    /// The reports with `status`, newest first, at most `limit`.
+    /// The reports with `status` (`None`: all, open ones first) and `reason` (`None`: any),
+    /// newest first, at most `limit` after skipping `offset`.
     pub async fn reports(
         &self,
-        status: ReportStatus,
+        status: Option<ReportStatus>,
+        reason: Option<ReportReason>,
         limit: i64,
+        offset: i64,
     ) -> Result<Vec<ReportRow>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(&format!(
-                        "SELECT {REPORT_COLUMNS} WHERE r.status = $1 \
-                         ORDER BY r.created_at DESC, r.id LIMIT $2"
+                        "SELECT {REPORT_COLUMNS} WHERE ($1 = '' OR r.status = $1) \
+                         AND ($2 = '' OR r.reason = $2) \
+                         ORDER BY CASE WHEN r.status = 'open' THEN 0 ELSE 1 END, \
+                         r.created_at DESC, r.id LIMIT $3 OFFSET $4"
                     ))
-                    .bind(status.as_str())
+                    .bind(status.map(|s| s.as_str()).unwrap_or(""))
+                    .bind(reason.map(|r| r.as_str()).unwrap_or(""))
                     .bind(limit)
+                    .bind(offset)
                     .fetch_all(conn.raw())
                     .await?;
                     rows.iter().map(|r| Ok(report_of(r)?)).collect()

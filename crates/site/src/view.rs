@@ -177,7 +177,8 @@ pub struct GameView {
     /// `null` before and for every unrated game.
     pub ratings: Option<RatingChange>,
     /// Why a game played as rated did not count (`pair_limit`: the two accounts' sixth rated
-    /// game in 24 hours, `site_model::ratings::PAIR_GAMES_PER_DAY`); absent otherwise.
+    /// game in 24 hours, `site_model::ratings::PAIR_GAMES_PER_DAY`; `sandbag`: a player held
+    /// for quick losses, `site_model::sandbag`; `marked`: a marked player); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unrated: Option<Unrated>,
     /// A game played offline in the browser and uploaded (`POST /api/games/upload`, issue

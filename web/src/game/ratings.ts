@@ -27,8 +27,10 @@ export function ratingBadge(g: GameView, c: Color): VNode | null {
     ' ', h(`span.rating-diff.${cls}`, { attrs: { title: t('rating.change') } }, shownDiff(side.diff))]);
 }
 
-/** Why a game played as rated did not count (the same two accounts' sixth rated game in a
- *  day), or `null`. */
+const unratedWords = { pair_limit: 'rating.pair_limit', sandbag: 'rating.sandbag', marked: 'rating.marked' } as const;
+
+/** Why a game played as rated did not count (the pair's daily limit, sandbagging, a marked
+ *  player), or `null`. */
 export function unratedNote(g: GameView): VNode | null {
-  return g.unrated === 'pair_limit' ? h('p.over-reason.unrated-note', t('rating.pair_limit')) : null;
+  return g.unrated ? h('p.over-reason.unrated-note', t(unratedWords[g.unrated])) : null;
 }

@@ -13,6 +13,7 @@ export const notifyEn = {
   'notify.seek_accepted': '{name} accepted your seek',
   'notify.tournament_started': '{name} has started',
   'notify.tournament_game': 'Your tournament game against {name} is ready',
+  'notify.sandbag_warning': 'You lost many rated games quickly (the last to {name}). If this goes on, your rated games stop counting for a week.',
   'notify.popup_title': 'A challenge',
   'notify.accept': 'Accept',
   'notify.decline': 'Decline',

@@ -14,6 +14,7 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'notify.seek_accepted': '{name} принял вашу заявку',
   'notify.tournament_started': 'Турнир «{name}» начался',
   'notify.tournament_game': 'Ваша турнирная партия с {name} готова',
+  'notify.sandbag_warning': 'Вы быстро проиграли много рейтинговых партий (последнюю — {name}). Если так продолжится, ваши рейтинговые партии неделю не будут учитываться.',
   'notify.popup_title': 'Вызов',
   'notify.accept': 'Принять',
   'notify.decline': 'Отклонить',

@@ -14,6 +14,7 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'notify.seek_accepted': '{name} ilanınızı kabul etti',
   'notify.tournament_started': '{name} başladı',
   'notify.tournament_game': '{name} ile turnuva oyununuz hazır',
+  'notify.sandbag_warning': 'Birçok puanlı oyunu hızla kaybettiniz (sonuncusu {name} karşısında). Bu sürerse puanlı oyunlarınız bir hafta sayılmayacak.',
   'notify.popup_title': 'Oyun daveti',
   'notify.accept': 'Kabul et',
   'notify.decline': 'Reddet',

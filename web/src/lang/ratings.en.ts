@@ -33,6 +33,8 @@ export const ratingsEn = {
   'rating.result': 'Result',
   'rating.change': 'Rating change',
   'rating.pair_limit': 'Not rated: you two already played 5 rated games in the last 24 hours.',
+  'rating.sandbag': 'Not rated: many quick rated losses; these games do not count for a while.',
+  'rating.marked': 'Not rated: a player of this game is marked by the moderators.',
   'rating.when': 'When',
   'rating.kind': 'Kind',
   'rating.open': 'Open',

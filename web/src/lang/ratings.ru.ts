@@ -34,6 +34,8 @@ export const ratingsRu: Record<keyof typeof ratingsEn, string> = {
   'rating.result': 'Итог',
   'rating.change': 'Изменение рейтинга',
   'rating.pair_limit': 'Без рейтинга: вы двое уже сыграли 5 рейтинговых партий за последние 24 часа.',
+  'rating.sandbag': 'Без рейтинга: много быстрых рейтинговых поражений; эти партии какое-то время не учитываются.',
+  'rating.marked': 'Без рейтинга: игрок этой партии отмечен модераторами.',
   'rating.when': 'Когда',
   'rating.kind': 'Вид',
   'rating.open': 'Открыть',

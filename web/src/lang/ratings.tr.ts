@@ -34,6 +34,8 @@ export const ratingsTr: Record<keyof typeof ratingsEn, string> = {
   'rating.result': 'Sonuç',
   'rating.change': 'Puan değişimi',
   'rating.pair_limit': 'Puansız: ikiniz son 24 saatte zaten 5 puanlı oyun oynadınız.',
+  'rating.sandbag': 'Puansız: çok sayıda hızlı puanlı yenilgi; bu oyunlar bir süre sayılmaz.',
+  'rating.marked': 'Puansız: bu oyunun bir oyuncusu moderatörlerce işaretlendi.',
   'rating.when': 'Ne zaman',
   'rating.kind': 'Tür',
   'rating.open': 'Aç',

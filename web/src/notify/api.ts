@@ -3,7 +3,7 @@
 
 import { call } from '../api';
 
-export type NotificationKind = 'your_move' | 'low_time' | 'game_over' | 'challenge' | 'challenge_accepted' | 'seek_accepted' | 'tournament_started' | 'tournament_game';
+export type NotificationKind = 'your_move' | 'low_time' | 'game_over' | 'challenge' | 'challenge_accepted' | 'seek_accepted' | 'tournament_started' | 'tournament_game' | 'sandbag_warning';
 
 /** One notification. */
 export interface NotificationItem {

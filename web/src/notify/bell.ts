@@ -18,6 +18,7 @@ const words: Record<NotificationItem['kind'], Key> = {
   seek_accepted: 'notify.seek_accepted',
   tournament_started: 'notify.tournament_started',
   tournament_game: 'notify.tournament_game',
+  sandbag_warning: 'notify.sandbag_warning',
 };
 
 /** A bell drawn in SVG (no emoji font is needed). */

@@ -61,3 +61,23 @@ async fn grant_mod_makes_a_moderator_and_revoke_takes_it_back() {
     assert!(err.contains("no account is named 'nobody_at_all'"), "{err}");
     drop(child);
 }
+
+/// A mistyped `--database` names no file: a clear error, and no new database file.
+#[tokio::test]
+async fn grant_mod_with_a_mistyped_database_makes_no_file() {
+    let dir_tmp = temp_dir("admin-typo");
+    let typo = dir_tmp.path().join("typo.db");
+    for database in [
+        format!("sqlite://{}?mode=rwc", typo.display()),
+        typo.display().to_string(),
+    ] {
+        let (ok, out, err) = tokio::task::spawn_blocking(move || {
+            icebound(&["admin", "grant-mod", "alice", "--database", &database])
+        })
+        .await
+        .expect("ran");
+        assert!(!ok, "{out}");
+        assert!(err.contains("no database file at"), "{err}");
+        assert!(!typo.exists(), "{} was made", typo.display());
+    }
+}

@@ -1,5 +1,6 @@
 //! Boosting (issue 41, store::ratings): two accounts play rated games and resign to each
-//! other at once. Their first 5 rated games of a day count; the sixth ends unrated, and its
+//! other at once, in turn (so that neither reaches the sandbagging hold of 4 quick losses:
+//! `sandbag.rs`). Their first 5 rated games of a day count; the sixth ends unrated, and its
 //! view says why (`"unrated": "pair_limit"`), to both players.
 
 use crate::common::lobby::{account, first_legal, get, post, seek, start};
@@ -12,7 +13,7 @@ async fn boosting_pair(url: &str) {
     let (mut bob, bob_name) = account(&srv, "bob").await;
     let mut counted = Vec::new();
     for round in 0..6 {
-        // Ann seeks as White, Bob accepts, each plays a move, Bob resigns.
+        // Ann seeks as White, Bob accepts, each plays a move, Bob resigns (Ann in odd rounds).
         let id = seek(
             &mut ann,
             json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 1},
@@ -26,11 +27,16 @@ async fn boosting_pair(url: &str) {
         play(&mut ann, &game, &first).await;
         let reply = first_legal(&mut bob, &game).await;
         play(&mut bob, &game, &reply).await;
-        let over = post(&mut bob, &format!("/api/games/{game}/resign"), json!({})).await;
+        let (loser, winner) = if round % 2 == 0 {
+            (&mut bob, &mut ann)
+        } else {
+            (&mut ann, &mut bob)
+        };
+        let over = post(loser, &format!("/api/games/{game}/resign"), json!({})).await;
         assert_eq!(over.status, 200, "round {round}: {}", over.text);
         assert_eq!(over.body["rated"], true);
         // Both players see the same end (the loser's answer, the winner's read).
-        let seen = get(&mut ann, &format!("/api/games/{game}")).await.body;
+        let seen = get(winner, &format!("/api/games/{game}")).await.body;
         for view in [&over.body, &seen] {
             assert_eq!(
                 view["ratings"].is_null(),

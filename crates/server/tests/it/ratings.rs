@@ -309,7 +309,27 @@ async fn leaderboard(url: &str) {
         let fay = &mut rivals[(games as usize - 1) % 8];
         let id = friend_game(&mut eve, fay, true, None).await;
         two_moves(&mut eve, fay, &id).await;
-        // Antarctos has no draws (A15): the players win in turn.
+        // Antarctos has no draws (A15): the players win in turn. Eve's losses come after 20
+        // plies: 8 quick rated losses (under 20 plies) in a day would stop her games counting
+        // (issue 41, sandbagging); her 8 rivals each lose fewer than the 4 quick losses to one
+        // opponent that hold a pair.
+        if games % 2 == 0 {
+            for ply in 2..20 {
+                let g = get(&mut eve, &format!("/api/games/{id}")).await;
+                if g["status"] != "ongoing" {
+                    break;
+                }
+                let c = if ply % 2 == 0 { &mut eve } else { &mut *fay };
+                let mv = g["legal"][0]["id"]
+                    .as_str()
+                    .expect("a legal move")
+                    .to_string();
+                play(c, &id, &mv).await;
+            }
+        }
+        if get(&mut eve, &format!("/api/games/{id}")).await["status"] != "ongoing" {
+            continue;
+        }
         let loser = if games % 2 == 1 { fay } else { &mut eve };
         let r = post(loser, &format!("/api/games/{id}/resign")).await;
         assert_eq!(r.status, 200, "{}", r.text);
@@ -345,6 +365,25 @@ async fn leaderboard(url: &str) {
         Some(games.min(20) as usize)
     );
     assert_eq!(first["more"], games > 20);
+    // A marked account leaves the leaderboard (issue 41).
+    let mod_name = unique("lbmod_");
+    let mut modr = register(&srv, &mod_name).await;
+    let store = srv.site.services().play.store().clone();
+    assert!(
+        site::social::moderation::set_moderator(&store, &mod_name, true)
+            .await
+            .expect("grant")
+    );
+    let r = modr
+        .post(
+            &format!("/api/mod/players/{eve_name}/mark"),
+            json!({"mark": "cheater", "reason": "engine"}),
+        )
+        .await
+        .expect("mark");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let board = get(&mut watcher, "/api/leaderboard/antarctos").await;
+    assert!(!listed(&board, &eve_name), "{board}");
     srv.stop().await;
 }
 

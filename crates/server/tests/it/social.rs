@@ -31,6 +31,15 @@ async fn make_mod(srv: &TestServer, name: &str) {
     );
 }
 
+/// Moves the site's clock past the age a new account must reach to report (10 minutes).
+fn age_accounts(srv: &TestServer) {
+    srv.site
+        .services()
+        .play
+        .time()
+        .advance(std::time::Duration::from_secs(11 * 60));
+}
+
 async fn follow_lists(url: &str) {
     let srv = start(url).await;
     let (mut ann, ann_name) = account(&srv, "fan").await;
@@ -131,7 +140,7 @@ async fn blocks(url: &str) {
     assert_eq!(r.status, 204, "{}", r.text);
     let blocked = get(&mut bob, "/api/me/blocked").await.body;
     assert_eq!(blocked[0]["username"], ann_name, "{blocked}");
-    // Ann's follow ended silently; following again answers alike and stores nothing.
+    // Ann's follow stays, as any follow (its end would tell her); following again is alike.
     let r = post(
         &mut ann,
         &format!("/api/players/{bob_name}/follow"),
@@ -140,7 +149,19 @@ async fn blocks(url: &str) {
     .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
-    assert!(names(&followers.body).is_empty(), "{}", followers.text);
+    assert_eq!(
+        names(&followers.body),
+        [ann_name.clone()],
+        "{}",
+        followers.text
+    );
+    let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
+    assert_eq!(social["you_follow"], true, "{social}");
+    // Ann's earlier challenge stays in her own list, waiting; Bob never sees it.
+    let mine = get(&mut ann, "/api/challenges").await.body;
+    assert_eq!(mine["outgoing"][0]["id"], before_id.as_str(), "{mine}");
     // Ann's challenges: 403 not_accepted, and Bob's list stays empty (the earlier one too).
     for _ in 0..3 {
         let r = post(&mut ann, "/api/challenges", challenge.clone()).await;
@@ -160,10 +181,11 @@ async fn blocks(url: &str) {
         .await
         .body;
     assert_eq!(social["you_block"], false, "{social}");
-    // Bob takes no challenge from Ann's side either way.
+    // Bob's own challenge to Ann is refused with words that blame nobody but the block.
     let back = json!({"username": ann_name, "variant": "antarctos", "time_control": corr()});
     let r = post(&mut bob, "/api/challenges", back).await;
-    assert_error(&r, 403, "not_accepted");
+    assert_error(&r, 409, "conflict");
+    assert!(r.text.contains("you have blocked"), "{}", r.text);
     // Unblocked: challenges reach Bob again.
     let r = delete(&mut bob, &format!("/api/players/{ann_name}/block")).await;
     assert_eq!(r.status, 204, "{}", r.text);
@@ -233,6 +255,7 @@ async fn reports(url: &str) {
     for i in 0..3 {
         targets.push(account(&srv, &format!("rt{i}x")).await.1);
     }
+    age_accounts(&srv);
     let report =
         |user: &str, reason: &str| json!({"username": user, "reason": reason, "text": "x"});
     let r = post(&mut ann, "/api/reports", report(&targets[0], "cheating")).await;
@@ -297,6 +320,7 @@ async fn moderation(url: &str) {
     let (mut ann, _) = account(&srv, "mann").await;
     let (mut bob, bob_name) = account(&srv, "mbob").await;
     let (mut modr, mod_name) = account(&srv, "mmod").await;
+    age_accounts(&srv);
     let r = post(
         &mut ann,
         "/api/reports",
@@ -472,7 +496,7 @@ async fn moderation(url: &str) {
     srv.stop().await;
 }
 
-/// Ann loses two rated games to Bob; Bob is marked a booster: Ann gets her points back once.
+/// Ann loses two rated games to Bob; Bob is marked a cheater: Ann gets her points back once.
 async fn refund(url: &str) {
     let srv = start(url).await;
     let (mut ann, ann_name) = account(&srv, "zann").await;
@@ -510,7 +534,7 @@ async fn refund(url: &str) {
     let r = post(
         &mut modr,
         &path,
-        json!({"mark": "booster", "reason": "farm"}),
+        json!({"mark": "cheater", "reason": "engine"}),
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -534,7 +558,7 @@ async fn refund(url: &str) {
     let r = post(
         &mut modr,
         &path,
-        json!({"mark": "cheater", "reason": "again"}),
+        json!({"mark": "booster", "reason": "again"}),
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -549,7 +573,7 @@ async fn refund(url: &str) {
     let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
         .await
         .body;
-    assert_eq!(social["mark"], "cheater", "{social}");
+    assert_eq!(social["mark"], "booster", "{social}");
     let log = get(&mut modr, "/api/mod/log").await.body;
     assert!(
         log.as_array()
@@ -572,7 +596,7 @@ both_databases! {
 }
 
 both_databases! {
-    async fn a_block_refuses_challenges_as_not_accepted_and_ends_the_follow(url: &str) {
+    async fn a_block_refuses_challenges_as_not_accepted_and_keeps_the_follow(url: &str) {
         blocks(url).await;
     }
 }

@@ -397,6 +397,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             post(social::block).delete(social::unblock),
         )
         .route("/reports", post(social::report))
+        .route("/me/challenges-from", post(social::set_challenges_from))
         .route("/mod/reports/{id}/close", post(moderation::close_report))
         .route("/mod/players/{name}/{action}", post(moderation::act));
     let social_reads = Router::new()
@@ -405,6 +406,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/players/{name}/social", get(social::social))
         .route("/me/following", get(social::my_following))
         .route("/me/blocked", get(social::my_blocked))
+        .route("/me/challenges-from", get(social::challenges_from))
         .route("/me/moderation", get(moderation::me))
         .route("/mod/reports", get(moderation::reports))
         .route("/mod/log", get(moderation::log));

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use site::social::moderation::{MAX_MUTE_MINUTES, ModLogView, ModOrder, ModResult, MyModeration};
 use site::social::reports::ReportView;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::social::{ModMark, ReportStatus};
+use site_model::social::{ModMark, ReportReason, ReportStatus};
 
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
@@ -58,6 +58,8 @@ pub fn mod_order(action: &str, body: &ModBody) -> Result<ModOrder, SiteError> {
         }
         "unmute" => ModOrder::Unmute,
         "close" => ModOrder::Close,
+        "reopen" => ModOrder::Reopen,
+        "unmark" => ModOrder::Unmark,
         "mark" => {
             let text = body
                 .mark
@@ -74,7 +76,7 @@ pub fn mod_order(action: &str, body: &ModBody) -> Result<ModOrder, SiteError> {
             return Err(SiteError::new(
                 ErrorCode::NotFound,
                 format!(
-                    "no moderator action '{}' (mute, unmute, close, mark)",
+                    "no moderator action '{}' (mute, unmute, close, reopen, mark, unmark)",
                     game::excerpt(other)
                 ),
             ));
@@ -90,32 +92,70 @@ pub async fn me(
     Ok(Json(svc.social.my_moderation(a.as_ref()).await?))
 }
 
-/// `GET /api/mod/reports?status=open|closed` (default open) -> 200 `[ReportView]`.
+/// Most pages of `GET /api/mod/reports`.
+const MAX_REPORT_PAGE: i64 = 1000;
+
+/// `GET /api/mod/reports?status=open|closed|all&reason=&page=` (default open, any reason, page
+/// 1; 50 a page; `all` lists open ones first) -> 200 `[ReportView]`. 400 naming a repeated,
+/// unknown or bad parameter.
 pub async fn reports(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
-    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Vec<ReportView>>, HttpError> {
-    let q = q
+    let pairs = q
         .map(|Query(q)| q)
         .map_err(|_| SiteError::bad_request("the query string is not valid text"))?;
-    if let Some(k) = q.keys().find(|k| k.as_str() != "status") {
-        return Err(SiteError::bad_request(format!(
-            "unknown query parameter '{}' (known: status)",
-            game::excerpt(k)
-        ))
-        .into());
+    let mut q: HashMap<String, String> = HashMap::new();
+    for (k, v) in pairs {
+        if !matches!(k.as_str(), "status" | "reason" | "page") {
+            return Err(SiteError::bad_request(format!(
+                "unknown query parameter '{}' (known: status, reason, page)",
+                game::excerpt(&k)
+            ))
+            .into());
+        }
+        if q.insert(k.clone(), v).is_some() {
+            return Err(SiteError::bad_request(format!("{k}: given more than once")).into());
+        }
     }
-    let status = match q.get("status") {
-        None => ReportStatus::Open,
-        Some(s) => ReportStatus::parse(s).ok_or_else(|| {
+    let status = match q.get("status").map(String::as_str) {
+        None => Some(ReportStatus::Open),
+        Some("all") => None,
+        Some(s) => Some(ReportStatus::parse(s).ok_or_else(|| {
             SiteError::bad_request(format!(
-                "status: '{}' is not open or closed",
+                "status: '{}' is not open, closed or all",
                 game::excerpt(s)
             ))
-        })?,
+        })?),
     };
-    Ok(Json(svc.social.mod_reports(a.as_ref(), status).await?))
+    let reason = match q.get("reason") {
+        None => None,
+        Some(r) => Some(ReportReason::parse(r).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "reason: '{}' is not cheating, abuse, boosting, sandbagging or other",
+                game::excerpt(r)
+            ))
+        })?),
+    };
+    let page = match q.get("page") {
+        None => 1,
+        Some(p) => p
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (1..=MAX_REPORT_PAGE).contains(n) && !p.starts_with('+'))
+            .ok_or_else(|| {
+                SiteError::bad_request(format!(
+                    "page: '{}' is not a whole number from 1 to {MAX_REPORT_PAGE}",
+                    game::excerpt(p)
+                ))
+            })?,
+    };
+    Ok(Json(
+        svc.social
+            .mod_reports(a.as_ref(), status, reason, page)
+            .await?,
+    ))
 }
 
 /// `POST /api/mod/reports/{id}/close` -> 200 [`ReportView`].

@@ -4,11 +4,11 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use site::social::blocks::BlockedEntry;
+use site::social::blocks::{BlockedEntry, ChallengesSetting};
 use site::social::follows::{FollowList, FollowingEntry, SocialView};
 use site::social::reports::NewReport;
 use site_model::error::SiteError;
-use site_model::social::{MAX_REPORT_TEXT, ReportReason};
+use site_model::social::{ChallengesFrom, MAX_REPORT_TEXT, ReportReason};
 
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
@@ -133,6 +133,39 @@ pub async fn my_following(
     LoggedIn(a): LoggedIn,
 ) -> Result<Json<Vec<FollowingEntry>>, HttpError> {
     Ok(Json(svc.social.my_following(a.as_ref()).await?))
+}
+
+/// The body of `POST /api/me/challenges-from` as sent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengesBody {
+    /// `everyone`, `following` or `nobody`.
+    pub from: String,
+}
+
+/// `GET /api/me/challenges-from` -> 200 [`ChallengesSetting`].
+pub async fn challenges_from(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+) -> Result<Json<ChallengesSetting>, HttpError> {
+    Ok(Json(svc.social.challenges_from(a.as_ref()).await?))
+}
+
+/// `POST /api/me/challenges-from` -> 200 [`ChallengesSetting`]; 400 naming `from`.
+pub async fn set_challenges_from(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+    ApiJson(body): ApiJson<ChallengesBody>,
+) -> Result<Json<ChallengesSetting>, HttpError> {
+    let from = ChallengesFrom::parse(&body.from).ok_or_else(|| {
+        SiteError::bad_request(format!(
+            "from: '{}' is not everyone, following or nobody",
+            game::excerpt(&body.from)
+        ))
+    })?;
+    Ok(Json(
+        svc.social.set_challenges_from(a.as_ref(), from).await?,
+    ))
 }
 
 /// `GET /api/me/blocked` -> 200 `[BlockedEntry]`.

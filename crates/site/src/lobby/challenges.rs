@@ -151,8 +151,25 @@ impl Lobby {
         if self
             .play
             .store
-            .blocked_either_way(me.as_str(), challenged.as_str())
+            .blocks_player(me.as_str(), challenged.as_str())
             .await?
+        {
+            // The challenger blocks the other: say so, without blaming the other (issue 41).
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                format!("you have blocked {name}: unblock them to challenge them"),
+            ));
+        }
+        if self
+            .play
+            .store
+            .blocks_player(challenged.as_str(), me.as_str())
+            .await?
+            || !self
+                .play
+                .store
+                .takes_challenge(challenged.as_str(), me.as_str())
+                .await?
         {
             // The same answer as a player who takes no challenges: the blocked player learns
             // nothing more, and the blocker never sees it (issue 41).
@@ -231,17 +248,22 @@ impl Lobby {
             .store
             .challenges_of(&me, now, now - KEEP_ANSWERED_MS)
             .await?;
-        // A challenge made before a block is hidden from then on, both ways.
+        // A challenge made before a block is hidden from the blocker from then on; the
+        // blocked player's own challenge stays in their list, waiting as for a player who
+        // does not answer (issue 41: they are not told).
         let blocked = self.play.store.blocked_hashes(me.as_str()).await?;
+        let mine = self.play.store.hashes_blocked_by(me.as_str()).await?;
         let (outgoing, incoming): (Vec<_>, Vec<_>) = rows
             .iter()
             .filter(|r| {
-                let other = if r.challenger == me {
-                    &r.challenged
+                let (other, outgoing) = if r.challenger == me {
+                    (&r.challenged, true)
                 } else {
-                    &r.challenger
+                    (&r.challenger, false)
                 };
-                !blocked.iter().any(|b| b == other.as_str())
+                let i_block = mine.iter().any(|b| b == other.as_str());
+                let either = blocked.iter().any(|b| b == other.as_str());
+                !(i_block || (either && !outgoing))
             })
             .map(|r| ChallengeView::of(r, &me))
             .partition(|c| c.direction == "outgoing");

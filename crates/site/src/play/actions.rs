@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use game::EndReason;
+use game::{Color, EndReason};
 use tokio::sync::MutexGuard;
 
 use super::{
@@ -267,6 +267,36 @@ impl GameService {
         }
 
         if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
+            // A block between the two accounts: a rematch offer is a challenge, and a blocked
+            // player's challenges never reach the blocker (issue 41's hostile round).
+            if action != Answer::Decline {
+                let (mine, theirs) = match me {
+                    Color::White => (&old.white.token, &old.black.token),
+                    Color::Black => (&old.black.token, &old.white.token),
+                };
+                if let (Some(mine), Some(theirs)) = (mine, theirs) {
+                    if self
+                        .store
+                        .blocks_player(mine.as_str(), theirs.as_str())
+                        .await?
+                    {
+                        return Err(SiteError::new(
+                            ErrorCode::Conflict,
+                            "you have blocked this player: unblock them for a rematch",
+                        ));
+                    }
+                    if self
+                        .store
+                        .blocks_player(theirs.as_str(), mine.as_str())
+                        .await?
+                    {
+                        return Err(SiteError::new(
+                            ErrorCode::NotAccepted,
+                            "your opponent does not accept challenges from you",
+                        ));
+                    }
+                }
+            }
             let theirs = old.rematch_offer == Some(!me);
             let create = match action {
                 Answer::Offer => theirs,

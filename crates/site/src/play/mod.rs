@@ -29,6 +29,7 @@ pub trait EngineSeats: Send + Sync {
 mod actions;
 mod berserk;
 mod clocks;
+mod closing;
 pub mod conditional;
 mod create;
 pub mod lease;

@@ -67,14 +67,14 @@ pub struct SocialView {
 impl Social {
     /// `POST /api/players/{username}/follow`: 204. 401 without an account, 404 for an unknown
     /// player, 400 for oneself, 429 `rate_limited` past [`MAX_FOLLOWING`]. A follow of an
-    /// account that blocks the follower is answered alike but not stored (the follower is not
-    /// told of the block).
+    /// account that blocks the follower is stored as any (the follower is not told of the
+    /// block; a follow reaches nothing).
     pub async fn follow(&self, me: Option<&Account>, username: &str) -> Result<(), SiteError> {
         let me = need_account(me, "following a player")?;
         let target = self.target(username, "username").await?;
         not_yourself(me, &target, "follow")?;
         match self.store.follow(&me.id, &target.id, now_ms()).await? {
-            FollowOutcome::Following | FollowOutcome::Blocked => Ok(()),
+            FollowOutcome::Following => Ok(()),
             FollowOutcome::TooMany => Err(SiteError::new(
                 ErrorCode::RateLimited,
                 format!(
@@ -87,7 +87,7 @@ impl Social {
     /// `DELETE /api/players/{username}/follow`: 204 (also when not following).
     pub async fn unfollow(&self, me: Option<&Account>, username: &str) -> Result<(), SiteError> {
         let me = need_account(me, "following a player")?;
-        let target = self.target(username, "username").await?;
+        let target = self.target_of(username, "username", true).await?;
         self.store.unfollow(&me.id, &target.id).await?;
         Ok(())
     }

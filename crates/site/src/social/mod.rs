@@ -34,6 +34,17 @@ impl Social {
     /// The account named `username`: 400 for a name no account can have, 404 for an unknown
     /// or closed account (`field` names the input in the message).
     async fn target(&self, username: &str, field: &str) -> Result<ModState, SiteError> {
+        self.target_of(username, field, false).await
+    }
+
+    /// As [`Social::target`], closed accounts included when `closed` (an unfollow or an
+    /// unblock of a closed account must still work).
+    async fn target_of(
+        &self,
+        username: &str,
+        field: &str,
+        closed: bool,
+    ) -> Result<ModState, SiteError> {
         if !valid_username(username) {
             return Err(SiteError::bad_request(format!(
                 "{field}: a username is 3 to 20 letters (A-Z, a-z), digits, '_' or '-'"
@@ -42,7 +53,7 @@ impl Social {
         self.store
             .mod_state(username)
             .await?
-            .filter(|s| s.closed_at.is_none())
+            .filter(|s| closed || s.closed_at.is_none())
             .ok_or_else(|| {
                 SiteError::new(
                     ErrorCode::NotFound,

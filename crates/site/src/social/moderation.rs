@@ -5,7 +5,10 @@
 
 use serde::Serialize;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::social::{MAX_MOD_REASON, ModAction, ModMark, REFUND_WINDOW_MS, ReportStatus};
+use site_model::social::{
+    MAX_MOD_REASON, ModAction, ModMark, REFUND_WINDOW_MS, REPORTS_PER_PAGE, ReportReason,
+    ReportStatus, forbidden_char,
+};
 use site_store::{ModChange, ModLogEntry, ModLogRow, ModState, Store, now_ms};
 
 use super::reports::ReportView;
@@ -24,10 +27,15 @@ pub enum ModOrder {
     Mute(i64),
     /// Chat again.
     Unmute,
-    /// No more log-ins or play; games stay.
+    /// No more log-ins or play; its games in play end (lost by leaving, or aborted before
+    /// the second move).
     Close,
     /// Booster or cheater; refunds the opponents' losses of the last 3 days.
     Mark(ModMark),
+    /// Opens a closed account again.
+    Reopen,
+    /// Takes the mark off (the refunds stay).
+    Unmark,
 }
 
 /// `POST /api/mod/players/{username}/{action}`'s answer.
@@ -110,6 +118,12 @@ fn check_reason(reason: &str) -> Result<&str, SiteError> {
             "reason: say why (it goes to the mod log)",
         ));
     }
+    if let Some(c) = forbidden_char(reason) {
+        return Err(SiteError::bad_request(format!(
+            "reason: control and direction characters are not allowed (found U+{:04X})",
+            c as u32
+        )));
+    }
     if reason.chars().count() > MAX_MOD_REASON {
         return Err(SiteError::new(
             ErrorCode::TooLarge,
@@ -165,16 +179,24 @@ impl Social {
         })
     }
 
-    /// `GET /api/mod/reports?status=open|closed`: newest first, at most 200.
+    /// `GET /api/mod/reports?status=open|closed|all&reason=&page=`: `status` `None` is all,
+    /// open ones first; each group newest first; [`REPORTS_PER_PAGE`] a page (`page` from 1).
     pub async fn mod_reports(
         &self,
         me: Option<&Account>,
-        status: ReportStatus,
+        status: Option<ReportStatus>,
+        reason: Option<ReportReason>,
+        page: i64,
     ) -> Result<Vec<ReportView>, SiteError> {
         self.moderator(me).await?;
         Ok(self
             .store
-            .reports(status, 200)
+            .reports(
+                status,
+                reason,
+                REPORTS_PER_PAGE,
+                (page - 1) * REPORTS_PER_PAGE,
+            )
             .await?
             .into_iter()
             .map(ReportView::from)
@@ -239,6 +261,17 @@ impl Social {
                 format!("no player is named '{username}'"),
             )
         })?;
+        // A moderator cannot lock out a moderator (a rogue or mistaken one could close them
+        // all): the role is taken back first, from the command line (`revoke-mod`).
+        if order == ModOrder::Close && target.moderator {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                format!(
+                    "{} is a moderator: take the role back first (icebound admin revoke-mod)",
+                    target.username
+                ),
+            ));
+        }
         let now = now_ms();
         let (change, action, details) = match order {
             ModOrder::Mute(minutes) => (
@@ -248,6 +281,15 @@ impl Social {
             ),
             ModOrder::Unmute => (ModChange::Mute(None), ModAction::Unmute, reason.to_string()),
             ModOrder::Close => (ModChange::Close, ModAction::Close, reason.to_string()),
+            ModOrder::Reopen => (ModChange::Reopen, ModAction::Reopen, reason.to_string()),
+            ModOrder::Unmark => (
+                ModChange::Unmark,
+                ModAction::Unmark,
+                match target.mark {
+                    Some(m) => format!("was {m}: {reason}"),
+                    None => format!("was not marked: {reason}"),
+                },
+            ),
             ModOrder::Mark(mark) => (
                 ModChange::Mark(mark, now - REFUND_WINDOW_MS),
                 ModAction::Mark,
@@ -278,6 +320,11 @@ impl Social {
             .await?;
         if order == ModOrder::Close {
             self.lobby.touch();
+            // Its games in play end now: the closed side leaves them (issue 41).
+            if let Some(hash) = &hash {
+                let ended = self.lobby.play().end_games_of_closed(hash).await?;
+                tracing::info!(target = %target.username, ended, "closed account's games ended");
+            }
         }
         tracing::info!(moderator = %moderator.username, target = %target.username, %action, "moderator action");
         let after = self.store.mod_state_of(&target.id).await?.unwrap_or(target);

@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::social::{MAX_OPEN_REPORTS, MAX_REPORT_TEXT, ReportReason, ReportStatus};
+use site_model::social::{
+    MAX_OPEN_REPORTS, MAX_REPORT_TEXT, REPORTER_MIN_AGE_MS, ReportReason, ReportStatus,
+    forbidden_char,
+};
 use site_store::{NewReport as StoredReport, ReportRefusal, ReportRow, now_ms};
 
 use super::{Social, need_account, not_yourself};
@@ -73,7 +76,11 @@ fn game_id_ok(id: &str) -> bool {
 
 impl Social {
     /// `POST /api/reports`: 201 with the report's id. 401 without an account, 404 for an
-    /// unknown player, 400 for oneself, a text too long or a bad game id, 429
+    /// unknown player, 400 for oneself, a text with control or direction characters, a bad
+    /// game id, a game that does not exist or that the player did not play, 403
+    /// `not_eligible` from an account under 10 minutes old without a finished game (a flood of
+    /// new accounts cannot bury real reports), 413 for a text
+    /// too long, 429
     /// `too_many_reports` past [`MAX_OPEN_REPORTS`] open or for a second open report of the
     /// same player for the same reason.
     pub async fn report(&self, me: Option<&Account>, req: NewReport) -> Result<String, SiteError> {
@@ -83,6 +90,12 @@ impl Social {
                 ErrorCode::TooLarge,
                 format!("text: at most {MAX_REPORT_TEXT} characters"),
             ));
+        }
+        if let Some(c) = forbidden_char(&req.text) {
+            return Err(SiteError::bad_request(format!(
+                "text: control and direction characters are not allowed (found U+{:04X})",
+                c as u32
+            )));
         }
         if let Some(g) = &req.game
             && !game_id_ok(g)
@@ -102,6 +115,7 @@ impl Social {
             text: req.text.trim(),
             game: req.game.as_deref(),
             now: now_ms(),
+            made_before: self.lobby.play().time().now_ms() - REPORTER_MIN_AGE_MS,
         };
         match self.store.insert_report(&stored, MAX_OPEN_REPORTS).await? {
             Ok(()) => {
@@ -115,6 +129,22 @@ impl Social {
                     target.username, req.reason
                 ),
             )),
+            Err(ReportRefusal::TooNew) => Err(SiteError::new(
+                ErrorCode::NotEligible,
+                format!(
+                    "a new account may report once it is {} minutes old or has finished a game",
+                    REPORTER_MIN_AGE_MS / 60_000
+                ),
+            )),
+            Err(ReportRefusal::NoGame) => Err(SiteError::bad_request(format!(
+                "game: no game has the id '{}'",
+                req.game.as_deref().unwrap_or_default()
+            ))),
+            Err(ReportRefusal::NotInGame) => Err(SiteError::bad_request(format!(
+                "game: {} did not play in game '{}'",
+                target.username,
+                req.game.as_deref().unwrap_or_default()
+            ))),
             Err(ReportRefusal::TooMany(n)) => Err(SiteError::new(
                 ErrorCode::TooManyReports,
                 format!(

@@ -1,0 +1,137 @@
+//! Marks that last (issue 41, the hostile round's findings 2 and 3): a marked account's later
+//! rated games change no ratings (`"unrated": "marked"`), and a booster mark does not refund the
+//! accomplice who resigned on purpose.
+
+use crate::common::lobby::{account, first_legal, get, post, seek, start};
+use crate::common::*;
+use serde_json::{Value, json};
+use server::client::ApiClient;
+
+async fn make_mod(srv: &TestServer, name: &str) {
+    let store = srv.site.services().play.store().clone();
+    assert!(
+        site::social::moderation::set_moderator(&store, name, true)
+            .await
+            .expect("grant")
+    );
+}
+
+/// A rated correspondence game, `white` seeks and `black` accepts, two moves, `loser`
+/// resigns; the loser's answer.
+async fn quick_game(white: &mut ApiClient, black: &mut ApiClient, white_loses: bool) -> Value {
+    let id = seek(
+        white,
+        json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 1},
+               "rated": true, "color": "white"}),
+    )
+    .await;
+    let g = post(black, &format!("/api/seeks/{id}/accept"), json!({})).await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let game = g.body["id"].as_str().expect("id").to_string();
+    let m = first_legal(white, &game).await;
+    play(white, &game, &m).await;
+    let m = first_legal(black, &game).await;
+    play(black, &game, &m).await;
+    let loser = if white_loses { white } else { black };
+    let over = post(loser, &format!("/api/games/{game}/resign"), json!({})).await;
+    assert_eq!(over.status, 200, "{}", over.text);
+    over.body
+}
+
+fn rating(p: &Value) -> f64 {
+    p["ratings"]["antarctos"]["correspondence"]["rating"]
+        .as_f64()
+        .expect("rating")
+}
+
+async fn cheater_mark_lasts(url: &str) {
+    let srv = start(url).await;
+    let (mut cheat, cheat_name) = account(&srv, "chx").await;
+    let (mut vic, vic_name) = account(&srv, "vix").await;
+    let (mut modr, mod_name) = account(&srv, "mdx").await;
+    make_mod(&srv, &mod_name).await;
+    let over = quick_game(&mut vic, &mut cheat, true).await;
+    assert!(!over["ratings"].is_null(), "{over}");
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{cheat_name}/mark"),
+        json!({"mark": "cheater", "reason": "engine"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.body["refunds"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        r.text
+    );
+    let before = (
+        get(&mut vic, &format!("/api/players/{cheat_name}"))
+            .await
+            .body,
+        get(&mut vic, &format!("/api/players/{vic_name}"))
+            .await
+            .body,
+    );
+    // The next rated game against the marked account changes no rating.
+    let over = quick_game(&mut vic, &mut cheat, true).await;
+    assert!(over["ratings"].is_null(), "{over}");
+    assert_eq!(over["unrated"], "marked", "{over}");
+    let after = (
+        get(&mut vic, &format!("/api/players/{cheat_name}"))
+            .await
+            .body,
+        get(&mut vic, &format!("/api/players/{vic_name}"))
+            .await
+            .body,
+    );
+    assert_eq!(rating(&before.0), rating(&after.0));
+    assert_eq!(rating(&before.1), rating(&after.1));
+    srv.stop().await;
+}
+
+async fn booster_accomplice(url: &str) {
+    let srv = start(url).await;
+    let (mut boosted, boosted_name) = account(&srv, "bst").await;
+    let (mut helper, helper_name) = account(&srv, "hlp").await;
+    let (mut modr, mod_name) = account(&srv, "mdb").await;
+    make_mod(&srv, &mod_name).await;
+    // The helper resigns at once, three times: its points go to the boosted account.
+    for _ in 0..3 {
+        let over = quick_game(&mut helper, &mut boosted, true).await;
+        assert!(!over["ratings"].is_null(), "{over}");
+    }
+    let before = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert!(before < 1500.0, "{before}");
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{boosted_name}/mark"),
+        json!({"mark": "booster", "reason": "farm"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
+    let after = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert_eq!(before, after, "the accomplice keeps its losses");
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn a_cheater_mark_stops_its_games_counting(url: &str) {
+        cheater_mark_lasts(url).await;
+    }
+}
+
+both_databases! {
+    async fn a_booster_mark_refunds_no_accomplice(url: &str) {
+        booster_accomplice(url).await;
+    }
+}
