@@ -371,6 +371,24 @@ impl ApiClient {
         self.ws_query(game_id, "").await
     }
 
+    /// Opens the game's WebSocket as a browser does: this client's token and its log-in
+    /// session's cookie, if any (the socket is then the account's, as its requests are).
+    pub async fn ws_as_browser(&self, game_id: &str) -> Result<WsStream, ClientError> {
+        let cookie = self
+            .session
+            .as_ref()
+            .map(|s| format!("{}={s}", site::accounts::SESSION_COOKIE));
+        let mut headers: Vec<(&str, &str)> = self
+            .token
+            .iter()
+            .map(|t| (HEADER_NAME, t.as_str()))
+            .collect();
+        if let Some(c) = &cookie {
+            headers.push(("cookie", c.as_str()));
+        }
+        self.open_ws(game_id, "", &headers).await
+    }
+
     /// Opens the game's WebSocket with `query` (e.g. `moves=changes`, docs/api.md; empty for
     /// none) and this client's token.
     pub async fn ws_query(&self, game_id: &str, query: &str) -> Result<WsStream, ClientError> {

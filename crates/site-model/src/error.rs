@@ -88,6 +88,13 @@ pub enum ErrorCode {
     AccountClosed,
     /// 429: the reporter has the most open reports allowed, or already reported this.
     TooManyReports,
+    /// 403: a moderator muted the account: no chat until the time the message gives.
+    Muted,
+    /// 403: the player turned chat off (`PUT /api/me/chat`): they send and see none.
+    ChatOff,
+    /// 403: free chat text needs an account at least 10 minutes old with a finished game
+    /// (anonymous players and new accounts may send the canned phrases).
+    ChatNotAllowed,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -120,7 +127,10 @@ impl ErrorCode {
             ErrorCode::NotEligible
             | ErrorCode::NotAccepted
             | ErrorCode::NotModerator
-            | ErrorCode::AccountClosed => 403,
+            | ErrorCode::AccountClosed
+            | ErrorCode::Muted
+            | ErrorCode::ChatOff
+            | ErrorCode::ChatNotAllowed => 403,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,
             ErrorCode::RateLimited
             | ErrorCode::TooManyAnalyses

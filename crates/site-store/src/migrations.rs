@@ -681,6 +681,31 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         ],
     ),
     (
+        33,
+        &[
+            // Chat (issue 41, store/chat.rs): every message of every room, kept. `room` is
+            // `game:<id>:players`, `game:<id>:watchers`, `tournament:<id>` or `lobby`; the
+            // game's messages carry its id too. A message is free `text` or a canned `phrase`
+            // code. The author is an account, or an anonymous player's token hash.
+            "CREATE TABLE IF NOT EXISTS chat_messages (
+            id TEXT PRIMARY KEY,
+            room TEXT NOT NULL,
+            game_id TEXT,
+            author_id TEXT,
+            author_hash TEXT NOT NULL,
+            author_name TEXT,
+            text TEXT,
+            phrase TEXT,
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS chat_messages_room ON chat_messages (room, created_at, id)",
+            // A player's chat setting: 1 = chat off in all their games and rooms.
+            "ALTER TABLE accounts ADD COLUMN chat_off BIGINT NOT NULL DEFAULT 0",
+            // The chat message a report is about, if any.
+            "ALTER TABLE reports ADD COLUMN message_id TEXT",
+        ],
+    ),
+    (
         34,
         &[
             // Sandbagging (issue 41, store/sandbag.rs): one row per quick rated loss (the

@@ -31,6 +31,21 @@ pub struct ReportRow {
     pub closed_at: Option<i64>,
     /// The moderator who closed it (name).
     pub closed_by: Option<String>,
+    /// The chat message it is about, if named: its id, and its text or canned phrase code.
+    pub message: Option<ReportedMessage>,
+}
+
+/// The chat message of a report, as the moderators read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportedMessage {
+    /// The message's id.
+    pub id: String,
+    /// Its room's key.
+    pub room: String,
+    /// Its free text.
+    pub text: Option<String>,
+    /// Its canned phrase's code.
+    pub phrase: Option<String>,
 }
 
 /// A report to store.
@@ -48,6 +63,8 @@ pub struct NewReport<'a> {
     pub text: &'a str,
     /// The game, if named.
     pub game: Option<&'a str>,
+    /// The chat message, if named (checked by the site: stored, and seen by the reporter).
+    pub message: Option<&'a str>,
     /// Unix ms.
     pub now: i64,
     /// The reporter must have been made before this (Unix ms) or have finished a game.
@@ -85,13 +102,25 @@ fn report_of(r: &AnyRow) -> Result<ReportRow, sqlx::Error> {
         created_at: r.try_get("created_at")?,
         closed_at: r.try_get("closed_at")?,
         closed_by: r.try_get("closed_by")?,
+        message: match r.try_get::<Option<String>, _>("message_id")? {
+            None => None,
+            Some(id) => Some(ReportedMessage {
+                id,
+                room: r
+                    .try_get::<Option<String>, _>("message_room")?
+                    .unwrap_or_default(),
+                text: r.try_get("message_text")?,
+                phrase: r.try_get("message_phrase")?,
+            }),
+        },
     })
 }
 
 const REPORT_COLUMNS: &str = "r.id, p.username AS reporter, t.username AS target, r.reason, \
-     r.text, r.game_id, r.status, r.created_at, r.closed_at, m.username AS closed_by \
+     r.text, r.game_id, r.status, r.created_at, r.closed_at, m.username AS closed_by, \
+     r.message_id, c.room AS message_room, c.text AS message_text, c.phrase AS message_phrase \
      FROM reports r JOIN accounts p ON p.id = r.reporter_id JOIN accounts t ON t.id = r.target_id \
-     LEFT JOIN accounts m ON m.id = r.closed_by";
+     LEFT JOIN accounts m ON m.id = r.closed_by LEFT JOIN chat_messages c ON c.id = r.message_id";
 
 impl Store {
     /// Stores `report` unless its reporter has `max_open` open reports, or an open one of the
@@ -166,7 +195,7 @@ impl Store {
                     }
                     sqlx::query(
                         "INSERT INTO reports (id, reporter_id, target_id, reason, text, game_id, \
-                         status, created_at) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7)",
+                         status, created_at, message_id) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8)",
                     )
                     .bind(report.id)
                     .bind(report.reporter_id)
@@ -175,6 +204,7 @@ impl Store {
                     .bind(report.text)
                     .bind(report.game)
                     .bind(report.now)
+                    .bind(report.message)
                     .execute(&mut *tx)
                     .await?;
                     commit(tx).await?;

@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod chat;
 pub mod engine_memory;
 pub mod engine_player;
 pub mod engine_queue;

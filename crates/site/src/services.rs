@@ -45,6 +45,8 @@ pub struct Services {
     pub search: crate::game_search::GameSearch,
     /// The game to watch (`GET /api/tv`).
     pub tv: crate::tv::Tv,
+    /// Chat: games' players' and watchers' rooms, tournaments', the lobby's (issue 41).
+    pub chat: Arc<crate::chat::Chat>,
 }
 
 impl Services {
@@ -67,6 +69,7 @@ impl Services {
             tournaments: Tournaments::new(play.clone()),
             search: crate::game_search::GameSearch::new(play.store().clone()),
             tv: crate::tv::Tv::new(play.store().clone()),
+            chat: crate::chat::Chat::new(play.clone()),
             notifications: play.notifications().clone(),
             mail,
             play,

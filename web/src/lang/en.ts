@@ -10,6 +10,7 @@ import { notifyEn } from './notify.en';
 import { offlineEn } from './offline.en';
 import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
+import { chatEn } from './chat.en';
 import { socialEn } from './social.en';
 import { searchEn } from './search.en';
 import { tournamentsEn } from './tournaments.en';
@@ -23,6 +24,7 @@ export const en = {
   ...puzzlesEn,
   ...ratingsEn,
   ...socialEn,
+  ...chatEn,
   ...searchEn,
   ...tournamentsEn,
   'site.name': 'icebound',

@@ -9,6 +9,7 @@ import { notifyRu } from './notify.ru';
 import { offlineRu } from './offline.ru';
 import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
+import { chatRu } from './chat.ru';
 import { socialRu } from './social.ru';
 import { searchRu } from './search.ru';
 import { tournamentsRu } from './tournaments.ru';
@@ -22,6 +23,7 @@ export const ru: Record<Key, string> = {
   ...puzzlesRu,
   ...ratingsRu,
   ...socialRu,
+  ...chatRu,
   ...searchRu,
   ...tournamentsRu,
   'site.name': 'icebound',

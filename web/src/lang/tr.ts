@@ -9,6 +9,7 @@ import { notifyTr } from './notify.tr';
 import { offlineTr } from './offline.tr';
 import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
+import { chatTr } from './chat.tr';
 import { socialTr } from './social.tr';
 import { searchTr } from './search.tr';
 import { tournamentsTr } from './tournaments.tr';
@@ -22,6 +23,7 @@ export const tr: Record<Key, string> = {
   ...puzzlesTr,
   ...ratingsTr,
   ...socialTr,
+  ...chatTr,
   ...searchTr,
   ...tournamentsTr,
   'site.name': 'icebound',

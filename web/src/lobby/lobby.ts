@@ -4,6 +4,8 @@
 // and the page goes there.
 
 import { ApiError, type Color, type GameView, type Variant } from '../api';
+import { currentUser } from '../account';
+import { listenChat, roomChat } from '../chat/box';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { checkServer } from '../online';
@@ -276,6 +278,8 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
   };
   const offline = h('p.hint#lobby-offline', { hidden: true }, t('lobby.offline'));
   const events = new EventSource(lobbyApi.streamUrl);
+  const chat = roomChat(null, currentUser);
+  listenChat(events, chat);
   events.addEventListener('lobby', e => {
     offline.hidden = true;
     try {
@@ -296,6 +300,7 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     h('section.lobby-seeks', h('h2', t('lobby.seeks')), offline, seekList),
     h('details.lobby-new-seek', h('summary', t('lobby.new_seek')), seekForm),
     h('details.lobby-challenge', h('summary', t('lobby.challenge_title')), challengeForm),
+    h('section.lobby-chat', chat.el),
   );
   mount(seekList, h('li.empty', t('lobby.no_seeks')));
   incoming.hidden = true;

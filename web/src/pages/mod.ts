@@ -2,7 +2,7 @@
 // HTML), actions on a reported player, and the mod log. Others see the server's 403 in words.
 
 import { h, mount } from '../dom';
-import { dateTime, errorWords, t } from '../i18n';
+import { dateTime, errorWords, t, type Key } from '../i18n';
 import { socialApi, type Mark, type ReportView } from '../social/api';
 import { setTitle } from '../title';
 
@@ -31,6 +31,8 @@ export function modPage(root: HTMLElement): void {
     t(`social.reason.${r.reason}` as 'social.reason.other'), ' · ', t('mod.by', { name: r.reporter }), ' · ', dateTime(r.created_at),
     r.game ? [' · ', h('a', { href: `/game/${encodeURIComponent(r.game)}` }, t('social.watch'))] : null,
     r.text ? h('p.report-text', r.text) : null,
+    // The reported chat message, as text.
+    r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, r.message.text ?? (r.message.phrase ? t(`chat.phrase.${r.message.phrase}` as Key) : '')) : null,
     r.status === 'open'
       ? h('div', actions(r.username, load), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));

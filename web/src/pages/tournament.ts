@@ -5,6 +5,7 @@
 
 import type { Variant } from '../api';
 import { currentUser, loadMe } from '../account';
+import { listenChat, roomChat } from '../chat/box';
 import { h, mount } from '../dom';
 import { dateTime, errorWords, num, t } from '../i18n';
 import { play } from '../sound';
@@ -143,7 +144,11 @@ function crosstable(v: TournamentView): HTMLElement | null {
     h('tbody', names.map((a, i) => h('tr', h('th', `${i + 1}. `, a), names.map(b => h('td.num', cell(a, b)))))))));
 }
 
-export function tournamentPage(root: HTMLElement, id: string): () => void {
+export function tournamentPage(page: HTMLElement, id: string): () => void {
+  // The event's view is drawn again on each change; its chat box beside it stays.
+  const root = h('div.tournament-main');
+  const chat = roomChat(id, currentUser);
+  mount(page, root, h('section.card.tournament-chat', chat.el));
   let view: TournamentView | null = null;
   let announced: string | null = null;
   let error = '';
@@ -218,6 +223,7 @@ export function tournamentPage(root: HTMLElement, id: string): () => void {
   // The header's account may come after the first view: the berserk check needs the name.
   void loadMe().then(() => draw(), () => undefined);
   const events = new EventSource(tournamentsApi.streamUrl(id));
+  listenChat(events, chat);
   events.addEventListener('tournament', e => {
     try {
       view = JSON.parse((e as MessageEvent<string>).data) as TournamentView;

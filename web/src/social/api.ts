@@ -30,6 +30,8 @@ export interface ReportView {
   created_at: number;
   closed_at: number | null;
   closed_by: string | null;
+  /** The reported chat message, if the report names one. */
+  message?: { id: string; room: string; text: string | null; phrase: string | null };
 }
 
 export interface ModLogLine { moderator: string; action: string; target: string; details: string; at: number }

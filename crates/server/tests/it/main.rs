@@ -14,6 +14,7 @@ mod analysis_api;
 mod antarctos_api;
 mod bad_input;
 mod boosting;
+mod chat;
 mod clock_outages;
 mod clocks;
 mod common;

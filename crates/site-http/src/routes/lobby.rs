@@ -149,5 +149,5 @@ pub async fn lobby_stream(
     State(svc): State<AppState>,
     Player(token): Player,
 ) -> Result<impl IntoResponse, HttpError> {
-    crate::lobby_stream::open(&svc.lobby, token)
+    crate::lobby_stream::open(&svc.lobby, &svc.chat, token)
 }

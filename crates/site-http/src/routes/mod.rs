@@ -5,6 +5,7 @@
 
 mod accounts;
 mod analysis;
+mod chat;
 mod conditional;
 mod email;
 mod games;
@@ -408,6 +409,9 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/me/blocked", get(social::my_blocked))
         .route("/me/challenges-from", get(social::challenges_from))
         .route("/me/moderation", get(moderation::me))
+        .route("/games/{id}/chat", get(chat::game))
+        .route("/lobby/chat", get(chat::lobby))
+        .route("/tournaments/{id}/chat", get(chat::tournament))
         .route("/mod/reports", get(moderation::reports))
         .route("/mod/log", get(moderation::log));
     let api = Router::new()
@@ -445,6 +449,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .merge(limited(social_reads, limits.lookup, "social lookups"))
         .route("/session", axum::routing::delete(accounts::log_out))
         .route("/me", get(accounts::me))
+        // Chat has its own limit per author (site::chat).
+        .route("/lobby/chat", post(chat::lobby_send))
+        .route("/tournaments/{id}/chat", post(chat::tournament_send))
+        .route("/me/chat", get(chat::setting).put(chat::set_setting))
         // Reading the address is no log-in: the account page may reload it freely.
         .route("/me/email", get(email::get))
         .route("/me/email/settings", axum::routing::put(email::kinds))

@@ -12,7 +12,7 @@ use site_model::social::{ChallengesFrom, MAX_REPORT_TEXT, ReportReason};
 
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
-use crate::player::LoggedIn;
+use crate::player::{LoggedIn, Player};
 
 /// The body of `POST /api/reports` as sent.
 #[derive(Debug, Clone, Deserialize)]
@@ -28,6 +28,9 @@ pub struct ReportBody {
     /// The game it is about (optional).
     #[serde(default)]
     pub game: Option<String>,
+    /// The chat message it is about (optional): its id, as chat sent it.
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 impl TryFrom<ReportBody> for NewReport {
@@ -52,6 +55,7 @@ impl TryFrom<ReportBody> for NewReport {
             reason,
             text,
             game: b.game.filter(|g| !g.is_empty()),
+            message: b.message,
         })
     }
 }
@@ -180,9 +184,14 @@ pub async fn my_blocked(
 pub async fn report(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
+    Player(token): Player,
     ApiJson(body): ApiJson<ReportBody>,
 ) -> Result<(StatusCode, Json<Created>), HttpError> {
     let req = NewReport::try_from(body)?;
-    let id = svc.social.report(a.as_ref(), req).await?;
+    // A report of a chat message is checked by chat (the reporter saw it), then made.
+    let id = svc
+        .chat
+        .report(&svc.social, a.as_ref(), &token, req)
+        .await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }

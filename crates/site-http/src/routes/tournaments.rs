@@ -2,8 +2,6 @@
 //! withdraw, pause, start early, berserk, read, list, the live stream, TRF-16 and the games'
 //! records.
 
-use std::convert::Infallible;
-
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -198,21 +196,21 @@ pub async fn games(
     ))
 }
 
-/// `GET /api/tournaments/{id}/stream`: server-sent events `tournament` with the view.
+/// `GET /api/tournaments/{id}/stream`: server-sent events `tournament` with the view, and
+/// `chat` with each message of the tournament's chat room this reader sees.
 pub async fn stream(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
+    Player(token): Player,
     PathText(id): PathText,
     _: NoQuery,
 ) -> Result<impl IntoResponse, HttpError> {
     let stream = TournamentStream::open(&svc.tournaments, &id, a).await?;
     let events = futures_util::stream::unfold(stream, |mut stream| async move {
         let text = stream.next().await?;
-        Some((
-            Ok::<_, Infallible>(Event::default().event("tournament").data(&text)),
-            stream,
-        ))
+        Some((Event::default().event("tournament").data(&text), stream))
     });
+    let events = crate::chat_feed::with_chat(events, &svc.chat, Some(&id), token);
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(15))))
 }
 

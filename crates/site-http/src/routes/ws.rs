@@ -36,8 +36,10 @@ use super::{AppState, PathText};
 use crate::player::{LoggedIn, Player};
 use crate::security::SecurityState;
 use site::accounts::Sessions;
+use site::chat::{Chat, ChatEvent, Content, Reader};
 use site::play::replay::Replay;
 use site::play::{Answer, DrawAction, GameService, GameSlot, HeldMoves, Snapshot, WsGuard};
+use site_model::chat::{GameRoom, Phrase};
 use site_model::error::{ErrorCode, SiteError};
 
 /// Largest WebSocket message accepted from a client (bytes). A longer one closes the
@@ -102,6 +104,16 @@ enum ClientMessage {
         action: Option<String>,
     },
     Ping {},
+    /// A chat message: free `text` or a canned `phrase` code, to `room` (`players` or
+    /// `watchers`); it comes back as `{"type":"chat","message":...}` to every reader.
+    Chat {
+        #[serde(default)]
+        room: Option<String>,
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        phrase: Option<String>,
+    },
 }
 
 /// What the states of a socket carry of the moves (`?moves=`).
@@ -183,6 +195,7 @@ pub async fn upgrade(
             .into_response();
         }
     };
+    let chat = svc.chat.clone();
     let svc = svc.play.clone();
     let slot = match svc.slot(&id).await {
         Ok(s) => s,
@@ -208,6 +221,7 @@ pub async fn upgrade(
             };
             session(
                 svc,
+                chat,
                 slot,
                 Opened {
                     id,
@@ -288,8 +302,46 @@ impl Delivered {
     }
 }
 
+/// The room and content of a socket's chat message: 400 naming a missing or unknown room or
+/// phrase, or a message with both or neither of text and phrase.
+pub(crate) fn chat_content(
+    text: Option<String>,
+    phrase: Option<String>,
+) -> Result<Content, SiteError> {
+    match (text, phrase) {
+        (Some(t), None) => Ok(Content::Text(t)),
+        (None, Some(p)) => Phrase::parse(&p).map(Content::Phrase).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "phrase: '{}' is not one of {}",
+                game::excerpt(&p),
+                Phrase::ALL
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }),
+        _ => Err(SiteError::bad_request(
+            "a chat message has \"text\" or \"phrase\" (one of the two)",
+        )),
+    }
+}
+
+fn chat_room(room: Option<String>) -> Result<GameRoom, SiteError> {
+    let room = room.ok_or_else(|| {
+        SiteError::bad_request("room: a game's chat message names its room, players or watchers")
+    })?;
+    GameRoom::parse(&room).ok_or_else(|| {
+        SiteError::bad_request(format!(
+            "room: '{}' is not a room of a game (players or watchers)",
+            game::excerpt(&room)
+        ))
+    })
+}
+
 async fn handle(
     svc: &Arc<GameService>,
+    chat: &Chat,
     id: &str,
     token: &PlayerToken,
     text: &str,
@@ -314,6 +366,13 @@ async fn handle(
     };
     let result = match msg {
         ClientMessage::Ping {} => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
+        // The message comes back on the game's chat channel, to this socket too.
+        ClientMessage::Chat { room, text, phrase } => {
+            match chat_room(room).and_then(|r| Ok((r, chat_content(text, phrase)?))) {
+                Ok((room, content)) => chat.send_game(id, room, token, content).await.map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
         ClientMessage::Move { mv, ply, lag } => {
             let ply = match super::play::required_ply(ply) {
                 Ok(p) => p,
@@ -413,8 +472,25 @@ fn first_states(
     out
 }
 
+/// The chat message for a socket's reader, if `event` reaches them.
+async fn chat_message(
+    chat: &Chat,
+    reader: Option<&Reader>,
+    slot: &GameSlot,
+    event: &ChatEvent,
+) -> Option<Message> {
+    let reader = reader?;
+    if !chat.visible(event, reader, Some(slot)).await {
+        return None;
+    }
+    let body = serde_json::json!({"type": "chat", "message": event.message()});
+    Some(Message::Text(body.to_string().into()))
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn session(
     svc: Arc<GameService>,
+    chat: Arc<Chat>,
     slot: Arc<GameSlot>,
     opened: Opened,
     socket: WebSocket,
@@ -434,6 +510,14 @@ async fn session(
     let mut rx = slot.subscribe();
     let mut shutdown = svc.shutdown_signal();
     let first = Box::pin(svc.fresh_snapshot(&slot)).await;
+    let mut chat_rx = chat.subscribe_game(&first.row.id);
+    let reader = match Box::pin(chat.reader(&token)).await {
+        Ok(r) => Some(r),
+        Err(e) => {
+            tracing::warn!(error = %e.message, "a socket's chat reader cannot be read: no chat");
+            None
+        }
+    };
     for msg in first_states(&slot, &first, since, &mut delivered, &token) {
         if !send_within(&mut sink, msg, timers.dead).await {
             return;
@@ -472,7 +556,7 @@ async fn session(
                     // future (a move's commit, a rematch) is several KB that an idle socket's
                     // task would otherwise hold all its life (issue 12).
                     Some(Ok(Message::Text(text))) => {
-                        Box::pin(handle(&svc, &id, &token, text.as_str())).await
+                        Box::pin(handle(&svc, &chat, &id, &token, text.as_str())).await
                     }
                     Some(Ok(Message::Binary(_))) => Some(error_message(&SiteError::bad_request(
                         "binary messages are not understood: send JSON text",
@@ -518,6 +602,24 @@ async fn session(
                         delivered.next(&Box::pin(svc.snapshot(&slot)).await, &token)
                     }
                     Err(RecvError::Closed) => break,
+                };
+                if let Some(msg) = msg
+                    && !send_within(&mut sink, msg, timers.dead).await
+                {
+                    break;
+                }
+            }
+            event = chat_rx.recv() => {
+                let msg = match event {
+                    Ok(event) => {
+                        Box::pin(chat_message(&chat, reader.as_ref(), &slot, &event)).await
+                    }
+                    // A slow socket skips what it missed (the page reads the history).
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => {
+                        chat_rx = chat.subscribe_game(&first.row.id);
+                        None
+                    }
                 };
                 if let Some(msg) = msg
                     && !send_within(&mut sink, msg, timers.dead).await

@@ -25,6 +25,9 @@ pub struct NewReport {
     pub text: String,
     /// The game it is about, if any (an id of letters and digits).
     pub game: Option<String>,
+    /// The chat message it is about, if any: checked by `crate::chat::Chat::report` (stored,
+    /// seen by the reporter, written by the reported player), which makes such reports.
+    pub message: Option<String>,
 }
 
 /// A report as its reporter and the moderators see it.
@@ -50,6 +53,22 @@ pub struct ReportView {
     pub closed_at: Option<i64>,
     /// Who closed it.
     pub closed_by: Option<String>,
+    /// The chat message it is about, if named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<ReportedMessageView>,
+}
+
+/// The chat message of a report as the moderators read it: show the text as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportedMessageView {
+    /// The message's id.
+    pub id: String,
+    /// Its room's key (`game:<id>:players`, `game:<id>:watchers`, `tournament:<id>`, `lobby`).
+    pub room: String,
+    /// Its free text.
+    pub text: Option<String>,
+    /// Its canned phrase's code.
+    pub phrase: Option<String>,
 }
 
 impl From<ReportRow> for ReportView {
@@ -65,6 +84,12 @@ impl From<ReportRow> for ReportView {
             created_at: r.created_at,
             closed_at: r.closed_at,
             closed_by: r.closed_by,
+            message: r.message.map(|m| ReportedMessageView {
+                id: m.id,
+                room: m.room,
+                text: m.text,
+                phrase: m.phrase,
+            }),
         }
     }
 }
@@ -114,6 +139,7 @@ impl Social {
             reason: req.reason,
             text: req.text.trim(),
             game: req.game.as_deref(),
+            message: req.message.as_deref(),
             now: now_ms(),
             made_before: self.lobby.play().time().now_ms() - REPORTER_MIN_AGE_MS,
         };

@@ -22,6 +22,8 @@ import { setFlipped } from '../../prefs';
 import * as sound from '../../sound';
 import { GameGround } from './ground';
 import { GameSocket } from './socket';
+import { ChatBox, chatApi } from '../../chat/box';
+import { currentUser } from '../../account';
 
 /** A second tap on "Take back" against the engine this soon after the first (ms) is the same
  * tap. */
@@ -78,16 +80,27 @@ export class GameCtrl {
   readonly cond: ConditionalBox;
   /** The countdown and claim of a gone opponent (issue 38). */
   readonly gone: GoneBox;
+  /** The game's chat: the players' room for its players, the watchers' for all. */
+  readonly chat: ChatBox;
 
   constructor(readonly id: string, readonly redraw: () => void) {
     this.cond = new ConditionalBox(id, redraw);
     this.gone = new GoneBox(id, redraw, g => this.update(g));
     this.clocks = new GameClocks(() => this.resync());
     this.ground = new GameGround(this);
+    this.chat = new ChatBox({
+      me: currentUser,
+      send: async (room, content) => {
+        if (!this.socket.send({ type: 'chat', room, ...content })) throw new ApiError('network', '', 0);
+      },
+    }, []);
     this.socket = new GameSocket(id, {
       state: g => this.update(g),
       error: err => { this.showError(err); this.redraw(); },
+      chat: m => this.chat.add(m),
       live: on => {
+        // Connected again: the history brings what was said meanwhile.
+        if (on) this.loadChat();
         this.live = on;
         if (on && this.networkError) this.clearError();
         if (!on) this.clocks.offline();
@@ -543,6 +556,16 @@ export class GameCtrl {
       }, () => undefined);
     };
     window.setTimeout(look, 1000);
+  }
+
+  /** Reads the game's chat history: the rooms the reader has, their messages, chat off. */
+  loadChat(): void {
+    chatApi.game(this.id).then(c => {
+      this.chat.setRooms(c.players ? ['players', 'watchers'] : ['watchers']);
+      if (c.players) this.chat.load('players', c.players);
+      this.chat.load('watchers', c.watchers);
+      this.chat.setOff(c.chat_off);
+    }, () => undefined);
   }
 
   close(): void {

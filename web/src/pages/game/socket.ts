@@ -2,6 +2,7 @@
 // (docs/api.md), kept open through lost networks, sleeping tabs and restarted servers.
 
 import { api, ApiError, type GameView, type MoveView } from '../../api';
+import type { ChatMessage } from '../../chat/box';
 import { recordRoundTrip } from '../../net_lag';
 
 /** How often the socket times a round trip, ms. */
@@ -18,6 +19,8 @@ export interface SocketEvents {
   error: (err: ApiError) => void;
   /** The connection is open (`true`) or lost (`false`; it is tried again soon). */
   live: (on: boolean) => void;
+  /** A chat message of the game's rooms (issue 41). */
+  chat: (m: ChatMessage) => void;
 }
 
 export class GameSocket {
@@ -58,7 +61,7 @@ export class GameSocket {
       this.pinger = window.setInterval(ping, PING_MS);
     };
     socket.onmessage = e => {
-      let msg: { type?: string; game?: GameView; moves_from?: number; error?: { code?: string; message?: string } };
+      let msg: { type?: string; game?: GameView; moves_from?: number; message?: ChatMessage; error?: { code?: string; message?: string } };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
@@ -67,6 +70,10 @@ export class GameSocket {
       if (msg.type === 'pong') {
         if (this.pingSent) recordRoundTrip(performance.now() - this.pingSent);
         this.pingSent = 0;
+        return;
+      }
+      if (msg.type === 'chat' && msg.message) {
+        this.ev.chat(msg.message);
         return;
       }
       if (msg.type === 'state' && msg.game) {
@@ -124,6 +131,14 @@ export class GameSocket {
     window.clearTimeout(this.reconnectTimer);
     this.connect();
   };
+
+  /** Sends `msg` on the open socket; false when none is open. */
+  send(msg: unknown): boolean {
+    const socket = this.ws;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(msg));
+    return true;
+  }
 
   close(): void {
     this.closed = true;

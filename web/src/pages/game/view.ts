@@ -74,6 +74,7 @@ export function view(ctrl: GameCtrl): VNode {
       browseBar(g, ctrl.shownPly(), { go: ply => ctrl.browse(ply) }),
       h('div.actions.game-actions', g.status === 'ongoing' && !waitingForFriend(g) ? playButtons(g, actionsOf(g), ctrl.actionEvents()) : []),
       tools(ctrl, g),
+      keep('div.chat-wrap', ctrl.chat.el),
     ]),
   ]);
 }

@@ -1,0 +1,95 @@
+// The community of issue 41 in browsers: two accounts follow each other and chat in a game
+// (canned phrases, each shown in the reader's words; the page fits a 390 px phone), one
+// reports a message, then blocks the other: the blocked player's messages and challenges no
+// longer reach the blocker. A moderator (granted with `icebound admin grant-mod`, as the
+// operator does) finds the reported message on `/mod`.
+
+import { execFileSync } from 'node:child_process';
+import { api, base, check, eq, newPage, screenshot, sleep, suite } from './lib.mjs';
+
+const stamp = Date.now() % 1_000_000;
+const ann = `ann_${stamp}`;
+const bob = `bob_${stamp}`;
+const mira = `mira_${stamp}`;
+
+/** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
+async function account(browser, name, options = {}) {
+  const page = await newPage(browser, options);
+  await page.goto(`${base}/`);
+  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse battery' });
+  eq(r.status, 201, `${name} registers`);
+  return page;
+}
+
+/** The texts of the chat lines shown on `page`. */
+const lines = page => page.$$eval('.chat-list .chat-line .chat-text', els => els.map(e => e.textContent));
+
+let annPage;
+let bobPage;
+
+async function chatInAGame(browser) {
+  annPage = await account(browser, ann);
+  // Bob reads on a phone.
+  bobPage = await account(browser, bob, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  eq((await api(annPage, 'POST', `/api/players/${bob}/follow`)).status, 204, 'Ann follows Bob');
+  eq((await api(bobPage, 'POST', `/api/players/${ann}/follow`)).status, 204, 'Bob follows Ann');
+  const g = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
+  eq(g.status, 201, 'Ann makes a friend game');
+  const joined = await api(bobPage, 'POST', `/api${g.json.invite_url}`);
+  eq(joined.status, 200, 'Bob joins it');
+  const id = g.json.id;
+  await annPage.goto(`${base}/game/${id}`);
+  await bobPage.goto(`${base}/game/${id}`);
+  await annPage.waitForSelector('.chat .chat-phrase');
+  await bobPage.waitForSelector('.chat .chat-phrase');
+  // The players see both rooms.
+  eq(await annPage.$$eval('.chat-tab', t => t.map(e => e.dataset.room)), ['players', 'watchers'], 'a player has the two rooms');
+  await annPage.click('.chat-phrase[data-phrase=good_luck]');
+  await bobPage.waitForFunction(() => [...document.querySelectorAll('.chat-list .chat-text')].some(e => e.textContent === 'Good luck'), null, { timeout: 10000 });
+  check((await lines(annPage)).includes('Good luck'), 'Ann sees her phrase too');
+  await bobPage.click('.chat-phrase[data-phrase=have_fun]');
+  await annPage.waitForFunction(() => [...document.querySelectorAll('.chat-list .chat-text')].some(e => e.textContent === 'Have fun'), null, { timeout: 10000 });
+  // A 390 px phone: the game page with its chat does not overflow.
+  const width = await bobPage.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 390, `the game page with its chat fits 390 px (scroll width ${width})`);
+  await bobPage.$eval('.chat', el => el.scrollIntoView());
+  await screenshot(bobPage, 'chat-phone');
+  // Bob reports Ann's message.
+  const report = await bobPage.$('.chat-line:has(.chat-text:text-is("Good luck")) .chat-report');
+  check(report !== null, 'Bob can report Ann\'s message');
+  await report?.click();
+  await bobPage.waitForFunction(() => [...document.querySelectorAll('.chat-report')].some(b => b.textContent === 'Reported'), null, { timeout: 10000 });
+  // Bob blocks Ann: her next message does not reach him, and her challenges stop.
+  eq((await api(bobPage, 'POST', `/api/players/${ann}/block`)).status, 204, 'Bob blocks Ann');
+  await annPage.click('.chat-phrase[data-phrase=well_played]');
+  await annPage.waitForFunction(() => [...document.querySelectorAll('.chat-list .chat-text')].some(e => e.textContent === 'Well played'), null, { timeout: 10000 });
+  await sleep(1500);
+  check(!(await lines(bobPage)).includes('Well played'), 'the blocked player\'s message never reaches the blocker');
+  await bobPage.reload();
+  await bobPage.waitForSelector('.chat .chat-phrase');
+  await sleep(800);
+  const after = await lines(bobPage);
+  check(after.includes('Have fun') && !after.includes('Well played') && !after.includes('Good luck'),
+    `after a reload the blocker's history has none of the blocked player's messages (${JSON.stringify(after)})`);
+  const challenge = await api(annPage, 'POST', '/api/challenges', { username: bob, variant: 'antarctos', time_control: { kind: 'correspondence', days: 1 } });
+  eq(challenge.status, 403, 'the blocked player\'s challenge is refused');
+  eq(challenge.json.error?.code, 'not_accepted', 'as a player who takes no challenges');
+}
+
+async function reportReachesModerators(browser) {
+  const page = await account(browser, mira);
+  const cmd = JSON.parse(process.env.ICEBOUND_SERVER_CMD ?? 'null');
+  check(Array.isArray(cmd), 'the harness gives the server\'s command line (ICEBOUND_SERVER_CMD)');
+  const db = cmd[cmd.indexOf('--database') + 1];
+  execFileSync(cmd[0], ['admin', 'grant-mod', mira, '--database', db]);
+  await page.goto(`${base}/mod`);
+  await page.waitForSelector('#mod-reports li', { timeout: 10000 });
+  const quoted = await page.$$eval('.report-message', els => els.map(e => e.textContent));
+  check(quoted.includes('Good luck'), `the moderator sees the reported message (${JSON.stringify(quoted)})`);
+  await screenshot(page, 'mod-chat-report');
+}
+
+await suite([
+  ['chat in a game, report, block', chatInAGame],
+  ['a reported message reaches the moderators', reportReachesModerators],
+]);
