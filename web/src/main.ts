@@ -6,6 +6,7 @@ import { currentUser, loadMe } from './account';
 import { h, mount } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { registerServiceWorker } from './install';
+import { startPrefs } from './prefs';
 import { linkHandler } from './nav';
 import { bell } from './notify/bell';
 import { startNotifications } from './notify/live';
@@ -146,6 +147,7 @@ function render(): void {
 }
 
 document.documentElement.lang = lang();
+startPrefs();
 document.addEventListener('click', linkHandler);
 // A link within the page (`#a10`) changes only the fragment: the page stays, and scrolls.
 window.addEventListener('popstate', () => {
@@ -161,6 +163,11 @@ window.addEventListener('icebound:me', () => {
   const top = document.querySelector('#app > header.top');
   if (!top || (page && userPages.includes(page))) render();
   else top.replaceWith(header());
+});
+// The account's preferences arrived after the page was drawn: the account page shows them.
+window.addEventListener('icebound:prefs', () => {
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  if (routes.find(([re]) => re.test(path))?.[1] === accountPageOnline) render();
 });
 render();
 void loadMe();

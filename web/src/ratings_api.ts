@@ -21,6 +21,20 @@ export interface PlayerView {
   username: string;
   ratings: Record<Variant, Record<Speed, RatingView>>;
   games: { total: number; wins: number; losses: number; draws: number };
+  /** The player's own words (plain text; issue 41), or null. */
+  bio: string | null;
+  /** ISO 3166-1 alpha-2 code, or null. */
+  country: string | null;
+  /** Recent games, tournaments, puzzles and follows. */
+  activity: Activity;
+}
+
+/** A profile's recent activity (docs/api.md, "Preferences and profile"). */
+export interface Activity {
+  games: PlayerGame[];
+  tournaments: { id: string; name: string; variant: Variant; status: string; won: boolean }[];
+  puzzles: { attempted: number; solved: number };
+  follows: { username: string; at: number }[];
 }
 
 export interface HistoryPoint {

@@ -2,7 +2,10 @@
 // a move, a capture, a check, the Ice Age, the end of a game and a puzzle solved or failed, behind
 // a remembered mute switch.
 
-import { setSoundOn, soundOn } from './prefs';
+import { prefs, setSoundOn, soundOn } from './prefs';
+
+/** The sounds of the `quiet` set (preferences): moves, captures and the game's end. */
+const QUIET: Sound[] = ['move', 'capture', 'end'];
 
 export type Sound = 'move' | 'capture' | 'check' | 'iceage' | 'end' | 'success' | 'failure';
 
@@ -18,12 +21,16 @@ function audio(name: Sound): HTMLAudioElement {
   return a;
 }
 
-/** Plays `name` unless the sound is off. A browser that blocks sound before the first click
- * (autoplay rules) just stays silent. */
+/** Plays `name` unless the sound is off, at the preferences' volume, if their sound set has
+ * it. A browser that blocks sound before the first click (autoplay rules) just stays
+ * silent. */
 export function play(name: Sound): void {
-  if (!soundOn()) return;
+  const want = prefs();
+  if (!soundOn() || want.volume === 0) return;
+  if (want.sound_set === 'quiet' && !QUIET.includes(name)) return;
   const a = audio(name);
   try {
+    a.volume = want.volume / 100;
     a.currentTime = 0;
     const p = a.play();
     if (p) p.catch(() => undefined);

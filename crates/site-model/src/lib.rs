@@ -9,6 +9,8 @@ pub mod clock;
 pub mod error;
 pub mod json_list;
 pub mod notifications;
+pub mod prefs;
+pub mod profile;
 pub mod ratings;
 pub mod sandbag;
 pub mod search;

@@ -742,4 +742,16 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE seeks ADD COLUMN rating_max BIGINT",
         ],
     ),
+    (
+        36,
+        &[
+            // A player's preferences (issue 41, "Also"; store/profiles.rs): the JSON object of
+            // `site_model::prefs::Prefs`, NULL: the defaults.
+            "ALTER TABLE accounts ADD COLUMN prefs TEXT",
+            // What a player writes on their profile: a short bio (text, at most 400
+            // characters) and an ISO 3166-1 alpha-2 country code; NULL: none.
+            "ALTER TABLE accounts ADD COLUMN bio TEXT",
+            "ALTER TABLE accounts ADD COLUMN country TEXT",
+        ],
+    ),
 ];

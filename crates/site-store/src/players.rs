@@ -50,6 +50,10 @@ pub struct ProfileAccount {
     pub username: String,
     /// The SHA-256 of its player token: what its seats hold.
     pub player_hash: Option<TokenHash>,
+    /// The bio its player wrote (issue 41), if any.
+    pub bio: Option<String>,
+    /// Its ISO 3166-1 alpha-2 country code, if set.
+    pub country: Option<String>,
 }
 
 impl Store {
@@ -64,7 +68,8 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(
-                        "SELECT id, username, player_hash FROM accounts WHERE username_key = $1",
+                        "SELECT id, username, player_hash, bio, country FROM accounts \
+                         WHERE username_key = $1",
                     )
                     .bind(key)
                     .fetch_optional(conn.raw())
@@ -76,6 +81,8 @@ impl Store {
                             player_hash: r
                                 .try_get::<Option<String>, _>("player_hash")?
                                 .map(TokenHash::from_stored),
+                            bio: r.try_get("bio")?,
+                            country: r.try_get("country")?,
                         }),
                         None => None,
                     })

@@ -25,6 +25,7 @@ pub mod permissions;
 pub mod play;
 pub mod players;
 pub mod positions;
+pub mod profile;
 pub mod puzzles;
 pub mod records_read;
 pub mod review;

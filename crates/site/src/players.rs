@@ -82,8 +82,9 @@ impl From<PlayerRecord> for RecordView {
 }
 
 /// `GET /api/players/{username}`: `{"username", "ratings": {"antarctos": {"realtime": RatingView,
-/// "correspondence": RatingView}, "iceage": {...}}, "games": RecordView}`. A game and speed
-/// without a rated game shows the start values (1500, 350, 0.06, 0 games, provisional).
+/// "correspondence": RatingView}, "iceage": {...}}, "games": RecordView, "bio": "..." | null,
+/// "country": "TR" | null, "activity": ActivityView}`. A game and speed without a rated game
+/// shows the start values (1500, 350, 0.06, 0 games, provisional).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlayerView {
     /// The name as registered.
@@ -92,6 +93,12 @@ pub struct PlayerView {
     pub ratings: BTreeMap<&'static str, BTreeMap<&'static str, RatingView>>,
     /// Finished games counted.
     pub games: RecordView,
+    /// The player's bio, plain text (issue 41).
+    pub bio: Option<String>,
+    /// Their ISO 3166-1 alpha-2 country code.
+    pub country: Option<String>,
+    /// Recent games, tournaments, puzzles and follows.
+    pub activity: crate::profile::ActivityView,
 }
 
 /// One point of a rating history: `{"game", "rating", "rd", "at"}` (Unix ms of the game's end).
@@ -299,10 +306,14 @@ async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> {
         Some(h) => store.player_record(h).await?,
         None => PlayerRecord::default(),
     };
+    let activity = crate::profile::activity(store, &acc).await?;
     Ok(PlayerView {
         username: acc.username,
         ratings,
         games: games.into(),
+        bio: acc.bio,
+        country: acc.country,
+        activity,
     })
 }
 
@@ -347,7 +358,9 @@ pub fn parse_page(text: Option<&str>) -> Result<i64, SiteError> {
     }
 }
 
-fn game_line(
+/// One game of a profile's lists, from the side of the player whose seats hold `hash`
+/// (`names`: account names by token hash).
+pub(crate) fn game_line(
     row: &GameRow,
     hash: &TokenHash,
     names: &std::collections::HashMap<String, String>,

@@ -31,6 +31,8 @@ pub struct Services {
     pub reviews: Arc<Reviews>,
     /// Profiles, leaderboards and rated statistics.
     pub players: Players,
+    /// Preferences, and the profile's own text (issue 41).
+    pub profiles: crate::profile::Profiles,
     /// The players' notifications (the same as play's: its changes make them).
     pub notifications: Arc<Notifications>,
     /// E-mail: addresses, their links, account recovery.
@@ -65,6 +67,7 @@ impl Services {
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
+            profiles: crate::profile::Profiles::new(play.store().clone()),
             puzzles: Puzzles::new(play.store().clone(), time.clone()),
             tournaments: Tournaments::new(play.clone()),
             search: crate::game_search::GameSearch::new(play.store().clone()),

@@ -11,6 +11,7 @@ import { offlineEn } from './offline.en';
 import { puzzlesEn } from './puzzles.en';
 import { ratingsEn } from './ratings.en';
 import { chatEn } from './chat.en';
+import { prefsEn } from './prefs.en';
 import { socialEn } from './social.en';
 import { searchEn } from './search.en';
 import { tournamentsEn } from './tournaments.en';
@@ -25,6 +26,7 @@ export const en = {
   ...ratingsEn,
   ...socialEn,
   ...chatEn,
+  ...prefsEn,
   ...searchEn,
   ...tournamentsEn,
   'site.name': 'icebound',

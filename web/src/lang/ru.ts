@@ -10,6 +10,7 @@ import { offlineRu } from './offline.ru';
 import { puzzlesRu } from './puzzles.ru';
 import { ratingsRu } from './ratings.ru';
 import { chatRu } from './chat.ru';
+import { prefsRu } from './prefs.ru';
 import { socialRu } from './social.ru';
 import { searchRu } from './search.ru';
 import { tournamentsRu } from './tournaments.ru';
@@ -24,6 +25,7 @@ export const ru: Record<Key, string> = {
   ...ratingsRu,
   ...socialRu,
   ...chatRu,
+  ...prefsRu,
   ...searchRu,
   ...tournamentsRu,
   'site.name': 'icebound',

@@ -10,6 +10,7 @@ import { offlineTr } from './offline.tr';
 import { puzzlesTr } from './puzzles.tr';
 import { ratingsTr } from './ratings.tr';
 import { chatTr } from './chat.tr';
+import { prefsTr } from './prefs.tr';
 import { socialTr } from './social.tr';
 import { searchTr } from './search.tr';
 import { tournamentsTr } from './tournaments.tr';
@@ -24,6 +25,7 @@ export const tr: Record<Key, string> = {
   ...ratingsTr,
   ...socialTr,
   ...chatTr,
+  ...prefsTr,
   ...searchTr,
   ...tournamentsTr,
   'site.name': 'icebound',

@@ -1,5 +1,6 @@
 // The account pages (issue 13): `/login` (log in, or register: the browser's games become the
-// account's) and `/account` (the name, a new password, log out). The server checks every rule
+// account's) and `/account` (the name, the profile's bio and country, the preferences (an
+// anonymous player's too), a new password, log out). The server checks every rule
 // (docs/api.md, Accounts); the page only says in the player's language what went wrong.
 
 import { api, ApiError, type VacationsView } from '../api';
@@ -9,6 +10,7 @@ import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
 import { emailSection, forgotForm, linkOutcomeNotice } from './email';
+import { prefsSection, profileSection } from './settings';
 
 const NAME = /^[A-Za-z0-9_-]{3,20}$/;
 
@@ -73,7 +75,8 @@ export function accountPage(root: HTMLElement): void {
   const user = currentUser();
   if (!user) {
     // The e-mail confirmation link works without a session: its outcome comes first.
-    mount(root, h('section.card', h('h1', t('account.title')), linkOutcomeNotice(), h('p#account-logged-out', t('account.not_logged_in')), h('a.button.primary#to-login', { href: '/login' }, t('account.login'))));
+    mount(root, h('section.card', h('h1', t('account.title')), linkOutcomeNotice(), h('p#account-logged-out', t('account.not_logged_in')), h('a.button.primary#to-login', { href: '/login' }, t('account.login'))),
+      h('section.card', prefsSection(false)));
     return;
   }
   const [oldRow, old] = field('old-password', t('account.old_password'), 'password', 'current-password');
@@ -94,6 +97,8 @@ export function accountPage(root: HTMLElement): void {
   mount(root, h('section.card.account-page',
     h('h1#account-name', t('account.signed_in_as', { name: user })),
     h('p', h('a#account-games', { href: '/my' }, t('nav.my'))),
+    profileSection(user),
+    prefsSection(true),
     form,
     emailSection(),
     vacationSection(),

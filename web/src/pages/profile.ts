@@ -1,7 +1,8 @@
 // A player's profile, `/@/{username}` (issue 13): the ratings per game and speed ("1500?" while
 // provisional), an SVG graph of the rating history (one game and speed at a time, switchable),
 // the win/loss/draw counts and the game list, filterable by game, with results from the
-// player's side and links to the games.
+// player's side and links to the games. Issue 41: the player's bio (text, never markup), their
+// country by name, and the recent activity (games, tournaments, puzzles, follows).
 
 import type { Variant } from '../api';
 import { h, mount } from '../dom';
@@ -10,6 +11,7 @@ import {
   SPEEDS, ratingsApi, shownDiff, shownRating,
   type History, type HistoryPoint, type PlayerGame, type PlayerView, type Speed,
 } from '../ratings_api';
+import { countryName } from '../countries';
 import { socialBox } from '../social/profile_box';
 import { setTitle } from '../title';
 import { tournamentsApi } from '../tournaments/api';
@@ -162,6 +164,46 @@ function tournamentsBox(name: string): HTMLElement {
   return box;
 }
 
+/** The bio (as text: a line break is kept, markup is shown as written) and the country. */
+function about(p: PlayerView): HTMLElement | null {
+  if (!p.bio && !p.country) return null;
+  return h('div.profile-about',
+    p.country ? h('p.profile-country#profile-country', { 'data-code': p.country }, countryName(p.country)) : null,
+    p.bio ? h('p.profile-bio#profile-bio', p.bio) : null);
+}
+
+/** The recent activity, as lichess's: each line a game with its result, a tournament, the
+ * puzzles of 30 days, a follow. */
+function activity(p: PlayerView): HTMLElement {
+  const a = p.activity;
+  const lines: HTMLElement[] = [];
+  for (const g of a.games) {
+    const level = g.opponent.level ?? 0;
+    const opponent = g.opponent.kind === 'engine'
+      ? t('game.engine_level', { level: level || '?', words: level >= 1 && level <= 8 ? t(`level.${level}` as 'level.1') : '?' })
+      : g.opponent.username ?? t('rating.anonymous');
+    lines.push(h('li.act-game', { 'data-id': g.id, 'data-outcome': g.outcome ?? '' },
+      h('a', { href: `/game/${g.id}` }, t('profile.act_game', { result: g.outcome ? t(`rating.${g.outcome}`) : t('rating.ongoing'), opponent })),
+      h('span.muted.small', ` · ${gameName(g.variant)} · ${dateTime(g.updated_at)}`)));
+  }
+  for (const x of a.tournaments) {
+    lines.push(h('li.act-tournament', { 'data-id': x.id },
+      h('a', { href: `/tournament/${x.id}` }, t(x.won ? 'profile.act_tournament_won' : 'profile.act_tournament', { name: x.name }))));
+  }
+  if (a.puzzles.attempted > 0) {
+    lines.push(h('li.act-puzzles', t('profile.act_puzzles', { solved: a.puzzles.solved, n: a.puzzles.attempted })));
+  }
+  for (const f of a.follows) {
+    // The name is a link wherever the language puts it.
+    const [before, after] = t('profile.act_follow', { name: '\u0000' }).split('\u0000');
+    lines.push(h('li.act-follow', before, h('a', { href: `/@/${f.username}` }, f.username), after ?? '',
+      h('span.muted.small', ` · ${dateTime(f.at)}`)));
+  }
+  return h('div#profile-activity',
+    h('h2', t('profile.activity')),
+    lines.length ? h('ul.activity', lines) : h('p.muted', t('profile.activity_none')));
+}
+
 export function profilePage(root: HTMLElement, rawName: string): void {
   const name = decodeURIComponent(rawName);
   setTitle(t('rating.profile_title', { name }));
@@ -171,11 +213,13 @@ export function profilePage(root: HTMLElement, rawName: string): void {
       setTitle(t('rating.profile_title', { name: p.username }));
       mount(root, h('section.card#profile', { 'data-username': p.username },
         h('h1', t('rating.profile_title', { name: p.username })),
+        about(p),
         socialBox(p.username),
         h('h2', t('rating.ratings')),
         ratingCards(p),
         h('h2', t('rating.history')),
         historyBox(history),
+        activity(p),
         h('h2', t('rating.games')),
         record(p),
         gamesBox(p.username),

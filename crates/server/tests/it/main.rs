@@ -44,6 +44,7 @@ mod lobby_pairing;
 mod login_guard;
 mod notifications;
 mod position_faults;
+mod prefs;
 mod push;
 mod puzzle_upkeep;
 mod puzzles;

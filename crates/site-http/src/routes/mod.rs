@@ -16,6 +16,7 @@ mod notifications;
 mod pages;
 mod play;
 mod players;
+mod prefs;
 mod push;
 mod puzzles;
 mod records;
@@ -70,6 +71,9 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PathText {
 
 /// Largest request body accepted (bytes).
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// The largest body of `PUT /api/me/prefs` and `PUT /api/me/profile` (bytes): a bio of 400
+/// characters, each escaped as a surrogate pair (12 bytes), fits.
+pub const PREFS_BODY_LIMIT: usize = 8192;
 /// Largest body of `POST /api/records/read` and `POST /api/import` (a record file and its
 /// JSON escapes).
 /// JSON may escape every character as `\uXXXX` (six bytes), so the body may be six times the
@@ -399,6 +403,15 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         )
         .route("/reports", post(social::report))
         .route("/me/challenges-from", post(social::set_challenges_from))
+        // Issue 41's "Also": preferences and the profile's own text (4 KB bodies at most).
+        .route(
+            "/me/prefs",
+            body_limit(axum::routing::put(prefs::put), PREFS_BODY_LIMIT),
+        )
+        .route(
+            "/me/profile",
+            body_limit(axum::routing::put(prefs::put_profile), PREFS_BODY_LIMIT),
+        )
         .route("/mod/reports/{id}/close", post(moderation::close_report))
         .route("/mod/players/{name}/{action}", post(moderation::act));
     let social_reads = Router::new()
@@ -408,6 +421,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/me/following", get(social::my_following))
         .route("/me/blocked", get(social::my_blocked))
         .route("/me/challenges-from", get(social::challenges_from))
+        .route("/me/prefs", get(prefs::get))
         .route("/me/moderation", get(moderation::me))
         .route("/games/{id}/chat", get(chat::game))
         .route("/lobby/chat", get(chat::lobby))

@@ -18,7 +18,7 @@ import { moveFaultWords } from '../../game/words';
 import { colorName, errorWords, has, orList, t } from '../../i18n';
 import { navigate } from '../../nav';
 import { tournamentsApi } from '../../tournaments/api';
-import { setFlipped } from '../../prefs';
+import { prefs, setFlipped, setPrefs } from '../../prefs';
 import * as sound from '../../sound';
 import { GameGround } from './ground';
 import { GameSocket } from './socket';
@@ -69,6 +69,9 @@ export class GameCtrl {
   private asking: string | null = null;
   /** Moves queued while the opponent is to move, played one per turn while each is legal. */
   premoves: Premove[] = [];
+  /** A move made on the board that waits for the confirm button (the `confirm_move`
+   * preference, correspondence games only), by its id. */
+  pendingMove: string | null = null;
   private seenNotice = -1;
   private networkError = false;
   private hadRematch: string | null | undefined;
@@ -243,6 +246,39 @@ export class GameCtrl {
     void this.sendMove(kept.text);
   }
 
+  /** A move made on the board: sent, or in a correspondence game with `confirm_move` set,
+   * held for the confirm button (the board shows it made meanwhile). */
+  boardMove(id: string): void {
+    const g = this.game;
+    if (g && prefs().confirm_move && g.clock?.kind === 'correspondence') {
+      this.pendingMove = id;
+      this.redraw();
+      return;
+    }
+    void this.sendMove(id);
+  }
+
+  /** The confirm button: sends the held move. */
+  confirmMove(): void {
+    const id = this.pendingMove;
+    this.pendingMove = null;
+    if (id) void this.sendMove(id);
+    this.redraw();
+  }
+
+  /** The cancel button (or Esc): drops the held move, and the board shows the position again. */
+  cancelMove(): void {
+    this.pendingMove = null;
+    this.ground.sync(true);
+    this.redraw();
+  }
+
+  /** Zen mode on or off (the `zen` preference; kept like the others). */
+  toggleZen(): void {
+    setPrefs({ zen: !prefs().zen }).then(() => this.redraw(), err => this.showError(err));
+    this.redraw();
+  }
+
   /** Sends move `text`; `true` when the server took it, otherwise the words of why not (for
    * the keyboard's box; a failure of a board move is shown as the page's message). */
   async sendMove(text: string): Promise<true | string> {
@@ -400,6 +436,7 @@ export class GameCtrl {
 
   /** Esc: drops a half-entered move and the queued premoves. */
   cancelEntry(): void {
+    if (this.pendingMove) this.cancelMove();
     this.ground.board?.reset();
     this.cancelPremoves();
   }
@@ -493,6 +530,8 @@ export class GameCtrl {
       if (prev && g.id === prev.id && g.version !== undefined && g.version === prev.version) this.clocks.set(g);
       return;
     }
+    // A held move belongs to the position it was made on.
+    if (this.pendingMove && prev && g.ply !== prev.ply) this.pendingMove = null;
     this.game = g;
     this.cond.refresh(g);
     this.gone.refresh(g);

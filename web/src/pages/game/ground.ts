@@ -22,7 +22,7 @@ export class GameGround {
     const g = ctrl.game;
     if (!g) return;
     this.board = new Board(el, g.variant, {
-      move: m => void ctrl.sendMove(m.id),
+      move: m => ctrl.boardMove(m.id),
       choose: cands => ctrl.choosePromotion(cands),
       partial: squares => ctrl.setJump(squares),
       premove: p => ctrl.addPremove(p),

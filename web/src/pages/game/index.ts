@@ -49,6 +49,8 @@ export function gamePage(root: HTMLElement, id: string): () => void {
     else if (e.key === 'ArrowRight') ctrl.browse(at + 1);
     else if (e.key === 'Home') ctrl.browse(0);
     else if (e.key === 'End') ctrl.browse(g.ply);
+    // Zen mode on and off (issue 41), as lichess's "z".
+    else if ((e.key === 'z' || e.key === 'Z') && !e.ctrlKey && !e.metaKey && !e.altKey) ctrl.toggleZen();
     else return;
     e.preventDefault();
   };

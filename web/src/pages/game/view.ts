@@ -13,6 +13,7 @@ import { ratingBadge, unratedNote } from '../../game/ratings';
 import { waitingRoom } from '../../game/waiting';
 import { moveLabel, seatName, speakerIcon } from '../../game/words';
 import { colorName, dateTime, resultHeadline, resultReason, t } from '../../i18n';
+import { prefs } from '../../prefs';
 import * as sound from '../../sound';
 import { h, keep, type VNode } from '../../snabbdom';
 import { variantOf } from '../../variants';
@@ -25,7 +26,11 @@ export function view(ctrl: GameCtrl): VNode {
   if (!g) return h('section.card', [h('p', t('page.loading'))]);
   const iceMove = ctrl.iceShown();
   const kbd = ctrl.keyboard();
+  // Zen mode (issue 41): prefs.css hides the chat, names, ratings and tools while the page's
+  // root says `data-zen="on"` (the preference, applied wherever it changes); the leave
+  // button (shown then) and the "z" key bring them back.
   return h('section.game', [
+    h('button#zen-leave.zen-leave', { attrs: { type: 'button' }, on: { click: () => ctrl.toggleZen() } }, t('prefs.zen_leave')),
     h('div.board-col', [
       player(ctrl, g, 'top'),
       h('div.board-box', { class: { 'ice-age': !!iceMove } }, [
@@ -59,6 +64,7 @@ export function view(ctrl: GameCtrl): VNode {
         ? h('button#premove-cancel.premove-cancel', { attrs: { type: 'button' }, on: { click: () => ctrl.cancelPremoves() } }, t('game.premove_cancel'))
         : null,
       jumpBox(ctrl),
+      confirmBox(ctrl),
       h('div.wait-box', waitingForFriend(g) && g.invite_url
         ? [waitingRoom(g, { cancel: ctrl.actionEvents().abort, copied: ctrl.inviteCopied, setCopied: ok => ctrl.copiedInvite(ok) }, ctrl.actionEvents())]
         : []),
@@ -180,6 +186,18 @@ function overBox(ctrl: GameCtrl, g: GameView): VNode {
   ] : []);
 }
 
+/** A move held for confirmation (the `confirm_move` preference in a correspondence game). */
+function confirmBox(ctrl: GameCtrl): VNode | null {
+  if (!ctrl.pendingMove) return null;
+  return h('div#confirm-move.confirm-move', { attrs: { role: 'group', 'aria-label': t('prefs.confirm_title') } }, [
+    h('p', t('prefs.confirm_title')),
+    h('div.actions', [
+      h('button#confirm-move-yes.primary', { attrs: { type: 'button' }, on: { click: () => ctrl.confirmMove() } }, t('prefs.confirm_yes')),
+      h('button#confirm-move-no', { attrs: { type: 'button' }, on: { click: () => ctrl.cancelMove() } }, t('prefs.confirm_no')),
+    ]),
+  ]);
+}
+
 function countdown(ctrl: GameCtrl, g: GameView): VNode {
   return countdownBox(countdownText(g), ctrl.browsing !== null);
 }
@@ -191,5 +209,6 @@ function tools(ctrl: GameCtrl, g: GameView): VNode {
     h('button#copy-fen', { attrs: { type: 'button' }, on: { click: () => void ctrl.copyFen() } }, ctrl.fenCopied ?? t('game.copy_fen')),
     h('a#download.button', { attrs: { href: api.recordUrl(g.id), download: `icebound-${g.id}.${v.recordExt}` } }, t(v.downloadKey)),
     h('a#rules-link.button', { attrs: { href: `/rules/${g.variant}` } }, t('game.rules_link', { game: gameName(g) })),
+    h('button#zen-toggle', { attrs: { type: 'button', 'aria-pressed': String(prefs().zen) }, on: { click: () => ctrl.toggleZen() } }, t('prefs.zen_on')),
   ]);
 }
