@@ -399,6 +399,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         )
         .route("/reports", post(social::report))
         .route("/me/challenges-from", post(social::set_challenges_from))
+        .route(
+            "/games/{id}/chat/mute",
+            axum::routing::put(chat::mute_opponent),
+        )
         .route("/mod/reports/{id}/close", post(moderation::close_report))
         .route("/mod/players/{name}/{action}", post(moderation::act));
     let social_reads = Router::new()
