@@ -35,6 +35,14 @@ async function chatInAGame(browser) {
   bobPage = await account(browser, bob, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   eq((await api(annPage, 'POST', `/api/players/${bob}/follow`)).status, 204, 'Ann follows Bob');
   eq((await api(bobPage, 'POST', `/api/players/${ann}/follow`)).status, 204, 'Bob follows Ann');
+  // A finished game first: a new account reports once it has one (or is 10 minutes old).
+  const first = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
+  eq((await api(bobPage, 'POST', `/api${first.json.invite_url}`)).status, 200, 'Bob joins a first game');
+  for (const p of [annPage, bobPage]) {
+    const v = await api(p, 'GET', `/api/games/${first.json.id}`);
+    eq((await api(p, 'POST', `/api/games/${first.json.id}/moves`, { move: v.json.legal[0].id, ply: v.json.ply })).status, 200, 'a move of the first game');
+  }
+  eq((await api(bobPage, 'POST', `/api/games/${first.json.id}/resign`)).status, 200, 'Bob resigns the first game');
   const g = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
   eq(g.status, 201, 'Ann makes a friend game');
   const joined = await api(bobPage, 'POST', `/api${g.json.invite_url}`);
