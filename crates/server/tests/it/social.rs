@@ -151,7 +151,7 @@ async fn blocks(url: &str) {
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
     assert_eq!(
         names(&followers.body),
-        [ann_name.clone()],
+        std::slice::from_ref(&ann_name),
         "{}",
         followers.text
     );
