@@ -27,6 +27,7 @@ export type Answer<P extends string> =
   : P extends '/api/positions' ? PositionView & ErrorBody
   : P extends '/api/import' ? ImportView & ErrorBody
   : P extends '/api/notifications' ? { unread: number; items: NotificationItem[] }
+  : P extends `/api/games/${string}/chat` ? { players?: unknown[]; watchers: unknown[]; chat_off: boolean; opponent_muted?: boolean } & ErrorBody
   : P extends '/api/games' | `/api/join/${string}` | `/api/games/${string}` ? Game & ErrorBody
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   : any;

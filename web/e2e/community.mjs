@@ -2,7 +2,9 @@
 // (canned phrases, each shown in the reader's words; the page fits a 390 px phone), one
 // reports a message, then blocks the other: the blocked player's messages and challenges no
 // longer reach the blocker. A moderator (granted with `icebound admin grant-mod`, as the
-// operator does) finds the reported message on `/mod`.
+// operator does) finds the reported message on `/mod`, pages its reports, closes and reopens,
+// marks and unmarks the reported player with its buttons. A player mutes the other player's
+// chat in one game ("Mute opponent"); an account sets "takes challenges from" on `/account`.
 
 import { execFileSync } from 'node:child_process';
 import { api, base, check, eq, newPage, screenshot, sleep, suite } from './lib.mjs';
@@ -33,6 +35,14 @@ async function chatInAGame(browser) {
   bobPage = await account(browser, bob, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   eq((await api(annPage, 'POST', `/api/players/${bob}/follow`)).status, 204, 'Ann follows Bob');
   eq((await api(bobPage, 'POST', `/api/players/${ann}/follow`)).status, 204, 'Bob follows Ann');
+  // A finished game first: a new account reports once it has one (or is 10 minutes old).
+  const first = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
+  eq((await api(bobPage, 'POST', `/api${first.json.invite_url}`)).status, 200, 'Bob joins a first game');
+  for (const p of [annPage, bobPage]) {
+    const v = await api(p, 'GET', `/api/games/${first.json.id}`);
+    eq((await api(p, 'POST', `/api/games/${first.json.id}/moves`, { move: v.json.legal[0].id, ply: v.json.ply })).status, 200, 'a move of the first game');
+  }
+  eq((await api(bobPage, 'POST', `/api/games/${first.json.id}/resign`)).status, 200, 'Bob resigns the first game');
   const g = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
   eq(g.status, 201, 'Ann makes a friend game');
   const joined = await api(bobPage, 'POST', `/api${g.json.invite_url}`);
@@ -74,6 +84,32 @@ async function chatInAGame(browser) {
   const challenge = await api(annPage, 'POST', '/api/challenges', { username: bob, variant: 'antarctos', time_control: { kind: 'correspondence', days: 1 } });
   eq(challenge.status, 403, 'the blocked player\'s challenge is refused');
   eq(challenge.json.error?.code, 'not_accepted', 'as a player who takes no challenges');
+  // Ann mutes Bob in this game: his next message reaches his own page, never hers.
+  await annPage.waitForSelector('.chat-mute-label:not([hidden])', { timeout: 10000 });
+  await annPage.click('.chat-mute');
+  await annPage.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat-mute'))?.checked === true, null, { timeout: 10000 });
+  const muted = await api(annPage, 'GET', `/api/games/${id}/chat`);
+  eq(muted.json.opponent_muted, true, 'the toggle mutes the opponent on the server');
+  await bobPage.click('.chat-phrase[data-phrase=thanks]');
+  await bobPage.waitForFunction(() => [...document.querySelectorAll('.chat-list .chat-text')].some(e => e.textContent === 'Thanks'), null, { timeout: 10000 });
+  await sleep(1500);
+  check(!(await lines(annPage)).includes('Thanks'), 'a muted opponent\'s message never reaches the muting player');
+}
+
+async function takesChallengesFrom(browser) {
+  const page = annPage ?? await account(browser, `cf_${stamp}`);
+  await page.goto(`${base}/account`);
+  await page.waitForSelector('#challenges-from:not([disabled])', { timeout: 10000 });
+  eq(await page.$eval('#challenges-from', s => s.value), 'everyone', 'everyone by default');
+  await page.selectOption('#challenges-from', 'nobody');
+  await page.waitForFunction(() => document.querySelector('#challenges-from-result')?.textContent === 'Saved.', null, { timeout: 10000 });
+  eq((await api(page, 'GET', '/api/me/challenges-from')).json.from, 'nobody', 'the page saved "nobody"');
+  await page.reload();
+  await page.waitForSelector('#challenges-from:not([disabled])', { timeout: 10000 });
+  eq(await page.$eval('#challenges-from', s => s.value), 'nobody', 'shown again after a reload');
+  await page.selectOption('#challenges-from', 'following');
+  await page.waitForFunction(() => document.querySelector('#challenges-from-result')?.textContent === 'Saved.', null, { timeout: 10000 });
+  eq((await api(page, 'GET', '/api/me/challenges-from')).json.from, 'following', 'the page saved "following"');
 }
 
 async function reportReachesModerators(browser) {
@@ -87,9 +123,28 @@ async function reportReachesModerators(browser) {
   const quoted = await page.$$eval('.report-message', els => els.map(e => e.textContent));
   check(quoted.includes('Good luck'), `the moderator sees the reported message (${JSON.stringify(quoted)})`);
   await screenshot(page, 'mod-chat-report');
+  // Paging as the API pages (50): one page here, both buttons off.
+  eq(await page.$eval('#mod-page', e => e.textContent), 'Page 1', 'the first page');
+  check(await page.$eval('#mod-prev', b => b.disabled), 'no newer page than the first');
+  check(await page.$eval('#mod-next', b => b.disabled), 'no older page after a short one');
+  // The reported player (Ann): close then reopen, mark then unmark, by the buttons.
+  const act = async (label, action) => {
+    await page.fill('.mod-report .mod-reason', `e2e ${action}`);
+    await page.click(`.mod-report button:text-is("${label}")`);
+    await page.waitForFunction(a => [...document.querySelectorAll('#mod-log li')].some(l => l.textContent.includes(` ${a} `)), action, { timeout: 10000 });
+  };
+  await act('Close the account', 'close');
+  eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.closed, true, 'closed by the button');
+  await act('Reopen the account', 'reopen');
+  eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.closed, false, 'reopened by the button');
+  await act('Mark as booster', 'mark');
+  eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.mark, 'booster', 'marked by the button');
+  await act('Take the mark off', 'unmark');
+  eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.mark, null, 'unmarked by the button');
 }
 
 await suite([
   ['chat in a game, report, block', chatInAGame],
+  ['takes challenges from, on the account page', takesChallengesFrom],
   ['a reported message reaches the moderators', reportReachesModerators],
 ]);

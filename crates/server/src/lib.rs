@@ -206,10 +206,12 @@ impl Site {
             match pubsub::Bus::start(
                 url,
                 &self.services.play,
+                &self.services.chat,
                 self.services.play.shutdown_signal(),
             ) {
                 Ok(bus) => {
                     self.services.notifications.set_relay(bus.clone());
+                    self.services.chat.set_relay(bus.clone());
                     self.services.play.set_bus(bus);
                 }
                 Err(e) => return Err(ServerError::Options(e.to_string())),

@@ -2,7 +2,9 @@
 //! a game is announced on the Redis channel [`CHANNEL`] after its commit, as
 //! `<process> <game id> <version>`, and every change of a player's notifications as
 //! `<process> notify <owner's token hash>` (issue 38: that player's notification streams in
-//! other processes look again); every process that holds the game in memory reloads it
+//! other processes look again), and every chat message stored as `<process> chat <id>` (issue
+//! 41: the other processes read it and deliver it to their game sockets and tournament and
+//! lobby streams); every process that holds the game in memory reloads it
 //! from the database (the database is the truth, the message only says "look") and sends the
 //! new state to its own WebSockets, which send each ply once and in order (`routes/ws.rs`,
 //! `Delivered`). As lichess's lila and lila-ws talk through Redis pub/sub.
@@ -22,6 +24,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
+use site::chat::{Chat, ChatRelay};
 use site::notifications::{Notifications, Relay};
 use site::play::{Announcer, GameService};
 use site_model::secrets::TokenHash;
@@ -80,12 +83,22 @@ impl Relay for Bus {
     }
 }
 
+impl ChatRelay for Bus {
+    /// Says chat message `id` is stored (after its commit).
+    fn relay_chat(&self, id: &str) {
+        // Lost (Redis down, queue full): readers elsewhere see it in the history.
+        let _ = self.tx.try_send(format!("{} chat {id}", self.origin));
+    }
+}
+
 impl Bus {
     /// Starts publishing and listening on `url` for `service` (whose process id marks our own
-    /// messages). The URL is checked now; Redis itself may come later: the tasks retry.
+    /// messages) and `chat`. The URL is checked now; Redis itself may come later: the tasks
+    /// retry.
     pub fn start(
         url: &str,
         service: &Arc<GameService>,
+        chat: &Arc<Chat>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Bus>, BadRedisUrl> {
         let notifications = Arc::downgrade(service.notifications());
@@ -111,6 +124,7 @@ impl Bus {
             Arc::downgrade(&bus),
             Arc::downgrade(service),
             notifications,
+            Arc::downgrade(chat),
             shutdown,
         ));
         Ok(bus)
@@ -204,6 +218,7 @@ async fn listen(
     bus: Weak<Bus>,
     service: Weak<GameService>,
     notifications: Weak<Notifications>,
+    chat: Weak<Chat>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut first = true;
@@ -245,6 +260,11 @@ async fn listen(
                                         n.wake(&owner);
                                     }
                                 }
+                                Some(Message::Chat(id)) => {
+                                    if let Some(c) = chat.upgrade() {
+                                        c.remote(id).await;
+                                    }
+                                }
                                 None => {}
                             }
                         }
@@ -283,6 +303,8 @@ enum Message<'a> {
     Game(&'a str, i64),
     /// `<origin> notify <owner>`: `owner`'s notifications changed.
     Notify(TokenHash),
+    /// `<origin> chat <id>`: chat message `id` is stored.
+    Chat(&'a str),
 }
 
 /// A message from another process; `None` for ours or a malformed one.
@@ -293,6 +315,11 @@ fn parse<'a>(text: &'a str, own: &str) -> Option<Message<'a>> {
     let second = parts.next()?;
     if origin == own || parts.next().is_some() {
         return None;
+    }
+    if first == "chat" {
+        let ok =
+            (1..=32).contains(&second.len()) && second.bytes().all(|b| b.is_ascii_alphanumeric());
+        return ok.then_some(Message::Chat(second));
     }
     if first == "notify" {
         let hex = second.len() == 64 && second.bytes().all(|b| b.is_ascii_hexdigit());
@@ -315,6 +342,9 @@ mod tests {
         ));
         assert_eq!(parse(&format!("p1 notify {owner}"), "p1"), None);
         assert_eq!(parse("p2 notify not-a-hash", "p1"), None);
+        assert_eq!(parse("p2 chat Ab12cd", "p1"), Some(Message::Chat("Ab12cd")));
+        assert_eq!(parse("p1 chat Ab12cd", "p1"), None);
+        assert_eq!(parse("p2 chat no-such!", "p1"), None);
         assert_eq!(parse("p1 abc123 7", "p1"), None);
         assert_eq!(parse("p2 abc123", "p1"), None);
         assert_eq!(parse("p2 abc123 x", "p1"), None);

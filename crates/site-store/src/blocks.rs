@@ -15,8 +15,10 @@ use super::{Store, StoreError};
 pub const MAX_BLOCKS: i64 = 500;
 
 impl Store {
-    /// `blocker` blocks `blocked` (account ids), and `blocked`'s follow of `blocker` ends, in
-    /// one transaction; false (nothing stored) when `blocker` already blocks the most allowed.
+    /// `blocker` blocks `blocked` (account ids), in one transaction with the withdrawal of
+    /// `blocker`'s open challenges to `blocked` and of `blocker`'s notifications of
+    /// `blocked`'s challenges; false (nothing stored) when `blocker` already blocks the most
+    /// allowed. `blocked`'s follow of `blocker` stays (see the module).
     pub async fn block(&self, blocker: &str, blocked: &str, now: i64) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
@@ -101,7 +103,7 @@ impl Store {
     /// The accounts `blocker` blocks, by name.
     pub async fn blocked_by(&self, blocker: &str) -> Result<Vec<SocialRow>, StoreError> {
         self.social_list(
-            "SELECT a.id, a.username, a.player_hash, b.created_at FROM blocks b \
+            "SELECT a.id, a.username, a.player_hash, a.closed_at, b.created_at FROM blocks b \
              JOIN accounts a ON a.id = b.blocked_id WHERE b.blocker_id = $1 ORDER BY a.username_key"
                 .to_string(),
             blocker,

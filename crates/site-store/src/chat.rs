@@ -4,7 +4,21 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::conn::commit;
 use super::{Store, StoreError};
+
+/// What [`Store::insert_chat_within`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatInsert {
+    /// Stored.
+    Stored,
+    /// Not stored: the author already sent the most allowed in the window; the oldest of
+    /// those was sent at this Unix ms.
+    TooFast {
+        /// When the oldest message of the window was sent, Unix ms.
+        oldest: i64,
+    },
+}
 
 /// One stored chat message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +50,9 @@ pub struct ChatReader {
     pub chat_off: bool,
     /// The accounts the reader blocks (ids): their messages never reach the reader.
     pub blocked: Vec<String>,
+    /// In a game's rooms: the players (token hashes) the reader muted in that game
+    /// ([`Store::game_mutes`]; filled by the site, empty here).
+    pub muted: Vec<String>,
 }
 
 const CHAT_COLUMNS: &str =
@@ -56,11 +73,49 @@ fn chat_of(r: &AnyRow) -> Result<ChatRow, sqlx::Error> {
 }
 
 impl Store {
-    /// Stores `msg`.
-    pub async fn insert_chat(&self, msg: &ChatRow) -> Result<(), StoreError> {
+    /// Stores `msg` unless its author (`author_hash`) sent `max` messages or more in the
+    /// `window_ms` before `msg.created_at`, in one transaction that first writes the author's
+    /// `chat_senders` row: two sendings of one author, from any processes, wait for each
+    /// other there (PostgreSQL's row lock, SQLite's write lock), so the count holds across
+    /// processes.
+    pub async fn insert_chat_within(
+        &self,
+        msg: &ChatRow,
+        window_ms: i64,
+        max: i64,
+    ) -> Result<ChatInsert, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
+                    sqlx::query(
+                        "INSERT INTO chat_senders (author_hash, last_at) VALUES ($1, $2) \
+                         ON CONFLICT (author_hash) DO UPDATE SET last_at = excluded.last_at",
+                    )
+                    .bind(&msg.author_hash)
+                    .bind(msg.created_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    let since = msg.created_at - window_ms;
+                    let rows = sqlx::query(
+                        "SELECT created_at FROM chat_messages WHERE author_hash = $1 \
+                         AND created_at > $2 ORDER BY created_at DESC LIMIT $3",
+                    )
+                    .bind(&msg.author_hash)
+                    .bind(since)
+                    .bind(max)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    if rows.len() as i64 >= max {
+                        let oldest: i64 = rows
+                            .last()
+                            .map(|r| r.try_get("created_at"))
+                            .transpose()?
+                            .unwrap_or(msg.created_at);
+                        // Nothing written that matters: the sender's row is rolled back.
+                        drop(tx);
+                        return Ok(ChatInsert::TooFast { oldest });
+                    }
                     sqlx::query(&format!(
                         "INSERT INTO chat_messages ({CHAT_COLUMNS}) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
@@ -74,9 +129,10 @@ impl Store {
                     .bind(msg.text.as_deref())
                     .bind(msg.phrase.as_deref())
                     .bind(msg.created_at)
-                    .execute(conn.raw())
+                    .execute(&mut *tx)
                     .await?;
-                    Ok(())
+                    commit(tx).await?;
+                    Ok(ChatInsert::Stored)
                 }
                 .await;
                 (conn, result)
@@ -153,6 +209,7 @@ impl Store {
                     Ok(ChatReader {
                         chat_off: off.unwrap_or(0) != 0,
                         blocked,
+                        muted: Vec::new(),
                     })
                 }
                 .await;
@@ -195,6 +252,65 @@ impl Store {
                     .fetch_optional(conn.raw())
                     .await?
                     .is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// In game `game`, the player `muter` (a token hash) mutes (`on`) or unmutes the chat of
+    /// `muted` (a token hash); idempotent.
+    pub async fn set_game_mute(
+        &self,
+        game: &str,
+        muter: &str,
+        muted: &str,
+        on: bool,
+    ) -> Result<(), StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let sql = if on {
+                        "INSERT INTO chat_game_mutes (game_id, muter_hash, muted_hash) \
+                         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+                    } else {
+                        "DELETE FROM chat_game_mutes WHERE game_id = $1 AND muter_hash = $2 \
+                         AND muted_hash = $3"
+                    };
+                    sqlx::query(sql)
+                        .bind(game)
+                        .bind(muter)
+                        .bind(muted)
+                        .execute(conn.raw())
+                        .await?;
+                    Ok(())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// The token hashes `muter` (a token hash) muted in game `game`.
+    pub async fn game_mutes(&self, game: &str, muter: &str) -> Result<Vec<String>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT muted_hash FROM chat_game_mutes WHERE game_id = $1 \
+                         AND muter_hash = $2",
+                    )
+                    .bind(game)
+                    .bind(muter)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|r| r.try_get("muted_hash"))
+                        .collect::<Result<Vec<String>, _>>()?)
                 }
                 .await;
                 (conn, result)

@@ -16,6 +16,8 @@ pub struct SocialRow {
     pub player_hash: Option<String>,
     /// When the follow or block was made, Unix ms.
     pub since: i64,
+    /// Closed by a moderator.
+    pub closed: bool,
 }
 
 /// Most accounts one account may follow (lichess: 400).
@@ -116,7 +118,7 @@ impl Store {
             ("follower_id", "followed_id")
         };
         let sql = format!(
-            "SELECT a.id, a.username, a.player_hash, f.created_at FROM follows f \
+            "SELECT a.id, a.username, a.player_hash, a.closed_at, f.created_at FROM follows f \
              JOIN accounts a ON a.id = f.{theirs} WHERE f.{mine} = $1 ORDER BY a.username_key"
         );
         self.social_list(sql, account).await
@@ -210,6 +212,7 @@ impl Store {
                                 username: r.try_get("username")?,
                                 player_hash: r.try_get("player_hash")?,
                                 since: r.try_get("created_at")?,
+                                closed: r.try_get::<Option<i64>, _>("closed_at")?.is_some(),
                             })
                         })
                         .collect()

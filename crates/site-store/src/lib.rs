@@ -64,7 +64,7 @@ pub use accounts::{AccountRow, NameClash};
 pub use backup::BackupSummary;
 pub use blocks::MAX_BLOCKS;
 pub use challenges::{ChallengeEnd, ChallengeRow};
-pub use chat::{ChatReader, ChatRow};
+pub use chat::{ChatInsert, ChatReader, ChatRow};
 pub use commits::{CommitCounts, MAX_BATCH};
 pub use conditional::{ConditionalRow, LineMove};
 pub use db_url::redacted_url;

@@ -754,4 +754,26 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE accounts ADD COLUMN country TEXT",
         ],
     ),
+    (
+        37,
+        &[
+            // The chat rate across processes (issue 41, store/chat.rs): one row per author
+            // (token hash), written first in each sending's transaction so that two sendings
+            // of one author wait for each other; the count reads `chat_messages`.
+            "CREATE TABLE IF NOT EXISTS chat_senders (
+            author_hash TEXT PRIMARY KEY,
+            last_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS chat_messages_author ON chat_messages (author_hash, created_at)",
+            // A player's per-game mute of the other player's chat (issue 41, finding 16: a
+            // block binds accounts alone, an anonymous opponent is muted here): by token
+            // hashes, so anonymous players mute and are muted too.
+            "CREATE TABLE IF NOT EXISTS chat_game_mutes (
+            game_id TEXT NOT NULL,
+            muter_hash TEXT NOT NULL,
+            muted_hash TEXT NOT NULL,
+            PRIMARY KEY (game_id, muter_hash, muted_hash)
+        )",
+        ],
+    ),
 ];

@@ -1,5 +1,6 @@
 //! Watch (issue 41, `GET /api/tv`): the game in progress most worth watching. Among the
-//! ongoing games of two different human players: rated games first, then games of two
+//! ongoing real-time games of two different human players (never a correspondence or an
+//! unlimited game, which may wait for days): rated games first, then games of two
 //! accounts, then the highest mean rating of the two players (their rating for the game's
 //! variant and speed; 1500, Glicko-2's start, without one), then the newest. The ongoing games
 //! are read through `games_status (status, variant)`: few rows, whatever the table's size.
@@ -47,7 +48,8 @@ impl Store {
                          LEFT JOIN ratings rw ON rw.account_id = aw.id AND rw.variant = g.variant AND rw.speed = g.speed \
                          LEFT JOIN accounts ab ON g.black_name IS NOT NULL AND ab.player_hash = g.black_token \
                          LEFT JOIN ratings rb ON rb.account_id = ab.id AND rb.variant = g.variant AND rb.speed = g.speed \
-                         WHERE g.status = 'ongoing' AND g.white_kind = 'human' AND g.black_kind = 'human' \
+                         WHERE g.status = 'ongoing' AND g.speed = 'realtime' \
+                         AND g.white_kind = 'human' AND g.black_kind = 'human' \
                          AND g.white_token <> g.black_token{only} \
                          ORDER BY g.rated DESC, \
                          CASE WHEN aw.id IS NOT NULL AND ab.id IS NOT NULL THEN 1 ELSE 0 END DESC, \

@@ -1,5 +1,5 @@
-//! Watch (issue 41): `GET /api/tv` names the game in progress most worth watching (rated
-//! games of two accounts first, then the highest mean rating: `site_store::tv`); the `/tv`
+//! Watch (issue 41): `GET /api/tv` names the real-time game in progress most worth watching
+//! (never a correspondence or unlimited one; rated games of two accounts first, then the highest mean rating: `site_store::tv`); the `/tv`
 //! page shows it live and asks again when it ends.
 
 use serde::Serialize;

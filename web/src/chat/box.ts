@@ -29,12 +29,17 @@ export interface ChatOptions {
   send: (room: string, content: ChatContent) => Promise<void>;
   /** The reader's account name (`null` anonymous, `undefined` unknown yet). */
   me: () => string | null | undefined;
+  /** A game's players: mutes (or unmutes) the other player's chat in this game; resolves with
+   * the setting. */
+  mute?: (on: boolean) => Promise<boolean>;
 }
 
 export const chatApi = {
   setting: () => call<{ chat_off: boolean }>('GET', '/api/me/chat'),
   setOff: (off: boolean) => call<{ chat_off: boolean }>('PUT', '/api/me/chat', { chat_off: off }),
-  game: (id: string) => call<{ players?: ChatMessage[]; watchers: ChatMessage[]; chat_off: boolean }>('GET', `/api/games/${encodeURIComponent(id)}/chat`),
+  game: (id: string) => call<{ players?: ChatMessage[]; watchers: ChatMessage[]; chat_off: boolean; opponent_muted?: boolean }>('GET', `/api/games/${encodeURIComponent(id)}/chat`),
+  /** A player mutes the other player's chat in this game (issue 41: anonymous players too). */
+  mute: (id: string, mute: boolean) => call<{ mute: boolean }>('PUT', `/api/games/${encodeURIComponent(id)}/chat/mute`, { mute }),
   lobby: () => call<{ messages: ChatMessage[]; chat_off: boolean }>('GET', '/api/lobby/chat'),
   tournament: (id: string) => call<{ messages: ChatMessage[]; chat_off: boolean }>('GET', `/api/tournaments/${encodeURIComponent(id)}/chat`),
   sendLobby: (c: ChatContent) => call<ChatMessage>('POST', '/api/lobby/chat', c),
@@ -59,6 +64,9 @@ export class ChatBox {
   private readonly offBox = h('input.chat-off', { type: 'checkbox' }) as HTMLInputElement;
   private readonly offLabel = h('label.chat-off-label', this.offBox, ' ', t('chat.off'));
   private readonly offNote = h('p.muted.chat-off-note', { hidden: true }, t('chat.off_note'));
+  private readonly muteBox = h('input.chat-mute', { type: 'checkbox' }) as HTMLInputElement;
+  private readonly muteLabel = h('label.chat-mute-label', { hidden: true }, this.muteBox, ' ', t('chat.mute_opponent'));
+  private muted: boolean | undefined;
   private readonly writer: HTMLElement;
 
   constructor(private readonly opts: ChatOptions, rooms: string[]) {
@@ -73,8 +81,15 @@ export class ChatBox {
       h('button.chat-phrase', { type: 'button', 'data-phrase': p, onclick: () => this.send({ phrase: p }) }, t(`chat.phrase.${p}` as Key))));
     this.writer = h('div.chat-writer', phrases, form);
     this.offBox.addEventListener('change', () => this.setOffByPlayer(this.offBox.checked));
+    this.muteBox.addEventListener('change', () => {
+      const want = this.muteBox.checked;
+      this.opts.mute?.(want).then(m => { this.error.textContent = ''; this.setMuted(m); }, err => {
+        this.error.textContent = errorWords(err);
+        this.muteBox.checked = !!this.muted;
+      });
+    });
     this.el = h('section.chat', { 'aria-label': t('chat.title') },
-      h('div.chat-head', h('h2', t('chat.title')), this.offLabel),
+      h('div.chat-head', h('h2', t('chat.title')), this.offLabel, this.muteLabel),
       this.tabs, this.offNote, this.list, this.error, this.writer);
     this.setRooms(rooms);
     this.showSetting();
@@ -98,6 +113,14 @@ export class ChatBox {
   setOff(off: boolean): void {
     this.off = off;
     this.draw();
+  }
+
+  /** Whether the reader muted the other player in this game (`undefined`: not a player, no
+   * toggle). */
+  setMuted(muted: boolean | undefined): void {
+    this.muted = muted;
+    this.muteLabel.hidden = muted === undefined || !this.opts.mute;
+    this.muteBox.checked = !!muted;
   }
 
   /** A live message. */

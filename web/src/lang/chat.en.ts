@@ -23,4 +23,5 @@ export const chatEn = {
   'error.muted': 'A moderator muted you: no chat for now.',
   'error.chat_off': 'Your chat is off: turn it on to write.',
   'error.chat_not_allowed': 'New accounts and guests can send the phrases only: writing comes 10 minutes after registering, with a finished game.',
+  'chat.mute_opponent': 'Mute opponent',
 };

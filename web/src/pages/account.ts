@@ -8,6 +8,7 @@ import { currentUser, setMe } from '../account';
 import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
+import { CHALLENGES_FROM, socialApi, type ChallengesFrom } from '../social/api';
 import { setTitle } from '../title';
 import { emailSection, forgotForm, linkOutcomeNotice } from './email';
 import { prefsSection, profileSection } from './settings';
@@ -101,8 +102,31 @@ export function accountPage(root: HTMLElement): void {
     prefsSection(true),
     form,
     emailSection(),
+    challengesSection(),
     vacationSection(),
     h('button#logout', { type: 'button', onclick: () => api.logOut().then(() => { setMe(null); navigate('/'); }, err => { msg.className = 'error'; msg.textContent = errorWords(err); }) }, t('account.logout'))));
+}
+
+/** "Takes challenges from: everyone / players I follow / nobody" (issue 41; docs/api.md,
+ * `/api/me/challenges-from`): saved as soon as it is changed. */
+function challengesSection(): HTMLElement {
+  const msg = h('span.small#challenges-from-result', { role: 'status' });
+  const select = h('select#challenges-from', {
+    'aria-label': t('social.challenges_from'),
+    disabled: true,
+    onchange: () => {
+      msg.className = 'small';
+      msg.textContent = '';
+      socialApi.setChallengesFrom(select.value as ChallengesFrom).then(
+        v => { select.value = v.from; msg.textContent = t('social.challenges_from_saved'); },
+        err => { msg.className = 'small error'; msg.textContent = errorWords(err); });
+    },
+  }, CHALLENGES_FROM.map(f => h('option', { value: f }, t(`social.challenges_from.${f}` as 'social.challenges_from.everyone')))) as HTMLSelectElement;
+  socialApi.challengesFrom().then(v => { select.value = v.from; select.disabled = false; },
+    err => { msg.className = 'small error'; msg.textContent = errorWords(err); });
+  return h('section#challenges-from-section',
+    h('h2', t('social.challenges_from')),
+    h('label', t('social.challenges_from'), ' ', select), ' ', msg);
 }
 
 /** The local date `YYYY-MM-DD` of `ms`, for a date input. */

@@ -1,15 +1,16 @@
 // `/mod` (issue 41): the moderators' page: open and closed reports (texts shown as text, never
-// HTML), actions on a reported player, and the mod log. Others see the server's 403 in words.
+// HTML), paged as the API pages them (50), actions on a reported player (mute, unmute, mark,
+// unmark, close, reopen), and the mod log. Others see the server's 403 in words.
 
 import { h, mount } from '../dom';
 import { dateTime, errorWords, t, type Key } from '../i18n';
-import { socialApi, type Mark, type ReportView } from '../social/api';
+import { REPORTS_PAGE, socialApi, type Mark, type ModAction, type ReportView } from '../social/api';
 import { setTitle } from '../title';
 
 function actions(name: string, after: () => void): HTMLElement {
   const reason = h('input.mod-reason', { type: 'text', maxlength: 500, placeholder: t('mod.reason'), 'aria-label': t('mod.reason') }) as HTMLInputElement;
   const note = h('span.small', { role: 'status' });
-  const act = (action: 'mute' | 'unmute' | 'close' | 'mark', extra: { minutes?: number; mark?: Mark } = {}) => () =>
+  const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () =>
     socialApi.act(name, action, { reason: reason.value, ...extra }).then(() => { mount(note, t('mod.done')); after(); }, err => mount(note, h('span.error', errorWords(err))));
   const button = (label: string, onclick: () => void) => h('button', { type: 'button', onclick }, label);
   return h('div.actions.wrap', reason,
@@ -17,14 +18,18 @@ function actions(name: string, after: () => void): HTMLElement {
     button(t('mod.unmute'), act('unmute')),
     button(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
     button(t('mod.mark_cheater'), act('mark', { mark: 'cheater' })),
+    button(t('mod.unmark'), act('unmark')),
     button(t('mod.close_account'), act('close')),
+    button(t('mod.reopen'), act('reopen')),
     note);
 }
 
 export function modPage(root: HTMLElement): void {
   setTitle(t('mod.title'));
   let status: 'open' | 'closed' = 'open';
+  let page = 1;
   const reports = h('div#mod-reports');
+  const pager = h('div.actions#mod-pager');
   const log = h('div#mod-log');
   const row = (r: ReportView): HTMLElement => h('li.mod-report', { 'data-id': r.id },
     h('strong', h('a', { href: `/@/${encodeURIComponent(r.username)}` }, r.username)), ' · ',
@@ -36,16 +41,23 @@ export function modPage(root: HTMLElement): void {
     r.status === 'open'
       ? h('div', actions(r.username, load), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));
+  const turn = (to: number) => () => { page = to; load(); };
   function load(): void {
-    socialApi.reports(status).then(list => mount(reports, list.length ? h('ul', list.map(row)) : h('p.muted', t('mod.no_reports'))),
-      err => mount(reports, h('p.error#mod-error', errorWords(err))));
+    socialApi.reports(status, page).then(list => {
+      mount(reports, list.length ? h('ul', list.map(row)) : h('p.muted', t('mod.no_reports')));
+      // 50 a page (docs/api.md): a full page may have a next one; past the last, [].
+      mount(pager,
+        h('button#mod-prev', { type: 'button', disabled: page <= 1, onclick: turn(page - 1) }, t('mod.prev')),
+        h('span.small#mod-page', t('mod.page', { n: page })),
+        h('button#mod-next', { type: 'button', disabled: list.length < REPORTS_PAGE, onclick: turn(page + 1) }, t('mod.next')));
+    }, err => mount(reports, h('p.error#mod-error', errorWords(err))));
     socialApi.log().then(lines => mount(log, h('ul', lines.map(l => h('li.small',
       dateTime(l.at), ' · ', l.moderator, ' · ', l.action, ' · ', l.target, ' · ', l.details)))), () => mount(log, ''));
   }
   const tabs = h('div.tabs', (['open', 'closed'] as const).map(s => h('button', {
     type: 'button', 'aria-pressed': String(s === status),
-    onclick: () => { status = s; load(); },
+    onclick: () => { status = s; page = 1; load(); },
   }, t(`mod.${s}` as 'mod.open'))));
-  mount(root, h('section.card#mod', h('h1', t('mod.title')), tabs, reports, h('h2', t('mod.log')), log));
+  mount(root, h('section.card#mod', h('h1', t('mod.title')), tabs, reports, pager, h('h2', t('mod.log')), log));
   load();
 }

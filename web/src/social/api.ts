@@ -34,6 +34,12 @@ export interface ReportView {
   message?: { id: string; room: string; text: string | null; phrase: string | null };
 }
 
+export type ChallengesFrom = 'everyone' | 'following' | 'nobody';
+export const CHALLENGES_FROM: ChallengesFrom[] = ['everyone', 'following', 'nobody'];
+/** Reports a page of `GET /api/mod/reports` holds. */
+export const REPORTS_PAGE = 50;
+export type ModAction = 'mute' | 'unmute' | 'close' | 'reopen' | 'mark' | 'unmark';
+
 export interface ModLogLine { moderator: string; action: string; target: string; details: string; at: number }
 export interface MyModeration { moderator: boolean; is_muted: boolean; muted_until: number | null }
 
@@ -48,9 +54,11 @@ export const socialApi = {
   report: (username: string, reason: ReportReason, text: string) =>
     call<{ id: string }>('POST', '/api/reports', { username, reason, text }),
   me: () => call<MyModeration>('GET', '/api/me/moderation'),
-  reports: (status: 'open' | 'closed') => call<ReportView[]>('GET', `/api/mod/reports?status=${status}`),
+  reports: (status: 'open' | 'closed', page = 1) => call<ReportView[]>('GET', `/api/mod/reports?status=${status}&page=${page}`),
   closeReport: (id: string) => call<ReportView>('POST', `/api/mod/reports/${encodeURIComponent(id)}/close`),
-  act: (name: string, action: 'mute' | 'unmute' | 'close' | 'mark', body: { reason: string; minutes?: number; mark?: Mark }) =>
+  act: (name: string, action: ModAction, body: { reason: string; minutes?: number; mark?: Mark }) =>
     call<unknown>('POST', `/api/mod/players/${encodeURIComponent(name)}/${action}`, body),
   log: () => call<ModLogLine[]>('GET', '/api/mod/log'),
+  challengesFrom: () => call<{ from: ChallengesFrom }>('GET', '/api/me/challenges-from'),
+  setChallengesFrom: (from: ChallengesFrom) => call<{ from: ChallengesFrom }>('POST', '/api/me/challenges-from', { from }),
 };

@@ -5,6 +5,7 @@
 mod admin_cli;
 mod antarctos_cli;
 mod backup_cli;
+mod chat_processes;
 mod common;
 mod engine_cli;
 mod engine_qa_cli;

@@ -247,6 +247,11 @@ async fn closed_accounts(url: &str) {
         .await;
         assert_eq!(r.status, 204, "{}", r.text);
     }
+    // Bob has a lobby page open: online to his follower.
+    let (status, _bob_lobby) = bob.events("/api/lobby").await.expect("stream");
+    assert_eq!(status, 200);
+    let f = get(&mut ann, "/api/me/following").await.body;
+    assert_eq!(f[0]["online"], true, "{f}");
     let r = post(
         &mut mod1,
         &format!("/api/mod/players/{bob_name}/close"),
@@ -254,6 +259,11 @@ async fn closed_accounts(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
+    // Closed: offline with no games, although his lobby page is still open.
+    let f = get(&mut ann, "/api/me/following").await.body;
+    assert_eq!(f[0]["username"], bob_name.as_str(), "{f}");
+    assert_eq!(f[0]["online"], false, "{f}");
+    assert_eq!(f[0]["playing"], json!([]), "{f}");
     // Its games ended at once: the begun one lost by leaving (and rated), the other aborted.
     let v = get(&mut ann, &format!("/api/games/{played}")).await.body;
     assert_eq!(v["status"], "finished", "{v}");

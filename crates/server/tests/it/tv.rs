@@ -1,6 +1,7 @@
 //! Watch (issue 41, `GET /api/tv`): of the games in progress, the rated game of the highest
 //! mean rating is shown; when it ends the next one is, a casual game only after the rated
-//! ones, and none once all ended. SQLite only: on a shared PostgreSQL database another test's
+//! ones, and none once all ended; a correspondence or unlimited game is never shown, however
+//! high its players' ratings. SQLite only: on a shared PostgreSQL database another test's
 //! games in progress would compete.
 
 use crate::common::lobby::{account, first_legal, get, post, start};
@@ -8,15 +9,31 @@ use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
 
-/// A friend game `white` (creator) against `black` with two plies played; its id.
+/// A real-time friend game (30 minutes) `white` (creator) against `black` with two plies
+/// played; its id.
 async fn begun(white: &mut ApiClient, black: &mut ApiClient, rated: bool) -> String {
-    let g = create_and_join(
+    begun_with(
         white,
         black,
-        json!({"variant": "antarctos", "opponent": "friend", "color": "white", "rated": rated,
-               "time_control": {"kind": "correspondence", "days": 2}}),
+        rated,
+        json!({"kind": "realtime", "initial_s": 1800, "increment_s": 0}),
     )
-    .await;
+    .await
+}
+
+/// A friend game of `time_control` with two plies played; its id.
+async fn begun_with(
+    white: &mut ApiClient,
+    black: &mut ApiClient,
+    rated: bool,
+    time_control: Value,
+) -> String {
+    let mut body = json!({"variant": "antarctos", "opponent": "friend", "color": "white",
+                          "rated": rated});
+    if !time_control.is_null() {
+        body["time_control"] = time_control;
+    }
+    let g = create_and_join(white, black, body).await;
     let id = g["id"].as_str().expect("id").to_string();
     let mv = first_legal(white, &id).await;
     play(white, &id, &mv).await;
@@ -50,6 +67,16 @@ async fn tv_follows_the_highest_rated_game_and_switches_when_it_ends() {
     let casual = begun(&mut cat, &mut dan, false).await;
     let high = begun(&mut ann, &mut cat, true).await;
     let low = begun(&mut bob, &mut dan, true).await;
+    // A rated correspondence game and an unlimited one of Ann (the highest rating) are
+    // never shown: they may wait for days.
+    let slow = begun_with(
+        &mut ann,
+        &mut dan,
+        true,
+        json!({"kind": "correspondence", "days": 2}),
+    )
+    .await;
+    let unlimited = begun_with(&mut ann, &mut bob, false, Value::Null).await;
     let now = tv(&mut ann).await;
     assert_eq!(now["game"], high.as_str(), "{now}");
     assert_eq!(now["white"], an.as_str());
@@ -86,8 +113,11 @@ async fn tv_follows_the_highest_rated_game_and_switches_when_it_ends() {
         Value::Null
     );
     resign(&mut cat, &casual).await;
+    // Only the correspondence and unlimited games are left in progress: none is shown.
     let now = tv(&mut ann).await;
     assert_eq!(now["game"], Value::Null, "{now}");
+    resign(&mut ann, &slow).await;
+    resign(&mut ann, &unlimited).await;
     for bad in ["/api/tv?variant=chess", "/api/tv?speed=fast"] {
         let a = stranger.get(bad).await.expect("request");
         assert_error(&a, 400, "bad_request");

@@ -113,3 +113,23 @@ pub async fn set_setting(
         .await?;
     Ok(Json(body))
 }
+
+/// The body and answer of `PUT /api/games/{id}/chat/mute`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MuteSetting {
+    /// The other player's chat muted in this game for the asking player.
+    pub mute: bool,
+}
+
+/// `PUT /api/games/{id}/chat/mute` `{"mute": bool}` -> 200 [`MuteSetting`]; 403
+/// `not_a_player` for a watcher, 409 while the other seat is open, 404 for an unknown game.
+pub async fn mute_opponent(
+    State(svc): State<AppState>,
+    Player(token): Player,
+    PathText(id): PathText,
+    ApiJson(body): ApiJson<MuteSetting>,
+) -> Result<Json<MuteSetting>, HttpError> {
+    let mute = svc.chat.mute_opponent(&id, &token, body.mute).await?;
+    Ok(Json(MuteSetting { mute }))
+}

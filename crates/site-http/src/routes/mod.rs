@@ -412,6 +412,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             "/me/profile",
             body_limit(axum::routing::put(prefs::put_profile), PREFS_BODY_LIMIT),
         )
+        .route(
+            "/games/{id}/chat/mute",
+            axum::routing::put(chat::mute_opponent),
+        )
         .route("/mod/reports/{id}/close", post(moderation::close_report))
         .route("/mod/players/{name}/{action}", post(moderation::act));
     let social_reads = Router::new()

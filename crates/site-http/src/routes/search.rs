@@ -1,32 +1,38 @@
 //! `GET /api/games/search` (site::game_search; docs/api.md, "Game search"): the query string
-//! is read once into `SearchParams` (unknown fields refused) and checked into `SearchInput`.
+//! is read once into `SearchParams` (unknown, repeated and non-UTF-8 parameters refused, by name) and checked into `SearchInput`.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 
 use super::AppState;
+use super::strict::query_fields;
 use crate::error::HttpError;
 use site::game_search::{SearchInput, SearchParams, SearchView};
-use site_model::error::SiteError;
+
+/// The parameters `GET /api/games/search` takes.
+const FIELDS: &[&str] = &[
+    "player", "opponent", "variant", "result", "rated", "speed", "from", "to", "page",
+];
 
 /// `GET /api/games/search?player=&opponent=&variant=&result=&rated=&speed=&from=&to=&page=`:
-/// 400 naming the field that is unknown, repeated or bad; 404 for an unknown player.
+/// 400 naming the parameter that is unknown, repeated, not UTF-8 text or bad; 404 for an
+/// unknown player.
 pub async fn search(
     State(svc): State<AppState>,
-    q: Result<Query<SearchParams>, QueryRejection>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<SearchView>, HttpError> {
-    let Query(params) = q.map_err(|e| {
-        // serde names the field: "unknown field `x`, expected one of ..." or "duplicate field `page`".
-        let text = e.body_text();
-        let why = text
-            .strip_prefix("Failed to deserialize query string: ")
-            .unwrap_or(&text);
-        HttpError::from(SiteError::bad_request(format!(
-            "the query: {}",
-            game::excerpt(why)
-        )))
-    })?;
+    let mut q = query_fields(query.as_deref(), FIELDS)?;
+    let params = SearchParams {
+        player: q.remove("player"),
+        opponent: q.remove("opponent"),
+        variant: q.remove("variant"),
+        result: q.remove("result"),
+        rated: q.remove("rated"),
+        speed: q.remove("speed"),
+        from: q.remove("from"),
+        to: q.remove("to"),
+        page: q.remove("page"),
+    };
     let input = SearchInput::try_from(params)?;
     Ok(Json(svc.search.search(input).await?))
 }

@@ -10,6 +10,7 @@ use site::social::reports::NewReport;
 use site_model::error::SiteError;
 use site_model::social::{ChallengesFrom, MAX_REPORT_TEXT, ReportReason};
 
+use super::strict::NoBody;
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
 use crate::player::{LoggedIn, Player};
@@ -71,6 +72,7 @@ pub async fn follow(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(name): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.social.follow(a.as_ref(), &name).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -81,6 +83,7 @@ pub async fn unfollow(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(name): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.social.unfollow(a.as_ref(), &name).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -91,6 +94,7 @@ pub async fn block(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(name): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.social.block(a.as_ref(), &name).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -101,6 +105,7 @@ pub async fn unblock(
     State(svc): State<AppState>,
     LoggedIn(a): LoggedIn,
     PathText(name): PathText,
+    _: NoBody,
 ) -> Result<StatusCode, HttpError> {
     svc.social.unblock(a.as_ref(), &name).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -57,3 +57,42 @@ impl<S: Send + Sync> FromRequestParts<S> for NoQuery {
         }
     }
 }
+
+/// The parameters of a query string that takes only `known`, each at most once, by name: 400
+/// naming the parameter that is unknown, repeated or not UTF-8 text (a bad `%` escape).
+pub fn query_fields(
+    query: Option<&str>,
+    known: &[&str],
+) -> Result<std::collections::HashMap<String, String>, HttpError> {
+    let mut out = std::collections::HashMap::new();
+    let Some(query) = query else { return Ok(out) };
+    for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        if key.is_empty() && value.is_empty() {
+            continue;
+        }
+        if key.contains('\u{FFFD}') {
+            return Err(SiteError::bad_request(
+                "the query: a parameter name is not UTF-8 text (a bad % escape)",
+            )
+            .into());
+        }
+        if !known.contains(&key.as_ref()) {
+            return Err(SiteError::bad_request(format!(
+                "{}: unknown parameter (known: {})",
+                game::excerpt(&key),
+                known.join(", ")
+            ))
+            .into());
+        }
+        if value.contains('\u{FFFD}') {
+            return Err(SiteError::bad_request(format!(
+                "{key}: the value is not UTF-8 text (a bad % escape)"
+            ))
+            .into());
+        }
+        if out.insert(key.to_string(), value.into_owned()).is_some() {
+            return Err(SiteError::bad_request(format!("{key}: given twice")).into());
+        }
+    }
+    Ok(out)
+}

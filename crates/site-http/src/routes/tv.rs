@@ -1,32 +1,21 @@
 //! `GET /api/tv?variant=` (site::tv; docs/api.md, "Watch"): the game in progress most worth
 //! watching.
 
-use std::collections::HashMap;
-
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 
 use super::AppState;
+use super::strict::query_fields;
 use crate::error::HttpError;
 use site::tv::TvView;
-use site_model::error::SiteError;
 
-/// `GET /api/tv?variant=`: 400 for a field other than `variant` or an unknown game.
+/// `GET /api/tv?variant=`: 400 naming a parameter other than `variant`, a repeated one, one
+/// that is not UTF-8 text, or an unknown game.
 pub async fn tv(
     State(svc): State<AppState>,
-    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<TvView>, HttpError> {
-    let Query(q) = q.map_err(|_| {
-        HttpError::from(SiteError::bad_request("the query string is not valid text"))
-    })?;
-    if let Some(other) = q.keys().find(|k| k.as_str() != "variant") {
-        return Err(SiteError::bad_request(format!(
-            "{}: unknown field (only variant)",
-            game::excerpt(other)
-        ))
-        .into());
-    }
+    let q = query_fields(query.as_deref(), &["variant"])?;
     Ok(Json(
         svc.tv.current(q.get("variant").map(String::as_str)).await?,
     ))

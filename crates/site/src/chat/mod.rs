@@ -1,7 +1,10 @@
 //! Chat (issue 41): a game's players' and watchers' rooms, a room per tournament, the lobby's
 //! room. Messages are stored (site-store's `chat_messages`) and delivered live to the
-//! subscribers of their room in this process ([`Chat::subscribe`]): the game's socket, the
-//! tournament's and the lobby's streams. Each reader gets a message only if [`Chat::visible`]
+//! subscribers of their room in this process ([`Chat::subscribe_game`],
+//! [`Chat::subscribe_room`]): the game's socket, the tournament's and the lobby's streams.
+//! Other processes hear of a message through the [`ChatRelay`] port (the server's Redis bus
+//! says `<process> chat <id>`) and deliver it from the store to their own subscribers
+//! ([`Chat::remote`]). Each reader gets a message only if [`Chat::visible`]
 //! says so: the players' room to the two players alone, nothing to a reader who turned chat
 //! off, nothing from an account the reader blocks (the author is not told).
 //!
@@ -10,14 +13,16 @@
 //! player outside their own game), the mute (403 `muted`), the text (400 for control and
 //! direction characters, 413 `too_large` past [`MAX_CHAT_TEXT`]), free text's conditions
 //! (403 `chat_not_allowed`: an account at least 10 minutes old with a finished game; canned
-//! phrases need neither), and the rate (429 `rate_limited` past [`CHAT_RATE_COUNT`] messages
-//! in [`CHAT_RATE_WINDOW_MS`]).
+//! phrases need neither), and the rate (429 `rate_limited` past
+//! [`site_model::chat::CHAT_RATE_COUNT`] messages in
+//! [`site_model::chat::CHAT_RATE_WINDOW_MS`], counted in the store in the transaction that
+//! stores the message: across processes).
 
 mod rules;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock};
 
 use serde::Serialize;
 use site_model::chat::{CHAT_HISTORY, CHAT_MIN_ACCOUNT_AGE_MS, GameRoom, Phrase};
@@ -174,6 +179,10 @@ pub struct GameChat {
     pub watchers: Vec<ChatMessage>,
     /// The reader turned chat off: both lists are empty.
     pub chat_off: bool,
+    /// For the two players alone: whether the reader muted the other player's chat in this
+    /// game (`PUT /api/games/{id}/chat/mute`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opponent_muted: Option<bool>,
 }
 
 /// A tournament's or the lobby's chat history.
@@ -185,13 +194,21 @@ pub struct RoomChat {
     pub chat_off: bool,
 }
 
+/// Tells the other processes that a chat message was stored (after its commit); they read it
+/// from the store and deliver it to their subscribers ([`Chat::remote`]). The server's Redis
+/// bus implements it.
+pub trait ChatRelay: Send + Sync {
+    /// Message `id` is stored.
+    fn relay_chat(&self, id: &str);
+}
+
 /// The chat of one site process.
 pub struct Chat {
     play: Arc<GameService>,
     store: Store,
     channels: StdMutex<HashMap<String, broadcast::Sender<Arc<ChatEvent>>>>,
-    /// Each author's last sending times (Unix ms), for the rate.
-    sent: StdMutex<HashMap<String, VecDeque<i64>>>,
+    /// The other processes, when there are (`serve --redis`).
+    relay: OnceLock<Arc<dyn ChatRelay>>,
     /// Free text's least account age, ms ([`CHAT_MIN_ACCOUNT_AGE_MS`]; a test lowers it).
     min_age_ms: AtomicI64,
 }
@@ -203,9 +220,28 @@ impl Chat {
             store: play.store().clone(),
             play,
             channels: StdMutex::new(HashMap::new()),
-            sent: StdMutex::new(HashMap::new()),
+            relay: OnceLock::new(),
             min_age_ms: AtomicI64::new(CHAT_MIN_ACCOUNT_AGE_MS),
         })
+    }
+
+    /// Tells the other processes of each message through `relay` from now on.
+    pub fn set_relay(&self, relay: Arc<dyn ChatRelay>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// Another process stored message `id`: delivers it to this process's subscribers of its
+    /// room (read from the store, the truth; an unknown id or room is ignored).
+    pub async fn remote(&self, id: &str) {
+        match self.store.chat_message(id).await {
+            Ok(Some(row)) => {
+                if let Some(room) = Room::of_key(&row.room) {
+                    self.publish(ChatEvent { row, room });
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot read another process's chat message"),
+        }
     }
 
     /// Sets the least account age of free text (ms); a test sets 0.
@@ -295,7 +331,23 @@ impl Chat {
                 return false;
             }
         }
-        match self.hides(reader).await {
+        let hides = match (&event.room, self.hides(reader).await) {
+            (Room::Game { id, .. }, Ok(mut h)) => {
+                match self
+                    .store
+                    .game_mutes(id, reader.token.hash().as_str())
+                    .await
+                {
+                    Ok(m) => {
+                        h.muted = m;
+                        Ok(h)
+                    }
+                    Err(e) => Err(SiteError::from(e)),
+                }
+            }
+            (_, h) => h,
+        };
+        match hides {
             Ok(h) => !hidden(&h, &event.row),
             Err(e) => {
                 tracing::warn!(error = %e.message, "cannot read a reader's chat settings");
@@ -310,13 +362,22 @@ impl Chat {
         let slot = self.play.slot(id).await?;
         let snap = self.play.snapshot(&slot).await;
         let reader = self.reader(token).await?;
-        let hides = self.hides(&reader).await?;
+        let mut hides = self.hides(&reader).await?;
         let player = seat_of(&snap.row, token).is_some();
+        hides.muted = self
+            .store
+            .game_mutes(&snap.row.id, token.hash().as_str())
+            .await?;
+        let opponent_muted = match opponent_of(&snap.row, token) {
+            Some(o) if player => Some(hides.muted.iter().any(|m| m == o.as_str())),
+            _ => player.then_some(false),
+        };
         if hides.chat_off {
             return Ok(GameChat {
                 players: player.then(Vec::new),
                 watchers: Vec::new(),
                 chat_off: true,
+                opponent_muted,
             });
         }
         let id = snap.row.id.clone();
@@ -347,6 +408,7 @@ impl Chat {
             players,
             watchers,
             chat_off: false,
+            opponent_muted,
         })
     }
 
@@ -467,7 +529,6 @@ impl Chat {
         }
         let now = now_ms();
         let (text, phrase) = self.check_content(reader, content, now).await?;
-        self.check_rate(&reader.token.hash().into_string(), now)?;
         let row = ChatRow {
             id: crate::play::random_token(12),
             room: room.key(),
@@ -479,10 +540,14 @@ impl Chat {
             phrase: phrase.map(|p| p.as_str().to_string()),
             created_at: now,
         };
-        self.store.insert_chat(&row).await?;
+        self.store_within_rate(&row).await?;
+        let id = row.id.clone();
         let event = ChatEvent { row, room };
         let message = event.message();
         self.publish(event);
+        if let Some(relay) = self.relay.get() {
+            relay.relay_chat(&id);
+        }
         Ok(message)
     }
 
@@ -540,10 +605,61 @@ impl Chat {
 /// Whether `hides` hides `row`.
 fn hidden(hides: &ChatReader, row: &ChatRow) -> bool {
     hides.chat_off
+        || hides.muted.contains(&row.author_hash)
         || row
             .author_id
             .as_ref()
             .is_some_and(|a| hides.blocked.contains(a))
+}
+
+/// The other player's seat token of `row` for `token`'s player (`None` for a watcher, a
+/// player of both seats or an open seat).
+fn opponent_of(
+    row: &site_store::GameRow,
+    token: &PlayerToken,
+) -> Option<site_model::secrets::TokenHash> {
+    let hash = token.hash();
+    let (w, b) = (row.white.token.as_ref(), row.black.token.as_ref());
+    if w == Some(&hash) && b != Some(&hash) {
+        b.cloned()
+    } else if b == Some(&hash) && w != Some(&hash) {
+        w.cloned()
+    } else {
+        None
+    }
+}
+
+impl Chat {
+    /// `PUT /api/games/{id}/chat/mute` `{"mute": bool}`: a player of game `id` mutes (or
+    /// unmutes) the other player's chat in this game alone, both rooms, live and in the
+    /// history; the other player is not told. Anonymous players too: the per-game answer to a
+    /// block, which binds accounts alone. 403 `not_a_player` for a watcher; 409 `conflict`
+    /// while the other seat is open; 404 for an unknown game. Answers the setting.
+    pub async fn mute_opponent(
+        &self,
+        id: &str,
+        token: &PlayerToken,
+        mute: bool,
+    ) -> Result<bool, SiteError> {
+        let slot = self.play.slot(id).await?;
+        let snap = self.play.snapshot(&slot).await;
+        if seat_of(&snap.row, token).is_none() {
+            return Err(SiteError::new(
+                ErrorCode::NotAPlayer,
+                "mute: only a player of the game mutes the other player",
+            ));
+        }
+        let Some(other) = opponent_of(&snap.row, token) else {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "mute: the game has no other player yet",
+            ));
+        };
+        self.store
+            .set_game_mute(&snap.row.id, token.hash().as_str(), other.as_str(), mute)
+            .await?;
+        Ok(mute)
+    }
 }
 
 impl Chat {

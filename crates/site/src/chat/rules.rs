@@ -1,8 +1,9 @@
 //! What a message may say and how often: the mute, the text's characters and length, free
-//! text's account conditions, the rate per author.
+//! text's account conditions, the rate per author (counted in the store: across processes).
 
 use site_model::chat::{CHAT_RATE_COUNT, CHAT_RATE_WINDOW_MS, Phrase, TextFault, clean_text};
 use site_model::error::{ErrorCode, SiteError};
+use site_store::{ChatInsert, ChatRow};
 
 use super::{Chat, Content, Reader};
 use crate::social::moderation::is_muted;
@@ -67,37 +68,30 @@ impl Chat {
         Ok((Some(text), None))
     }
 
-    /// Counts a message of `author` (a token hash) at `now`: 429 `rate_limited` past
-    /// [`CHAT_RATE_COUNT`] in [`CHAT_RATE_WINDOW_MS`], naming when the next may go.
-    pub(super) fn check_rate(&self, author: &str, now: i64) -> Result<(), SiteError> {
-        let mut sent = self
-            .sent
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if sent.len() > 10_000 {
-            sent.retain(|_, times| times.back().is_some_and(|t| now - t < CHAT_RATE_WINDOW_MS));
-        }
-        let times = sent.entry(author.to_string()).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now - t >= CHAT_RATE_WINDOW_MS)
+    /// Stores `row` unless its author sent [`CHAT_RATE_COUNT`] messages in the
+    /// [`CHAT_RATE_WINDOW_MS`] before it (counted in the store, so across processes): 429
+    /// `rate_limited` naming when the next may go.
+    pub(super) async fn store_within_rate(&self, row: &ChatRow) -> Result<(), SiteError> {
+        let max = i64::try_from(CHAT_RATE_COUNT).unwrap_or(i64::MAX);
+        match self
+            .store
+            .insert_chat_within(row, CHAT_RATE_WINDOW_MS, max)
+            .await?
         {
-            times.pop_front();
+            ChatInsert::Stored => Ok(()),
+            ChatInsert::TooFast { oldest } => {
+                let wait_ms = oldest + CHAT_RATE_WINDOW_MS - row.created_at;
+                let wait_s = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1).max(1);
+                let mut e = SiteError::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too fast: at most {CHAT_RATE_COUNT} chat messages in {} s; wait {wait_s} s",
+                        CHAT_RATE_WINDOW_MS / 1000
+                    ),
+                );
+                e.retry_after_s = Some(wait_s);
+                Err(e)
+            }
         }
-        if times.len() >= CHAT_RATE_COUNT {
-            let wait_ms = times.front().map_or(0, |t| t + CHAT_RATE_WINDOW_MS - now);
-            let wait_s = u64::try_from((wait_ms + 999) / 1000).unwrap_or(1).max(1);
-            let mut e = SiteError::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "too fast: at most {CHAT_RATE_COUNT} chat messages in {} s; wait {wait_s} s",
-                    CHAT_RATE_WINDOW_MS / 1000
-                ),
-            );
-            e.retry_after_s = Some(wait_s);
-            return Err(e);
-        }
-        times.push_back(now);
-        Ok(())
     }
 }

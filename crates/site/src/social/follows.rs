@@ -36,9 +36,11 @@ pub struct FollowList {
 pub struct FollowingEntry {
     /// The account's name.
     pub username: String,
-    /// Whether it is online: a lobby page open on this server, or a game in play.
+    /// Whether it is online: a lobby page open on this server, or a game in play; never for
+    /// a closed account nor one that blocks the follower.
     pub online: bool,
-    /// Its games in play (ids), newest first, at most 10.
+    /// Its games in play (ids), newest first, at most 10 (none for a closed account or one
+    /// that blocks the follower).
     pub playing: Vec<String>,
     /// When the follow was made, Unix ms.
     pub since: i64,
@@ -122,14 +124,20 @@ impl Social {
         let rows = self.store.follow_list(&me.id, false).await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
+            // A closed account is offline, whatever its lobby presence (it cannot log in; its
+            // games in play ended with the close). So is an account that blocks the follower:
+            // the follow stays (its end would tell of the block) but carries nothing, read
+            // against the blocks of now, so no follow made at the moment of a block ever
+            // does (issue 41, finding 17).
+            let inert = r.closed || self.store.blocks(&r.id, &me.id).await?;
             let playing = match &r.player_hash {
-                Some(h) => self.store.games_in_play(h).await?,
-                None => Vec::new(),
+                Some(h) if !inert => self.store.games_in_play(h).await?,
+                _ => Vec::new(),
             };
-            let present = r
-                .player_hash
-                .as_deref()
-                .is_some_and(|h| self.lobby.is_present(h));
+            let present = !inert
+                && r.player_hash
+                    .as_deref()
+                    .is_some_and(|h| self.lobby.is_present(h));
             out.push(FollowingEntry {
                 username: r.username,
                 online: present || !playing.is_empty(),

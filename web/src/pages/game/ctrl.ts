@@ -96,6 +96,8 @@ export class GameCtrl {
       send: async (room, content) => {
         if (!this.socket.send({ type: 'chat', room, ...content })) throw new ApiError('network', '', 0);
       },
+      // Muting or unmuting reloads the history: the server hides the muted player's lines.
+      mute: on => chatApi.mute(this.id, on).then(r => { this.loadChat(); return r.mute; }),
     }, []);
     this.socket = new GameSocket(id, {
       state: g => this.update(g),
@@ -604,6 +606,7 @@ export class GameCtrl {
       if (c.players) this.chat.load('players', c.players);
       this.chat.load('watchers', c.watchers);
       this.chat.setOff(c.chat_off);
+      this.chat.setMuted(c.opponent_muted);
     }, () => undefined);
   }
 
