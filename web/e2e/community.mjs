@@ -67,6 +67,12 @@ async function chatInAGame(browser) {
   // Bob reports Ann's message.
   const report = await bobPage.$('.chat-line:has(.chat-text:text-is("Good luck")) .chat-report');
   check(report !== null, 'Bob can report Ann\'s message');
+  // One tap asks first (a tester filed a report by a stray tap): dismissed, nothing is sent.
+  bobPage.once('dialog', d => d.dismiss());
+  await report?.click();
+  await bobPage.waitForTimeout(300);
+  check(!(await bobPage.$$eval('.chat-report', bs => bs.some(b => b.textContent === 'Reported'))), 'a dismissed confirmation files no report');
+  bobPage.once('dialog', d => d.accept());
   await report?.click();
   await bobPage.waitForFunction(() => [...document.querySelectorAll('.chat-report')].some(b => b.textContent === 'Reported'), null, { timeout: 10000 });
   // Bob blocks Ann: her next message does not reach him, and her challenges stop.
@@ -130,7 +136,13 @@ async function reportReachesModerators(browser) {
   // The reported player (Ann): close then reopen, mark then unmark, by the buttons.
   const act = async (label, action) => {
     await page.fill('.mod-report .mod-reason', `e2e ${action}`);
+    // A mark and a close ask once more (a tester marked a player by one click).
+    let asked = false;
+    const accept = d => { asked = true; d.accept(); };
+    page.on('dialog', accept);
     await page.click(`.mod-report button:text-is("${label}")`);
+    page.off('dialog', accept);
+    eq(asked, action === 'mark' || action === 'close', `${action} asks for a confirmation only if grave`);
     await page.waitForFunction(a => [...document.querySelectorAll('#mod-log li')].some(l => l.textContent.includes(` ${a} `)), action, { timeout: 10000 });
   };
   await act('Close the account', 'close');

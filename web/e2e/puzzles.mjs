@@ -129,6 +129,9 @@ async function fits(page, what) {
 
 async function trainer(page, where) {
   await page.goto(`${base}/`);
+  await page.waitForSelector('header nav a[href="/training"]', { state: 'attached' });
+  // A phone keeps the links behind the menu button (issue 41's phone menu).
+  if (await page.isVisible('#menu-toggle')) await page.click('#menu-toggle');
   await page.click('header nav a[href="/training"]');
   await page.waitForFunction(() => location.pathname.startsWith('/training'));
   await page.goto(`${base}/training/antarctos`);

@@ -111,7 +111,7 @@ impl Store {
     /// The accounts `id` followed most recently, newest first, at most `limit`.
     pub async fn recent_follows(&self, id: &str, limit: i64) -> Result<Vec<SocialRow>, StoreError> {
         let sql = format!(
-            "SELECT a.id, a.username, a.player_hash, f.created_at FROM follows f \
+            "SELECT a.id, a.username, a.player_hash, f.created_at, a.closed_at FROM follows f \
              JOIN accounts a ON a.id = f.followed_id WHERE f.follower_id = $1 \
              AND a.closed_at IS NULL ORDER BY f.created_at DESC, a.username_key LIMIT {}",
             limit.clamp(0, 100)

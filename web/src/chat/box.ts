@@ -59,7 +59,7 @@ export class ChatBox {
   private off = false;
   private readonly tabs = h('div.chat-tabs', { role: 'tablist' });
   private readonly list = h('ol.chat-list', { 'aria-live': 'polite' });
-  private readonly input = h('input.chat-input', { type: 'text', maxlength: MAX_CHAT, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.placeholder') }) as HTMLInputElement;
+  private readonly input = h('input.chat-input', { type: 'text', maxlength: MAX_CHAT * 2, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.placeholder') }) as HTMLInputElement;
   private readonly error = h('p.error.chat-error', { role: 'alert' });
   private readonly offBox = h('input.chat-off', { type: 'checkbox' }) as HTMLInputElement;
   private readonly offLabel = h('label.chat-off-label', this.offBox, ' ', t('chat.off'));
@@ -74,6 +74,13 @@ export class ChatBox {
       onsubmit: (e: Event) => {
         e.preventDefault();
         const text = this.input.value.trim();
+        // The server counts characters (code points); `maxlength` counts UTF-16 units, twice
+        // for an emoji, so it only stops what can never fit.
+        const n = [...text].length;
+        if (n > MAX_CHAT) {
+          this.error.textContent = t('chat.too_long', { n, max: MAX_CHAT });
+          return;
+        }
         if (text) this.send({ text }, () => { this.input.value = ''; });
       },
     }, this.input, h('button.chat-send', { type: 'submit' }, t('chat.send')));
@@ -152,6 +159,9 @@ export class ChatBox {
 
   private report(m: ChatMessage, button: HTMLButtonElement): void {
     if (!m.author) return;
+    // One stray tap must not file a report (it also holds the reason "abuse" against this
+    // player until a moderator closes it): the player confirms, naming whom.
+    if (!window.confirm(t('chat.report_confirm', { name: m.author }))) return;
     button.disabled = true;
     call<{ id: string }>('POST', '/api/reports', { username: m.author, reason: 'abuse', message: m.id }).then(
       () => { button.textContent = t('chat.reported'); },

@@ -11,6 +11,8 @@ export const chatEn = {
   'chat.anonymous': 'Anonymous',
   'chat.report': 'Report this message',
   'chat.reported': 'Reported',
+  'chat.report_confirm': "Report {name}'s message to the moderators as abuse?",
+  'chat.too_long': '{n} characters: a message holds at most {max}.',
   'chat.room.players': 'Players',
   'chat.room.watchers': 'Watchers',
   'chat.room.tournament': 'Tournament',

@@ -12,6 +12,8 @@ export const chatRu: Record<keyof typeof chatEn, string> = {
   'chat.anonymous': 'Аноним',
   'chat.report': 'Пожаловаться на сообщение',
   'chat.reported': 'Жалоба отправлена',
+  'chat.report_confirm': 'Пожаловаться модераторам на сообщение {name} как на оскорбление?',
+  'chat.too_long': '{n} симв.: в сообщении не больше {max}.',
   'chat.room.players': 'Игроки',
   'chat.room.watchers': 'Зрители',
   'chat.room.tournament': 'Турнир',

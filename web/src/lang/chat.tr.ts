@@ -12,6 +12,8 @@ export const chatTr: Record<keyof typeof chatEn, string> = {
   'chat.anonymous': 'Anonim',
   'chat.report': 'Bu mesajı bildir',
   'chat.reported': 'Bildirildi',
+  'chat.report_confirm': '{name} adlı oyuncunun mesajı taciz olarak moderatörlere bildirilsin mi?',
+  'chat.too_long': '{n} karakter: bir mesaj en çok {max} karakter olabilir.',
   'chat.room.players': 'Oyuncular',
   'chat.room.watchers': 'İzleyiciler',
   'chat.room.tournament': 'Turnuva',

@@ -42,6 +42,7 @@ export const socialEn = {
   'mod.mark_booster': 'Mark as booster',
   'mod.mark_cheater': 'Mark as cheater',
   'mod.close_account': 'Close the account',
+  'mod.confirm': "{action}: {name}? Marks refund opponents' rating losses; closing ends the player's games.",
   'mod.done': 'Done.',
   'mod.log': 'Mod log',
   'error.not_accepted': 'This player does not accept your challenge.',

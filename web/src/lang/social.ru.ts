@@ -43,6 +43,7 @@ export const socialRu: Record<keyof typeof socialEn, string> = {
   'mod.mark_booster': 'Отметить: накрутка',
   'mod.mark_cheater': 'Отметить: нечестная игра',
   'mod.close_account': 'Закрыть учётную запись',
+  'mod.confirm': "{action}: {name}? Отметка возвращает соперникам потерянный рейтинг; закрытие завершает партии игрока.",
   'mod.done': 'Готово.',
   'mod.log': 'Журнал модерации',
   'error.not_accepted': 'Этот игрок не принимает ваш вызов.',

@@ -43,6 +43,7 @@ export const socialTr: Record<keyof typeof socialEn, string> = {
   'mod.mark_booster': 'Puan şişirici olarak işaretle',
   'mod.mark_cheater': 'Hileci olarak işaretle',
   'mod.close_account': 'Hesabı kapat',
+  'mod.confirm': "{action}: {name}? İşaret rakiplerin kaybettiği puanı geri verir; kapatma oyuncunun oyunlarını bitirir.",
   'mod.done': 'Tamam.',
   'mod.log': 'Moderasyon kaydı',
   'error.not_accepted': 'Bu oyuncu davetinizi kabul etmiyor.',

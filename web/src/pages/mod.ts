@@ -13,13 +13,19 @@ function actions(name: string, after: () => void): HTMLElement {
   const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () =>
     socialApi.act(name, action, { reason: reason.value, ...extra }).then(() => { mount(note, t('mod.done')); after(); }, err => mount(note, h('span.error', errorWords(err))));
   const button = (label: string, onclick: () => void) => h('button', { type: 'button', onclick }, label);
+  // A mark refunds opponents and a close ends the player's games: asked once more, naming the
+  // player (a tester marked one by a single click).
+  const grave = (label: string, then: () => void) => () => {
+    if (window.confirm(t('mod.confirm', { action: label, name }))) then();
+  };
+  const graveButton = (label: string, then: () => void) => h('button.mod-grave', { type: 'button', onclick: grave(label, then) }, label);
   return h('div.actions.wrap', reason,
     button(t('mod.mute'), act('mute', { minutes: 60 })),
     button(t('mod.unmute'), act('unmute')),
-    button(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
-    button(t('mod.mark_cheater'), act('mark', { mark: 'cheater' })),
+    graveButton(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
+    graveButton(t('mod.mark_cheater'), act('mark', { mark: 'cheater' })),
     button(t('mod.unmark'), act('unmark')),
-    button(t('mod.close_account'), act('close')),
+    graveButton(t('mod.close_account'), act('close')),
     button(t('mod.reopen'), act('reopen')),
     note);
 }

@@ -403,7 +403,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         )
         .route("/reports", post(social::report))
         .route("/me/challenges-from", post(social::set_challenges_from))
-        // Issue 41's "Also": preferences and the profile's own text (4 KB bodies at most).
+        // Issue 41's "Also": preferences and the profile's own text (bodies of PREFS_BODY_LIMIT at most).
         .route(
             "/me/prefs",
             body_limit(axum::routing::put(prefs::put), PREFS_BODY_LIMIT),
