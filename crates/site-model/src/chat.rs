@@ -146,9 +146,9 @@ impl TextFault {
             TextFault::Stacked(at) => format!(
                 "text: more than {MAX_MARKS_ON_ONE} combining marks on the character at {at}"
             ),
-            TextFault::HiddenTag(c) => format!(
-                "text: the tag character {c} is not allowed outside an emoji flag"
-            ),
+            TextFault::HiddenTag(c) => {
+                format!("text: the tag character {c} is not allowed outside an emoji flag")
+            }
         }
     }
 }
