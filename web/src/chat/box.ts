@@ -62,10 +62,10 @@ export class ChatBox {
   private readonly input = h('input.chat-input', { type: 'text', maxlength: MAX_CHAT * 2, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.placeholder') }) as HTMLInputElement;
   private readonly error = h('p.error.chat-error', { role: 'alert' });
   private readonly offBox = h('input.chat-off', { type: 'checkbox' }) as HTMLInputElement;
-  private readonly offLabel = h('label.chat-off-label', this.offBox, ' ', t('chat.off'));
+  private readonly offLabel = h('label.check.chat-off-label', this.offBox, ' ', t('chat.off'));
   private readonly offNote = h('p.muted.chat-off-note', { hidden: true }, t('chat.off_note'));
   private readonly muteBox = h('input.chat-mute', { type: 'checkbox' }) as HTMLInputElement;
-  private readonly muteLabel = h('label.chat-mute-label', { hidden: true }, this.muteBox, ' ', t('chat.mute_opponent'));
+  private readonly muteLabel = h('label.check.chat-mute-label', { hidden: true }, this.muteBox, ' ', t('chat.mute_opponent'));
   private muted: boolean | undefined;
   private readonly writer: HTMLElement;
 
