@@ -32,14 +32,12 @@ pub const ANY_HOLD: i64 = 8;
 /// How long a hold lasts (ms): 7 days.
 pub const HOLD_MS: i64 = 7 * 24 * 3_600_000;
 
-/// Whether a loss that ended for `reason` after `ply` plies is quick: the loser resigned, ran
-/// out of time or left, in under [`QUICK_PLIES`] plies. A loss on the board (a breakthrough, a
-/// checkmate) is never quick.
+/// Whether a loss that ended for `reason` after `ply` plies is quick: under [`QUICK_PLIES`]
+/// plies, whatever ended it. A loss on the board counts as a resignation does (issue 41's
+/// hostile round: an Antarctos breakthrough handed over in 11 plies); lila's SandbagWatch also
+/// counts any short loss. `reason` is `None` for a game that has not ended.
 pub fn is_quick_loss(reason: Option<EndReason>, ply: i64) -> bool {
-    matches!(
-        reason,
-        Some(EndReason::Resignation | EndReason::TimeForfeit | EndReason::Abandoned)
-    ) && ply < QUICK_PLIES
+    reason.is_some() && ply < QUICK_PLIES
 }
 
 #[cfg(test)]
@@ -47,13 +45,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quick_losses_are_early_resignations_and_time_outs() {
+    fn quick_losses_are_any_losses_in_under_twenty_plies() {
         assert!(is_quick_loss(Some(EndReason::Resignation), 2));
         assert!(is_quick_loss(Some(EndReason::Abandoned), 19));
         assert!(is_quick_loss(Some(EndReason::TimeForfeit), 3));
+        assert!(is_quick_loss(Some(EndReason::Breakthrough), 11));
         assert!(!is_quick_loss(Some(EndReason::Resignation), 20));
         assert!(!is_quick_loss(Some(EndReason::TimeForfeit), 60));
-        assert!(!is_quick_loss(Some(EndReason::Breakthrough), 4));
+        assert!(!is_quick_loss(Some(EndReason::Breakthrough), 20));
         assert!(!is_quick_loss(None, 4));
     }
 }

@@ -1,5 +1,6 @@
 //! Game search's plain values (issue 41, `GET /api/games/search`): the result and speed
-//! filters, and the calendar day (`YYYY-MM-DD`, UTC) its date range is given in.
+//! filters, the calendar day (`YYYY-MM-DD`, UTC) its date range is given in, and the cursor
+//! that walks its pages.
 
 game::text_enum! {
     /// The `result` filter. `win`, `loss` are from the searched player's side (they need a
@@ -27,6 +28,38 @@ game::text_enum! {
         Correspondence = "correspondence",
         /// No clock (the `speed` column is NULL).
         Unlimited = "unlimited",
+    }
+}
+
+/// Where a walk of search pages stands: the last game of the page read (its start, Unix ms,
+/// and its id), so the next page begins strictly after it in the order "newest start first,
+/// then highest id". Unlike a page number it does not shift when games finish during the walk
+/// (issue 41's clients round, finding 1). Text form `<created_at>.<id>`, e.g.
+/// `1796000000000.k3J9xQ2a`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchCursor {
+    /// The last game's start, Unix ms.
+    pub created_at: i64,
+    /// The last game's id (ASCII letters and digits, at most 32).
+    pub id: String,
+}
+
+impl SearchCursor {
+    /// Reads the text form; `None` for anything else.
+    pub fn parse(text: &str) -> Option<SearchCursor> {
+        let (ms, id) = text.split_once('.')?;
+        let created_at = ms.parse::<i64>().ok().filter(|ms| *ms >= 0)?;
+        let id_ok = (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric());
+        (id_ok && ms.bytes().all(|b| b.is_ascii_digit())).then(|| SearchCursor {
+            created_at,
+            id: id.to_string(),
+        })
+    }
+}
+
+impl std::fmt::Display for SearchCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.created_at, self.id)
     }
 }
 
@@ -76,6 +109,30 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_what_it_writes_and_nothing_else() {
+        let c = SearchCursor {
+            created_at: 1_796_000_000_000,
+            id: "k3J9xQ2a".into(),
+        };
+        assert_eq!(c.to_string(), "1796000000000.k3J9xQ2a");
+        assert_eq!(SearchCursor::parse(&c.to_string()), Some(c));
+        for bad in [
+            "",
+            "1796000000000",
+            "1796000000000.",
+            ".k3J9xQ2a",
+            "-5.k3J9xQ2a",
+            "+5.k3J9xQ2a",
+            "17x.k3J9xQ2a",
+            "1.k3J9-xQ2a",
+            "1.a.b",
+            "99999999999999999999.a",
+        ] {
+            assert_eq!(SearchCursor::parse(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn days_are_read_exactly() {

@@ -37,6 +37,25 @@ pub const RESERVED: &[&str] = &[
     "webmaster",
 ];
 
+/// Reserved words that claim authority: refused also as a part of a name, between `_` or `-`
+/// and with digits at its ends (`admin1`, `mod_carol`, `icebound-team`; the hostile round's
+/// finding 4). A part must be the whole word: `modest` and `administer` are free.
+pub const AUTHORITY: &[&str] = &[
+    "admin",
+    "administrator",
+    "icebound",
+    "mod",
+    "moderator",
+    "moderators",
+    "official",
+    "security",
+    "staff",
+    "support",
+    "sysop",
+    "system",
+    "webmaster",
+];
+
 /// The key two names share when they look alike: skeleton, lower case, skeleton.
 pub fn skeleton_key(name: &str) -> String {
     let once: String = skeleton(name).collect();
@@ -52,9 +71,25 @@ pub fn is_reserved(name: &str) -> bool {
         fold(skeleton_key(name)),
         fold(skeleton_key(&name.to_lowercase())),
     ];
-    RESERVED
+    if RESERVED
         .iter()
         .any(|r| keys.contains(&fold(skeleton_key(r))))
+    {
+        return true;
+    }
+    // The parts between separators, each as written and without the digits at its ends (a
+    // digit inside a word, `adm1n`, is a lookalike letter and stays).
+    let parts = name
+        .split(['_', '-'])
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| [p, p.trim_matches(|c: char| c.is_ascii_digit())])
+        .filter(|p| !p.is_empty());
+    let authority: Vec<String> = AUTHORITY.iter().map(|a| fold(skeleton_key(a))).collect();
+    parts.into_iter().any(|p| {
+        [skeleton_key(p), skeleton_key(&p.to_lowercase())]
+            .into_iter()
+            .any(|k| authority.contains(&fold(k)))
+    })
 }
 
 #[cfg(test)]
@@ -95,6 +130,33 @@ mod tests {
             assert!(is_reserved(name), "{name}");
         }
         for name in ["admiral", "Alice", "iceberg", "roots"] {
+            assert!(!is_reserved(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn authority_words_are_reserved_as_parts_of_names() {
+        for name in [
+            "admin1",
+            "moderator_",
+            "mod_carol",
+            "icebound-team",
+            "Staff_2",
+            "the-ADM1N",
+            "99support",
+            "carol-m0d",
+        ] {
+            assert!(is_reserved(name), "{name}");
+        }
+        for name in [
+            "modest",
+            "administer",
+            "carol_99",
+            "ice-bound-fan",
+            "root_beer",
+            "mo_d",
+            "systematic",
+        ] {
             assert!(!is_reserved(name), "{name}");
         }
     }

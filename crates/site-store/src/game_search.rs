@@ -12,7 +12,7 @@
 //! filters are checked on the rows walked.
 
 use game::{Color, EndReason};
-use site_model::search::{ResultFilter, SpeedFilter};
+use site_model::search::{ResultFilter, SearchCursor, SpeedFilter};
 use site_model::secrets::TokenHash;
 use site_model::state::{GameKind, Level, SeatKind};
 use sqlx::Row;
@@ -41,6 +41,8 @@ pub struct GameFilter {
     pub from_ms: Option<i64>,
     /// Started before this Unix ms.
     pub until_ms: Option<i64>,
+    /// Only games after this one in the search's order (the next page of a walk).
+    pub after: Option<SearchCursor>,
 }
 
 /// One seat of a found game.
@@ -139,6 +141,14 @@ fn common(f: &GameFilter, q: &mut Query) -> String {
     if let Some(ms) = f.until_ms {
         let p = q.bind(Bind::Int(ms));
         out.push_str(&format!(" AND created_at < {p}"));
+    }
+    if let Some(c) = &f.after {
+        // The `<=` keeps a range of the indexes' `created_at`; the `OR` breaks the tie by id.
+        let at = q.bind(Bind::Int(c.created_at));
+        let id = q.bind(Bind::Text(c.id.clone()));
+        out.push_str(&format!(
+            " AND created_at <= {at} AND (created_at < {at} OR id < {id})"
+        ));
     }
     out
 }

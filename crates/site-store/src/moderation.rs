@@ -109,11 +109,12 @@ pub(super) async fn log_line(
 /// Refunds the opponents of `target` (id and name) for the rated games it played since
 /// `since`, once per game and opponent (`rating_refunds`' key).
 ///
-/// An accomplice is not refunded (issue 41's hostile round: a booster mark gave the
+/// An accomplice is not refunded (issue 41's hostile rounds: a booster mark gave the
 /// accomplice back the points it threw away): no refund for a game against an account that is
-/// marked itself, for a quick loss under a booster mark (`quick_losses`: the opponent resigned,
-/// timed out or left in under 20 plies; a cheater's victim may resign early), nor for any game of a pair that reached the per-pair cap or a sandbagging
-/// hold in the window (a game between them stored `unrated` as `pair_limit` or `sandbag`).
+/// marked itself, for a quick loss under a booster mark (`quick_losses`: the opponent lost in
+/// under 20 plies, however it ended; a cheater's victim may resign early, so a cheater mark
+/// refunds it), nor for any game of a pair that reached the per-pair cap or a sandbagging hold
+/// in the window (a game between them stored `unrated` as `pair_limit` or `sandbag`).
 async fn refund(
     tx: &mut Transaction<'_, Any>,
     mark: ModMark,

@@ -5,8 +5,9 @@
 //! is rated exactly once: `games.rating_diff` is written with the new ratings, and a game whose
 //! stored `rating_diff` is set is never rated again. Several server processes may share one
 //! database, so the ratings are read inside the transaction, after the game's `UPDATE` took its
-//! lock (SQLite: the database's write lock; PostgreSQL: the rating rows are read `FOR UPDATE`,
-//! in account id order so that two games ending at once cannot deadlock).
+//! lock (SQLite: the database's write lock; PostgreSQL: the two accounts' rows, then their
+//! rating rows, are read `FOR UPDATE`, each in account id order so that two games ending at once
+//! cannot deadlock).
 
 use game::Color;
 use sqlx::any::AnyRow;
@@ -96,6 +97,20 @@ async fn account_of(
 
 /// The rating of `account` in `variant` and `speed`, locked for this transaction (a new
 /// player's row is made first, with the start values).
+/// Locks accounts `a` and `b` until the transaction ends, in id order (PostgreSQL: their rows
+/// `FOR UPDATE`; SQLite's write transaction holds the database's lock already).
+async fn lock_accounts(tx: &mut Transaction<'_, Any>, a: &str, b: &str) -> Result<(), sqlx::Error> {
+    if tx.backend_name() == "SQLite" {
+        return Ok(());
+    }
+    sqlx::query("SELECT id FROM accounts WHERE id IN ($1, $2) ORDER BY id FOR UPDATE")
+        .bind(a)
+        .bind(b)
+        .fetch_all(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 async fn locked_rating(
     tx: &mut Transaction<'_, Any>,
     account: &str,
@@ -207,7 +222,11 @@ pub(super) async fn rate_if_over(
     if white_id == black_id {
         return Ok(());
     }
-    // Lock in account id order: two games ending at once lock their players alike.
+    // Lock the two accounts first, in id order: the pair's daily cap and the sandbagging
+    // counts span every rating pool, so two games of one pair ending at once in different
+    // pools must wait for each other (issue 41's hostile round, findings 10 and 16).
+    lock_accounts(tx, &white_id, &black_id).await?;
+    // Then the ratings, in account id order too: two games ending at once lock them alike.
     let (w, b) = if white_id < black_id {
         let w = locked_rating(tx, &white_id, g.variant, speed).await?;
         (w, locked_rating(tx, &black_id, g.variant, speed).await?)

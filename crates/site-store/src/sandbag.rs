@@ -3,7 +3,8 @@
 //! (`sandbag_watch`, one row per account, opponent (`*` for anyone) and stage).
 //!
 //! Everything here runs in the transaction that ends and rates a game (`ratings::rate_if_over`),
-//! after both rating rows are locked, so two games ending at once count each other. A warning or
+//! after both accounts are locked, so two games ending at once, in any rating pools, count
+//! each other. A warning or
 //! a hold is written once: `sandbag_watch`'s key is (account, opponent, stage) and a row is only
 //! replaced once its time is over, so the notification that goes with a warning is made by the
 //! one write that inserted (or renewed) the row.

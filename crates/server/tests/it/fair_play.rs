@@ -130,6 +130,56 @@ both_databases! {
     }
 }
 
+/// The accomplice loses on the board in 11 plies instead of resigning (the hostile round's
+/// finding 15): no refund either.
+async fn booster_board_accomplice(url: &str) {
+    let srv = start(url).await;
+    let (mut boosted, boosted_name) = account(&srv, "bsb").await;
+    let (mut helper, helper_name) = account(&srv, "hlb").await;
+    let (mut modr, mod_name) = account(&srv, "mdc").await;
+    make_mod(&srv, &mod_name).await;
+    for _ in 0..3 {
+        let id = seek(
+            &mut boosted,
+            json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 1},
+                   "rated": true, "color": "white"}),
+        )
+        .await;
+        let g = post(&mut helper, &format!("/api/seeks/{id}/accept"), json!({})).await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        let game = g.body["id"].as_str().expect("id").to_string();
+        let v = crate::sandbag::hand_over_a_breakthrough(&mut boosted, &mut helper, &game).await;
+        assert_eq!(v["status"], "finished", "{v}");
+    }
+    let before = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert!(before < 1500.0, "{before}");
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{boosted_name}/mark"),
+        json!({"mark": "booster", "reason": "farm"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
+    let after = rating(
+        &get(&mut helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert_eq!(before, after, "the accomplice keeps its board losses");
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn a_booster_mark_refunds_no_accomplice_who_lost_on_the_board(url: &str) {
+        booster_board_accomplice(url).await;
+    }
+}
+
 both_databases! {
     async fn a_booster_mark_refunds_no_accomplice(url: &str) {
         booster_accomplice(url).await;

@@ -211,9 +211,41 @@ async fn search_pages(url: &str) {
     assert!(!next);
     let pages: Vec<String> = first.into_iter().chain(second).collect();
     assert_eq!(pages, made, "newest first, each game once");
-    // Dan won the games where he had White: 16 of 31.
+    // A walk by cursor: games that finish between two pages neither repeat nor shift it.
+    let a = get(&mut dan, &format!("/api/games/search?player={dn}")).await;
+    let cursor = a.body["cursor"].as_str().expect("a cursor").to_string();
+    let newer = finished(
+        &mut dan,
+        &mut eve,
+        json!({"variant": "antarctos"}),
+        End::WhiteWins,
+    )
+    .await;
+    let (rest, next) = ids(&mut dan, &format!("player={dn}&after={cursor}")).await;
+    assert_eq!(
+        rest,
+        made[30..],
+        "the page after the cursor: the oldest game alone"
+    );
+    assert!(!next);
+    let a = get(
+        &mut dan,
+        &format!("/api/games/search?player={dn}&after={cursor}"),
+    )
+    .await;
+    assert!(
+        a.body["cursor"].is_null(),
+        "no next page, no cursor: {}",
+        a.text
+    );
+    let (top, _) = ids(&mut dan, &format!("player={dn}")).await;
+    assert_eq!(top[0], newer, "a fresh walk sees the new game first");
+    // Without a player, a cursor bounds the walk the same way.
+    let (none, _) = ids(&mut dan, "after=0.x").await;
+    assert!(none.is_empty(), "nothing starts before 1970");
+    // Dan won the games where he had White: 16 of the 31, and the newer one.
     let (won, next) = ids(&mut dan, &format!("player={dn}&result=win")).await;
-    assert_eq!(won.len(), 16);
+    assert_eq!(won.len(), 17);
     assert!(!next);
     srv.stop().await;
 }
@@ -231,6 +263,9 @@ async fn search_refuses_bad_parameters(url: &str) {
         ("to=2024-1-1", "to:"),
         ("from=2024-03-02&to=2024-03-01", "to:"),
         ("page=0", "page:"),
+        ("rated=1", "rated:"),
+        ("after=yesterday", "after:"),
+        ("after=5.abc&page=2", "after:"),
         ("page=x", "page:"),
         ("opponent=bob", "opponent:"),
         ("color=white", "color: unknown parameter"),

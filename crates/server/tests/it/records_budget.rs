@@ -110,3 +110,101 @@ async fn an_address_that_spent_its_bytes_waits_and_others_do_not() {
     assert_eq!(other.status, 200, "another address: {}", other.text);
     srv.stop().await;
 }
+
+/// `games` legal Antarctos games of at most 60 plies (a fixed walk through the legal moves),
+/// as one PDN file.
+fn legal_games(games: usize) -> String {
+    let mut text = String::new();
+    for g in 0..games {
+        let mut pos = antarctos::Position::start();
+        text.push_str(&format!("[Event \"game {g}\"]\n[Result \"*\"]\n\n"));
+        for ply in 0..60 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = pos.legal_moves();
+            let mv = &moves[(g * 7 + ply * 3) % moves.len()];
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            text.push_str(&antarctos::notation::move_text(&pos, mv));
+            text.push(' ');
+            pos = pos.play(mv).expect("legal");
+        }
+        text.push_str("*\n\n");
+    }
+    text
+}
+
+/// `POST /api/records/read` of `text` with `"positions": false` from `address`.
+async fn read_lean(srv: &TestServer, text: &str, address: &str) -> Answer {
+    let body = json!({"variant": "antarctos", "text": text, "positions": false}).to_string();
+    srv.client()
+        .send_with_headers(
+            "POST",
+            "/api/records/read",
+            &[
+                ("content-type", "application/json"),
+                ("x-forwarded-for", address),
+            ],
+            Some(body.into_bytes()),
+        )
+        .await
+        .expect("read")
+}
+
+/// The clients' round (finding 12): with positions, a file of a dozen real games is past the
+/// cap, and the refusal says how to ask; without them (`"positions": false`) the whole file is
+/// read, each move's text and notes kept, under four times the text.
+#[tokio::test]
+async fn whole_files_are_read_without_the_positions() {
+    let srv = TestServer::start_with(
+        &sqlite_url("records_lean"),
+        SiteOptions {
+            trust_proxy: true,
+            ..SiteOptions::default()
+        },
+    )
+    .await;
+    let text = legal_games(40);
+    let full = read(&srv, &text, "10.9.0.3").await;
+    assert_error(&full, 413, "answer_too_large");
+    let message = full.body["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("\"positions\": false"), "{message}");
+    let lean = read_lean(&srv, &text, "10.9.0.3").await;
+    assert_eq!(lean.status, 200, "{}", lean.text);
+    assert!(
+        lean.text.len() <= text.len() * 4,
+        "{} bytes for {} of text",
+        lean.text.len(),
+        text.len()
+    );
+    eprintln!(
+        "40 games, {} bytes of text: lean answer {} bytes ({:.2}x)",
+        text.len(),
+        lean.text.len(),
+        lean.text.len() as f64 / text.len() as f64
+    );
+    let games = lean.body["games"].as_array().expect("games");
+    assert_eq!(games.len(), 40, "{}", lean.text);
+    assert!(lean.body["errors"].as_array().expect("errors").is_empty());
+    // The moves are the file's, in order; the standard start is left out.
+    let first = &games[0];
+    assert!(first.get("start_fen").is_none(), "{first}");
+    let written: Vec<&str> = text
+        .split("\n\n")
+        .nth(1)
+        .expect("game 1's moves")
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && *t != "*")
+        .collect();
+    let read_back: Vec<&str> = first["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["text"].as_str().expect("text"))
+        .collect();
+    assert_eq!(read_back, written);
+    assert!(first["moves"][0].get("fen").is_none());
+    srv.stop().await;
+}

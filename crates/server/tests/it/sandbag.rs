@@ -1,6 +1,8 @@
 //! Sandbagging (issue 41, store::sandbag): a player who resigns rated games quickly to one
 //! opponent is warned once at the 3rd quick loss, and from the 4th their rated games against
-//! that opponent change no ratings; an honest series of long games never triggers it.
+//! that opponent change no ratings; an honest series of long games never triggers it. A loss
+//! on the board counts as a resignation does, and games of one pair in several rating pools
+//! ending at once are counted one after another (issue 41's hostile round, findings 9, 10, 16).
 
 use crate::common::lobby::{account, first_legal, get, post, seek, start};
 use crate::common::*;
@@ -134,6 +136,114 @@ async fn quick_resigner(url: &str) {
     srv.stop().await;
 }
 
+/// A loss on the board in 11 plies, as the hostile round found it: White breaks through.
+pub(crate) const BREAKTHROUGH_11: [&str; 11] = [
+    "c3-d4", "f6-e5", "d4xf6", "e7xg5", "a3-b4", "d6xf4", "g3xe5", "b6-c5", "b4xd6", "f8-e7",
+    "d6xf8",
+];
+
+/// Plays [`BREAKTHROUGH_11`] in Antarctos game `game`; the view after the last ply.
+pub(crate) async fn hand_over_a_breakthrough(
+    white: &mut ApiClient,
+    black: &mut ApiClient,
+    game: &str,
+) -> Value {
+    let mut last = Value::Null;
+    for (ply, mv) in BREAKTHROUGH_11.iter().enumerate() {
+        let c = if ply % 2 == 0 {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        last = play(c, game, mv).await;
+    }
+    last
+}
+
+async fn board_loser(url: &str) {
+    let srv = start(url).await;
+    let (mut ann, ann_name) = account(&srv, "ann").await;
+    let (mut bob, bob_name) = account(&srv, "bob").await;
+    let mut unrated = Vec::new();
+    for round in 0..5 {
+        // Ann white, Bob black: Bob lets Ann through.
+        let game = rated_game(&mut ann, &mut bob).await;
+        hand_over_a_breakthrough(&mut ann, &mut bob, &game).await;
+        let v = get(&mut bob, &format!("/api/games/{game}")).await.body;
+        assert_eq!(v["status"], "finished", "round {round}: {v}");
+        assert_eq!(v["result"]["reason"], "breakthrough", "round {round}: {v}");
+        assert_eq!(v["ply"], 11, "round {round}: {v}");
+        unrated.push(v["unrated"].clone());
+        assert_eq!(
+            warnings(&mut bob).await.len(),
+            usize::from(round >= 2),
+            "round {round}: the warning comes with the 3rd quick loss"
+        );
+    }
+    let sandbag = json!("sandbag");
+    assert_eq!(
+        unrated,
+        [
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            sandbag.clone(),
+            sandbag
+        ]
+    );
+    assert_eq!(rating(&mut ann, &bob_name).await.1, 3);
+    assert_eq!(rating(&mut bob, &ann_name).await.1, 3);
+    srv.stop().await;
+}
+
+/// Four rated games of one pair, one per rating pool, brought to ply 2; the loser's client
+/// resigns them all at once. Whatever the order, the 4th quick loss is held and one warning
+/// is made.
+async fn pools_at_once(url: &str) {
+    let srv = start(url).await;
+    let (mut ann, _) = account(&srv, "ann").await;
+    let (mut bob, _) = account(&srv, "bob").await;
+    let realtime = json!({"kind": "realtime", "initial_s": 300, "increment_s": 0});
+    let corr = json!({"kind": "correspondence", "days": 3});
+    let mut games = Vec::new();
+    for variant in ["antarctos", "iceage"] {
+        for tc in [&realtime, &corr] {
+            let g = create_and_join(
+                &mut ann,
+                &mut bob,
+                json!({"variant": variant, "opponent": "friend", "color": "white",
+                       "rated": true, "time_control": tc}),
+            )
+            .await;
+            let id = g["id"].as_str().expect("id").to_string();
+            assert!(moves(&mut ann, &mut bob, &id, 2).await);
+            games.push(id);
+        }
+    }
+    let resign = |id: String| {
+        let mut c = bob.clone();
+        async move {
+            let a = post(&mut c, &format!("/api/games/{id}/resign"), json!({})).await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            a.body["unrated"].clone()
+        }
+    };
+    let mut it = games.into_iter();
+    let (a, b, c, d) = tokio::join!(
+        resign(it.next().expect("1")),
+        resign(it.next().expect("2")),
+        resign(it.next().expect("3")),
+        resign(it.next().expect("4"))
+    );
+    let held = [a, b, c, d]
+        .iter()
+        .filter(|u| **u == json!("sandbag"))
+        .count();
+    assert_eq!(held, 1, "the 4th quick loss of the pair, in whatever pool");
+    assert_eq!(warnings(&mut bob).await.len(), 1, "one warning");
+    srv.stop().await;
+}
+
 async fn honest_series(url: &str) {
     let srv = start(url).await;
     let (mut ann, _) = account(&srv, "ann").await;
@@ -166,5 +276,17 @@ both_databases! {
 both_databases! {
     async fn an_honest_series_of_long_games_is_never_held(url: &str) {
         honest_series(url).await;
+    }
+}
+
+both_databases! {
+    async fn quick_losses_on_the_board_count_as_resignations_do(url: &str) {
+        board_loser(url).await;
+    }
+}
+
+both_databases! {
+    async fn one_pairs_games_in_four_pools_ending_at_once_are_counted_in_turn(url: &str) {
+        pools_at_once(url).await;
     }
 }

@@ -60,7 +60,8 @@ pub mod body {
         pub movetime_ms: Option<u64>,
     }
 
-    /// `POST /api/records/read`'s body: `{"variant": "iceage", "text": "<a PGN file>"}`.
+    /// `POST /api/records/read`'s body: `{"variant": "iceage", "text": "<a PGN file>",
+    /// "positions"?: bool}`.
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct ReadRequest {
@@ -68,6 +69,9 @@ pub mod body {
         pub variant: String,
         /// The file's text.
         pub text: String,
+        /// `false`: the lean answer, without each move's position (default `true`).
+        #[serde(default)]
+        pub positions: Option<bool>,
     }
 }
 
@@ -118,6 +122,7 @@ impl TryFrom<body::ReadRequest> for ReadRequest {
         Ok(ReadRequest {
             variant: variant_named(&body.variant)?,
             text: body.text,
+            positions: body.positions.unwrap_or(true),
         })
     }
 }
@@ -244,6 +249,7 @@ mod tests {
         let read = body::ReadRequest {
             variant: variant(),
             text: String::new(),
+            positions: None,
         };
         assert_eq!(
             refused(ReadRequest::try_from(read).expect_err("chess")),
@@ -268,10 +274,12 @@ mod tests {
         let req = ReadRequest::try_from(body::ReadRequest {
             variant: "antarctos".into(),
             text: "1. c3-d4 *".into(),
+            positions: Some(false),
         })
         .expect("antarctos");
         assert_eq!(req.variant, GameKind::Antarctos);
         assert_eq!(req.text, "1. c3-d4 *");
+        assert!(!req.positions);
     }
 
     #[test]

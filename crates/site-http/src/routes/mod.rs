@@ -174,7 +174,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 /// A request body read as `T`, every body being a JSON object: an array, a string, a number
 /// or `null` is refused as such (serde would read an array into a struct by position, and its
 /// message names the Rust type), and serde's words for JSON values are the JSON's.
+///
+/// A UTF-8 byte order mark before the object is skipped (RFC 8259 section 8.1 lets a parser
+/// ignore it; Windows tools write one).
 fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SiteError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first.is_some_and(|b| *b != b'{') {
         return Err(SiteError::bad_request(
@@ -515,4 +519,27 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+#[cfg(test)]
+mod body_tests {
+    use super::json_body;
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Named {
+        name: String,
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_object_is_skipped() {
+        let with_bom = b"\xEF\xBB\xBF{\"name\": \"bob\"}";
+        assert_eq!(
+            json_body::<Named>(with_bom).expect("read"),
+            Named { name: "bob".into() }
+        );
+        // Only one, and only at the start.
+        assert!(json_body::<Named>(b"\xEF\xBB\xBF\xEF\xBB\xBF{\"name\": \"bob\"}").is_err());
+        let array = json_body::<Named>(b"\xEF\xBB\xBF[1]").expect_err("an array");
+        assert!(array.message.contains("not an array"), "{}", array.message);
+    }
 }

@@ -11,10 +11,10 @@ use site::game_search::{SearchInput, SearchParams, SearchView};
 
 /// The parameters `GET /api/games/search` takes.
 const FIELDS: &[&str] = &[
-    "player", "opponent", "variant", "result", "rated", "speed", "from", "to", "page",
+    "player", "opponent", "variant", "result", "rated", "speed", "from", "to", "page", "after",
 ];
 
-/// `GET /api/games/search?player=&opponent=&variant=&result=&rated=&speed=&from=&to=&page=`:
+/// `GET /api/games/search?player=&opponent=&variant=&result=&rated=&speed=&from=&to=&page=&after=`:
 /// 400 naming the parameter that is unknown, repeated, not UTF-8 text or bad; 404 for an
 /// unknown player.
 pub async fn search(
@@ -32,6 +32,7 @@ pub async fn search(
         from: q.remove("from"),
         to: q.remove("to"),
         page: q.remove("page"),
+        after: q.remove("after"),
     };
     let input = SearchInput::try_from(params)?;
     Ok(Json(svc.search.search(input).await?))

@@ -346,6 +346,8 @@ async fn handle(
     token: &PlayerToken,
     text: &str,
 ) -> Option<Message> {
+    // A byte order mark before the object is skipped, as for request bodies (RFC 8259 8.1).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Only an object: serde reads an internally tagged enum from an array too (the tag, then
     // the fields by position), so `["resign"]` would resign with no field name to check.
     if !text

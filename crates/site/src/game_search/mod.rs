@@ -9,7 +9,7 @@ use game::{Color, EndReason};
 use serde::Serialize;
 
 use site_model::error::{ErrorCode, SiteError};
-use site_model::search::SpeedFilter;
+use site_model::search::{SearchCursor, SpeedFilter};
 use site_model::state::{GameKind, SeatKind};
 use site_store::{FoundGame, FoundSeat, GameFilter, Store};
 
@@ -58,7 +58,8 @@ pub struct GameLine {
     pub ended_at: i64,
 }
 
-/// `GET /api/games/search`'s answer: `{"page", "per_page", "next", "games": [GameLine]}`.
+/// `GET /api/games/search`'s answer: `{"page", "per_page", "next", "cursor", "games":
+/// [GameLine]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SearchView {
     /// The page (from 1).
@@ -67,6 +68,9 @@ pub struct SearchView {
     pub per_page: i64,
     /// Whether page `page + 1` has games.
     pub next: bool,
+    /// With `next`: the `after` of the next page, `<created_at>.<id>` of this page's last game
+    /// (a walk by cursor sees no game twice while games finish); `null` without a next page.
+    pub cursor: Option<String>,
     /// The games, newest first.
     pub games: Vec<GameLine>,
 }
@@ -117,12 +121,14 @@ impl GameSearch {
             speed: input.speed,
             from_ms: input.from_ms,
             until_ms: input.until_ms,
+            after: input.after.clone(),
             ..GameFilter::default()
         };
         let empty = SearchView {
             page: input.page,
             per_page: PER_PAGE,
             next: false,
+            cursor: None,
             games: Vec::new(),
         };
         for (label, name, slot) in [
@@ -146,8 +152,16 @@ impl GameSearch {
             .store
             .search_games(&filter, (input.page - 1) * PER_PAGE, PER_PAGE)
             .await?;
+        let cursor = page.games.last().filter(|_| page.next).map(|g| {
+            SearchCursor {
+                created_at: g.created_at,
+                id: g.id.clone(),
+            }
+            .to_string()
+        });
         Ok(SearchView {
             next: page.next,
+            cursor,
             games: page.games.into_iter().map(line).collect(),
             ..empty
         })

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use site_model::error::SiteError;
-use site_model::search::{DAY_MS, ResultFilter, SpeedFilter, day_start_ms};
+use site_model::search::{DAY_MS, ResultFilter, SearchCursor, SpeedFilter, day_start_ms};
 use site_model::state::GameKind;
 
 /// Highest page number (with [`super::PER_PAGE`] games a page: 30,000 games).
@@ -14,7 +14,7 @@ pub const MAX_PAGE: i64 = 1000;
 const MAX_NAME_CHARS: usize = 64;
 
 /// The query as sent: `player`, `opponent`, `variant`, `result`, `rated`, `speed`, `from`,
-/// `to`, `page`, each optional; an empty value counts as absent (a form's empty field).
+/// `to`, `page`, `after`, each optional; an empty value counts as absent (a form's empty field).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
@@ -36,6 +36,8 @@ pub struct SearchParams {
     pub to: Option<String>,
     /// Page from 1 (default 1).
     pub page: Option<String>,
+    /// A cursor, `<created_at>.<id>`: the games after that one (a previous answer's `cursor`).
+    pub after: Option<String>,
 }
 
 /// A checked search: what `GameSearch::search` runs.
@@ -59,6 +61,8 @@ pub struct SearchInput {
     pub until_ms: Option<i64>,
     /// Page from 1.
     pub page: i64,
+    /// The games after this one (instead of a page number).
+    pub after: Option<SearchCursor>,
 }
 
 fn field(name: &str, message: impl std::fmt::Display) -> SiteError {
@@ -134,8 +138,8 @@ impl TryFrom<SearchParams> for SearchInput {
             "rated",
             &p.rated,
             |v| match v {
-                "true" | "1" => Some(true),
-                "false" | "0" => Some(false),
+                "true" => Some(true),
+                "false" => Some(false),
                 _ => None,
             },
             "true or false",
@@ -168,6 +172,18 @@ impl TryFrom<SearchParams> for SearchInput {
                 }
             },
         };
+        let after = one_of(
+            "after",
+            &p.after,
+            SearchCursor::parse,
+            "a previous answer's cursor, <created_at>.<id>",
+        )?;
+        if after.is_some() && page != 1 {
+            return Err(field(
+                "after",
+                "give either a cursor ('after') or a page number, not both",
+            ));
+        }
         Ok(SearchInput {
             player,
             opponent,
@@ -178,6 +194,7 @@ impl TryFrom<SearchParams> for SearchInput {
             from_ms,
             until_ms,
             page,
+            after,
         })
     }
 }
@@ -200,6 +217,7 @@ mod tests {
                 "from" => p.from = v,
                 "to" => p.to = v,
                 "page" => p.page = v,
+                "after" => p.after = v,
                 _ => unreachable!(),
             }
         }
@@ -213,6 +231,9 @@ mod tests {
             (&[("result", "won")][..], "result:"),
             (&[("result", "win")][..], "result:"),
             (&[("rated", "yes")][..], "rated:"),
+            (&[("rated", "1")][..], "rated:"),
+            (&[("after", "yesterday")][..], "after:"),
+            (&[("after", "5.abc"), ("page", "2")][..], "after:"),
             (&[("speed", "blitz")][..], "speed:"),
             (&[("from", "2024-02-30")][..], "from:"),
             (&[("to", "yesterday")][..], "to:"),
