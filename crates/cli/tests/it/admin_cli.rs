@@ -23,7 +23,7 @@ async fn grant_mod_makes_a_moderator_and_revoke_takes_it_back() {
     let r = c
         .post(
             "/api/accounts",
-            json!({"username": "mira_mod", "password": "correct horse"}),
+            json!({"username": "mira_keeper", "password": "correct horse"}),
         )
         .await
         .expect("register");
@@ -45,14 +45,14 @@ async fn grant_mod_makes_a_moderator_and_revoke_takes_it_back() {
             url.clone(),
         ]
     };
-    let (ok, out, err) = run(args("grant-mod", "Mira_Mod")).await.expect("ran");
+    let (ok, out, err) = run(args("grant-mod", "Mira_Keeper")).await.expect("ran");
     assert!(ok, "{out}{err}");
-    assert_eq!(out.trim(), "Mira_Mod is now a moderator");
+    assert_eq!(out.trim(), "Mira_Keeper is now a moderator");
     let r = c.get("/api/mod/log").await.expect("get");
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body[0]["action"], "grant_mod", "{}", r.text);
     assert_eq!(r.body[0]["moderator"], "cli", "{}", r.text);
-    let (ok, out, err) = run(args("revoke-mod", "mira_mod")).await.expect("ran");
+    let (ok, out, err) = run(args("revoke-mod", "mira_keeper")).await.expect("ran");
     assert!(ok, "{out}{err}");
     let r = c.get("/api/mod/log").await.expect("get");
     assert_eq!(r.status, 403, "{}", r.text);
