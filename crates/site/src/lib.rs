@@ -23,6 +23,7 @@ pub mod notifications;
 pub mod options;
 pub mod permissions;
 pub mod play;
+pub mod player_games;
 pub mod players;
 pub mod positions;
 pub mod profile;

@@ -12,7 +12,7 @@ use site_model::state::{GameKind, GameStatus};
 use site_model::tournament::TournamentStatus;
 use site_store::{ProfileAccount, Store, now_ms};
 
-use crate::players::{PlayerGameView, game_line};
+use crate::player_games::{PlayerGameView, game_line};
 
 /// How far back the activity's puzzle counts go (ms: 30 days).
 pub const ACTIVITY_WINDOW_MS: i64 = 30 * 86_400_000;
