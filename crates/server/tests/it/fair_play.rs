@@ -44,6 +44,37 @@ fn rating(p: &Value) -> f64 {
         .expect("rating")
 }
 
+/// `modr` marks `boosted` a booster: no refund, and `helper` (who lost to it below 1500)
+/// keeps its `what`.
+async fn mark_refunds_nothing(
+    modr: &mut ApiClient,
+    boosted: &str,
+    helper: &mut ApiClient,
+    helper_name: &str,
+    what: &str,
+) {
+    let before = rating(
+        &get(helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert!(before < 1500.0, "{before}");
+    let r = post(
+        modr,
+        &format!("/api/mod/players/{boosted}/mark"),
+        json!({"mark": "booster", "reason": "farm"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
+    let after = rating(
+        &get(helper, &format!("/api/players/{helper_name}"))
+            .await
+            .body,
+    );
+    assert_eq!(before, after, "the accomplice keeps its {what}");
+}
+
 async fn cheater_mark_lasts(url: &str) {
     let srv = start(url).await;
     let (mut cheat, cheat_name) = account(&srv, "chx").await;
@@ -101,26 +132,14 @@ async fn booster_accomplice(url: &str) {
         let over = quick_game(&mut helper, &mut boosted, true).await;
         assert!(!over["ratings"].is_null(), "{over}");
     }
-    let before = rating(
-        &get(&mut helper, &format!("/api/players/{helper_name}"))
-            .await
-            .body,
-    );
-    assert!(before < 1500.0, "{before}");
-    let r = post(
+    mark_refunds_nothing(
         &mut modr,
-        &format!("/api/mod/players/{boosted_name}/mark"),
-        json!({"mark": "booster", "reason": "farm"}),
+        &boosted_name,
+        &mut helper,
+        &helper_name,
+        "losses",
     )
     .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
-    let after = rating(
-        &get(&mut helper, &format!("/api/players/{helper_name}"))
-            .await
-            .body,
-    );
-    assert_eq!(before, after, "the accomplice keeps its losses");
     srv.stop().await;
 }
 
@@ -151,26 +170,14 @@ async fn booster_board_accomplice(url: &str) {
         let v = crate::sandbag::hand_over_a_breakthrough(&mut boosted, &mut helper, &game).await;
         assert_eq!(v["status"], "finished", "{v}");
     }
-    let before = rating(
-        &get(&mut helper, &format!("/api/players/{helper_name}"))
-            .await
-            .body,
-    );
-    assert!(before < 1500.0, "{before}");
-    let r = post(
+    mark_refunds_nothing(
         &mut modr,
-        &format!("/api/mod/players/{boosted_name}/mark"),
-        json!({"mark": "booster", "reason": "farm"}),
+        &boosted_name,
+        &mut helper,
+        &helper_name,
+        "board losses",
     )
     .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
-    let after = rating(
-        &get(&mut helper, &format!("/api/players/{helper_name}"))
-            .await
-            .body,
-    );
-    assert_eq!(before, after, "the accomplice keeps its board losses");
     srv.stop().await;
 }
 

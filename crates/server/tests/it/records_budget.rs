@@ -10,7 +10,12 @@ use server::options::RateLimits;
 
 /// `POST /api/records/read` of Antarctos `text` from `address` (behind the trusted proxy).
 async fn read(srv: &TestServer, text: &str, address: &str) -> Answer {
-    let body = json!({"variant": "antarctos", "text": text}).to_string();
+    read_body(srv, json!({"variant": "antarctos", "text": text}), address).await
+}
+
+/// `POST /api/records/read` of `body` from `address`.
+async fn read_body(srv: &TestServer, body: serde_json::Value, address: &str) -> Answer {
+    let body = body.to_string();
     srv.client()
         .send_with_headers(
             "POST",
@@ -138,19 +143,8 @@ fn legal_games(games: usize) -> String {
 
 /// `POST /api/records/read` of `text` with `"positions": false` from `address`.
 async fn read_lean(srv: &TestServer, text: &str, address: &str) -> Answer {
-    let body = json!({"variant": "antarctos", "text": text, "positions": false}).to_string();
-    srv.client()
-        .send_with_headers(
-            "POST",
-            "/api/records/read",
-            &[
-                ("content-type", "application/json"),
-                ("x-forwarded-for", address),
-            ],
-            Some(body.into_bytes()),
-        )
-        .await
-        .expect("read")
+    let body = json!({"variant": "antarctos", "text": text, "positions": false});
+    read_body(srv, body, address).await
 }
 
 /// The clients' round (finding 12): with positions, a file of a dozen real games is past the
