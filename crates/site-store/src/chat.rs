@@ -72,6 +72,21 @@ fn chat_of(r: &AnyRow) -> Result<ChatRow, sqlx::Error> {
     })
 }
 
+/// The SQL condition on a games row `g` that it is a real finished game of the player whose
+/// token hash is `hash` (an SQL expression): finished (not aborted, not going on), played on
+/// the site (not uploaded), with at least 4 plies (2 by each side), against the engine or
+/// another account (an account's name on the other seat, another token): not a one-screen
+/// game against oneself, nor against an anonymous second browser (hostile finding 1).
+pub(crate) fn real_finished_game(hash: &str) -> String {
+    format!(
+        "g.status = 'finished' AND g.upload_key IS NULL AND g.ply >= 4 AND (\
+         (g.white_token = {hash} AND (g.black_kind = 'engine' OR (g.black_kind = 'human' \
+         AND g.black_name IS NOT NULL AND g.black_token <> {hash}))) OR \
+         (g.black_token = {hash} AND (g.white_kind = 'engine' OR (g.white_kind = 'human' \
+         AND g.white_name IS NOT NULL AND g.white_token <> {hash}))))"
+    )
+}
+
 impl Store {
     /// Stores `msg` unless its author (`author_hash`) sent `max` messages or more in the
     /// `window_ms` before `msg.created_at`, in one transaction that first writes the author's
@@ -238,16 +253,16 @@ impl Store {
         .await
     }
 
-    /// Whether the player whose token hashes to `player_hash` has a finished game (free chat
-    /// text needs one).
+    /// Whether the player whose token hashes to `player_hash` has a real finished game
+    /// ([`real_finished_game`]: free chat text and a new account's reports need one).
     pub async fn has_finished_game(&self, player_hash: &str) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    Ok(sqlx::query(
-                        "SELECT 1 AS x FROM games WHERE status = 'finished' AND \
-                         (white_token = $1 OR black_token = $1) LIMIT 1",
-                    )
+                    Ok(sqlx::query(&format!(
+                        "SELECT 1 AS x FROM games g WHERE {} LIMIT 1",
+                        real_finished_game("$1")
+                    ))
                     .bind(player_hash)
                     .fetch_optional(conn.raw())
                     .await?

@@ -5,12 +5,14 @@
 //! Other processes hear of a message through the [`ChatRelay`] port (the server's Redis bus
 //! says `<process> chat <id>`) and deliver it from the store to their own subscribers
 //! ([`Chat::remote`]). Each reader gets a message only if [`Chat::visible`]
-//! says so: the players' room to the two players alone, nothing to a reader who turned chat
+//! says so: the players' room to the two players alone, the watchers' room to the players
+//! only once their game is over, nothing to a reader who turned chat
 //! off, nothing from an account the reader blocks (the author is not told).
 //!
 //! Sending ([`Chat::send`]) checks, in order: the sender's chat setting (403 `chat_off`), the
-//! room (403 `not_a_player` for the players' room, 401 `not_logged_in` for an anonymous
-//! player outside their own game), the mute (403 `muted`), the text (400 for control and
+//! room (403 `not_a_player` for the players' room, 403 `watchers_closed` for a player
+//! writing in the watchers' room of their game in progress, 401 `not_logged_in` for an
+//! anonymous player outside their own game), the mute (403 `muted`), the text (400 for control and
 //! direction characters, 413 `too_large` past [`MAX_CHAT_TEXT`]), free text's conditions
 //! (403 `chat_not_allowed`: an account at least 10 minutes old with a finished game; canned
 //! phrases need neither), and the rate (429 `rate_limited` past
@@ -28,6 +30,7 @@ use serde::Serialize;
 use site_model::chat::{CHAT_HISTORY, CHAT_MIN_ACCOUNT_AGE_MS, GameRoom, Phrase};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
+use site_model::state::GameStatus;
 use site_store::{ChatReader, ChatRow, Store, now_ms};
 use tokio::sync::broadcast;
 
@@ -183,6 +186,10 @@ pub struct GameChat {
     /// game (`PUT /api/games/{id}/chat/mute`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opponent_muted: Option<bool>,
+    /// `true` for a player of the game while it is in progress: the watchers' room is
+    /// closed to the players until the end (`watchers` is empty); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub watchers_hidden: bool,
 }
 
 /// A tournament's or the lobby's chat history.
@@ -331,6 +338,15 @@ impl Chat {
                 return false;
             }
         }
+        if let Room::Game {
+            room: GameRoom::Watchers,
+            ..
+        } = event.room
+            && let Some(slot) = slot
+            && watchers_closed_to(&self.play.snapshot(slot).await.row, &reader.token)
+        {
+            return false;
+        }
         let hides = match (&event.room, self.hides(reader).await) {
             (Room::Game { id, .. }, Ok(mut h)) => {
                 match self
@@ -378,6 +394,7 @@ impl Chat {
                 watchers: Vec::new(),
                 chat_off: true,
                 opponent_muted,
+                watchers_hidden: watchers_closed_to(&snap.row, token),
             });
         }
         let id = snap.row.id.clone();
@@ -395,20 +412,25 @@ impl Chat {
         } else {
             None
         };
-        let watchers = self
-            .history(
+        let watchers_hidden = watchers_closed_to(&snap.row, token);
+        let watchers = if watchers_hidden {
+            Vec::new()
+        } else {
+            self.history(
                 &Room::Game {
                     id,
                     room: GameRoom::Watchers,
                 },
                 &hides,
             )
-            .await?;
+            .await?
+        };
         Ok(GameChat {
             players,
             watchers,
             chat_off: false,
             opponent_muted,
+            watchers_hidden,
         })
     }
 
@@ -476,6 +498,13 @@ impl Chat {
             return Err(SiteError::new(
                 ErrorCode::NotAPlayer,
                 "room: the players' room is the two players' alone; watchers write in \"watchers\"",
+            ));
+        }
+        if room == GameRoom::Watchers && watchers_closed_to(&snap.row, token) {
+            return Err(SiteError::new(
+                ErrorCode::WatchersClosed,
+                "room: the watchers' room is closed to the players until the game ends; \
+                 write in \"players\"",
             ));
         }
         // An anonymous player may send the canned phrases to their own game; an anonymous
@@ -568,14 +597,14 @@ impl Chat {
         let row = self.store.chat_message(id).await?.ok_or_else(missing)?;
         let room = Room::of_key(&row.room).ok_or_else(missing)?;
         let reader = self.reader(token).await?;
-        if let Room::Game {
-            id: game,
-            room: GameRoom::Players,
-        } = &room
-        {
+        if let Room::Game { id: game, room } = &room {
             let slot = self.play.slot(game).await?;
             let snap = self.play.snapshot(&slot).await;
-            if seat_of(&snap.row, token).is_none() {
+            let unseen = match room {
+                GameRoom::Players => seat_of(&snap.row, token).is_none(),
+                GameRoom::Watchers => watchers_closed_to(&snap.row, token),
+            };
+            if unseen {
                 return Err(missing());
             }
         }
@@ -610,6 +639,13 @@ fn hidden(hides: &ChatReader, row: &ChatRow) -> bool {
             .author_id
             .as_ref()
             .is_some_and(|a| hides.blocked.contains(a))
+}
+
+/// Whether the watchers' room of game `row` is closed to `token`: it holds a seat of the
+/// game and the game is in progress (lichess hides the spectators' room from the players
+/// until the end: no watcher feeds a player moves).
+fn watchers_closed_to(row: &site_store::GameRow, token: &PlayerToken) -> bool {
+    row.status == GameStatus::Ongoing && seat_of(row, token).is_some()
 }
 
 /// The other player's seat token of `row` for `token`'s player (`None` for a watcher, a
