@@ -739,6 +739,68 @@ async fn lobby_and_tournament(url: &str) {
     srv.stop().await;
 }
 
+/// Hostile finding 8: a watcher floods refused chat frames; the socket's own rate answers
+/// `rate_limited` without reading the store, then closes it with 1008; the server answers.
+async fn refused_frames(url: &str) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut t = table(url).await;
+    let frame = json!({"type": "chat", "room": "players", "text": "x"}).to_string();
+    for _ in 0..200 {
+        // The server may close before the last ones: a failed send is the expected end.
+        if t.cat_ws
+            .send(Message::Text(frame.clone().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let (mut refused, mut limited) = (0, 0);
+    let close = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(msg) = t.cat_ws.next().await {
+            match msg {
+                Ok(Message::Text(text)) => {
+                    let v: Value = serde_json::from_str(text.as_str()).expect("json");
+                    match v["error"]["code"].as_str() {
+                        Some("not_a_player") => refused += 1,
+                        Some("rate_limited") => limited += 1,
+                        _ => {}
+                    }
+                }
+                Ok(Message::Close(frame)) => return frame,
+                Ok(_) => {}
+                Err(e) => panic!("the socket broke without a close frame: {e}"),
+            }
+        }
+        None
+    })
+    .await
+    .expect("the socket closes within 20 s")
+    .expect("a close frame with a code");
+    assert_eq!(u16::from(close.code), 1008, "{close:?}");
+    assert!(
+        (1..=22).contains(&refused),
+        "refused by the chat: {refused}"
+    );
+    assert!((1..40).contains(&limited), "refused by the rate: {limited}");
+    // The server stays responsive, and the players' chat works.
+    get(&mut t.cat, &format!("/api/games/{}", t.id)).await;
+    say(
+        &mut t.ann_ws,
+        json!({"type": "chat", "room": "players", "text": "still here"}),
+    )
+    .await;
+    assert_eq!(next_chat(&mut t.bob_ws).await["text"], "still here");
+    t.srv.stop().await;
+}
+
+both_databases! {
+    async fn refused_chat_frames_are_rate_limited_per_socket_and_close_it(url: &str) {
+        refused_frames(url).await;
+    }
+}
+
 both_databases! {
     async fn game_rooms_are_private_stored_and_returned(url: &str) {
         rooms_and_history(url).await;

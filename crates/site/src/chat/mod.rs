@@ -20,7 +20,10 @@
 //! [`site_model::chat::CHAT_RATE_WINDOW_MS`], counted in the store in the transaction that
 //! stores the message: across processes).
 
+mod removal;
 mod rules;
+
+pub use removal::RemovedChat;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -237,8 +240,9 @@ impl Chat {
         let _ = self.relay.set(relay);
     }
 
-    /// Another process stored message `id`: delivers it to this process's subscribers of its
-    /// room (read from the store, the truth; an unknown id or room is ignored).
+    /// Another process stored (or a moderator there removed) message `id`: delivers it (or
+    /// its removal) to this process's subscribers of its room (read from the store, the
+    /// truth; an unknown id or room is ignored).
     pub async fn remote(&self, id: &str) {
         match self.store.chat_message(id).await {
             Ok(Some(row)) => {
@@ -337,6 +341,10 @@ impl Chat {
             if seat_of(&snap.row, &reader.token).is_none() {
                 return false;
             }
+        }
+        // A removal says only which message goes: every reader of the room drops it.
+        if event.is_removal() {
+            return true;
         }
         if let Room::Game {
             room: GameRoom::Watchers,
@@ -568,6 +576,7 @@ impl Chat {
             text,
             phrase: phrase.map(|p| p.as_str().to_string()),
             created_at: now,
+            removed_at: None,
         };
         self.store_within_rate(&row).await?;
         let id = row.id.clone();
@@ -594,7 +603,12 @@ impl Chat {
                 "message: a message id is 1 to 32 letters and digits",
             ));
         }
-        let row = self.store.chat_message(id).await?.ok_or_else(missing)?;
+        let row = self
+            .store
+            .chat_message(id)
+            .await?
+            .filter(|r| r.removed_at.is_none())
+            .ok_or_else(missing)?;
         let room = Room::of_key(&row.room).ok_or_else(missing)?;
         let reader = self.reader(token).await?;
         if let Room::Game { id: game, room } = &room {
