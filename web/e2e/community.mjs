@@ -38,7 +38,8 @@ async function chatInAGame(browser) {
   // A finished game first: a new account reports once it has one (or is 10 minutes old).
   const first = await api(annPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });
   eq((await api(bobPage, 'POST', `/api${first.json.invite_url}`)).status, 200, 'Bob joins a first game');
-  for (const p of [annPage, bobPage]) {
+  // Two moves each: a game of fewer plies does not count (hostile finding 1).
+  for (const p of [annPage, bobPage, annPage, bobPage]) {
     const v = await api(p, 'GET', `/api/games/${first.json.id}`);
     eq((await api(p, 'POST', `/api/games/${first.json.id}/moves`, { move: v.json.legal[0].id, ply: v.json.ply })).status, 200, 'a move of the first game');
   }
@@ -52,8 +53,8 @@ async function chatInAGame(browser) {
   await bobPage.goto(`${base}/game/${id}`);
   await annPage.waitForSelector('.chat .chat-phrase');
   await bobPage.waitForSelector('.chat .chat-phrase');
-  // The players see both rooms.
-  eq(await annPage.$$eval('.chat-tab', t => t.map(e => e.dataset.room)), ['players', 'watchers'], 'a player has the two rooms');
+  // During the game the players have their room alone: the watchers' is theirs after the end.
+  eq(await annPage.$$eval('.chat-tab', t => t.map(e => e.dataset.room)), ['players'], 'a player of a game in progress has no watchers\' room');
   await annPage.click('.chat-phrase[data-phrase=good_luck]');
   await bobPage.waitForFunction(() => [...document.querySelectorAll('.chat-list .chat-text')].some(e => e.textContent === 'Good luck'), null, { timeout: 10000 });
   check((await lines(annPage)).includes('Good luck'), 'Ann sees her phrase too');
@@ -142,7 +143,7 @@ async function reportReachesModerators(browser) {
     page.on('dialog', accept);
     await page.click(`.mod-report button:text-is("${label}")`);
     page.off('dialog', accept);
-    eq(asked, action === 'mark' || action === 'close', `${action} asks for a confirmation only if grave`);
+    eq(asked, ['mark', 'close', 'remove_chat'].includes(action), `${action} asks for a confirmation only if grave`);
     await page.waitForFunction(a => [...document.querySelectorAll('#mod-log li')].some(l => l.textContent.includes(` ${a} `)), action, { timeout: 10000 });
   };
   await act('Close the account', 'close');
@@ -153,6 +154,10 @@ async function reportReachesModerators(browser) {
   eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.mark, 'booster', 'marked by the button');
   await act('Take the mark off', 'unmark');
   eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.mark, null, 'unmarked by the button');
+  // The reported message itself goes (hostile finding 7): logged as remove_chat.
+  await act('Remove the message', 'remove_chat');
+  const id = await page.$eval('.report-message', e => e.dataset.message);
+  eq((await api(page, 'POST', `/api/mod/chat/${id}/remove`, { reason: 'again' })).status, 404, 'removed once: a second removal finds nothing');
 }
 
 await suite([

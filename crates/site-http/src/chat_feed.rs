@@ -1,6 +1,7 @@
 //! A chat room beside a stream's own events: the tournament and lobby streams send their
 //! room's messages as server-sent events `chat` (`{ChatMessage}`), each to the readers that
-//! [`site::chat::Chat::visible`] lets see it.
+//! [`site::chat::Chat::visible`] lets see it, and a moderator's removals as `chat_removed`
+//! (`{"id", "room"}`).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -20,8 +21,8 @@ struct Feed {
 }
 
 impl Feed {
-    /// The next message this reader sees, as JSON text.
-    async fn next(&mut self) -> Option<String> {
+    /// The next event this reader sees: its name and JSON text.
+    async fn next(&mut self) -> Option<(&'static str, String)> {
         if self.reader.is_none() {
             match self.chat.reader(&self.token).await {
                 Ok(r) => self.reader = Some(r),
@@ -43,7 +44,15 @@ impl Feed {
             };
             let reader = self.reader.as_ref()?;
             if self.chat.visible(&event, reader, None).await {
-                return serde_json::to_string(&event.message()).ok();
+                return if event.is_removal() {
+                    serde_json::to_string(&event.removal())
+                        .ok()
+                        .map(|t| ("chat_removed", t))
+                } else {
+                    serde_json::to_string(&event.message())
+                        .ok()
+                        .map(|t| ("chat", t))
+                };
             }
         }
     }
@@ -65,8 +74,8 @@ pub fn with_chat<S: Stream<Item = Event> + Send + 'static>(
         reader: None,
     };
     let chat_events = futures_util::stream::unfold(feed, |mut feed| async move {
-        let text = feed.next().await?;
-        Some((Some(Event::default().event("chat").data(text)), feed))
+        let (name, text) = feed.next().await?;
+        Some((Some(Event::default().event(name).data(text)), feed))
     });
     // The main stream's end (`None`) ends both.
     let main = main

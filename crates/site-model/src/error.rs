@@ -95,6 +95,9 @@ pub enum ErrorCode {
     /// 403: free chat text needs an account at least 10 minutes old with a finished game
     /// (anonymous players and new accounts may send the canned phrases).
     ChatNotAllowed,
+    /// 403: a player of a game in progress wrote in its watchers' room, which the two
+    /// players neither read nor write until the game ends (issue 41).
+    WatchersClosed,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -130,7 +133,8 @@ impl ErrorCode {
             | ErrorCode::AccountClosed
             | ErrorCode::Muted
             | ErrorCode::ChatOff
-            | ErrorCode::ChatNotAllowed => 403,
+            | ErrorCode::ChatNotAllowed
+            | ErrorCode::WatchersClosed => 403,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,
             ErrorCode::RateLimited
             | ErrorCode::TooManyAnalyses

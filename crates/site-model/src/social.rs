@@ -63,6 +63,11 @@ game::text_enum! {
         Reopen = "reopen",
         /// A mark taken off (its refunds stay).
         Unmark = "unmark",
+        /// A chat message removed (the target is the message's author, or its id for an
+        /// anonymous one).
+        RemoveChat = "remove_chat",
+        /// A tournament renamed to its default name (the target is the tournament's id).
+        RenameTournament = "rename_tournament",
     }
 }
 

@@ -41,6 +41,8 @@ pub struct ChatRow {
     pub phrase: Option<String>,
     /// Unix ms.
     pub created_at: i64,
+    /// When a moderator removed it (Unix ms): no history shows it any more.
+    pub removed_at: Option<i64>,
 }
 
 /// What a reader's own settings hide of chat.
@@ -58,6 +60,15 @@ pub struct ChatReader {
 const CHAT_COLUMNS: &str =
     "id, room, game_id, author_id, author_hash, author_name, text, phrase, created_at";
 
+/// The columns read: the stored ones and the removal.
+const CHAT_READ: &str = "m.id, m.room, m.game_id, m.author_id, m.author_hash, m.author_name, \
+     m.text, m.phrase, m.created_at, m.removed_at";
+
+/// The condition on a message `m` that histories show it: not removed by a moderator, and
+/// not written by an account that is closed now (hostile finding 7).
+const SHOWN: &str = "m.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM accounts a \
+     WHERE a.id = m.author_id AND a.closed_at IS NOT NULL)";
+
 fn chat_of(r: &AnyRow) -> Result<ChatRow, sqlx::Error> {
     Ok(ChatRow {
         id: r.try_get("id")?,
@@ -69,7 +80,23 @@ fn chat_of(r: &AnyRow) -> Result<ChatRow, sqlx::Error> {
         text: r.try_get("text")?,
         phrase: r.try_get("phrase")?,
         created_at: r.try_get("created_at")?,
+        removed_at: r.try_get("removed_at")?,
     })
+}
+
+/// The SQL condition on a games row `g` that it is a real finished game of the player whose
+/// token hash is `hash` (an SQL expression): finished (not aborted, not going on), played on
+/// the site (not uploaded), with at least 4 plies (2 by each side), against the engine or
+/// another account (an account's name on the other seat, another token): not a one-screen
+/// game against oneself, nor against an anonymous second browser (hostile finding 1).
+pub(crate) fn real_finished_game(hash: &str) -> String {
+    format!(
+        "g.status = 'finished' AND g.upload_key IS NULL AND g.ply >= 4 AND (\
+         (g.white_token = {hash} AND (g.black_kind = 'engine' OR (g.black_kind = 'human' \
+         AND g.black_name IS NOT NULL AND g.black_token <> {hash}))) OR \
+         (g.black_token = {hash} AND (g.white_kind = 'engine' OR (g.white_kind = 'human' \
+         AND g.white_name IS NOT NULL AND g.white_token <> {hash}))))"
+    )
 }
 
 impl Store {
@@ -141,14 +168,15 @@ impl Store {
         .await
     }
 
-    /// The newest `limit` messages of `room`, oldest first.
+    /// The newest `limit` messages of `room` that are shown (not removed, not of a closed
+    /// account), oldest first.
     pub async fn chat_history(&self, room: &str, limit: i64) -> Result<Vec<ChatRow>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let rows = sqlx::query(&format!(
-                        "SELECT {CHAT_COLUMNS} FROM chat_messages WHERE room = $1 \
-                         ORDER BY created_at DESC, id DESC LIMIT $2"
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND {SHOWN} \
+                         ORDER BY m.created_at DESC, m.id DESC LIMIT $2"
                     ))
                     .bind(room)
                     .bind(limit)
@@ -165,18 +193,60 @@ impl Store {
         .await
     }
 
-    /// The message `id`, if stored.
+    /// The message `id`, if stored (removed ones too: see `removed_at`).
     pub async fn chat_message(&self, id: &str) -> Result<Option<ChatRow>, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(&format!(
-                        "SELECT {CHAT_COLUMNS} FROM chat_messages WHERE id = $1"
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.id = $1"
                     ))
                     .bind(id)
                     .fetch_optional(conn.raw())
                     .await?;
                     Ok(row.as_ref().map(chat_of).transpose()?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
+    /// A moderator removes message `id` at `at` (Unix ms), writing `log` in the same
+    /// transaction: the message as it was, or `None` when no message has this id or it was
+    /// removed already (nothing logged).
+    pub async fn remove_chat(
+        &self,
+        id: &str,
+        at: i64,
+        log: &super::ModLogEntry<'_>,
+    ) -> Result<Option<ChatRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let mut tx = conn.begin().await?;
+                    let done = sqlx::query(
+                        "UPDATE chat_messages SET removed_at = $2 WHERE id = $1 \
+                         AND removed_at IS NULL",
+                    )
+                    .bind(id)
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                    if done.rows_affected() == 0 {
+                        return Ok(None);
+                    }
+                    let row = sqlx::query(&format!(
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.id = $1"
+                    ))
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    let row = chat_of(&row)?;
+                    super::moderation::log_line(&mut tx, log).await?;
+                    commit(tx).await?;
+                    Ok(Some(row))
                 }
                 .await;
                 (conn, result)
@@ -238,16 +308,16 @@ impl Store {
         .await
     }
 
-    /// Whether the player whose token hashes to `player_hash` has a finished game (free chat
-    /// text needs one).
+    /// Whether the player whose token hashes to `player_hash` has a real finished game
+    /// ([`real_finished_game`]: free chat text and a new account's reports need one).
     pub async fn has_finished_game(&self, player_hash: &str) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
-                    Ok(sqlx::query(
-                        "SELECT 1 AS x FROM games WHERE status = 'finished' AND \
-                         (white_token = $1 OR black_token = $1) LIMIT 1",
-                    )
+                    Ok(sqlx::query(&format!(
+                        "SELECT 1 AS x FROM games g WHERE {} LIMIT 1",
+                        real_finished_game("$1")
+                    ))
                     .bind(player_hash)
                     .fetch_optional(conn.raw())
                     .await?

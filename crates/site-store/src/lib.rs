@@ -48,6 +48,7 @@ mod secrets;
 mod seeks;
 mod site_error;
 mod tournament_entries;
+mod tournament_moderation;
 mod tournament_pairings;
 mod tournaments;
 mod tv;

@@ -776,4 +776,12 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        38,
+        &[
+            // A chat message a moderator removed (issue 41, hostile finding 7; store/chat.rs):
+            // when, Unix ms; NULL: shown. Kept for the reports that quote it.
+            "ALTER TABLE chat_messages ADD COLUMN removed_at BIGINT",
+        ],
+    ),
 ];

@@ -142,11 +142,11 @@ impl Store {
                             .execute(&mut *tx)
                             .await?;
                     }
-                    let standing = sqlx::query(
-                        "SELECT a.created_at AS made, (SELECT COUNT(*) FROM games g WHERE \
-                         g.status = 'finished' AND (g.white_token = a.player_hash OR \
-                         g.black_token = a.player_hash)) AS n FROM accounts a WHERE a.id = $1",
-                    )
+                    let standing = sqlx::query(&format!(
+                        "SELECT a.created_at AS made, (SELECT COUNT(*) FROM games g WHERE {}) \
+                         AS n FROM accounts a WHERE a.id = $1",
+                        super::chat::real_finished_game("a.player_hash")
+                    ))
                     .bind(report.reporter_id)
                     .fetch_one(&mut *tx)
                     .await?;

@@ -37,7 +37,7 @@ export interface ChatOptions {
 export const chatApi = {
   setting: () => call<{ chat_off: boolean }>('GET', '/api/me/chat'),
   setOff: (off: boolean) => call<{ chat_off: boolean }>('PUT', '/api/me/chat', { chat_off: off }),
-  game: (id: string) => call<{ players?: ChatMessage[]; watchers: ChatMessage[]; chat_off: boolean; opponent_muted?: boolean }>('GET', `/api/games/${encodeURIComponent(id)}/chat`),
+  game: (id: string) => call<{ players?: ChatMessage[]; watchers: ChatMessage[]; chat_off: boolean; opponent_muted?: boolean; watchers_hidden?: boolean }>('GET', `/api/games/${encodeURIComponent(id)}/chat`),
   /** A player mutes the other player's chat in this game (issue 41: anonymous players too). */
   mute: (id: string, mute: boolean) => call<{ mute: boolean }>('PUT', `/api/games/${encodeURIComponent(id)}/chat/mute`, { mute }),
   lobby: () => call<{ messages: ChatMessage[]; chat_off: boolean }>('GET', '/api/lobby/chat'),
@@ -130,6 +130,12 @@ export class ChatBox {
     this.muteBox.checked = !!muted;
   }
 
+  /** A message a moderator removed: it leaves every room of the box. */
+  remove(id: string): void {
+    for (const [room, list] of this.lists) this.lists.set(room, list.filter(m => m.id !== id));
+    this.draw();
+  }
+
   /** A live message. */
   add(m: ChatMessage): void {
     const list = this.lists.get(m.room) ?? [];
@@ -212,8 +218,14 @@ export function roomChat(tournament: string | null, me: () => string | null | un
   return box;
 }
 
-/** Adds the `chat` events of `events` to `box`. */
+/** Adds the `chat` events of `events` to `box`, and drops the messages of its
+ * `chat_removed` events (a moderator's removal). */
 export function listenChat(events: EventSource, box: ChatBox): void {
+  events.addEventListener('chat_removed', e => {
+    try {
+      box.remove((JSON.parse((e as MessageEvent<string>).data) as { id: string }).id);
+    } catch { /* a malformed event is skipped */ }
+  });
   events.addEventListener('chat', e => {
     try {
       box.add(JSON.parse((e as MessageEvent<string>).data) as ChatMessage);

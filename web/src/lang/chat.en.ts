@@ -25,5 +25,6 @@ export const chatEn = {
   'error.muted': 'A moderator muted you: no chat for now.',
   'error.chat_off': 'Your chat is off: turn it on to write.',
   'error.chat_not_allowed': 'New accounts and guests can send the phrases only: writing comes 10 minutes after registering, with a finished game.',
+  'error.watchers_closed': 'The watchers\' chat opens to the players when the game ends.',
   'chat.mute_opponent': 'Mute opponent',
 };

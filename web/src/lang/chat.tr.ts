@@ -26,5 +26,6 @@ export const chatTr: Record<keyof typeof chatEn, string> = {
   'error.muted': 'Bir moderatör sizi susturdu: şimdilik sohbet yok.',
   'error.chat_off': 'Sohbetiniz kapalı: yazmak için açın.',
   'error.chat_not_allowed': 'Yeni hesaplar ve misafirler yalnızca hazır ifadeleri gönderebilir: yazmak, kayıttan 10 dakika sonra ve bitmiş bir oyunla açılır.',
+  'error.watchers_closed': 'İzleyici sohbeti oyunculara oyun bitince açılır.',
   'chat.mute_opponent': 'Rakibin sohbetini sustur',
 };

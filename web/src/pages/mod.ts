@@ -7,7 +7,7 @@ import { dateTime, errorWords, t, type Key } from '../i18n';
 import { REPORTS_PAGE, socialApi, type Mark, type ModAction, type ReportView } from '../social/api';
 import { setTitle } from '../title';
 
-function actions(name: string, after: () => void): HTMLElement {
+function actions(name: string, after: () => void, message?: string): HTMLElement {
   const reason = h('input.mod-reason', { type: 'text', maxlength: 500, placeholder: t('mod.reason'), 'aria-label': t('mod.reason') }) as HTMLInputElement;
   const note = h('span.small', { role: 'status' });
   const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () =>
@@ -19,7 +19,17 @@ function actions(name: string, after: () => void): HTMLElement {
     if (window.confirm(t('mod.confirm', { action: label, name }))) then();
   };
   const graveButton = (label: string, then: () => void) => h('button.mod-grave', { type: 'button', onclick: grave(label, then) }, label);
-  return h('div.actions.wrap', reason,
+  // The reported chat message leaves every history and open page (hostile finding 7).
+  const remove = message
+    ? h('button.mod-grave.mod-remove-message', {
+      type: 'button',
+      onclick: () => {
+        if (!window.confirm(t('mod.confirm_remove', { name }))) return;
+        socialApi.removeMessage(message, reason.value).then(() => { mount(note, t('mod.removed')); after(); }, err => mount(note, h('span.error', errorWords(err))));
+      },
+    }, t('mod.remove_message'))
+    : null;
+  return h('div.actions.wrap', reason, remove,
     button(t('mod.mute'), act('mute', { minutes: 60 })),
     button(t('mod.unmute'), act('unmute')),
     graveButton(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
@@ -45,7 +55,7 @@ export function modPage(root: HTMLElement): void {
     // The reported chat message, as text.
     r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, r.message.text ?? (r.message.phrase ? t(`chat.phrase.${r.message.phrase}` as Key) : '')) : null,
     r.status === 'open'
-      ? h('div', actions(r.username, load), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
+      ? h('div', actions(r.username, load, r.message?.id), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));
   const turn = (to: number) => () => { page = to; load(); };
   function load(): void {

@@ -59,6 +59,7 @@ export const socialApi = {
   act: (name: string, action: ModAction, body: { reason: string; minutes?: number; mark?: Mark }) =>
     call<unknown>('POST', `/api/mod/players/${encodeURIComponent(name)}/${action}`, body),
   log: () => call<ModLogLine[]>('GET', '/api/mod/log'),
+  removeMessage: (id: string, reason: string) => call<{ id: string; room: string }>('POST', `/api/mod/chat/${encodeURIComponent(id)}/remove`, { reason }),
   challengesFrom: () => call<{ from: ChallengesFrom }>('GET', '/api/me/challenges-from'),
   setChallengesFrom: (from: ChallengesFrom) => call<{ from: ChallengesFrom }>('POST', '/api/me/challenges-from', { from }),
 };

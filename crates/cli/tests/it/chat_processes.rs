@@ -138,6 +138,12 @@ async fn chat_reaches_other_processes_and_its_rate_holds_across_them() {
     assert_eq!(m["room"], "players", "{m}");
     assert_eq!(m["author"], format!("cpa{n}"), "{m}");
     assert_eq!(next_chat(&mut ann_ws).await["phrase"], "good_luck");
+    // The watchers' room is closed to the players until the game ends: Ann resigns first.
+    let r = ann
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await
+        .expect("resign");
+    assert_eq!(r.status, 200, "{}", r.text);
     // The watchers' room: Ann's through A reaches Cat's socket on B; Cat's first chat message
     // is this one (the players' room never reached her).
     send_json(

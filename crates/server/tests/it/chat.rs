@@ -29,13 +29,15 @@ async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {
     g["id"].as_str().expect("id").to_string()
 }
 
-/// `a` and `b` play two moves and `a` resigns: both have a finished game.
+/// `a` and `b` play two moves each and `a` resigns: both have a (real) finished game.
 async fn season(a: &mut ApiClient, b: &mut ApiClient) {
     let id = game(a, b).await;
-    let mv = first_legal(a, &id).await;
-    play(a, &id, &mv).await;
-    let mv = first_legal(b, &id).await;
-    play(b, &id, &mv).await;
+    for _ in 0..2 {
+        let mv = first_legal(a, &id).await;
+        play(a, &id, &mv).await;
+        let mv = first_legal(b, &id).await;
+        play(b, &id, &mv).await;
+    }
     let r = post(a, &format!("/api/games/{id}/resign"), json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
@@ -105,6 +107,7 @@ struct Table {
     bob: ApiClient,
     bob_name: String,
     cat: ApiClient,
+    cat_name: String,
     id: String,
     ann_ws: WsStream,
     bob_ws: WsStream,
@@ -116,7 +119,7 @@ async fn table(url: &str) -> Table {
     no_min_age(&srv);
     let (mut ann, ann_name) = account(&srv, "cann").await;
     let (mut bob, bob_name) = account(&srv, "cbob").await;
-    let (mut cat, _) = account(&srv, "ccat").await;
+    let (mut cat, cat_name) = account(&srv, "ccat").await;
     season(&mut ann, &mut bob).await;
     season(&mut cat, &mut bob).await;
     let id = game(&mut ann, &mut bob).await;
@@ -130,6 +133,7 @@ async fn table(url: &str) -> Table {
         bob,
         bob_name,
         cat,
+        cat_name,
         id,
         ann_ws,
         bob_ws,
@@ -153,7 +157,7 @@ async fn rooms_and_history(url: &str) {
     assert!(m["id"].is_string(), "{m}");
     let m = next_chat(&mut t.ann_ws).await;
     assert_eq!(m["room"], "players", "{m}");
-    // The watchers' room: everyone. The watcher's first chat message is this one, so the
+    // The watchers' room: the watchers. The watcher's first chat message is this one, so the
     // players' message never reached them.
     say(
         &mut t.cat_ws,
@@ -163,9 +167,25 @@ async fn rooms_and_history(url: &str) {
     let m = next_chat(&mut t.cat_ws).await;
     assert_eq!(m["room"], "watchers", "{m}");
     assert_eq!(m["text"], "nice game", "{m}");
-    assert_eq!(next_chat(&mut t.bob_ws).await["text"], "nice game");
-    assert_eq!(next_chat(&mut t.ann_ws).await["text"], "nice game");
-    // A canned phrase goes as its code.
+    let watched_id = m["id"].as_str().expect("id").to_string();
+    // While the game goes on the players neither write in the watchers' room...
+    say(
+        &mut t.ann_ws,
+        json!({"type": "chat", "room": "watchers", "text": "hi watchers"}),
+    )
+    .await;
+    let e = next_error(&mut t.ann_ws).await;
+    assert_eq!(e["code"], "watchers_closed", "{e}");
+    // ... nor read it (nor report what they cannot see).
+    let r = post(
+        &mut t.bob,
+        "/api/reports",
+        json!({"username": t.cat_name, "reason": "abuse", "message": watched_id}),
+    )
+    .await;
+    assert_error(&r, 404, "not_found");
+    // A canned phrase goes as its code. It is the players' next chat message: the watcher's
+    // never reached them.
     say(
         &mut t.bob_ws,
         json!({"type": "chat", "room": "players", "phrase": "good_luck"}),
@@ -174,7 +194,7 @@ async fn rooms_and_history(url: &str) {
     let m = next_chat(&mut t.ann_ws).await;
     assert_eq!(m["phrase"], "good_luck", "{m}");
     assert!(m.get("text").is_none(), "{m}");
-    next_chat(&mut t.bob_ws).await;
+    assert_eq!(next_chat(&mut t.bob_ws).await["phrase"], "good_luck");
     // The watcher may not write in the players' room.
     say(
         &mut t.cat_ws,
@@ -213,7 +233,7 @@ async fn rooms_and_history(url: &str) {
     }
     // Stored: a new socket and the history give them back; the players' room to the players.
     drop(t.bob_ws);
-    let _bob_ws = socket(&t.bob, &t.id).await;
+    let mut bob_ws = socket(&t.bob, &t.id).await;
     let h = get(&mut t.bob, &format!("/api/games/{}/chat", t.id))
         .await
         .body;
@@ -222,12 +242,15 @@ async fn rooms_and_history(url: &str) {
         ["hi <b>bob</b> https://x.example", "good_luck"],
         "{h}"
     );
-    assert_eq!(texts(&h["watchers"]), ["nice game"], "{h}");
+    // The watchers' room is closed to the players during the game.
+    assert_eq!(texts(&h["watchers"]), Vec::<String>::new(), "{h}");
+    assert_eq!(h["watchers_hidden"], true, "{h}");
     assert_eq!(h["chat_off"], false, "{h}");
     let h = get(&mut t.cat, &format!("/api/games/{}/chat", t.id))
         .await
         .body;
     assert!(h.get("players").is_none(), "{h}");
+    assert!(h.get("watchers_hidden").is_none(), "{h}");
     assert_eq!(texts(&h["watchers"]), ["nice game"], "{h}");
     // Anyone reads the watchers' room, an anonymous browser too.
     let mut anon = t.srv.client();
@@ -238,7 +261,28 @@ async fn rooms_and_history(url: &str) {
     assert_eq!(texts(&h["watchers"]), ["nice game"], "{h}");
     let r = anon.get("/api/games/nosuchgame/chat").await.expect("get");
     assert_error(&r, 404, "not_found");
-    let _ = (&t.ann, &t.bob_name);
+    // Once the game is over the players read the watchers' room and write in it.
+    let r = post(
+        &mut t.ann,
+        &format!("/api/games/{}/resign", t.id),
+        json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let h = get(&mut t.bob, &format!("/api/games/{}/chat", t.id))
+        .await
+        .body;
+    assert_eq!(texts(&h["watchers"]), ["nice game"], "{h}");
+    assert!(h.get("watchers_hidden").is_none(), "{h}");
+    say(
+        &mut t.ann_ws,
+        json!({"type": "chat", "room": "watchers", "phrase": "good_game"}),
+    )
+    .await;
+    assert_eq!(next_chat(&mut t.cat_ws).await["phrase"], "good_game");
+    assert_eq!(next_chat(&mut bob_ws).await["phrase"], "good_game");
+    assert_eq!(next_chat(&mut t.ann_ws).await["phrase"], "good_game");
+    let _ = &t.bob_name;
     t.srv.stop().await;
 }
 
@@ -291,7 +335,7 @@ async fn limits(url: &str) {
     }
     say(
         &mut t.ann_ws,
-        json!({"type": "chat", "room": "watchers", "phrase": "thanks"}),
+        json!({"type": "chat", "room": "players", "phrase": "thanks"}),
     )
     .await;
     let e = next_error(&mut t.ann_ws).await;
@@ -535,21 +579,25 @@ async fn blocks_and_reports(url: &str) {
     .await;
     assert_eq!(next_chat(&mut t.ann_ws).await["text"], "still there?");
     say(
-        &mut t.cat_ws,
-        json!({"type": "chat", "room": "watchers", "text": "from cat"}),
+        &mut t.bob_ws,
+        json!({"type": "chat", "room": "players", "text": "from bob"}),
     )
     .await;
-    // Bob's next message is the watcher's: Ann's never came.
-    assert_eq!(next_chat(&mut t.bob_ws).await["text"], "from cat");
-    assert_eq!(next_chat(&mut t.ann_ws).await["text"], "from cat");
+    // Bob's next message is his own: Ann's never came.
+    assert_eq!(next_chat(&mut t.bob_ws).await["text"], "from bob");
+    assert_eq!(next_chat(&mut t.ann_ws).await["text"], "from bob");
     let h = get(&mut t.bob, &format!("/api/games/{}/chat", t.id))
         .await
         .body;
-    assert_eq!(texts(&h["players"]), Vec::<String>::new(), "{h}");
+    assert_eq!(texts(&h["players"]), ["from bob"], "{h}");
     let h = get(&mut t.ann, &format!("/api/games/{}/chat", t.id))
         .await
         .body;
-    assert_eq!(texts(&h["players"]), ["you are bad", "still there?"], "{h}");
+    assert_eq!(
+        texts(&h["players"]),
+        ["you are bad", "still there?", "from bob"],
+        "{h}"
+    );
     // Bob can no longer report what he cannot see.
     let r = post(
         &mut t.bob,
@@ -568,7 +616,7 @@ async fn blocks_and_reports(url: &str) {
     assert_eq!(r.status, 200, "{}", r.text);
     say(
         &mut t.ann_ws,
-        json!({"type": "chat", "room": "watchers", "phrase": "good_game"}),
+        json!({"type": "chat", "room": "players", "phrase": "good_game"}),
     )
     .await;
     let e = next_error(&mut t.ann_ws).await;
@@ -689,6 +737,68 @@ async fn lobby_and_tournament(url: &str) {
     .await;
     assert_error(&r, 404, "not_found");
     srv.stop().await;
+}
+
+/// Hostile finding 8: a watcher floods refused chat frames; the socket's own rate answers
+/// `rate_limited` without reading the store, then closes it with 1008; the server answers.
+async fn refused_frames(url: &str) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut t = table(url).await;
+    let frame = json!({"type": "chat", "room": "players", "text": "x"}).to_string();
+    for _ in 0..200 {
+        // The server may close before the last ones: a failed send is the expected end.
+        if t.cat_ws
+            .send(Message::Text(frame.clone().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let (mut refused, mut limited) = (0, 0);
+    let close = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(msg) = t.cat_ws.next().await {
+            match msg {
+                Ok(Message::Text(text)) => {
+                    let v: Value = serde_json::from_str(text.as_str()).expect("json");
+                    match v["error"]["code"].as_str() {
+                        Some("not_a_player") => refused += 1,
+                        Some("rate_limited") => limited += 1,
+                        _ => {}
+                    }
+                }
+                Ok(Message::Close(frame)) => return frame,
+                Ok(_) => {}
+                Err(e) => panic!("the socket broke without a close frame: {e}"),
+            }
+        }
+        None
+    })
+    .await
+    .expect("the socket closes within 20 s")
+    .expect("a close frame with a code");
+    assert_eq!(u16::from(close.code), 1008, "{close:?}");
+    assert!(
+        (1..=22).contains(&refused),
+        "refused by the chat: {refused}"
+    );
+    assert!((1..40).contains(&limited), "refused by the rate: {limited}");
+    // The server stays responsive, and the players' chat works.
+    get(&mut t.cat, &format!("/api/games/{}", t.id)).await;
+    say(
+        &mut t.ann_ws,
+        json!({"type": "chat", "room": "players", "text": "still here"}),
+    )
+    .await;
+    assert_eq!(next_chat(&mut t.bob_ws).await["text"], "still here");
+    t.srv.stop().await;
+}
+
+both_databases! {
+    async fn refused_chat_frames_are_rate_limited_per_socket_and_close_it(url: &str) {
+        refused_frames(url).await;
+    }
 }
 
 both_databases! {

@@ -165,11 +165,53 @@ async fn reports_checked(url: &str) {
     srv.stop().await;
 }
 
-/// A new account that finished a game may report at once.
+/// A new account that finished a real game may report at once; a one-screen game against
+/// itself, an uploaded game or a game of two plies do not count (hostile finding 1).
 async fn a_finished_game_lets_a_new_account_report(url: &str) {
     let srv = start(url).await;
     let (mut ann, ann_name) = account(&srv, "gann").await;
     let (mut bob, bob_name) = account(&srv, "gbob").await;
+    // A local (one-screen) game of 4 plies, resigned: not a game against another player.
+    let local = create(
+        &mut ann,
+        json!({"variant": "antarctos", "opponent": "local"}),
+    )
+    .await;
+    let local = local["id"].as_str().expect("id").to_string();
+    for _ in 0..4 {
+        let m = first_legal(&mut ann, &local).await;
+        play(&mut ann, &local, &m).await;
+    }
+    let r = post(&mut ann, &format!("/api/games/{local}/resign"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let early = json!({"username": bob_name, "reason": "other", "text": "after a solo game"});
+    let r = post(&mut ann, "/api/reports", early.clone()).await;
+    assert_error(&r, 403, "not_eligible");
+    // An uploaded (offline) game, stored as the uploader's resignation: not played here.
+    let moves = {
+        let g = create(
+            &mut ann,
+            json!({"variant": "antarctos", "opponent": "local"}),
+        )
+        .await;
+        let g = g["id"].as_str().expect("id").to_string();
+        let mut moves = Vec::new();
+        for _ in 0..4 {
+            let m = first_legal(&mut ann, &g).await;
+            play(&mut ann, &g, &m).await;
+            moves.push(m);
+        }
+        moves
+    };
+    let r = post(
+        &mut ann,
+        "/api/games/upload",
+        json!({"variant": "antarctos", "moves": moves, "level": 1, "color": "white", "result": "0-1"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let r = post(&mut ann, "/api/reports", early).await;
+    assert_error(&r, 403, "not_eligible");
     let c = post(
         &mut bob,
         "/api/challenges",
@@ -187,10 +229,13 @@ async fn a_finished_game_lets_a_new_account_report(url: &str) {
     .await;
     assert_eq!(g.status, 201, "{}", g.text);
     let game = g.body["id"].as_str().expect("game").to_string();
-    let m = first_legal(&mut bob, &game).await;
-    play(&mut bob, &game, &m).await;
-    let m = first_legal(&mut ann, &game).await;
-    play(&mut ann, &game, &m).await;
+    // Two plies by each side: a real game once it ends.
+    for _ in 0..2 {
+        let m = first_legal(&mut bob, &game).await;
+        play(&mut bob, &game, &m).await;
+        let m = first_legal(&mut ann, &game).await;
+        play(&mut ann, &game, &m).await;
+    }
     let report = json!({"username": bob_name, "reason": "abuse", "game": game});
     let r = post(&mut ann, "/api/reports", report.clone()).await;
     assert_error(&r, 403, "not_eligible");

@@ -15,6 +15,7 @@ mod antarctos_api;
 mod bad_input;
 mod boosting;
 mod chat;
+mod chat_moderation;
 mod clock_outages;
 mod clocks;
 mod common;

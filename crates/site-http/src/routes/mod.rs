@@ -29,6 +29,7 @@ mod tv;
 mod upload;
 mod vacation;
 mod ws;
+mod ws_chat_rate;
 
 use crate::error::HttpError;
 use std::sync::Arc;
@@ -421,6 +422,11 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             axum::routing::put(chat::mute_opponent),
         )
         .route("/mod/reports/{id}/close", post(moderation::close_report))
+        .route("/mod/chat/{id}/remove", post(moderation::remove_chat))
+        .route(
+            "/mod/tournaments/{id}/rename",
+            post(moderation::rename_tournament),
+        )
         .route("/mod/players/{name}/{action}", post(moderation::act));
     let social_reads = Router::new()
         .route("/players/{name}/following", get(social::following))

@@ -8,6 +8,7 @@ use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Path, Query, State};
 use serde::Deserialize;
+use site::chat::RemovedChat;
 use site::social::moderation::{MAX_MUTE_MINUTES, ModLogView, ModOrder, ModResult, MyModeration};
 use site::social::reports::ReportView;
 use site_model::error::{ErrorCode, SiteError};
@@ -195,6 +196,57 @@ pub async fn act(
         sessions.forget_account(&id);
     }
     Ok(Json(result))
+}
+
+/// The body of `POST /api/mod/chat/{id}/remove` and `POST /api/mod/tournaments/{id}/rename`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReasonBody {
+    /// Why (for the mod log; required).
+    pub reason: String,
+}
+
+/// `POST /api/mod/chat/{id}/remove` `{"reason"}` -> 200 [`RemovedChat`]: the message leaves
+/// every history and the open pages of its room; logged. 403 `not_moderator`, 404 for an
+/// unknown or already removed message, 400 without a reason.
+pub async fn remove_chat(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+    PathText(id): PathText,
+    ApiJson(body): ApiJson<ReasonBody>,
+) -> Result<Json<RemovedChat>, HttpError> {
+    let moderator = svc.social.moderator(a.as_ref()).await?;
+    Ok(Json(
+        svc.chat
+            .remove(&moderator.username, &id, &body.reason)
+            .await?,
+    ))
+}
+
+/// `POST /api/mod/tournaments/{id}/rename`'s answer.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Renamed {
+    /// The event's id.
+    pub id: String,
+    /// Its name now: the default one.
+    pub name: String,
+}
+
+/// `POST /api/mod/tournaments/{id}/rename` `{"reason"}` -> 200 [`Renamed`]: the event gets
+/// the default name of its kind, game and clock; logged. 403 `not_moderator`, 404 for an
+/// unknown event, 400 without a reason.
+pub async fn rename_tournament(
+    State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
+    PathText(id): PathText,
+    ApiJson(body): ApiJson<ReasonBody>,
+) -> Result<Json<Renamed>, HttpError> {
+    let moderator = svc.social.moderator(a.as_ref()).await?;
+    let name = svc
+        .tournaments
+        .rename_to_default(&moderator.username, &id, &body.reason)
+        .await?;
+    Ok(Json(Renamed { id, name }))
 }
 
 /// `GET /api/mod/log` -> 200 `[ModLogView]`.

@@ -32,6 +32,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::ws_chat_rate::{ChatFrames, ChatGate};
 use super::{AppState, PathText};
 use crate::player::{LoggedIn, Player};
 use crate::security::SecurityState;
@@ -339,13 +340,8 @@ fn chat_room(room: Option<String>) -> Result<GameRoom, SiteError> {
     })
 }
 
-async fn handle(
-    svc: &Arc<GameService>,
-    chat: &Chat,
-    id: &str,
-    token: &PlayerToken,
-    text: &str,
-) -> Option<Message> {
+/// A client's text message read, or the error to answer (nothing reached the store).
+fn parse_client(text: &str) -> Result<ClientMessage, Message> {
     // A byte order mark before the object is skipped, as for request bodies (RFC 8259 8.1).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Only an object: serde reads an internally tagged enum from an array too (the tag, then
@@ -354,18 +350,50 @@ async fn handle(
         .trim_start_matches([' ', '\t', '\n', '\r'])
         .starts_with('{')
     {
-        return Some(error_message(&SiteError::bad_request(
+        return Err(error_message(&SiteError::bad_request(
             "bad message: a message is a JSON object, e.g. {\"type\": \"ping\"}",
         )));
     }
-    let msg: ClientMessage = match serde_json::from_str(text) {
-        Ok(m) => m,
-        Err(e) => {
-            return Some(error_message(&SiteError::bad_request(format!(
-                "bad message: {e}"
-            ))));
+    serde_json::from_str(text)
+        .map_err(|e| error_message(&SiteError::bad_request(format!("bad message: {e}"))))
+}
+
+/// The close frame of a socket that kept sending refused chat messages.
+fn chat_abuse() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::POLICY,
+        reason: "too many refused chat messages".into(),
+    }))
+}
+
+/// Closes a socket that kept sending refused chat messages: the close frame, then what the
+/// peer still sends is read and dropped until its close answer (2 s at most): closing the
+/// connection with unread data would reset it and lose the close frame on the way.
+async fn close_for_abuse(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    limit: Duration,
+) {
+    if !send_within(sink, chat_abuse(), limit).await {
+        return;
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
         }
-    };
+    })
+    .await;
+}
+
+async fn handle(
+    svc: &Arc<GameService>,
+    chat: &Chat,
+    id: &str,
+    token: &PlayerToken,
+    msg: ClientMessage,
+) -> Option<Message> {
     let result = match msg {
         ClientMessage::Ping {} => return Some(Message::Text(r#"{"type":"pong"}"#.into())),
         // The message comes back on the game's chat channel, to this socket too.
@@ -485,7 +513,11 @@ async fn chat_message(
     if !chat.visible(event, reader, Some(slot)).await {
         return None;
     }
-    let body = serde_json::json!({"type": "chat", "message": event.message()});
+    let body = if event.is_removal() {
+        serde_json::json!({"type": "chat_removed", "message": event.removal()})
+    } else {
+        serde_json::json!({"type": "chat", "message": event.message()})
+    };
     Some(Message::Text(body.to_string().into()))
 }
 
@@ -529,6 +561,7 @@ async fn session(
     Box::pin(svc.seat_opened(&slot, &token)).await;
     // Whether the page closed the socket itself (a tab closed): a shorter wait for a claim.
     let mut clean = false;
+    let mut frames = ChatFrames::new(tokio::time::Instant::now());
     loop {
         let next_check = heard + if pinged { timers.dead } else { timers.ping };
         tokio::select! {
@@ -544,21 +577,60 @@ async fn session(
                         let _ = send_within(&mut sink, too_big(), timers.dead).await;
                         break;
                     }
-                    Some(Ok(Message::Text(_))) if !Box::pin(still_logged_in(login.as_ref())).await => {
-                        // The session ended (log-out, a new password elsewhere): the socket
-                        // acts for the account no longer.
-                        let ended = error_message(&SiteError::new(
-                            ErrorCode::NotLoggedIn,
-                            "this browser's log-in ended: reload the page",
-                        ));
-                        let _ = send_within(&mut sink, ended, timers.dead).await;
-                        break;
-                    }
-                    // Boxed, as the other awaits on the store below: a message is rare, and its
-                    // future (a move's commit, a rematch) is several KB that an idle socket's
-                    // task would otherwise hold all its life (issue 12).
                     Some(Ok(Message::Text(text))) => {
-                        Box::pin(handle(&svc, &chat, &id, &token, text.as_str())).await
+                        let parsed = parse_client(text.as_str());
+                        // A chat frame counts against the socket's rate before anything is
+                        // read from the store (hostile finding 8).
+                        let gate = match &parsed {
+                            Ok(ClientMessage::Chat { .. }) => {
+                                frames.take(tokio::time::Instant::now())
+                            }
+                            _ => ChatGate::Pass,
+                        };
+                        match gate {
+                            ChatGate::Close => {
+                                close_for_abuse(&mut sink, &mut stream, timers.dead).await;
+                                break;
+                            }
+                            ChatGate::Refuse(e) => Some(error_message(&e)),
+                            ChatGate::Pass => {
+                                if !Box::pin(still_logged_in(login.as_ref())).await {
+                                    // The session ended (log-out, a new password elsewhere):
+                                    // the socket acts for the account no longer.
+                                    let ended = error_message(&SiteError::new(
+                                        ErrorCode::NotLoggedIn,
+                                        "this browser's log-in ended: reload the page",
+                                    ));
+                                    let _ = send_within(&mut sink, ended, timers.dead).await;
+                                    break;
+                                }
+                                match parsed {
+                                    Err(reply) => Some(reply),
+                                    // Boxed, as the other awaits on the store below: a message
+                                    // is rare, and its future (a move's commit, a rematch) is
+                                    // several KB that an idle socket's task would otherwise
+                                    // hold all its life (issue 12).
+                                    Ok(msg) => {
+                                        let is_chat = matches!(msg, ClientMessage::Chat { .. });
+                                        let reply =
+                                            Box::pin(handle(&svc, &chat, &id, &token, msg)).await;
+                                        if is_chat && reply.is_some() {
+                                            frames.strike();
+                                            if frames.closes() {
+                                                close_for_abuse(
+                                                    &mut sink,
+                                                    &mut stream,
+                                                    timers.dead,
+                                                )
+                                                .await;
+                                                break;
+                                            }
+                                        }
+                                        reply
+                                    }
+                                }
+                            }
+                        }
                     }
                     Some(Ok(Message::Binary(_))) => Some(error_message(&SiteError::bad_request(
                         "binary messages are not understood: send JSON text",

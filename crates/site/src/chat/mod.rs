@@ -5,12 +5,14 @@
 //! Other processes hear of a message through the [`ChatRelay`] port (the server's Redis bus
 //! says `<process> chat <id>`) and deliver it from the store to their own subscribers
 //! ([`Chat::remote`]). Each reader gets a message only if [`Chat::visible`]
-//! says so: the players' room to the two players alone, nothing to a reader who turned chat
+//! says so: the players' room to the two players alone, the watchers' room to the players
+//! only once their game is over, nothing to a reader who turned chat
 //! off, nothing from an account the reader blocks (the author is not told).
 //!
 //! Sending ([`Chat::send`]) checks, in order: the sender's chat setting (403 `chat_off`), the
-//! room (403 `not_a_player` for the players' room, 401 `not_logged_in` for an anonymous
-//! player outside their own game), the mute (403 `muted`), the text (400 for control and
+//! room (403 `not_a_player` for the players' room, 403 `watchers_closed` for a player
+//! writing in the watchers' room of their game in progress, 401 `not_logged_in` for an
+//! anonymous player outside their own game), the mute (403 `muted`), the text (400 for control and
 //! direction characters, 413 `too_large` past [`MAX_CHAT_TEXT`]), free text's conditions
 //! (403 `chat_not_allowed`: an account at least 10 minutes old with a finished game; canned
 //! phrases need neither), and the rate (429 `rate_limited` past
@@ -18,7 +20,10 @@
 //! [`site_model::chat::CHAT_RATE_WINDOW_MS`], counted in the store in the transaction that
 //! stores the message: across processes).
 
+mod removal;
 mod rules;
+
+pub use removal::RemovedChat;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -28,6 +33,7 @@ use serde::Serialize;
 use site_model::chat::{CHAT_HISTORY, CHAT_MIN_ACCOUNT_AGE_MS, GameRoom, Phrase};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
+use site_model::state::GameStatus;
 use site_store::{ChatReader, ChatRow, Store, now_ms};
 use tokio::sync::broadcast;
 
@@ -183,6 +189,10 @@ pub struct GameChat {
     /// game (`PUT /api/games/{id}/chat/mute`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opponent_muted: Option<bool>,
+    /// `true` for a player of the game while it is in progress: the watchers' room is
+    /// closed to the players until the end (`watchers` is empty); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub watchers_hidden: bool,
 }
 
 /// A tournament's or the lobby's chat history.
@@ -230,8 +240,9 @@ impl Chat {
         let _ = self.relay.set(relay);
     }
 
-    /// Another process stored message `id`: delivers it to this process's subscribers of its
-    /// room (read from the store, the truth; an unknown id or room is ignored).
+    /// Another process stored (or a moderator there removed) message `id`: delivers it (or
+    /// its removal) to this process's subscribers of its room (read from the store, the
+    /// truth; an unknown id or room is ignored).
     pub async fn remote(&self, id: &str) {
         match self.store.chat_message(id).await {
             Ok(Some(row)) => {
@@ -331,6 +342,19 @@ impl Chat {
                 return false;
             }
         }
+        // A removal says only which message goes: every reader of the room drops it.
+        if event.is_removal() {
+            return true;
+        }
+        if let Room::Game {
+            room: GameRoom::Watchers,
+            ..
+        } = event.room
+            && let Some(slot) = slot
+            && watchers_closed_to(&self.play.snapshot(slot).await.row, &reader.token)
+        {
+            return false;
+        }
         let hides = match (&event.room, self.hides(reader).await) {
             (Room::Game { id, .. }, Ok(mut h)) => {
                 match self
@@ -378,6 +402,7 @@ impl Chat {
                 watchers: Vec::new(),
                 chat_off: true,
                 opponent_muted,
+                watchers_hidden: watchers_closed_to(&snap.row, token),
             });
         }
         let id = snap.row.id.clone();
@@ -395,20 +420,25 @@ impl Chat {
         } else {
             None
         };
-        let watchers = self
-            .history(
+        let watchers_hidden = watchers_closed_to(&snap.row, token);
+        let watchers = if watchers_hidden {
+            Vec::new()
+        } else {
+            self.history(
                 &Room::Game {
                     id,
                     room: GameRoom::Watchers,
                 },
                 &hides,
             )
-            .await?;
+            .await?
+        };
         Ok(GameChat {
             players,
             watchers,
             chat_off: false,
             opponent_muted,
+            watchers_hidden,
         })
     }
 
@@ -478,6 +508,13 @@ impl Chat {
                 "room: the players' room is the two players' alone; watchers write in \"watchers\"",
             ));
         }
+        if room == GameRoom::Watchers && watchers_closed_to(&snap.row, token) {
+            return Err(SiteError::new(
+                ErrorCode::WatchersClosed,
+                "room: the watchers' room is closed to the players until the game ends; \
+                 write in \"players\"",
+            ));
+        }
         // An anonymous player may send the canned phrases to their own game; an anonymous
         // watcher nothing.
         if reader.account.is_none() && !player {
@@ -539,6 +576,7 @@ impl Chat {
             text,
             phrase: phrase.map(|p| p.as_str().to_string()),
             created_at: now,
+            removed_at: None,
         };
         self.store_within_rate(&row).await?;
         let id = row.id.clone();
@@ -565,17 +603,22 @@ impl Chat {
                 "message: a message id is 1 to 32 letters and digits",
             ));
         }
-        let row = self.store.chat_message(id).await?.ok_or_else(missing)?;
+        let row = self
+            .store
+            .chat_message(id)
+            .await?
+            .filter(|r| r.removed_at.is_none())
+            .ok_or_else(missing)?;
         let room = Room::of_key(&row.room).ok_or_else(missing)?;
         let reader = self.reader(token).await?;
-        if let Room::Game {
-            id: game,
-            room: GameRoom::Players,
-        } = &room
-        {
+        if let Room::Game { id: game, room } = &room {
             let slot = self.play.slot(game).await?;
             let snap = self.play.snapshot(&slot).await;
-            if seat_of(&snap.row, token).is_none() {
+            let unseen = match room {
+                GameRoom::Players => seat_of(&snap.row, token).is_none(),
+                GameRoom::Watchers => watchers_closed_to(&snap.row, token),
+            };
+            if unseen {
                 return Err(missing());
             }
         }
@@ -610,6 +653,13 @@ fn hidden(hides: &ChatReader, row: &ChatRow) -> bool {
             .author_id
             .as_ref()
             .is_some_and(|a| hides.blocked.contains(a))
+}
+
+/// Whether the watchers' room of game `row` is closed to `token`: it holds a seat of the
+/// game and the game is in progress (lichess hides the spectators' room from the players
+/// until the end: no watcher feeds a player moves).
+fn watchers_closed_to(row: &site_store::GameRow, token: &PlayerToken) -> bool {
+    row.status == GameStatus::Ongoing && seat_of(row, token).is_some()
 }
 
 /// The other player's seat token of `row` for `token`'s player (`None` for a watcher, a

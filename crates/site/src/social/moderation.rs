@@ -111,7 +111,9 @@ pub fn is_muted(state: &ModState, now: i64) -> bool {
     state.muted_until.is_some_and(|u| u > now)
 }
 
-fn check_reason(reason: &str) -> Result<&str, SiteError> {
+/// The reason of a moderator's action, trimmed: 400 when empty or with a control or direction
+/// character, 413 past [`MAX_MOD_REASON`] characters.
+pub(crate) fn check_reason(reason: &str) -> Result<&str, SiteError> {
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(SiteError::bad_request(
@@ -325,6 +327,13 @@ impl Social {
                 let ended = self.lobby.play().end_games_of_closed(hash).await?;
                 tracing::info!(target = %target.username, ended, "closed account's games ended");
             }
+            // Its events that have not started are called off: their names are its words too
+            // (hostile finding 2).
+            let canceled = self
+                .store
+                .cancel_created_tournaments_of(&target.id, now)
+                .await?;
+            tracing::info!(target = %target.username, canceled, "closed account's events canceled");
         }
         tracing::info!(moderator = %moderator.username, target = %target.username, %action, "moderator action");
         let after = self.store.mod_state_of(&target.id).await?.unwrap_or(target);

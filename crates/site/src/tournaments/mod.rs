@@ -18,6 +18,7 @@ use site_model::tournament::{TournamentKind, TournamentStatus};
 use site_store::{EntryRow, JoinOutcome, PairingRow, Store, TournamentRow, tournament_error};
 
 pub mod director;
+mod moderation;
 pub mod notify;
 pub mod pairing;
 pub mod request;
@@ -127,7 +128,8 @@ impl Tournaments {
         self.changed.notify_waiters();
     }
 
-    /// `POST /api/tournaments` by `account`: the new event's id. 429 `too_many` past
+    /// `POST /api/tournaments` by `account`: the new event's id. 403 `muted` for a name from
+    /// an account a moderator muted. 429 `too_many` past
     /// [`MAX_OPEN_PER_ACCOUNT`] open events; `bad_request` for a start in the past or more
     /// than 90 days ahead.
     pub async fn create(&self, account: &Account, req: NewTournament) -> Result<String, SiteError> {
@@ -136,6 +138,17 @@ impl Tournaments {
         if starts_at < now - 60_000 || starts_at > now + request::MAX_LEAD_MS {
             return Err(SiteError::bad_request(
                 "starts_at: between now and 90 days ahead (Unix ms)",
+            ));
+        }
+        // A name is public text: a muted account may not write one (hostile finding 2).
+        if req.custom_name
+            && let Some(state) = self.store().mod_state_of(&account.id).await?
+            && crate::social::moderation::is_muted(&state, now)
+        {
+            return Err(SiteError::new(
+                ErrorCode::Muted,
+                "name: a moderator muted you: create the event without a name (it gets the \
+                 default one)",
             ));
         }
         let row = new_row(req, Some(account.id.clone()), starts_at.max(now), now, None);

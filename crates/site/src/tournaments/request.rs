@@ -106,6 +106,9 @@ pub struct NewTournament {
     pub conditions: Conditions,
     /// The name.
     pub name: String,
+    /// Whether the name is the creator's text (not the default): a muted account may not
+    /// give one (hostile finding 2).
+    pub custom_name: bool,
 }
 
 fn field(name: &str, message: impl std::fmt::Display) -> SiteError {
@@ -214,6 +217,7 @@ impl TryFrom<CreateBody> for NewTournament {
                 format!("the minimum rating {lo} is above the maximum {hi}"),
             ));
         }
+        let custom_name = b.name.is_some();
         let name = match b.name {
             Some(n) => {
                 let n = n.trim().to_string();
@@ -249,6 +253,7 @@ impl TryFrom<CreateBody> for NewTournament {
             max_players,
             conditions,
             name,
+            custom_name,
         })
     }
 }

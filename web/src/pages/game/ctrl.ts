@@ -103,6 +103,7 @@ export class GameCtrl {
       state: g => this.update(g),
       error: err => { this.showError(err); this.redraw(); },
       chat: m => this.chat.add(m),
+      chatRemoved: id => this.chat.remove(id),
       live: on => {
         // Connected again: the history brings what was said meanwhile.
         if (on) this.loadChat();
@@ -560,6 +561,8 @@ export class GameCtrl {
     // The game just ended (a resignation, a flag, the last move): its result and the rematch
     // must not stay above a scrolled phone screen.
     this.endedNow = prev?.status === 'ongoing' && g.status !== 'ongoing';
+    // Its players now read the watchers' room.
+    if (this.endedNow && g.you !== null) this.loadChat();
     if (this.endedNow && g.tournament && (g.you === 'white' || g.you === 'black')) this.followTournament(g.tournament);
     this.clocks.set(g);
     this.redraw();
@@ -599,10 +602,13 @@ export class GameCtrl {
     window.setTimeout(look, 1000);
   }
 
-  /** Reads the game's chat history: the rooms the reader has, their messages, chat off. */
+  /** Reads the game's chat history: the rooms the reader has, their messages, chat off. A
+   * player of a game in progress has no watchers' room (the server hides it until the end:
+   * no watcher feeds a player moves); the end reloads it. */
   loadChat(): void {
     chatApi.game(this.id).then(c => {
-      this.chat.setRooms(c.players ? ['players', 'watchers'] : ['watchers']);
+      const players = c.players ? ['players'] : [];
+      this.chat.setRooms(c.watchers_hidden ? players : [...players, 'watchers']);
       if (c.players) this.chat.load('players', c.players);
       this.chat.load('watchers', c.watchers);
       this.chat.setOff(c.chat_off);

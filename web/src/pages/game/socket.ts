@@ -21,6 +21,8 @@ export interface SocketEvents {
   live: (on: boolean) => void;
   /** A chat message of the game's rooms (issue 41). */
   chat: (m: ChatMessage) => void;
+  /** A chat message a moderator removed: its id. */
+  chatRemoved: (id: string) => void;
 }
 
 export class GameSocket {
@@ -74,6 +76,10 @@ export class GameSocket {
       }
       if (msg.type === 'chat' && msg.message) {
         this.ev.chat(msg.message);
+        return;
+      }
+      if (msg.type === 'chat_removed' && msg.message) {
+        this.ev.chatRemoved(msg.message.id);
         return;
       }
       if (msg.type === 'state' && msg.game) {
