@@ -107,6 +107,7 @@ impl Store {
              JOIN accounts a ON a.id = b.blocked_id WHERE b.blocker_id = $1 ORDER BY a.username_key"
                 .to_string(),
             blocker,
+            None,
         )
         .await
     }

@@ -23,6 +23,11 @@ pub struct SocialRow {
 /// Most accounts one account may follow (lichess: 400).
 pub const MAX_FOLLOWING: i64 = 400;
 
+/// The condition on a follow `f` for the public lists and counts: not a follow of a player who
+/// blocks the follower, unless the viewer (`$2`, an account id or '') is that follower.
+const PUBLIC_FOLLOW: &str = "(f.follower_id = $2 OR NOT EXISTS (SELECT 1 FROM blocks b \
+     WHERE b.blocker_id = f.followed_id AND b.blocked_id = f.follower_id))";
+
 /// What [`Store::follow`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FollowOutcome {
@@ -106,7 +111,8 @@ impl Store {
         .await
     }
 
-    /// The accounts `account` follows (`followers`: false) or that follow it (true), by name.
+    /// The accounts `account` follows (`followers`: false) or that follow it (true), by name,
+    /// closed ones included (the owner's own view, which shows them offline).
     pub async fn follow_list(
         &self,
         account: &str,
@@ -121,7 +127,32 @@ impl Store {
             "SELECT a.id, a.username, a.player_hash, a.closed_at, f.created_at FROM follows f \
              JOIN accounts a ON a.id = f.{theirs} WHERE f.{mine} = $1 ORDER BY a.username_key"
         );
-        self.social_list(sql, account).await
+        self.social_list(sql, account, None).await
+    }
+
+    /// The public list of [`Self::follow_list`], as `viewer` (an account id) may see it: no
+    /// closed account, and no follower whom `account` blocks, so a username is no message
+    /// left on somebody's profile (issue 41, hostile 13). The blocked follower still finds
+    /// itself in the list it views, which would otherwise tell it of the block.
+    pub async fn public_follow_list(
+        &self,
+        account: &str,
+        followers: bool,
+        viewer: Option<&str>,
+    ) -> Result<Vec<SocialRow>, StoreError> {
+        let (mine, theirs) = if followers {
+            ("followed_id", "follower_id")
+        } else {
+            ("follower_id", "followed_id")
+        };
+        let sql = format!(
+            "SELECT a.id, a.username, a.player_hash, a.closed_at, f.created_at FROM follows f \
+             JOIN accounts a ON a.id = f.{theirs} WHERE f.{mine} = $1 AND a.closed_at IS NULL \
+             AND {visible} ORDER BY a.username_key",
+            visible = PUBLIC_FOLLOW
+        );
+        self.social_list(sql, account, Some(viewer.unwrap_or("")))
+            .await
     }
 
     /// Whether `follower` follows `followed`.
@@ -145,24 +176,35 @@ impl Store {
         .await
     }
 
-    /// How many accounts `account` follows, and how many follow it.
-    pub async fn follow_counts(&self, account: &str) -> Result<(i64, i64), StoreError> {
+    /// How many accounts `account` follows, and how many follow it, counted as
+    /// [`Self::public_follow_list`] lists them for `viewer`.
+    pub async fn follow_counts(
+        &self,
+        account: &str,
+        viewer: Option<&str>,
+    ) -> Result<(i64, i64), StoreError> {
+        let viewer = viewer.unwrap_or("").to_owned();
         self.run(|mut conn| {
+            let viewer = viewer.clone();
             Box::pin(async move {
                 let result = async {
-                    let following: i64 =
-                        sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE follower_id = $1")
+                    let mut counts = [0i64; 2];
+                    for (i, (mine, theirs)) in [("follower_id", "followed_id"), ("followed_id", "follower_id")]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let sql = format!(
+                            "SELECT COUNT(*) AS n FROM follows f JOIN accounts a ON a.id = f.{theirs} \
+                             WHERE f.{mine} = $1 AND a.closed_at IS NULL AND {PUBLIC_FOLLOW}"
+                        );
+                        counts[i] = sqlx::query(&sql)
                             .bind(account)
+                            .bind(&viewer)
                             .fetch_one(conn.raw())
                             .await?
                             .try_get("n")?;
-                    let followers: i64 =
-                        sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE followed_id = $1")
-                            .bind(account)
-                            .fetch_one(conn.raw())
-                            .await?
-                            .try_get("n")?;
-                    Ok((following, followers))
+                    }
+                    Ok((counts[0], counts[1]))
                 }
                 .await;
                 (conn, result)
@@ -192,19 +234,24 @@ impl Store {
         .await
     }
 
+    /// Rows of a list query binding `account` as `$1` and, when given, `viewer` as `$2`.
     pub(super) async fn social_list(
         &self,
         sql: String,
         account: &str,
+        viewer: Option<&str>,
     ) -> Result<Vec<SocialRow>, StoreError> {
+        let viewer = viewer.map(str::to_owned);
         self.run(|mut conn| {
             let sql = sql.clone();
+            let viewer = viewer.clone();
             Box::pin(async move {
                 let result = async {
-                    let rows = sqlx::query(&sql)
-                        .bind(account)
-                        .fetch_all(conn.raw())
-                        .await?;
+                    let mut query = sqlx::query(&sql).bind(account);
+                    if let Some(v) = viewer {
+                        query = query.bind(v);
+                    }
+                    let rows = query.fetch_all(conn.raw()).await?;
                     rows.iter()
                         .map(|r| {
                             Ok(SocialRow {

@@ -116,6 +116,6 @@ impl Store {
              AND a.closed_at IS NULL ORDER BY f.created_at DESC, a.username_key LIMIT {}",
             limit.clamp(0, 100)
         );
-        self.social_list(sql, id).await
+        self.social_list(sql, id, None).await
     }
 }

@@ -1,6 +1,7 @@
 //! Follows, blocks, reports and moderators (issue 41, site::social) through the real server:
 //! follow lists public and the follower's own; a block refuses challenges with 403
-//! `not_accepted` (the blocker sees nothing), ends the blocked player's follow silently and
+//! `not_accepted` (the blocker sees nothing), takes the blocked follower off the public lists
+//! (not off its own view) and
 //! keeps the two apart in the lobby; reports are limited per reporter; moderators' pages and
 //! actions are theirs alone (403, same-origin), logged, and a mark refunds once.
 
@@ -148,17 +149,40 @@ async fn blocks(url: &str) {
     )
     .await;
     assert_eq!(r.status, 204, "{}", r.text);
+    // But her name leaves Bob's public followers (no message on his profile, hostile 13),
+    // for him and for anybody else; she alone still finds herself there.
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
+    assert_eq!(
+        names(&followers.body),
+        Vec::<String>::new(),
+        "{}",
+        followers.text
+    );
+    assert_eq!(followers.body["count"], 0, "{}", followers.text);
+    let mut anon = srv.client();
+    let followers = get(&mut anon, &format!("/api/players/{bob_name}/followers")).await;
+    assert_eq!(
+        names(&followers.body),
+        Vec::<String>::new(),
+        "{}",
+        followers.text
+    );
+    let followers = get(&mut ann, &format!("/api/players/{bob_name}/followers")).await;
     assert_eq!(
         names(&followers.body),
         vec![ann_name.clone()],
         "{}",
         followers.text
     );
+    let social = get(&mut bob, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
+    assert_eq!(social["followers"], 0, "{social}");
     let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
         .await
         .body;
     assert_eq!(social["you_follow"], true, "{social}");
+    assert_eq!(social["followers"], 1, "{social}");
     // Ann's earlier challenge stays in her own list, waiting; Bob never sees it.
     let mine = get(&mut ann, "/api/challenges").await.body;
     assert_eq!(mine["outgoing"][0]["id"], before_id.as_str(), "{mine}");
@@ -191,6 +215,60 @@ async fn blocks(url: &str) {
     assert_eq!(r.status, 204, "{}", r.text);
     let r = post(&mut ann, "/api/challenges", challenge).await;
     assert_eq!(r.status, 201, "{}", r.text);
+    let followers = get(&mut anon, &format!("/api/players/{bob_name}/followers")).await;
+    assert_eq!(
+        names(&followers.body),
+        vec![ann_name.clone()],
+        "{}",
+        followers.text
+    );
+    // A closed account leaves every public list and count (its name is no message either).
+    let (mut cat, cat_name) = account(&srv, "bcat").await;
+    let r = post(
+        &mut cat,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    let r = post(
+        &mut bob,
+        &format!("/api/players/{cat_name}/follow"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    let (mut modr, mod_name) = account(&srv, "bkeeper").await;
+    make_mod(&srv, &mod_name).await;
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{cat_name}/close"),
+        json!({"reason": "offensive name"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let followers = get(&mut anon, &format!("/api/players/{bob_name}/followers")).await;
+    assert_eq!(
+        names(&followers.body),
+        vec![ann_name.clone()],
+        "{}",
+        followers.text
+    );
+    let following = get(&mut anon, &format!("/api/players/{bob_name}/following")).await;
+    assert_eq!(
+        names(&following.body),
+        Vec::<String>::new(),
+        "{}",
+        following.text
+    );
+    let social = get(&mut anon, &format!("/api/players/{bob_name}/social"))
+        .await
+        .body;
+    assert_eq!(
+        (social["followers"].clone(), social["following"].clone()),
+        (json!(1), json!(0)),
+        "{social}"
+    );
     srv.stop().await;
 }
 
@@ -596,7 +674,7 @@ both_databases! {
 }
 
 both_databases! {
-    async fn a_block_refuses_challenges_as_not_accepted_and_keeps_the_follow(url: &str) {
+    async fn a_block_refuses_challenges_and_takes_the_follower_off_the_public_list(url: &str) {
         blocks(url).await;
     }
 }

@@ -114,17 +114,21 @@ pub async fn unblock(
 /// `GET /api/players/{username}/following` -> 200 [`FollowList`].
 pub async fn following(
     State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
     PathText(name): PathText,
 ) -> Result<Json<FollowList>, HttpError> {
-    Ok(Json(svc.social.follow_list(&name, false).await?))
+    Ok(Json(
+        svc.social.follow_list(a.as_ref(), &name, false).await?,
+    ))
 }
 
 /// `GET /api/players/{username}/followers` -> 200 [`FollowList`].
 pub async fn followers(
     State(svc): State<AppState>,
+    LoggedIn(a): LoggedIn,
     PathText(name): PathText,
 ) -> Result<Json<FollowList>, HttpError> {
-    Ok(Json(svc.social.follow_list(&name, true).await?))
+    Ok(Json(svc.social.follow_list(a.as_ref(), &name, true).await?))
 }
 
 /// `GET /api/players/{username}/social` -> 200 [`SocialView`].

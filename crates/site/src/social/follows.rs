@@ -94,14 +94,20 @@ impl Social {
         Ok(())
     }
 
-    /// `GET /api/players/{username}/following` (`followers`: false) or `/followers`: public.
+    /// `GET /api/players/{username}/following` (`followers`: false) or `/followers`: public,
+    /// without closed accounts or followers the player blocks (but for `me` itself).
     pub async fn follow_list(
         &self,
+        me: Option<&Account>,
         username: &str,
         followers: bool,
     ) -> Result<FollowList, SiteError> {
         let target = self.target(username, "username").await?;
-        let rows = self.store.follow_list(&target.id, followers).await?;
+        let viewer = me.map(|a| a.id.as_str());
+        let rows = self
+            .store
+            .public_follow_list(&target.id, followers, viewer)
+            .await?;
         Ok(FollowList {
             username: target.username,
             count: rows.len(),
@@ -167,7 +173,10 @@ impl Social {
                 format!("no player is named '{username}'"),
             )
         })?;
-        let (following, followers) = self.store.follow_counts(&target.id).await?;
+        let (following, followers) = self
+            .store
+            .follow_counts(&target.id, me.map(|a| a.id.as_str()))
+            .await?;
         let (you_follow, you_block) = match me {
             Some(me) => (
                 self.store.follows(&me.id, &target.id).await?,
