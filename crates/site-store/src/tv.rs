@@ -4,6 +4,7 @@
 //! accounts, then the highest mean rating of the two players (their rating for the game's
 //! variant and speed; 1500, Glicko-2's start, without one), then the newest. The ongoing games
 //! are read through `games_status (status, variant)`: few rows, whatever the table's size.
+//! A game of a marked account (booster or cheater) is never featured, as on lichess.
 
 use site_model::state::GameKind;
 use sqlx::Row;
@@ -51,6 +52,7 @@ impl Store {
                          WHERE g.status = 'ongoing' AND g.speed = 'realtime' \
                          AND g.white_kind = 'human' AND g.black_kind = 'human' \
                          AND g.white_token <> g.black_token{only} \
+                         AND aw.mark IS NULL AND ab.mark IS NULL \
                          ORDER BY g.rated DESC, \
                          CASE WHEN aw.id IS NOT NULL AND ab.id IS NOT NULL THEN 1 ELSE 0 END DESC, \
                          COALESCE(rw.rating, {START_RATING:.1}) + COALESCE(rb.rating, {START_RATING:.1}) DESC, \

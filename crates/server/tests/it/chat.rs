@@ -508,12 +508,7 @@ async fn chat_off(url: &str) {
 async fn blocks_and_reports(url: &str) {
     let mut t = table(url).await;
     let (mut modr, modr_name) = account(&t.srv, "cmod").await;
-    let store = t.srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, &modr_name, true)
-            .await
-            .expect("grant")
-    );
+    crate::common::lobby::make_mod(&t.srv, &modr_name).await;
     // Before the block, Ann's message reaches Bob.
     say(
         &mut t.ann_ws,

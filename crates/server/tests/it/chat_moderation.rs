@@ -6,19 +6,10 @@
 
 use std::time::Duration;
 
-use crate::common::lobby::{account, first_legal, get, post, realtime, start};
+use crate::common::lobby::{account, first_legal, get, make_mod, post, realtime, start};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{ApiClient, EventStream, WsStream, next_json, send_json};
-
-async fn make_mod(srv: &TestServer, name: &str) {
-    let store = srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, name, true)
-            .await
-            .expect("grant")
-    );
-}
 
 /// A friend game between `a` (white) and `b`; its id.
 async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {

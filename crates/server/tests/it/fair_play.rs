@@ -2,19 +2,10 @@
 //! rated games change no ratings (`"unrated": "marked"`), and a booster mark does not refund the
 //! accomplice who resigned on purpose.
 
-use crate::common::lobby::{account, first_legal, get, post, seek, start};
+use crate::common::lobby::{account, first_legal, get, make_mod, post, seek, start};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
-
-async fn make_mod(srv: &TestServer, name: &str) {
-    let store = srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, name, true)
-            .await
-            .expect("grant")
-    );
-}
 
 /// A rated correspondence game, `white` seeks and `black` accepts, two moves, `loser`
 /// resigns; the loser's answer.

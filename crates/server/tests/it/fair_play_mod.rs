@@ -4,18 +4,9 @@
 //! reopened and a mark taken off, a block withdraws the blocked player's challenge
 //! notification and refuses their rematch offer.
 
-use crate::common::lobby::{account, delete, first_legal, get, post, seek, start};
+use crate::common::lobby::{account, delete, first_legal, get, make_mod, post, seek, start};
 use crate::common::*;
 use serde_json::{Value, json};
-
-async fn make_mod(srv: &TestServer, name: &str) {
-    let store = srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, name, true)
-            .await
-            .expect("grant")
-    );
-}
 
 fn corr() -> Value {
     json!({"kind": "correspondence", "days": 1})

@@ -368,12 +368,7 @@ async fn leaderboard(url: &str) {
     // A marked account leaves the leaderboard (issue 41).
     let mod_name = unique("lbmod_");
     let mut modr = register(&srv, &mod_name).await;
-    let store = srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, &mod_name, true)
-            .await
-            .expect("grant")
-    );
+    crate::common::lobby::make_mod(&srv, &mod_name).await;
     let r = modr
         .post(
             &format!("/api/mod/players/{eve_name}/mark"),

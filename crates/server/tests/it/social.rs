@@ -5,7 +5,7 @@
 //! keeps the two apart in the lobby; reports are limited per reporter; moderators' pages and
 //! actions are theirs alone (403, same-origin), logged, and a mark refunds once.
 
-use crate::common::lobby::{account, delete, first_legal, get, post, seek, start};
+use crate::common::lobby::{account, delete, first_legal, get, make_mod, post, seek, start};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
@@ -21,15 +21,6 @@ fn names(list: &Value) -> Vec<String> {
         .iter()
         .map(|p| p["username"].as_str().expect("username").to_string())
         .collect()
-}
-
-async fn make_mod(srv: &TestServer, name: &str) {
-    let store = srv.site.services().play.store().clone();
-    assert!(
-        site::social::moderation::set_moderator(&store, name, true)
-            .await
-            .expect("grant")
-    );
 }
 
 /// Moves the site's clock past the age a new account must reach to report (10 minutes).

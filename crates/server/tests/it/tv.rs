@@ -1,10 +1,10 @@
 //! Watch (issue 41, `GET /api/tv`): of the games in progress, the rated game of the highest
 //! mean rating is shown; when it ends the next one is, a casual game only after the rated
 //! ones, and none once all ended; a correspondence or unlimited game is never shown, however
-//! high its players' ratings. SQLite only: on a shared PostgreSQL database another test's
+//! high its players' ratings, nor a game of a marked account. SQLite only: on a shared PostgreSQL database another test's
 //! games in progress would compete.
 
-use crate::common::lobby::{account, first_legal, get, post, start};
+use crate::common::lobby::{account, first_legal, get, make_mod, post, start};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
@@ -122,5 +122,33 @@ async fn tv_follows_the_highest_rated_game_and_switches_when_it_ends() {
         let a = stranger.get(bad).await.expect("request");
         assert_error(&a, 400, "bad_request");
     }
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn tv_never_features_a_marked_account() {
+    let srv = start(&sqlite_url("tv_marked")).await;
+    let (mut ann, _) = account(&srv, "ann").await;
+    let (mut bob, _) = account(&srv, "bob").await;
+    let (mut cat, _) = account(&srv, "cat").await;
+    let (mut dan, dn) = account(&srv, "dan").await;
+    let (mut keeper, kn) = account(&srv, "keeper").await;
+    make_mod(&srv, &kn).await;
+    let older = begun(&mut ann, &mut bob, true).await;
+    // Of equal ratings the newest is shown: Cat - Dan.
+    let newer = begun(&mut cat, &mut dan, true).await;
+    assert_eq!(tv(&mut ann).await["game"], newer.as_str());
+    let r = post(
+        &mut keeper,
+        &format!("/api/mod/players/{dn}/mark"),
+        json!({"mark": "cheater", "reason": "engine"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(tv(&mut ann).await["game"], older.as_str());
+    resign(&mut bob, &older).await;
+    // Only the marked account's game is left: none is shown.
+    assert_eq!(tv(&mut ann).await["game"], Value::Null);
+    resign(&mut cat, &newer).await;
     srv.stop().await;
 }

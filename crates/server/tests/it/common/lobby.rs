@@ -44,6 +44,16 @@ pub async fn account(srv: &TestServer, prefix: &str) -> (ApiClient, String) {
     (super::register(srv, &name).await, name)
 }
 
+/// Makes the account `name` a moderator (as `icebound admin grant-mod` does).
+pub async fn make_mod(srv: &TestServer, name: &str) {
+    let store = srv.site.services().play.store().clone();
+    assert!(
+        site::social::moderation::set_moderator(&store, name, true)
+            .await
+            .expect("grant")
+    );
+}
+
 /// `POST path` with `body`.
 pub async fn post(c: &mut ApiClient, path: &str, body: Value) -> Answer {
     c.post(path, body).await.expect("post")
