@@ -122,6 +122,11 @@ async function takebackOffer(browser) {
   await b.click('#takeback-offer-decline');
   await a.waitForSelector('#notice[data-code=takeback_declined]:not([hidden])', { timeout: 5000 });
   eq(await a.textContent('#notice'), 'Black declined the takeback', 'a declined takeback is said');
+  // Asked again at once, the server refuses until a move is made (third hostile round, 5).
+  eq((await api(a, 'POST', `/api/games/${id}/takeback`, { action: 'offer' })).status, 429, 'a declined takeback is not asked again at once');
+  await clickSquare(b, 'f6');
+  await clickSquare(b, 'g5');
+  await waitForMoves(a, 2);
   await a.click('#takeback');
   await b.waitForSelector('#takeback-offer');
   await b.click('#takeback-offer-accept');

@@ -85,7 +85,7 @@ pub fn invisible_char(c: char) -> bool {
 /// The first fault of `text`'s drawing: nothing visible, a character with too many marks, or
 /// a tag character that is not part of an emoji flag (U+1F3F4 followed by tags, as the flags
 /// of England, Scotland and Wales are written).
-fn drawing_fault(text: &str) -> Option<TextFault> {
+pub fn drawing_fault(text: &str) -> Option<TextFault> {
     let mut marks = 0;
     let mut in_flag = false;
     for (i, c) in text.chars().enumerate() {

@@ -37,7 +37,8 @@ pub fn refused_bio_char(c: char) -> bool {
 }
 
 /// A bio as stored: trimmed, at most [`MAX_BIO`] characters, at most 8 lines, none of
-/// [`refused_bio_char`]; empty means none. The error is the 400's message, naming `bio`.
+/// [`refused_bio_char`], drawn as chat text must be ([`crate::chat::drawing_fault`]); empty
+/// means none. The error is the 400's message, naming `bio`.
 pub fn clean_bio(text: &str) -> Result<String, String> {
     let text = text.trim();
     if let Some(c) = text.chars().find(|&c| refused_bio_char(c)) {
@@ -52,6 +53,13 @@ pub fn clean_bio(text: &str) -> Result<String, String> {
     }
     if text.lines().count() > 8 {
         return Err("bio: at most 8 lines".into());
+    }
+    // Chat's drawing rules (issue 41, third hostile round: a letter with 360 marks drew over
+    // the profile's heading): something visible, at most 4 marks on a character, no hidden tags.
+    if !text.is_empty()
+        && let Some(fault) = crate::chat::drawing_fault(text)
+    {
+        return Err(fault.message().replacen("text:", "bio:", 1));
     }
     Ok(text.to_string())
 }
@@ -93,5 +101,27 @@ mod tests {
         assert!(clean_bio("a\u{0}b").is_err());
         assert!(clean_bio(&"x".repeat(401)).unwrap_err().contains("401"));
         assert!(clean_bio(&"x".repeat(400)).is_ok());
+        // The third hostile round's bios: stacked marks, nothing visible, a hidden tag.
+        let zalgo = format!("a{}", "\u{0300}".repeat(300));
+        assert!(
+            clean_bio(&zalgo)
+                .unwrap_err()
+                .starts_with("bio: more than 4")
+        );
+        assert!(
+            clean_bio("\u{200B}\u{3164}")
+                .unwrap_err()
+                .contains("shows nothing")
+        );
+        assert!(
+            clean_bio("x\u{E0041}")
+                .unwrap_err()
+                .contains("tag character")
+        );
+        assert_eq!(
+            clean_bio("Привет, Tiếng Việt"),
+            Ok("Привет, Tiếng Việt".into())
+        );
+        assert_eq!(clean_bio(""), Ok(String::new()));
     }
 }

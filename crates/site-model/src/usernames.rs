@@ -56,10 +56,64 @@ pub const AUTHORITY: &[&str] = &[
     "webmaster",
 ];
 
-/// The key two names share when they look alike: skeleton, lower case, skeleton.
+/// The key two names share when they look alike: skeleton, lower case, skeleton, of the name
+/// without `_` and `-` at its ends (`alice_` looks like `alice`; the third hostile round).
 pub fn skeleton_key(name: &str) -> String {
-    let once: String = skeleton(name).collect();
+    let once: String = skeleton(name.trim_matches(['_', '-'])).collect();
     skeleton(&once.to_lowercase()).collect()
+}
+
+/// Digits read as the letters they stand for in names (`4dmin`, `st4ff`, `sys7em`).
+fn digit_letter(c: char) -> char {
+    match c {
+        '0' => 'o',
+        '1' => 'l',
+        '3' => 'e',
+        '4' => 'a',
+        '5' => 's',
+        '7' => 't',
+        c => c,
+    }
+}
+
+/// Authority words refused anywhere inside a name once separators are dropped and digits read
+/// as letters (`ice_bound`, `teamicebound`, `moderation`): long enough that no honest name
+/// holds them by chance (`admin` is checked apart, at the ends: `administer` and `badminton` are honest).
+const AUTHORITY_INSIDE: &[&str] = &["moderator", "moderation", "icebound", "webmaster", "sysop"];
+
+/// Words that, joined to an authority word, claim a team (`modteam`, `staffcrew`, `mods`).
+const TEAM_WORDS: &[&str] = &["", "s", "team", "crew", "squad", "staff", "support"];
+
+/// Whether `name`, squeezed (lower case, no `_` or `-`, digits as letters, `i` as `l`), holds
+/// an authority word inside, or is one joined to a team word on either side.
+fn squeezed_authority(name: &str, fold: impl Fn(String) -> String) -> bool {
+    let word = |w: &str| fold(skeleton_key(w));
+    let squeezed: String = name
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .map(digit_letter)
+        .collect();
+    let squeezed = word(&squeezed);
+    if AUTHORITY_INSIDE.iter().any(|w| squeezed.contains(&word(w))) {
+        return true;
+    }
+    // `admin` at either end, but not the honest `administer` or `badminton`.
+    let admin = word("admin");
+    if squeezed.ends_with(&admin)
+        || (squeezed.starts_with(&admin) && !squeezed[admin.len()..].starts_with(&word("ist")))
+    {
+        return true;
+    }
+    AUTHORITY.iter().any(|w| {
+        let w = word(w);
+        TEAM_WORDS.iter().any(|t| {
+            let t = if t.is_empty() { String::new() } else { word(t) };
+            squeezed == format!("{w}{t}")
+                || squeezed == format!("{t}{w}")
+                || squeezed == format!("{}{w}{t}", word("the"))
+        })
+    })
 }
 
 /// Whether `name` is a reserved name, or looks like one in any case: for these names `i`
@@ -84,6 +138,9 @@ pub fn is_reserved(name: &str) -> bool {
         .filter(|p| !p.is_empty())
         .flat_map(|p| [p, p.trim_matches(|c: char| c.is_ascii_digit())])
         .filter(|p| !p.is_empty());
+    if squeezed_authority(name, fold) {
+        return true;
+    }
     let authority: Vec<String> = AUTHORITY.iter().map(|a| fold(skeleton_key(a))).collect();
     parts.into_iter().any(|p| {
         [skeleton_key(p), skeleton_key(&p.to_lowercase())]
@@ -105,6 +162,10 @@ mod tests {
         // A capital I looks like l, not i: `AlIce` reads as `Allce`.
         for other in ["Alicia", "Ali_ce", "Bob", "Malice", "AlIce"] {
             assert_ne!(skeleton_key(other), alice, "{other}");
+        }
+        // Separators at the ends add nothing (the third hostile round: `alice_` next to `alice`).
+        for look in ["alice_", "_alice", "-Alice-"] {
+            assert_eq!(skeleton_key(look), alice, "{look}");
         }
         assert_eq!(skeleton_key("B0b"), skeleton_key("bob"));
         assert_eq!(skeleton_key("rnarco"), skeleton_key("marco"));
@@ -145,17 +206,42 @@ mod tests {
             "the-ADM1N",
             "99support",
             "carol-m0d",
+            // The third hostile round's: split, joined to a word, digits for letters.
+            "ad_min",
+            "ad-min",
+            "a_d_m_i_n",
+            "m-o-d",
+            "mo_d",
+            "sta_ff",
+            "ice_bound",
+            "ice-bound-fan",
+            "sup_port",
+            "modteam",
+            "themodteam",
+            "mods",
+            "moderation",
+            "teamicebound",
+            "4dmin",
+            "st4ff",
+            "5taff",
+            "sys7em",
+            "suppor7",
+            "superadmin",
         ] {
             assert!(is_reserved(name), "{name}");
         }
         for name in [
             "modest",
             "administer",
+            "administration_fan",
             "carol_99",
-            "ice-bound-fan",
             "root_beer",
-            "mo_d",
             "systematic",
+            "moderate_play",
+            "staffan",
+            "model_t",
+            "ice_berg",
+            "badminton_ace",
         ] {
             assert!(!is_reserved(name), "{name}");
         }

@@ -33,8 +33,8 @@ pub enum ModChange {
     Mute(Option<i64>),
     /// Closes the account: its sessions end, its open seeks and challenges go.
     Close,
-    /// Marks the account, and refunds its opponents' points lost in rated games since
-    /// the time given (Unix ms), once per game and opponent.
+    /// Marks the account; a cheater mark also refunds its opponents' points lost in rated
+    /// games since the time given (Unix ms), once per game and opponent.
     Mark(ModMark, i64),
     /// Opens a closed account again (its player may log in again).
     Reopen,
@@ -109,12 +109,13 @@ pub(super) async fn log_line(
 /// Refunds the opponents of `target` (id and name) for the rated games it played since
 /// `since`, once per game and opponent (`rating_refunds`' key).
 ///
-/// An accomplice is not refunded (issue 41's hostile rounds: a booster mark gave the
-/// accomplice back the points it threw away): no refund for a game against an account that is
-/// marked itself, for a quick loss under a booster mark (`quick_losses`: the opponent lost in
-/// under 20 plies, however it ended; a cheater's victim may resign early, so a cheater mark
-/// refunds it), nor for any game of a pair that reached the per-pair cap or a sandbagging hold
-/// in the window (a game between them stored `unrated` as `pair_limit` or `sandbag`).
+/// Only a cheater mark refunds, as lila's RatingRefund follows an engine mark: a booster's
+/// opponents are its accomplices far more often than its victims, and however long their games
+/// (issue 41's hostile rounds: 11, then 20 plies), a refund gave them back the points they threw
+/// away. Under a cheater mark an accomplice is not refunded either: no refund for a game
+/// against an account that is marked itself, nor for any game of a pair that reached the
+/// per-pair cap or a sandbagging hold in the window (a game between them stored `unrated` as
+/// `pair_limit` or `sandbag`).
 async fn refund(
     tx: &mut Transaction<'_, Any>,
     mark: ModMark,
@@ -133,6 +134,9 @@ async fn refund(
     .fetch_all(&mut **tx)
     .await?;
     let mut refunds = Vec::new();
+    if mark == ModMark::Booster {
+        return Ok(refunds);
+    }
     for r in &rows {
         let game_id: String = r.try_get("game_id")?;
         let variant: String = r.try_get("variant")?;
@@ -161,7 +165,7 @@ async fn refund(
             continue;
         };
         let opponent: String = opponent.try_get("account_id")?;
-        if accomplice(tx, mark, target, &opponent, &game_id, since).await? {
+        if accomplice(tx, target, &opponent, since).await? {
             continue;
         }
         let points = -other.diff;
@@ -199,13 +203,11 @@ async fn refund(
     Ok(refunds)
 }
 
-/// Whether `opponent` looks like `target`'s accomplice in game `game_id` (see [`refund`]).
+/// Whether `opponent` looks like `target`'s accomplice (see [`refund`]).
 async fn accomplice(
     tx: &mut Transaction<'_, Any>,
-    mark: ModMark,
     target: &str,
     opponent: &str,
-    game_id: &str,
     since: i64,
 ) -> Result<bool, sqlx::Error> {
     let marked: i64 =
@@ -214,16 +216,6 @@ async fn accomplice(
             .fetch_one(&mut **tx)
             .await?
             .try_get("n")?;
-    let quick: i64 = if mark != ModMark::Booster {
-        0
-    } else {
-        sqlx::query("SELECT COUNT(*) AS n FROM quick_losses WHERE game_id = $1 AND loser_id = $2")
-            .bind(game_id)
-            .bind(opponent)
-            .fetch_one(&mut **tx)
-            .await?
-            .try_get("n")?
-    };
     let capped: i64 = sqlx::query(
         "SELECT COUNT(*) AS n FROM games g JOIN accounts a ON a.id = $1 \
          JOIN accounts b ON b.id = $2 WHERE g.created_at > $3 \
@@ -237,7 +229,7 @@ async fn accomplice(
     .fetch_one(&mut **tx)
     .await?
     .try_get("n")?;
-    Ok(marked + quick + capped > 0)
+    Ok(marked + capped > 0)
 }
 
 impl Store {

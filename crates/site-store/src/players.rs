@@ -54,6 +54,20 @@ pub struct ProfileAccount {
     pub bio: Option<String>,
     /// Its ISO 3166-1 alpha-2 country code, if set.
     pub country: Option<String>,
+    /// Closed by a moderator.
+    pub closed: bool,
+    /// A moderator's mute lasts until then (Unix ms), if one was given.
+    pub muted_until: Option<i64>,
+}
+
+impl ProfileAccount {
+    /// The bio as others may read it at `now` (Unix ms): none while the account is closed or
+    /// muted (issue 41, third hostile round: a bio is a public text a mute or close must
+    /// silence like chat).
+    pub fn public_bio(&self, now: i64) -> Option<&str> {
+        let silenced = self.closed || self.muted_until.is_some_and(|u| u > now);
+        self.bio.as_deref().filter(|_| !silenced)
+    }
 }
 
 impl Store {
@@ -68,7 +82,8 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(
-                        "SELECT id, username, player_hash, bio, country FROM accounts \
+                        "SELECT id, username, player_hash, bio, country, closed_at, muted_until \
+                         FROM accounts \
                          WHERE username_key = $1",
                     )
                     .bind(key)
@@ -83,6 +98,8 @@ impl Store {
                                 .map(TokenHash::from_stored),
                             bio: r.try_get("bio")?,
                             country: r.try_get("country")?,
+                            closed: r.try_get::<Option<i64>, _>("closed_at")?.is_some(),
+                            muted_until: r.try_get("muted_until")?,
                         }),
                         None => None,
                     })

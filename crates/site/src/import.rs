@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::live_game::SiteVariant;
 use crate::play::GameService;
 use crate::play::{random_token, valid_id};
+pub use crate::records_read::WarningView;
 use crate::records_read::{
     GameRead, MAX_GAMES, MAX_RECORD_TEXT, ReadError, game_read, off_thread, too_large,
 };
@@ -90,17 +91,6 @@ pub struct ImportView {
     /// What was read but deserves a word (a guessed encoding, a variation cut at an illegal
     /// move, a result that disagrees with the position), in file order.
     pub warnings: Vec<WarningView>,
-}
-
-/// One warning of the reader.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WarningView {
-    /// 1-based game of the file; `null` for the whole file (its encoding).
-    pub game: Option<usize>,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// What to know, in words.
-    pub message: String,
 }
 
 /// `GET /api/imports/{id}`'s answer.

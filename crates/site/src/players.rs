@@ -257,11 +257,12 @@ async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> {
         None => PlayerRecord::default(),
     };
     let activity = crate::profile::activity(store, &acc).await?;
+    let bio = acc.public_bio(now_ms()).map(str::to_owned);
     Ok(PlayerView {
         username: acc.username,
         ratings,
         games: games.into(),
-        bio: acc.bio,
+        bio,
         country: acc.country,
         activity,
     })

@@ -3,6 +3,8 @@
 //! the recent activity of `GET /api/players/{username}` (docs/api.md, "Preferences and
 //! profile"). The values' rules are `site_model::prefs` and `site_model::profile`.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use site_model::error::SiteError;
 use site_model::prefs::{Prefs, PrefsPatch};
@@ -12,6 +14,7 @@ use site_model::state::{GameKind, GameStatus};
 use site_model::tournament::TournamentStatus;
 use site_store::{ProfileAccount, Store, now_ms};
 
+use crate::chat::Chat;
 use crate::player_games::{PlayerGameView, game_line};
 
 /// How far back the activity's puzzle counts go (ms: 30 days).
@@ -105,15 +108,23 @@ pub struct ActivityView {
 
 /// The preferences and profile service (what site-http's `/api/me/prefs`, `/api/me/profile`
 /// call).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Profiles {
     store: Store,
+    /// Chat's mute, which keeps a new bio too.
+    chat: Arc<Chat>,
+}
+
+impl std::fmt::Debug for Profiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Profiles").finish_non_exhaustive()
+    }
 }
 
 impl Profiles {
-    /// The service over `store`.
-    pub fn new(store: Store) -> Profiles {
-        Profiles { store }
+    /// The service over `store`, with `chat`'s mute for bios.
+    pub fn new(store: Store, chat: Arc<Chat>) -> Profiles {
+        Profiles { store, chat }
     }
 
     /// `GET /api/me/prefs`: account `id`'s preferences, defaults where unset.
@@ -131,13 +142,20 @@ impl Profiles {
         Ok(prefs)
     }
 
-    /// `PUT /api/me/profile`: stores `edit` for account `username` and answers the texts.
+    /// `PUT /api/me/profile`: stores `edit` for account `username` and answers the texts. A
+    /// bio is public text too (issue 41, third hostile round): a new one is refused with 403
+    /// `muted` during a moderator's mute (removing one is always allowed), and the profile
+    /// hides it while the mute lasts and once the account is closed
+    /// ([`ProfileAccount::public_bio`]).
     pub async fn set_profile(
         &self,
         id: &str,
         username: &str,
         edit: ProfileEdit,
     ) -> Result<ProfileText, SiteError> {
+        if matches!(edit.bio, Some(Some(_))) {
+            self.chat.mute_gate(id, now_ms(), "new bio").await?;
+        }
         self.store
             .set_profile_text(id, edit.bio, edit.country)
             .await?;

@@ -4,6 +4,7 @@
 //! every move, and each game that could not be read as an error naming the game, the line and
 //! the move. Nothing is stored.
 
+use game::records::RecordRules;
 use game::{Color, Line, Record};
 use serde::Serialize;
 
@@ -117,6 +118,17 @@ impl ReadError {
     }
 }
 
+/// One warning of the reader.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarningView {
+    /// 1-based game of the file; `null` for the whole file (its encoding).
+    pub game: Option<usize>,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// What to know, in words.
+    pub message: String,
+}
+
 /// `POST /api/records/read`'s answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadView {
@@ -124,6 +136,9 @@ pub struct ReadView {
     pub games: Vec<GameRead>,
     /// The games that could not be read, in file order.
     pub errors: Vec<ReadError>,
+    /// What was read with a remark, in file order: a variation cut at a move that cannot be
+    /// played, a repeated tag, text outside any game.
+    pub warnings: Vec<WarningView>,
 }
 
 /// One move of the lean answer (`"positions": false`): what the record says, without what the
@@ -178,13 +193,15 @@ pub struct LeanGame {
     pub moves: Vec<LeanNode>,
 }
 
-/// The lean answer: `{"games": [LeanGame], "errors": [ReadError]}`.
+/// The lean answer: `{"games": [LeanGame], "errors": [ReadError], "warnings": [WarningView]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LeanView {
     /// The games read, in file order.
     pub games: Vec<LeanGame>,
     /// The games that could not be read, in file order.
     pub errors: Vec<ReadError>,
+    /// As [`ReadView::warnings`].
+    pub warnings: Vec<WarningView>,
 }
 
 /// `view` as its lean answer, for game `V`.
@@ -203,6 +220,7 @@ fn lean<V: SiteVariant>(view: ReadView) -> LeanView {
             })
             .collect(),
         errors: view.errors,
+        warnings: view.warnings,
     }
 }
 
@@ -251,12 +269,15 @@ pub(crate) fn game_read<V: SiteVariant>(game: usize, record: &Record<V>) -> Game
     }
 }
 
-fn read<V: SiteVariant>(text: &str) -> ReadView {
+fn read<V: SiteVariant + RecordRules>(text: &str) -> ReadView {
+    let reading = game::records::read::<V>(text);
     let mut view = ReadView {
         games: Vec::new(),
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
-    for (i, entry) in V::read_records(text).into_iter().enumerate() {
+    let mut last = 0;
+    for (i, entry) in reading.games.into_iter().enumerate() {
         if view.games.len() + view.errors.len() >= MAX_GAMES {
             view.errors.push(ReadError::file(
                 i + 1,
@@ -264,11 +285,22 @@ fn read<V: SiteVariant>(text: &str) -> ReadView {
             ));
             break;
         }
+        last = i + 1;
         match entry {
             Ok(record) => view.games.push(game_read(i + 1, &record)),
             Err(e) => view.errors.push(ReadError::of(&e)),
         }
     }
+    view.warnings = reading
+        .warnings
+        .into_iter()
+        .filter(|w| w.game.is_none_or(|g| g <= last))
+        .map(|w| WarningView {
+            game: w.game,
+            line: w.line,
+            message: w.message,
+        })
+        .collect();
     view
 }
 

@@ -61,18 +61,19 @@ impl Services {
         play.notifications()
             .set_mail(Arc::new(crate::mail::LowTimeMail(mail.clone())));
         let lobby = Lobby::new(play.clone());
+        let chat = crate::chat::Chat::new(play.clone());
         Arc::new(Services {
             social: Social::new(lobby.clone()),
             lobby,
             analyses: Analyses::new(play.engine_queue().clone()),
             reviews: Reviews::new(play.clone()),
             players: Players::new(play.store().clone()),
-            profiles: crate::profile::Profiles::new(play.store().clone()),
+            profiles: crate::profile::Profiles::new(play.store().clone(), chat.clone()),
             puzzles: Puzzles::new(play.store().clone(), time.clone()),
             tournaments: Tournaments::new(play.clone()),
             search: crate::game_search::GameSearch::new(play.store().clone()),
             tv: crate::tv::Tv::new(play.store().clone()),
-            chat: crate::chat::Chat::new(play.clone()),
+            chat,
             notifications: play.notifications().clone(),
             mail,
             play,

@@ -296,7 +296,12 @@ impl<V: RecordRules> Replay<V> {
             }
         }
         for variation in &node.variations {
-            notes.variations.push(self.variation(pos, variation));
+            let line = self.variation(pos, variation);
+            // A variation cut at its first move is left out whole (its warning says so), not
+            // kept as an empty line a reader would take for `()`.
+            if !line.nodes.is_empty() || variation.nodes.is_empty() {
+                notes.variations.push(line);
+            }
         }
         notes
     }

@@ -444,6 +444,16 @@ async fn new_accounts(url: &str) {
     )
     .await;
     assert_eq!(next_error(&mut zws).await["code"], "not_logged_in");
+    // Nor an anonymous player in its game's watchers' room once it ended: a line without an
+    // author nobody could block or report (the third hostile round's finding 13).
+    let over = post(&mut x, &format!("/api/games/{g}/resign"), json!({})).await;
+    assert_eq!(over.status, 200, "{}", over.text);
+    say(
+        &mut xws,
+        json!({"type": "chat", "room": "watchers", "phrase": "good_game"}),
+    )
+    .await;
+    assert_eq!(next_error(&mut xws).await["code"], "not_logged_in");
     let _ = (&mut cat, &mut dan);
     srv.stop().await;
 }

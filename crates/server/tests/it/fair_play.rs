@@ -1,6 +1,6 @@
 //! Marks that last (issue 41, the hostile round's findings 2 and 3): a marked account's later
-//! rated games change no ratings (`"unrated": "marked"`), and a booster mark does not refund the
-//! accomplice who resigned on purpose.
+//! rated games change no ratings (`"unrated": "marked"`), and a booster mark refunds nobody: not
+//! the accomplice who resigned at once, lost on the board, or resigned after a longer game.
 
 use crate::common::lobby::{account, first_legal, get, make_mod, post, seek, start};
 use crate::common::*;
@@ -181,5 +181,80 @@ both_databases! {
 both_databases! {
     async fn a_booster_mark_refunds_no_accomplice(url: &str) {
         booster_accomplice(url).await;
+    }
+}
+
+/// The accomplice plays 24 plies before resigning (the third hostile round's finding 10: a
+/// refund still followed a loss of 20 plies or more): no refund.
+async fn booster_long_accomplice(url: &str) {
+    let srv = start(url).await;
+    let (mut boosted, boosted_name) = account(&srv, "bsl").await;
+    let (mut helper, helper_name) = account(&srv, "hll").await;
+    let (mut modr, mod_name) = account(&srv, "mdl").await;
+    make_mod(&srv, &mod_name).await;
+    let mut long = 0;
+    for _ in 0..3 {
+        let id = seek(
+            &mut boosted,
+            json!({"variant": "iceage", "time_control": {"kind": "correspondence", "days": 1},
+                   "rated": true, "color": "white"}),
+        )
+        .await;
+        let g = post(&mut helper, &format!("/api/seeks/{id}/accept"), json!({})).await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        let game = g.body["id"].as_str().expect("id").to_string();
+        let mut plies = 0;
+        for ply in 0..24 {
+            let mover = if ply % 2 == 0 {
+                &mut boosted
+            } else {
+                &mut helper
+            };
+            let view = get(mover, &format!("/api/games/{game}")).await.body;
+            if view["status"] != "ongoing" {
+                break;
+            }
+            let m = first_legal(mover, &game).await;
+            play(mover, &game, &m).await;
+            plies += 1;
+        }
+        let view = get(&mut helper, &format!("/api/games/{game}")).await.body;
+        if view["status"] == "ongoing" {
+            let over = post(&mut helper, &format!("/api/games/{game}/resign"), json!({})).await;
+            assert_eq!(over.status, 200, "{}", over.text);
+            assert!(!over.body["ratings"].is_null(), "{}", over.text);
+            long += usize::from(plies >= 20);
+        }
+    }
+    assert!(long >= 1, "no game reached 20 plies");
+    let before = get(&mut helper, &format!("/api/players/{helper_name}"))
+        .await
+        .body;
+    let before = before["ratings"]["iceage"]["correspondence"]["rating"]
+        .as_f64()
+        .expect("rating");
+    assert!(before < 1500.0, "{before}");
+    let r = post(
+        &mut modr,
+        &format!("/api/mod/players/{boosted_name}/mark"),
+        json!({"mark": "booster", "reason": "farm"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["refunds"], json!([]), "{}", r.text);
+    let after = get(&mut helper, &format!("/api/players/{helper_name}"))
+        .await
+        .body;
+    assert_eq!(
+        after["ratings"]["iceage"]["correspondence"]["rating"].as_f64(),
+        Some(before),
+        "{after}"
+    );
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn a_booster_mark_refunds_no_accomplice_after_a_long_game(url: &str) {
+        booster_long_accomplice(url).await;
     }
 }

@@ -102,6 +102,19 @@ async fn takeback_on_one_screen_against_the_engine_and_between_friends() {
         409,
         "conflict",
     );
+    // Asked again at once: refused until a move is made (third hostile round, finding 5).
+    assert_error(
+        &post(
+            &mut a,
+            &format!("/api/games/{fid}/takeback"),
+            json!({"action": "offer"}),
+        )
+        .await,
+        429,
+        "rate_limited",
+    );
+    let reply = crate::common::lobby::first_legal(&mut b, &fid).await;
+    play(&mut b, &fid, &reply).await;
     post(
         &mut a,
         &format!("/api/games/{fid}/takeback"),
@@ -363,5 +376,47 @@ async fn a_takeback_that_names_its_ply_takes_back_once() {
     )
     .await;
     assert_error(&bad, 400, "bad_request");
+    srv.stop().await;
+}
+
+/// A declined offer is not repeated at once (the third hostile round's finding 5: 30 draw and
+/// 30 takeback offers in 2 s): a draw offer waits 20 plies, a takeback request a move; the
+/// other side's offers are not held back.
+#[tokio::test]
+async fn a_declined_offer_waits_before_it_is_made_again() {
+    let srv = TestServer::start(&sqlite_url("offers-again")).await;
+    let (mut a, mut b) = (srv.client(), srv.client());
+    let id = crate::game_page_api::friend_game(&mut a, &mut b, "iceage").await;
+    let path = |what: &str| format!("/api/games/{id}/{what}");
+    let mv = crate::common::lobby::first_legal(&mut a, &id).await;
+    play(&mut a, &id, &mv).await;
+    let mv = crate::common::lobby::first_legal(&mut b, &id).await;
+    play(&mut b, &id, &mv).await;
+    for (what, again) in [("draw", "from ply 22"), ("takeback", "from ply 3")] {
+        let r = post(&mut a, &path(what), json!({"action": "offer"})).await;
+        assert_eq!(r.status, 200, "{what}: {}", r.text);
+        let r = post(&mut b, &path(what), json!({"action": "decline"})).await;
+        assert_eq!(r.status, 200, "{what}: {}", r.text);
+        let r = post(&mut a, &path(what), json!({"action": "offer"})).await;
+        assert_error(&r, 429, "rate_limited");
+        assert!(r.text.contains(again), "{what}: {}", r.text);
+        let v = get(&mut b, &id).await;
+        assert_eq!(v["draw_offer"], Value::Null, "{v}");
+        assert_eq!(v["takeback_offer"], Value::Null, "{v}");
+    }
+    // Black's own draw offer is not held back by White's decline.
+    let r = post(&mut b, &path("draw"), json!({"action": "offer"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["draw_offer"], "black", "{}", r.text);
+    let r = post(&mut a, &path("draw"), json!({"action": "decline"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // After a move, White may ask for a takeback again (a draw still waits).
+    let mv = crate::common::lobby::first_legal(&mut a, &id).await;
+    play(&mut a, &id, &mv).await;
+    let r = post(&mut a, &path("takeback"), json!({"action": "offer"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["takeback_offer"], "white", "{}", r.text);
+    let r = post(&mut a, &path("draw"), json!({"action": "offer"})).await;
+    assert_error(&r, 429, "rate_limited");
     srv.stop().await;
 }

@@ -77,12 +77,19 @@ async fn friend_game_draw_offers_and_agreement() {
     let none = bob.post(&path, draw("accept")).await.expect("accept");
     assert_error(&none, 409, "conflict");
 
+    // Offered again at once: refused for 20 plies (third hostile round, finding 5).
+    let again = alice.post(&path, draw("offer")).await.expect("offer");
+    assert_error(&again, 429, "rate_limited");
+    assert!(again.text.contains("from ply 20"), "{}", again.text);
+
     // An offer stands through the offerer's own move; the opponent's move declines it.
-    alice.post(&path, draw("offer")).await.expect("offer");
     let m = play(&mut alice, &id, "g1f3").await;
-    assert_eq!(m["draw_offer"], "white");
     assert_eq!(m["moves"][0]["text"], "Nxf3");
+    bob.post(&path, draw("offer")).await.expect("offer");
     let m = play(&mut bob, &id, "g8f6").await;
+    assert_eq!(m["draw_offer"], "black");
+    let reply = crate::common::lobby::first_legal(&mut alice, &id).await;
+    let m = play(&mut alice, &id, &reply).await;
     assert_eq!(m["draw_offer"], Value::Null);
 
     let mut ws = alice.ws(&id).await.expect("ws");

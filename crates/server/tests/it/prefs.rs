@@ -3,7 +3,7 @@
 //! profile's bio, country and recent activity (`PUT /api/me/profile`, `GET
 //! /api/players/{name}`), on SQLite and PostgreSQL.
 
-use crate::common::lobby::{account, first_legal, get, post, seek, start};
+use crate::common::lobby::{account, first_legal, get, make_mod, post, seek, start};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::{Answer, ApiClient};
@@ -217,4 +217,71 @@ async fn profiles_show_bio_country_and_activity_postgres() {
         return;
     };
     profiles_show_bio_country_and_activity(&pg).await;
+}
+
+/// A bio is public text a moderator silences as chat (the third hostile round's finding 3):
+/// chat's drawing rules, no new bio while muted, none shown while muted or once closed.
+async fn bios_follow_chat_rules_and_moderators(url: &str) {
+    let srv = start(url).await;
+    let (mut ann, ann_name) = account(&srv, "ann").await;
+    let (mut keeper, keeper_name) = account(&srv, "keeper").await;
+    make_mod(&srv, &keeper_name).await;
+    let mut anon = srv.client();
+    let zalgo = format!("gg a{} carol", "\u{0300}".repeat(360));
+    for (bio, words) in [
+        (zalgo.as_str(), "bio: more than 4 combining marks"),
+        ("\u{200B}\u{3164}", "bio: the message shows nothing"),
+        ("x\u{E0041}", "bio: the tag character U+E0041"),
+    ] {
+        let a = put(&mut ann, "/api/me/profile", json!({"bio": bio})).await;
+        assert_error(&a, 400, "bad_request");
+        assert!(a.text.contains(words), "{bio:?}: {}", a.text);
+    }
+    let a = put(&mut ann, "/api/me/profile", json!({"bio": "carol cheats"})).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    let bio = |p: Value| p["bio"].clone();
+    let path = format!("/api/players/{ann_name}");
+    assert_eq!(bio(get(&mut anon, &path).await.body), "carol cheats");
+    let r = post(
+        &mut keeper,
+        &format!("/api/mod/players/{ann_name}/mute"),
+        json!({"reason": "abuse", "minutes": 60}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(bio(get(&mut anon, &path).await.body), Value::Null);
+    let a = put(&mut ann, "/api/me/profile", json!({"bio": "still talking"})).await;
+    assert_error(&a, 403, "muted");
+    assert!(a.text.contains("no new bio"), "{}", a.text);
+    // Removing it is always allowed.
+    let a = put(&mut ann, "/api/me/profile", json!({"bio": ""})).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    let a = put(&mut ann, "/api/me/profile", json!({"country": "FR"})).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    // Unmuted, a bio again; a close hides it.
+    let r = post(
+        &mut keeper,
+        &format!("/api/mod/players/{ann_name}/unmute"),
+        json!({"reason": "over"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let a = put(&mut ann, "/api/me/profile", json!({"bio": "carol cheats"})).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(bio(get(&mut anon, &path).await.body), "carol cheats");
+    let r = post(
+        &mut keeper,
+        &format!("/api/mod/players/{ann_name}/close"),
+        json!({"reason": "troll"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(bio(get(&mut anon, &path).await.body), Value::Null);
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn bios_follow_chat_rules_and_moderators_silence_them(url: &str) {
+        bios_follow_chat_rules_and_moderators(url).await;
+    }
 }

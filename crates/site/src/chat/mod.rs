@@ -517,7 +517,9 @@ impl Chat {
         }
         // An anonymous player may send the canned phrases to their own game; an anonymous
         // watcher nothing.
-        if reader.account.is_none() && !player {
+        // An anonymous player writes in its own game's players' room only: in the watchers'
+        // room its line would have no author to block or report (third hostile round, 13).
+        if reader.account.is_none() && (!player || room == GameRoom::Watchers) {
             return Err(SiteError::new(
                 ErrorCode::NotLoggedIn,
                 "log in first: the watchers' chat is for accounts",

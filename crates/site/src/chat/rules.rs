@@ -19,18 +19,8 @@ impl Chat {
         content: Content,
         now: i64,
     ) -> Result<(Option<String>, Option<Phrase>), SiteError> {
-        if let Some(account) = &reader.account
-            && let Some(state) = self.store.mod_state_of(&account.id).await?
-            && is_muted(&state, now)
-        {
-            let until = state.muted_until.unwrap_or(now);
-            return Err(SiteError::new(
-                ErrorCode::Muted,
-                format!(
-                    "a moderator muted you: no chat for {} more minutes (until Unix ms {until})",
-                    (until - now + 59_999) / 60_000
-                ),
-            ));
+        if let Some(account) = &reader.account {
+            self.mute_gate(&account.id, now, "chat").await?;
         }
         let text = match content {
             Content::Phrase(p) => return Ok((None, Some(p))),
@@ -45,27 +35,61 @@ impl Chat {
                 "log in to write: anonymous players may send the canned phrases",
             ));
         };
+        self.free_text_gate(
+            account.created_at,
+            reader.token.hash().as_str(),
+            now,
+            "write free text",
+        )
+        .await?;
+        Ok((Some(text), None))
+    }
+
+    /// Free text's account conditions (403 `chat_not_allowed`): an account created at
+    /// `created_at` at least the least age old at `now`, whose seats (`player_hash`) hold a
+    /// finished real game. `what` names the act in the refusal.
+    async fn free_text_gate(
+        &self,
+        created_at: i64,
+        player_hash: &str,
+        now: i64,
+        what: &str,
+    ) -> Result<(), SiteError> {
         let min_age = self.min_age_ms.load(std::sync::atomic::Ordering::Relaxed);
-        if now - account.created_at < min_age {
+        if now - created_at < min_age {
             return Err(SiteError::new(
                 ErrorCode::ChatNotAllowed,
                 format!(
-                    "your account is new: free text after {} minutes (the canned phrases now)",
+                    "your account is new: you may {what} after {} minutes",
                     min_age / 60_000
                 ),
             ));
         }
-        if !self
-            .store
-            .has_finished_game(reader.token.hash().as_str())
-            .await?
-        {
+        if !self.store.has_finished_game(player_hash).await? {
             return Err(SiteError::new(
                 ErrorCode::ChatNotAllowed,
-                "finish a game first to write: the canned phrases until then",
+                format!("finish a game first to {what}"),
             ));
         }
-        Ok((Some(text), None))
+        Ok(())
+    }
+
+    /// The mute of account `id` at `now`: 403 `muted` while a moderator's mute lasts, naming
+    /// `what` it keeps from.
+    pub async fn mute_gate(&self, id: &str, now: i64, what: &str) -> Result<(), SiteError> {
+        if let Some(state) = self.store.mod_state_of(id).await?
+            && is_muted(&state, now)
+        {
+            let until = state.muted_until.unwrap_or(now);
+            return Err(SiteError::new(
+                ErrorCode::Muted,
+                format!(
+                    "a moderator muted you: no {what} for {} more minutes (until Unix ms {until})",
+                    (until - now + 59_999) / 60_000
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Stores `row` unless its author sent [`CHAT_RATE_COUNT`] messages in the

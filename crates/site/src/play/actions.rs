@@ -7,6 +7,7 @@ use std::sync::Arc;
 use game::{Color, EndReason};
 use tokio::sync::MutexGuard;
 
+use super::declined::OfferKind;
 use super::{
     Answer, DrawAction, GameService, bump, finish, holds, notify, random_token,
     refuse_while_waiting,
@@ -206,6 +207,7 @@ impl GameService {
                     // told so: the only change is the notice.
                     notify(&mut row, NoticeCode::DrawDeclined, Some(!side));
                 } else {
+                    slot.declined.check(OfferKind::Draw, side, row.ply)?;
                     row.draw_offer = Some(side);
                 }
             }
@@ -220,6 +222,7 @@ impl GameService {
                     finish(&mut row, None, EndReason::Agreement, self.time.now_ms());
                 } else {
                     row.draw_offer = None;
+                    slot.declined.note(OfferKind::Draw, !side, row.ply);
                     notify(&mut row, NoticeCode::DrawDeclined, Some(side));
                 }
             }

@@ -32,6 +32,7 @@ mod clocks;
 mod closing;
 pub mod conditional;
 mod create;
+pub mod declined;
 pub mod lease;
 mod presence;
 mod queries;
@@ -84,6 +85,8 @@ pub struct GameSlot {
     pub(crate) engine_running: AtomicBool,
     /// The last states broadcast, for a socket that reconnects (`replay`).
     pub(crate) recent: replay::Recent,
+    /// Declined offers that may not be repeated yet.
+    pub(crate) declined: declined::Declined,
 }
 
 impl GameSlot {

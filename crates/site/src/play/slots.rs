@@ -44,6 +44,7 @@ impl GameService {
                     tx: broadcast::channel(64).0,
                     engine_running: AtomicBool::new(false),
                     recent: Default::default(),
+                    declined: Default::default(),
                 })
             })
             .clone()

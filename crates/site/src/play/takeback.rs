@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tokio::sync::MutexGuard;
 
+use super::declined::OfferKind;
 use super::{Answer, GameService, GameSlot, bump, notify, refuse_while_waiting};
 use crate::live_game::LiveGame;
 use crate::permissions::{ABORT_BEFORE_PLY, Opponent, opponent, takeback_target};
@@ -124,6 +125,7 @@ impl GameService {
                     Answer::Offer if !theirs => {
                         if row.takeback_offer != Some(me) {
                             takeback_target(&row, me).ok_or_else(nothing)?;
+                            slot.declined.check(OfferKind::Takeback, me, row.ply)?;
                             row.takeback_offer = Some(me);
                             self.save_state(&slot, &mut g, row).await?;
                         }
@@ -137,6 +139,7 @@ impl GameService {
                     }
                     Answer::Decline => {
                         row.takeback_offer = None;
+                        slot.declined.note(OfferKind::Takeback, !me, row.ply);
                         notify(&mut row, NoticeCode::TakebackDeclined, Some(me));
                         self.save_state(&slot, &mut g, row).await?;
                         return Ok(g.view().personalize(g.row(), token));
