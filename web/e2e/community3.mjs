@@ -122,6 +122,7 @@ async function modWords(browser) {
   eq(reported.status, 201, 'Bob reports the message');
 
   const page = await account(browser, moe);
+  modPage = page;
   const cmd = JSON.parse(process.env.ICEBOUND_SERVER_CMD ?? 'null');
   check(Array.isArray(cmd), 'the harness gives the server\'s command line (ICEBOUND_SERVER_CMD)');
   const db = cmd[cmd.indexOf('--database') + 1];
@@ -142,6 +143,41 @@ async function modWords(browser) {
   await screenshot(page, 'mod-words');
 }
 
+async function menuAndPlayerSearch() {
+  // On a phone: the menu holds watching, the game search, the following list and a player search.
+  const page = bobPage;
+  await page.goto(`${base}/rules`);
+  await page.click('#menu-toggle');
+  for (const href of ['/tv', '/games/search', '/following']) {
+    check(await page.isVisible(`#main-nav a[href="${href}"]`), `the phone menu links ${href}`);
+  }
+  check(!(await page.isVisible('#main-nav a[href="/mod"]')), 'a player gets no moderation link');
+  await page.fill('#player-search', ann.slice(0, 6).toUpperCase());
+  const link = `#player-found a[href="/@/${ann}"]`;
+  await page.waitForSelector(link, { timeout: 10000 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `the menu with its found players fits 390 px (${wide} px)`);
+  await screenshot(page, 'player-search-phone');
+  await page.click(link);
+  await page.waitForURL(new RegExp(`/@/${ann}$`));
+  await page.goto(`${base}/rules`);
+  await page.click('#menu-toggle');
+  await page.fill('#player-search', `zz${stamp}`);
+  await page.waitForSelector('#player-found li.muted', { timeout: 10000 });
+  const api1 = await api(page, 'GET', '/api/players/search?q=a');
+  eq(api1.status, 400, 'one character is refused');
+}
+
+async function moderatorMenu() {
+  // The moderator of the scenario above gets /mod in the header.
+  const page = /** @type {import('./lib.mjs').Page} */ (modPage);
+  await page.goto(`${base}/rules`);
+  await page.waitForSelector('#main-nav a[href="/mod"]', { timeout: 10000 });
+}
+
+/** @type {import('./lib.mjs').Page | null} */
+let modPage = null;
+
 async function emptyTv(browser) {
   const guest = await newPage(browser, phone);
   // No Ice Age Chess game runs in this script.
@@ -159,4 +195,6 @@ await suite([
   ['the game search fits a phone', searchOnAPhone],
   ['/mod: game link, reason first, log in words', modWords],
   ['an empty TV says so', emptyTv],
+  ['the menu and the player search on a phone', menuAndPlayerSearch],
+  ['a moderator finds /mod in the menu', moderatorMenu],
 ]);

@@ -2,6 +2,8 @@
 // (spread into lang/en.ts, so every key is checked in ru and tr too).
 
 export const socialEn = {
+  'social.search_players': 'Find a player',
+  'social.search_none': 'No player has a name starting so.',
   'social.nav_following': 'Following',
   'social.follow': 'Follow',
   'social.unfollow': 'Unfollow',

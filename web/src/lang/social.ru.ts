@@ -3,6 +3,8 @@
 import type { socialEn } from './social.en';
 
 export const socialRu: Record<keyof typeof socialEn, string> = {
+  'social.search_players': 'Найти игрока',
+  'social.search_none': 'Нет игрока с таким началом имени.',
   'social.nav_following': 'Подписки',
   'social.follow': 'Подписаться',
   'social.unfollow': 'Отписаться',

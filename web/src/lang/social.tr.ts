@@ -3,6 +3,8 @@
 import type { socialEn } from './social.en';
 
 export const socialTr: Record<keyof typeof socialEn, string> = {
+  'social.search_players': 'Oyuncu bul',
+  'social.search_none': 'Adı böyle başlayan oyuncu yok.',
   'social.nav_following': 'Takip edilenler',
   'social.follow': 'Takip et',
   'social.unfollow': 'Takibi bırak',
