@@ -144,7 +144,8 @@ async function reportReachesModerators(browser) {
     await page.click(`.mod-report button:text-is("${label}")`);
     page.off('dialog', accept);
     eq(asked, ['mark', 'close', 'remove_chat'].includes(action), `${action} asks for a confirmation only if grave`);
-    await page.waitForFunction(a => [...document.querySelectorAll('#mod-log li')].some(l => l.textContent.includes(` ${a} `)), action, { timeout: 10000 });
+    // The log says the action in words; its code stays in `data-action`.
+    await page.waitForFunction(a => [...document.querySelectorAll('#mod-log .mod-action')].some(l => /** @type {HTMLElement} */ (l).dataset.action === a), action, { timeout: 10000 });
   };
   await act('Close the account', 'close');
   eq((await api(page, 'GET', `/api/players/${ann}/social`)).json.closed, true, 'closed by the button');

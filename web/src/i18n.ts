@@ -114,13 +114,35 @@ export function resultLine(r: Pick<ResultView, 'winner' | 'reason'>, mine: Color
   return `${resultHeadline(r, mine)} · ${resultReason(r)}`;
 }
 
-/** An API error (or any failure) in words, by its code; the server's English message is only
- * a fallback for codes the page does not know. */
+/** Codes whose page words are generic ("The server did not understand the request."): for
+ * these the server's own message says what was wrong, so the page shows it (browser findings
+ * 1, 13, 22; `muted` tells until when, finding 15). */
+const SERVER_WORDED = new Set(['bad_request', 'not_found', 'conflict', 'forbidden', 'too_large', 'muted']);
+
+/** The server's message as a sentence: capital first letter, a full stop at the end. */
+function sentence(message: string): string {
+  // A mute's end as the server's clock: the minutes left say it to a person.
+  const m = message.replace(/\s*\(until Unix ms \d+\)/, '').trim();
+  const s = m.charAt(0).toUpperCase() + m.slice(1);
+  return /[.!?…]$/.test(s) ? s : `${s}.`;
+}
+
+/** An API error (or any failure) in words, by its code. For a generic code (`bad_request`,
+ * `conflict`, ...) or a code the page does not know, the server's message says what was wrong:
+ * English pages show it alone, other languages after their own generic words (the server speaks
+ * English). */
 export function errorWords(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
+  const raw = (err as { message?: unknown })?.message;
+  const message = typeof raw === 'string' && raw.trim() && code !== 'network' ? raw : '';
   if (typeof code === 'string') {
     const key = `error.${code}`;
-    if (has(key)) return t(key);
+    const known = has(key);
+    if (message && (!known || SERVER_WORDED.has(code))) {
+      const words = known ? t(key) : t('error.other', { code });
+      return current === 'en' ? sentence(message) : `${words} ${sentence(message)}`;
+    }
+    if (known) return t(key);
     return t('error.other', { code });
   }
   return t('error.other', { code: err instanceof Error ? err.name : 'error' });

@@ -31,6 +31,8 @@ import { statsPage } from './pages/stats';
 import { dashboardPage, trainingPage } from './pages/training';
 import { tournamentsPage } from './pages/tournaments';
 import { tournamentPage } from './pages/tournament';
+import { playerSearch } from './social/player_search';
+import { socialApi } from './social/api';
 
 /** A page draws itself into `root` and may return a function that tears it down. */
 export type Page = (root: HTMLElement, ...params: string[]) => void | (() => void);
@@ -86,7 +88,11 @@ function header(): HTMLElement {
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
     menuButton(),
-    h('nav#main-nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard'))),
+    h('nav#main-nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard')),
+      // Watching, the game search, the followed players and moderation (browser finding 3).
+      link('/tv', t('tv.title')), link('/games/search', t('search.title')),
+      currentUser() ? link('/following', t('social.nav_following')) : null,
+      modLink(link), playerSearch()),
     account(link),
     bell(),
     offlineBadge(),
@@ -126,6 +132,19 @@ function account(link: (href: string, label: string) => HTMLElement): HTMLElemen
 }
 
 let shownPath = '';
+
+/** Whether the logged-in account moderates, asked once per account. */
+let moderates: { user: string; yes: Promise<boolean> } | null = null;
+
+/** The menu's link to `/mod`, shown to moderators once the server says so. */
+function modLink(link: (href: string, label: string) => HTMLElement): HTMLElement | null {
+  const user = currentUser();
+  if (!user) return null;
+  if (moderates?.user !== user) moderates = { user, yes: socialApi.me().then(m => m.moderator, () => false) };
+  const slot = h('span.mod-link-slot');
+  void moderates.yes.then(yes => { if (yes) slot.replaceWith(link('/mod', t('mod.title'))); });
+  return slot;
+}
 
 function render(): void {
   shownPath = location.pathname + location.search;

@@ -27,6 +27,7 @@ pub const RESERVED: &[&str] = &[
     "official",
     "owner",
     "root",
+    "search",
     "security",
     "server",
     "staff",

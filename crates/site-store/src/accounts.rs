@@ -89,6 +89,40 @@ impl Store {
         }))
     }
 
+    /// Up to `limit` names of open accounts whose lower-case name starts with `prefix` (given
+    /// in lower case), in name order (the player search).
+    pub async fn names_with_prefix(
+        &self,
+        prefix: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let prefix = prefix.to_string();
+        // Character count of a name of ASCII letters, digits, '_' and '-' (checked by site).
+        let len = i32::try_from(prefix.len()).unwrap_or(i32::MAX);
+        self.run(|mut conn| {
+            let prefix = prefix.clone();
+            Box::pin(async move {
+                let result = async {
+                    let rows = sqlx::query(
+                        "SELECT username FROM accounts WHERE substr(username_key, 1, $1) = $2 \
+                         AND closed_at IS NULL ORDER BY username_key LIMIT $3",
+                    )
+                    .bind(len)
+                    .bind(&prefix)
+                    .bind(limit)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    rows.iter()
+                        .map(|r| r.try_get::<String, _>("username").map_err(StoreError::from))
+                        .collect::<Result<Vec<_>, _>>()
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// The taken name whose skeleton key is `name`'s, if any (one indexed query).
     pub async fn name_like(&self, name: &str) -> Result<Option<String>, StoreError> {
         let key = skeleton_key(name);

@@ -68,6 +68,9 @@ export class ChatBox {
   private readonly muteLabel = h('label.check.chat-mute-label', { hidden: true }, this.muteBox, ' ', t('chat.mute_opponent'));
   private muted: boolean | undefined;
   private readonly writer: HTMLElement;
+  /** For a logged-out reader of a room only accounts write in: a link to log in instead of
+   * buttons that always fail (browser finding 23). */
+  private readonly loginNote = h('p.muted.chat-login', { hidden: true }, h('a#chat-login', { href: '/login' }, t('chat.login_to_chat')));
 
   constructor(private readonly opts: ChatOptions, rooms: string[]) {
     const form = h('form.chat-form', {
@@ -97,7 +100,7 @@ export class ChatBox {
     });
     this.el = h('section.chat', { 'aria-label': t('chat.title') },
       h('div.chat-head', h('h2', t('chat.title')), this.offLabel, this.muteLabel),
-      this.tabs, this.offNote, this.list, this.error, this.writer);
+      this.tabs, this.offNote, this.list, this.error, this.writer, this.loginNote);
     this.setRooms(rooms);
     this.showSetting();
   }
@@ -181,7 +184,10 @@ export class ChatBox {
     this.offLabel.hidden = !me;
     this.offNote.hidden = !this.off;
     this.list.hidden = this.off;
-    this.writer.hidden = this.off;
+    // A guest player writes the phrases in the players' room; every other room is for accounts.
+    const guestOnly = me === null && this.room !== 'players';
+    this.writer.hidden = this.off || guestOnly;
+    this.loginNote.hidden = this.off || !guestOnly;
     this.tabs.hidden = this.rooms.length < 2;
     mount(this.tabs, this.rooms.map(r => h('button.chat-tab', {
       type: 'button', role: 'tab', 'data-room': r, 'aria-selected': String(r === this.room), class: r === this.room ? 'active' : '',

@@ -7,6 +7,7 @@ export const chatEn = {
   'chat.send': 'Send',
   'chat.off': 'Chat off',
   'chat.off_note': 'Chat is off for all your games: you see and send no messages.',
+  'chat.login_to_chat': 'Log in to chat.',
   'chat.empty': 'No messages yet.',
   'chat.anonymous': 'Anonymous',
   'chat.report': 'Report this message',

@@ -8,6 +8,7 @@ export const chatRu: Record<keyof typeof chatEn, string> = {
   'chat.send': 'Отправить',
   'chat.off': 'Чат выключен',
   'chat.off_note': 'Чат выключен во всех ваших партиях: вы не видите и не отправляете сообщений.',
+  'chat.login_to_chat': 'Войдите, чтобы писать в чат.',
   'chat.empty': 'Сообщений пока нет.',
   'chat.anonymous': 'Аноним',
   'chat.report': 'Пожаловаться на сообщение',

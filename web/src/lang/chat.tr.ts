@@ -8,6 +8,7 @@ export const chatTr: Record<keyof typeof chatEn, string> = {
   'chat.send': 'Gönder',
   'chat.off': 'Sohbet kapalı',
   'chat.off_note': 'Sohbet tüm oyunlarınızda kapalı: mesaj görmez ve göndermezsiniz.',
+  'chat.login_to_chat': 'Sohbet için giriş yapın.',
   'chat.empty': 'Henüz mesaj yok.',
   'chat.anonymous': 'Anonim',
   'chat.report': 'Bu mesajı bildir',

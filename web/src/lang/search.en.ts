@@ -40,5 +40,6 @@ export const searchEn = {
   'tv.title': 'Watch',
   'tv.all': 'All games',
   'tv.none': 'No game is being played right now. The next one will show here.',
+  'tv.to_lobby': 'Play one in the lobby.',
   'tv.players': '{white} ({wr}) – {black} ({br})',
 };

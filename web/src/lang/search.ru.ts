@@ -41,5 +41,6 @@ export const searchRu: Record<keyof typeof searchEn, string> = {
   'tv.title': 'Трансляция',
   'tv.all': 'Все игры',
   'tv.none': 'Сейчас никто не играет. Следующая партия появится здесь.',
+  'tv.to_lobby': 'Сыграйте сами: в зал.',
   'tv.players': '{white} ({wr}) – {black} ({br})',
 };

@@ -41,5 +41,6 @@ export const searchTr: Record<keyof typeof searchEn, string> = {
   'tv.title': 'İzle',
   'tv.all': 'Tüm oyunlar',
   'tv.none': 'Şu anda oynanan oyun yok. Sıradaki burada görünecek.',
+  'tv.to_lobby': 'Lobiden bir oyun başlatın.',
   'tv.players': '{white} ({wr}) – {black} ({br})',
 };

@@ -3,15 +3,40 @@
 // unmark, close, reopen), and the mod log. Others see the server's 403 in words.
 
 import { h, mount } from '../dom';
-import { dateTime, errorWords, t, type Key } from '../i18n';
+import { dateTime, errorWords, has, t, type Key } from '../i18n';
 import { REPORTS_PAGE, socialApi, type Mark, type ModAction, type ReportView } from '../social/api';
 import { setTitle } from '../title';
 
-function actions(name: string, after: () => void, message?: string): HTMLElement {
-  const reason = h('input.mod-reason', { type: 'text', maxlength: 500, placeholder: t('mod.reason'), 'aria-label': t('mod.reason') }) as HTMLInputElement;
-  const note = h('span.small', { role: 'status' });
-  const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () =>
-    socialApi.act(name, action, { reason: reason.value, ...extra }).then(() => { mount(note, t('mod.done')); after(); }, err => mount(note, h('span.error', errorWords(err))));
+/** What a reported chat message's room key names: a game (`game:<id>:<room>`) or a tournament
+ * (`tournament:<id>`); the lobby names nothing. */
+function roomPlace(room: string): { game?: string; tournament?: string } {
+  const [kind, id] = room.split(':');
+  if (kind === 'game' && id) return { game: id };
+  if (kind === 'tournament' && id) return { tournament: id };
+  return {};
+}
+
+/** A mod log's action code in words (unknown codes as they are). */
+function actionWords(code: string): string {
+  const key = `mod.action.${code}`;
+  return has(key) ? t(key) : code;
+}
+
+function actions(name: string, after: () => void, message?: string, tournament?: string): HTMLElement {
+  const reason = h('input.mod-reason', { type: 'text', maxlength: 500, required: true, placeholder: t('mod.reason'), 'aria-label': t('mod.reason') }) as HTMLInputElement;
+  const note = h('span.small.mod-note', { role: 'status' });
+  // Every action is logged with its reason: asked for here, before sending (finding 13).
+  const reasoned = (then: (why: string) => void) => {
+    const why = reason.value.trim();
+    if (!why) {
+      mount(note, h('span.error', t('mod.reason_first')));
+      reason.focus();
+      return;
+    }
+    then(why);
+  };
+  const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () => reasoned(why =>
+    socialApi.act(name, action, { reason: why, ...extra }).then(() => { mount(note, t('mod.done')); after(); }, err => mount(note, h('span.error', errorWords(err)))));
   const button = (label: string, onclick: () => void) => h('button', { type: 'button', onclick }, label);
   // A mark refunds opponents and a close ends the player's games: asked once more, naming the
   // player (a tester marked one by a single click).
@@ -24,12 +49,23 @@ function actions(name: string, after: () => void, message?: string): HTMLElement
     ? h('button.mod-grave.mod-remove-message', {
       type: 'button',
       onclick: () => {
-        if (!window.confirm(t('mod.confirm_remove', { name }))) return;
-        socialApi.removeMessage(message, reason.value).then(() => { mount(note, t('mod.removed')); after(); }, err => mount(note, h('span.error', errorWords(err))));
+        reasoned(why => {
+          if (!window.confirm(t('mod.confirm_remove', { name }))) return;
+          socialApi.removeMessage(message, why).then(() => { mount(note, t('mod.removed')); after(); }, err => mount(note, h('span.error', errorWords(err))));
+        });
       },
     }, t('mod.remove_message'))
     : null;
-  return h('div.actions.wrap', reason, remove,
+  // An event named to carry a message (hostile finding 2): its kind's default name instead.
+  const rename = tournament
+    ? h('button.mod-rename', {
+      type: 'button',
+      onclick: () => reasoned(why => socialApi.renameTournament(tournament, why).then(
+        r => { mount(note, t('mod.renamed', { name: r.name })); after(); },
+        err => mount(note, h('span.error', errorWords(err))))),
+    }, t('mod.rename_event'))
+    : null;
+  return h('div.actions.wrap', reason, remove, rename,
     button(t('mod.mute'), act('mute', { minutes: 60 })),
     button(t('mod.unmute'), act('unmute')),
     graveButton(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
@@ -38,6 +74,14 @@ function actions(name: string, after: () => void, message?: string): HTMLElement
     graveButton(t('mod.close_account'), act('close')),
     button(t('mod.reopen'), act('reopen')),
     note);
+}
+
+/** Where a reported message was written, as a link: its game or its event. */
+function messagePlace(room: string): HTMLElement | null {
+  const at = roomPlace(room);
+  if (at.game) return h('p.small.report-place', h('a.report-game', { href: `/game/${encodeURIComponent(at.game)}` }, t('mod.message_game')));
+  if (at.tournament) return h('p.small.report-place', h('a.report-tournament', { href: `/tournament/${encodeURIComponent(at.tournament)}` }, t('mod.message_tournament')));
+  return h('p.small.report-place', t('mod.message_lobby'));
 }
 
 export function modPage(root: HTMLElement): void {
@@ -52,10 +96,11 @@ export function modPage(root: HTMLElement): void {
     t(`social.reason.${r.reason}` as 'social.reason.other'), ' · ', t('mod.by', { name: r.reporter }), ' · ', dateTime(r.created_at),
     r.game ? [' · ', h('a', { href: `/game/${encodeURIComponent(r.game)}` }, t('social.watch'))] : null,
     r.text ? h('p.report-text', r.text) : null,
-    // The reported chat message, as text.
+    // The reported chat message, as text, with where it was written (finding 14).
     r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, r.message.text ?? (r.message.phrase ? t(`chat.phrase.${r.message.phrase}` as Key) : '')) : null,
+    r.message ? messagePlace(r.message.room) : null,
     r.status === 'open'
-      ? h('div', actions(r.username, load, r.message?.id), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
+      ? h('div', actions(r.username, load, r.message?.id, r.message ? roomPlace(r.message.room).tournament : undefined), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));
   const turn = (to: number) => () => { page = to; load(); };
   function load(): void {
@@ -68,7 +113,7 @@ export function modPage(root: HTMLElement): void {
         h('button#mod-next', { type: 'button', disabled: list.length < REPORTS_PAGE, onclick: turn(page + 1) }, t('mod.next')));
     }, err => mount(reports, h('p.error#mod-error', errorWords(err))));
     socialApi.log().then(lines => mount(log, h('ul', lines.map(l => h('li.small',
-      dateTime(l.at), ' · ', l.moderator, ' · ', l.action, ' · ', l.target, ' · ', l.details)))), () => mount(log, ''));
+      dateTime(l.at), ' · ', l.moderator, ' · ', h('span.mod-action', { 'data-action': l.action }, actionWords(l.action)), ' · ', l.target, l.details ? [' · ', l.details] : null)))), () => mount(log, ''));
   }
   const tabs = h('div.tabs', (['open', 'closed'] as const).map(s => h('button', {
     type: 'button', 'aria-pressed': String(s === status),

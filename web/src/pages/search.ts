@@ -36,15 +36,16 @@ function seat(s: Seat): HTMLElement {
 function row(g: FoundGame): HTMLElement {
   const outcome = g.winner === 'white' ? '1-0' : g.winner === 'black' ? '0-1' : '½-½';
   const words = g.reason ? resultLine({ winner: g.winner, reason: g.reason } as Parameters<typeof resultLine>[0]) : outcome;
+  // The link to the game comes first: on a phone the row's end is off screen (finding 16).
   return h('tr', { 'data-game': g.id },
+    h('td', h('a.search-open', { href: `/game/${g.id}` }, t('search.open'))),
     h('td', t(`game.${g.variant}` as 'game.antarctos')),
     h('td', seat(g.white)),
     h('td', seat(g.black)),
     h('td', { title: words }, outcome),
     h('td', `${t(g.rated ? 'search.rated_yes' : 'search.rated_no')} · ${t(`search.${g.speed}` as 'search.realtime')}`),
     h('td.num', String(g.plies)),
-    h('td', date(g.created_at)),
-    h('td', h('a', { href: `/game/${g.id}` }, t('search.open'))));
+    h('td', date(g.created_at)));
 }
 
 function select(name: Field, value: string, options: [string, string][]): HTMLElement {
@@ -93,9 +94,9 @@ export function gameSearchPage(root: HTMLElement): void {
     return `/games/search?${q}`;
   };
   call<SearchAnswer>('GET', `/api/games/search?${api}`).then(r => {
-    const head = h('tr', h('th', t('search.variant')), h('th', t('search.white_col')), h('th', t('search.black_col')),
+    const head = h('tr', h('th', h('span.sr-only', t('search.open'))), h('th', t('search.variant')), h('th', t('search.white_col')), h('th', t('search.black_col')),
       h('th', t('search.outcome')), h('th', t('search.speed')), h('th.num', t('search.plies')), h('th', t('search.date')),
-      h('th', h('span.sr-only', t('search.open'))));
+    );
     const pager = h('div.actions',
       r.page > 1 ? h('a.button#search-newer', { href: at(r.page - 1) }, t('search.newer')) : null,
       h('span.muted', t('search.page', { n: r.page })),

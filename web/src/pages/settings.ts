@@ -3,7 +3,7 @@
 // anonymous player's stay in this browser), and the profile's bio and country
 // (`PUT /api/me/profile`), shown as text on the profile.
 
-import { ApiError, call } from '../api';
+import { call } from '../api';
 import { COUNTRIES, countryName } from '../countries';
 import { h } from '../dom';
 import { errorWords, t, type Key } from '../i18n';
@@ -75,7 +75,7 @@ export function profileSection(user: string): HTMLElement {
       call<{ bio: string | null; country: string | null }>('PUT', '/api/me/profile', { bio: bio.value, country: country.value }).then(
         r => { bio.value = r.bio ?? ''; msg.textContent = t('profile.saved'); },
         // The server names the field and the fault (in English) after the page's words.
-        err => { msg.className = 'error'; msg.textContent = err instanceof ApiError && err.code === 'bad_request' ? `${errorWords(err)} ${err.message}` : errorWords(err); });
+        err => { msg.className = 'error'; msg.textContent = errorWords(err); });
     },
   },
   h('h2', t('profile.edit')),

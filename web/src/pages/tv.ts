@@ -29,7 +29,9 @@ export function tvPage(root: HTMLElement, variant?: string): () => void {
   const board = h('div#tv-board');
   mount(root, h('section.card#tv', h('h1', t('tv.title')), tabs, line), board);
   setTitle(t('tv.title'));
-  let shown: string | null = null;
+  // `undefined`: nothing drawn yet, so a first answer of "no game" draws its words too
+  // (browser finding 25).
+  let shown: string | null | undefined = undefined;
   let stopGame: (() => void) | null = null;
   let timer = 0;
   let stopped = false;
@@ -46,7 +48,7 @@ export function tvPage(root: HTMLElement, variant?: string): () => void {
           mount(board, inner);
           stopGame = gamePage(inner, a.game);
         } else {
-          mount(board, h('p.muted#tv-none', t('tv.none')));
+          mount(board, h('p.muted#tv-none', t('tv.none'), ' ', h('a#tv-lobby', { href: '/' }, t('tv.to_lobby'))));
         }
       }
       board.dataset.game = a.game ?? '';

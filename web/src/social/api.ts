@@ -59,6 +59,8 @@ export const socialApi = {
   act: (name: string, action: ModAction, body: { reason: string; minutes?: number; mark?: Mark }) =>
     call<unknown>('POST', `/api/mod/players/${encodeURIComponent(name)}/${action}`, body),
   log: () => call<ModLogLine[]>('GET', '/api/mod/log'),
+  /** `POST /api/mod/tournaments/{id}/rename`: the event gets its kind's default name. */
+  renameTournament: (id: string, reason: string) => call<{ id: string; name: string }>('POST', `/api/mod/tournaments/${encodeURIComponent(id)}/rename`, { reason }),
   removeMessage: (id: string, reason: string) => call<{ id: string; room: string }>('POST', `/api/mod/chat/${encodeURIComponent(id)}/remove`, { reason }),
   challengesFrom: () => call<{ from: ChallengesFrom }>('GET', '/api/me/challenges-from'),
   setChallengesFrom: (from: ChallengesFrom) => call<{ from: ChallengesFrom }>('POST', '/api/me/challenges-from', { from }),

@@ -44,6 +44,7 @@ mod lobby;
 mod lobby_pairing;
 mod login_guard;
 mod notifications;
+mod player_search;
 mod position_faults;
 mod prefs;
 mod push;

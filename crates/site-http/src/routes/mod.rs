@@ -432,6 +432,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/players/{name}/following", get(social::following))
         .route("/players/{name}/followers", get(social::followers))
         .route("/players/{name}/social", get(social::social))
+        .route("/players/search", get(social::search_players))
         .route("/me/following", get(social::my_following))
         .route("/me/blocked", get(social::my_blocked))
         .route("/me/challenges-from", get(social::challenges_from))

@@ -1,16 +1,17 @@
 //! Follows, blocks and reports (site::social, issue 41; docs/api.md, "Social").
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use site::social::blocks::{BlockedEntry, ChallengesSetting};
 use site::social::follows::{FollowList, FollowingEntry, SocialView};
 use site::social::reports::NewReport;
+use site::social::search::PlayerSearch;
 use site_model::error::SiteError;
 use site_model::social::{ChallengesFrom, MAX_REPORT_TEXT, ReportReason};
 
-use super::strict::NoBody;
+use super::strict::{NoBody, query_fields};
 use super::{ApiJson, AppState, PathText};
 use crate::error::HttpError;
 use crate::player::{LoggedIn, Player};
@@ -129,6 +130,20 @@ pub async fn followers(
     PathText(name): PathText,
 ) -> Result<Json<FollowList>, HttpError> {
     Ok(Json(svc.social.follow_list(a.as_ref(), &name, true).await?))
+}
+
+/// `GET /api/players/search?q=<prefix>` -> 200 [`PlayerSearch`]: 400 naming `q` when it is
+/// missing, shorter than 2 characters, or not the start of a username, or naming any other
+/// parameter.
+pub async fn search_players(
+    State(svc): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<PlayerSearch>, HttpError> {
+    let q = query_fields(query.as_deref(), &["q"])?;
+    let prefix = q
+        .get("q")
+        .ok_or_else(|| SiteError::bad_request("q: the start of a username is required"))?;
+    Ok(Json(svc.social.search_players(prefix).await?))
 }
 
 /// `GET /api/players/{username}/social` -> 200 [`SocialView`].

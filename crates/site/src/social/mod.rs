@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod follows;
 pub mod moderation;
 pub mod reports;
+pub mod search;
 
 use std::sync::Arc;
 

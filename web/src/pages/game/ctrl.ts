@@ -76,6 +76,9 @@ export class GameCtrl {
   private networkError = false;
   private hadRematch: string | null | undefined;
   private retryTimer: number | undefined;
+  /** A chat message sent on the socket and not yet answered: the server's echo of it settles
+   * it, an error frame meanwhile refuses it (shown beside the chat box, the text kept). */
+  private chatPending: { room: string; done: () => void; fail: (err: unknown) => void } | null = null;
   private ownPly = -1; // the ply whose sound was played when the move was made here
   private unsent: Kept | null = null;
   private lastTakeback = -Infinity;
@@ -93,20 +96,46 @@ export class GameCtrl {
     this.ground = new GameGround(this);
     this.chat = new ChatBox({
       me: currentUser,
-      send: async (room, content) => {
-        if (!this.socket.send({ type: 'chat', room, ...content })) throw new ApiError('network', '', 0);
-      },
+      send: (room, content) => new Promise<void>((done, fail) => {
+        this.chatPending?.done();
+        if (!this.socket.send({ type: 'chat', room, ...content })) {
+          fail(new ApiError('network', '', 0));
+          return;
+        }
+        const pending = { room, done: () => settle(done), fail: (err: unknown) => settle(() => fail(err)) };
+        // No answer at all (an old server): the text is taken as sent after a while.
+        const timer = window.setTimeout(() => pending.done(), 10_000);
+        const settle = (f: () => void) => {
+          window.clearTimeout(timer);
+          if (this.chatPending === pending) this.chatPending = null;
+          f();
+        };
+        this.chatPending = pending;
+      }),
       // Muting or unmuting reloads the history: the server hides the muted player's lines.
       mute: on => chatApi.mute(this.id, on).then(r => { this.loadChat(); return r.mute; }),
     }, []);
     this.socket = new GameSocket(id, {
       state: g => this.update(g),
-      error: err => { this.showError(err); this.redraw(); },
-      chat: m => this.chat.add(m),
+      error: err => {
+        // A refused chat message: its reason goes beside the chat box, not the board's status.
+        if (this.chatPending) {
+          this.chatPending.fail(err);
+          return;
+        }
+        this.showError(err);
+        this.redraw();
+      },
+      chat: m => {
+        const p = this.chatPending;
+        if (p && m.room === p.room && (m.author ?? null) === (currentUser() ?? null)) p.done();
+        this.chat.add(m);
+      },
       chatRemoved: id => this.chat.remove(id),
       live: on => {
         // Connected again: the history brings what was said meanwhile.
         if (on) this.loadChat();
+        if (!on) this.chatPending?.fail(new ApiError('network', '', 0));
         this.live = on;
         if (on && this.networkError) this.clearError();
         if (!on) this.clocks.offline();

@@ -250,7 +250,9 @@ export class OfflineCtrl {
       this.upload = { kind: 'done', id: answer.id };
     } catch (e) {
       if (e instanceof ApiError) {
-        this.upload = { kind: 'error', words: `${errorWords(e)} (${e.status ? `${e.status}: ` : ''}${e.message})` };
+        // errorWords says the server's message for a generic code; others get it in brackets.
+        const words = errorWords(e);
+        this.upload = { kind: 'error', words: words.toLowerCase().includes(e.message.trim().toLowerCase().replace(/\.$/, '')) ? words : `${words} (${e.status ? `${e.status}: ` : ''}${e.message})` };
       } else {
         // The server cannot be reached: sent again once it can (online.ts tries it meanwhile).
         this.upload = { kind: 'waiting' };
