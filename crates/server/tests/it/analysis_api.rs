@@ -435,3 +435,50 @@ async fn record_files_open_as_move_trees_with_their_errors() {
     assert_error(&huge, 413, "too_large");
     srv.stop().await;
 }
+
+/// What the reader repaired is said (the third clients' round, finding 1): a variation cut at
+/// its first move is left out and named in `warnings`, as is a repeated tag; both answers,
+/// with and without positions.
+#[tokio::test]
+async fn record_reading_says_what_it_left_out() {
+    let srv = TestServer::start(&sqlite_url("records_warn")).await;
+    let mut c = srv.client();
+    let text = "[White \"A\"]\n[Black \"B\"]\n[Black \"C\"]\n\n\
+                1. c3-d4 (1. c3-c4 d6-e5) d6-e5 2. b2-c3 e7-d6 *\n";
+    for positions in [true, false] {
+        let a = c
+            .post(
+                "/api/records/read",
+                json!({"variant": "antarctos", "text": text, "positions": positions}),
+            )
+            .await
+            .expect("post");
+        assert_eq!(a.status, 200, "{}", a.text);
+        let moves = a.body["games"][0]["moves"].as_array().expect("moves");
+        assert_eq!(moves.len(), 4, "{}", a.text);
+        let variations = &moves[0]["variations"];
+        assert!(
+            variations.is_null() || variations == &json!([]),
+            "no empty variation: {}",
+            a.text
+        );
+        let warnings: Vec<&str> = a.body["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .filter_map(|w| w["message"].as_str())
+            .collect();
+        assert!(
+            warnings.iter().any(
+                |w| w.contains("variation opened on line 5 is cut here") && w.contains("c3-c4")
+            ),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("tag [Black] repeated")),
+            "{warnings:?}"
+        );
+        assert_eq!(a.body["warnings"][0]["game"], 1, "{}", a.text);
+    }
+    srv.stop().await;
+}
