@@ -207,9 +207,13 @@ impl Site {
                 url,
                 &self.services.play,
                 &self.services.chat,
+                self.security.sessions.as_ref(),
                 self.services.play.shutdown_signal(),
             ) {
                 Ok(bus) => {
+                    if let Some(sessions) = &self.security.sessions {
+                        sessions.set_relay(bus.clone());
+                    }
                     self.services.notifications.set_relay(bus.clone());
                     self.services.chat.set_relay(bus.clone());
                     self.services.play.set_bus(bus);

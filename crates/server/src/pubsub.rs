@@ -4,7 +4,10 @@
 //! `<process> notify <owner's token hash>` (issue 38: that player's notification streams in
 //! other processes look again), and every chat message stored as `<process> chat <id>` (issue
 //! 41: the other processes read it and deliver it to their game sockets and tournament and
-//! lobby streams); every process that holds the game in memory reloads it
+//! lobby streams), and every end of sessions as `<process> session <account id>` (issue 41,
+//! round 3: the other processes forget the account's cached sessions and close their sockets
+//! and streams of the ended sessions at once); every process that holds the game in memory
+//! reloads it
 //! from the database (the database is the truth, the message only says "look") and sends the
 //! new state to its own WebSockets, which send each ply once and in order (`routes/ws.rs`,
 //! `Delivered`). As lichess's lila and lila-ws talk through Redis pub/sub.
@@ -24,6 +27,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 
+use site::accounts::{SessionRelay, Sessions};
 use site::chat::{Chat, ChatRelay};
 use site::notifications::{Notifications, Relay};
 use site::play::{Announcer, GameService};
@@ -91,14 +95,24 @@ impl ChatRelay for Bus {
     }
 }
 
+impl SessionRelay for Bus {
+    /// Says sessions of account `id` ended (after the commit that ended them).
+    fn relay_session_end(&self, id: &str) {
+        // Lost (Redis down, queue full): the other processes' caches expire within
+        // `SESSION_CACHE`, and their sockets see the end at their next frame.
+        let _ = self.tx.try_send(format!("{} session {id}", self.origin));
+    }
+}
+
 impl Bus {
     /// Starts publishing and listening on `url` for `service` (whose process id marks our own
-    /// messages) and `chat`. The URL is checked now; Redis itself may come later: the tasks
-    /// retry.
+    /// messages), `chat` and `sessions`. The URL is checked now; Redis itself may come later:
+    /// the tasks retry.
     pub fn start(
         url: &str,
         service: &Arc<GameService>,
         chat: &Arc<Chat>,
+        sessions: Option<&Arc<Sessions>>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Bus>, BadRedisUrl> {
         let notifications = Arc::downgrade(service.notifications());
@@ -125,6 +139,7 @@ impl Bus {
             Arc::downgrade(service),
             notifications,
             Arc::downgrade(chat),
+            sessions.map(Arc::downgrade),
             shutdown,
         ));
         Ok(bus)
@@ -219,6 +234,7 @@ async fn listen(
     service: Weak<GameService>,
     notifications: Weak<Notifications>,
     chat: Weak<Chat>,
+    sessions: Option<Weak<Sessions>>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut first = true;
@@ -265,6 +281,11 @@ async fn listen(
                                         c.remote(id).await;
                                     }
                                 }
+                                Some(Message::Session(id)) => {
+                                    if let Some(s) = sessions.as_ref().and_then(Weak::upgrade) {
+                                        s.remote_end(id);
+                                    }
+                                }
                                 None => {}
                             }
                         }
@@ -305,6 +326,8 @@ enum Message<'a> {
     Notify(TokenHash),
     /// `<origin> chat <id>`: chat message `id` is stored.
     Chat(&'a str),
+    /// `<origin> session <account id>`: sessions of the account ended.
+    Session(&'a str),
 }
 
 /// A message from another process; `None` for ours or a malformed one.
@@ -320,6 +343,11 @@ fn parse<'a>(text: &'a str, own: &str) -> Option<Message<'a>> {
         let ok =
             (1..=32).contains(&second.len()) && second.bytes().all(|b| b.is_ascii_alphanumeric());
         return ok.then_some(Message::Chat(second));
+    }
+    if first == "session" {
+        let ok =
+            (1..=64).contains(&second.len()) && second.bytes().all(|b| b.is_ascii_alphanumeric());
+        return ok.then_some(Message::Session(second));
     }
     if first == "notify" {
         let hex = second.len() == 64 && second.bytes().all(|b| b.is_ascii_hexdigit());
@@ -345,6 +373,12 @@ mod tests {
         assert_eq!(parse("p2 chat Ab12cd", "p1"), Some(Message::Chat("Ab12cd")));
         assert_eq!(parse("p1 chat Ab12cd", "p1"), None);
         assert_eq!(parse("p2 chat no-such!", "p1"), None);
+        assert_eq!(
+            parse("p2 session Ab12cd", "p1"),
+            Some(Message::Session("Ab12cd"))
+        );
+        assert_eq!(parse("p1 session Ab12cd", "p1"), None);
+        assert_eq!(parse("p2 session no-such!", "p1"), None);
         assert_eq!(parse("p1 abc123 7", "p1"), None);
         assert_eq!(parse("p2 abc123", "p1"), None);
         assert_eq!(parse("p2 abc123 x", "p1"), None);

@@ -213,13 +213,34 @@ async fn verify_password(password: String, stored: String) -> Result<bool, SiteE
 /// and when.
 type Cached = (Option<(String, String)>, Instant);
 
+/// Tells the other processes that sessions of an account ended (`serve --redis`: the server's
+/// bus), so that their caches forget them and their sockets and streams of those sessions
+/// close at once rather than within [`SESSION_CACHE`] (issue 41, round 3).
+pub trait SessionRelay: Send + Sync {
+    /// Sessions of account `id` ended (after the commit that ended them). Must not block; a
+    /// lost message leaves the other processes' caches to expire within [`SESSION_CACHE`].
+    fn relay_session_end(&self, id: &str);
+}
+
 /// The sessions of the site, read through a short cache ([`SESSION_CACHE`]).
-#[derive(Debug)]
 pub struct Sessions {
     store: Store,
     time: WallTime,
     cache: Mutex<HashMap<String, Cached>>,
+    /// Account ids whose sessions (some or all) ended, here or in another process: every open
+    /// socket and stream of a log-in listens and checks its own session again.
+    ended: tokio::sync::broadcast::Sender<String>,
+    relay: OnceLock<Arc<dyn SessionRelay>>,
 }
+
+impl std::fmt::Debug for Sessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sessions").finish_non_exhaustive()
+    }
+}
+
+/// Session ends a listener may fall behind by before it checks its session anyway.
+const ENDED_BACKLOG: usize = 256;
 
 /// Most sessions cached per process; past it the cache starts again.
 const MAX_CACHED_SESSIONS: usize = 100_000;
@@ -231,7 +252,32 @@ impl Sessions {
             store,
             time,
             cache: Mutex::new(HashMap::new()),
+            ended: tokio::sync::broadcast::channel(ENDED_BACKLOG).0,
+            relay: OnceLock::new(),
         })
+    }
+
+    /// Tells the other processes of session ends through `relay` from now on.
+    pub fn set_relay(&self, relay: Arc<dyn SessionRelay>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// The account ids whose sessions end from now on (here or, with a relay, anywhere): a
+    /// socket or stream opened under a log-in checks it again on each one of its account (and
+    /// on a lag, when it may have missed one).
+    pub fn subscribe_ended(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.ended.subscribe()
+    }
+
+    /// Whether the session of hash `hash` is still live: read from the store (the cache is
+    /// forgotten for the account whose sessions ended first). An unreadable store counts as
+    /// live (the next check tells).
+    pub async fn still_live(&self, hash: &str) -> bool {
+        !matches!(
+            self.account_of_hash(&TokenHash::from_stored(hash.to_string()))
+                .await,
+            Ok(None)
+        )
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
@@ -275,10 +321,23 @@ impl Sessions {
         }))
     }
 
-    /// Forgets what this process read of account `id`'s sessions (log-out, new password).
+    /// Sessions of account `id` ended (log-out, new password, a moderator's close, a reset by
+    /// e-mail), after the commit: this process forgets what it read of them, its sockets and
+    /// streams of the account check their sessions again, and the other processes are told
+    /// (they do the same: [`Sessions::remote_end`]).
     pub fn forget_account(&self, id: &str) {
+        self.remote_end(id);
+        if let Some(relay) = self.relay.get() {
+            relay.relay_session_end(id);
+        }
+    }
+
+    /// Another process ended sessions of account `id`: forgotten here, and this process's
+    /// sockets and streams of the account check their sessions again.
+    pub fn remote_end(&self, id: &str) {
         self.cache()
             .retain(|_, (found, _)| found.as_ref().is_none_or(|(a, _)| a != id));
+        let _ = self.ended.send(id.to_string());
     }
 }
 

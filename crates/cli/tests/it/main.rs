@@ -21,4 +21,5 @@ mod records_cli;
 mod serve_fsize;
 mod serve_kill;
 mod serve_limits;
+mod socket_processes;
 mod tournament_processes;

@@ -73,3 +73,5 @@ mod usernames;
 mod vacation;
 mod ws_changes;
 mod ws_close;
+mod ws_flood;
+mod ws_session_end;

@@ -29,7 +29,7 @@ mod tv;
 mod upload;
 mod vacation;
 mod ws;
-mod ws_chat_rate;
+mod ws_frame_rate;
 
 use crate::error::HttpError;
 use std::sync::Arc;

@@ -14,7 +14,8 @@ use site_model::error::SiteError;
 
 use super::{ApiJson, AppState};
 use crate::error::HttpError;
-use crate::player::Player;
+use crate::player::{LoggedIn, Player};
+use tokio::sync::broadcast::error::RecvError;
 
 /// A comment line this often, so that a closed connection is noticed soon.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
@@ -80,15 +81,91 @@ pub async fn read(
 }
 
 /// `GET /api/notifications/stream`: event `notify` with `{"unread": n, "latest": item|null}`
-/// at once and whenever it changes; 503 `too_many` past the caps on streams.
+/// at once and whenever it changes; 503 `too_many` past the caps on streams. A stream opened
+/// under a log-in ends when that session does (log-out, a new password, a moderator's close,
+/// in any process): a last event `ended` with `{"reason": ...}`, then the end of the response.
 pub async fn stream(
     State(svc): State<AppState>,
     Player(token): Player,
+    LoggedIn(account): LoggedIn,
+    axum::Extension(sec): axum::Extension<crate::security::SecurityState>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>> + use<>>, HttpError> {
     let stream = NotificationStream::open(&svc.notifications, token, svc.play.shutdown_signal())?;
-    let events = futures_util::stream::unfold(stream, |mut stream| async move {
-        let text = stream.next().await?;
-        Some((Ok(Event::default().event("notify").data(&text)), stream))
+    let login = account.zip(sec.sessions.clone()).map(|(a, s)| StreamLogin {
+        ended: s.subscribe_ended(),
+        sessions: s,
+        hash: a.session_hash,
+        account: a.id,
     });
+    let events = futures_util::stream::unfold(
+        (stream, login, false),
+        |(mut stream, mut login, done)| async move {
+            if done {
+                return None;
+            }
+            loop {
+                // Only this stream's account (or a lag, which may hide it) wakes it.
+                let ended = async {
+                    match login.as_mut() {
+                        Some(l) => l.next_end().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    text = stream.next() => {
+                        let text = text?;
+                        let event = Event::default().event("notify").data(&text);
+                        return Some((Ok(event), (stream, login, false)));
+                    }
+                    mine = ended => {
+                        let Some(l) = login.as_ref() else { continue };
+                        if !mine {
+                            login = None;
+                            continue;
+                        }
+                        if !l.sessions.still_live(&l.hash).await {
+                            let event = Event::default()
+                                .event("ended")
+                                .data(r#"{"reason":"log-in ended"}"#);
+                            return Some((Ok(event), (stream, login, true)));
+                        }
+                    }
+                }
+            }
+        },
+    );
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
+
+/// The log-in a notification stream was opened under (see [`stream`]).
+struct StreamLogin {
+    sessions: std::sync::Arc<site::accounts::Sessions>,
+    hash: String,
+    account: String,
+    ended: tokio::sync::broadcast::Receiver<String>,
+}
+
+impl StreamLogin {
+    /// Waits for an end of sessions of this account (`true`; also after a lag, which may have
+    /// hidden one); `false` when no end can come any more.
+    async fn next_end(&mut self) -> bool {
+        next_end_of(&mut self.ended, &self.account).await
+    }
+}
+
+/// Waits on `ended` for an end of sessions of `account` (`true`; also after a lag, which may
+/// have hidden one); `false` when the channel is closed. Cancel-safe: ends of other accounts
+/// are skipped inside.
+pub(crate) async fn next_end_of(
+    ended: &mut tokio::sync::broadcast::Receiver<String>,
+    account: &str,
+) -> bool {
+    loop {
+        match ended.recv().await {
+            Ok(id) if id == account => return true,
+            Ok(_) => {}
+            Err(RecvError::Lagged(_)) => return true,
+            Err(RecvError::Closed) => return false,
+        }
+    }
 }

@@ -358,6 +358,7 @@ impl GameService {
         let mut g = slot.game.lock().await;
         if g.row().version < version {
             self.reload(&slot, &mut g).await;
+            self.reclaim_presence(&slot, &mut g).await;
         }
     }
 

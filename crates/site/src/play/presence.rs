@@ -3,8 +3,12 @@
 //! countdown see it); the opponent may then, after the wait of [`Gone::wait_ms`], claim the win
 //! or call it a draw. A socket of the player that opens again ends it.
 //!
-//! Sockets are counted per process: a player with pages on two processes of one site at once
-//! (two tabs of one game behind a balancer) reads as gone when the pages of one process close.
+//! Sockets are counted per process. The process whose last socket of a seat closes marks the
+//! seat gone; every other process that reloads the game (the bus's announcement, or any read
+//! of a newer version) and still holds an open socket of that seat ends the mark at once, as a
+//! socket that opens does ([`GameService::reclaim_presence`]). So a player with pages on two
+//! processes of one site (two tabs behind a balancer, a phone and a laptop) is gone only when
+//! no process holds a page of theirs (issue 41, round 3).
 //!
 //! The game has one mark: the first side to leave keeps it, so a blip of the other side (its
 //! socket dropped and back) cannot erase it. A side that leaves while the other's mark stands
@@ -77,6 +81,35 @@ impl GameService {
             if let Err(e) = self.save_state(slot, &mut g, row).await {
                 tracing::warn!(error = %e.message, "cannot end a gone mark");
             }
+        }
+    }
+
+    /// After a reload of the game in `slot` (another process changed it): a gone mark of a
+    /// seat this process still holds an open socket of is ended (that process counted only its
+    /// own sockets), as [`GameService::seat_opened`] does. A failed save is logged; the next
+    /// reload tries again.
+    pub(super) async fn reclaim_presence(
+        &self,
+        slot: &GameSlot,
+        g: &mut tokio::sync::MutexGuard<'_, Box<dyn crate::live_game::LiveGame>>,
+    ) {
+        let row = g.row();
+        let Some(gone) = row.gone else { return };
+        if row.status != GameStatus::Ongoing {
+            return;
+        }
+        let here = self
+            .lock_presence()
+            .get(&(row.id.clone(), gone.side))
+            .is_some_and(|p| p.open > 0);
+        if !here {
+            return;
+        }
+        let mut row = row.clone();
+        row.gone = self.unmarked(&row.id, !gone.side);
+        tracing::info!(game = %row.id, side = ?gone.side, "gone mark ended: a socket of the seat is open here");
+        if let Err(e) = self.save_state(slot, g, row).await {
+            tracing::warn!(error = %e.message, "cannot end a gone mark of a seat present here");
         }
     }
 

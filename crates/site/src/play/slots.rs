@@ -100,6 +100,7 @@ impl GameService {
             && v != g.row().version
         {
             self.reload(slot, g).await;
+            self.reclaim_presence(slot, g).await;
         }
         Ok(())
     }
