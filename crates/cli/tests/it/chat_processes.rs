@@ -8,41 +8,13 @@
 
 use crate::common;
 
-use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::serve::*;
 use serde_json::{Value, json};
 use server::client::{ApiClient, EventStream, WsStream, next_json, send_json};
 use test_support::redis::Redis;
 use test_support::services::{postgres_url, redis_server};
-
-async fn register(addr: SocketAddr, name: &str) -> ApiClient {
-    let mut c = ApiClient::new(addr);
-    let r = c
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "correct horse"}),
-        )
-        .await
-        .expect("register");
-    assert_eq!(r.status, 201, "{}", r.text);
-    c
-}
-
-/// Waits until `addr` says its bus is up (`/healthz` 200; 30 s at most).
-async fn bus_up(addr: SocketAddr) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if let Ok(a) = ApiClient::new(addr).get("/healthz").await
-            && a.status == 200
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the bus of {addr} is not up within 30 s");
-}
 
 /// A socket on game `id`, past its first state.
 async fn socket(c: &ApiClient, id: &str) -> WsStream {

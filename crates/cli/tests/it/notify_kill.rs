@@ -6,7 +6,6 @@
 
 use crate::common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::serve::*;
@@ -14,19 +13,6 @@ use serde_json::{Value, json};
 use server::client::ApiClient;
 use test_support::redis::Redis;
 use test_support::services::redis_server as redis_binary;
-
-async fn register(addr: SocketAddr, name: &str) -> ApiClient {
-    let mut c = ApiClient::new(addr);
-    let r = c
-        .post(
-            "/api/accounts",
-            json!({"username": name, "password": "correct horse"}),
-        )
-        .await
-        .expect("register");
-    assert_eq!(r.status, 201, "{}", r.text);
-    c
-}
 
 async fn view(c: &mut ApiClient, id: &str) -> Value {
     let v = c.get(&format!("/api/games/{id}")).await.expect("get");

@@ -66,6 +66,34 @@ pub mod serve {
     /// The acknowledged move texts of each game.
     pub type Acked = Arc<Mutex<HashMap<String, Vec<String>>>>;
 
+    /// A new account `name` registered through `addr`, as a browser holding its session.
+    pub async fn register(addr: SocketAddr, name: &str) -> ApiClient {
+        let mut c = ApiClient::new(addr);
+        let r = c
+            .post(
+                "/api/accounts",
+                json!({"username": name, "password": "correct horse"}),
+            )
+            .await
+            .expect("register");
+        assert_eq!(r.status, 201, "{}", r.text);
+        c
+    }
+
+    /// Waits until `addr` says its bus is up (`/healthz` 200; 30 s at most).
+    pub async fn bus_up(addr: SocketAddr) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(a) = ApiClient::new(addr).get("/healthz").await
+                && a.status == 200
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the bus of {addr} is not up within 30 s");
+    }
+
     /// Creates `n` local games (Antarctos and Ice Age Chess in turn); returns their ids.
     pub async fn local_games(c: &mut ApiClient, n: usize) -> Vec<String> {
         let mut ids = Vec::new();
