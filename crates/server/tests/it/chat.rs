@@ -19,7 +19,7 @@ fn no_min_age(srv: &TestServer) {
 }
 
 /// A friend game between `a` (white) and `b`, unlimited; its id.
-async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {
+pub(crate) async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {
     let g = create_and_join(
         a,
         b,
@@ -30,7 +30,7 @@ async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {
 }
 
 /// `a` and `b` play two moves each and `a` resigns: both have a (real) finished game.
-async fn season(a: &mut ApiClient, b: &mut ApiClient) {
+pub(crate) async fn season(a: &mut ApiClient, b: &mut ApiClient) {
     let id = game(a, b).await;
     for _ in 0..2 {
         let mv = first_legal(a, &id).await;

@@ -6,34 +6,11 @@
 
 use std::time::Duration;
 
-use crate::common::lobby::{account, first_legal, get, make_mod, post, realtime, start};
+use crate::chat::{game, season};
+use crate::common::lobby::{account, get, make_mod, post, realtime, start};
 use crate::common::*;
 use serde_json::{Value, json};
-use server::client::{ApiClient, EventStream, WsStream, next_json, send_json};
-
-/// A friend game between `a` (white) and `b`; its id.
-async fn game(a: &mut ApiClient, b: &mut ApiClient) -> String {
-    let g = create_and_join(
-        a,
-        b,
-        json!({"variant": "antarctos", "opponent": "friend", "color": "white"}),
-    )
-    .await;
-    g["id"].as_str().expect("id").to_string()
-}
-
-/// Two moves each and `a` resigns: a real finished game for both.
-async fn season(a: &mut ApiClient, b: &mut ApiClient) {
-    let id = game(a, b).await;
-    for _ in 0..2 {
-        let mv = first_legal(a, &id).await;
-        play(a, &id, &mv).await;
-        let mv = first_legal(b, &id).await;
-        play(b, &id, &mv).await;
-    }
-    let r = post(a, &format!("/api/games/{id}/resign"), json!({})).await;
-    assert_eq!(r.status, 200, "{}", r.text);
-}
+use server::client::{EventStream, WsStream, next_json, send_json};
 
 /// The next stream event named `want` (10 s at most), skipping the others.
 async fn next_named(events: &mut EventStream, want: &str) -> Value {
