@@ -126,8 +126,56 @@ async function phoneMenu() {
   // On a desktop the links stand in the header and no menu button shows.
   await annPage.goto(`${base}/`);
   await annPage.waitForSelector('#main-nav a');
-  check(await annPage.isVisible('#main-nav a[href="/leaderboard"]'), 'desktop: the links in the header');
+  check(await annPage.isVisible('#main-nav a[href="/tv"]'), 'desktop: the links in the header');
   check(!(await annPage.isVisible('#menu-toggle')), 'desktop: no menu button');
+  await desktopHeader(annPage);
+}
+
+/** The header in `lang` is one row, its links, account, bell and language side by side. */
+async function oneRow(page, lang) {
+  await page.selectOption('header.top select.lang', lang);
+  await page.waitForFunction(l => document.documentElement.lang === l, lang);
+  const rows = await page.$eval('header.top', el => {
+    const tops = new Set([...el.querySelectorAll('#main-nav > *, .account-links, #account-link, .notify, select.lang')]
+      .filter(e => e.getBoundingClientRect().height > 0)
+      .map(e => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+    return { height: el.getBoundingClientRect().height, centres: [...tops] };
+  });
+  check(rows.height < 70 && Math.max(...rows.centres) - Math.min(...rows.centres) < 12, `${lang}: the header is one row (${JSON.stringify(rows)})`);
+}
+
+/** A desktop header is one row at 1280 px, logged in, in every language (it wrapped to two in
+ * issue 41 and pushed the home page down): the less used links wait under "More", the player
+ * search behind a magnifier; both open by keyboard and close on Escape. */
+async function desktopHeader(page) {
+  eq(page.viewportSize()?.width, 1280, 'a 1280 px desktop');
+  try {
+    for (const lang of ['ru', 'tr']) await oneRow(page, lang);
+  } finally {
+    await page.selectOption('header.top select.lang', 'en');
+  }
+  await oneRow(page, 'en');
+  check(!(await page.isVisible('#main-nav a[href="/leaderboard"]')), 'the leaderboard waits under More');
+  await page.focus('#nav-more');
+  await page.keyboard.press('Enter');
+  eq(await page.getAttribute('#nav-more', 'aria-expanded'), 'true', 'More opens from the keyboard');
+  check(await page.isVisible('#main-nav a[href="/leaderboard"]'), 'and shows the leaderboard');
+  check(await page.isVisible('#main-nav a[href="/following"]'), 'and the followed players');
+  await screenshot(page, 'also-more-open');
+  await page.keyboard.press('Escape');
+  check(!(await page.isVisible('#main-nav a[href="/leaderboard"]')), 'Escape closes it');
+  eq(await page.getAttribute('#nav-more', 'aria-expanded'), 'false', 'and says so');
+  check(!(await page.isVisible('#player-search')), 'the player search waits behind its button');
+  await page.click('#player-search-open');
+  check(await page.evaluate(() => document.activeElement?.id === 'player-search'), 'its button opens the field, focused');
+  await page.keyboard.press('Escape');
+  check(!(await page.isVisible('#player-search')), 'Escape closes the field');
+  await page.click('#main-nav a[href="/tv"]');
+  await page.waitForURL(/\/tv$/);
+  await page.click('#nav-more');
+  await page.click('#main-nav a[href="/games/search"]');
+  await page.waitForURL(/\/games\/search$/);
+  check(await page.$eval('#nav-more', b => b.classList.contains('active')), 'on a page under More, More is marked');
 }
 
 async function importUpToBadMove() {

@@ -6,7 +6,7 @@
 // the lobby, and a logged-out watcher is asked to log in instead of a chat that always fails.
 
 import { execFileSync } from 'node:child_process';
-import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, clickNav, eq, newPage, screenshot, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1_000_000;
 const ann = `ann3_${stamp}`;
@@ -172,7 +172,9 @@ async function moderatorMenu() {
   // The moderator of the scenario above gets /mod in the header.
   const page = /** @type {import('./lib.mjs').Page} */ (modPage);
   await page.goto(`${base}/rules`);
-  await page.waitForSelector('#main-nav a[href="/mod"]', { timeout: 10000 });
+  await page.waitForSelector('#main-nav a[href="/mod"]', { state: 'attached', timeout: 10000 });
+  await clickNav(page, '/mod');
+  await page.waitForURL(/\/mod$/);
 }
 
 /** @type {import('./lib.mjs').Page | null} */

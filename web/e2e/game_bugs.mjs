@@ -13,7 +13,7 @@
 //  10. the level picker is a finger's size on a phone.
 
 import {
-  api, base, check, clickSquare, eq, moveTexts, newPage, openGame, screenshot, sleep, startFromHome,
+  api, base, check, clickNav, clickSquare, eq, moveTexts, newPage, openGame, screenshot, sleep, startFromHome,
   statusText, suite, waitForMoves, waitForStatus,
 } from './lib.mjs';
 
@@ -142,7 +142,7 @@ async function bug5Titles(browser) {
   await page.waitForFunction(() => document.title.startsWith('Your move'));
   await page.selectOption('header.top select', 'ru');
   await page.waitForFunction(() => document.title === 'Ваш ход · Антарктос · icebound', null, { timeout: 5000 });
-  await page.click('header nav a[href="/stats"]');
+  await clickNav(page, '/stats');
   await page.waitForFunction(() => document.title === 'Статистика · icebound', null, { timeout: 5000 });
   await page.selectOption('header.top select', 'en');
 }

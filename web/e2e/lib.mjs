@@ -239,6 +239,22 @@ export async function screenshot(page, name, publishAs) {
   return file;
 }
 
+/**
+ * Clicks the header's link to `href`, opening "More" first when the link waits under it
+ * (on a desktop the less used links do; on a phone the menu button shows them all).
+ * @param {Page} page
+ * @param {string} href
+ */
+export async function clickNav(page, href) {
+  const link = `#main-nav a[href="${href}"]`;
+  await page.waitForSelector(link, { state: 'attached' });
+  if (!(await page.isVisible(link))) {
+    if (await page.isVisible('#menu-toggle')) await page.click('#menu-toggle');
+    else await page.click('#nav-more');
+  }
+  await page.click(link);
+}
+
 /** A call of the HTTP API with the page's cookies, sent as the page would send it: `{status,
  * json}`. A state-changing call sends the page's Origin and a JSON body (`{}` when none is
  * given) with its content type: the server refuses state changes without them.

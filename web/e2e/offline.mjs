@@ -16,7 +16,7 @@
 
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { api, base, check, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, clickNav, clickSquare, eq, newPage, screenshot, suite } from './lib.mjs';
 
 const EXAMPLE_1 = 'B:Wa5,d2,d4:Ba7,c7';
 const LINE = ['c7-b6', 'a5xc7', 'a7xc5xe3xc1'];
@@ -183,7 +183,7 @@ async function playsOffline() {
   const page = offline;
   check(page, 'the page of the previous scenarios');
   // In the page (no server needed): the header's link.
-  await page.click('header nav a[href="/offline"]');
+  await clickNav(page, '/offline');
   await page.waitForSelector('#new-offline-game');
   await page.check('input[name="variant"][value="antarctos"]');
   await page.check('input[name="level"][value="1"]');

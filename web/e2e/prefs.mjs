@@ -162,7 +162,7 @@ async function bioAndCountry() {
   await page.evaluate(() => document.querySelector('#profile-bio')?.removeAttribute('maxlength'));
   await page.fill('#profile-bio', 'x'.repeat(401));
   await page.click('#profile-save');
-  await page.waitForFunction(() => /bio: 401 characters/.test(document.querySelector('#profile-result')?.textContent ?? ''));
+  await page.waitForFunction(() => /bio: 401 characters/i.test(document.querySelector('#profile-result')?.textContent ?? ''));
   check(true, 'a bio over 400 characters is refused, naming the field');
   for (const viewer of [page, bobPage]) {
     await viewer.goto(`${base}/@/${ann}`);

@@ -3,7 +3,7 @@
 // provisional), the rating graph and the game, and leads to it; the leaderboard and the
 // statistics' rated table load; the profile fits a phone and speaks Russian and Turkish.
 
-import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, clickNav, eq, newPage, screenshot, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1000000;
 const ann = `ann_${stamp}`;
@@ -87,7 +87,7 @@ async function profile() {
 
 async function leaderboardAndStats() {
   await annPage.goto(`${base}/`);
-  await annPage.click('header nav a[href="/leaderboard"]');
+  await clickNav(annPage, '/leaderboard');
   await annPage.waitForFunction(() => location.pathname === '/leaderboard/antarctos');
   await annPage.waitForSelector('#leaderboard .board[data-speed="correspondence"]');
   eq(await annPage.locator('#leaderboard .board').count(), 2, 'a list per speed class');

@@ -42,6 +42,27 @@ export function h(tag: string, attrs?: Attrs | Child | Child[], ...children: (Ch
   return el;
 }
 
+/**
+ * A one-path icon drawn in SVG on a 24×24 view box (no emoji font is needed), in the text's
+ * colour. `label` names it to screen readers; without one it is hidden from them, for an icon
+ * beside words or inside a named button.
+ */
+export function svgIcon(d: string, size: number, opts: { label?: string; classes?: string[] } = {}): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', String(size));
+  svg.setAttribute('height', String(size));
+  if (opts.label) svg.setAttribute('aria-label', opts.label);
+  else svg.setAttribute('aria-hidden', 'true');
+  if (opts.classes) svg.classList.add(...opts.classes);
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
+}
+
 /** Replaces the children of `el`. */
 export function mount(el: HTMLElement, ...children: (Child | Child[])[]): void {
   el.replaceChildren();

@@ -3,7 +3,7 @@
 // `routes`.
 
 import { currentUser, loadMe } from './account';
-import { h, mount } from './dom';
+import { h, mount, svgIcon } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { registerServiceWorker } from './install';
 import { startPrefs } from './prefs';
@@ -88,16 +88,47 @@ function header(): HTMLElement {
   return h('header.top',
     h('a.brand', { href: '/' }, h('span.logo', { 'aria-hidden': 'true' }, '❄'), ` ${t('site.name')}`),
     menuButton(),
-    h('nav#main-nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/my', t('nav.my')), link('/rules', t('nav.rules')), link('/stats', t('nav.stats')), link('/analysis', t('nav.analysis')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/offline', t('nav.offline')), link('/leaderboard', t('rating.nav_leaderboard')),
-      // Watching, the game search, the followed players and moderation (browser finding 3).
-      link('/tv', t('tv.title')), link('/games/search', t('search.title')),
-      currentUser() ? link('/following', t('social.nav_following')) : null,
-      modLink(link), playerSearch()),
+    // The links a player reaches for every day stand in the header; the rest wait under
+    // "More", so the header stays one row at 1280 px (it wrapped to two in issue 41, and the
+    // home page's daily puzzle fell below the first screen). On a phone all are one list.
+    h('nav#main-nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/training', t('puzzle.nav')), link('/tournaments', t('tour.nav')), link('/tv', t('tv.title')), link('/analysis', t('nav.analysis')), link('/my', t('nav.my')), link('/rules', t('nav.rules')),
+      moreMenu(path, link('/leaderboard', t('rating.nav_leaderboard')), link('/stats', t('nav.stats')), link('/offline', t('nav.offline')),
+        link('/games/search', t('search.title')),
+        currentUser() ? link('/following', t('social.nav_following')) : null,
+        modLink(link)),
+      playerSearch()),
     account(link),
     bell(),
     offlineBadge(),
     select,
   );
+}
+
+/** The header's "More" list: a button that opens the less used links under it (a hover shows
+ * them too), and closes on Escape, a click elsewhere or the focus leaving it. On a phone (style.css)
+ * the button hides and the links join the menu's list. */
+function moreMenu(path: string, ...links: (HTMLElement | null)[]): HTMLElement {
+  const list = h('div.nav-more-list#nav-more-list', ...links.filter((l): l is HTMLElement => l !== null));
+  const button = h('button.nav-more-toggle#nav-more', {
+    type: 'button', 'aria-controls': 'nav-more-list', 'aria-expanded': 'false', 'aria-haspopup': 'true',
+  }, t('nav.more'), h('span', { 'aria-hidden': 'true' }, ' ▾')) as HTMLButtonElement;
+  const box = h('div.nav-more', button, list);
+  const set = (open: boolean) => {
+    box.classList.toggle('open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', () => set(!box.classList.contains('open')));
+  box.addEventListener('keydown', (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && box.classList.contains('open')) { set(false); button.focus(); }
+  });
+  // Tabbing past the last link closes the list.
+  box.addEventListener('focusout', (e: FocusEvent) => {
+    if (!box.contains(e.relatedTarget as Node | null)) set(false);
+  });
+  // The page shown is one of the list's: the button is marked as the way to it.
+  const here = ['/leaderboard', '/stats', '/offline', '/games/search', '/following', '/mod'].some(p => path.startsWith(p));
+  if (here) button.classList.add('active');
+  return box;
 }
 
 /** The phone's menu button (issue 41: at 390 px the links ran off the edge, "Leaderboard" out
@@ -124,11 +155,18 @@ function account(link: (href: string, label: string) => HTMLElement): HTMLElemen
   a.id = 'account-link';
   a.classList.add('account-link');
   if (user === null) return a;
-  // The player's own profile (issue 13), beside the account's name.
-  const profile = link(`/@/${user}`, t('rating.nav_profile'));
+  // The player's own profile (issue 13), beside the account's name: a person's outline with its
+  // words for screen readers and as a tooltip, so a long name and the menu share one row.
+  const profile = link(`/@/${user}`, '');
+  profile.append(personIcon(), h('span.sr-only', t('rating.nav_profile')));
+  profile.title = t('rating.nav_profile');
   profile.id = 'profile-link';
-  profile.classList.add('account-link');
+  profile.classList.add('account-link', 'profile-link');
   return h('span.account-links', profile, ' ', a);
+}
+
+function personIcon(): SVGSVGElement {
+  return svgIcon('M12 3a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9Zm0 11c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5Z', 20);
 }
 
 let shownPath = '';
@@ -168,6 +206,14 @@ function render(): void {
 document.documentElement.lang = lang();
 startPrefs();
 document.addEventListener('click', linkHandler);
+// A click outside the header's "More" list closes it.
+document.addEventListener('click', e => {
+  for (const box of document.querySelectorAll('.nav-more.open')) {
+    if (box.contains(e.target as Node)) continue;
+    box.classList.remove('open');
+    box.querySelector('.nav-more-toggle')?.setAttribute('aria-expanded', 'false');
+  }
+});
 // A link within the page (`#a10`) changes only the fragment: the page stays, and scrolls.
 window.addEventListener('popstate', () => {
   if (location.pathname + location.search !== shownPath) render();

@@ -38,6 +38,7 @@ export const en = {
   'nav.language': 'Language',
   'nav.main': 'Main menu',
   'nav.menu': 'Menu',
+  'nav.more': 'More',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Ice Age Chess',
 

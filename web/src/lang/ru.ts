@@ -37,6 +37,7 @@ export const ru: Record<Key, string> = {
   'nav.language': 'Язык',
   'nav.main': 'Главное меню',
   'nav.menu': 'Меню',
+  'nav.more': 'Ещё',
   'game.antarctos': 'Антарктос',
   'game.iceage': 'Шахматы ледникового периода',
 

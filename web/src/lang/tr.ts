@@ -37,6 +37,7 @@ export const tr: Record<Key, string> = {
   'nav.language': 'Dil',
   'nav.main': 'Ana menü',
   'nav.menu': 'Menü',
+  'nav.more': 'Daha fazla',
   'game.antarctos': 'Antarctos',
   'game.iceage': 'Buz Çağı Satrancı',
 

@@ -2,7 +2,7 @@
 // the newest notifications, each worded in the page's language and linked to its game; opening
 // the list marks them read.
 
-import { h, mount } from '../dom';
+import { h, mount, svgIcon } from '../dom';
 import { locale, t, type Key } from '../i18n';
 import { navigate } from '../nav';
 import { notifyApi, type NotificationItem } from './api';
@@ -23,18 +23,7 @@ const words: Record<NotificationItem['kind'], Key> = {
 
 /** A bell drawn in SVG (no emoji font is needed). */
 function bellIcon(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '20');
-  svg.setAttribute('height', '20');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.classList.add('notify-icon');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M12 2a1.5 1.5 0 0 0-1.5 1.5v.7A6 6 0 0 0 6 10v4.5L4 17v1h16v-1l-2-2.5V10a6 6 0 0 0-4.5-5.8v-.7A1.5 1.5 0 0 0 12 2Zm-2 17a2 2 0 0 0 4 0Z');
-  path.setAttribute('fill', 'currentColor');
-  svg.append(path);
-  return svg;
+  return svgIcon('M12 2a1.5 1.5 0 0 0-1.5 1.5v.7A6 6 0 0 0 6 10v4.5L4 17v1h16v-1l-2-2.5V10a6 6 0 0 0-4.5-5.8v-.7A1.5 1.5 0 0 0 12 2Zm-2 17a2 2 0 0 0 4 0Z', 20, { classes: ['notify-icon'] });
 }
 
 function ago(at: number): string {

@@ -6,7 +6,7 @@
 import type { Variant } from '../api';
 import { currentUser, loadMe } from '../account';
 import { listenChat, roomChat } from '../chat/box';
-import { h, mount } from '../dom';
+import { h, mount, svgIcon } from '../dom';
 import { dateTime, errorWords, num, t } from '../i18n';
 import { play } from '../sound';
 import { setTitle } from '../title';
@@ -66,18 +66,7 @@ const player = (name: string) => h('a', { href: `/@/${name}` }, name);
 
 /** A flame drawn in SVG (no emoji font is needed): a player on a streak. */
 function flame(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '14');
-  svg.setAttribute('height', '14');
-  svg.setAttribute('aria-label', t('tour.fire'));
-  svg.classList.add('t-icon', 't-flame');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M12 2c1 3.5 5 6 5 11a5 5 0 0 1-10 0c0-2.4 1.2-4 2.5-5.3.2 1.6.9 2.8 2 3.3C11 8.5 11.3 5 12 2Z');
-  path.setAttribute('fill', 'currentColor');
-  svg.append(path);
-  return svg;
+  return svgIcon('M12 2c1 3.5 5 6 5 11a5 5 0 0 1-10 0c0-2.4 1.2-4 2.5-5.3.2 1.6.9 2.8 2 3.3C11 8.5 11.3 5 12 2Z', 14, { label: t('tour.fire'), classes: ['t-icon', 't-flame'] });
 }
 
 /** How the event's kind plays and scores, in a few lines. */

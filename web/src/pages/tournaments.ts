@@ -3,7 +3,7 @@
 
 import type { Variant } from '../api';
 import { currentUser } from '../account';
-import { h, mount } from '../dom';
+import { h, mount, svgIcon } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
 import { setTitle } from '../title';
@@ -26,18 +26,7 @@ function list(title: string, items: TournamentSummary[]): HTMLElement {
 
 /** A small cup drawn in SVG (no emoji font is needed). */
 export function trophy(): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '14');
-  svg.setAttribute('height', '14');
-  svg.setAttribute('aria-label', t('tour.winner'));
-  svg.classList.add('t-icon');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M6 3h12v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 7.3 12H7a4 4 0 0 1-4-4V5h3Zm0 4H5v1a2 2 0 0 0 1 1.7Zm12 0v2.7A2 2 0 0 0 19 8V7Z');
-  path.setAttribute('fill', 'currentColor');
-  svg.append(path);
-  return svg;
+  return svgIcon('M6 3h12v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 7.3 12H7a4 4 0 0 1-4-4V5h3Zm0 4H5v1a2 2 0 0 0 1 1.7Zm12 0v2.7A2 2 0 0 0 19 8V7Z', 14, { label: t('tour.winner'), classes: ['t-icon'] });
 }
 
 const CLOCKS: Record<string, Record<string, unknown>> = {

@@ -1,9 +1,10 @@
 // The header's player search (browser finding 3): a field that lists, as the player types, the
 // open accounts whose name starts with the text (`GET /api/players/search?q=`, 2 characters
-// or more), each a link to `/@/<name>`; Enter opens the first one.
+// or more), each a link to `/@/<name>`; Enter opens the first one. On a desktop the field waits
+// behind a magnifier button, so the header stays one row; on a phone it stands in the menu.
 
 import { call } from '../api';
-import { h, mount } from '../dom';
+import { h, mount, svgIcon } from '../dom';
 import { t } from '../i18n';
 import { navigate } from '../nav';
 
@@ -36,6 +37,10 @@ export function playerSearch(): HTMLElement {
       if (asked === q) show(r.players.map(p => p.username));
     }, () => { list.hidden = true; });
   });
+  const open = h('button.player-search-open#player-search-open', {
+    type: 'button', title: t('social.search_players'), 'aria-label': t('social.search_players'),
+    'aria-controls': 'player-search', 'aria-expanded': 'false',
+  }, magnifier()) as HTMLButtonElement;
   const form = h('form.player-search', {
     role: 'search',
     onsubmit: (e: Event) => {
@@ -43,6 +48,25 @@ export function playerSearch(): HTMLElement {
       const first = list.querySelector<HTMLAnchorElement>('a.player-found-link');
       if (first) navigate(first.getAttribute('href')!);
     },
-  }, input, list);
+  }, open, h('span.player-search-box', input, list));
+  const set = (on: boolean) => {
+    form.classList.toggle('open', on);
+    open.setAttribute('aria-expanded', String(on));
+  };
+  open.addEventListener('click', () => {
+    set(!form.classList.contains('open'));
+    if (form.classList.contains('open')) input.focus();
+  });
+  // Leaving an empty field closes it; Escape closes it and gives the focus back.
+  form.addEventListener('focusout', (e: FocusEvent) => {
+    if (!form.contains(e.relatedTarget as Node | null) && !input.value.trim()) set(false);
+  });
+  form.addEventListener('keydown', (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && form.classList.contains('open')) { set(false); open.focus(); }
+  });
   return form;
+}
+
+function magnifier(): SVGSVGElement {
+  return svgIcon('M10 3a7 7 0 1 0 4.2 12.6l5.1 5.1 1.4-1.4-5.1-5.1A7 7 0 0 0 10 3Zm0 2a5 5 0 1 1 0 10 5 5 0 0 1 0-10Z', 20);
 }
