@@ -29,6 +29,7 @@ export const socialEn = {
   'social.online': 'online',
   'social.offline': 'offline',
   'social.watch': 'watch the game',
+  'social.challenge': 'Challenge',
   'social.followers_title': 'Followers of {name}',
   'social.followers_none': 'Nobody follows this player yet.',
   'mod.reason_first': 'Write a reason first: every action goes to the mod log with it.',

@@ -30,6 +30,7 @@ export const socialTr: Record<keyof typeof socialEn, string> = {
   'social.online': 'çevrimiçi',
   'social.offline': 'çevrimdışı',
   'social.watch': 'oyunu izle',
+  'social.challenge': 'Meydan oku',
   'social.followers_title': '{name} oyuncusunun takipçileri',
   'social.followers_none': 'Bu oyuncuyu henüz kimse takip etmiyor.',
   'mod.reason_first': 'Önce bir gerekçe yazın: her işlem kayda onunla girer.',

@@ -1,5 +1,5 @@
 // `/following` (issue 41): the players the account follows, online ones first, with their
-// games in play; `/@/{name}/followers`: who follows a player (public).
+// games in play and a Challenge button (to the lobby's form, the name filled in); `/@/{name}/followers`: who follows a player (public).
 
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
@@ -16,7 +16,8 @@ export function followingPage(root: HTMLElement): void {
         h('span', { class: f.online ? 'online-dot on' : 'online-dot', title: f.online ? t('social.online') : t('social.offline') }, f.online ? '● ' : '○ '),
         h('a', { href: `/@/${encodeURIComponent(f.username)}` }, f.username),
         f.online ? ` · ${t('social.online')}` : '',
-        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat())))));
+        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat(),
+        ' ', h('a.button.following-challenge', { href: `/?challenge=${encodeURIComponent(f.username)}` }, t('social.challenge')))))));
   }, err => mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)))));
 }
 
