@@ -1,7 +1,8 @@
 // The browser round of issue 41, fourth fixes: a Challenge button on another player's profile
 // and in the following list opens the lobby's challenge form with the name filled in (browser
 // finding 4); a game page whose log-in ended (a log-out in another tab) says so and stops
-// reconnecting, and the header offers the log-in again.
+// reconnecting, and the header offers the log-in again; the following list shows a player
+// online while any page of the site is open, and refreshes by itself (browser finding 2).
 
 import { api, base, check, eq, newPage, screenshot, sleep, suite } from './lib.mjs';
 
@@ -92,11 +93,32 @@ async function loginEndedOnGamePage(browser) {
   check(!(await annPage.isVisible('.live.off')), 'nor says it is reconnecting');
   await screenshot(annPage, 'login-ended');
   await other.close();
+  // The game ends (a game in play counts as online, whatever the pages).
+  eq((await api(bobPage, 'POST', `/api/games/${g.json.id}/abort`, {})).status, 200, 'bob aborts the game');
   void browser;
+}
+
+async function followingRefreshes() {
+  // Ann's log-in ended above. Bob's list, left open, follows her coming and going by itself:
+  // "online" is any page of the site open, not only the lobby (browser finding 2).
+  await bobPage.goto(`${base}/following`);
+  const dot = `#following li[data-username="${ann}"] .online-dot`;
+  await bobPage.waitForSelector(dot);
+  const online = () => bobPage.$eval(dot, d => d.classList.contains('on'));
+  check(!(await online()), 'ann, logged out, is offline');
+  const r = await api(annPage, 'POST', '/api/session', { username: ann, password: 'correct horse battery' });
+  eq(r.status, 200, 'ann logs in again');
+  await annPage.goto(`${base}/rules`);
+  await bobPage.waitForFunction(s => document.querySelector(s)?.classList.contains('on'), dot, { timeout: 20000 });
+  check(true, 'ann reading the rules shows as online, without a reload');
+  await annPage.context().close();
+  await bobPage.waitForFunction(s => document.querySelector(s) && !document.querySelector(s)?.classList.contains('on'), dot, { timeout: 20000 });
+  check(true, 'her tab closed, she shows as offline, without a reload');
 }
 
 await suite([
   ['a profile\'s Challenge fills in the lobby\'s form', challengeFromProfile],
   ['the following list\'s Challenge, on a phone', challengeFromFollowing],
   ['a game page whose log-in ended says so and stays closed', loginEndedOnGamePage],
+  ['the following list follows who is online by itself', followingRefreshes],
 ]);
