@@ -427,6 +427,12 @@ async fn moderation(url: &str) {
     let open = get(&mut modr, "/api/mod/reports").await.body;
     assert_eq!(open[0]["id"], report_id, "{open}");
     assert_eq!(open[0]["username"], bob_name, "{open}");
+    // What is in force on the reported account (browser finding 14): nothing yet.
+    assert_eq!(
+        open[0]["standing"],
+        json!({"muted_until": null, "mark": null, "closed_at": null, "open_reports": 1}),
+        "{open}"
+    );
     // Typed bodies: fields of another action, a missing reason, a bad mark, an unknown action.
     let act = |a: &str| format!("/api/mod/players/{bob_name}/{a}");
     let r = post(
@@ -491,8 +497,16 @@ async fn moderation(url: &str) {
     assert_eq!(r.status, 200, "{}", r.text);
     let me = get(&mut bob, "/api/me/moderation").await.body;
     assert_eq!(me["is_muted"], true, "{me}");
+    let open = get(&mut modr, "/api/mod/reports").await.body;
+    let until = open[0]["standing"]["muted_until"].as_i64().expect("muted until");
+    assert!(
+        until > site_store::now_ms() + 9 * 60_000,
+        "the report shows the 10-minute mute in force: {open}"
+    );
     let r = post(&mut modr, &act("unmute"), json!({"reason": "served"})).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    let open = get(&mut modr, "/api/mod/reports").await.body;
+    assert_eq!(open[0]["standing"]["muted_until"], Value::Null, "{open}");
     assert_eq!(
         get(&mut bob, "/api/me/moderation").await.body["is_muted"],
         false
