@@ -131,6 +131,7 @@ async function modWords(browser) {
   const item = `#mod-reports li[data-id="${reported.json.id}"]`;
   await page.waitForSelector(item, { timeout: 10000 });
   eq(await page.getAttribute(`${item} a.report-game`, 'href'), `/game/${ongoing}`, 'the reported message links its game');
+  eq((await page.textContent(`${item} .mod-standing`))?.trim(), 'Nothing in force.', 'the report says nothing is in force on Ann');
   // No reason: said before anything is sent.
   await page.click(`${item} button:text-is("Mute for an hour")`);
   const note = await textOf(page, `${item} .mod-note`);
@@ -138,6 +139,10 @@ async function modWords(browser) {
   await page.fill(`${item} .mod-reason`, 'rude after the game');
   await page.click(`${item} button:text-is("Mute for an hour")`);
   await page.waitForFunction(() => [...document.querySelectorAll('#mod-log .mod-action')].some(e => e.textContent === 'muted'), null, { timeout: 10000 });
+  // The report itself now says the mute is in force, and until when (browser finding 14).
+  await page.waitForSelector(`${item} .mod-standing.in-force[data-muted="true"]`, { timeout: 10000 });
+  const standing = await page.textContent(`${item} .mod-standing`);
+  check(/^Muted until /.test(standing ?? ''), `the report shows the mute in force (${standing})`);
   const codes = await page.$$eval('#mod-log .mod-action', els => els.map(e => e.textContent));
   check(!codes.includes('mute') && !codes.includes('grant_mod'), `the log's actions are words (${JSON.stringify(codes)})`);
   await screenshot(page, 'mod-words');

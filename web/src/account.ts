@@ -44,6 +44,14 @@ function learnMe(name: string | null): void {
   if (changed) window.dispatchEvent(new Event('icebound:me'));
 }
 
+/** The server ended this browser's log-in (a log-out in another tab, a new password, a
+ * moderator's close: docs/api.md, the `ended` event and the 1008 close): asks again who the
+ * player is, so the header offers the log-in. */
+export function forgetMe(): Promise<void> {
+  asked = null;
+  return loadMe();
+}
+
 /** Records a log-in, log-out or registration and redraws the page. */
 export function setMe(name: string | null): void {
   const changed = me !== name;

@@ -35,6 +35,7 @@ mod moderation;
 mod moves;
 mod notifications;
 mod players;
+mod presence;
 mod profiles;
 mod push;
 mod puzzle_upkeep;

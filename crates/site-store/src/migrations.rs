@@ -784,4 +784,16 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
             "ALTER TABLE chat_messages ADD COLUMN removed_at BIGINT",
         ],
     ),
+    (
+        39,
+        &[
+            // Who has a page of the site open, in any process (issue 41, browser finding 2;
+            // store/presence.rs): one row per player (token hash), pushed on by its open
+            // notification streams, removed when the last one here closes.
+            "CREATE TABLE IF NOT EXISTS site_presence (
+            player_hash TEXT PRIMARY KEY,
+            until_ms BIGINT NOT NULL
+        )",
+        ],
+    ),
 ];

@@ -250,6 +250,26 @@ impl Store {
         .await
     }
 
+    /// How many reports of account `target_id` (its id) are open.
+    pub async fn open_reports_of(&self, target_id: &str) -> Result<i64, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM reports WHERE target_id = $1 AND status = 'open'",
+                    )
+                    .bind(target_id)
+                    .fetch_one(conn.raw())
+                    .await?;
+                    Ok(row.try_get::<i64, _>("n")?)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// Closes open report `id` by moderator `moderator_id`; the report as it was, or `None`
     /// when there is no open report `id`.
     pub async fn close_report(

@@ -150,6 +150,7 @@ export const tr: Record<Key, string> = {
   'game.promote_cancel': 'Vazgeç',
   'game.live': 'canlı',
   'game.offline': 'yeniden bağlanıyor…',
+  'game.login_ended': 'Bu tarayıcıdaki oturum sona erdi (çıkış, yeni parola veya kapatılan hesap): devam etmek için sayfayı yeniden yükleyin.',
   'game.over_badge': 'oyun bitti',
   'game.move_unsent': 'Hamleniz gönderilemedi: bağlantı gelir gelmez gönderilecek.',
   'game.invite_not_found': 'Bu davet bağlantısına ait bir oyun yok.',

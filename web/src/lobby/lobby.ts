@@ -15,6 +15,9 @@ import { controlLabel, timePicker } from './time_control';
 import { variantOf } from '../variants';
 import { shownRating } from '../ratings_api';
 
+/** A name the challenge form may be opened with (the site's user names). */
+const CHALLENGE_NAME = /^[A-Za-z0-9_-]{2,20}$/;
+
 /** Games this tab was already sent to (a stream that reconnects names them again). */
 const SEEN_KEY = 'icebound.lobby.seen';
 
@@ -262,6 +265,19 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     h('div.actions', challengeSubmit))
     : h('p.hint', t('lobby.login_to_challenge'), ' ', h('a', { href: '/login' }, t('nav.login')));
 
+  // `/?challenge=<name>` (a profile's or the following list's Challenge button, browser finding
+  // 4): the form opens with the name filled in, for the player to pick a game and a time.
+  const asked = new URLSearchParams(location.search).get('challenge')?.trim() ?? '';
+  const challengeBox = h('details.lobby-challenge#lobby-challenge', h('summary', t('lobby.challenge_title')), challengeForm) as HTMLDetailsElement;
+  if (CHALLENGE_NAME.test(asked)) {
+    challengeUser.value = asked;
+    challengeBox.open = true;
+    requestAnimationFrame(() => {
+      challengeBox.scrollIntoView({ block: 'start' });
+      (loggedIn ? challengeVariant : challengeBox.querySelector('a'))?.focus({ preventScroll: true });
+    });
+  }
+
   // ---------- the stream ----------
   const show = (view: LobbyView) => {
     const fresh = view.started.filter(g => !seenGames().has(g));
@@ -299,7 +315,7 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     h('section.lobby-challenges', incoming, outgoing),
     h('section.lobby-seeks', h('h2', t('lobby.seeks')), offline, seekList),
     h('details.lobby-new-seek', h('summary', t('lobby.new_seek')), seekForm),
-    h('details.lobby-challenge', h('summary', t('lobby.challenge_title')), challengeForm),
+    challengeBox,
     h('section.lobby-chat', chat.el),
   );
   mount(seekList, h('li.empty', t('lobby.no_seeks')));

@@ -3,6 +3,7 @@
 // the unread count in the bell and the window's title, a chime for what is new, and an incoming
 // challenge popped up on any page (challenge_popup.ts).
 
+import { forgetMe } from '../account';
 import { setUnread } from '../title';
 import { chime } from './beep';
 import { notifyApi, type NotificationKind, type NotifyView } from './api';
@@ -61,6 +62,14 @@ export function startNotifications(): void {
     if (s.readyState !== EventSource.CLOSED) return;
     source = undefined;
     window.setTimeout(startNotifications, REOPEN_MS);
+  });
+  // The log-in ended (here or in another tab or process): the stream is the account's no more.
+  // The count goes, the header asks who is here now, and a stream of the new state opens.
+  s.addEventListener('ended', () => {
+    s.close();
+    source = undefined;
+    changed({ unread: 0, latest: null });
+    void forgetMe().then(startNotifications);
   });
   s.addEventListener('notify', e => {
     try {

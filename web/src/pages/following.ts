@@ -1,23 +1,37 @@
 // `/following` (issue 41): the players the account follows, online ones first, with their
-// games in play; `/@/{name}/followers`: who follows a player (public).
+// games in play and a Challenge button (to the lobby's form, the name filled in); `/@/{name}/followers`: who follows a player (public).
 
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { socialApi } from '../social/api';
 import { setTitle } from '../title';
 
-export function followingPage(root: HTMLElement): void {
+/** How often the list asks again who is online and playing, ms (browser finding 2: it showed
+ * a player online until a reload). */
+const REFRESH_MS = 10_000;
+
+export function followingPage(root: HTMLElement): () => void {
   setTitle(t('social.following_title'));
   mount(root, h('section.card', h('h1', t('social.following_title')), h('p.muted', t('page.loading'))));
-  socialApi.following().then(list => {
+  let timer: number | undefined;
+  let gone = false;
+  const load = () => socialApi.following().then(list => {
+    if (gone) return;
+    // A redraw keeps the focus where it was (a Challenge button), by the player's name.
+    const focused = (document.activeElement as HTMLElement | null)?.closest('li[data-username]')?.getAttribute('data-username');
     mount(root, h('section.card#following',
       h('h1', t('social.following_title')),
       list.length === 0 ? h('p.muted', t('social.following_none')) : h('ul.following-list', list.map(f => h('li', { 'data-username': f.username },
         h('span', { class: f.online ? 'online-dot on' : 'online-dot', title: f.online ? t('social.online') : t('social.offline') }, f.online ? '● ' : '○ '),
         h('a', { href: `/@/${encodeURIComponent(f.username)}` }, f.username),
         f.online ? ` · ${t('social.online')}` : '',
-        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat())))));
-  }, err => mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)))));
+        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat(),
+        ' ', h('a.button.following-challenge', { href: `/?challenge=${encodeURIComponent(f.username)}` }, t('social.challenge')))))));
+    if (focused) root.querySelector<HTMLElement>(`li[data-username="${CSS.escape(focused)}"] a.following-challenge`)?.focus();
+  }, err => { if (!gone) mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)))); })
+    .finally(() => { if (!gone) timer = window.setTimeout(load, REFRESH_MS); });
+  void load();
+  return () => { gone = true; window.clearTimeout(timer); };
 }
 
 export function followersPage(root: HTMLElement, rawName: string): void {

@@ -76,6 +76,19 @@ function actions(name: string, after: () => void, message?: string, tournament?:
     note);
 }
 
+/** What is in force on the reported account (browser finding 14): a mute and its end, a
+ * mark, a close, and how many of its reports are open. */
+function standing(s: NonNullable<ReportView['standing']>): HTMLElement {
+  const parts = [
+    s.muted_until !== null ? t('mod.standing_muted', { when: dateTime(s.muted_until) }) : null,
+    s.mark !== null ? t(`mod.standing_mark.${s.mark}` as 'mod.standing_mark.booster') : null,
+    s.closed_at !== null ? t('mod.standing_closed', { when: dateTime(s.closed_at) }) : null,
+  ].filter((p): p is string => p !== null);
+  const reports = s.open_reports > 1 ? t('mod.standing_reports', { n: s.open_reports }) : null;
+  return h('p.small.mod-standing', { class: parts.length ? 'in-force' : undefined, 'data-muted': String(s.muted_until !== null), 'data-mark': s.mark ?? '', 'data-closed': String(s.closed_at !== null) },
+    parts.length ? parts.join(' · ') : t('mod.standing_none'), reports ? ` · ${reports}` : '');
+}
+
 /** Where a reported message was written, as a link: its game or its event. */
 function messagePlace(room: string): HTMLElement | null {
   const at = roomPlace(room);
@@ -95,6 +108,7 @@ export function modPage(root: HTMLElement): void {
     h('strong', h('a', { href: `/@/${encodeURIComponent(r.username)}` }, r.username)), ' · ',
     t(`social.reason.${r.reason}` as 'social.reason.other'), ' · ', t('mod.by', { name: r.reporter }), ' · ', dateTime(r.created_at),
     r.game ? [' · ', h('a', { href: `/game/${encodeURIComponent(r.game)}` }, t('social.watch'))] : null,
+    r.standing ? standing(r.standing) : null,
     r.text ? h('p.report-text', r.text) : null,
     // The reported chat message, as text, with where it was written (finding 14).
     r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, r.message.text ?? (r.message.phrase ? t(`chat.phrase.${r.message.phrase}` as Key) : '')) : null,

@@ -204,7 +204,15 @@ export function tournamentPage(page: HTMLElement, id: string): () => void {
       play('success');
     }
   };
-  const refresh = () => tournamentsApi.get(id).then(v => { view = v; draw(); }, err => {
+  // A view older than the one shown is dropped: the answer to the GET after "Start" could come
+  // after the stream's view of the pairing it made, and hid "your game is ready" for good
+  // (CI run 79, tournaments.mjs).
+  const take = (v: TournamentView) => {
+    if (view && v.version < view.version) return;
+    view = v;
+    draw();
+  };
+  const refresh = () => tournamentsApi.get(id).then(take, err => {
     if (!view) mount(root, h('section.card', h('p.error', errorWords(err))));
   });
   mount(root, h('section.card', h('p.muted', t('page.loading'))));
@@ -215,8 +223,7 @@ export function tournamentPage(page: HTMLElement, id: string): () => void {
   listenChat(events, chat);
   events.addEventListener('tournament', e => {
     try {
-      view = JSON.parse((e as MessageEvent<string>).data) as TournamentView;
-      draw();
+      take(JSON.parse((e as MessageEvent<string>).data) as TournamentView);
     } catch { /* a malformed event is skipped; the next one redraws */ }
   });
   // Only the countdown's text changes each second: redrawing the page would take the focus

@@ -32,6 +32,8 @@ export interface ReportView {
   closed_by: string | null;
   /** The reported chat message, if the report names one. */
   message?: { id: string; room: string; text: string | null; phrase: string | null };
+  /** The moderators' list: what is in force on the reported account now. */
+  standing?: { muted_until: number | null; mark: Mark | null; closed_at: number | null; open_reports: number };
 }
 
 export type ChallengesFrom = 'everyone' | 'following' | 'nobody';

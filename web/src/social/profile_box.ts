@@ -41,6 +41,8 @@ export function socialBox(name: string): HTMLElement {
       s.closed ? h('p.error#profile-closed', t('social.closed')) : null,
       s.mark ? h('p.error#profile-mark', t(`social.mark.${s.mark}` as 'social.mark.booster')) : null,
       me !== null && !mine && open ? h('div.actions',
+        // To the lobby's challenge form with the name filled in (browser finding 4).
+        s.you_block ? null : h('a.button.primary#challenge-button', { href: `/?challenge=${encodeURIComponent(s.username)}` }, t('social.challenge')),
         toggle('follow-button', s.you_follow, s.you_follow ? t('social.unfollow') : t('social.follow'), () => socialApi.follow(name, !s.you_follow)),
         toggle('block-button', s.you_block, s.you_block ? t('social.unblock') : t('social.block'), () => socialApi.block(name, !s.you_block))) : null,
       me !== null && !mine && open ? reportForm(s.username) : null,

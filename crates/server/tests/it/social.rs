@@ -427,6 +427,12 @@ async fn moderation(url: &str) {
     let open = get(&mut modr, "/api/mod/reports").await.body;
     assert_eq!(open[0]["id"], report_id, "{open}");
     assert_eq!(open[0]["username"], bob_name, "{open}");
+    // What is in force on the reported account (browser finding 14): nothing yet.
+    assert_eq!(
+        open[0]["standing"],
+        json!({"muted_until": null, "mark": null, "closed_at": null, "open_reports": 1}),
+        "{open}"
+    );
     // Typed bodies: fields of another action, a missing reason, a bad mark, an unknown action.
     let act = |a: &str| format!("/api/mod/players/{bob_name}/{a}");
     let r = post(
@@ -491,8 +497,16 @@ async fn moderation(url: &str) {
     assert_eq!(r.status, 200, "{}", r.text);
     let me = get(&mut bob, "/api/me/moderation").await.body;
     assert_eq!(me["is_muted"], true, "{me}");
+    let open = get(&mut modr, "/api/mod/reports").await.body;
+    let until = open[0]["standing"]["muted_until"].as_i64().expect("muted until");
+    assert!(
+        until > site_store::now_ms() + 9 * 60_000,
+        "the report shows the 10-minute mute in force: {open}"
+    );
     let r = post(&mut modr, &act("unmute"), json!({"reason": "served"})).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    let open = get(&mut modr, "/api/mod/reports").await.body;
+    assert_eq!(open[0]["standing"]["muted_until"], Value::Null, "{open}");
     assert_eq!(
         get(&mut bob, "/api/me/moderation").await.body["is_muted"],
         false
@@ -656,6 +670,89 @@ async fn refund(url: &str) {
     );
     let _: &ApiClient = &bob;
     srv.stop().await;
+}
+
+/// Whether `name` is online in `c`'s following list, asked until it is `want` (at most 5 s).
+async fn online_becomes(c: &mut ApiClient, name: &str, want: bool) -> Value {
+    let mut list = Value::Null;
+    for _ in 0..50 {
+        list = get(c, "/api/me/following").await.body;
+        let entry = list
+            .as_array()
+            .and_then(|l| l.iter().find(|e| e["username"] == name));
+        if entry.is_some_and(|e| e["online"] == want) {
+            return list;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{name} never became online = {want}: {list}");
+}
+
+/// Browser finding 2: "online" is any page of the site open (its notification stream), in
+/// any process, not only the lobby page here; the last page's close ends it at once.
+async fn online_means_any_page_in_any_process(url: &str) {
+    let srv = start(url).await;
+    let other = start(url).await;
+    let (mut ann, _) = account(&srv, "oann").await;
+    let bob_name = crate::common::lobby::name("obob");
+    let _bob = register(&srv, &bob_name).await;
+    let r = post(
+        &mut ann,
+        &format!("/api/players/{bob_name}/follow"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    online_becomes(&mut ann, &bob_name, false).await;
+    // Bob reads the rules on the other process: his page holds a notification stream there.
+    let mut bob_there = other.client();
+    let r = post(
+        &mut bob_there,
+        "/api/session",
+        json!({"username": bob_name, "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (status, mut page) = bob_there
+        .events("/api/notifications/stream")
+        .await
+        .expect("stream");
+    assert_eq!(status, 200);
+    assert_eq!(page.next_event().await.expect("first").0, "notify");
+    online_becomes(&mut ann, &bob_name, true).await;
+    // A second tab, then both closed: online until the last one goes, then offline at once.
+    let (_, mut tab) = bob_there
+        .events("/api/notifications/stream")
+        .await
+        .expect("stream");
+    assert_eq!(tab.next_event().await.expect("first").0, "notify");
+    drop(page);
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    online_becomes(&mut ann, &bob_name, true).await;
+    drop(tab);
+    online_becomes(&mut ann, &bob_name, false).await;
+    // Logged out, the same browser (its player cookie kept) opens a page: an anonymous
+    // stream, which makes no account online.
+    let r = delete(&mut bob_there, "/api/session").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (_, mut anon_page) = bob_there
+        .events("/api/notifications/stream")
+        .await
+        .expect("stream");
+    assert_eq!(anon_page.next_event().await.expect("first").0, "notify");
+    for _ in 0..5 {
+        let list = get(&mut ann, "/api/me/following").await.body;
+        assert_eq!(list[0]["online"], false, "{list}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    other.stop().await;
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn online_is_any_page_open_in_any_process(url: &str) {
+        online_means_any_page_in_any_process(url).await;
+    }
 }
 
 both_databases! {

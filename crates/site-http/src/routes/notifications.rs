@@ -91,6 +91,12 @@ pub async fn stream(
     axum::Extension(sec): axum::Extension<crate::security::SecurityState>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>> + use<>>, HttpError> {
     let stream = NotificationStream::open(&svc.notifications, token, svc.play.shutdown_signal())?;
+    // An account's open page makes it online to its followers (browser finding 2).
+    let stream = if account.is_some() {
+        stream.of_account()
+    } else {
+        stream
+    };
     let login = account.zip(sec.sessions.clone()).map(|(a, s)| StreamLogin {
         ended: s.subscribe_ended(),
         sessions: s,

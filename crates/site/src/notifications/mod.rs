@@ -338,14 +338,44 @@ impl Notifications {
         Ok(waker)
     }
 
-    fn close_stream(&self, owner: &TokenHash, waker: &Arc<Notify>) {
+    /// Unregisters a stream of `owner`. The last one here of an account (`present`) ends its
+    /// presence at once, not a TTL later; unless a page opened here meanwhile (a reload).
+    fn close_stream(self: &Arc<Self>, owner: &TokenHash, waker: &Arc<Notify>, present: bool) {
         let mut streams = self.lock_streams();
-        if let Some(mine) = streams.get_mut(owner) {
-            mine.retain(|w| !Arc::ptr_eq(w, waker));
-            if mine.is_empty() {
-                streams.remove(owner);
-            }
+        let Some(mine) = streams.get_mut(owner) else {
+            return;
+        };
+        mine.retain(|w| !Arc::ptr_eq(w, waker));
+        if !mine.is_empty() {
+            return;
         }
+        streams.remove(owner);
+        drop(streams);
+        if !present {
+            return;
+        }
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let this = self.clone();
+        let owner = owner.clone();
+        rt.spawn(async move {
+            if this.lock_streams().contains_key(&owner) {
+                return;
+            }
+            if let Err(e) = this.store.end_site_presence(owner.as_str()).await {
+                tracing::warn!(error = %e, "cannot end a player's presence");
+            }
+        });
+    }
+
+    /// Whether the account whose token hashes to `player` has a page of the site open, in any
+    /// process: a notification stream that said so within [`stream::PRESENCE_TTL_MS`].
+    pub async fn is_online(&self, player: &TokenHash) -> Result<bool, SiteError> {
+        Ok(self
+            .store
+            .site_present(player.as_str(), site_store::now_ms())
+            .await?)
     }
 
     /// Notification streams open in this process (diagnostics, tests).

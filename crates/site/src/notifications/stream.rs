@@ -17,6 +17,12 @@ use super::{NotificationItem, Notifications};
 /// Longest wait between two looks at the database (by default: `Notifications::set_poll`).
 pub const POLL: Duration = Duration::from_secs(5);
 
+/// How long an account's page counts as open after its stream last said so, ms: a process
+/// killed with its streams leaves its players online this long at most (browser finding 2).
+pub const PRESENCE_TTL_MS: i64 = 40_000;
+/// How often an open stream of an account says it is open, ms (well within the TTL).
+pub const PRESENCE_EVERY_MS: i64 = 15_000;
+
 /// What the stream sends (event `notify`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StreamView {
@@ -36,6 +42,9 @@ pub struct NotificationStream {
     shutdown: watch::Receiver<bool>,
     last: Option<String>,
     first: bool,
+    /// An account's stream: when its presence is next written (Unix ms); `None`: a stream of
+    /// an anonymous player, whom no following list shows.
+    presence_due: Option<i64>,
 }
 
 impl NotificationStream {
@@ -56,7 +65,34 @@ impl NotificationStream {
             shutdown,
             last: None,
             first: true,
+            presence_due: None,
         })
+    }
+
+    /// Marks this stream an account's: while it is open the account is online, in any
+    /// process (`site_presence`; the following list reads it).
+    pub fn of_account(mut self) -> NotificationStream {
+        self.presence_due = Some(0);
+        self
+    }
+
+    /// Pushes the account's presence on when it is due; a failed write is logged and tried
+    /// at the next look.
+    async fn keep_present(&mut self) {
+        let Some(due) = self.presence_due else { return };
+        let now = site_store::now_ms();
+        if now < due {
+            return;
+        }
+        match self
+            .notifications
+            .store
+            .refresh_site_presence(self.owner.as_str(), now + PRESENCE_TTL_MS)
+            .await
+        {
+            Ok(()) => self.presence_due = Some(now + PRESENCE_EVERY_MS),
+            Err(e) => tracing::warn!(error = %e, "cannot write a player's presence"),
+        }
     }
 
     /// The view now, as `GET /api/notifications/stream` sends it.
@@ -84,6 +120,7 @@ impl NotificationStream {
             if *self.shutdown.borrow() {
                 return None;
             }
+            self.keep_present().await;
             match self.view().await {
                 Ok(view) => {
                     let Ok(text) = serde_json::to_string(&view) else {
@@ -102,6 +139,7 @@ impl NotificationStream {
 
 impl Drop for NotificationStream {
     fn drop(&mut self) {
-        self.notifications.close_stream(&self.owner, &self.waker);
+        self.notifications
+            .close_stream(&self.owner, &self.waker, self.presence_due.is_some());
     }
 }

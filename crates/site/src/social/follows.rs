@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::TokenHash;
 use site_model::social::ModMark;
 use site_store::{FollowOutcome, MAX_FOLLOWING, now_ms};
 
@@ -36,8 +37,9 @@ pub struct FollowList {
 pub struct FollowingEntry {
     /// The account's name.
     pub username: String,
-    /// Whether it is online: a lobby page open on this server, or a game in play; never for
-    /// a closed account nor one that blocks the follower.
+    /// Whether it is online: a page of the site open in any process (its notification
+    /// stream, browser finding 2), a lobby page open on this server, or a game in play;
+    /// never for a closed account nor one that blocks the follower.
     pub online: bool,
     /// Its games in play (ids), newest first, at most 10 (none for a closed account or one
     /// that blocks the follower).
@@ -140,10 +142,18 @@ impl Social {
                 Some(h) if !inert => self.store.games_in_play(h).await?,
                 _ => Vec::new(),
             };
-            let present = !inert
-                && r.player_hash
-                    .as_deref()
-                    .is_some_and(|h| self.lobby.is_present(h));
+            let present = match &r.player_hash {
+                Some(h) if !inert => {
+                    self.lobby.is_present(h)
+                        || self
+                            .lobby
+                            .play()
+                            .notifications()
+                            .is_online(&TokenHash::from_stored(h.clone()))
+                            .await?
+                }
+                _ => false,
+            };
             out.push(FollowingEntry {
                 username: r.username,
                 online: present || !playing.is_empty(),

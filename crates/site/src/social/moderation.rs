@@ -11,7 +11,7 @@ use site_model::social::{
 };
 use site_store::{ModChange, ModLogEntry, ModLogRow, ModState, Store, now_ms};
 
-use super::reports::ReportView;
+use super::reports::{ReportView, StandingView};
 use super::{Social, need_account};
 use crate::accounts::Account;
 use crate::play::random_token;
@@ -191,7 +191,7 @@ impl Social {
         page: i64,
     ) -> Result<Vec<ReportView>, SiteError> {
         self.moderator(me).await?;
-        Ok(self
+        let rows = self
             .store
             .reports(
                 status,
@@ -199,10 +199,31 @@ impl Social {
                 REPORTS_PER_PAGE,
                 (page - 1) * REPORTS_PER_PAGE,
             )
-            .await?
-            .into_iter()
-            .map(ReportView::from)
-            .collect())
+            .await?;
+        // Each reported account's standing once per page, however many reports name it.
+        let now = now_ms();
+        let mut standings: std::collections::HashMap<String, Option<StandingView>> =
+            std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            if !standings.contains_key(&row.target) {
+                let standing = match self.store.mod_state(&row.target).await? {
+                    Some(s) => Some(StandingView {
+                        muted_until: s.muted_until.filter(|&until| until > now),
+                        mark: s.mark,
+                        closed_at: s.closed_at,
+                        open_reports: self.store.open_reports_of(&s.id).await?,
+                    }),
+                    None => None,
+                };
+                standings.insert(row.target.clone(), standing);
+            }
+            let standing = standings.get(&row.target).cloned().flatten();
+            let mut view = ReportView::from(row);
+            view.standing = standing;
+            out.push(view);
+        }
+        Ok(out)
     }
 
     /// `POST /api/mod/reports/{id}/close`: 200 with the report closed; 404 unless open.

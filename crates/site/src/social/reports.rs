@@ -5,8 +5,8 @@
 use serde::Serialize;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::social::{
-    MAX_OPEN_REPORTS, MAX_REPORT_TEXT, REPORTER_MIN_AGE_MS, ReportReason, ReportStatus,
-    forbidden_char,
+    MAX_OPEN_REPORTS, MAX_REPORT_TEXT, REPORTER_MIN_AGE_MS, ModMark, ReportReason,
+    ReportStatus, forbidden_char,
 };
 use site_store::{NewReport as StoredReport, ReportRefusal, ReportRow, now_ms};
 
@@ -56,6 +56,23 @@ pub struct ReportView {
     /// The chat message it is about, if named.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<ReportedMessageView>,
+    /// The moderators' list only: what is in force on the reported account now (browser
+    /// finding 14: only the log told that a player was already muted or marked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<StandingView>,
+}
+
+/// What is in force on a reported account as a moderator reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StandingView {
+    /// Muted until then (Unix ms); `null`: not muted now.
+    pub muted_until: Option<i64>,
+    /// Its mark, `booster` or `cheater`; `null`: none.
+    pub mark: Option<ModMark>,
+    /// Closed then (Unix ms); `null`: open.
+    pub closed_at: Option<i64>,
+    /// Its reports still open, this one included.
+    pub open_reports: i64,
 }
 
 /// The chat message of a report as the moderators read it: show the text as text.
@@ -90,6 +107,7 @@ impl From<ReportRow> for ReportView {
                 text: m.text,
                 phrase: m.phrase,
             }),
+            standing: None,
         }
     }
 }

@@ -23,7 +23,7 @@ import * as sound from '../../sound';
 import { GameGround } from './ground';
 import { GameSocket } from './socket';
 import { ChatBox, chatApi } from '../../chat/box';
-import { currentUser } from '../../account';
+import { currentUser, forgetMe } from '../../account';
 
 /** A second tap on "Take back" against the engine this soon after the first (ms) is the same
  * tap. */
@@ -132,6 +132,13 @@ export class GameCtrl {
         this.chat.add(m);
       },
       chatRemoved: id => this.chat.remove(id),
+      loginEnded: () => {
+        // Not "reconnecting": the socket stays closed, and the message says why.
+        this.live = null;
+        this.message = t('game.login_ended');
+        void forgetMe();
+        this.redraw();
+      },
       live: on => {
         // Connected again: the history brings what was said meanwhile.
         if (on) this.loadChat();

@@ -13,6 +13,10 @@ const PING_MS = 5000;
  * claiming the game. */
 export const OFFLINE_CLOSE = 4001;
 
+/** The start of the reason of the 1008 close of a socket whose log-in ended (docs/api.md,
+ * WebSocket): the page stops reconnecting and says so. */
+const LOGIN_ENDED = 'log-in ended';
+
 export interface SocketEvents {
   /** A new state, its move list whole again. */
   state: (g: GameView) => void;
@@ -23,6 +27,8 @@ export interface SocketEvents {
   chat: (m: ChatMessage) => void;
   /** A chat message a moderator removed: its id. */
   chatRemoved: (id: string) => void;
+  /** The server closed the socket because this browser's log-in ended: no reconnection. */
+  loginEnded: () => void;
 }
 
 export class GameSocket {
@@ -103,8 +109,16 @@ export class GameSocket {
       }
       else if (msg.type === 'error' && msg.error) this.ev.error(new ApiError(msg.error.code ?? 'other', msg.error.message ?? '', 0));
     };
-    socket.onclose = () => {
+    socket.onclose = (e: CloseEvent) => {
       if (this.closed || this.ws !== socket) return;
+      if (e.code === 1008 && e.reason.startsWith(LOGIN_ENDED)) {
+        // Reconnecting would open a socket of the anonymous player, quietly not the seat's.
+        this.ws = null;
+        this.close();
+        this.ev.live(false);
+        this.ev.loginEnded();
+        return;
+      }
       this.lost();
     };
   }
