@@ -498,7 +498,9 @@ async fn moderation(url: &str) {
     let me = get(&mut bob, "/api/me/moderation").await.body;
     assert_eq!(me["is_muted"], true, "{me}");
     let open = get(&mut modr, "/api/mod/reports").await.body;
-    let until = open[0]["standing"]["muted_until"].as_i64().expect("muted until");
+    let until = open[0]["standing"]["muted_until"]
+        .as_i64()
+        .expect("muted until");
     assert!(
         until > site_store::now_ms() + 9 * 60_000,
         "the report shows the 10-minute mute in force: {open}"

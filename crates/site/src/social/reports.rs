@@ -5,8 +5,8 @@
 use serde::Serialize;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::social::{
-    MAX_OPEN_REPORTS, MAX_REPORT_TEXT, REPORTER_MIN_AGE_MS, ModMark, ReportReason,
-    ReportStatus, forbidden_char,
+    MAX_OPEN_REPORTS, MAX_REPORT_TEXT, ModMark, REPORTER_MIN_AGE_MS, ReportReason, ReportStatus,
+    forbidden_char,
 };
 use site_store::{NewReport as StoredReport, ReportRefusal, ReportRow, now_ms};
 
