@@ -129,6 +129,10 @@ async function reportReachesModerators(browser) {
   await page.waitForSelector('#mod-reports li', { timeout: 10000 });
   const quoted = await page.$$eval('.report-message', els => els.map(e => e.textContent));
   check(quoted.includes('Good luck'), `the moderator sees the reported message (${JSON.stringify(quoted)})`);
+  // The room around it (browser finding 14): who said what before and after, the report's line marked.
+  const around = await page.$$eval('.mod-around li', els => els.map(e => ({ text: e.textContent ?? '', reported: e.classList.contains('reported') })));
+  check(around.some(l => l.reported && l.text.includes(ann) && l.text.includes('Good luck')), `the reported line is marked with its author (${JSON.stringify(around)})`);
+  check(around.some(l => !l.reported && l.text.includes(bob) && l.text.includes('Have fun')), `the other player's answer is shown around it (${JSON.stringify(around)})`);
   await screenshot(page, 'mod-chat-report');
   // Paging as the API pages (50): one page here, both buttons off.
   eq(await page.$eval('#mod-page', e => e.textContent), 'Page 1', 'the first page');
@@ -158,6 +162,7 @@ async function reportReachesModerators(browser) {
   // The reported message itself goes (hostile finding 7): logged as remove_chat.
   await act('Remove the message', 'remove_chat');
   const id = await page.$eval('.report-message', e => e.dataset.message);
+  await page.waitForSelector(`.mod-around li.reported.removed[data-message="${id}"]`, { timeout: 10000 });
   eq((await api(page, 'POST', `/api/mod/chat/${id}/remove`, { reason: 'again' })).status, 404, 'removed once: a second removal finds nothing');
 }
 

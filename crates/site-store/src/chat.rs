@@ -213,6 +213,61 @@ impl Store {
         .await
     }
 
+    /// The messages around message `id` in its room, for a moderator reading a report: up to
+    /// `each` before it, the message itself, and up to `each` after it, oldest first, in the
+    /// rooms' order (`created_at`, then `id`). Removed messages and closed accounts' messages
+    /// are included (see `removed_at`): a moderator judges what was said. Empty when no
+    /// message has this id.
+    pub async fn chat_around(&self, id: &str, each: i64) -> Result<Vec<ChatRow>, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let at = sqlx::query(&format!(
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.id = $1"
+                    ))
+                    .bind(id)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    let Some(at) = at.as_ref().map(chat_of).transpose()? else {
+                        return Ok(Vec::new());
+                    };
+                    let before = sqlx::query(&format!(
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
+                         (m.created_at < $2 OR (m.created_at = $2 AND m.id < $3)) \
+                         ORDER BY m.created_at DESC, m.id DESC LIMIT $4"
+                    ))
+                    .bind(&at.room)
+                    .bind(at.created_at)
+                    .bind(&at.id)
+                    .bind(each)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    let after = sqlx::query(&format!(
+                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
+                         (m.created_at > $2 OR (m.created_at = $2 AND m.id > $3)) \
+                         ORDER BY m.created_at ASC, m.id ASC LIMIT $4"
+                    ))
+                    .bind(&at.room)
+                    .bind(at.created_at)
+                    .bind(&at.id)
+                    .bind(each)
+                    .fetch_all(conn.raw())
+                    .await?;
+                    let mut out = before.iter().map(chat_of).collect::<Result<Vec<_>, _>>()?;
+                    out.reverse();
+                    out.push(at);
+                    for r in &after {
+                        out.push(chat_of(r)?);
+                    }
+                    Ok(out)
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// A moderator removes message `id` at `at` (Unix ms), writing `log` in the same
     /// transaction: the message as it was, or `None` when no message has this id or it was
     /// removed already (nothing logged).

@@ -55,6 +55,8 @@ export const socialEn = {
   'mod.no_reports': 'No reports here.',
   'mod.by': 'reported by {name}',
   'mod.closed_by': 'Closed by {name}',
+  'mod.around': 'The room around it',
+  'mod.around_removed': 'removed',
   'mod.standing_none': 'Nothing in force.',
   'mod.standing_muted': 'Muted until {when}',
   'mod.standing_mark.booster': 'marked booster',

@@ -56,6 +56,8 @@ export const socialRu: Record<keyof typeof socialEn, string> = {
   'mod.no_reports': 'Жалоб нет.',
   'mod.by': 'жалоба от {name}',
   'mod.closed_by': 'Закрыта: {name}',
+  'mod.around': 'Сообщения вокруг',
+  'mod.around_removed': 'удалено',
   'mod.standing_none': 'Мер нет.',
   'mod.standing_muted': 'Заглушён до {when}',
   'mod.standing_mark.booster': 'отмечен как бустер',

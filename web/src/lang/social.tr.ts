@@ -56,6 +56,8 @@ export const socialTr: Record<keyof typeof socialEn, string> = {
   'mod.no_reports': 'Burada bildirim yok.',
   'mod.by': 'bildiren: {name}',
   'mod.closed_by': 'Kapatan: {name}',
+  'mod.around': 'Etrafındaki mesajlar',
+  'mod.around_removed': 'kaldırıldı',
   'mod.standing_none': 'Yürürlükte bir önlem yok.',
   'mod.standing_muted': '{when} tarihine kadar susturuldu',
   'mod.standing_mark.booster': 'booster olarak işaretli',

@@ -4,7 +4,7 @@
 
 import { h, mount } from '../dom';
 import { dateTime, errorWords, has, t, type Key } from '../i18n';
-import { REPORTS_PAGE, socialApi, type Mark, type ModAction, type ReportView } from '../social/api';
+import { REPORTS_PAGE, socialApi, type AroundLine, type Mark, type ModAction, type ReportView } from '../social/api';
 import { setTitle } from '../title';
 
 /** What a reported chat message's room key names: a game (`game:<id>:<room>`) or a tournament
@@ -89,6 +89,22 @@ function standing(s: NonNullable<ReportView['standing']>): HTMLElement {
     parts.length ? parts.join(' · ') : t('mod.standing_none'), reports ? ` · ${reports}` : '');
 }
 
+/** A chat line's words: its text, or its canned phrase in the reader's language. */
+function lineWords(l: { text: string | null; phrase: string | null }): string {
+  return l.text ?? (l.phrase ? t(`chat.phrase.${l.phrase}` as Key) : '');
+}
+
+/** The room's messages around a reported one, the reported one marked (browser finding 14):
+ * a moderator reads what was said before and after, removed lines included. */
+function around(lines: AroundLine[]): HTMLElement {
+  return h('div.mod-around', h('p.small.muted', t('mod.around')),
+    h('ol', lines.map(l => h('li', {
+      class: [l.reported ? 'reported' : '', l.removed ? 'removed' : ''].filter(Boolean).join(' ') || undefined,
+      'data-message': l.id,
+    }, h('span.small.muted', `${dateTime(l.at)} `), h('strong', l.author ?? t('chat.anonymous')), ': ', lineWords(l),
+    l.removed ? h('span.small.muted', ` (${t('mod.around_removed')})`) : null))));
+}
+
 /** Where a reported message was written, as a link: its game or its event. */
 function messagePlace(room: string): HTMLElement | null {
   const at = roomPlace(room);
@@ -111,8 +127,9 @@ export function modPage(root: HTMLElement): void {
     r.standing ? standing(r.standing) : null,
     r.text ? h('p.report-text', r.text) : null,
     // The reported chat message, as text, with where it was written (finding 14).
-    r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, r.message.text ?? (r.message.phrase ? t(`chat.phrase.${r.message.phrase}` as Key) : '')) : null,
+    r.message ? h('blockquote.report-message', { 'data-message': r.message.id }, lineWords(r.message)) : null,
     r.message ? messagePlace(r.message.room) : null,
+    r.message?.around && r.message.around.length > 1 ? around(r.message.around) : null,
     r.status === 'open'
       ? h('div', actions(r.username, load, r.message?.id, r.message ? roomPlace(r.message.room).tournament : undefined), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));

@@ -19,6 +19,9 @@ export interface SocialView {
 export interface FollowingEntry { username: string; online: boolean; playing: string[]; since: number }
 export interface FollowList { username: string; count: number; players: { username: string; since: number }[] }
 
+/** A message around a reported one, as the moderators read it (removed ones too). */
+export interface AroundLine { id: string; author: string | null; text: string | null; phrase: string | null; at: number; removed: boolean; reported: boolean }
+
 export interface ReportView {
   id: string;
   reporter: string;
@@ -31,7 +34,11 @@ export interface ReportView {
   closed_at: number | null;
   closed_by: string | null;
   /** The reported chat message, if the report names one. */
-  message?: { id: string; room: string; text: string | null; phrase: string | null };
+  message?: {
+    id: string; room: string; text: string | null; phrase: string | null;
+    /** The moderators' list: the room's messages around it, oldest first, this one included. */
+    around?: AroundLine[];
+  };
   /** The moderators' list: what is in force on the reported account now. */
   standing?: { muted_until: number | null; mark: Mark | null; closed_at: number | null; open_reports: number };
 }

@@ -559,6 +559,9 @@ async fn blocks_and_reports(url: &str) {
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.text);
+    // The reporter's own answer never carries the room around the message.
+    assert!(r.body["message"].get("around").is_none(), "{}", r.text);
+    let report_id = r.body["id"].clone();
     let list = get(&mut modr, "/api/mod/reports").await.body;
     let report = list
         .as_array()
@@ -602,6 +605,36 @@ async fn blocks_and_reports(url: &str) {
         texts(&h["players"]),
         ["you are bad", "still there?", "from bob"],
         "{h}"
+    );
+    // The moderators read the room around the reported message (browser finding 14), with
+    // its authors.
+    let list = get(&mut modr, "/api/mod/reports").await.body;
+    let report = list
+        .as_array()
+        .expect("reports")
+        .iter()
+        .find(|x| x["id"] == report_id)
+        .cloned()
+        .expect("the report is listed");
+    let around = report["message"]["around"].as_array().expect("around");
+    let lines: Vec<(&str, &str, bool)> = around
+        .iter()
+        .map(|m| {
+            (
+                m["author"].as_str().unwrap_or("-"),
+                m["text"].as_str().unwrap_or("-"),
+                m["reported"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (t.ann_name.as_str(), "you are bad", true),
+            (t.ann_name.as_str(), "still there?", false),
+            (t.bob_name.as_str(), "from bob", false),
+        ],
+        "{report}"
     );
     // Bob can no longer report what he cannot see.
     let r = post(

@@ -11,7 +11,7 @@ use site_model::social::{
 };
 use site_store::{ModChange, ModLogEntry, ModLogRow, ModState, Store, now_ms};
 
-use super::reports::{ReportView, StandingView};
+use super::reports::{AROUND_EACH, AroundLineView, ReportView, StandingView};
 use super::{Social, need_account};
 use crate::accounts::Account;
 use crate::play::random_token;
@@ -221,6 +221,15 @@ impl Social {
             let standing = standings.get(&row.target).cloned().flatten();
             let mut view = ReportView::from(row);
             view.standing = standing;
+            if let Some(message) = view.message.as_mut() {
+                let rows = self.store.chat_around(&message.id, AROUND_EACH).await?;
+                let id = message.id.clone();
+                message.around = Some(
+                    rows.into_iter()
+                        .map(|r| AroundLineView::of(r, &id))
+                        .collect(),
+                );
+            }
             out.push(view);
         }
         Ok(out)

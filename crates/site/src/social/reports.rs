@@ -86,6 +86,47 @@ pub struct ReportedMessageView {
     pub text: Option<String>,
     /// Its canned phrase's code.
     pub phrase: Option<String>,
+    /// The moderators' list only: the room's messages around it, oldest first, up to
+    /// [`AROUND_EACH`] before and after, the reported one included (browser finding 14).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub around: Option<Vec<AroundLineView>>,
+}
+
+/// How many messages before and after a reported one the moderators read.
+pub const AROUND_EACH: i64 = 5;
+
+/// One message around a reported one, as the moderators read it: removed ones too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AroundLineView {
+    /// The message's id.
+    pub id: String,
+    /// The author's account name when sent; `null` for an anonymous player.
+    pub author: Option<String>,
+    /// Its free text: show it as text.
+    pub text: Option<String>,
+    /// Its canned phrase's code.
+    pub phrase: Option<String>,
+    /// When it was sent, Unix ms.
+    pub at: i64,
+    /// Whether a moderator removed it.
+    pub removed: bool,
+    /// Whether it is the reported message.
+    pub reported: bool,
+}
+
+impl AroundLineView {
+    /// The line of `row`, `reported` when its id is `reported_id`.
+    pub fn of(row: site_store::ChatRow, reported_id: &str) -> Self {
+        AroundLineView {
+            reported: row.id == reported_id,
+            id: row.id,
+            author: row.author_name,
+            text: row.text,
+            phrase: row.phrase,
+            at: row.created_at,
+            removed: row.removed_at.is_some(),
+        }
+    }
 }
 
 impl From<ReportRow> for ReportView {
@@ -106,6 +147,7 @@ impl From<ReportRow> for ReportView {
                 room: m.room,
                 text: m.text,
                 phrase: m.phrase,
+                around: None,
             }),
             standing: None,
         }
