@@ -7,7 +7,7 @@
 // chat in one game ("Mute opponent"); an account sets "takes challenges from" on `/account`.
 
 import { execFileSync } from 'node:child_process';
-import { api, base, check, eq, newPage, screenshot, sleep, suite } from './lib.mjs';
+import { api, base, check, eq, newPage, registered, screenshot, sleep, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1_000_000;
 const ann = `ann_${stamp}`;
@@ -15,13 +15,6 @@ const bob = `bob_${stamp}`;
 const mira = `mira_${stamp}`;
 
 /** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-async function account(browser, name, options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse battery' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 /** The texts of the chat lines shown on `page`. */
 const lines = page => page.$$eval('.chat-list .chat-line .chat-text', els => els.map(e => e.textContent));
@@ -30,9 +23,9 @@ let annPage;
 let bobPage;
 
 async function chatInAGame(browser) {
-  annPage = await account(browser, ann);
+  annPage = await registered(browser, ann);
   // Bob reads on a phone.
-  bobPage = await account(browser, bob, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  bobPage = await registered(browser, bob, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   eq((await api(annPage, 'POST', `/api/players/${bob}/follow`)).status, 204, 'Ann follows Bob');
   eq((await api(bobPage, 'POST', `/api/players/${ann}/follow`)).status, 204, 'Bob follows Ann');
   // A finished game first: a new account reports once it has one (or is 10 minutes old).
@@ -104,7 +97,7 @@ async function chatInAGame(browser) {
 }
 
 async function takesChallengesFrom(browser) {
-  const page = annPage ?? await account(browser, `cf_${stamp}`);
+  const page = annPage ?? await registered(browser, `cf_${stamp}`);
   await page.goto(`${base}/account`);
   await page.waitForSelector('#challenges-from:not([disabled])', { timeout: 10000 });
   eq(await page.$eval('#challenges-from', s => s.value), 'everyone', 'everyone by default');
@@ -120,7 +113,7 @@ async function takesChallengesFrom(browser) {
 }
 
 async function reportReachesModerators(browser) {
-  const page = await account(browser, mira);
+  const page = await registered(browser, mira);
   const cmd = JSON.parse(process.env.ICEBOUND_SERVER_CMD ?? 'null');
   check(Array.isArray(cmd), 'the harness gives the server\'s command line (ICEBOUND_SERVER_CMD)');
   const db = cmd[cmd.indexOf('--database') + 1];

@@ -6,7 +6,7 @@
 // the lobby, and a logged-out watcher is asked to log in instead of a chat that always fails.
 
 import { execFileSync } from 'node:child_process';
-import { api, base, check, clickNav, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, clickNav, eq, newPage, registered, screenshot, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1_000_000;
 const ann = `ann3_${stamp}`;
@@ -15,13 +15,6 @@ const moe = `moe3_${stamp}`;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-async function account(browser, name, options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse battery' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 /** A friend game of `white` and `black`: its id. */
 async function friendGame(white, black) {
@@ -42,7 +35,7 @@ let bobPage;
 let ongoing = '';
 
 async function searchWords(browser) {
-  annPage = await account(browser, ann);
+  annPage = await registered(browser, ann);
   await annPage.goto(`${base}/games/search?player=nobody_${stamp}`);
   const words = await textOf(annPage, '#search-results .error');
   check(words.includes(`nobody_${stamp}`), `an unknown player is named in the search's error (${words})`);
@@ -53,7 +46,7 @@ async function searchWords(browser) {
 }
 
 async function chatRefusedKeepsText(browser) {
-  bobPage = await account(browser, bob, phone);
+  bobPage = await registered(browser, bob, phone);
   ongoing = await friendGame(annPage, bobPage);
   await annPage.goto(`${base}/game/${ongoing}`);
   await annPage.waitForSelector('.chat .chat-input');
@@ -121,7 +114,7 @@ async function modWords(browser) {
   const reported = await api(bobPage, 'POST', '/api/reports', { username: ann, reason: 'abuse', message: message?.id });
   eq(reported.status, 201, 'Bob reports the message');
 
-  const page = await account(browser, moe);
+  const page = await registered(browser, moe);
   modPage = page;
   const cmd = JSON.parse(process.env.ICEBOUND_SERVER_CMD ?? 'null');
   check(Array.isArray(cmd), 'the harness gives the server\'s command line (ICEBOUND_SERVER_CMD)');

@@ -4,7 +4,7 @@
 // reconnecting, and the header offers the log-in again; the following list shows a player
 // online while any page of the site is open, and refreshes by itself (browser finding 2).
 
-import { api, base, check, eq, newPage, screenshot, sleep, suite } from './lib.mjs';
+import { api, base, check, eq, newPage, PASSWORD, registered, screenshot, sleep, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1_000_000;
 const ann = `ann4_${stamp}`;
@@ -12,13 +12,6 @@ const bob = `bob4_${stamp}`;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-async function account(browser, name, options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse battery' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 /** @type {import('./lib.mjs').Page} */
 let annPage;
@@ -26,8 +19,8 @@ let annPage;
 let bobPage;
 
 async function challengeFromProfile(browser) {
-  annPage = await account(browser, ann);
-  bobPage = await account(browser, bob, phone);
+  annPage = await registered(browser, ann);
+  bobPage = await registered(browser, bob, phone);
   await annPage.goto(`${base}/@/${bob}`);
   await annPage.waitForSelector('#challenge-button');
   eq(await annPage.getAttribute('#challenge-button', 'href'), `/?challenge=${bob}`, 'the profile\'s Challenge leads to the lobby\'s form');
@@ -106,7 +99,7 @@ async function followingRefreshes() {
   await bobPage.waitForSelector(dot);
   const online = () => bobPage.$eval(dot, d => d.classList.contains('on'));
   check(!(await online()), 'ann, logged out, is offline');
-  const r = await api(annPage, 'POST', '/api/session', { username: ann, password: 'correct horse battery' });
+  const r = await api(annPage, 'POST', '/api/session', { username: ann, password: PASSWORD });
   eq(r.status, 200, 'ann logs in again');
   await annPage.goto(`${base}/rules`);
   await bobPage.waitForFunction(s => document.querySelector(s)?.classList.contains('on'), dot, { timeout: 20000 });

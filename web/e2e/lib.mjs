@@ -282,6 +282,23 @@ export async function api(page, method, path, body) {
   return { status: res.status(), json };
 }
 
+/** The password of every account the scripts register ({@link registered}). */
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * A new page in its own context, logged in as a new account `name` (checked: 201).
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} name
+ * @param {import('playwright-core').BrowserContextOptions} [options]
+ */
+export async function registered(browser, name, options = {}) {
+  const page = await newPage(browser, options);
+  await page.goto(`${base}/`);
+  const r = await api(page, 'POST', '/api/accounts', { username: name, password: PASSWORD });
+  eq(r.status, 201, `${name} registers`);
+  return page;
+}
+
 /** The id of the game page shown. @param {Page} page */
 export async function gameId(page) {
   await page.waitForURL(/\/game\/[\w-]+$/, { timeout: 15000 });

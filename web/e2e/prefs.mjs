@@ -6,7 +6,7 @@
 // the desktop and on the phone; a bio and country show on the profile as text, with the
 // recent activity.
 
-import { api, base, check, clickSquare, eq, newPage, openGame, screenshot, suite, waitForMoves } from './lib.mjs';
+import { api, base, check, clickSquare, eq, newPage, openGame, registered, screenshot, suite, waitForMoves } from './lib.mjs';
 
 const stamp = Date.now() % 1000000;
 const ann = `ann_p${stamp}`;
@@ -16,13 +16,6 @@ let annPage;
 let bobPage;
 let gameId = '';
 
-async function register(browser, name, options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 /** Waits for the "Saved." of the preferences form after a change. */
 async function saved(page) {
@@ -44,8 +37,8 @@ async function newCorrespondenceGame() {
 }
 
 async function accountKeepsTheme(browser) {
-  annPage = await register(browser, ann);
-  bobPage = await register(browser, bob, PHONE);
+  annPage = await registered(browser, ann);
+  bobPage = await registered(browser, bob, PHONE);
   const page = annPage;
   await page.goto(`${base}/account`);
   await page.waitForSelector('#prefs #pref-antarctos_board');

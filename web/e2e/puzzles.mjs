@@ -10,19 +10,13 @@
 // phone's screen, the dashboard on a phone, "Analyse" from White's side, a self-play source, a
 // streak capped at its first batch, Back and Forward) is checked too.
 
-import { api, base, check, eq, newPage, screenshot, squareCenter, suite } from './lib.mjs';
+import { api, base, check, eq, newPage, registered, screenshot, squareCenter, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1000000;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const BOARD = '#puzzle .cg-wrap';
 
 /** A new account, logged in in a new browser context. */
-async function account(browser, name, options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  eq((await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' })).status, 201, `${name} registers`);
-  return page;
-}
 
 /** The legal moves of a position, from the rules (`POST /api/positions`). */
 async function legal(page, variant, fen) {
@@ -225,12 +219,12 @@ async function trainer(page, where) {
 let desktop;
 
 async function desktopTrainer(browser) {
-  desktop = await account(browser, `puz_${stamp}`);
+  desktop = await registered(browser, `puz_${stamp}`);
   await trainer(desktop, 'desktop');
 }
 
 async function phoneTrainer(browser) {
-  await trainer(await account(browser, `puzp_${stamp}`, phone), 'phone');
+  await trainer(await registered(browser, `puzp_${stamp}`, phone), 'phone');
 }
 
 async function iceAge() {

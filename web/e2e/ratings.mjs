@@ -3,7 +3,7 @@
 // provisional), the rating graph and the game, and leads to it; the leaderboard and the
 // statistics' rated table load; the profile fits a phone and speaks Russian and Turkish.
 
-import { api, base, check, clickNav, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, clickNav, eq, newPage, registered, screenshot, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1000000;
 const ann = `ann_${stamp}`;
@@ -13,17 +13,10 @@ let annPage;
 let bobPage;
 let gameId = '';
 
-async function register(browser, name) {
-  const page = await newPage(browser);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 async function ratedGame(browser) {
-  annPage = await register(browser, ann);
-  bobPage = await register(browser, bob);
+  annPage = await registered(browser, ann);
+  bobPage = await registered(browser, bob);
   // Rated games start from the start position (never a set-up one): two moves, then White
   // (ann) resigns.
   const g = (await api(annPage, 'POST', '/api/games', {

@@ -3,7 +3,7 @@
 // ready" and are taken to the board; the game ends and bob's page shows the standings move
 // without a reload (the live stream); the page fits a phone and speaks Russian and Turkish.
 
-import { api, base, check, eq, newPage, screenshot, suite } from './lib.mjs';
+import { api, base, check, eq, newPage, registered, screenshot, suite } from './lib.mjs';
 
 const stamp = Date.now() % 1000000;
 const ann = `tann_${stamp}`;
@@ -13,17 +13,10 @@ let annPage;
 let bobPage;
 let id = '';
 
-async function register(browser, name, options) {
-  const page = await newPage(browser, options);
-  await page.goto(`${base}/`);
-  const r = await api(page, 'POST', '/api/accounts', { username: name, password: 'correct horse' });
-  eq(r.status, 201, `${name} registers`);
-  return page;
-}
 
 async function createAndJoin(browser) {
-  annPage = await register(browser, ann);
-  bobPage = await register(browser, bob, phone);
+  annPage = await registered(browser, ann);
+  bobPage = await registered(browser, bob, phone);
   await annPage.goto(`${base}/`);
   await annPage.click('header nav a[href="/tournaments"]');
   await annPage.waitForSelector('form.tournament-form');

@@ -4,7 +4,9 @@
 //! reopened and a mark taken off, a block withdraws the blocked player's challenge
 //! notification and refuses their rematch offer.
 
-use crate::common::lobby::{account, delete, first_legal, get, make_mod, post, seek, start};
+use crate::common::lobby::{
+    account, delete, first_legal, follow, get, make_mod, post, seek, start,
+};
 use crate::common::*;
 use serde_json::{Value, json};
 
@@ -482,13 +484,7 @@ async fn challenges_setting(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     let r = post(&mut bob, "/api/challenges", to_ann.clone()).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let r = post(&mut cid, "/api/challenges", to_ann).await;

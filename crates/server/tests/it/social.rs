@@ -5,7 +5,9 @@
 //! keeps the two apart in the lobby; reports are limited per reporter; moderators' pages and
 //! actions are theirs alone (403, same-origin), logged, and a mark refunds once.
 
-use crate::common::lobby::{account, delete, first_legal, get, make_mod, post, seek, start};
+use crate::common::lobby::{
+    account, delete, first_legal, follow, get, make_mod, post, seek, start,
+};
 use crate::common::*;
 use serde_json::{Value, json};
 use server::client::ApiClient;
@@ -36,21 +38,9 @@ async fn follow_lists(url: &str) {
     let srv = start(url).await;
     let (mut ann, ann_name) = account(&srv, "fan").await;
     let (mut bob, bob_name) = account(&srv, "fbob").await;
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     // Twice is once.
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
     assert_eq!(names(&followers.body), [ann_name.as_str()]);
     // Public: an anonymous browser reads who follows whom.
@@ -112,13 +102,7 @@ async fn blocks(url: &str) {
     let (mut ann, ann_name) = account(&srv, "bann").await;
     let (mut bob, bob_name) = account(&srv, "bbob").await;
     // Ann follows Bob and challenges him; then Bob blocks Ann.
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     let challenge = json!({"username": bob_name, "variant": "antarctos", "time_control": corr()});
     let before = post(&mut ann, "/api/challenges", challenge.clone()).await;
     assert_eq!(before.status, 201, "{}", before.text);
@@ -133,13 +117,7 @@ async fn blocks(url: &str) {
     let blocked = get(&mut bob, "/api/me/blocked").await.body;
     assert_eq!(blocked[0]["username"], ann_name, "{blocked}");
     // Ann's follow stays, as any follow (its end would tell her); following again is alike.
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     // But her name leaves Bob's public followers (no message on his profile, hostile 13),
     // for him and for anybody else; she alone still finds herself there.
     let followers = get(&mut bob, &format!("/api/players/{bob_name}/followers")).await;
@@ -215,20 +193,8 @@ async fn blocks(url: &str) {
     );
     // A closed account leaves every public list and count (its name is no message either).
     let (mut cat, cat_name) = account(&srv, "bcat").await;
-    let r = post(
-        &mut cat,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
-    let r = post(
-        &mut bob,
-        &format!("/api/players/{cat_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut cat, &bob_name).await;
+    follow(&mut bob, &cat_name).await;
     let (mut modr, mod_name) = account(&srv, "bkeeper").await;
     make_mod(&srv, &mod_name).await;
     let r = post(
@@ -698,13 +664,7 @@ async fn online_means_any_page_in_any_process(url: &str) {
     let (mut ann, _) = account(&srv, "oann").await;
     let bob_name = crate::common::lobby::name("obob");
     let _bob = register(&srv, &bob_name).await;
-    let r = post(
-        &mut ann,
-        &format!("/api/players/{bob_name}/follow"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(r.status, 204, "{}", r.text);
+    follow(&mut ann, &bob_name).await;
     online_becomes(&mut ann, &bob_name, false).await;
     // Bob reads the rules on the other process: his page holds a notification stream there.
     let mut bob_there = other.client();

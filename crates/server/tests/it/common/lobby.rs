@@ -59,6 +59,12 @@ pub async fn post(c: &mut ApiClient, path: &str, body: Value) -> Answer {
     c.post(path, body).await.expect("post")
 }
 
+/// `c` follows `name` (`POST /api/players/{name}/follow`), checked: 204.
+pub async fn follow(c: &mut ApiClient, name: &str) {
+    let r = post(c, &format!("/api/players/{name}/follow"), json!({})).await;
+    assert_eq!(r.status, 204, "{name}: {}", r.text);
+}
+
 /// `DELETE path` with `{}`.
 pub async fn delete(c: &mut ApiClient, path: &str) -> Answer {
     c.send("DELETE", path, Some(&json!({})))
