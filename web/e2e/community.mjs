@@ -14,8 +14,6 @@ const ann = `ann_${stamp}`;
 const bob = `bob_${stamp}`;
 const mira = `mira_${stamp}`;
 
-/** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-
 /** The texts of the chat lines shown on `page`. */
 const lines = page => page.$$eval('.chat-list .chat-line .chat-text', els => els.map(e => e.textContent));
 

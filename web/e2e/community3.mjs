@@ -14,8 +14,6 @@ const bob = `bob3_${stamp}`;
 const moe = `moe3_${stamp}`;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-/** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-
 /** A friend game of `white` and `black`: its id. */
 async function friendGame(white, black) {
   const g = await api(white, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white' });

@@ -11,8 +11,6 @@ const ann = `ann4_${stamp}`;
 const bob = `bob4_${stamp}`;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-/** A browser logged in as a new account `name`. @param {import('./lib.mjs').Browser} browser */
-
 /** @type {import('./lib.mjs').Page} */
 let annPage;
 /** @type {import('./lib.mjs').Page} */

@@ -82,8 +82,8 @@ async function challengeAccepted(browser) {
   await e.click('.lobby-challenge summary');
   await e.fill('#challenge-user', 'nobody_at_all');
   await e.click('#challenge-submit');
-  await e.waitForFunction(() => document.querySelector('#lobby-error')?.textContent);
-  eq(await e.textContent('#lobby-error'), 'No player has this name.', 'an unknown name is said plainly');
+  await e.waitForFunction(() => document.querySelector('#challenge-result')?.textContent);
+  eq(await e.textContent('#challenge-result'), 'No player has this name.', 'an unknown name is said plainly, beside the button');
   await e.fill('#challenge-user', bob);
   await e.selectOption('#challenge-variant', 'antarctos');
   await e.selectOption('#challenge-tc', 'd3');
@@ -98,6 +98,10 @@ async function challengeAccepted(browser) {
   await e.click('#challenge-submit');
   await e.waitForSelector('#challenges-out li.challenge');
   eq(await e.textContent('#challenges-out .challenge-who'), `Your challenge to ${bob}`, 'the challenger sees it waiting');
+  // Beside the button too: the lists above may be off the screen (browser finding 15, round 4).
+  eq(await e.textContent('#challenge-result'), `Challenge sent to ${bob}: waiting for an answer.`, 'the form says it was sent');
+  const at = await e.$eval('#challenge-result', el => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, h: innerHeight }; });
+  check(at.top >= 0 && at.bottom <= at.h, `and its words are on the screen (${JSON.stringify(at)})`);
   // Bob sees it live.
   await f.waitForSelector('#challenges-in li.challenge', { timeout: 5000 });
   eq(await f.textContent('#challenges-in .challenge-who'), `${ann} challenges you`, 'the challenged player sees who');

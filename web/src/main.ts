@@ -40,6 +40,8 @@ export type Page = (root: HTMLElement, ...params: string[]) => void | (() => voi
 // The pages that need the server show an offline notice while it cannot be reached (online.ts).
 const login = onlineOnly(loginPage);
 const accountPageOnline = onlineOnly(accountPage);
+const followingOnline = onlineOnly(followingPage);
+const modOnline = onlineOnly(modPage);
 
 const routes: [RegExp, Page][] = [
   [/^\/$/, homePage],
@@ -61,8 +63,8 @@ const routes: [RegExp, Page][] = [
   [/^\/reset$/, onlineOnly(resetPage)],
   [/^\/@\/([\w-]{1,40})$/, onlineOnly(profilePage)],
   [/^\/@\/([\w-]{1,40})\/followers$/, onlineOnly(followersPage)],
-  [/^\/following$/, onlineOnly(followingPage)],
-  [/^\/mod$/, onlineOnly(modPage)],
+  [/^\/following$/, followingOnline],
+  [/^\/mod$/, modOnline],
   [/^\/leaderboard(?:\/([\w-]+))?$/, onlineOnly(leaderboardPage)],
   [/^\/tournaments$/, onlineOnly(tournamentsPage)],
   [/^\/tournament\/([A-Za-z0-9]{8})$/, onlineOnly(tournamentPage)],
@@ -118,6 +120,9 @@ function moreMenu(path: string, ...links: (HTMLElement | null)[]): HTMLElement {
     button.setAttribute('aria-expanded', String(open));
   };
   button.addEventListener('click', () => set(!box.classList.contains('open')));
+  // A hover shows the list (style.css): the button says so as a click would (finding 18a).
+  box.addEventListener('mouseenter', () => button.setAttribute('aria-expanded', 'true'));
+  box.addEventListener('mouseleave', () => button.setAttribute('aria-expanded', String(box.classList.contains('open'))));
   box.addEventListener('keydown', (e: KeyboardEvent) => {
     if (e.key === 'Escape' && box.classList.contains('open')) { set(false); button.focus(); }
   });
@@ -155,6 +160,8 @@ function account(link: (href: string, label: string) => HTMLElement): HTMLElemen
   a.id = 'account-link';
   a.classList.add('account-link');
   if (user === null) return a;
+  // A long name is cut on the screen: the whole of it shows on hover.
+  a.title = user;
   // The player's own profile (issue 13), beside the account's name: a person's outline with its
   // words for screen readers and as a tooltip, so a long name and the menu share one row.
   const profile = link(`/@/${user}`, '');
@@ -206,13 +213,24 @@ function render(): void {
 document.documentElement.lang = lang();
 startPrefs();
 document.addEventListener('click', linkHandler);
-// A click outside the header's "More" list closes it.
+// A click outside the header's "More" list or its player search closes it (the search's text
+// stays for the next opening: browser finding 1 of round 4, the two lists overlapped).
 document.addEventListener('click', e => {
-  for (const box of document.querySelectorAll('.nav-more.open')) {
+  for (const box of document.querySelectorAll('.nav-more.open, .player-search.open')) {
     if (box.contains(e.target as Node)) continue;
     box.classList.remove('open');
-    box.querySelector('.nav-more-toggle')?.setAttribute('aria-expanded', 'false');
+    box.querySelector('.nav-more-toggle, .player-search-open')?.setAttribute('aria-expanded', 'false');
   }
+});
+// Escape closes the phone's menu list too, as it closes "More" (browser finding 4 of round 4).
+document.addEventListener('keydown', e => {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  const top = document.querySelector('header.top.menu-open');
+  if (!top) return;
+  top.classList.remove('menu-open');
+  const toggle = top.querySelector<HTMLButtonElement>('#menu-toggle');
+  toggle?.setAttribute('aria-expanded', 'false');
+  toggle?.focus();
 });
 // A link within the page (`#a10`) changes only the fragment: the page stays, and scrolls.
 window.addEventListener('popstate', () => {
@@ -222,11 +240,17 @@ window.addEventListener('icebound:navigate', render);
 // The pages drawn from who is logged in; any other page keeps its state and only the header
 // is drawn again when the server says who the player is.
 const userPages: Page[] = [homePage, login, accountPageOnline];
+/** Who the header last knew: a log-in that ends shows as a name becoming `null`. */
+let shownUser: string | null | undefined;
 window.addEventListener('icebound:me', () => {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const page = routes.find(([re]) => re.test(path))?.[1];
   const top = document.querySelector('#app > header.top');
-  if (!top || (page && userPages.includes(page))) render();
+  // An account's own pages go with its log-in (browser finding 13 of round 4: /mod stayed
+  // readable after a log-out in another tab).
+  const ended = typeof shownUser === 'string' && currentUser() === null && !!page && [followingOnline, modOnline].includes(page);
+  shownUser = currentUser();
+  if (!top || ended || (page && userPages.includes(page))) render();
   else top.replaceWith(header());
 });
 // The account's preferences arrived after the page was drawn: the account page shows them.

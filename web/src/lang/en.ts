@@ -151,6 +151,7 @@ export const en = {
   'game.promote_cancel': 'Cancel',
   'game.live': 'live',
   'game.offline': 'reconnecting…',
+  'error.login_ended': "This browser's log-in ended: reload the page to go on.",
   'game.login_ended': "This browser's log-in ended (a log-out, a new password or a closed account): reload the page to go on.",
   'game.over_badge': 'game over',
   'game.move_unsent': 'Your move was not sent: it goes as soon as the connection is back.',

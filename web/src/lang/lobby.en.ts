@@ -33,6 +33,7 @@ export const lobbyEn = {
   'lobby.declined': 'Declined',
   'lobby.accepted': 'Accepted: to the game',
   'lobby.waiting_answer': 'Waiting for an answer',
+  'lobby.challenge_sent': 'Challenge sent to {name}: waiting for an answer.',
   'lobby.challenge_self': 'You cannot challenge yourself.',
   'lobby.no_such_player': 'No player has this name.',
   'lobby.login_to_challenge': 'Challenges to a player by name, and rated games, are for accounts.',

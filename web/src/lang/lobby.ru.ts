@@ -34,6 +34,7 @@ export const lobbyRu: Record<keyof typeof lobbyEn, string> = {
   'lobby.declined': 'Отклонён',
   'lobby.accepted': 'Принят: к партии',
   'lobby.waiting_answer': 'Ждём ответа',
+  'lobby.challenge_sent': 'Вызов отправлен игроку {name}: ждём ответа.',
   'lobby.challenge_self': 'Нельзя вызвать самого себя.',
   'lobby.no_such_player': 'Игрока с таким именем нет.',
   'lobby.login_to_challenge': 'Вызывать игрока по имени и играть на рейтинг можно только с учётной записью.',

@@ -34,6 +34,7 @@ export const lobbyTr: Record<keyof typeof lobbyEn, string> = {
   'lobby.declined': 'Reddedildi',
   'lobby.accepted': 'Kabul edildi: oyuna git',
   'lobby.waiting_answer': 'Yanıt bekleniyor',
+  'lobby.challenge_sent': '{name} oyuncusuna meydan okuma gönderildi: yanıt bekleniyor.',
   'lobby.challenge_self': 'Kendinize meydan okuyamazsınız.',
   'lobby.no_such_player': 'Bu adda bir oyuncu yok.',
   'lobby.login_to_challenge': 'Bir oyuncuya adıyla meydan okumak ve puanlı oynamak hesabı olanlar içindir.',

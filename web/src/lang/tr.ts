@@ -150,6 +150,7 @@ export const tr: Record<Key, string> = {
   'game.promote_cancel': 'Vazgeç',
   'game.live': 'canlı',
   'game.offline': 'yeniden bağlanıyor…',
+  'error.login_ended': 'Bu tarayıcıdaki oturum sona erdi: devam etmek için sayfayı yeniden yükleyin.',
   'game.login_ended': 'Bu tarayıcıdaki oturum sona erdi (çıkış, yeni parola veya kapatılan hesap): devam etmek için sayfayı yeniden yükleyin.',
   'game.over_badge': 'oyun bitti',
   'game.move_unsent': 'Hamleniz gönderilemedi: bağlantı gelir gelmez gönderilecek.',

@@ -10,6 +10,7 @@ import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { checkServer } from '../online';
 import { navigate } from '../nav';
+import { challengeAnswered } from '../notify/challenge_popup';
 import { lobbyApi, type ChallengeView, type LobbyView, type SeekView, type Side, type Terms } from './api';
 import { controlLabel, timePicker } from './time_control';
 import { variantOf } from '../variants';
@@ -217,8 +218,8 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
       buttons.push(b);
     };
     if (c.direction === 'incoming') {
-      button('primary.challenge-accept', 'lobby.accept', async () => started(await lobbyApi.acceptChallenge(c.id)));
-      button('challenge-decline', 'lobby.decline', () => lobbyApi.declineChallenge(c.id));
+      button('primary.challenge-accept', 'lobby.accept', async () => { const g = await lobbyApi.acceptChallenge(c.id); challengeAnswered(c.id); started(g); });
+      button('challenge-decline', 'lobby.decline', async () => { await lobbyApi.declineChallenge(c.id); challengeAnswered(c.id); });
     } else {
       button('challenge-cancel', c.status === 'open' ? 'lobby.cancel' : 'lobby.dismiss', () => lobbyApi.cancelChallenge(c.id));
     }
@@ -241,28 +242,37 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
   const challengePicker = timePicker('challenge', loggedIn, '10+5');
   const challengeSide = sideSelect('challenge-color');
   const challengeSubmit = h('button.primary#challenge-submit', { type: 'submit' }, t('lobby.challenge_submit')) as HTMLButtonElement;
+  const challengeResult = h('p.challenge-result#challenge-result', { role: 'status' });
   const challengeForm = loggedIn
     ? h('form#challenge-form', {
       onsubmit: (e: Event) => {
         e.preventDefault();
         const tc = challengePicker.value();
         if (!tc) return;
+        // The answer shows beside the button: the lists above may be off the screen (browser
+        // finding 15 of round 4).
+        const name = challengeUser.value.trim();
+        challengeResult.className = 'challenge-result';
+        challengeResult.textContent = '';
         void act(challengeSubmit, async () => {
           try {
-            await lobbyApi.challenge(challengeUser.value.trim(), { variant: challengeVariant.value as Variant, time_control: tc, rated: challengePicker.rated(), color: challengeSide.value as Side });
+            await lobbyApi.challenge(name, { variant: challengeVariant.value as Variant, time_control: tc, rated: challengePicker.rated(), color: challengeSide.value as Side });
             challengeUser.value = '';
+            challengeResult.textContent = t('lobby.challenge_sent', { name });
           } catch (err) {
-            if (err instanceof ApiError && err.code === 'not_found') error.textContent = t('lobby.no_such_player');
-            else if (err instanceof ApiError && err.code === 'bad_request' && /yourself/.test(err.message)) error.textContent = t('lobby.challenge_self');
-            else fail(err);
+            challengeResult.className = 'challenge-result error';
+            if (err instanceof ApiError && err.code === 'not_found') challengeResult.textContent = t('lobby.no_such_player');
+            else if (err instanceof ApiError && err.code === 'bad_request' && /yourself/.test(err.message)) challengeResult.textContent = t('lobby.challenge_self');
+            else challengeResult.textContent = errorWords(err);
           }
+          challengeResult.scrollIntoView({ block: 'nearest' });
         });
       },
     },
     h('div.form-row', h('label', t('lobby.challenge_user'), challengeUser)),
     h('div.form-row', h('label', t('home.game'), challengeVariant), h('label', t('home.side'), challengeSide)),
     challengePicker.el,
-    h('div.actions', challengeSubmit))
+    h('div.actions', challengeSubmit), challengeResult)
     : h('p.hint', t('lobby.login_to_challenge'), ' ', h('a', { href: '/login' }, t('nav.login')));
 
   // `/?challenge=<name>` (a profile's or the following list's Challenge button, browser finding

@@ -43,6 +43,21 @@ function item(c: ChallengeView, redraw: () => void): HTMLElement {
     error);
 }
 
+/** A challenge answered elsewhere on this page (the lobby's own Accept or Decline): its box
+ * goes (browser finding 5 of round 4: it stayed, and its Accept then failed). */
+export function challengeAnswered(id: string): void {
+  closed.add(id);
+  const el = document.getElementById('challenge-popup');
+  if (el && !el.hidden) void showChallenges();
+}
+
+// A page change while boxes show reads them again: one accepted or withdrawn meanwhile (in
+// another tab, by its challenger) goes.
+window.addEventListener('icebound:navigate', () => {
+  const el = document.getElementById('challenge-popup');
+  if (el && !el.hidden) void showChallenges();
+});
+
 /** Reads the open incoming challenges and shows those not closed in this visit. */
 export async function showChallenges(): Promise<void> {
   let open: ChallengeView[];

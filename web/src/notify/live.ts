@@ -80,6 +80,16 @@ export function startNotifications(): void {
   });
 }
 
+/** A log-in, registration or log-out on this page: the stream was opened as the player who
+ * was here before (the cookie at its start), so a new one opens as the player now here (browser
+ * finding 3: a new account stayed offline, with no bell, until a reload). */
+export function restartNotifications(): void {
+  source?.close();
+  source = undefined;
+  changed({ unread: 0, latest: null });
+  startNotifications();
+}
+
 /** The count after the player read some here (the stream confirms it soon after). */
 export function setCount(unread: number): void {
   changed({ unread, latest: view.latest ? { ...view.latest, read: unread === 0 || view.latest.read } : null });

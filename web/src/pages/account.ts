@@ -8,6 +8,7 @@ import { currentUser, setMe } from '../account';
 import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
+import { restartNotifications } from '../notify/live';
 import { CHALLENGES_FROM, socialApi, type ChallengesFrom } from '../social/api';
 import { setTitle } from '../title';
 import { emailSection, forgotForm, linkOutcomeNotice } from './email';
@@ -45,6 +46,7 @@ export function loginPage(root: HTMLElement): void {
   const registerMsg = h('p.error#register-error', { role: 'alert' });
   const done = (r: { username: string }) => {
     setMe(r.username);
+    restartNotifications();
     navigate('/my');
   };
   const login = h('form.account#login-form', {
@@ -104,7 +106,7 @@ export function accountPage(root: HTMLElement): void {
     emailSection(),
     challengesSection(),
     vacationSection(),
-    h('button#logout', { type: 'button', onclick: () => api.logOut().then(() => { setMe(null); navigate('/'); }, err => { msg.className = 'error'; msg.textContent = errorWords(err); }) }, t('account.logout'))));
+    h('button#logout', { type: 'button', onclick: () => api.logOut().then(() => { setMe(null); restartNotifications(); navigate('/'); }, err => { msg.className = 'error'; msg.textContent = errorWords(err); }) }, t('account.logout'))));
 }
 
 /** "Takes challenges from: everyone / players I follow / nobody" (issue 41; docs/api.md,

@@ -1,6 +1,7 @@
 // `/following` (issue 41): the players the account follows, online ones first, with their
 // games in play and a Challenge button (to the lobby's form, the name filled in); `/@/{name}/followers`: who follows a player (public).
 
+import { ApiError } from '../api';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { socialApi } from '../social/api';
@@ -28,7 +29,16 @@ export function followingPage(root: HTMLElement): () => void {
         ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat(),
         ' ', h('a.button.following-challenge', { href: `/?challenge=${encodeURIComponent(f.username)}` }, t('social.challenge')))))));
     if (focused) root.querySelector<HTMLElement>(`li[data-username="${CSS.escape(focused)}"] a.following-challenge`)?.focus();
-  }, err => { if (!gone) mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)))); })
+  }, err => {
+    if (gone) return;
+    // Not logged in (any more): no asking again every 10 s, and the way to log in.
+    if (err instanceof ApiError && err.status === 401) {
+      gone = true;
+      mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)), h('p', h('a.button.primary', { href: '/login' }, t('nav.login')))));
+      return;
+    }
+    mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err))));
+  })
     .finally(() => { if (!gone) timer = window.setTimeout(load, REFRESH_MS); });
   void load();
   return () => { gone = true; window.clearTimeout(timer); };

@@ -38,12 +38,10 @@ function actions(name: string, after: () => void, message?: string, tournament?:
   const act = (action: ModAction, extra: { minutes?: number; mark?: Mark } = {}) => () => reasoned(why =>
     socialApi.act(name, action, { reason: why, ...extra }).then(() => { mount(note, t('mod.done')); after(); }, err => mount(note, h('span.error', errorWords(err)))));
   const button = (label: string, onclick: () => void) => h('button', { type: 'button', onclick }, label);
-  // A mark refunds opponents and a close ends the player's games: asked once more, naming the
-  // player (a tester marked one by a single click).
-  const grave = (label: string, then: () => void) => () => {
-    if (window.confirm(t('mod.confirm', { action: label, name }))) then();
-  };
-  const graveButton = (label: string, then: () => void) => h('button.mod-grave', { type: 'button', onclick: grave(label, then) }, label);
+  // A mark and a close are grave: asked once more, naming the player and saying what this one
+  // does (a tester marked one by a single click; another read one sentence for all three).
+  const graveButton = (label: string, what: 'booster' | 'cheater' | 'close', then: () => void) =>
+    h('button.mod-grave', { type: 'button', onclick: () => { if (window.confirm(t(`mod.confirm_${what}`, { name }))) then(); } }, label);
   // The reported chat message leaves every history and open page (hostile finding 7).
   const remove = message
     ? h('button.mod-grave.mod-remove-message', {
@@ -68,10 +66,10 @@ function actions(name: string, after: () => void, message?: string, tournament?:
   return h('div.actions.wrap', reason, remove, rename,
     button(t('mod.mute'), act('mute', { minutes: 60 })),
     button(t('mod.unmute'), act('unmute')),
-    graveButton(t('mod.mark_booster'), act('mark', { mark: 'booster' })),
-    graveButton(t('mod.mark_cheater'), act('mark', { mark: 'cheater' })),
+    graveButton(t('mod.mark_booster'), 'booster', act('mark', { mark: 'booster' })),
+    graveButton(t('mod.mark_cheater'), 'cheater', act('mark', { mark: 'cheater' })),
     button(t('mod.unmark'), act('unmark')),
-    graveButton(t('mod.close_account'), act('close')),
+    graveButton(t('mod.close_account'), 'close', act('close')),
     button(t('mod.reopen'), act('reopen')),
     note);
 }

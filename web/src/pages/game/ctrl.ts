@@ -22,16 +22,16 @@ import { prefs, setFlipped, setPrefs } from '../../prefs';
 import * as sound from '../../sound';
 import { GameGround } from './ground';
 import { GameSocket } from './socket';
-import { ChatBox, chatApi } from '../../chat/box';
-import { currentUser, forgetMe } from '../../account';
+import type { ChatBox } from '../../chat/box';
+import { forgetMe } from '../../account';
+import { GameChatLink } from './chat_link';
+import { moveSound } from './sounds';
+import { PremoveQueue, type Premove } from './premoves';
 
 /** A second tap on "Take back" against the engine this soon after the first (ms) is the same
  * tap. */
 const TAKEBACK_TAP_MS = 600;
 
-type Premove = { from: string; to: string };
-/** Most premoves queued at once (issue 38). */
-export const PREMOVE_MAX = 5;
 /** A move whose request never reached the server, kept to be sent again at its ply. */
 type Kept = { text: string; ply: number };
 
@@ -68,7 +68,7 @@ export class GameCtrl {
   private closed = false;
   private asking: string | null = null;
   /** Moves queued while the opponent is to move, played one per turn while each is legal. */
-  premoves: Premove[] = [];
+  private readonly queue = new PremoveQueue();
   /** A move made on the board that waits for the confirm button (the `confirm_move`
    * preference, correspondence games only), by its id. */
   pendingMove: string | null = null;
@@ -76,79 +76,73 @@ export class GameCtrl {
   private networkError = false;
   private hadRematch: string | null | undefined;
   private retryTimer: number | undefined;
-  /** A chat message sent on the socket and not yet answered: the server's echo of it settles
-   * it, an error frame meanwhile refuses it (shown beside the chat box, the text kept). */
-  private chatPending: { room: string; done: () => void; fail: (err: unknown) => void } | null = null;
   private ownPly = -1; // the ply whose sound was played when the move was made here
   private unsent: Kept | null = null;
   private lastTakeback = -Infinity;
+  /** The log-in ended while the page was open (a 1008 close): it only shows the game now. */
+  private loggedOut = false;
   /** The player's conditional line of a correspondence game (issue 38). */
   readonly cond: ConditionalBox;
   /** The countdown and claim of a gone opponent (issue 38). */
   readonly gone: GoneBox;
-  /** The game's chat: the players' room for its players, the watchers' for all. */
-  readonly chat: ChatBox;
+  /** The game's chat over its socket. */
+  private readonly chatLink: GameChatLink;
 
   constructor(readonly id: string, readonly redraw: () => void) {
     this.cond = new ConditionalBox(id, redraw);
     this.gone = new GoneBox(id, redraw, g => this.update(g));
     this.clocks = new GameClocks(() => this.resync());
     this.ground = new GameGround(this);
-    this.chat = new ChatBox({
-      me: currentUser,
-      send: (room, content) => new Promise<void>((done, fail) => {
-        this.chatPending?.done();
-        if (!this.socket.send({ type: 'chat', room, ...content })) {
-          fail(new ApiError('network', '', 0));
-          return;
-        }
-        const pending = { room, done: () => settle(done), fail: (err: unknown) => settle(() => fail(err)) };
-        // No answer at all (an old server): the text is taken as sent after a while.
-        const timer = window.setTimeout(() => pending.done(), 10_000);
-        const settle = (f: () => void) => {
-          window.clearTimeout(timer);
-          if (this.chatPending === pending) this.chatPending = null;
-          f();
-        };
-        this.chatPending = pending;
-      }),
-      // Muting or unmuting reloads the history: the server hides the muted player's lines.
-      mute: on => chatApi.mute(this.id, on).then(r => { this.loadChat(); return r.mute; }),
-    }, []);
+    this.chatLink = new GameChatLink(id, frame => this.socket.send(frame));
     this.socket = new GameSocket(id, {
       state: g => this.update(g),
       error: err => {
         // A refused chat message: its reason goes beside the chat box, not the board's status.
-        if (this.chatPending) {
-          this.chatPending.fail(err);
-          return;
-        }
+        if (this.chatLink.refused(err)) return;
         this.showError(err);
         this.redraw();
       },
-      chat: m => {
-        const p = this.chatPending;
-        if (p && m.room === p.room && (m.author ?? null) === (currentUser() ?? null)) p.done();
-        this.chat.add(m);
-      },
+      chat: m => this.chatLink.received(m),
       chatRemoved: id => this.chat.remove(id),
       loginEnded: () => {
-        // Not "reconnecting": the socket stays closed, and the message says why.
+        // Not "reconnecting": the socket stays closed, and the message says why. The seat was
+        // the log-in's: the page shows the game as anyone sees it, with no controls that
+        // would answer with a wrong reason (browser finding 6 of round 4).
         this.live = null;
+        this.loggedOut = true;
         this.message = t('game.login_ended');
+        this.queue.clear();
+        this.pendingMove = null;
+        this.chatLink.end(new ApiError('login_ended', '', 0));
         void forgetMe();
+        api.game(this.id).then(g => {
+          if (this.closed) return;
+          this.game = g;
+          this.clocks.set(g);
+          this.redraw();
+        }, () => undefined);
         this.redraw();
       },
       live: on => {
         // Connected again: the history brings what was said meanwhile.
         if (on) this.loadChat();
-        if (!on) this.chatPending?.fail(new ApiError('network', '', 0));
+        if (!on) this.chatLink.lost();
         this.live = on;
         if (on && this.networkError) this.clearError();
         if (!on) this.clocks.offline();
         this.redraw();
       },
     });
+  }
+
+  /** The game's chat box: the players' room for its players, the watchers' for all. */
+  get chat(): ChatBox {
+    return this.chatLink.box;
+  }
+
+  /** The premoves queued, oldest first. */
+  get premoves(): Premove[] {
+    return this.queue.list;
   }
 
   shownPly(): number {
@@ -166,16 +160,18 @@ export class GameCtrl {
 
   canMoveNow(): boolean {
     const g = this.game;
-    return !!g && this.browsing === null && !this.beforeIceAge && g.status === 'ongoing' && actionsOf(g).has('move');
+    return !!g && !this.loggedOut && this.browsing === null && !this.beforeIceAge && g.status === 'ongoing' && actionsOf(g).has('move');
   }
 
   /** Whether the keyboard entry shows: for a player of a game under way. */
   playing(): boolean {
     const g = this.game;
-    return !!g && g.you !== null && g.status === 'ongoing' && !waitingForFriend(g);
+    return !!g && !this.loggedOut && g.you !== null && g.status === 'ongoing' && !waitingForFriend(g);
   }
 
   private showError(err: unknown): void {
+    // After the log-in ended, its words stay: nothing else may be said in their place.
+    if (this.loggedOut) return;
     this.networkError = err instanceof ApiError && err.code === 'network';
     this.message = errorWords(err);
     // Unreachable: ask again every 2 s; the first answer clears the message (update()).
@@ -230,31 +226,19 @@ export class GameCtrl {
     this.redraw();
   }
 
-  /** A premove entered on the board: queued behind the others (at most [`PREMOVE_MAX`]); the
+  /** A premove entered on the board: queued behind the others (at most `PREMOVE_MAX`); the
    * board shows the position they would make, so the next one is entered from there. */
   addPremove(p: Premove): void {
-    if (this.premoves.length >= PREMOVE_MAX) {
-      this.say(t('game.premove_full', { n: PREMOVE_MAX }));
-    } else {
-      this.premoves = [...this.premoves, p];
-      this.sayPremoves();
-    }
+    this.say(this.queue.add(p));
     this.redraw();
   }
 
   /** Drops every queued premove (Esc, the cancel button). */
   cancelPremoves(): void {
-    if (!this.premoves.length) return;
-    this.premoves = [];
+    if (!this.queue.list.length) return;
+    this.queue.clear();
     this.say(null);
     this.redraw();
-  }
-
-  private sayPremoves(): void {
-    const q = this.premoves;
-    if (!q.length) this.say(null);
-    else if (q.length === 1) this.say(t('game.premove_set', q[0]));
-    else this.say(t('game.premoves_set', { list: q.map(p => `${p.from}–${p.to}`).join(', ') }));
   }
 
   /** A man that cannot move was picked: say why (A9: a capture is compulsory elsewhere). */
@@ -494,20 +478,6 @@ export class GameCtrl {
     return this.kbd;
   }
 
-  /** The sound of what changed from `prev` to `g`: the game's end, an Ice Age, a check, a
-   * capture or a move. */
-  private soundOf(prev: GameView, g: GameView): void {
-    if (g.status !== 'ongoing' && prev.status === 'ongoing') return sound.play('end');
-    if (g.ply <= prev.ply) return;
-    const last = g.moves[g.moves.length - 1];
-    if (!last) return;
-    if (last.ice_age || last.event) sound.play('iceage');
-    else if (last.ply === this.ownPly) return;
-    else if (/[+#]$/.test(last.text)) sound.play('check');
-    else if (last.text.includes('x') || (last.captured?.length ?? 0) > 0) sound.play('capture');
-    else sound.play('move');
-  }
-
   private showNotice(g: GameView, first: boolean): void {
     const n = g.notice;
     if (!n || n.version <= this.seenNotice) return;
@@ -522,35 +492,26 @@ export class GameCtrl {
     if (words) this.notice = { code: n.code, words };
   }
 
-  /** On the player's turn, plays the first queued premove if the new state offers it as legal
-   * and keeps the rest for the next turns; a premove that is not legal drops the whole queue
-   * (the ones after it were meant to follow it), and the page says so. */
+  /** On the player's turn, plays the first queued premove if `g` offers it as legal; one
+   * that is not drops the queue, and the page says so ([`PremoveQueue::next`]). */
   private playPremove(g: GameView): void {
     // The game is over (aborted, resigned, flagged): the queue, its words ("At most 5
     // premoves", "Premove c1–d2 ...") and its cancel button go with it.
     if (g.status !== 'ongoing') {
-      if (this.premoves.length || this.hint) {
-        this.premoves = [];
+      if (this.queue.list.length || this.hint) {
+        this.queue.clear();
         this.say(null);
         this.redraw();
       }
       return;
     }
-    const [p, ...rest] = this.premoves;
-    if (!p) return;
     // Still the opponent's turn (an offer, a draw answer): the queue waits.
-    if (!this.canMoveNow()) return;
-    const cands = g.legal.filter(m => m.path[0] === p.from && m.path[m.path.length - 1] === p.to);
-    const pick = cands.length === 1 ? cands[0] : cands.find(m => m.id.endsWith('q')) ?? null;
-    if (pick) {
-      this.premoves = rest;
-      this.sayPremoves();
-      void this.sendMove(pick.id);
-    } else {
-      this.premoves = [];
-      this.say(rest.length ? t('game.premoves_dropped', { ...p, n: rest.length + 1 }) : t('game.premove_dropped', p));
-      this.redraw();
-    }
+    if (!this.queue.list.length || !this.canMoveNow()) return;
+    const step = this.queue.next(g);
+    if (!step) return;
+    this.say(step.words);
+    if (step.send) void this.sendMove(step.send);
+    else this.redraw();
   }
 
   update(g: GameView): void {
@@ -579,7 +540,7 @@ export class GameCtrl {
     if (this.networkError) this.clearError();
     if (this.browsing !== null && this.browsing > g.ply) this.browsing = null;
     if (prev && g.ply !== prev.ply) this.beforeIceAge = false;
-    if (prev) this.soundOf(prev, g);
+    if (prev) moveSound(prev, g, this.ownPly);
     // A notice belongs to the moment it was made: it goes with the next move or the game's
     // end (as on lichess), not on a timer.
     if (prev && (g.ply !== prev.ply || g.status !== prev.status)) {
@@ -638,18 +599,9 @@ export class GameCtrl {
     window.setTimeout(look, 1000);
   }
 
-  /** Reads the game's chat history: the rooms the reader has, their messages, chat off. A
-   * player of a game in progress has no watchers' room (the server hides it until the end:
-   * no watcher feeds a player moves); the end reloads it. */
+  /** Reads the game's chat history again ([`GameChatLink::load`]). */
   loadChat(): void {
-    chatApi.game(this.id).then(c => {
-      const players = c.players ? ['players'] : [];
-      this.chat.setRooms(c.watchers_hidden ? players : [...players, 'watchers']);
-      if (c.players) this.chat.load('players', c.players);
-      this.chat.load('watchers', c.watchers);
-      this.chat.setOff(c.chat_off);
-      this.chat.setMuted(c.opponent_muted);
-    }, () => undefined);
+    this.chatLink.load();
   }
 
   close(): void {
