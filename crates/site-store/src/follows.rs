@@ -213,6 +213,29 @@ impl Store {
         .await
     }
 
+    /// Whether the player whose seats hold `player_hash` has a real-time game (a clock of
+    /// `speed` `realtime`) in play: they are at a board now. A correspondence, untimed or
+    /// engine-paced game of days says nothing of it (hostile finding 2 of round 4).
+    pub async fn playing_realtime(&self, player_hash: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = async {
+                    let row = sqlx::query(
+                        "SELECT 1 AS one FROM games WHERE status = 'ongoing' AND speed = 'realtime' \
+                         AND (white_token = $1 OR black_token = $1) LIMIT 1",
+                    )
+                    .bind(player_hash)
+                    .fetch_optional(conn.raw())
+                    .await?;
+                    Ok(row.is_some())
+                }
+                .await;
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// The ongoing games of the player whose seats hold `player_hash`, newest first.
     pub async fn games_in_play(&self, player_hash: &str) -> Result<Vec<String>, StoreError> {
         self.run(|mut conn| {

@@ -44,6 +44,11 @@ pub const MAX_PASSWORD: usize = 256;
 /// How long a process trusts what it read of a session: a log-out or password change made
 /// through another process takes effect there within this time.
 pub const SESSION_CACHE: Duration = Duration::from_secs(10);
+/// How often an open game socket or notification stream of a log-in checks its session again
+/// by itself, whatever the bus says: without Redis, or while it is down, an end of sessions
+/// through another process reaches it within this plus [`SESSION_CACHE`] (hostile finding 1 of
+/// round 4: it never did).
+pub const SESSION_RECHECK: Duration = Duration::from_secs(10);
 /// Lifetime of the session cookie in the browser (a year, as the player cookie).
 pub const SESSION_MAX_AGE_S: u64 = 31_536_000;
 
@@ -267,6 +272,16 @@ impl Sessions {
     /// on a lag, when it may have missed one).
     pub fn subscribe_ended(&self) -> tokio::sync::broadcast::Receiver<String> {
         self.ended.subscribe()
+    }
+
+    /// Whether the store says the session of hash `hash` ended (through the cache, so within
+    /// [`SESSION_CACHE`] of its end); `false` when the store cannot tell (the next check will).
+    pub async fn has_ended(&self, hash: &str) -> bool {
+        matches!(
+            self.account_of_hash(&TokenHash::from_stored(hash.to_string()))
+                .await,
+            Ok(None)
+        )
     }
 
     /// Whether the session of hash `hash` is still live: read from the store (the cache is

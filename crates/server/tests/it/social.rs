@@ -6,7 +6,7 @@
 //! actions are theirs alone (403, same-origin), logged, and a mark refunds once.
 
 use crate::common::lobby::{
-    account, delete, first_legal, follow, get, make_mod, post, seek, start,
+    account, delete, first_legal, follow, get, make_mod, post, realtime, seek, start,
 };
 use crate::common::*;
 use serde_json::{Value, json};
@@ -64,6 +64,19 @@ async fn follow_lists(url: &str) {
     let game = g.body["id"].as_str().expect("id").to_string();
     let mine = get(&mut ann, "/api/me/following").await.body;
     assert_eq!(mine[0]["playing"], json!([game]), "{mine}");
+    // A correspondence game of days is no presence (hostile finding 2 of round 4); a
+    // real-time game is: the player is at a board now.
+    assert_eq!(mine[0]["online"], false, "{mine}");
+    let s = seek(
+        &mut bob,
+        json!({"variant": "antarctos", "time_control": realtime(300, 3), "color": "white"}),
+    )
+    .await;
+    let g = post(&mut cat, &format!("/api/seeks/{s}/accept"), json!({})).await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let live = g.body["id"].as_str().expect("id").to_string();
+    let mine = get(&mut ann, "/api/me/following").await.body;
+    assert_eq!(mine[0]["playing"], json!([live, game]), "{mine}");
     assert_eq!(mine[0]["online"], true, "{mine}");
     let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
         .await

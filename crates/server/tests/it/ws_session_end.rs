@@ -192,3 +192,66 @@ async fn a_log_out_or_a_new_password_closes_the_sessions_sockets_and_streams() {
     assert_eq!(name, "notify", "{data}");
     srv.stop().await;
 }
+
+/// Hostile finding 1 of round 4: with two processes on one database and no bus between them
+/// (no Redis, or Redis down), a new password set through one process still ends the other's
+/// game socket and notification stream of the ended session: each reads its session again
+/// every `SESSION_RECHECK` (10 s), through a cache of `SESSION_CACHE` (10 s). Before, they lived
+/// on, the socket with the players' chat and the stream with the account's notifications.
+#[tokio::test]
+async fn without_a_bus_another_process_ends_the_sessions_sockets_and_streams_by_itself() {
+    let url = sqlite_url("ws-session-end-nobus");
+    let srv = TestServer::start(&url).await;
+    let other = TestServer::start(&url).await;
+    let eve_name = unique("wsn");
+    let mut eve = register(&srv, &eve_name).await;
+    let mut bob = register(&srv, &unique("wsm")).await;
+    let body = json!({"variant": "antarctos", "opponent": "friend", "color": "white"});
+    let g = create_and_join(&mut eve, &mut bob, body).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    // Eve's second browser, on the first process: its socket and stream.
+    let tab2 = log_in(&srv, &eve_name).await;
+    let mut ws2 = socket(&tab2, &id).await;
+    let mut stream2 = notification_stream(&tab2).await;
+    // Eve sets a new password through the other process: tab 2's session ends in the store.
+    let mut there = log_in(&other, &eve_name).await;
+    let r = there
+        .post(
+            "/api/me/password",
+            json!({"old_password": "correct horse", "new_password": "battery staple"}),
+        )
+        .await
+        .expect("password");
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Within two rechecks and a cache's life, both end by themselves.
+    let bound = Duration::from_secs(35);
+    let (code, reason) = tokio::time::timeout(bound, async {
+        while let Some(msg) = ws2.next().await {
+            match msg {
+                Ok(Message::Close(Some(f))) => return (u16::from(f.code), f.reason.to_string()),
+                Ok(_) => {}
+                Err(e) => panic!("the connection ended without a close frame: {e}"),
+            }
+        }
+        panic!("the connection ended without a close frame");
+    })
+    .await
+    .expect("the socket is closed within the bound");
+    assert_eq!(
+        (code, reason.as_str()),
+        (1008, "log-in ended: reload the page")
+    );
+    tokio::time::timeout(bound, async {
+        loop {
+            match stream2.next_event().await {
+                Some((name, _)) if name == "ended" => break,
+                Some(_) => {}
+                None => panic!("the stream ended without an `ended` event"),
+            }
+        }
+    })
+    .await
+    .expect("the stream's `ended` within the bound");
+    other.stop().await;
+    srv.stop().await;
+}

@@ -102,6 +102,8 @@ pub async fn stream(
         sessions: s,
         hash: a.session_hash,
         account: a.id,
+        listening: true,
+        next_check: tokio::time::Instant::now() + site::accounts::SESSION_RECHECK,
     });
     let events = futures_util::stream::unfold(
         (stream, login, false),
@@ -109,14 +111,29 @@ pub async fn stream(
             if done {
                 return None;
             }
+            let ended_event = || {
+                Event::default()
+                    .event("ended")
+                    .data(r#"{"reason":"log-in ended"}"#)
+            };
             loop {
-                // Only this stream's account (or a lag, which may hide it) wakes it.
-                let ended = async {
-                    match login.as_mut() {
-                        Some(l) => l.next_end().await,
+                // Every SESSION_RECHECK the session is read again: the bus may never tell (no
+                // Redis, or Redis down; hostile finding 1 of round 4).
+                let due = login.as_ref().map(|l| l.next_check);
+                let recheck = async move {
+                    match due {
+                        Some(due) => tokio::time::sleep_until(due).await,
                         None => std::future::pending().await,
                     }
                 };
+                // Only this stream's account (or a lag, which may hide it) wakes it.
+                let ended = async {
+                    match login.as_mut() {
+                        Some(l) if l.listening => l.next_end().await,
+                        _ => std::future::pending().await,
+                    }
+                };
+
                 tokio::select! {
                     text = stream.next() => {
                         let text = text?;
@@ -124,16 +141,20 @@ pub async fn stream(
                         return Some((Ok(event), (stream, login, false)));
                     }
                     mine = ended => {
-                        let Some(l) = login.as_ref() else { continue };
+                        let Some(l) = login.as_mut() else { continue };
                         if !mine {
-                            login = None;
+                            l.listening = false;
                             continue;
                         }
                         if !l.sessions.still_live(&l.hash).await {
-                            let event = Event::default()
-                                .event("ended")
-                                .data(r#"{"reason":"log-in ended"}"#);
-                            return Some((Ok(event), (stream, login, true)));
+                            return Some((Ok(ended_event()), (stream, login, true)));
+                        }
+                    }
+                    () = recheck => {
+                        let Some(l) = login.as_mut() else { continue };
+                        l.next_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
+                        if l.sessions.has_ended(&l.hash).await {
+                            return Some((Ok(ended_event()), (stream, login, true)));
                         }
                     }
                 }
@@ -149,6 +170,10 @@ struct StreamLogin {
     hash: String,
     account: String,
     ended: tokio::sync::broadcast::Receiver<String>,
+    /// Whether `ended` can still tell (its channel is open).
+    listening: bool,
+    /// When the session is read again by itself.
+    next_check: tokio::time::Instant,
 }
 
 impl StreamLogin {

@@ -624,6 +624,7 @@ async fn session(
     // Whether the page closed the socket itself (a tab closed): a shorter wait for a claim.
     let mut clean = false;
     let mut frames = SocketFrames::new(tokio::time::Instant::now());
+    let mut session_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
     loop {
         let next_check = heard + if pinged { timers.dead } else { timers.ping };
         tokio::select! {
@@ -810,6 +811,16 @@ async fn session(
                 if !mine {
                     listening = false;
                 } else if !Box::pin(still_logged_in(login.as_ref())).await {
+                    close_with(&mut sink, &mut stream, login_ended(), timers.dead).await;
+                    break;
+                }
+            }
+            // The bus may never tell (no Redis, or Redis down): the session is read again.
+            _ = tokio::time::sleep_until(session_check), if login.is_some() => {
+                session_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
+                if let Some(l) = login.as_ref()
+                    && Box::pin(l.sessions.has_ended(&l.hash)).await
+                {
                     close_with(&mut sink, &mut stream, login_ended(), timers.dead).await;
                     break;
                 }

@@ -38,7 +38,8 @@ pub struct FollowingEntry {
     /// The account's name.
     pub username: String,
     /// Whether it is online: a page of the site open in any process (its notification
-    /// stream, browser finding 2), a lobby page open on this server, or a game in play;
+    /// stream, browser finding 2), a lobby page open on this server, or a real-time game in
+    /// play (not a correspondence one);
     /// never for a closed account nor one that blocks the follower.
     pub online: bool,
     /// Its games in play (ids), newest first, at most 10 (none for a closed account or one
@@ -142,6 +143,8 @@ impl Social {
                 Some(h) if !inert => self.store.games_in_play(h).await?,
                 _ => Vec::new(),
             };
+            // Online: a page open (a lobby here, any page in any process), or a real-time
+            // game in play; a correspondence game of days is no presence.
             let present = match &r.player_hash {
                 Some(h) if !inert => {
                     self.lobby.is_present(h)
@@ -151,12 +154,13 @@ impl Social {
                             .notifications()
                             .is_online(&TokenHash::from_stored(h.clone()))
                             .await?
+                        || (!playing.is_empty() && self.store.playing_realtime(h).await?)
                 }
                 _ => false,
             };
             out.push(FollowingEntry {
                 username: r.username,
-                online: present || !playing.is_empty(),
+                online: present,
                 playing,
                 since: r.since,
             });
