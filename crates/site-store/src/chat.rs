@@ -219,18 +219,13 @@ impl Store {
     /// are included (see `removed_at`): a moderator judges what was said. Empty when no
     /// message has this id.
     pub async fn chat_around(&self, id: &str, each: i64) -> Result<Vec<ChatRow>, StoreError> {
+        let Some(at) = self.chat_message(id).await? else {
+            return Ok(Vec::new());
+        };
         self.run(|mut conn| {
+            let at = at.clone();
             Box::pin(async move {
                 let result = async {
-                    let at = sqlx::query(&format!(
-                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.id = $1"
-                    ))
-                    .bind(id)
-                    .fetch_optional(conn.raw())
-                    .await?;
-                    let Some(at) = at.as_ref().map(chat_of).transpose()? else {
-                        return Ok(Vec::new());
-                    };
                     let before = sqlx::query(&format!(
                         "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
                          (m.created_at < $2 OR (m.created_at = $2 AND m.id < $3)) \

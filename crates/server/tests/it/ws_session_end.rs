@@ -29,7 +29,12 @@ async fn log_in(srv: &TestServer, name: &str) -> ApiClient {
 /// Reads `ws` until its close frame (5 s at most): the messages before it and the frame's code
 /// and reason. Panics when the connection ends without one.
 async fn until_close(ws: &mut WsStream) -> (Vec<Value>, u16, String) {
-    tokio::time::timeout(Duration::from_secs(5), async {
+    until_close_within(ws, Duration::from_secs(5)).await
+}
+
+/// [`until_close`] waiting `bound` at most.
+async fn until_close_within(ws: &mut WsStream, bound: Duration) -> (Vec<Value>, u16, String) {
+    tokio::time::timeout(bound, async {
         let mut before = Vec::new();
         while let Some(msg) = ws.next().await {
             match msg {
@@ -45,7 +50,7 @@ async fn until_close(ws: &mut WsStream) -> (Vec<Value>, u16, String) {
         panic!("the connection ended without a close frame");
     })
     .await
-    .expect("a close frame within 5 s")
+    .expect("a close frame within the bound")
 }
 
 /// A socket on game `id`, past its first state and reading (a ping answered).
@@ -225,18 +230,7 @@ async fn without_a_bus_another_process_ends_the_sessions_sockets_and_streams_by_
     assert_eq!(r.status, 200, "{}", r.text);
     // Within two rechecks and a cache's life, both end by themselves.
     let bound = Duration::from_secs(35);
-    let (code, reason) = tokio::time::timeout(bound, async {
-        while let Some(msg) = ws2.next().await {
-            match msg {
-                Ok(Message::Close(Some(f))) => return (u16::from(f.code), f.reason.to_string()),
-                Ok(_) => {}
-                Err(e) => panic!("the connection ended without a close frame: {e}"),
-            }
-        }
-        panic!("the connection ended without a close frame");
-    })
-    .await
-    .expect("the socket is closed within the bound");
+    let (_, code, reason) = until_close_within(&mut ws2, bound).await;
     assert_eq!(
         (code, reason.as_str()),
         (1008, "log-in ended: reload the page")
