@@ -14,3 +14,4 @@ pub mod player;
 pub mod rate_limit;
 pub mod routes;
 pub mod security;
+mod session_watch;

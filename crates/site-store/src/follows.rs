@@ -215,13 +215,15 @@ impl Store {
 
     /// Whether the player whose seats hold `player_hash` has a real-time game (a clock of
     /// `speed` `realtime`) in play: they are at a board now. A correspondence, untimed or
-    /// engine-paced game of days says nothing of it (hostile finding 2 of round 4).
+    /// engine-paced game of days says nothing of it (hostile finding 2 of round 4), nor a
+    /// friend game whose seat nobody took, which waits without end (finding 3 of round 5).
     pub async fn playing_realtime(&self, player_hash: &str) -> Result<bool, StoreError> {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(
                         "SELECT 1 AS one FROM games WHERE status = 'ongoing' AND speed = 'realtime' \
+                         AND white_kind <> 'open' AND black_kind <> 'open' \
                          AND (white_token = $1 OR black_token = $1) LIMIT 1",
                     )
                     .bind(player_hash)

@@ -67,6 +67,17 @@ async fn follow_lists(url: &str) {
     // A correspondence game of days is no presence (hostile finding 2 of round 4); a
     // real-time game is: the player is at a board now.
     assert_eq!(mine[0]["online"], false, "{mine}");
+    // Nor is a real-time friend game whose seat nobody took (hostile finding 3 of round 5).
+    let open = post(
+        &mut bob,
+        "/api/games",
+        json!({"variant": "antarctos", "opponent": "friend", "color": "white",
+               "time_control": realtime(10800, 60)}),
+    )
+    .await;
+    assert_eq!(open.status, 201, "{}", open.text);
+    let mine = get(&mut ann, "/api/me/following").await.body;
+    assert_eq!(mine[0]["online"], false, "{mine}");
     let s = seek(
         &mut bob,
         json!({"variant": "antarctos", "time_control": realtime(300, 3), "color": "white"}),
@@ -76,7 +87,8 @@ async fn follow_lists(url: &str) {
     assert_eq!(g.status, 201, "{}", g.text);
     let live = g.body["id"].as_str().expect("id").to_string();
     let mine = get(&mut ann, "/api/me/following").await.body;
-    assert_eq!(mine[0]["playing"], json!([live, game]), "{mine}");
+    let friend = open.body["id"].as_str().expect("id");
+    assert_eq!(mine[0]["playing"], json!([live, friend, game]), "{mine}");
     assert_eq!(mine[0]["online"], true, "{mine}");
     let social = get(&mut ann, &format!("/api/players/{bob_name}/social"))
         .await

@@ -91,6 +91,24 @@ async fn notification_stream(c: &ApiClient) -> EventStream {
     events
 }
 
+/// A lobby stream of `c` (`GET /api/lobby`), past its first event.
+async fn lobby_stream(c: &ApiClient) -> EventStream {
+    let (status, mut events) = c.events("/api/lobby").await.expect("lobby stream");
+    assert_eq!(status, 200);
+    let (name, _) = events.next_event().await.expect("a first event");
+    assert_eq!(name, "lobby");
+    events
+}
+
+/// The end of `events` within `bound` (whatever events come before it).
+async fn stream_ends(events: &mut EventStream, bound: Duration) {
+    tokio::time::timeout(bound, async {
+        while events.next_event().await.is_some() {}
+    })
+    .await
+    .expect("the stream ends within the bound");
+}
+
 /// The `ended` event of `events`, then its end (5 s at most).
 async fn ended(events: &mut EventStream) {
     tokio::time::timeout(Duration::from_secs(5), async {
@@ -127,6 +145,7 @@ async fn a_log_out_or_a_new_password_closes_the_sessions_sockets_and_streams() {
     let mut ws2 = socket(&tab2, &id).await;
     let mut ws3 = socket(&tab3, &id).await;
     let mut stream2 = notification_stream(&tab2).await;
+    let mut lobby2 = lobby_stream(&tab2).await;
     let mut stream_eve = notification_stream(&eve).await;
 
     // Tab 2 logs out: its socket is closed with 1008 and its reason, before any more private
@@ -144,6 +163,8 @@ async fn a_log_out_or_a_new_password_closes_the_sessions_sockets_and_streams() {
         "no chat before the close: {before:?}"
     );
     ended(&mut stream2).await;
+    // So does its lobby stream, which carried the account's challenges (hostile 2, round 5).
+    stream_ends(&mut lobby2, Duration::from_secs(5)).await;
 
     // Bob's players' chat still reaches Eve's live sessions (tab 1 and tab 3).
     let mut bob_ws = bob.ws_as_browser(&id).await.expect("ws");
@@ -218,6 +239,7 @@ async fn without_a_bus_another_process_ends_the_sessions_sockets_and_streams_by_
     let tab2 = log_in(&srv, &eve_name).await;
     let mut ws2 = socket(&tab2, &id).await;
     let mut stream2 = notification_stream(&tab2).await;
+    let mut lobby2 = lobby_stream(&tab2).await;
     // Eve sets a new password through the other process: tab 2's session ends in the store.
     let mut there = log_in(&other, &eve_name).await;
     let r = there
@@ -246,6 +268,7 @@ async fn without_a_bus_another_process_ends_the_sessions_sockets_and_streams_by_
     })
     .await
     .expect("the stream's `ended` within the bound");
+    stream_ends(&mut lobby2, bound).await;
     other.stop().await;
     srv.stop().await;
 }

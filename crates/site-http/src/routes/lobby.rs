@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 
 use super::{ApiJson, AppState, PathText};
-use crate::player::Player;
+use crate::player::{LoggedIn, Player};
 use crate::rate_limit::ClientAddr;
 use site::lobby::{
     ChallengeLists, ChallengeView, NewChallenge, NewSeek, QuickAnswer, QuickSeek, SeekView,
@@ -148,6 +148,8 @@ pub async fn cancel_challenge(
 pub async fn lobby_stream(
     State(svc): State<AppState>,
     Player(token): Player,
+    LoggedIn(account): LoggedIn,
+    axum::Extension(sec): axum::Extension<crate::security::SecurityState>,
 ) -> Result<impl IntoResponse, HttpError> {
-    crate::lobby_stream::open(&svc.lobby, &svc.chat, token)
+    crate::lobby_stream::open(&svc.lobby, &svc.chat, token, account, sec.sessions.clone())
 }

@@ -15,7 +15,6 @@ use site_model::error::SiteError;
 use super::{ApiJson, AppState};
 use crate::error::HttpError;
 use crate::player::{LoggedIn, Player};
-use tokio::sync::broadcast::error::RecvError;
 
 /// A comment line this often, so that a closed connection is noticed soon.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
@@ -97,106 +96,27 @@ pub async fn stream(
     } else {
         stream
     };
-    let login = account.zip(sec.sessions.clone()).map(|(a, s)| StreamLogin {
-        ended: s.subscribe_ended(),
-        sessions: s,
-        hash: a.session_hash,
-        account: a.id,
-        listening: true,
-        next_check: tokio::time::Instant::now() + site::accounts::SESSION_RECHECK,
-    });
+    let watch = crate::session_watch::SessionWatch::of(account, sec.sessions.clone());
     let events = futures_util::stream::unfold(
-        (stream, login, false),
-        |(mut stream, mut login, done)| async move {
+        (stream, watch, false),
+        |(mut stream, mut watch, done)| async move {
             if done {
                 return None;
             }
-            let ended_event = || {
-                Event::default()
-                    .event("ended")
-                    .data(r#"{"reason":"log-in ended"}"#)
-            };
-            loop {
-                // Every SESSION_RECHECK the session is read again: the bus may never tell (no
-                // Redis, or Redis down; hostile finding 1 of round 4).
-                let due = login.as_ref().map(|l| l.next_check);
-                let recheck = async move {
-                    match due {
-                        Some(due) => tokio::time::sleep_until(due).await,
-                        None => std::future::pending().await,
-                    }
-                };
-                // Only this stream's account (or a lag, which may hide it) wakes it.
-                let ended = async {
-                    match login.as_mut() {
-                        Some(l) if l.listening => l.next_end().await,
-                        _ => std::future::pending().await,
-                    }
-                };
-
-                tokio::select! {
-                    text = stream.next() => {
-                        let text = text?;
-                        let event = Event::default().event("notify").data(&text);
-                        return Some((Ok(event), (stream, login, false)));
-                    }
-                    mine = ended => {
-                        let Some(l) = login.as_mut() else { continue };
-                        if !mine {
-                            l.listening = false;
-                            continue;
-                        }
-                        if !l.sessions.still_live(&l.hash).await {
-                            return Some((Ok(ended_event()), (stream, login, true)));
-                        }
-                    }
-                    () = recheck => {
-                        let Some(l) = login.as_mut() else { continue };
-                        l.next_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
-                        if l.sessions.has_ended(&l.hash).await {
-                            return Some((Ok(ended_event()), (stream, login, true)));
-                        }
-                    }
+            tokio::select! {
+                text = stream.next() => {
+                    let text = text?;
+                    let event = Event::default().event("notify").data(&text);
+                    Some((Ok(event), (stream, watch, false)))
+                }
+                () = crate::session_watch::until_ended(watch.as_mut()) => {
+                    let event = Event::default()
+                        .event("ended")
+                        .data(r#"{"reason":"log-in ended"}"#);
+                    Some((Ok(event), (stream, watch, true)))
                 }
             }
         },
     );
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
-}
-
-/// The log-in a notification stream was opened under (see [`stream`]).
-struct StreamLogin {
-    sessions: std::sync::Arc<site::accounts::Sessions>,
-    hash: String,
-    account: String,
-    ended: tokio::sync::broadcast::Receiver<String>,
-    /// Whether `ended` can still tell (its channel is open).
-    listening: bool,
-    /// When the session is read again by itself.
-    next_check: tokio::time::Instant,
-}
-
-impl StreamLogin {
-    /// Waits for an end of sessions of this account (`true`; also after a lag, which may have
-    /// hidden one); `false` when no end can come any more.
-    async fn next_end(&mut self) -> bool {
-        next_end_of(&mut self.ended, &self.account).await
-    }
-}
-
-/// Waits on `ended` for an end of sessions of `account` (`true`; also after a lag, which may
-/// have hidden one); `false` when the channel is closed. Cancel-safe: ends of other accounts
-/// are skipped inside.
-pub(crate) async fn next_end_of(
-    ended: &mut tokio::sync::broadcast::Receiver<String>,
-    account: &str,
-) -> bool {
-    loop {
-        match ended.recv().await {
-            Ok(id) if id == account => return true,
-            Ok(_) => {}
-            Err(RecvError::Lagged(_)) => return true,
-            Err(RecvError::Closed) => return false,
-        }
-    }
 }

@@ -1,0 +1,87 @@
+//! The end of the log-in a long response was opened under (a notification stream, the lobby
+//! stream): a log-out, a new password or a moderator's close, in this process or, through the
+//! bus, in another; and, whatever the bus says, a read of the session every
+//! [`SESSION_RECHECK`]: without Redis, or while it is down, nothing else tells (hostile
+//! findings 1 of round 4, 2 of round 5).
+
+use std::sync::Arc;
+
+use site::accounts::{Account, SESSION_RECHECK, Sessions};
+use tokio::sync::broadcast::Receiver;
+use tokio::time::Instant;
+
+use tokio::sync::broadcast::error::RecvError;
+
+/// A log-in to watch: its session (by hash), its account, and the ends of sessions heard.
+pub(crate) struct SessionWatch {
+    sessions: Arc<Sessions>,
+    hash: String,
+    account: String,
+    ended: Receiver<String>,
+    /// Whether `ended` can still tell (its channel is open).
+    listening: bool,
+    /// When the session is read again by itself.
+    next_check: Instant,
+}
+
+impl SessionWatch {
+    /// The watch of `account`'s log-in; `None` for an anonymous request or a site without
+    /// accounts.
+    pub(crate) fn of(account: Option<Account>, sessions: Option<Arc<Sessions>>) -> Option<Self> {
+        account.zip(sessions).map(|(a, s)| SessionWatch {
+            ended: s.subscribe_ended(),
+            sessions: s,
+            hash: a.session_hash,
+            account: a.id,
+            listening: true,
+            next_check: Instant::now() + SESSION_RECHECK,
+        })
+    }
+
+    /// Resolves once the session has ended (the store says so; a store that cannot tell counts
+    /// as live). Cancel-safe: a select may drop it and call it again.
+    pub(crate) async fn until_ended(&mut self) {
+        loop {
+            tokio::select! {
+                mine = next_end_of(&mut self.ended, &self.account), if self.listening => {
+                    if !mine {
+                        self.listening = false;
+                    } else if self.sessions.has_ended(&self.hash).await {
+                        return;
+                    }
+                }
+                () = tokio::time::sleep_until(self.next_check) => {
+                    self.next_check = Instant::now() + SESSION_RECHECK;
+                    if self.sessions.has_ended(&self.hash).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Waits for the end of `watch`'s log-in; never, without one.
+pub(crate) async fn until_ended(watch: Option<&mut SessionWatch>) {
+    match watch {
+        Some(w) => w.until_ended().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Waits on `ended` for an end of sessions of `account` (`true`; also after a lag, which may
+/// have hidden one); `false` when the channel is closed. Cancel-safe: ends of other accounts
+/// are skipped inside.
+pub(crate) async fn next_end_of(
+    ended: &mut tokio::sync::broadcast::Receiver<String>,
+    account: &str,
+) -> bool {
+    loop {
+        match ended.recv().await {
+            Ok(id) if id == account => return true,
+            Ok(_) => {}
+            Err(RecvError::Lagged(_)) => return true,
+            Err(RecvError::Closed) => return false,
+        }
+    }
+}
