@@ -110,6 +110,17 @@ async function challengePopupGoes() {
   check(true, 'accepted in the lobby, the challenge\'s pop-up goes');
 }
 
+async function withdrawnChallengePopupGoes() {
+  // Browser finding 2 of round 5: a challenge its challenger cancels leaves the pop-up too.
+  await annPage.goto(`${base}/rules`);
+  const c = await api(bobPage, 'POST', '/api/challenges', { username: ann, variant: 'iceage', time_control: { kind: 'correspondence', days: 3 } });
+  eq(c.status, 201, 'bob challenges ann again');
+  await annPage.waitForSelector(`#challenge-popup:not([hidden]) .challenge-popup-item[data-id="${c.json.id}"]`, { timeout: 15000 });
+  eq((await api(bobPage, 'DELETE', `/api/challenges/${c.json.id}`)).status, 204, 'bob cancels it');
+  await annPage.waitForSelector(`.challenge-popup-item[data-id="${c.json.id}"]`, { state: 'detached', timeout: 15000 });
+  check(true, 'the cancelled challenge leaves the pop-up');
+}
+
 async function loginEndedShowsTheGameOnly() {
   const id = new URL(annPage.url()).pathname.split('/').pop();
   await annPage.waitForSelector('.live.on', { timeout: 10000 });
@@ -201,6 +212,7 @@ await suite([
   ['the header from a tablet to a laptop', headerAtEveryWidth],
   ['an answered challenge\'s pop-up goes', challengePopupGoes],
   ['a game page whose log-in ended shows the game only', loginEndedShowsTheGameOnly],
+  ['a withdrawn challenge\'s pop-up goes', withdrawnChallengePopupGoes],
   ['/mod says what each grave action does, and goes with the log-in', modConfirmsAndGoes],
   ['the game\'s head on a Russian phone', russianPhoneGameHead],
 ]);

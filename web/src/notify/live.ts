@@ -44,8 +44,11 @@ function changed(next: NotifyView): void {
   }
   setUnread(next.unread);
   for (const l of [...listeners]) l(next);
-  // Open challenges pop up at the first look (one that came while away) and when one comes.
-  if (first || (fresh && latest.kind === 'challenge')) void showChallenges();
+  // Open challenges pop up at the first look (one that came while away) and when one comes;
+  // while some show, any change of the count reads them again: one cancelled by its challenger
+  // or answered in another tab goes (browser finding 2 of round 5).
+  const showing = document.getElementById('challenge-popup')?.hidden === false;
+  if (first || (fresh && latest.kind === 'challenge') || showing) void showChallenges();
 }
 
 /** How long after a refused stream (a 429 or 503: the browser then gives up) it is opened

@@ -283,8 +283,11 @@ async fn refuse(mut stream: TcpStream, refusal: Refusal) {
 /// sends no FIN and no ACK: Linux's default gives it up only after about 15 minutes of
 /// retransmissions, and meanwhile its notification stream kept the player "online" (hostile
 /// finding 3 of round 4). The streams' keep-alives (every 15 s) and the sockets' pings (20 s)
-/// put data in flight, so such a connection ends within about a minute.
-pub const TCP_USER_TIMEOUT: Duration = Duration::from_secs(45);
+/// put data in flight, so such a connection ends within about two minutes. Not shorter: the
+/// retransmissions back off (none between about 25 s and 45 s), so at 45 s a live client's
+/// 30 s outage ended its stream without a word to it (hostile finding 4 of round 5). Behind
+/// `--trust-proxy` it bounds the proxy's connections only.
+pub const TCP_USER_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// An accepted connection's socket options: no Nagle delay, and [`TCP_USER_TIMEOUT`] where the
 /// system has it (Linux). A failure leaves the default (the connection is served as before).
