@@ -226,32 +226,28 @@ impl Store {
             let at = at.clone();
             Box::pin(async move {
                 let result = async {
-                    let before = sqlx::query(&format!(
-                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
-                         (m.created_at < $2 OR (m.created_at = $2 AND m.id < $3)) \
-                         ORDER BY m.created_at DESC, m.id DESC LIMIT $4"
-                    ))
-                    .bind(&at.room)
-                    .bind(at.created_at)
-                    .bind(&at.id)
-                    .bind(each)
-                    .fetch_all(conn.raw())
-                    .await?;
-                    let after = sqlx::query(&format!(
-                        "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
-                         (m.created_at > $2 OR (m.created_at = $2 AND m.id > $3)) \
-                         ORDER BY m.created_at ASC, m.id ASC LIMIT $4"
-                    ))
-                    .bind(&at.room)
-                    .bind(at.created_at)
-                    .bind(&at.id)
-                    .bind(each)
-                    .fetch_all(conn.raw())
-                    .await?;
+                    // The `each` nearest on either side in the room's order: before it
+                    // (read newest first), then after it.
+                    let mut sides = Vec::with_capacity(2);
+                    for (cmp, order) in [("<", "DESC"), (">", "ASC")] {
+                        let rows = sqlx::query(&format!(
+                            "SELECT {CHAT_READ} FROM chat_messages m WHERE m.room = $1 AND \
+                             (m.created_at {cmp} $2 OR (m.created_at = $2 AND m.id {cmp} $3)) \
+                             ORDER BY m.created_at {order}, m.id {order} LIMIT $4"
+                        ))
+                        .bind(&at.room)
+                        .bind(at.created_at)
+                        .bind(&at.id)
+                        .bind(each)
+                        .fetch_all(conn.raw())
+                        .await?;
+                        sides.push(rows);
+                    }
+                    let (before, after) = (&sides[0], &sides[1]);
                     let mut out = before.iter().map(chat_of).collect::<Result<Vec<_>, _>>()?;
                     out.reverse();
                     out.push(at);
-                    for r in &after {
+                    for r in after {
                         out.push(chat_of(r)?);
                     }
                     Ok(out)

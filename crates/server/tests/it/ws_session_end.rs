@@ -111,7 +111,12 @@ async fn stream_ends(events: &mut EventStream, bound: Duration) {
 
 /// The `ended` event of `events`, then its end (5 s at most).
 async fn ended(events: &mut EventStream) {
-    tokio::time::timeout(Duration::from_secs(5), async {
+    ended_within(events, Duration::from_secs(5)).await
+}
+
+/// [`ended`] waiting `bound` at most.
+async fn ended_within(events: &mut EventStream, bound: Duration) {
+    tokio::time::timeout(bound, async {
         loop {
             match events.next_event().await {
                 Some((name, data)) if name == "ended" => {
@@ -125,7 +130,7 @@ async fn ended(events: &mut EventStream) {
         assert!(events.next_event().await.is_none(), "the stream ends");
     })
     .await
-    .expect("the end of the stream within 5 s");
+    .expect("the end of the stream within the bound");
 }
 
 #[tokio::test]
@@ -257,17 +262,7 @@ async fn without_a_bus_another_process_ends_the_sessions_sockets_and_streams_by_
         (code, reason.as_str()),
         (1008, "log-in ended: reload the page")
     );
-    tokio::time::timeout(bound, async {
-        loop {
-            match stream2.next_event().await {
-                Some((name, _)) if name == "ended" => break,
-                Some(_) => {}
-                None => panic!("the stream ended without an `ended` event"),
-            }
-        }
-    })
-    .await
-    .expect("the stream's `ended` within the bound");
+    ended_within(&mut stream2, bound).await;
     stream_ends(&mut lobby2, bound).await;
     other.stop().await;
     srv.stop().await;
