@@ -63,7 +63,7 @@ async function anonymousWatcher(browser) {
   await guest.goto(`${base}/game/${ongoing}`);
   await guest.waitForSelector('.chat #chat-login', { state: 'visible', timeout: 10000 });
   check(await guest.$eval('.chat .chat-writer', el => /** @type {HTMLElement} */ (el).hidden), 'a logged-out watcher gets no chat buttons');
-  eq(await guest.getAttribute('#chat-login', 'href'), '/login', 'the note links to the log-in page');
+  eq(await guest.getAttribute('#chat-login', 'href'), `/login?next=${encodeURIComponent(`/game/${ongoing}`)}`, 'the note links to the log-in page, which comes back to the game');
 }
 
 async function rematchAfterBlock() {

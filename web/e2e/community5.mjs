@@ -3,7 +3,9 @@
 // a laptop, long names, Escape and clicks outside (1, 4, 11, 17, 18a); a game page whose log-in
 // ended shows the game only (6); an answered challenge's pop-up goes (5); /mod's confirmations
 // say what each grave action does, and the page goes with the moderator's log-in (7, 13); the
-// game's head on a Russian phone (16); the following list logged out (18l).
+// game's head on a Russian phone (16); the following list logged out (18l). The fifth round: the
+// search by keyboard (1), a withdrawn challenge (2), the log-in-ended page follows the game (3),
+// the following list's log-in comes back.
 
 import { execFileSync } from 'node:child_process';
 import { api, base, check, eq, newPage, PASSWORD, registered, screenshot, sleep, suite } from './lib.mjs';
@@ -23,10 +25,11 @@ const count = page => page.$eval('#notify-count', e => ((/** @type {HTMLElement}
 async function newAccountIsLive(browser) {
   annPage = await registered(browser, ann);
   bobPage = await registered(browser, bob, phone);
-  // Dan registers by the form: the page moves to /my without a reload.
+  // Dan registers by the form: the page moves to /my without a reload (a `next` outside the
+  // site is not followed).
   const dan = `dan5_${stamp}`;
   const page = await newPage(browser);
-  await page.goto(`${base}/login`);
+  await page.goto(`${base}/login?next=${encodeURIComponent('//evil.example/')}`);
   await page.fill('#register-name', dan);
   await page.fill('#register-password', PASSWORD);
   await page.click('#register-submit');
@@ -83,6 +86,24 @@ async function headerAtEveryWidth(browser) {
   await page.fill('#player-search', 'zz');
   await page.mouse.click(600, 600);
   check(!(await page.isVisible('#player-search')), 'a click outside closes the player search');
+  // The keyboard (browser finding 1 of round 5): the arrows walk the found names, Escape
+  // closes the names and then the field, and Tab out of the search closes it.
+  await page.click('#player-search-open');
+  await page.fill('#player-search', bob.slice(0, 8));
+  await page.waitForSelector(`#player-found a[href="/@/${bob}"]`, { timeout: 10000 });
+  await page.keyboard.press('ArrowDown');
+  check(await page.evaluate(() => document.activeElement?.classList.contains('player-found-link') ?? false), 'ArrowDown moves into the found names');
+  await page.keyboard.press('ArrowUp');
+  check(await page.evaluate(() => document.activeElement?.id === 'player-search'), 'ArrowUp goes back to the field');
+  await page.keyboard.press('Escape');
+  check(!(await page.isVisible('#player-found')) && (await page.isVisible('#player-search')), 'the first Escape closes the names only');
+  await page.keyboard.press('Escape');
+  check(!(await page.isVisible('#player-search')), 'the second closes the field');
+  await page.click('#player-search-open');
+  await page.fill('#player-search', 'zz');
+  await page.waitForSelector('#player-found li.muted', { timeout: 10000 });
+  await page.keyboard.press('Tab');
+  check(!(await page.isVisible('#player-search')) && !(await page.isVisible('#player-found')), 'Tab out of the search closes it');
   // A 20-character name in Russian keeps the desktop header one row at 1280 px.
   const long = `Aleksandr_V${String(stamp).padStart(6, '0')}xyz`.slice(0, 20);
   const p = await registered(browser, long);
@@ -135,6 +156,7 @@ async function loginEndedShowsTheGameOnly() {
   check(true, 'the game page keeps no Abort or Resign');
   check(!(await annPage.isVisible('.kbd-box input')), 'nor the move box');
   check(!/Your move/.test(await annPage.textContent('.panel')), 'nor says "Your move"');
+  const shown = await annPage.$$eval('#moves button.move', b => b.length);
   await screenshot(annPage, 'login-ended-watch');
   await other.close();
   const r = await api(annPage, 'POST', '/api/session', { username: ann, password: PASSWORD });
@@ -146,6 +168,10 @@ async function loginEndedShowsTheGameOnly() {
     const v = (await api(mover, 'GET', `/api/games/${id}`)).json;
     eq((await api(mover, 'POST', `/api/games/${id}/moves`, { move: v.legal[0].id, ply: v.ply })).status, 200, `ply ${i + 1}`);
   }
+  // The page follows the game as a watcher's (browser finding 3 of round 5: it froze).
+  await annPage.waitForFunction(n => document.querySelectorAll('#moves button.move').length >= n, shown + 4, { timeout: 15000 });
+  check(/watching/.test(await annPage.textContent('.panel')), 'the page follows the moves made since, as a watcher');
+  check(!(await annPage.isVisible(':is(#abort, #resign)')), 'still with no controls');
   eq((await api(bobPage, 'POST', `/api/games/${id}/resign`)).status, 200, 'bob resigns');
 }
 
@@ -185,9 +211,16 @@ async function modConfirmsAndGoes(browser) {
   let asks = 0;
   page.on('request', r => { if (r.url().includes('/api/me/following')) asks += 1; });
   await page.goto(`${base}/following`);
-  await page.waitForSelector('#app a.button[href="/login"]', { timeout: 10000 });
+  await page.waitForSelector('#app a.button[href^="/login"]', { timeout: 10000 });
   await sleep(11_000);
   eq(asks, 1, 'the list logged out asks once, not every 10 s');
+  // Its log-in comes back to the list (browser round 5).
+  await page.click('#app a.button[href^="/login"]');
+  await page.fill('#login-name', mira);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('#login-submit');
+  await page.waitForURL(/\/following$/, { timeout: 10000 });
+  check(true, 'the log-in from the following list comes back to it');
   await page.context().close();
 }
 

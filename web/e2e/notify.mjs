@@ -50,6 +50,13 @@ async function challengePopsUpAnywhere(browser) {
   // Her first correspondence game: the page offers notifications on this device, once.
   const offer = await s.ann.waitForSelector('#push-offer', { timeout: 10000 });
   check((await offer.textContent()).includes('when it is your move'), 'the offer says what it is for');
+  // In the page's flow above it, not over its controls (browser finding 4 of round 5).
+  const lies = await s.ann.evaluate(() => {
+    const box = document.getElementById('push-offer');
+    const app = document.getElementById('app');
+    return { next: box?.nextElementSibling?.id, box: box?.getBoundingClientRect().bottom ?? 0, app: app?.getBoundingClientRect().top ?? 0 };
+  });
+  check(lies.next === 'app' && lies.box <= lies.app + 1, `the offer stands above the page, covering none of it (${JSON.stringify(lies)})`);
   await screenshot(s.ann, 'notify-push-offer');
   await s.ann.click('#push-offer-later');
   await s.ann.waitForSelector('#push-offer', { state: 'detached' });

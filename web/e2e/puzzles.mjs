@@ -245,7 +245,7 @@ async function anonymous(browser) {
   check((await page.textContent('#my-puzzle-rating')).includes('1500'), 'a new player starts at 1500');
   // A guest's rating lasts the visit: the note says so, "Log in" once, as a link.
   eq((await page.textContent('#puzzle-login-note')).trim(), 'Log in to keep a puzzle rating and history from now on.', 'the guest\'s note promises nothing untrue');
-  eq(await page.getAttribute('#puzzle-login', 'href'), '/login', 'its "Log in" is a link');
+  check((await page.getAttribute('#puzzle-login', 'href'))?.startsWith('/login?next=%2Ftraining'), 'its "Log in" is a link that comes back');
   await solve(page, 'antarctos', id);
   const up = await shownChange(page);
   check(up > 0, `the session rating goes up (${up})`);

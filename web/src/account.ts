@@ -58,3 +58,15 @@ export function setMe(name: string | null): void {
   me = name;
   if (changed) window.dispatchEvent(new Event('icebound:navigate'));
 }
+
+/** The log-in page's address that comes back here after the log-in (`/login?next=<path>`). */
+export function loginHref(): string {
+  return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+/** Where a log-in goes: the page it came from (`next`, a path of this site only, never an
+ * address elsewhere), else the player's games. */
+export function afterLogin(search: string): string {
+  const next = new URLSearchParams(search).get('next') ?? '';
+  return /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : '/my';
+}

@@ -72,19 +72,64 @@ fn from_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     })
 }
 
+/// The limits [`Store::insert_challenge`] holds in its transaction.
+#[derive(Debug, Clone, Copy)]
+pub struct ChallengeLimits {
+    /// Live challenges one challenger may have out.
+    pub open: i64,
+    /// Challenges from one challenger to one player since `since`.
+    pub per_pair: i64,
+    /// The start of the per-pair window, Unix ms.
+    pub since: i64,
+}
+
+/// Why [`Store::insert_challenge`] stored nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeRefusal {
+    /// The challenger has [`ChallengeLimits::open`] live challenges out.
+    TooManyOpen,
+    /// The challenger challenged this player [`ChallengeLimits::per_pair`] times in the window.
+    TooManyToPlayer,
+}
+
 impl Store {
-    /// Stores `c` unless its challenger already has `cap` live challenges out: `Ok(false)`;
-    /// with `note` (the challenged player's notification) in the same transaction.
+    /// Stores `c` with `note` (the challenged player's notification) unless its challenger
+    /// has `limits.open` live challenges out, or challenged the same player
+    /// `limits.per_pair` times since `limits.since` (Unix ms; counted by the notifications,
+    /// so a cancelled challenge still counts). The counts and the insert are one transaction,
+    /// and one challenger's challenges go one at a time (PostgreSQL: an advisory lock;
+    /// SQLite's write lock already), so parallel requests cannot pass a limit (hostile
+    /// finding 4 of round 4).
     pub async fn insert_challenge(
         &self,
         c: &ChallengeRow,
-        cap: i64,
+        limits: ChallengeLimits,
         note: &NewNotification,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Result<(), ChallengeRefusal>, StoreError> {
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    if !sqlite {
+                        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                            .bind(format!("challenges:{}", c.challenger.as_str()))
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    let row = sqlx::query(
+                        "SELECT COUNT(*) AS n FROM notifications WHERE owner = $1 AND kind = $2 \
+                         AND by_name = $3 AND created_at > $4",
+                    )
+                    .bind(c.challenged.as_str())
+                    .bind(note.kind.as_str())
+                    .bind(&c.challenger_name)
+                    .bind(limits.since)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if row.try_get::<i64, _>("n")? >= limits.per_pair {
+                        return Ok(Err(ChallengeRefusal::TooManyToPlayer));
+                    }
                     let done = sqlx::query(&format!(
                         "INSERT INTO challenges ({COLUMNS}) SELECT $2, $3, $4, $5, $6, $7, $8, \
                          $9, $10, $11, $12, $13, $14, $15 WHERE (SELECT COUNT(*) FROM challenges \
@@ -105,15 +150,15 @@ impl Store {
                     .bind(c.created_at)
                     .bind(c.updated_at)
                     .bind(c.expires_at)
-                    .bind(cap)
+                    .bind(limits.open)
                     .execute(&mut *tx)
                     .await?;
                     if done.rows_affected() != 1 {
-                        return Ok(false);
+                        return Ok(Err(ChallengeRefusal::TooManyOpen));
                     }
                     insert_many(&mut tx, std::slice::from_ref(note), c.created_at).await?;
                     commit(tx).await?;
-                    Ok(true)
+                    Ok(Ok(()))
                 }
                 .await;
                 (conn, result)

@@ -280,38 +280,6 @@ impl Store {
         .await
     }
 
-    /// How many notifications of `kind` (its stored name) `by` gave `owner` since `since`
-    /// (Unix ms), read or not: a challenger's recent challenges to one player.
-    pub async fn notifications_by_since(
-        &self,
-        owner: &TokenHash,
-        kind: &str,
-        by: &str,
-        since: i64,
-    ) -> Result<i64, StoreError> {
-        let owner = owner.as_str();
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let row = sqlx::query(
-                        "SELECT COUNT(*) AS n FROM notifications WHERE owner = $1 AND kind = $2 \
-                         AND by_name = $3 AND created_at > $4",
-                    )
-                    .bind(owner)
-                    .bind(kind)
-                    .bind(by)
-                    .bind(since)
-                    .fetch_one(conn.raw())
-                    .await?;
-                    Ok(row.try_get::<i64, _>("n")?)
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
     /// Marks read every unread notification of event `event_key` (whoever owns it); the
     /// owners whose count changed.
     pub async fn mark_event_read_for_all(

@@ -7,6 +7,7 @@
 import { call } from '../api';
 import { h, mount } from '../dom';
 import { errorWords, t, type Key } from '../i18n';
+import { loginHref } from '../account';
 
 export type Phrase = 'good_luck' | 'have_fun' | 'well_played' | 'thanks' | 'good_game';
 export const PHRASES: Phrase[] = ['good_luck', 'have_fun', 'well_played', 'thanks', 'good_game'];
@@ -59,7 +60,7 @@ export class ChatBox {
   private off = false;
   private readonly tabs = h('div.chat-tabs', { role: 'tablist' });
   private readonly list = h('ol.chat-list', { 'aria-live': 'polite' });
-  private readonly input = h('input.chat-input', { type: 'text', maxlength: MAX_CHAT * 2, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.placeholder') }) as HTMLInputElement;
+  private readonly input = h('input.chat-input', { type: 'text', maxlength: MAX_CHAT * 2, autocomplete: 'off', placeholder: t('chat.placeholder_short'), title: t('chat.placeholder'), 'aria-label': t('chat.placeholder') }) as HTMLInputElement;
   private readonly error = h('p.error.chat-error', { role: 'alert' });
   private readonly offBox = h('input.chat-off', { type: 'checkbox' }) as HTMLInputElement;
   private readonly offLabel = h('label.check.chat-off-label', this.offBox, ' ', t('chat.off'));
@@ -70,7 +71,7 @@ export class ChatBox {
   private readonly writer: HTMLElement;
   /** For a logged-out reader of a room only accounts write in: a link to log in instead of
    * buttons that always fail (browser finding 23). */
-  private readonly loginNote = h('p.muted.chat-login', { hidden: true }, h('a#chat-login', { href: '/login' }, t('chat.login_to_chat')));
+  private readonly loginNote = h('p.muted.chat-login', { hidden: true }, h('a#chat-login', { href: loginHref() }, t('chat.login_to_chat')));
 
   constructor(private readonly opts: ChatOptions, rooms: string[]) {
     const form = h('form.chat-form', {

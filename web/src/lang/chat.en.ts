@@ -4,6 +4,7 @@
 export const chatEn = {
   'chat.title': 'Chat',
   'chat.placeholder': 'Say something (140 characters at most)',
+  'chat.placeholder_short': 'Say something',
   'chat.send': 'Send',
   'chat.off': 'Chat off',
   'chat.off_note': 'Chat is off for all your games: you see and send no messages.',

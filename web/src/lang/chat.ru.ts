@@ -5,6 +5,7 @@ import type { chatEn } from './chat.en';
 export const chatRu: Record<keyof typeof chatEn, string> = {
   'chat.title': 'Чат',
   'chat.placeholder': 'Напишите что-нибудь (не больше 140 знаков)',
+  'chat.placeholder_short': 'Напишите что-нибудь',
   'chat.send': 'Отправить',
   'chat.off': 'Чат выключен',
   'chat.off_note': 'Чат выключен во всех ваших партиях: вы не видите и не отправляете сообщений.',

@@ -5,6 +5,7 @@ import type { chatEn } from './chat.en';
 export const chatTr: Record<keyof typeof chatEn, string> = {
   'chat.title': 'Sohbet',
   'chat.placeholder': 'Bir şey yazın (en çok 140 karakter)',
+  'chat.placeholder_short': 'Bir şey yazın',
   'chat.send': 'Gönder',
   'chat.off': 'Sohbet kapalı',
   'chat.off_note': 'Sohbet tüm oyunlarınızda kapalı: mesaj görmez ve göndermezsiniz.',

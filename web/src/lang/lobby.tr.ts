@@ -25,7 +25,7 @@ export const lobbyTr: Record<keyof typeof lobbyEn, string> = {
   'lobby.challenge_gone': 'Bu davet artık geçerli değil.',
   'lobby.challenge_title': 'Bir oyuncuya meydan oku',
   'lobby.challenge_user': 'Kullanıcı adı',
-  'lobby.challenge_submit': 'Daveti gönder',
+  'lobby.challenge_submit': 'Meydan okumayı gönder',
   'lobby.challenge_from': '{name} size meydan okuyor',
   'lobby.challenge_to': '{name} adlı oyuncuya davetiniz',
   'lobby.decline': 'Reddet',

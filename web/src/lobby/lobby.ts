@@ -4,7 +4,7 @@
 // and the page goes there.
 
 import { ApiError, type Color, type GameView, type Variant } from '../api';
-import { currentUser } from '../account';
+import { currentUser, loginHref } from '../account';
 import { listenChat, roomChat } from '../chat/box';
 import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
@@ -273,7 +273,7 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     h('div.form-row', h('label', t('home.game'), challengeVariant), h('label', t('home.side'), challengeSide)),
     challengePicker.el,
     h('div.actions', challengeSubmit), challengeResult)
-    : h('p.hint', t('lobby.login_to_challenge'), ' ', h('a', { href: '/login' }, t('nav.login')));
+    : h('p.hint', t('lobby.login_to_challenge'), ' ', h('a', { href: loginHref() }, t('nav.login')));
 
   // `/?challenge=<name>` (a profile's or the following list's Challenge button, browser finding
   // 4): the form opens with the name filled in, for the player to pick a game and a time.

@@ -45,9 +45,10 @@ export async function unsubscribe(): Promise<void> {
   await sub.unsubscribe();
 }
 
-/** The offer, once per browser, on the page of a correspondence game the player plays: a box
- * outside `#app` with "Turn on" and "Not now". Nothing when pushes are not possible here,
- * already on, refused, or the offer was dismissed. */
+/** The offer, once per browser, on the page of a correspondence game the player plays: a band
+ * above `#app` with "Turn on" and "Not now", in the page's flow so that it covers no control
+ * (browser finding 4 of round 5: a corner box lay over the chat's Send). Nothing when pushes
+ * are not possible here, already on, refused, or the offer was dismissed. */
 export async function offerPush(): Promise<void> {
   if (!pushSupported() || Notification.permission === 'denied' || localStorage.getItem(DISMISSED)) return;
   if (document.getElementById('push-offer')) return;
@@ -71,9 +72,9 @@ export async function offerPush(): Promise<void> {
       }
     },
   }, t('notify.push_on'));
-  const box = h('section.push-offer#push-offer', { role: 'dialog', 'aria-labelledby': 'push-offer-text' },
+  const box = h('section.push-offer#push-offer', { role: 'region', 'aria-labelledby': 'push-offer-text' },
     h('p#push-offer-text', t('notify.push_offer')),
     h('div.actions', on, h('button#push-offer-later', { type: 'button', onclick: close }, t('notify.push_later'))),
     error);
-  document.body.append(box);
+  document.body.insertBefore(box, document.getElementById('app'));
 }

@@ -4,7 +4,7 @@
 // (docs/api.md, Accounts); the page only says in the player's language what went wrong.
 
 import { api, ApiError, type VacationsView } from '../api';
-import { currentUser, setMe } from '../account';
+import { afterLogin, currentUser, setMe } from '../account';
 import { h, mount } from '../dom';
 import { dateTime, errorWords, t } from '../i18n';
 import { navigate } from '../nav';
@@ -47,7 +47,7 @@ export function loginPage(root: HTMLElement): void {
   const done = (r: { username: string }) => {
     setMe(r.username);
     restartNotifications();
-    navigate('/my');
+    navigate(afterLogin(location.search));
   };
   const login = h('form.account#login-form', {
     onsubmit: (e: Event) => {

@@ -6,6 +6,7 @@ import { h, mount } from '../dom';
 import { errorWords, t } from '../i18n';
 import { socialApi } from '../social/api';
 import { setTitle } from '../title';
+import { loginHref } from '../account';
 
 /** How often the list asks again who is online and playing, ms (browser finding 2: it showed
  * a player online until a reload). */
@@ -34,7 +35,7 @@ export function followingPage(root: HTMLElement): () => void {
     // Not logged in (any more): no asking again every 10 s, and the way to log in.
     if (err instanceof ApiError && err.status === 401) {
       gone = true;
-      mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)), h('p', h('a.button.primary', { href: '/login' }, t('nav.login')))));
+      mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err)), h('p', h('a.button.primary', { href: loginHref() }, t('nav.login')))));
       return;
     }
     mount(root, h('section.card', h('h1', t('social.following_title')), h('p.error', errorWords(err))));

@@ -1,7 +1,8 @@
 // The header's player search (browser finding 3): a field that lists, as the player types, the
 // open accounts whose name starts with the text (`GET /api/players/search?q=`, 2 characters
 // or more), each a link to `/@/<name>`; Enter opens the first one. On a desktop the field waits
-// behind a magnifier button, so the header stays one row; on a phone it stands in the menu.
+// behind a magnifier button, so the header stays one row; on a phone it stands in the menu. The
+// arrows walk the found names; Escape closes the names, then the field.
 
 import { call } from '../api';
 import { h, mount, svgIcon } from '../dom';
@@ -14,7 +15,7 @@ const NAME_START = /^[A-Za-z0-9_-]{2,20}$/;
 
 /** The search field and its list of found players. */
 export function playerSearch(): HTMLElement {
-  const list = h('ul#player-found.player-found', { role: 'listbox', hidden: true });
+  const list = h('ul#player-found.player-found', { hidden: true });
   const input = h('input#player-search', {
     type: 'search', maxlength: 20, autocomplete: 'off', spellcheck: false,
     placeholder: t('social.search_players'), 'aria-label': t('social.search_players'),
@@ -57,12 +58,41 @@ export function playerSearch(): HTMLElement {
     set(!form.classList.contains('open'));
     if (form.classList.contains('open')) input.focus();
   });
-  // Leaving an empty field closes it; Escape closes it and gives the focus back.
+  // Focus leaving the search closes it, the text kept for the next open (browser finding 1
+  // of round 5: Tab left it open over the page).
+  // A click elsewhere (no new focus, as Safari's on a link) is main.ts's to close: closing
+  // here would hide a found name before its click lands.
   form.addEventListener('focusout', (e: FocusEvent) => {
-    if (!form.contains(e.relatedTarget as Node | null) && !input.value.trim()) set(false);
+    const to = e.relatedTarget as Node | null;
+    if (to === null || form.contains(to)) return;
+    list.hidden = true;
+    set(false);
+  });
+  input.addEventListener('focus', () => {
+    if (input.value.trim() && list.childElementCount) list.hidden = false;
   });
   form.addEventListener('keydown', (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && form.classList.contains('open')) { set(false); open.focus(); }
+    const links = [...list.querySelectorAll<HTMLAnchorElement>('a.player-found-link')];
+    const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      // The arrows walk from the field through the found names and back.
+      if (list.hidden || !links.length) return;
+      e.preventDefault();
+      const next = e.key === 'ArrowDown' ? Math.min(at + 1, links.length - 1) : at - 1;
+      (next < 0 ? input : links[next]).focus();
+      return;
+    }
+    if (e.key !== 'Escape') return;
+    // One Escape at a time: the found names, then the field, then (main.ts) the phone's menu.
+    if (!list.hidden) {
+      e.preventDefault();
+      list.hidden = true;
+      input.focus();
+    } else if (form.classList.contains('open')) {
+      e.preventDefault();
+      set(false);
+      open.focus();
+    }
   });
   return form;
 }

@@ -241,3 +241,41 @@ both_databases! {
         challenges(url).await;
     }
 }
+
+/// Hostile finding 4 of round 4: 12 challenges at once from one account to one player passed
+/// the 5-in-10-minutes limit, which was counted outside the insert's transaction.
+async fn parallel_challenges(url: &str) {
+    let srv = start(url).await;
+    let (erin, _) = account(&srv, "erin").await;
+    let (_, fay_name) = account(&srv, "fay").await;
+    let corr = json!({"username": fay_name, "variant": "antarctos", "time_control": {"kind": "correspondence", "days": 3}, "rated": false});
+    let mut tasks = Vec::new();
+    for _ in 0..12 {
+        let (mut c, body) = (erin.clone(), corr.clone());
+        tasks.push(tokio::spawn(async move {
+            post(&mut c, "/api/challenges", body).await
+        }));
+    }
+    let mut answers = Vec::new();
+    for t in tasks {
+        answers.push(t.await.expect("task"));
+    }
+    let made = answers.iter().filter(|a| a.status == 201).count();
+    assert_eq!(
+        made,
+        5,
+        "{:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+    for a in answers.iter().filter(|a| a.status != 201) {
+        assert_error(a, 429, "too_many_challenges");
+        assert!(a.text.contains("5 times"), "{}", a.text);
+    }
+    srv.stop().await;
+}
+
+both_databases! {
+    async fn parallel_challenges_to_one_player_stop_at_five(url: &str) {
+        parallel_challenges(url).await;
+    }
+}

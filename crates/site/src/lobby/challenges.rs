@@ -18,7 +18,7 @@ use site_model::error::{ErrorCode, SiteError};
 use site_model::notifications::NotificationKind;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{ChallengeStatus, GameKind, SeekColor};
-use site_store::{ChallengeEnd, ChallengeRow, now_ms};
+use site_store::{ChallengeEnd, ChallengeLimits, ChallengeRefusal, ChallengeRow, now_ms};
 
 /// A challenge to make (`POST /api/challenges`; site-http reads the body into it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,42 +196,40 @@ impl Lobby {
             expires_at: expiry(terms.control, now, self.presence_ms()),
         };
         let note = notifications::events::challenge_received(&row);
-        let recent = self
+        let limits = ChallengeLimits {
+            open: MAX_CHALLENGES,
+            per_pair: MAX_PER_PAIR,
+            since: now - PAIR_WINDOW_MS,
+        };
+        match self
             .play
             .store
-            .notifications_by_since(
-                &row.challenged,
-                NotificationKind::Challenge.as_str(),
-                &row.challenger_name,
-                now - PAIR_WINDOW_MS,
-            )
-            .await?;
-        if recent >= MAX_PER_PAIR {
-            // Each challenge notifies (and pushes to) the challenged player: a loop of
-            // challenges and cancels must not bury their notifications.
-            return Err(SiteError::new(
-                ErrorCode::TooManyChallenges,
-                format!(
-                    "you challenged {} {MAX_PER_PAIR} times in the last {} minutes: wait for \
-                     an answer",
-                    row.challenged_name,
-                    PAIR_WINDOW_MS / 60_000
-                ),
-            ));
-        }
-        if !self
-            .play
-            .store
-            .insert_challenge(&row, MAX_CHALLENGES, &note)
+            .insert_challenge(&row, limits, &note)
             .await?
         {
-            return Err(SiteError::new(
-                ErrorCode::TooManyChallenges,
-                format!(
-                    "you already have {MAX_CHALLENGES} open challenges (the most allowed): \
-                     wait for answers or cancel one"
-                ),
-            ));
+            Ok(()) => {}
+            // Each challenge notifies (and pushes to) the challenged player: a loop of
+            // challenges and cancels must not bury their notifications.
+            Err(ChallengeRefusal::TooManyToPlayer) => {
+                return Err(SiteError::new(
+                    ErrorCode::TooManyChallenges,
+                    format!(
+                        "you challenged {} {MAX_PER_PAIR} times in the last {} minutes: wait \
+                         for an answer",
+                        row.challenged_name,
+                        PAIR_WINDOW_MS / 60_000
+                    ),
+                ));
+            }
+            Err(ChallengeRefusal::TooManyOpen) => {
+                return Err(SiteError::new(
+                    ErrorCode::TooManyChallenges,
+                    format!(
+                        "you already have {MAX_CHALLENGES} open challenges (the most allowed): \
+                         wait for answers or cancel one"
+                    ),
+                ));
+            }
         }
         tracing::info!(challenge = %row.id, "challenge made");
         self.play.notifications.made(&[note]);

@@ -105,22 +105,17 @@ export class GameCtrl {
       chat: m => this.chatLink.received(m),
       chatRemoved: id => this.chat.remove(id),
       loginEnded: () => {
-        // Not "reconnecting": the socket stays closed, and the message says why. The seat was
-        // the log-in's: the page shows the game as anyone sees it, with no controls that
-        // would answer with a wrong reason (browser finding 6 of round 4).
+        // Not "reconnecting": the message says why the seat went. The page shows the game as
+        // anyone sees it, with no controls that would answer with a wrong reason (browser
+        // finding 6 of round 4), and follows it over a watcher's socket (the socket's
+        // next state). The chat is read again then, as a guest's.
         this.live = null;
         this.loggedOut = true;
         this.message = t('game.login_ended');
         this.queue.clear();
         this.pendingMove = null;
         this.chatLink.end(new ApiError('login_ended', '', 0));
-        void forgetMe();
-        api.game(this.id).then(g => {
-          if (this.closed) return;
-          this.game = g;
-          this.clocks.set(g);
-          this.redraw();
-        }, () => undefined);
+        void forgetMe().then(() => this.redraw());
         this.redraw();
       },
       live: on => {
@@ -524,7 +519,9 @@ export class GameCtrl {
       else this.unsent = null;
     }
     const prev = this.game;
-    if (!isNewer(g, prev)) {
+    // After the log-in ended, the watcher's socket sends the same version without the seat.
+    const seatGone = this.loggedOut && !!prev && g.id === prev.id && prev.you !== null && g.you === null;
+    if (!seatGone && !isNewer(g, prev)) {
       // The same state again (the first message of a reconnected socket): its clock times
       // were taken when it was sent, so the clocks go live from them.
       if (prev && g.id === prev.id && g.version !== undefined && g.version === prev.version) this.clocks.set(g);
@@ -536,7 +533,8 @@ export class GameCtrl {
     this.cond.refresh(g);
     this.gone.refresh(g);
     // A correspondence game's player may want its turns on this device (issue 38).
-    if (!prev && g.clock?.kind === 'correspondence' && (g.you === 'white' || g.you === 'black')) void offerPush();
+    // Not on a game that is over (browser finding 4 of round 5).
+    if (!prev && g.clock?.kind === 'correspondence' && g.status === 'ongoing' && (g.you === 'white' || g.you === 'black')) void offerPush();
     if (this.networkError) this.clearError();
     if (this.browsing !== null && this.browsing > g.ply) this.browsing = null;
     if (prev && g.ply !== prev.ply) this.beforeIceAge = false;

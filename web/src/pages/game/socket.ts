@@ -27,7 +27,8 @@ export interface SocketEvents {
   chat: (m: ChatMessage) => void;
   /** A chat message a moderator removed: its id. */
   chatRemoved: (id: string) => void;
-  /** The server closed the socket because this browser's log-in ended: no reconnection. */
+  /** The server closed the socket because this browser's log-in ended: the socket opens
+   * again as a watcher's. */
   loginEnded: () => void;
 }
 
@@ -112,11 +113,14 @@ export class GameSocket {
     socket.onclose = (e: CloseEvent) => {
       if (this.closed || this.ws !== socket) return;
       if (e.code === 1008 && e.reason.startsWith(LOGIN_ENDED)) {
-        // Reconnecting would open a socket of the anonymous player, quietly not the seat's.
+        // The seat was the log-in's. The page goes on as a watcher: the next socket has no
+        // log-in, so the server sends the game as anyone sees it (browser finding 3 of
+        // round 5: a closed socket left a frozen position under "You are watching").
         this.ws = null;
-        this.close();
-        this.ev.live(false);
+        window.clearInterval(this.pinger);
         this.ev.loginEnded();
+        this.retry = 0;
+        this.reconnectTimer = window.setTimeout(() => this.connect(), 250);
         return;
       }
       this.lost();

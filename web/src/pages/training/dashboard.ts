@@ -11,6 +11,7 @@ import { themeName } from '../../puzzles/themes';
 import { shownDiff } from '../../ratings_api';
 import { setTitle } from '../../title';
 import { variantOf } from '../../variants';
+import { loginHref } from '../../account';
 
 const VARIANTS: Variant[] = ['antarctos', 'iceage'];
 const gameName = (v: Variant) => t(variantOf(v).nameKey);
@@ -96,7 +97,7 @@ export function dashboardPage(root: HTMLElement): () => void {
       mount(root, h('section.card#puzzle-dashboard',
         h('h1', t('puzzle.dashboard_title')),
         login
-          ? [h('p#dashboard-login', t('puzzle.dashboard_login')), h('div.actions', h('a.button.primary', { href: '/login' }, t('nav.login')))]
+          ? [h('p#dashboard-login', t('puzzle.dashboard_login')), h('div.actions', h('a.button.primary', { href: loginHref() }, t('nav.login')))]
           : h('p.error', errorWords(err))));
     },
   );

@@ -17,6 +17,7 @@ import * as sound from '../../sound';
 import { h, type VNode } from '../../snabbdom';
 import { variantOf } from '../../variants';
 import type { LineNode, TrainerCtrl } from './ctrl';
+import { loginHref } from '../../account';
 
 export const gameName = (ctrl: TrainerCtrl) => t(ctrl.game.nameKey);
 
@@ -199,7 +200,7 @@ function ratingBox(ctrl: TrainerCtrl): VNode | null {
     ]),
     note,
     // A guest's rating lasts the visit: logging in keeps one from then on.
-    logged ? null : h('p#puzzle-login-note.muted.small.puzzle-login', withLink(t('puzzle.session_note', { login: MARK }), h('a#puzzle-login.button', { attrs: { href: '/login' } }, t('puzzle.login')))),
+    logged ? null : h('p#puzzle-login-note.muted.small.puzzle-login', withLink(t('puzzle.session_note', { login: MARK }), h('a#puzzle-login.button', { attrs: { href: loginHref() } }, t('puzzle.login')))),
   ]);
 }
 
