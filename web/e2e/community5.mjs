@@ -5,7 +5,7 @@
 // say what each grave action does, and the page goes with the moderator's log-in (7, 13); the
 // game's head on a Russian phone (16); the following list logged out (18l). The fifth round: the
 // search by keyboard (1), a withdrawn challenge (2), the log-in-ended page follows the game (3),
-// the following list's log-in comes back.
+// the following list's log-in comes back; /tv keeps an ended game a moment (round 4, 12).
 
 import { execFileSync } from 'node:child_process';
 import { api, base, check, eq, newPage, PASSWORD, registered, screenshot, sleep, suite } from './lib.mjs';
@@ -29,7 +29,8 @@ async function newAccountIsLive(browser) {
   // site is not followed).
   const dan = `dan5_${stamp}`;
   const page = await newPage(browser);
-  await page.goto(`${base}/login?next=${encodeURIComponent('//evil.example/')}`);
+  // A tab after the first slash once made it `//evil.example` (hostile finding 4 of round 6).
+  await page.goto(`${base}/login?next=${encodeURIComponent('/\t/evil.example/')}`);
   await page.fill('#register-name', dan);
   await page.fill('#register-password', PASSWORD);
   await page.click('#register-submit');
@@ -50,6 +51,18 @@ async function newAccountIsLive(browser) {
   check((await count(page)) >= 1, 'the challenge reaches the new player\'s bell');
   eq(reloads, 0, 'with no reload');
   await page.context().close();
+  // The server fails the page's first "who am I" (its database out: hostile finding 6 of
+  // round 6): the header asks again, and shows the account once the server answers.
+  const again = await annPage.context().newPage();
+  let failed = 0;
+  await again.route('**/api/me', route => {
+    if (failed++ === 0) return route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":"internal","message":"storage failure; nothing was changed"}' });
+    return route.continue();
+  });
+  await again.goto(`${base}/rules`);
+  await again.waitForFunction(n => document.querySelector('#account-link')?.textContent?.includes(n) ?? false, ann, { timeout: 15000 });
+  check(failed >= 2, `a failed /api/me is asked again (${failed} asks), and the header names the account`);
+  await again.close();
 }
 
 /** The header's rows: its height, and how many distinct lines its parts stand on. */
@@ -240,6 +253,25 @@ async function russianPhoneGameHead(browser) {
   await page.context().close();
 }
 
+async function tvHoldsTheResult(browser) {
+  // Browser finding 12 of round 4: /tv dropped a game the moment it ended.
+  const g = await api(bobPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', time_control: { kind: 'realtime', initial_s: 300, increment_s: 3 } });
+  eq(g.status, 201, 'a real-time friend game of Antarctos');
+  eq((await api(annPage, 'POST', `/api${g.json.invite_url}`)).status, 200, 'the friend joins');
+  const page = await newPage(browser);
+  await page.goto(`${base}/tv/antarctos`);
+  await page.waitForSelector(`#tv-board[data-game="${g.json.id}"] .cg-wrap`, { timeout: 15000 });
+  // With no move made, a resignation aborts the game: its end shows as "Game aborted".
+  eq((await api(bobPage, 'POST', `/api/games/${g.json.id}/resign`, {})).status, 200, 'white resigns');
+  await page.waitForFunction(() => /aborted|resign/i.test(document.querySelector('#tv-board')?.textContent ?? ''), null, { timeout: 10000 });
+  await sleep(4500);
+  check(await page.isVisible('#tv-board .cg-wrap') && /aborted|resign/i.test(await page.textContent('#tv-board')), 'the ended game stays on /tv with its result');
+  await screenshot(page, 'tv-result-held');
+  await page.waitForSelector('#tv-none', { timeout: 20000 });
+  check(true, 'then /tv moves on');
+  await page.context().close();
+}
+
 await suite([
   ['a new account is live at once', newAccountIsLive],
   ['the header from a tablet to a laptop', headerAtEveryWidth],
@@ -248,4 +280,5 @@ await suite([
   ['a withdrawn challenge\'s pop-up goes', withdrawnChallengePopupGoes],
   ['/mod says what each grave action does, and goes with the log-in', modConfirmsAndGoes],
   ['the game\'s head on a Russian phone', russianPhoneGameHead],
+  ['/tv keeps an ended game a moment, with its result', tvHoldsTheResult],
 ]);

@@ -4,6 +4,9 @@
 import { api, ApiError } from './api';
 import { isOffline, onConnectivity } from './online';
 
+/** How soon `/api/me` is asked again after a server error, ms. */
+const ME_RETRY_MS = 5000;
+
 let me: string | null | undefined;
 let asked: Promise<void> | null = null;
 
@@ -21,6 +24,14 @@ export function loadMe(): Promise<void> {
   asked ??= api.me().then(
     r => learnMe(r.username),
     err => {
+      // The server answers with an error of its own (its database is out: hostile finding 6
+      // of round 6): who the player is stays unknown, asked again in a few seconds, not
+      // taken as "logged out" for the life of the page.
+      if (err instanceof ApiError && err.status >= 500) {
+        asked = null;
+        window.setTimeout(() => void loadMe(), ME_RETRY_MS);
+        return;
+      }
       // The server cannot be reached: who the player is stays unknown, and is asked again
       // once it can (online.ts).
       if (err instanceof ApiError && err.code === 'network') {
@@ -65,8 +76,19 @@ export function loginHref(): string {
 }
 
 /** Where a log-in goes: the page it came from (`next`, a path of this site only, never an
- * address elsewhere), else the player's games. */
+ * address elsewhere), else the player's games. The path is resolved as the browser would
+ * (it drops tabs and newlines and folds `..`: `/%09/x` and `/..//x` become `//x`, another
+ * host; hostile finding 4 of round 6), and kept only if it stays on this site. */
 export function afterLogin(search: string): string {
   const next = new URLSearchParams(search).get('next') ?? '';
-  return /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : '/my';
+  if (!next.startsWith('/')) return '/my';
+  let url: URL;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return '/my';
+  }
+  const path = url.pathname;
+  if (url.origin !== location.origin || path.startsWith('//') || path.startsWith('/\\') || path.startsWith('/login') || path.startsWith('/api/')) return '/my';
+  return path + url.search + url.hash;
 }

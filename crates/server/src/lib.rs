@@ -254,6 +254,11 @@ impl Site {
             tracing::info!("icebound serving on http://{addr}");
         }
         let service = self.services.play.clone();
+        let notifications = self.services.notifications.clone();
+        // The players whose pages this process serves when the stop begins: their presence
+        // ends with it (hostile finding 9 of round 4), not a TTL later.
+        let present = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = present.clone();
         let app = self.router();
         let settings = site_http::conn::ConnSettings {
             timeouts: self.options.timeouts,
@@ -263,8 +268,15 @@ impl Site {
         site_http::conn::serve(listener, app, settings, async move {
             shutdown.await;
             tracing::info!("shutting down");
+            *seen.lock().unwrap_or_else(|p| p.into_inner()) = notifications.stream_owners();
             service.begin_shutdown();
         })
+        .await;
+        let present = std::mem::take(&mut *present.lock().unwrap_or_else(|p| p.into_inner()));
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            self.services.notifications.end_presence(&present),
+        )
         .await;
         self.services.play.store().close().await;
         Ok(())

@@ -30,6 +30,11 @@ game::text_enum! {
 /// Most notifications kept per player; older ones are deleted as new ones come (issue 38).
 pub const KEEP: i64 = 100;
 
+/// How long a challenge's notification outlives [`KEEP`]'s pruning, ms (10 minutes): the
+/// per-pair challenge limit counts them over this window, and 100 notifications from other
+/// players must not reset it (hostile finding 1 of round 6).
+pub const CHALLENGES_COUNTED_MS: i64 = 600_000;
+
 /// A low-time reminder of a correspondence game: sent once per move when the time left for it
 /// first falls to [`LowTime::left_ms`] or below (issue 38: at 24 h and at 1 h).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -239,6 +239,26 @@ impl Store {
         self.mod_state_where("username_key", key).await
     }
 
+    /// Whether the player whose token hashes to `player_hash` is an account a moderator closed
+    /// (a closed account holds no seat as an account any more, so
+    /// [`Store::account_by_player_hash`] does not find it).
+    pub async fn player_closed(&self, player_hash: &str) -> Result<bool, StoreError> {
+        self.run(|mut conn| {
+            Box::pin(async move {
+                let result = sqlx::query(
+                    "SELECT 1 AS one FROM accounts WHERE player_hash = $1 AND closed_at IS NOT NULL",
+                )
+                .bind(player_hash)
+                .fetch_optional(conn.raw())
+                .await
+                .map(|r| r.is_some())
+                .map_err(StoreError::from);
+                (conn, result)
+            })
+        })
+        .await
+    }
+
     /// The moderation state of account `id`.
     pub async fn mod_state_of(&self, id: &str) -> Result<Option<ModState>, StoreError> {
         self.mod_state_where("id", id.to_string()).await

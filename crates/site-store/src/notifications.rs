@@ -7,7 +7,7 @@
 //! causes it (a game's write, a challenge's insert) or, for reminders, repeated safely by any
 //! process: an event gives one notification, whatever the processes, retries or restarts.
 
-use site_model::notifications::{KEEP, NotificationKind};
+use site_model::notifications::{CHALLENGES_COUNTED_MS, KEEP, NotificationKind};
 use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
@@ -88,7 +88,8 @@ fn new_id() -> String {
 }
 
 /// Stores `notes` made at `now` in `tx` (each once per owner and event), then deletes each
-/// owner's beyond the newest [`KEEP`]. How many were new.
+/// owner's beyond the newest [`KEEP`], but for challenges of the last
+/// [`CHALLENGES_COUNTED_MS`] (the per-pair limit counts them). How many were new.
 pub(super) async fn insert_many(
     tx: &mut Transaction<'_, Any>,
     notes: &[NewNotification],
@@ -116,10 +117,13 @@ pub(super) async fn insert_many(
         if done.rows_affected() == 1 {
             sqlx::query(
                 "DELETE FROM notifications WHERE owner = $1 AND id NOT IN (SELECT id FROM \
-                 notifications WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2)",
+                 notifications WHERE owner = $1 ORDER BY created_at DESC, id DESC LIMIT $2) \
+                 AND NOT (kind = $3 AND created_at > $4)",
             )
             .bind(n.owner.as_str())
             .bind(KEEP)
+            .bind(NotificationKind::Challenge.as_str())
+            .bind(now - CHALLENGES_COUNTED_MS)
             .execute(&mut **tx)
             .await?;
         }

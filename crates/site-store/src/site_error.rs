@@ -24,7 +24,7 @@ impl From<StoreError> for SiteError {
                 tracing::error!(error = %e, "storage failure at commit");
                 SiteError::new(
                     ErrorCode::Internal,
-                    "storage failure: the change was not acknowledged; reload the game to see \
+                    "storage failure: the change was not acknowledged; reload the page to see \
                      whether it was stored",
                 )
             }

@@ -12,7 +12,7 @@ export const chatTr: Record<keyof typeof chatEn, string> = {
   'chat.login_to_chat': 'Sohbet için giriş yapın.',
   'chat.empty': 'Henüz mesaj yok.',
   'chat.anonymous': 'Anonim',
-  'chat.report': 'Bu mesajı bildir',
+  'chat.report': 'Bu mesajı şikâyet et',
   'chat.reported': 'Bildirildi',
   'chat.report_confirm': '{name} adlı oyuncunun mesajı taciz olarak moderatörlere bildirilsin mi?',
   'chat.too_long': '{n} karakter: bir mesaj en çok {max} karakter olabilir.',

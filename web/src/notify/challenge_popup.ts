@@ -9,6 +9,11 @@ import { lobbyApi, type ChallengeView } from '../lobby/api';
 import { navigate } from '../nav';
 
 const closed = new Set<string>();
+/** How often the challenges are read again while the box shows, ms: a real-time challenge
+ * lapses with no notification, and a change missed while offline has none either (browser
+ * findings 2 and 5 of round 6). */
+const REREAD_MS = 10_000;
+let rereading = 0;
 
 function box(): HTMLElement {
   let el = document.getElementById('challenge-popup');
@@ -35,7 +40,7 @@ function item(c: ChallengeView, redraw: () => void): HTMLElement {
   };
   return h('div.challenge-popup-item', { dataset: { id: c.id } },
     h('p.challenge-popup-who', t('notify.challenge', { name: c.challenger })),
-    h('p.challenge-popup-terms', `${c.variant === 'iceage' ? 'Ice Age Chess' : 'Antarctos'} · ${c.label} · ${t(c.rated ? 'lobby.rated' : 'lobby.casual')}`),
+    h('p.challenge-popup-terms', `${t(c.variant === 'iceage' ? 'game.iceage' : 'game.antarctos')} · ${c.label} · ${t(c.rated ? 'lobby.rated' : 'lobby.casual')}`),
     h('div.actions',
       h('button.primary.popup-accept', { type: 'button', onclick: act(async () => { const g = await lobbyApi.acceptChallenge(c.id); done(); navigate(`/game/${g.id}`); }) }, t('notify.accept')),
       h('button.popup-decline', { type: 'button', onclick: act(async () => { await lobbyApi.declineChallenge(c.id); done(); }) }, t('notify.decline')),
@@ -71,6 +76,12 @@ export async function showChallenges(): Promise<void> {
     const left = open.filter(c => !closed.has(c.id));
     mount(el, h('h2#challenge-popup-title', t('notify.popup_title')), left.map(c => item(c, redraw)));
     el.hidden = left.length === 0;
+    if (el.hidden) {
+      window.clearInterval(rereading);
+      rereading = 0;
+    } else if (!rereading) {
+      rereading = window.setInterval(() => void showChallenges(), REREAD_MS);
+    }
   };
   redraw();
 }

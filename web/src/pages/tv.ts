@@ -1,7 +1,8 @@
 // Watch, `/tv` and `/tv/{antarctos|iceage}` (issue 41): the game in progress most worth watching
 // (`GET /api/tv`: rated games of two accounts first, then the highest mean rating), shown live
 // by the game page's own spectator view (its WebSocket), and the next one once it ends: the page
-// asks the server again every few seconds and switches when the answer names another game.
+// asks the server again every few seconds and switches when the answer names another game,
+// after the shown one has stayed `HOLD_MS` with its result.
 
 import { call, type Variant } from '../api';
 import { h, mount } from '../dom';
@@ -20,6 +21,9 @@ interface TvAnswer {
 
 /** How often the page asks which game to show, ms. */
 const POLL_MS = 4000;
+/** How long a game the server no longer names (it ended) stays on the screen, ms: its
+ * watchers see the result and the last move (browser finding 12 of round 4). */
+const HOLD_MS = 8000;
 
 export function tvPage(root: HTMLElement, variant?: string): () => void {
   const query = variant ? `?variant=${encodeURIComponent(variant)}` : '';
@@ -35,11 +39,19 @@ export function tvPage(root: HTMLElement, variant?: string): () => void {
   let stopGame: (() => void) | null = null;
   let timer = 0;
   let stopped = false;
+  /** When the server first named another game than the shown one (0: it names the shown one). */
+  let leaving = 0;
   const name = (n: string | null) => n ?? t('search.anonymous');
   const poll = () => {
     call<TvAnswer>('GET', `/api/tv${query}`).then(a => {
       if (stopped) return;
+      if (a.game === shown) leaving = 0;
+      else if (shown && (leaving === 0 || Date.now() - leaving < HOLD_MS)) {
+        if (leaving === 0) leaving = Date.now();
+        return;
+      }
       if (a.game !== shown) {
+        leaving = 0;
         stopGame?.();
         stopGame = null;
         shown = a.game;

@@ -316,6 +316,15 @@ async fn closed_accounts(url: &str) {
         assert_eq!(r.status, 204, "{path}: {}", r.text);
     }
     assert_eq!(get(&mut ann, "/api/me/blocked").await.body, json!([]));
+    // A rematch offer to the closed account is refused at once, not left waiting for ever
+    // (browser finding 20 of round 4).
+    let r = post(&mut ann, &format!("/api/games/{played}/rematch"), json!({})).await;
+    assert_error(&r, 403, "not_accepted");
+    assert!(r.text.contains("closed"), "{}", r.text);
+    assert!(
+        get(&mut ann, &format!("/api/games/{played}")).await.body["rematch_offer"].is_null(),
+        "no offer stands"
+    );
     // A moderator cannot close a moderator.
     let r = post(
         &mut mod1,

@@ -271,6 +271,18 @@ async fn parallel_challenges(url: &str) {
         assert_error(a, 429, "too_many_challenges");
         assert!(a.text.contains("5 times"), "{}", a.text);
     }
+    // 100 challenges to fay from 20 others do not prune erin's count away (hostile finding 1
+    // of round 6: the limit counted notifications, of which the newest 100 are kept).
+    for k in 0..20 {
+        let (mut other, _) = account(&srv, &format!("pc{k}")).await;
+        for _ in 0..5 {
+            let r = post(&mut other, "/api/challenges", corr.clone()).await;
+            assert_eq!(r.status, 201, "{}", r.text);
+        }
+    }
+    let mut erin = erin;
+    let again = post(&mut erin, "/api/challenges", corr).await;
+    assert_error(&again, 429, "too_many_challenges");
     srv.stop().await;
 }
 

@@ -271,11 +271,13 @@ async fn only_the_newest_hundred_are_kept() {
         .await
         .unwrap()
         .expect("the account");
+    // Not challenges: those of the last 10 minutes stay for the per-player challenge limit
+    // (`lobby_pairing.rs parallel_challenges_to_one_player_stop_at_five`).
     for i in 0..105 {
         let note = NewNotification {
             owner: owner.clone(),
             tournament: None,
-            kind: NotificationKind::Challenge,
+            kind: NotificationKind::ChallengeAccepted,
             game: None,
             by: None,
             text: format!("note {i}"),

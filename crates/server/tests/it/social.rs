@@ -732,7 +732,24 @@ async fn online_means_any_page_in_any_process(url: &str) {
         assert_eq!(list[0]["online"], false, "{list}");
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
+    // A graceful stop of the process (a deploy) ends the presence of the pages it served at
+    // once, not 40 s later (hostile finding 9 of round 4).
+    let r = post(
+        &mut bob_there,
+        "/api/session",
+        json!({"username": bob_name, "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (_, mut again) = bob_there
+        .events("/api/notifications/stream")
+        .await
+        .expect("stream");
+    assert_eq!(again.next_event().await.expect("first").0, "notify");
+    online_becomes(&mut ann, &bob_name, true).await;
     other.stop().await;
+    online_becomes(&mut ann, &bob_name, false).await;
+    drop((again, anon_page));
     srv.stop().await;
 }
 

@@ -47,8 +47,9 @@ pub const MAX_CHALLENGES: i64 = 10;
 /// Most challenges one player may send another within [`PAIR_WINDOW_MS`] (each notifies,
 /// and may push to, the challenged player).
 pub const MAX_PER_PAIR: i64 = 5;
-/// The window of [`MAX_PER_PAIR`], ms (10 minutes).
-pub const PAIR_WINDOW_MS: i64 = 600_000;
+/// The window of [`MAX_PER_PAIR`], ms (10 minutes; the store keeps the challenges'
+/// notifications that long whatever else comes).
+pub const PAIR_WINDOW_MS: i64 = site_model::notifications::CHALLENGES_COUNTED_MS;
 /// How long a real-time offer outlives its owner's last lobby stream.
 pub const PRESENCE: Duration = Duration::from_secs(30);
 /// How often a lobby stream reads the database.

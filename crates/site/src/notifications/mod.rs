@@ -378,6 +378,26 @@ impl Notifications {
             .await?)
     }
 
+    /// The players with a notification stream open in this process now. A graceful stop reads
+    /// them before it closes the connections, and ends their presence after
+    /// ([`Notifications::end_presence`]).
+    pub fn stream_owners(&self) -> Vec<TokenHash> {
+        self.lock_streams().keys().cloned().collect()
+    }
+
+    /// Ends the presence of `owners` (a graceful stop: the last of their pages here closed with
+    /// the process, and the spawned ends of [`Self::close_stream`] may not run). A page of
+    /// theirs in another process puts the row back at its next refresh. Stops at the first
+    /// storage error (logged): the rows run out by their TTL anyway.
+    pub async fn end_presence(&self, owners: &[TokenHash]) {
+        for owner in owners {
+            if let Err(e) = self.store.end_site_presence(owner.as_str()).await {
+                tracing::warn!(error = %e, "cannot end the players' presence at the stop");
+                return;
+            }
+        }
+    }
+
     /// Notification streams open in this process (diagnostics, tests).
     pub fn open_streams(&self) -> usize {
         self.lock_streams().values().map(Vec::len).sum()

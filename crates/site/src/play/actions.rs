@@ -298,6 +298,14 @@ impl GameService {
                             "your opponent does not accept challenges from you",
                         ));
                     }
+                    // A closed account never answers: the offer would wait for ever (browser
+                    // finding 20 of round 4).
+                    if self.store.player_closed(theirs.as_str()).await? {
+                        return Err(SiteError::new(
+                            ErrorCode::NotAccepted,
+                            "your opponent's account is closed: there is no rematch",
+                        ));
+                    }
                 }
             }
             let theirs = old.rematch_offer == Some(!me);

@@ -558,6 +558,8 @@ export class GameCtrl {
     this.endedNow = prev?.status === 'ongoing' && g.status !== 'ongoing';
     // Its players now read the watchers' room.
     if (this.endedNow && g.you !== null) this.loadChat();
+    // The push offer is for a game in progress (browser finding 4 of round 6).
+    if (this.endedNow) document.getElementById('push-offer')?.remove();
     if (this.endedNow && g.tournament && (g.you === 'white' || g.you === 'black')) this.followTournament(g.tournament);
     this.clocks.set(g);
     this.redraw();
