@@ -1,7 +1,9 @@
 //! `icebound nnue`: data and training for the learned evaluation (`lab::nnue`, issue 43).
 //! `--games N` plays N self-play games and writes their quiet positions with the search
 //! score and the result to `--data`; `--train FILE` trains a network on `--data` and
-//! writes it to FILE in the engine's weights format.
+//! writes it to FILE in the engine's weights format. `--label-depth D` labels the data
+//! with a fixed-depth search of the hand-written evaluation instead of the self-play
+//! score; `--probe FILE` prints a network's evaluation beside the hand-written one.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,13 +48,34 @@ pub struct NnueArgs {
     /// Positions per Adam step.
     #[arg(long, default_value_t = 1024)]
     pub batch: usize,
+    /// With `--games`: label each kept position with a search of this depth (hand-written
+    /// evaluation; 1 is one ply and quiescence) instead of the self-play search's score,
+    /// so that the games can be played at a small `--nodes` (distillation).
+    #[arg(long)]
+    pub label_depth: Option<u32>,
+    /// Print, for each position text in this file (one a line; `#` starts a comment, text
+    /// after ` # ` on a line is its label), the hand-written evaluation, the network's and
+    /// a depth-1 search, from White's side.
+    #[arg(long)]
+    pub probe: Option<PathBuf>,
+    /// The weights file `--probe` reads (default: the embedded network).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
 }
 
 pub fn nnue(args: NnueArgs) -> Result<(), String> {
-    if args.data.games.is_none() && args.train.is_none() && args.bench.is_none() {
+    if args.data.games.is_none()
+        && args.train.is_none()
+        && args.bench.is_none()
+        && args.probe.is_none()
+    {
         return Err(
-            "nothing to do: give --games N (make data), --train FILE, --bench NODES".into(),
+            "nothing to do: give --games N (make data), --train FILE, --bench NODES, --probe FILE"
+                .into(),
         );
+    }
+    if args.label_depth.is_some_and(|d| !(1..=20).contains(&d)) {
+        return Err("--label-depth must be 1 to 20".into());
     }
     if !(1..=2048).contains(&args.hidden) {
         return Err("--hidden must be 1 to 2048".into());
@@ -89,6 +112,9 @@ where
             );
         }
     }
+    if let Some(file) = &args.probe {
+        probe::<V>(args, file)?;
+    }
     if let Some(games) = args.data.games {
         let opts = DataOptions {
             games,
@@ -97,6 +123,7 @@ where
             skip: args.data.skip,
             seed: args.data.seed,
             max_plies: lab::games::DEFAULT_MAX_PLIES,
+            label_depth: args.label_depth,
         };
         let t = Instant::now();
         let lines = lab::nnue::generate::<V>(&opts, args.threads, |done, positions| {
@@ -108,8 +135,12 @@ where
         for l in &lines {
             writeln!(f, "{l}").map_err(|e| e.to_string())?;
         }
+        let label = match args.label_depth {
+            Some(d) => format!(", labels: depth {d}"),
+            None => String::new(),
+        };
         println!(
-            "nnue data {}: {games} games at nodes={}, {} random plies, from ply {}, seed {}: {} positions in {:.0} s",
+            "nnue data {}: {games} games at nodes={}{label}, {} random plies, from ply {}, seed {}: {} positions in {:.0} s",
             args.data.file.display(),
             args.data.nodes,
             args.data.random_plies,
@@ -155,6 +186,46 @@ where
             out.display(),
             engine::nnue::fnv1a(&bytes[engine::nnue::HEADER_LEN..])
         );
+    }
+    Ok(())
+}
+
+/// `--probe FILE`: one line per position (see [`NnueArgs::probe`]).
+fn probe<V>(args: &NnueArgs, file: &std::path::Path) -> Result<(), String>
+where
+    V: engine::EngineVariant + engine::nnue::NnueGame<Pos = <V as game::Variant>::Position>,
+{
+    let owned;
+    let net = match &args.net {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            owned = engine::nnue::Network::from_bytes::<V>(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            &owned
+        }
+        None => V::network().ok_or("the game has no embedded network")?,
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut labels = Vec::new();
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (pos, label) = line.split_once(" # ").unwrap_or((line, ""));
+        positions.push(V::parse_position(pos.trim()).map_err(|e| format!("line {}: {e}", i + 1))?);
+        labels.push(
+            if label.is_empty() { pos } else { label }
+                .trim()
+                .to_string(),
+        );
+    }
+    println!("probe (centi-units, White's side): hand-written, network, depth-1 search");
+    for (label, p) in labels.iter().zip(lab::nnue::probe::<V>(net, &positions)) {
+        println!("{:>6} {:>6} {:>6}  {label}", p.hand, p.net, p.search1);
     }
     Ok(())
 }

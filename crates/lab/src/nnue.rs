@@ -5,7 +5,12 @@
 //!   stand pat, the move played from it not tactical) and whose search score is not a
 //!   proven win or loss is written as `<position text>;<result>;<score>`, the result from
 //!   White's side (`1`, `0.5`, `0`), the score the search's (centi-units) from White's
-//!   side. Games cut by the ply cap give nothing.
+//!   side. Games cut by the ply cap give nothing. With [`DataOptions::label_depth`] the
+//!   score is instead that of a separate fixed-depth search of the hand-written evaluation
+//!   (depth 1 is one ply and quiescence): the games can then be played at a small node
+//!   limit, fast, and the labels are a distillation of the hand-written evaluation.
+//! - [`probe`]: a network's evaluation beside the hand-written one on given positions
+//!   (a check that the network has learnt material).
 //! - [`train`]: fits a float network of the engine's shape to those lines with Adam on the
 //!   mean squared error between `sigmoid(out)` and the blended target
 //!   `lambda * sigmoid(score / scale) + (1 - lambda) * result` (both from the side to move),
@@ -34,6 +39,21 @@ pub struct DataOptions {
     pub seed: u64,
     /// Ply cap.
     pub max_plies: u32,
+    /// Label each kept position with a search of this depth (hand-written evaluation,
+    /// fresh table per position) instead of the self-play search's score; `None`: the
+    /// self-play score.
+    pub label_depth: Option<u32>,
+}
+
+/// The score (centi-units, side to move) of a `depth`-ply search of `pos` with a cleared
+/// table: the label of [`DataOptions::label_depth`].
+pub fn label<V: EngineVariant>(searcher: &mut Searcher<V>, pos: &V::Position, depth: u32) -> i32 {
+    searcher.clear();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher.search(pos, &limits, |_| {}).score
 }
 
 /// The data lines of one self-play game (see the module doc).
@@ -50,6 +70,11 @@ pub fn game_lines<V: EngineVariant>(opts: &DataOptions, index: u32) -> Vec<Strin
         nodes: Some(opts.nodes),
         ..Limits::default()
     };
+    let mut labeller = opts.label_depth.map(|_| {
+        let mut s = Searcher::<V>::new(1);
+        s.set_options(V::OPTIONS);
+        s
+    });
     let mut kept = Vec::new();
     let mut ply = opening.len() as u32;
     let mut moves = Vec::new();
@@ -70,11 +95,18 @@ pub fn game_lines<V: EngineVariant>(opts: &DataOptions, index: u32) -> Vec<Strin
         };
         if ply >= opts.skip && !V::in_check(&pos) && !V::is_tactical(&pos, &mv) {
             V::legal_moves_into(&pos, &mut moves);
-            if V::may_stand_pat(&pos, &moves) && !engine::score::is_decisive(r.score) {
+            let score = match (&mut labeller, opts.label_depth) {
+                (Some(l), Some(depth)) => label::<V>(l, &pos, depth),
+                _ => r.score,
+            };
+            if V::may_stand_pat(&pos, &moves)
+                && !engine::score::is_decisive(r.score)
+                && !engine::score::is_decisive(score)
+            {
                 let white = if V::side_to_move(&pos) == Color::White {
-                    r.score
+                    score
                 } else {
-                    -r.score
+                    -score
                 };
                 kept.push((V::position_text(&pos), white));
             }
@@ -428,10 +460,98 @@ pub fn train<V: EngineVariant + NnueGame<Pos = <V as game::Variant>::Position>>(
     Ok((q, report))
 }
 
+/// One probed position: the hand-written evaluation, the network's, and a depth-1 search
+/// (one ply and quiescence) with the hand-written evaluation, all in centi-units from
+/// White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    /// `EngineVariant::evaluate`.
+    pub hand: i32,
+    /// The network's evaluation, from scratch.
+    pub net: i32,
+    /// A depth-1 search with the hand-written evaluation.
+    pub search1: i32,
+}
+
+/// [`Probe`]s of `net` on `positions`.
+pub fn probe<V: EngineVariant + NnueGame<Pos = <V as game::Variant>::Position>>(
+    net: &nnue::Network,
+    positions: &[V::Position],
+) -> Vec<Probe> {
+    let mut searcher = Searcher::<V>::new(1);
+    searcher.set_options(V::OPTIONS);
+    positions
+        .iter()
+        .map(|pos| {
+            let sign = if <V as game::Variant>::side_to_move(pos) == Color::White {
+                1
+            } else {
+                -1
+            };
+            Probe {
+                hand: sign * V::evaluate(pos),
+                net: sign * net.evaluate::<V>(pos),
+                search1: sign * label::<V>(&mut searcher, pos, 1),
+            }
+        })
+        .collect()
+}
+
 /// The switches `on=nnue` adds to a game's defaults (for callers that print them).
 pub fn nnue_options<V: EngineVariant>() -> SearchOptions {
     SearchOptions {
         nnue: true,
         ..V::OPTIONS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iceage::IceAge;
+
+    /// With `label_depth`, every score is the fixed-depth search's of that position.
+    #[test]
+    fn label_depth_scores_are_the_fixed_depth_search() {
+        let opts = DataOptions {
+            games: 1,
+            nodes: 200,
+            random_plies: 8,
+            skip: 12,
+            seed: 3,
+            max_plies: 400,
+            label_depth: Some(1),
+        };
+        let lines = game_lines::<IceAge>(&opts, 0);
+        assert!(lines.len() > 5, "{} lines", lines.len());
+        let mut s = Searcher::<IceAge>::new(1);
+        s.set_options(<IceAge as EngineVariant>::OPTIONS);
+        for line in lines.iter().take(20) {
+            let mut parts = line.rsplitn(3, ';');
+            let score: i32 = parts.next().unwrap().parse().unwrap();
+            let pos = <IceAge as game::Variant>::parse_position(parts.nth(1).unwrap()).unwrap();
+            let own = label::<IceAge>(&mut s, &pos, 1);
+            let white = if <IceAge as game::Variant>::side_to_move(&pos) == Color::White {
+                own
+            } else {
+                -own
+            };
+            assert_eq!(score, white, "{line}");
+        }
+    }
+
+    /// The probe reports White's view: a position a queen down for White scores well
+    /// below the start position by the hand-written evaluation.
+    #[test]
+    fn probe_reports_from_whites_side() {
+        let start = <IceAge as game::Variant>::start_position();
+        let down = <IceAge as game::Variant>::parse_position(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1",
+        )
+        .unwrap();
+        let net = nnue::iceage_network().unwrap();
+        let p = probe::<IceAge>(net, &[start, down]);
+        assert!(p[1].hand < p[0].hand - 500, "{p:?}");
+        assert!(p[1].search1 < p[0].search1 - 500, "{p:?}");
     }
 }
