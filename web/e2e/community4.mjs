@@ -77,8 +77,9 @@ async function loginEndedOnGamePage(browser) {
   eq((await api(other, 'DELETE', '/api/session', {})).status, 200, 'ann logs out in another tab');
   await annPage.waitForFunction(() => /log-in ended/.test(document.body.textContent ?? ''), null, { timeout: 10000 });
   check(true, 'the game page says the log-in ended');
-  await annPage.waitForSelector('#account-link[href="/login"]', { timeout: 10000 });
-  check(true, 'the header offers the log-in again');
+  await annPage.waitForSelector('#account-link[href^="/login"]', { timeout: 10000 });
+  eq(await annPage.getAttribute('#account-link', 'href'), `/login?next=${encodeURIComponent(`/game/${g.json.id}`)}`,
+    'the header offers the log-in again, back to this game');
   await sleep(5000);
   eq(sockets, 1, 'and the page opens one socket, a watcher\'s (browser finding 3 of round 5)');
   check(!(await annPage.isVisible('.live.off')), 'nor says it is reconnecting');

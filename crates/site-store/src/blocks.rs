@@ -7,7 +7,7 @@
 use site_model::social::ChallengesFrom;
 use sqlx::Row;
 
-use super::conn::commit;
+use super::conn::{commit, lock_players};
 use super::follows::SocialRow;
 use super::{Store, StoreError};
 
@@ -17,13 +17,30 @@ pub const MAX_BLOCKS: i64 = 500;
 impl Store {
     /// `blocker` blocks `blocked` (account ids), in one transaction with the withdrawal of
     /// `blocker`'s open challenges to `blocked` and of `blocker`'s notifications of
-    /// `blocked`'s challenges; false (nothing stored) when `blocker` already blocks the most
-    /// allowed. `blocked`'s follow of `blocker` stays (see the module).
+    /// `blocked`'s challenges, under both players' lobby locks; false (nothing stored) when
+    /// `blocker` already blocks the most allowed. `blocked`'s follow of `blocker` stays (see the module).
     pub async fn block(&self, blocker: &str, blocked: &str, now: i64) -> Result<bool, StoreError> {
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    // Both players' lobby locks: a challenge either way that is being stored
+                    // now commits first (and its notification goes below), or waits and sees
+                    // the block (hostile finding 4 of round 6).
+                    let hashes: Vec<String> = sqlx::query(
+                        "SELECT player_hash AS p FROM accounts WHERE id IN ($1, $2) \
+                         AND player_hash IS NOT NULL",
+                    )
+                    .bind(blocker)
+                    .bind(blocked)
+                    .fetch_all(&mut *tx)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get("p"))
+                    .collect::<Result<_, _>>()?;
+                    let keys: Vec<&str> = hashes.iter().map(String::as_str).collect();
+                    lock_players(&mut tx, sqlite, &keys).await?;
                     let n: i64 =
                         sqlx::query("SELECT COUNT(*) AS n FROM blocks WHERE blocker_id = $1")
                             .bind(blocker)

@@ -90,7 +90,7 @@ pub use puzzles::{AttemptRow, AttemptStored, NewPuzzle, PuzzleRatingRow, PuzzleR
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reports::{NewReport, ReportRefusal, ReportRow, ReportedMessage};
 pub use reviews::ReviewRow;
-pub use seeks::{AcceptOutcome, SeekRow, Terms};
+pub use seeks::{AcceptOutcome, SeekRefusal, SeekRow, Terms};
 pub use tournament_entries::{EntryRow, JoinOutcome};
 pub use tournament_pairings::{NewPairing, PairingRow, result_of as pairing_result_of};
 pub use tournaments::TournamentRow;

@@ -9,7 +9,7 @@ use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::conn::commit;
+use super::conn::{commit, lock_players};
 use super::games::insert;
 use super::{GameRow, Store, StoreError, corrupt};
 use site_model::clock::TimeControl;
@@ -135,10 +135,26 @@ pub enum AcceptOutcome {
     OwnTaken,
 }
 
+/// Why [`Store::insert_seek`] stored nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeekRefusal {
+    /// The owner (or its address, when anonymous) has the most live seeks allowed.
+    TooMany,
+    /// The owner's account was closed by a moderator.
+    OwnerClosed,
+}
+
 impl Store {
     /// Stores `seek` unless its owner, or its address ([`SeekRow::address`], when anonymous),
-    /// already has `cap` live seeks at `seek.created_at`: `Ok(false)` then.
-    pub async fn insert_seek(&self, seek: &SeekRow, cap: i64) -> Result<bool, StoreError> {
+    /// already has `cap` live seeks at `seek.created_at`, or its owner's account was closed.
+    /// One transaction under the owner's lobby lock, which a moderator's close takes too, so
+    /// a close at the same moment cannot leave a seek behind (hostile finding 5 of round 6).
+    pub async fn insert_seek(
+        &self,
+        seek: &SeekRow,
+        cap: i64,
+    ) -> Result<Result<(), SeekRefusal>, StoreError> {
+        let sqlite = self.sqlite;
         // A correspondence seek's end, when it has one, is fixed: presence never moves it.
         let lasting = i64::from(matches!(
             seek.terms.control,
@@ -147,6 +163,18 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
+                    lock_players(&mut tx, sqlite, &[seek.owner.as_str()]).await?;
+                    let closed = sqlx::query(
+                        "SELECT 1 AS x FROM accounts WHERE player_hash = $1 \
+                         AND closed_at IS NOT NULL",
+                    )
+                    .bind(seek.owner.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if closed.is_some() {
+                        return Ok(Err(SeekRefusal::OwnerClosed));
+                    }
                     // One statement: the counts and the insert see the same rows. A NULL
                     // address matches no row: an account is counted by its owner alone.
                     let done = sqlx::query(&format!(
@@ -173,9 +201,13 @@ impl Store {
                     .bind(lasting)
                     .bind(seek.rating_range.map(|r| r.0))
                     .bind(seek.rating_range.map(|r| r.1))
-                    .execute(conn.raw())
+                    .execute(&mut *tx)
                     .await?;
-                    Ok(done.rows_affected() == 1)
+                    if done.rows_affected() != 1 {
+                        return Ok(Err(SeekRefusal::TooMany));
+                    }
+                    commit(tx).await?;
+                    Ok(Ok(()))
                 }
                 .await;
                 (conn, result)

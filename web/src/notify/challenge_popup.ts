@@ -9,6 +9,50 @@ import { lobbyApi, type ChallengeView } from '../lobby/api';
 import { navigate } from '../nav';
 
 const closed = new Set<string>();
+/** Whether the phone's band (below) shows its challenges or only their count. */
+let bandOpen = false;
+/** Where focus was before the box took it, to give it back when the box goes. */
+let focusBefore: HTMLElement | null = null;
+
+/** On a phone's game page the box is a band in the page's flow above the game, closed to one
+ * line, instead of a box over the board's bottom and the chat (browser finding 3 of round 6:
+ * taps on the chat landed on Decline). */
+function asBand(): boolean {
+  return location.pathname.startsWith('/game/') && window.matchMedia('(max-width: 640px)').matches;
+}
+
+/** Puts the box where its form wants it: in the flow before `#app`, or at the body's end. */
+function place(el: HTMLElement, band: boolean): void {
+  el.classList.toggle('band', band);
+  const app = document.getElementById('app');
+  if (band && app && el.nextElementSibling !== app) app.before(el);
+  if (!band && (el.parentElement !== document.body || el.nextElementSibling === app)) document.body.append(el);
+}
+
+/** Closes every challenge the box shows (Escape), and gives focus back. */
+function closeAll(el: HTMLElement): void {
+  for (const item of el.querySelectorAll<HTMLElement>('.challenge-popup-item')) {
+    if (item.dataset.id) closed.add(item.dataset.id);
+  }
+  el.hidden = true;
+  window.clearInterval(rereading);
+  rereading = 0;
+  const back = focusBefore;
+  focusBefore = null;
+  if (back?.isConnected) back.focus();
+}
+
+// Escape closes the box when it holds the focus or nothing does (browser finding 6 of round
+// 6: a keyboard player had to Tab through the page to reach it, and Escape did nothing).
+document.addEventListener('keydown', e => {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  const el = document.getElementById('challenge-popup');
+  if (!el || el.hidden) return;
+  const at = document.activeElement;
+  if (at && at !== document.body && !el.contains(at)) return;
+  e.preventDefault();
+  closeAll(el);
+});
 /** How often the challenges are read again while the box shows, ms: a real-time challenge
  * lapses with no notification, and a change missed while offline has none either (browser
  * findings 2 and 5 of round 6). */
@@ -74,13 +118,33 @@ export async function showChallenges(): Promise<void> {
   const el = box();
   const redraw = () => {
     const left = open.filter(c => !closed.has(c.id));
-    mount(el, h('h2#challenge-popup-title', t('notify.popup_title')), left.map(c => item(c, redraw)));
+    const wasHidden = el.hidden;
+    const band = asBand();
+    place(el, band);
+    if (band && !bandOpen) {
+      const toggle = h('button.challenge-band-toggle', { type: 'button', 'aria-expanded': 'false', onclick: () => { bandOpen = true; redraw(); } },
+        t('notify.popup_band', { n: String(left.length) }));
+      mount(el, h('h2#challenge-popup-title', toggle));
+    } else {
+      mount(el, h('h2#challenge-popup-title', t('notify.popup_title')), left.map(c => item(c, redraw)));
+    }
     el.hidden = left.length === 0;
     if (el.hidden) {
+      bandOpen = false;
       window.clearInterval(rereading);
       rereading = 0;
-    } else if (!rereading) {
-      rereading = window.setInterval(() => void showChallenges(), REREAD_MS);
+      const back = focusBefore;
+      focusBefore = null;
+      if (back?.isConnected && el.contains(document.activeElement)) back.focus();
+    } else {
+      if (!rereading) rereading = window.setInterval(() => void showChallenges(), REREAD_MS);
+      // A box that appears takes the focus only from nobody: never from a player typing or
+      // playing (a floating box, not the phone's band).
+      const at = document.activeElement;
+      if (wasHidden && !band && (at === null || at === document.body)) {
+        focusBefore = at instanceof HTMLElement ? at : null;
+        el.querySelector<HTMLButtonElement>('.popup-accept')?.focus();
+      }
     }
   };
   redraw();

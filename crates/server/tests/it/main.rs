@@ -59,6 +59,7 @@ mod sandbag;
 mod secrets_at_rest;
 mod seek_flood;
 mod social;
+mod social_races;
 mod social_strict;
 mod static_files;
 mod storage;

@@ -17,7 +17,7 @@ use site_model::notifications::NotificationKind;
 use site_model::ratings::PlayerRating;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
-use site_store::{AcceptOutcome, GameRow, SeekRow, Terms};
+use site_store::{AcceptOutcome, GameRow, SeekRefusal, SeekRow, Terms};
 
 /// A seek to make (`POST /api/seeks`; site-http reads the body into it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -265,7 +265,14 @@ impl Lobby {
                 .map(site_model::secrets::address_digest),
             rating_range,
         };
-        if !self.play.store.insert_seek(&row, MAX_SEEKS).await? {
+        let refusal = self.play.store.insert_seek(&row, MAX_SEEKS).await?;
+        if refusal == Err(SeekRefusal::OwnerClosed) {
+            return Err(SiteError::new(
+                ErrorCode::NotLoggedIn,
+                "your account was closed: your log-in has ended",
+            ));
+        }
+        if refusal.is_err() {
             let whose = if anonymous {
                 "you (or other anonymous players at your address) already have"
             } else {
