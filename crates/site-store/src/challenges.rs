@@ -7,6 +7,7 @@ use site_model::secrets::TokenHash;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::blocks::{Between, standing_between};
 use super::conn::{commit, lock_players};
 use super::games::insert;
 use super::notifications::{NewNotification, insert_many};
@@ -106,41 +107,16 @@ async fn standing(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     c: &ChallengeRow,
 ) -> Result<Option<ChallengeRefusal>, StoreError> {
-    let rows = sqlx::query(
-        "SELECT player_hash AS p, closed_at AS closed FROM accounts WHERE player_hash IN ($1, $2)",
+    Ok(
+        standing_between(tx, c.challenger.as_str(), c.challenged.as_str())
+            .await?
+            .map(|b| match b {
+                Between::AClosed => ChallengeRefusal::ChallengerClosed,
+                Between::BClosed => ChallengeRefusal::ChallengedClosed,
+                Between::ABlocksB => ChallengeRefusal::ChallengerBlocks,
+                Between::BBlocksA => ChallengeRefusal::Blocked,
+            }),
     )
-    .bind(c.challenger.as_str())
-    .bind(c.challenged.as_str())
-    .fetch_all(&mut **tx)
-    .await?;
-    for row in &rows {
-        if row.try_get::<Option<i64>, _>("closed")?.is_some() {
-            let p: String = row.try_get("p")?;
-            return Ok(Some(if p == c.challenger.as_str() {
-                ChallengeRefusal::ChallengerClosed
-            } else {
-                ChallengeRefusal::ChallengedClosed
-            }));
-        }
-    }
-    let blocker: Option<String> = sqlx::query(
-        "SELECT x.player_hash AS b FROM blocks k JOIN accounts x ON x.id = k.blocker_id \
-         JOIN accounts y ON y.id = k.blocked_id WHERE (x.player_hash = $1 AND \
-         y.player_hash = $2) OR (x.player_hash = $2 AND y.player_hash = $1) LIMIT 1",
-    )
-    .bind(c.challenger.as_str())
-    .bind(c.challenged.as_str())
-    .fetch_optional(&mut **tx)
-    .await?
-    .map(|r| r.try_get("b"))
-    .transpose()?;
-    Ok(blocker.map(|b| {
-        if b == c.challenger.as_str() {
-            ChallengeRefusal::ChallengerBlocks
-        } else {
-            ChallengeRefusal::Blocked
-        }
-    }))
 }
 
 impl Store {

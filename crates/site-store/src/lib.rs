@@ -64,7 +64,7 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::{AccountRow, NameClash};
 pub use backup::BackupSummary;
-pub use blocks::MAX_BLOCKS;
+pub use blocks::{Between, MAX_BLOCKS};
 pub use challenges::{ChallengeEnd, ChallengeLimits, ChallengeRefusal, ChallengeRow};
 pub use chat::{ChatInsert, ChatReader, ChatRow};
 pub use commits::{CommitCounts, MAX_BATCH};

@@ -9,6 +9,7 @@ use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+use super::blocks::{Between, standing_between};
 use super::conn::{commit, lock_players};
 use super::games::insert;
 use super::{GameRow, Store, StoreError, corrupt};
@@ -133,6 +134,10 @@ pub enum AcceptOutcome {
     /// The acceptor's own seek, to be withdrawn in the same transaction, was taken first:
     /// nothing changed.
     OwnTaken,
+    /// One of the two players blocks the other: nothing changed.
+    Blocked,
+    /// A moderator closed the acceptor's account: nothing changed.
+    AcceptorClosed,
 }
 
 /// Why [`Store::insert_seek`] stored nothing.
@@ -360,7 +365,9 @@ impl Store {
 
     /// Accepts the live seek `id` for `acceptor` (the SHA-256 of its token, never the seek's
     /// owner) and stores `game`, in one transaction; first withdraws the acceptor's own open
-    /// seek `withdraw` when given (quick pairing), which must still be open.
+    /// seek `withdraw` when given (quick pairing), which must still be open. Nothing changes
+    /// when one of the two blocks the other or the acceptor's account is closed, read under
+    /// both players' lobby locks.
     pub async fn accept_seek(
         &self,
         id: &str,
@@ -369,10 +376,33 @@ impl Store {
         withdraw: Option<&str>,
     ) -> Result<AcceptOutcome, StoreError> {
         let acceptor = acceptor.as_str();
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    // Both players' lobby locks, then what stands between them: a block or a
+                    // close committed meanwhile is seen (hostile findings 1 and 2 of round 7).
+                    let owner: Option<String> =
+                        sqlx::query("SELECT owner FROM seeks WHERE id = $1")
+                            .bind(id)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .map(|r| r.try_get("owner"))
+                            .transpose()?;
+                    let Some(owner) = owner else {
+                        return Ok(AcceptOutcome::Lost);
+                    };
+                    lock_players(&mut tx, sqlite, &[acceptor, &owner]).await?;
+                    match standing_between(&mut tx, acceptor, &owner).await? {
+                        None => {}
+                        Some(Between::AClosed) => return Ok(AcceptOutcome::AcceptorClosed),
+                        // A close withdraws its seeks (under this lock): gone.
+                        Some(Between::BClosed) => return Ok(AcceptOutcome::Lost),
+                        Some(Between::ABlocksB | Between::BBlocksA) => {
+                            return Ok(AcceptOutcome::Blocked);
+                        }
+                    }
                     if let Some(own) = withdraw
                         && !take_open(&mut tx, own, None, None, game.created_at).await?
                     {

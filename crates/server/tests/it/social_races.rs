@@ -12,6 +12,89 @@ use server::client::ApiClient;
 
 const TRIALS: usize = 6;
 
+/// The store's accept of a seek and its rematch read blocks and closed accounts inside their
+/// own transactions (under both players' lobby locks), not only the site's checks before them:
+/// hostile findings 1-3 of round 7 made a game after a block or a close that committed between
+/// the two (a seek accept, quick pairing, a rematch). Here the block and the close are stored
+/// after the site's checks would have passed, by calling the store directly.
+async fn accepts_check_in_the_transaction(url: &str) {
+    let srv = start(url).await;
+    let store = srv.site.services().play.store().clone();
+    let (mut ann, ann_name) = account(&srv, "txa").await;
+    let (_bob, bob_name) = account(&srv, "txb").await;
+    let (moderator, mod_name) = account(&srv, "txmod").await;
+    make_mod(&srv, &mod_name).await;
+    let seek = post(
+        &mut ann,
+        "/api/seeks",
+        json!({"variant": "antarctos", "time_control": {"kind": "correspondence", "days": 3}}),
+    )
+    .await;
+    assert_eq!(seek.status, 201, "{}", seek.text);
+    let seek_id = seek.body["id"].as_str().expect("id").to_string();
+    let who = |name: String| {
+        let store = store.clone();
+        async move {
+            store
+                .account_player(&name)
+                .await
+                .expect("read")
+                .expect("account")
+        }
+    };
+    let (ann_id, _, ann_hash) = who(ann_name.clone()).await;
+    let (bob_id, _, bob_hash) = who(bob_name.clone()).await;
+    let game = test_support::store::engine_white_row("txgame01");
+    // Ann blocks Bob: Bob's accept of her seek makes no game.
+    assert!(store.block(&ann_id, &bob_id, 1).await.expect("block"));
+    let outcome = store
+        .accept_seek(&seek_id, &bob_hash, &game, None)
+        .await
+        .expect("accept");
+    assert_eq!(outcome, site_store::AcceptOutcome::Blocked);
+    // Nor a rematch, either way round.
+    for (a, b, want) in [
+        (&bob_hash, &ann_hash, site_store::Between::BBlocksA),
+        (&ann_hash, &bob_hash, site_store::Between::ABlocksB),
+    ] {
+        let r = store
+            .insert_rematch(&game, &game, Some((a.as_str(), b.as_str())))
+            .await
+            .expect("rematch");
+        assert_eq!(r, Err(want));
+    }
+    // Unblocked, then Bob's account closed: his accept makes no game either.
+    assert!(store.unblock(&ann_id, &bob_id).await.expect("unblock"));
+    let mut m = moderator;
+    let r = post(
+        &mut m,
+        &format!("/api/mod/players/{bob_name}/close"),
+        json!({"reason": "closed"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let outcome = store
+        .accept_seek(&seek_id, &bob_hash, &game, None)
+        .await
+        .expect("accept");
+    assert_eq!(outcome, site_store::AcceptOutcome::AcceptorClosed);
+    let r = store
+        .insert_rematch(&game, &game, Some((bob_hash.as_str(), ann_hash.as_str())))
+        .await
+        .expect("rematch");
+    assert_eq!(r, Err(site_store::Between::AClosed));
+    // The seek is still Ann's, open.
+    let open = get(&mut ann, "/api/seeks").await.body;
+    assert!(
+        open.as_array()
+            .expect("seeks")
+            .iter()
+            .any(|s| s["id"] == seek_id.as_str()),
+        "{open}"
+    );
+    srv.stop().await;
+}
+
 fn challenge_to(name: &str) -> Value {
     json!({"username": name, "variant": "antarctos",
            "time_control": {"kind": "correspondence", "days": 3}, "rated": false})
@@ -157,5 +240,11 @@ both_databases! {
     multi_thread;
     async fn a_close_at_the_same_moment_as_challenges_and_seeks_leaves_none(url: &str) {
         close_race(url).await;
+    }
+}
+
+both_databases! {
+    async fn a_seek_accept_and_a_rematch_read_blocks_and_closes_in_their_transaction(url: &str) {
+        accepts_check_in_the_transaction(url).await;
     }
 }

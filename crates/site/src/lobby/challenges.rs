@@ -221,12 +221,7 @@ impl Lobby {
                 ));
             }
             Err(ChallengeRefusal::Blocked) => return Err(not_accepted(&row.challenged_name)),
-            Err(ChallengeRefusal::ChallengerClosed) => {
-                return Err(SiteError::new(
-                    ErrorCode::NotLoggedIn,
-                    "your account was closed: your log-in has ended",
-                ));
-            }
+            Err(ChallengeRefusal::ChallengerClosed) => return Err(super::seeks::account_closed()),
             Err(ChallengeRefusal::ChallengedClosed) => {
                 return Err(SiteError::new(
                     ErrorCode::NotFound,

@@ -267,10 +267,7 @@ impl Lobby {
         };
         let refusal = self.play.store.insert_seek(&row, MAX_SEEKS).await?;
         if refusal == Err(SeekRefusal::OwnerClosed) {
-            return Err(SiteError::new(
-                ErrorCode::NotLoggedIn,
-                "your account was closed: your log-in has ended",
-            ));
+            return Err(account_closed());
         }
         if refusal.is_err() {
             let whose = if anonymous {
@@ -421,6 +418,9 @@ impl Lobby {
             .await?
         {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
+            AcceptOutcome::AcceptorClosed => Err(account_closed()),
+            // A block stored meanwhile: as before it, the seek is not there for this player.
+            AcceptOutcome::Blocked => Err(no_seek(id)),
             _ => match self.play.store.seek(id).await? {
                 Some(s) if s.status != SeekStatus::Open => Err(taken()),
                 _ => Err(no_seek(id)),
@@ -553,7 +553,9 @@ impl Lobby {
             .await?
         {
             AcceptOutcome::Won => Ok(Some(self.start_lobby_game(row, token, "seek").await?)),
-            AcceptOutcome::Lost => Ok(None),
+            // A block stored meanwhile: the next seek, as if this one were taken.
+            AcceptOutcome::Lost | AcceptOutcome::Blocked => Ok(None),
+            AcceptOutcome::AcceptorClosed => Err(account_closed()),
             AcceptOutcome::OwnTaken => Err(taken()),
         }
     }
@@ -575,4 +577,12 @@ impl Lobby {
         self.play.clock_changed.notify_one();
         self.play.open_new(row, token, "lobby game").await
     }
+}
+
+/// The answer to a request made under a log-in whose account a moderator closed meanwhile.
+pub(crate) fn account_closed() -> SiteError {
+    SiteError::new(
+        ErrorCode::NotLoggedIn,
+        "your account was closed: your log-in has ended",
+    )
 }
