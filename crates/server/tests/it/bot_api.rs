@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 use server::SiteOptions;
 use server::options::RateLimits;
 
-/// A server without rate limits.
-async fn start(tag: &str) -> TestServer {
+/// A server on `url` without rate limits.
+async fn start(url: &str) -> TestServer {
     TestServer::start_with(
-        &sqlite(tag),
+        url,
         SiteOptions {
             rate_limits: RateLimits::off(),
             ..SiteOptions::default()
@@ -173,7 +173,32 @@ async fn state_with(game: &mut Lines, n: usize) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_bot_plays_a_challenged_game_and_reconnects() {
-    let srv = start("bot-game").await;
+    bot_game(&sqlite("bot-game")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_bot_plays_a_challenged_game_and_reconnects_postgres() {
+    let Some(pg) = test_support::store::postgres_url() else {
+        return;
+    };
+    bot_game(&pg).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tokens_scopes_and_bot_refusals() {
+    refusals(&sqlite("bot-refusals")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tokens_scopes_and_bot_refusals_postgres() {
+    let Some(pg) = test_support::store::postgres_url() else {
+        return;
+    };
+    refusals(&pg).await;
+}
+
+async fn bot_game(url: &str) {
+    let srv = start(url).await;
     let (mut human, hname) = account(&srv, "hum").await;
     let (mut owner, bname) = account(&srv, "bot").await;
     let bot = Bot::new(&srv, &token(&mut owner, json!(["bot:play"])).await);
@@ -289,9 +314,8 @@ async fn a_bot_plays_a_challenged_game_and_reconnects() {
     assert!(idle.is_ok(), "a keep-alive newline within 15 s");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn tokens_scopes_and_bot_refusals() {
-    let srv = start("bot-refusals").await;
+async fn refusals(url: &str) {
+    let srv = start(url).await;
     let (mut human, hname) = account(&srv, "hum").await;
     let (mut owner, bname) = account(&srv, "bot").await;
     // Only a log-in makes tokens; unknown scopes are named.
