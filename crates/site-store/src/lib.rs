@@ -12,6 +12,7 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
+mod api_tokens;
 mod backup;
 mod blocks;
 mod challenges;
@@ -63,6 +64,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::{AccountRow, NameClash};
+pub use api_tokens::{ApiTokenRow, TokenAccount};
 pub use backup::BackupSummary;
 pub use blocks::{Between, MAX_BLOCKS};
 pub use challenges::{ChallengeEnd, ChallengeLimits, ChallengeRefusal, ChallengeRow};

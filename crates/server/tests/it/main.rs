@@ -14,6 +14,7 @@ mod analysis_api;
 mod antarctos_api;
 mod bad_input;
 mod boosting;
+mod bot_api;
 mod chat;
 mod chat_moderation;
 mod clock_outages;

@@ -166,6 +166,17 @@ impl Lobby {
             return Err(not_accepted(&name));
         }
         if terms.rated {
+            // A BOT account plays rated games against people only when they challenge it
+            // (issue 44); rated games between bots are allowed.
+            let store = &self.play.store;
+            if store.is_bot_player(&me).await? && !store.is_bot_player(&challenged).await? {
+                return Err(SiteError::new(
+                    ErrorCode::BotAccount,
+                    format!(
+                        "a BOT account cannot challenge a person ({name}) to a rated game:                          challenge them unrated, or let them challenge you"
+                    ),
+                ));
+            }
             self.play.check_rated(token, terms.control).await?;
         }
         let now = now_ms();

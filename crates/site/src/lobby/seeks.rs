@@ -167,6 +167,7 @@ impl Lobby {
         req: NewSeek,
         address: Option<IpAddr>,
     ) -> Result<SeekView, SiteError> {
+        self.refuse_bot(token, "make seeks").await?;
         let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
         if req.rating_range.is_some() {
             if terms.control.speed().is_none() {
@@ -370,6 +371,7 @@ impl Lobby {
         if !valid_id(id) {
             return Err(no_seek(id));
         }
+        self.refuse_bot(token, "accept seeks").await?;
         let now = self.play.time().now_ms();
         let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
         let me = token.hash();
@@ -438,6 +440,7 @@ impl Lobby {
         req: QuickSeek,
         address: Option<IpAddr>,
     ) -> Result<QuickAnswer, SiteError> {
+        self.refuse_bot(token, "use quick pairing").await?;
         let terms = parse_terms(req.variant, req.time_control, req.rated, SeekColor::Random)?;
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
