@@ -134,6 +134,10 @@ async function modWords(browser) {
   await page.waitForSelector(`${item} .mod-standing.in-force[data-muted="true"]`, { timeout: 10000 });
   const standing = await page.textContent(`${item} .mod-standing`);
   check(/^Muted until /.test(standing ?? ''), `the report shows the mute in force (${standing})`);
+  // Its buttons follow the standing (browser finding 8 of round 4): muted, so Unmute and no Mute.
+  const buttons = await page.$$eval(`${item} .actions button`, els => els.map(e => e.textContent));
+  check(!buttons.includes('Mute for an hour') && buttons.includes('Unmute') && !buttons.includes('Reopen the account') && !buttons.includes('Take the mark off') && buttons.includes('Close the account'),
+    `the actions follow the standing (${JSON.stringify(buttons)})`);
   const codes = await page.$$eval('#mod-log .mod-action', els => els.map(e => e.textContent));
   check(!codes.includes('mute') && !codes.includes('grant_mod'), `the log's actions are words (${JSON.stringify(codes)})`);
   await screenshot(page, 'mod-words');

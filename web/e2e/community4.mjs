@@ -50,6 +50,18 @@ async function challengeFromProfile(browser) {
 async function challengeFromFollowing() {
   const followed = await api(bobPage, 'POST', `/api/players/${ann}/follow`);
   check(followed.status < 300, `bob follows ann (${followed.status})`);
+  // Two games in play are two links with their numbers (browser finding 9 of round 4).
+  const games = [];
+  for (let i = 1; i <= 2; i += 1) {
+    const g = await api(bobPage, 'POST', '/api/games', { variant: 'antarctos', opponent: 'friend', color: 'white', time_control: { kind: 'realtime', initial_s: 300, increment_s: 3 } });
+    eq((await api(annPage, 'POST', `/api${g.json.invite_url}`)).status, 200, `ann joins bob's game ${i}`);
+    games.push(g.json.id);
+  }
+  await bobPage.goto(`${base}/following`);
+  await bobPage.waitForSelector(`#following li[data-username="${ann}"] a[href="/game/${games[1]}"]`, { timeout: 15000 });
+  const words = await bobPage.$$eval(`#following li[data-username="${ann}"] a[href^="/game/"]`, els => els.map(e => e.textContent));
+  eq(JSON.stringify(words), JSON.stringify(['watch game 1', 'watch game 2']), 'two games in play are two numbered links');
+  for (const id of games) eq((await api(bobPage, 'POST', `/api/games/${id}/abort`, {})).status, 200, 'the game is aborted');
   await bobPage.goto(`${base}/following`);
   const link = `#following li[data-username="${ann}"] a.following-challenge`;
   await bobPage.waitForSelector(link);
@@ -77,8 +89,9 @@ async function loginEndedOnGamePage(browser) {
   eq((await api(other, 'DELETE', '/api/session', {})).status, 200, 'ann logs out in another tab');
   await annPage.waitForFunction(() => /log-in ended/.test(document.body.textContent ?? ''), null, { timeout: 10000 });
   check(true, 'the game page says the log-in ended');
-  await annPage.waitForSelector('#account-link[href="/login"]', { timeout: 10000 });
-  check(true, 'the header offers the log-in again');
+  await annPage.waitForSelector('#account-link[href^="/login"]', { timeout: 10000 });
+  eq(await annPage.getAttribute('#account-link', 'href'), `/login?next=${encodeURIComponent(`/game/${g.json.id}`)}`,
+    'the header offers the log-in again, back to this game');
   await sleep(5000);
   eq(sockets, 1, 'and the page opens one socket, a watcher\'s (browser finding 3 of round 5)');
   check(!(await annPage.isVisible('.live.off')), 'nor says it is reconnecting');

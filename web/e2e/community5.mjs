@@ -8,7 +8,7 @@
 // the following list's log-in comes back; /tv keeps an ended game a moment (round 4, 12).
 
 import { execFileSync } from 'node:child_process';
-import { api, base, check, eq, newPage, PASSWORD, registered, screenshot, sleep, suite } from './lib.mjs';
+import { api, base, check, clickSquare, eq, newPage, PASSWORD, registered, screenshot, sleep, suite, waitForMoves } from './lib.mjs';
 
 const stamp = Date.now() % 1_000_000;
 const ann = `ann5_${stamp}`;
@@ -155,6 +155,60 @@ async function withdrawnChallengePopupGoes() {
   check(true, 'the cancelled challenge leaves the pop-up');
 }
 
+async function popupTakesFocusAndEscape() {
+  // Browser finding 6 of round 6: the pop-up took no focus and Escape did nothing.
+  await annPage.goto(`${base}/rules`);
+  await annPage.evaluate(() => (/** @type {HTMLElement | null} */ (document.activeElement))?.blur());
+  const c = await api(bobPage, 'POST', '/api/challenges', { username: ann, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 } });
+  eq(c.status, 201, 'bob challenges ann on /rules');
+  await annPage.waitForSelector(`#challenge-popup:not([hidden]) .challenge-popup-item[data-id="${c.json.id}"]`, { timeout: 15000 });
+  await annPage.waitForFunction(() => document.activeElement?.id === 'challenge-popup', null, { timeout: 5000 });
+  check(true, 'the pop-up takes the focus, on itself');
+  // Space, pressed to scroll, accepts nothing (browser finding 1 of round 7).
+  await annPage.keyboard.press('Space');
+  await sleep(1000);
+  check(new URL(annPage.url()).pathname === '/rules' && await annPage.isVisible('#challenge-popup'), 'Space accepts nothing');
+  await annPage.keyboard.press('Tab');
+  check(await annPage.evaluate(() => document.activeElement?.classList.contains('popup-accept') ?? false), 'Tab reaches its Accept');
+  await annPage.keyboard.press('Escape');
+  await annPage.waitForSelector('#challenge-popup', { state: 'hidden', timeout: 5000 });
+  check(true, 'Escape closes it');
+  eq((await api(bobPage, 'DELETE', `/api/challenges/${c.json.id}`)).status, 204, 'bob cancels it');
+}
+
+async function popupIsABandOnAPhoneGame(browser) {
+  // Browser finding 3 of round 6: on a phone's game page the pop-up lay over the chat.
+  const cal = `cal5_${stamp}`;
+  const page = await registered(browser, cal, phone);
+  const g = await api(page, 'POST', '/api/games', { variant: 'antarctos', opponent: 'local' });
+  eq(g.status, 201, 'cal plays both sides on a phone');
+  await page.goto(`${base}/game/${g.json.id}`);
+  await page.waitForSelector('.game .cg-wrap piece');
+  await sleep(500);
+  const c = await api(bobPage, 'POST', '/api/challenges', { username: cal, variant: 'antarctos', time_control: { kind: 'correspondence', days: 2 } });
+  eq(c.status, 201, 'bob challenges cal');
+  await page.waitForSelector('#challenge-popup.band:not([hidden]) .challenge-band-toggle', { timeout: 15000 });
+  const at = await page.evaluate(() => {
+    const el = /** @type {HTMLElement} */ (document.getElementById('challenge-popup'));
+    return { next: el.nextElementSibling?.id, position: getComputedStyle(el).position, height: el.getBoundingClientRect().height, focused: el.contains(document.activeElement) };
+  });
+  check(at.next === 'app' && at.position === 'static' && at.height < 70 && !at.focused, `a one-line band above the game, in the page's flow, that takes no focus (${JSON.stringify(at)})`);
+  eq((await page.textContent('.challenge-band-toggle'))?.trim(), 'Challenges to you: 1 (show)', 'it counts the challenges');
+  // The band moved the board down: taps still land on the squares shown (browser finding 0 of
+  // round 7: the board kept its old place until a scroll).
+  await clickSquare(page, 'c3');
+  await clickSquare(page, 'd4');
+  await waitForMoves(page, 1);
+  check(true, 'c3-d4 tapped under the band is played');
+  await screenshot(page, 'popup-band-phone-game');
+  await page.click('.challenge-band-toggle');
+  await page.waitForSelector(`#challenge-popup.band .challenge-popup-item[data-id="${c.json.id}"] .popup-decline`);
+  await page.click(`#challenge-popup.band .challenge-popup-item[data-id="${c.json.id}"] .popup-decline`);
+  await page.waitForSelector('#challenge-popup', { state: 'hidden', timeout: 10000 });
+  check(true, 'opened, its challenge is declined, and the band goes');
+  await page.context().close();
+}
+
 async function loginEndedShowsTheGameOnly() {
   const id = new URL(annPage.url()).pathname.split('/').pop();
   await annPage.waitForSelector('.live.on', { timeout: 10000 });
@@ -278,6 +332,8 @@ await suite([
   ['an answered challenge\'s pop-up goes', challengePopupGoes],
   ['a game page whose log-in ended shows the game only', loginEndedShowsTheGameOnly],
   ['a withdrawn challenge\'s pop-up goes', withdrawnChallengePopupGoes],
+  ['the pop-up takes the focus and Escape closes it', popupTakesFocusAndEscape],
+  ['on a phone\'s game page the pop-up is a band', popupIsABandOnAPhoneGame],
   ['/mod says what each grave action does, and goes with the log-in', modConfirmsAndGoes],
   ['the game\'s head on a Russian phone', russianPhoneGameHead],
   ['/tv keeps an ended game a moment, with its result', tvHoldsTheResult],

@@ -70,8 +70,16 @@ export function setMe(name: string | null): void {
   if (changed) window.dispatchEvent(new Event('icebound:navigate'));
 }
 
-/** The log-in page's address that comes back here after the log-in (`/login?next=<path>`). */
+/** The log-in page's address that comes back here after the log-in (`/login?next=<path>`).
+ * On the log-in or registration page itself, the log-in page with the `next` it was given;
+ * from the home page, the log-in page alone. */
 export function loginHref(): string {
+  if (location.pathname === '/login' || location.pathname === '/register') {
+    const next = new URLSearchParams(location.search).get('next');
+    return next === null ? '/login' : `/login?next=${encodeURIComponent(next)}`;
+  }
+  // From the home page a log-in goes to the player's games, as it always did.
+  if (location.pathname === '/') return '/login';
   return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 

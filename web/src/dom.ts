@@ -87,3 +87,11 @@ export async function copyText(text: string): Promise<boolean> {
     return ok;
   }
 }
+
+/** Tells the boards on the page that they moved without a scroll or a resize (a band put in
+ * above them, or taken away): chessground measures its squares once and clears the measure
+ * only on a scroll or a resize, so taps landed on the squares shown before (browser finding 0
+ * of round 7). A scroll event on the document clears it. */
+export function boardsMoved(): void {
+  document.dispatchEvent(new Event('scroll'));
+}

@@ -2,7 +2,7 @@
 // into `main` and sets the window's title; later pages (editor, lobby, profiles) add a line to
 // `routes`.
 
-import { currentUser, loadMe } from './account';
+import { currentUser, loadMe, loginHref } from './account';
 import { h, mount, svgIcon } from './dom';
 import { LANGS, lang, setLang, t, type Lang } from './i18n';
 import { registerServiceWorker } from './install';
@@ -156,7 +156,7 @@ function menuButton(): HTMLElement {
 function account(link: (href: string, label: string) => HTMLElement): HTMLElement | null {
   const user = currentUser();
   if (user === undefined) return null;
-  const a = user === null ? link('/login', t('nav.login')) : link('/account', user);
+  const a = user === null ? link(loginHref(), t('nav.login')) : link('/account', user);
   a.id = 'account-link';
   a.classList.add('account-link');
   if (user === null) return a;

@@ -18,6 +18,8 @@ export interface RatingView {
 }
 
 export interface PlayerView {
+  /** `BOT` for a BOT account (issue 44, docs/bot-api.md); absent otherwise. */
+  title?: string;
   username: string;
   ratings: Record<Variant, Record<Speed, RatingView>>;
   games: { total: number; wins: number; losses: number; draws: number };

@@ -63,12 +63,41 @@ pub struct MatchArgs {
     /// Write every game to this file (PDN / PGN).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Weights file (as `icebound nnue --train` writes it) that `on=nnue` uses in this match,
+    /// in place of the game's embedded network: for measuring a network before it is
+    /// embedded. Both engines see it; only a setting with `on=nnue` evaluates with it.
+    #[arg(long, value_name = "FILE")]
+    pub nnue: Option<PathBuf>,
     #[command(flatten)]
     pub db: DatabaseArg,
 }
 
 pub fn match_(args: MatchArgs) -> Result<(), String> {
+    if let Some(path) = &args.nnue {
+        install_network(args.variant, path)?;
+    }
     with_game!(args.variant, V => run::<V>(&args))
+}
+
+/// Reads the weights file of `--nnue`, checks it is `game`'s, and installs it for this
+/// process (`engine::nnue::install_network`); prints its body hash.
+fn install_network(game: GameKind, path: &std::path::Path) -> Result<(), String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("--nnue: cannot read {}: {e}", path.display()))?;
+    let net = match game {
+        GameKind::Antarctos => engine::nnue::Network::from_bytes::<antarctos::Antarctos>(&bytes),
+        GameKind::IceAge => engine::nnue::Network::from_bytes::<iceage::IceAge>(&bytes),
+    }
+    .map_err(|e| format!("--nnue: {}: {e}", path.display()))?;
+    let hash = engine::nnue::fnv1a(bytes.get(engine::nnue::HEADER_LEN..).unwrap_or(&[]));
+    if !engine::nnue::install_network(net) {
+        return Err("--nnue: the network was already in use".into());
+    }
+    println!(
+        "on=nnue uses {} (body hash {hash:016x}) in place of the embedded network",
+        path.display()
+    );
+    Ok(())
 }
 
 fn run<V: EngineVariant>(args: &MatchArgs) -> Result<(), String> {

@@ -4,6 +4,7 @@
 //! HTTP answer. Request bodies are parsed into typed input here (docs/architecture.md).
 
 pub mod assets;
+pub mod bearer;
 pub mod chat_feed;
 pub mod conn;
 pub mod error;

@@ -126,8 +126,24 @@ pub async fn middleware(
         // Pages do not use the token: serve them with one that holds nothing, set nothing.
         Presented::BadHeader | Presented::Conflict => (sec.keys.issue(), false),
     };
+    // An API token (issue 44) makes the request its account's, on the endpoints it may use.
+    let bearer = if api && crate::bearer::sent(req.headers()) {
+        if !crate::bearer::allowed(req.method(), req.uri().path()) {
+            return crate::bearer::not_for_tokens().into_response();
+        }
+        let Some(sessions) = &sec.sessions else {
+            return crate::bearer::not_for_tokens().into_response();
+        };
+        match crate::bearer::read(req.headers(), sessions).await {
+            Ok(login) => Some(login),
+            Err(e) => return e.into_response(),
+        }
+    } else {
+        None
+    };
     // A live log-in session makes the request its account's player (site::accounts).
     let account = match (&sec.sessions, session_cookie(req.headers(), https)) {
+        _ if bearer.is_some() => bearer.as_ref().map(|b| b.account.clone()),
         (_, SessionCookie::Conflict) if api => {
             return HttpError::from(SiteError::new(
                 ErrorCode::CookieConflict,
@@ -159,6 +175,8 @@ pub async fn middleware(
     req.extensions_mut().insert(Player(player));
     req.extensions_mut().insert(Anonymous(token.clone()));
     req.extensions_mut().insert(LoggedIn(account));
+    let by_token = bearer.is_some();
+    req.extensions_mut().insert(crate::bearer::Bearer(bearer));
     let mut res = next.run(req).await;
     // Never on a static file: a shared cache that keeps it would hand the token to others.
     let public = res
@@ -170,7 +188,7 @@ pub async fn middleware(
             .get(axum::http::header::CACHE_CONTROL)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.contains("public"));
-    if fresh && !public {
+    if fresh && !public && !by_token {
         let secure = if https { "; Secure" } else { "" };
         let cookie = format!(
             "{name}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}",

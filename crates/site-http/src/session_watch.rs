@@ -22,6 +22,8 @@ pub(crate) struct SessionWatch {
     listening: bool,
     /// When the session is read again by itself.
     next_check: Instant,
+    /// A read of the session is due (an end heard, or `next_check` passed).
+    check_owed: bool,
 }
 
 impl SessionWatch {
@@ -35,29 +37,39 @@ impl SessionWatch {
             account: a.id,
             listening: true,
             next_check: Instant::now() + SESSION_RECHECK,
+            check_owed: false,
         })
     }
 
     /// Resolves once the session has ended (the store says so; a store that cannot tell counts
-    /// as live). Cancel-safe: a select may drop it and call it again.
+    /// as live). Cancel-safe: a select may drop it and call it again; an end heard, or a
+    /// re-check due, whose read was cut short is read again first.
     pub(crate) async fn until_ended(&mut self) {
         loop {
+            if self.check_owed {
+                if self.sessions.has_ended(&self.hash).await {
+                    return;
+                }
+                self.check_owed = false;
+                self.next_check = Instant::now() + SESSION_RECHECK;
+            }
             tokio::select! {
                 mine = next_end_of(&mut self.ended, &self.account), if self.listening => {
-                    if !mine {
+                    if mine {
+                        self.check_owed = true;
+                    } else {
                         self.listening = false;
-                    } else if self.sessions.has_ended(&self.hash).await {
-                        return;
                     }
                 }
-                () = tokio::time::sleep_until(self.next_check) => {
-                    self.next_check = Instant::now() + SESSION_RECHECK;
-                    if self.sessions.has_ended(&self.hash).await {
-                        return;
-                    }
-                }
+                () = tokio::time::sleep_until(self.next_check) => self.check_owed = true,
             }
         }
+    }
+
+    /// Whether the session is still live now (a store that cannot tell counts as live: a
+    /// database outage must not log players out, hostile finding 1 of round 5).
+    pub(crate) async fn is_live(&self) -> bool {
+        !self.sessions.has_ended(&self.hash).await
     }
 }
 

@@ -98,6 +98,11 @@ pub enum ErrorCode {
     /// 403: a player of a game in progress wrote in its watchers' room, which the two
     /// players neither read nor write until the game ends (issue 41).
     WatchersClosed,
+    /// 403: a BOT account (issue 44) asked for what only people do: seeks, quick pairing, a
+    /// rated challenge to a person.
+    BotAccount,
+    /// 403: the API token's scopes do not cover this endpoint (the message names the scope).
+    MissingScope,
     /// 503: a part of the site that is not set up on this server (Web Push without its key).
     Unavailable,
     /// 500: storage failure.
@@ -134,7 +139,9 @@ impl ErrorCode {
             | ErrorCode::Muted
             | ErrorCode::ChatOff
             | ErrorCode::ChatNotAllowed
-            | ErrorCode::WatchersClosed => 403,
+            | ErrorCode::WatchersClosed
+            | ErrorCode::BotAccount
+            | ErrorCode::MissingScope => 403,
             ErrorCode::BadToken | ErrorCode::BadCredentials | ErrorCode::NotLoggedIn => 401,
             ErrorCode::RateLimited
             | ErrorCode::TooManyAnalyses

@@ -4,6 +4,7 @@
 //! notification ([`notifications`]), and the domain's error ([`error::SiteError`]).
 //! No I/O: no axum, sqlx, tokio, hyper or redis (docs/architecture.md; a test checks it).
 
+pub mod api_tokens;
 pub mod chat;
 pub mod clock;
 pub mod error;

@@ -7,7 +7,7 @@
 use site_model::social::ChallengesFrom;
 use sqlx::Row;
 
-use super::conn::commit;
+use super::conn::{commit, lock_players};
 use super::follows::SocialRow;
 use super::{Store, StoreError};
 
@@ -17,13 +17,30 @@ pub const MAX_BLOCKS: i64 = 500;
 impl Store {
     /// `blocker` blocks `blocked` (account ids), in one transaction with the withdrawal of
     /// `blocker`'s open challenges to `blocked` and of `blocker`'s notifications of
-    /// `blocked`'s challenges; false (nothing stored) when `blocker` already blocks the most
-    /// allowed. `blocked`'s follow of `blocker` stays (see the module).
+    /// `blocked`'s challenges, under both players' lobby locks; false (nothing stored) when
+    /// `blocker` already blocks the most allowed. `blocked`'s follow of `blocker` stays (see the module).
     pub async fn block(&self, blocker: &str, blocked: &str, now: i64) -> Result<bool, StoreError> {
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    // Both players' lobby locks: a challenge either way that is being stored
+                    // now commits first (and its notification goes below), or waits and sees
+                    // the block (hostile finding 4 of round 6).
+                    let hashes: Vec<String> = sqlx::query(
+                        "SELECT player_hash AS p FROM accounts WHERE id IN ($1, $2) \
+                         AND player_hash IS NOT NULL",
+                    )
+                    .bind(blocker)
+                    .bind(blocked)
+                    .fetch_all(&mut *tx)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get("p"))
+                    .collect::<Result<_, _>>()?;
+                    let keys: Vec<&str> = hashes.iter().map(String::as_str).collect();
+                    lock_players(&mut tx, sqlite, &keys).await?;
                     let n: i64 =
                         sqlx::query("SELECT COUNT(*) AS n FROM blocks WHERE blocker_id = $1")
                             .bind(blocker)
@@ -328,4 +345,64 @@ impl Store {
         })
         .await
     }
+}
+
+/// What stands between two players `a` and `b` (token hashes) in a transaction that would make
+/// them meet (a challenge, a seek's accept, a rematch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Between {
+    /// A moderator closed `a`'s account.
+    AClosed,
+    /// A moderator closed `b`'s account.
+    BClosed,
+    /// `a` blocks `b`.
+    ABlocksB,
+    /// `b` blocks `a`.
+    BBlocksA,
+}
+
+/// Whether a closed account or a block stands between `a` and `b` (token hashes), read inside
+/// `tx` after both players' lobby locks ([`super::conn::lock_players`]), so that a block or a
+/// close committed meanwhile is seen (issue 41, hostile findings 4 and 5 of round 6, 1-3 of
+/// round 7). A close is told before a block.
+pub(super) async fn standing_between(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    a: &str,
+    b: &str,
+) -> Result<Option<Between>, StoreError> {
+    let closed: Vec<String> = sqlx::query(
+        "SELECT player_hash AS p FROM accounts WHERE player_hash IN ($1, $2) \
+         AND closed_at IS NOT NULL",
+    )
+    .bind(a)
+    .bind(b)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| r.try_get("p"))
+    .collect::<Result<_, _>>()?;
+    if closed.iter().any(|p| p == a) {
+        return Ok(Some(Between::AClosed));
+    }
+    if !closed.is_empty() {
+        return Ok(Some(Between::BClosed));
+    }
+    let blocker: Option<String> = sqlx::query(
+        "SELECT x.player_hash AS b FROM blocks k JOIN accounts x ON x.id = k.blocker_id \
+         JOIN accounts y ON y.id = k.blocked_id WHERE (x.player_hash = $1 AND \
+         y.player_hash = $2) OR (x.player_hash = $2 AND y.player_hash = $1) LIMIT 1",
+    )
+    .bind(a)
+    .bind(b)
+    .fetch_optional(&mut **tx)
+    .await?
+    .map(|r| r.try_get("b"))
+    .transpose()?;
+    Ok(blocker.map(|x| {
+        if x == a {
+            Between::ABlocksB
+        } else {
+            Between::BBlocksA
+        }
+    }))
 }

@@ -7,7 +7,8 @@ use site_model::secrets::TokenHash;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::conn::commit;
+use super::blocks::{Between, standing_between};
+use super::conn::{commit, lock_players};
 use super::games::insert;
 use super::notifications::{NewNotification, insert_many};
 use super::seeks::status_of;
@@ -90,16 +91,43 @@ pub enum ChallengeRefusal {
     TooManyOpen,
     /// The challenger challenged this player [`ChallengeLimits::per_pair`] times in the window.
     TooManyToPlayer,
+    /// The challenger blocks the challenged player.
+    ChallengerBlocks,
+    /// The challenged player blocks the challenger.
+    Blocked,
+    /// The challenger's account was closed by a moderator.
+    ChallengerClosed,
+    /// The challenged player's account was closed by a moderator.
+    ChallengedClosed,
+}
+
+/// Whether a block or a closed account stands between `c`'s two players, read inside the
+/// insert's transaction (after their lobby locks).
+async fn standing(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    c: &ChallengeRow,
+) -> Result<Option<ChallengeRefusal>, StoreError> {
+    Ok(
+        standing_between(tx, c.challenger.as_str(), c.challenged.as_str())
+            .await?
+            .map(|b| match b {
+                Between::AClosed => ChallengeRefusal::ChallengerClosed,
+                Between::BClosed => ChallengeRefusal::ChallengedClosed,
+                Between::ABlocksB => ChallengeRefusal::ChallengerBlocks,
+                Between::BBlocksA => ChallengeRefusal::Blocked,
+            }),
+    )
 }
 
 impl Store {
     /// Stores `c` with `note` (the challenged player's notification) unless its challenger
     /// has `limits.open` live challenges out, or challenged the same player
     /// `limits.per_pair` times since `limits.since` (Unix ms; counted by the notifications,
-    /// so a cancelled challenge still counts). The counts and the insert are one transaction,
-    /// and one challenger's challenges go one at a time (PostgreSQL: an advisory lock;
-    /// SQLite's write lock already), so parallel requests cannot pass a limit (hostile
-    /// finding 4 of round 4).
+    /// so a cancelled challenge still counts), or one of the two blocks the other, or a
+    /// moderator closed either account. The checks and the insert are one transaction under
+    /// both players' lobby locks ([`lock_players`]; blocks and closes take them too), so
+    /// parallel requests cannot pass a limit (hostile finding 4 of round 4) and a block or a
+    /// close at the same moment cannot miss a challenge (findings 4 and 5 of round 6).
     pub async fn insert_challenge(
         &self,
         c: &ChallengeRow,
@@ -111,11 +139,14 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
-                    if !sqlite {
-                        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
-                            .bind(format!("challenges:{}", c.challenger.as_str()))
-                            .execute(&mut *tx)
-                            .await?;
+                    lock_players(
+                        &mut tx,
+                        sqlite,
+                        &[c.challenger.as_str(), c.challenged.as_str()],
+                    )
+                    .await?;
+                    if let Some(refusal) = standing(&mut tx, c).await? {
+                        return Ok(Err(refusal));
                     }
                     let row = sqlx::query(
                         "SELECT COUNT(*) AS n FROM notifications WHERE owner = $1 AND kind = $2 \

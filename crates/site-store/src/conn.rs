@@ -278,3 +278,29 @@ impl Conn {
 pub(super) async fn commit(tx: Transaction<'_, Any>) -> Result<(), StoreError> {
     tx.commit().await.map_err(StoreError::Commit)
 }
+
+/// Holds, until `tx` ends, the lobby lock of each player in `players` (token hashes), taken
+/// in sorted order so two holders never wait on each other. Challenges, seeks, blocks and a
+/// moderator's close take it for the players they touch, so a check made inside one of them
+/// (a block, a closed account, a count) stays true until it commits (issue 41, hostile
+/// findings 4 and 5 of round 6). PostgreSQL: `pg_advisory_xact_lock`; SQLite needs none (its
+/// write transactions are `BEGIN IMMEDIATE`, one at a time across processes).
+pub(super) async fn lock_players(
+    tx: &mut Transaction<'_, Any>,
+    sqlite: bool,
+    players: &[&str],
+) -> Result<(), StoreError> {
+    if sqlite {
+        return Ok(());
+    }
+    let mut keys: Vec<&str> = players.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    for key in keys {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind(format!("player:{key}"))
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}

@@ -5,7 +5,8 @@ use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::conn::commit;
+use super::blocks::{Between, standing_between};
+use super::conn::{commit, lock_players};
 use super::notifications::{NewNotification, insert_many};
 use super::{Store, StoreError, corrupt};
 use site_model::clock::{Clock, Speed};
@@ -424,14 +425,31 @@ impl Store {
 
     /// Stores a rematch `new` of `old` in one transaction: `old` (already carrying
     /// `rematch = new.id` and a bumped version) is updated only if it was not changed meanwhile.
-    pub async fn insert_rematch(&self, old: &GameRow, new: &GameRow) -> Result<(), StoreError> {
+    ///
+    /// `players`, the two accounts' token hashes (the one who starts it first), are checked
+    /// under their lobby locks: nothing is stored when one blocks the other or an account was
+    /// closed meanwhile (hostile finding 3 of round 7).
+    pub async fn insert_rematch(
+        &self,
+        old: &GameRow,
+        new: &GameRow,
+        players: Option<(&str, &str)>,
+    ) -> Result<Result<(), Between>, StoreError> {
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    if let Some((a, b)) = players {
+                        lock_players(&mut tx, sqlite, &[a, b]).await?;
+                        if let Some(between) = standing_between(&mut tx, a, b).await? {
+                            return Ok(Err(between));
+                        }
+                    }
                     update(&mut tx, old, old.ply).await?;
                     insert(&mut tx, new).await?;
-                    commit(tx).await
+                    commit(tx).await?;
+                    Ok(Ok(()))
                 }
                 .await;
                 (conn, result)

@@ -12,6 +12,7 @@
 //! Related rows (a game and its moves) are read from one snapshot.
 
 mod accounts;
+mod api_tokens;
 mod backup;
 mod blocks;
 mod challenges;
@@ -63,8 +64,9 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 
 pub use accounts::{AccountRow, NameClash};
+pub use api_tokens::{ApiTokenRow, TokenAccount};
 pub use backup::BackupSummary;
-pub use blocks::MAX_BLOCKS;
+pub use blocks::{Between, MAX_BLOCKS};
 pub use challenges::{ChallengeEnd, ChallengeLimits, ChallengeRefusal, ChallengeRow};
 pub use chat::{ChatInsert, ChatReader, ChatRow};
 pub use commits::{CommitCounts, MAX_BATCH};
@@ -90,7 +92,7 @@ pub use puzzles::{AttemptRow, AttemptStored, NewPuzzle, PuzzleRatingRow, PuzzleR
 pub use ratings::{BoardRow, HistoryRow, RatingRow};
 pub use reports::{NewReport, ReportRefusal, ReportRow, ReportedMessage};
 pub use reviews::ReviewRow;
-pub use seeks::{AcceptOutcome, SeekRow, Terms};
+pub use seeks::{AcceptOutcome, SeekRefusal, SeekRow, Terms};
 pub use tournament_entries::{EntryRow, JoinOutcome};
 pub use tournament_pairings::{NewPairing, PairingRow, result_of as pairing_result_of};
 pub use tournaments::TournamentRow;

@@ -796,4 +796,22 @@ pub(super) const MIGRATIONS: &[(i64, &[&str])] = &[
         )",
         ],
     ),
+    (
+        40,
+        &[
+            // Personal API tokens (issue 44, store/api_tokens.rs): the SHA-256 of the token,
+            // never the token; its scopes as names joined by spaces (site_model::api_tokens).
+            "CREATE TABLE IF NOT EXISTS api_tokens (
+            id TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            token_hash TEXT NOT NULL UNIQUE,
+            scopes TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+            "CREATE INDEX IF NOT EXISTS api_tokens_account ON api_tokens (account_id)",
+            // A BOT account (issue 44): since when, Unix ms; NULL: a person. Set for good by
+            // its first token with the scope bot:play.
+            "ALTER TABLE accounts ADD COLUMN bot_since BIGINT",
+        ],
+    ),
 ];

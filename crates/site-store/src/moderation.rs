@@ -6,7 +6,7 @@ use site_model::ratings::RatingChange;
 use site_model::social::{ModAction, ModMark};
 use sqlx::{Any, Row, Transaction};
 
-use super::conn::commit;
+use super::conn::{commit, lock_players};
 use super::{Store, StoreError, corrupt};
 
 /// An account's moderation state.
@@ -351,6 +351,7 @@ impl Store {
         change: ModChange,
         log: &ModLogEntry<'_>,
     ) -> Result<Vec<Refund>, StoreError> {
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
@@ -365,6 +366,12 @@ impl Store {
                                 .await?;
                         }
                         ModChange::Close => {
+                            // The player's lobby lock: a challenge or seek being stored now
+                            // commits first (and goes below), or waits and sees the close
+                            // (hostile finding 5 of round 6).
+                            if let Some(hash) = player_hash {
+                                lock_players(&mut tx, sqlite, &[hash]).await?;
+                            }
                             sqlx::query(
                                 "UPDATE accounts SET closed_at = $1 WHERE id = $2 \
                                  AND closed_at IS NULL",
@@ -380,6 +387,15 @@ impl Store {
                             if let Some(hash) = player_hash {
                                 sqlx::query(
                                     "DELETE FROM seeks WHERE owner = $1 AND status = 'open'",
+                                )
+                                .bind(hash)
+                                .execute(&mut *tx)
+                                .await?;
+                                // The bell entries of its challenges lead nowhere now.
+                                sqlx::query(
+                                    "DELETE FROM notifications WHERE kind = 'challenge' AND \
+                                     event_key IN (SELECT 'challenge:' || id FROM challenges \
+                                     WHERE challenger = $1 AND status = 'open')",
                                 )
                                 .bind(hash)
                                 .execute(&mut *tx)

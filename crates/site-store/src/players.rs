@@ -58,6 +58,8 @@ pub struct ProfileAccount {
     pub closed: bool,
     /// A moderator's mute lasts until then (Unix ms), if one was given.
     pub muted_until: Option<i64>,
+    /// A BOT account (issue 44).
+    pub bot: bool,
 }
 
 impl ProfileAccount {
@@ -82,8 +84,8 @@ impl Store {
             Box::pin(async move {
                 let result = async {
                     let row = sqlx::query(
-                        "SELECT id, username, player_hash, bio, country, closed_at, muted_until \
-                         FROM accounts \
+                        "SELECT id, username, player_hash, bio, country, closed_at, muted_until, \
+                         bot_since FROM accounts \
                          WHERE username_key = $1",
                     )
                     .bind(key)
@@ -100,6 +102,7 @@ impl Store {
                             country: r.try_get("country")?,
                             closed: r.try_get::<Option<i64>, _>("closed_at")?.is_some(),
                             muted_until: r.try_get("muted_until")?,
+                            bot: r.try_get::<Option<i64>, _>("bot_since")?.is_some(),
                         }),
                         None => None,
                     })

@@ -9,7 +9,8 @@ use site_model::secrets::TokenHash;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::conn::commit;
+use super::blocks::{Between, standing_between};
+use super::conn::{commit, lock_players};
 use super::games::insert;
 use super::{GameRow, Store, StoreError, corrupt};
 use site_model::clock::TimeControl;
@@ -133,12 +134,32 @@ pub enum AcceptOutcome {
     /// The acceptor's own seek, to be withdrawn in the same transaction, was taken first:
     /// nothing changed.
     OwnTaken,
+    /// One of the two players blocks the other: nothing changed.
+    Blocked,
+    /// A moderator closed the acceptor's account: nothing changed.
+    AcceptorClosed,
+}
+
+/// Why [`Store::insert_seek`] stored nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeekRefusal {
+    /// The owner (or its address, when anonymous) has the most live seeks allowed.
+    TooMany,
+    /// The owner's account was closed by a moderator.
+    OwnerClosed,
 }
 
 impl Store {
     /// Stores `seek` unless its owner, or its address ([`SeekRow::address`], when anonymous),
-    /// already has `cap` live seeks at `seek.created_at`: `Ok(false)` then.
-    pub async fn insert_seek(&self, seek: &SeekRow, cap: i64) -> Result<bool, StoreError> {
+    /// already has `cap` live seeks at `seek.created_at`, or its owner's account was closed.
+    /// One transaction under the owner's lobby lock, which a moderator's close takes too, so
+    /// a close at the same moment cannot leave a seek behind (hostile finding 5 of round 6).
+    pub async fn insert_seek(
+        &self,
+        seek: &SeekRow,
+        cap: i64,
+    ) -> Result<Result<(), SeekRefusal>, StoreError> {
+        let sqlite = self.sqlite;
         // A correspondence seek's end, when it has one, is fixed: presence never moves it.
         let lasting = i64::from(matches!(
             seek.terms.control,
@@ -147,6 +168,18 @@ impl Store {
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
+                    let mut tx = conn.begin().await?;
+                    lock_players(&mut tx, sqlite, &[seek.owner.as_str()]).await?;
+                    let closed = sqlx::query(
+                        "SELECT 1 AS x FROM accounts WHERE player_hash = $1 \
+                         AND closed_at IS NOT NULL",
+                    )
+                    .bind(seek.owner.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if closed.is_some() {
+                        return Ok(Err(SeekRefusal::OwnerClosed));
+                    }
                     // One statement: the counts and the insert see the same rows. A NULL
                     // address matches no row: an account is counted by its owner alone.
                     let done = sqlx::query(&format!(
@@ -173,9 +206,13 @@ impl Store {
                     .bind(lasting)
                     .bind(seek.rating_range.map(|r| r.0))
                     .bind(seek.rating_range.map(|r| r.1))
-                    .execute(conn.raw())
+                    .execute(&mut *tx)
                     .await?;
-                    Ok(done.rows_affected() == 1)
+                    if done.rows_affected() != 1 {
+                        return Ok(Err(SeekRefusal::TooMany));
+                    }
+                    commit(tx).await?;
+                    Ok(Ok(()))
                 }
                 .await;
                 (conn, result)
@@ -328,7 +365,9 @@ impl Store {
 
     /// Accepts the live seek `id` for `acceptor` (the SHA-256 of its token, never the seek's
     /// owner) and stores `game`, in one transaction; first withdraws the acceptor's own open
-    /// seek `withdraw` when given (quick pairing), which must still be open.
+    /// seek `withdraw` when given (quick pairing), which must still be open. Nothing changes
+    /// when one of the two blocks the other or the acceptor's account is closed, read under
+    /// both players' lobby locks.
     pub async fn accept_seek(
         &self,
         id: &str,
@@ -337,10 +376,33 @@ impl Store {
         withdraw: Option<&str>,
     ) -> Result<AcceptOutcome, StoreError> {
         let acceptor = acceptor.as_str();
+        let sqlite = self.sqlite;
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    // Both players' lobby locks, then what stands between them: a block or a
+                    // close committed meanwhile is seen (hostile findings 1 and 2 of round 7).
+                    let owner: Option<String> =
+                        sqlx::query("SELECT owner FROM seeks WHERE id = $1")
+                            .bind(id)
+                            .fetch_optional(&mut *tx)
+                            .await?
+                            .map(|r| r.try_get("owner"))
+                            .transpose()?;
+                    let Some(owner) = owner else {
+                        return Ok(AcceptOutcome::Lost);
+                    };
+                    lock_players(&mut tx, sqlite, &[acceptor, &owner]).await?;
+                    match standing_between(&mut tx, acceptor, &owner).await? {
+                        None => {}
+                        Some(Between::AClosed) => return Ok(AcceptOutcome::AcceptorClosed),
+                        // A close withdraws its seeks (under this lock): gone.
+                        Some(Between::BClosed) => return Ok(AcceptOutcome::Lost),
+                        Some(Between::ABlocksB | Between::BBlocksA) => {
+                            return Ok(AcceptOutcome::Blocked);
+                        }
+                    }
                     if let Some(own) = withdraw
                         && !take_open(&mut tx, own, None, None, game.created_at).await?
                     {

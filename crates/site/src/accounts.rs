@@ -14,6 +14,7 @@
 //! same work: an unknown name is checked against a dummy hash of the same parameters.
 //! Log-ins are also paced per username across addresses and processes ([`guard`]).
 
+pub mod api_tokens;
 pub mod guard;
 
 use std::collections::HashMap;

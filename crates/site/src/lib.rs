@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod bot;
 pub mod chat;
 pub mod engine_memory;
 pub mod engine_player;

@@ -90,6 +90,9 @@ impl From<PlayerRecord> for RecordView {
 pub struct PlayerView {
     /// The name as registered.
     pub username: String,
+    /// `"BOT"` for a BOT account (issue 44, as lichess's `title`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     /// Per game, per speed class.
     pub ratings: BTreeMap<&'static str, BTreeMap<&'static str, RatingView>>,
     /// Finished games counted.
@@ -259,6 +262,7 @@ async fn player(store: &Store, name: &str) -> Result<PlayerView, SiteError> {
     let activity = crate::profile::activity(store, &acc).await?;
     let bio = acc.public_bio(now_ms()).map(str::to_owned);
     Ok(PlayerView {
+        title: acc.bot.then_some("BOT"),
         username: acc.username,
         ratings,
         games: games.into(),

@@ -15,6 +15,7 @@ export const notifyEn = {
   'notify.tournament_game': 'Your tournament game against {name} is ready',
   'notify.sandbag_warning': 'You lost many rated games quickly (the last to {name}). If this goes on, your rated games stop counting for a week.',
   'notify.popup_title': 'A challenge',
+  'notify.popup_band': 'Challenges to you: {n} (show)',
   'notify.accept': 'Accept',
   'notify.decline': 'Decline',
   'notify.close': 'Close',

@@ -16,6 +16,7 @@ export const notifyRu: Record<keyof typeof notifyEn, string> = {
   'notify.tournament_game': 'Ваша турнирная партия с {name} готова',
   'notify.sandbag_warning': 'Вы быстро проиграли много рейтинговых партий (последнюю — {name}). Если так продолжится, ваши рейтинговые партии неделю не будут учитываться.',
   'notify.popup_title': 'Вызов',
+  'notify.popup_band': 'Вызовы вам: {n} (показать)',
   'notify.accept': 'Принять',
   'notify.decline': 'Отклонить',
   'notify.close': 'Закрыть',

@@ -16,6 +16,7 @@ export const notifyTr: Record<keyof typeof notifyEn, string> = {
   'notify.tournament_game': '{name} ile turnuva oyununuz hazır',
   'notify.sandbag_warning': 'Birçok puanlı oyunu hızla kaybettiniz (sonuncusu {name} karşısında). Bu sürerse puanlı oyunlarınız bir hafta sayılmayacak.',
   'notify.popup_title': 'Meydan okuma',
+  'notify.popup_band': 'Size meydan okumalar: {n} (göster)',
   'notify.accept': 'Kabul et',
   'notify.decline': 'Reddet',
   'notify.close': 'Kapat',

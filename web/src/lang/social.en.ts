@@ -29,6 +29,7 @@ export const socialEn = {
   'social.online': 'online',
   'social.offline': 'offline',
   'social.watch': 'watch the game',
+  'social.watch_n': 'watch game {n}',
   'social.challenge': 'Challenge',
   'social.followers_title': 'Followers of {name}',
   'social.followers_none': 'Nobody follows this player yet.',

@@ -30,6 +30,7 @@ export const socialRu: Record<keyof typeof socialEn, string> = {
   'social.online': 'в сети',
   'social.offline': 'не в сети',
   'social.watch': 'смотреть партию',
+  'social.watch_n': 'смотреть партию {n}',
   'social.challenge': 'Вызвать',
   'social.followers_title': 'Подписчики игрока {name}',
   'social.followers_none': 'На этого игрока пока никто не подписан.',

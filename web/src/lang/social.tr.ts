@@ -30,6 +30,7 @@ export const socialTr: Record<keyof typeof socialEn, string> = {
   'social.online': 'çevrimiçi',
   'social.offline': 'çevrimdışı',
   'social.watch': 'oyunu izle',
+  'social.watch_n': '{n}. oyunu izle',
   'social.challenge': 'Meydan oku',
   'social.followers_title': '{name} oyuncusunun takipçileri',
   'social.followers_none': 'Bu oyuncuyu henüz kimse takip etmiyor.',

@@ -4,7 +4,7 @@
 // (`GET /api/push/key`), and the subscription is stored with `POST /api/push/subscriptions`.
 
 import { call } from '../api';
-import { h } from '../dom';
+import { boardsMoved, h } from '../dom';
 import { t } from '../i18n';
 
 const DISMISSED = 'icebound.push_offer_dismissed';
@@ -58,7 +58,7 @@ export async function offerPush(): Promise<void> {
     return;
   }
   const error = h('p.error', { role: 'alert' });
-  const close = () => { localStorage.setItem(DISMISSED, '1'); box.remove(); };
+  const close = () => { localStorage.setItem(DISMISSED, '1'); box.remove(); boardsMoved(); };
   const on = h('button.primary#push-offer-on', {
     type: 'button',
     onclick: async () => {
@@ -66,6 +66,7 @@ export async function offerPush(): Promise<void> {
       try {
         await subscribe();
         box.remove();
+        boardsMoved();
       } catch (err) {
         error.textContent = err instanceof Error ? err.message : String(err);
         on.removeAttribute('disabled');
@@ -77,4 +78,5 @@ export async function offerPush(): Promise<void> {
     h('div.actions', on, h('button#push-offer-later', { type: 'button', onclick: close }, t('notify.push_later'))),
     error);
   document.body.insertBefore(box, document.getElementById('app'));
+  boardsMoved();
 }

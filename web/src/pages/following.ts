@@ -27,7 +27,7 @@ export function followingPage(root: HTMLElement): () => void {
         h('span', { class: f.online ? 'online-dot on' : 'online-dot', title: f.online ? t('social.online') : t('social.offline') }, f.online ? '● ' : '○ '),
         h('a', { href: `/@/${encodeURIComponent(f.username)}` }, f.username),
         f.online ? ` · ${t('social.online')}` : '',
-        ...f.playing.map(g => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, t('social.watch'))]).flat(),
+        ...f.playing.map((g, i) => [' · ', h('a', { href: `/game/${encodeURIComponent(g)}` }, f.playing.length > 1 ? t('social.watch_n', { n: i + 1 }) : t('social.watch'))]).flat(),
         ' ', h('a.button.following-challenge', { href: `/?challenge=${encodeURIComponent(f.username)}` }, t('social.challenge')))))));
     if (focused) root.querySelector<HTMLElement>(`li[data-username="${CSS.escape(focused)}"] a.following-challenge`)?.focus();
   }, err => {

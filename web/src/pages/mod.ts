@@ -22,7 +22,10 @@ function actionWords(code: string): string {
   return has(key) ? t(key) : code;
 }
 
-function actions(name: string, after: () => void, message?: string, tournament?: string): HTMLElement {
+/** The actions on a reported player: those its standing allows (browser finding 8 of round 4:
+ * every button showed whatever the standing, so an unmute of nobody muted was logged), or all
+ * when the standing is not known. */
+function actions(name: string, after: () => void, standing: ReportView['standing'], message?: string, tournament?: string): HTMLElement {
   const reason = h('input.mod-reason', { type: 'text', maxlength: 500, required: true, placeholder: t('mod.reason'), 'aria-label': t('mod.reason') }) as HTMLInputElement;
   const note = h('span.small.mod-note', { role: 'status' });
   // Every action is logged with its reason: asked for here, before sending (finding 13).
@@ -63,14 +66,18 @@ function actions(name: string, after: () => void, message?: string, tournament?:
         err => mount(note, h('span.error', errorWords(err))))),
     }, t('mod.rename_event'))
     : null;
+  const known = standing !== undefined;
+  const muted = known && standing.muted_until !== null && standing.muted_until > Date.now();
+  const mark = standing?.mark ?? null;
+  const closed = known && standing.closed_at !== null;
   return h('div.actions.wrap', reason, remove, rename,
-    button(t('mod.mute'), act('mute', { minutes: 60 })),
-    button(t('mod.unmute'), act('unmute')),
-    graveButton(t('mod.mark_booster'), 'booster', act('mark', { mark: 'booster' })),
-    graveButton(t('mod.mark_cheater'), 'cheater', act('mark', { mark: 'cheater' })),
-    button(t('mod.unmark'), act('unmark')),
-    graveButton(t('mod.close_account'), 'close', act('close')),
-    button(t('mod.reopen'), act('reopen')),
+    !known || !muted ? button(t('mod.mute'), act('mute', { minutes: 60 })) : null,
+    !known || muted ? button(t('mod.unmute'), act('unmute')) : null,
+    !known || mark === null ? graveButton(t('mod.mark_booster'), 'booster', act('mark', { mark: 'booster' })) : null,
+    !known || mark !== 'cheater' ? graveButton(t('mod.mark_cheater'), 'cheater', act('mark', { mark: 'cheater' })) : null,
+    !known || mark !== null ? button(t('mod.unmark'), act('unmark')) : null,
+    !known || !closed ? graveButton(t('mod.close_account'), 'close', act('close')) : null,
+    !known || closed ? button(t('mod.reopen'), act('reopen')) : null,
     note);
 }
 
@@ -129,7 +136,7 @@ export function modPage(root: HTMLElement): void {
     r.message ? messagePlace(r.message.room) : null,
     r.message?.around && r.message.around.length > 1 ? around(r.message.around) : null,
     r.status === 'open'
-      ? h('div', actions(r.username, load, r.message?.id, r.message ? roomPlace(r.message.room).tournament : undefined), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
+      ? h('div', actions(r.username, load, r.standing, r.message?.id, r.message ? roomPlace(r.message.room).tournament : undefined), h('button.close-report', { type: 'button', onclick: () => socialApi.closeReport(r.id).then(load, err => mount(reports, h('p.error', errorWords(err)))) }, t('mod.close_report')))
       : h('p.muted.small', t('mod.closed_by', { name: r.closed_by ?? '?' })));
   const turn = (to: number) => () => { page = to; load(); };
   function load(): void {

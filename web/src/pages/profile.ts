@@ -212,7 +212,8 @@ export function profilePage(root: HTMLElement, rawName: string): void {
     ([p, history]) => {
       setTitle(t('rating.profile_title', { name: p.username }));
       mount(root, h('section.card#profile', { 'data-username': p.username },
-        h('h1', t('rating.profile_title', { name: p.username })),
+        h('h1', t('rating.profile_title', { name: p.username }),
+          p.title ? h('span.bot-title', { title: 'BOT' }, ' BOT') : ''),
         about(p),
         socialBox(p.username),
         h('h2', t('rating.ratings')),

@@ -334,6 +334,19 @@ pub fn iceage_network() -> Result<&'static Network, &'static FormatError> {
         .as_ref()
 }
 
+/// Puts `net` in place of its game's embedded network for the rest of the process, so the
+/// lab can match a network that is not embedded yet (`icebound match --nnue FILE`). Only
+/// before that game's network is first read (the first search with `nnue` on, or
+/// [`antarctos_network`]/[`iceage_network`]); afterwards it changes nothing and returns
+/// `false`.
+pub fn install_network(net: Network) -> bool {
+    let lock = match net.game {
+        GameId::Antarctos => &ANTARCTOS_NET,
+        GameId::IceAge => &ICEAGE_NET,
+    };
+    lock.set(Ok(net)).is_ok()
+}
+
 /// The FNV-1a hash of the embedded weights files' bodies (Antarctos, Ice Age Chess), as the
 /// README beside them states.
 pub fn embedded_hashes() -> (u64, u64) {

@@ -681,6 +681,21 @@ async fn online_becomes(c: &mut ApiClient, name: &str, want: bool) -> Value {
     panic!("{name} never became online = {want}: {list}");
 }
 
+/// `c` logs in as `name` and opens a page: its notification stream, past its first event.
+async fn logged_in_page(c: &mut ApiClient, name: &str) -> server::client::EventStream {
+    let r = post(
+        c,
+        "/api/session",
+        json!({"username": name, "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (status, mut page) = c.events("/api/notifications/stream").await.expect("stream");
+    assert_eq!(status, 200);
+    assert_eq!(page.next_event().await.expect("first").0, "notify");
+    page
+}
+
 /// Browser finding 2: "online" is any page of the site open (its notification stream), in
 /// any process, not only the lobby page here; the last page's close ends it at once.
 async fn online_means_any_page_in_any_process(url: &str) {
@@ -693,19 +708,7 @@ async fn online_means_any_page_in_any_process(url: &str) {
     online_becomes(&mut ann, &bob_name, false).await;
     // Bob reads the rules on the other process: his page holds a notification stream there.
     let mut bob_there = other.client();
-    let r = post(
-        &mut bob_there,
-        "/api/session",
-        json!({"username": bob_name, "password": "correct horse"}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let (status, mut page) = bob_there
-        .events("/api/notifications/stream")
-        .await
-        .expect("stream");
-    assert_eq!(status, 200);
-    assert_eq!(page.next_event().await.expect("first").0, "notify");
+    let page = logged_in_page(&mut bob_there, &bob_name).await;
     online_becomes(&mut ann, &bob_name, true).await;
     // A second tab, then both closed: online until the last one goes, then offline at once.
     let (_, mut tab) = bob_there
@@ -734,18 +737,7 @@ async fn online_means_any_page_in_any_process(url: &str) {
     }
     // A graceful stop of the process (a deploy) ends the presence of the pages it served at
     // once, not 40 s later (hostile finding 9 of round 4).
-    let r = post(
-        &mut bob_there,
-        "/api/session",
-        json!({"username": bob_name, "password": "correct horse"}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let (_, mut again) = bob_there
-        .events("/api/notifications/stream")
-        .await
-        .expect("stream");
-    assert_eq!(again.next_event().await.expect("first").0, "notify");
+    let again = logged_in_page(&mut bob_there, &bob_name).await;
     online_becomes(&mut ann, &bob_name, true).await;
     other.stop().await;
     online_becomes(&mut ann, &bob_name, false).await;

@@ -5,6 +5,8 @@
 
 mod accounts;
 mod analysis;
+mod api_tokens;
+mod bot;
 mod chat;
 mod conditional;
 mod email;
@@ -443,7 +445,23 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/tournaments/{id}/chat", get(chat::tournament))
         .route("/mod/reports", get(moderation::reports))
         .route("/mod/log", get(moderation::log));
+    // The Bot API (issue 44): its moves count as game lookups do, its challenges as lobby
+    // offers.
+    let bot_api = Router::new()
+        .route("/stream/event", get(bot::event_stream))
+        .route("/bot/game/stream/{id}", get(bot::game_stream))
+        .route("/bot/game/{id}/move/{move}", post(bot::play_move))
+        .route("/bot/game/{id}/resign", post(bot::resign))
+        .route("/bot/account/upgrade", post(bot::upgrade))
+        .route("/account", get(bot::account))
+        .route("/challenge/{id}/accept", post(bot::accept_challenge))
+        .route("/challenge/{id}/decline", post(bot::decline_challenge));
+    let bot_challenges = Router::new().route("/challenge/{id}", post(bot::create_challenge));
     let api = Router::new()
+        .merge(limited(bot_api, limits.lookup, "Bot API requests"))
+        .merge(limited(bot_challenges, limits.create, "lobby offers"))
+        .route("/tokens", post(api_tokens::create).get(api_tokens::list))
+        .route("/tokens/{id}", axum::routing::delete(api_tokens::revoke))
         .merge(limited(
             tournament_reads,
             limits.lookup,

@@ -36,7 +36,7 @@ use super::ws_frame_rate::{FrameGate, FrameKind, SocketFrames};
 use super::{AppState, PathText};
 use crate::player::{LoggedIn, Player};
 use crate::security::SecurityState;
-use site::accounts::Sessions;
+use crate::session_watch::SessionWatch;
 use site::chat::{Chat, ChatEvent, Content, Reader};
 use site::play::replay::Replay;
 use site::play::{Answer, DrawAction, GameService, GameSlot, HeldMoves, Snapshot, WsGuard};
@@ -212,12 +212,7 @@ pub async fn upgrade(
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
         .on_upgrade(move |socket| {
-            let login = account.zip(sec.sessions.clone()).map(|(a, s)| Login {
-                ended: s.subscribe_ended(),
-                sessions: s,
-                hash: a.session_hash,
-                account: a.id,
-            });
+            let login = SessionWatch::of(account, sec.sessions.clone());
             let delivered = Delivered {
                 version: 0,
                 changes: query.moves == MovesSent::Changes,
@@ -492,21 +487,11 @@ async fn send_within(
 /// tell counts as live (the frame itself then fails with its own error): a database outage must
 /// not log players out of their games (hostile finding 1 of round 5: every logged-in socket
 /// was closed "log-in ended" 10 s into one).
-async fn still_logged_in(login: Option<&Login>) -> bool {
+async fn still_logged_in(login: Option<&SessionWatch>) -> bool {
     match login {
         None => true,
-        Some(l) => !Box::pin(l.sessions.has_ended(&l.hash)).await,
+        Some(l) => Box::pin(l.is_live()).await,
     }
-}
-
-/// The log-in a socket was opened under: its session (by hash), its account, and the session
-/// ends it listens to (issue 41, round 3: a log-out, a new password, a moderator's close, here
-/// or in another process, closes the socket at once).
-struct Login {
-    sessions: Arc<Sessions>,
-    hash: String,
-    account: String,
-    ended: tokio::sync::broadcast::Receiver<String>,
 }
 
 /// The close frame of a socket whose log-in ended: 1008 (policy violation, RFC 6455 section
@@ -525,7 +510,7 @@ pub const LOGIN_ENDED: &str = "log-in ended: reload the page";
 struct Opened {
     id: String,
     token: PlayerToken,
-    login: Option<Login>,
+    login: Option<SessionWatch>,
     /// The version a reconnecting client holds (`?since=`).
     since: Option<i64>,
 }
@@ -597,8 +582,6 @@ async fn session(
         since,
     } = opened;
     let (mut sink, mut stream) = socket.split();
-    // Whether the socket listens for the end of its log-in (it was opened under one).
-    let mut listening = login.is_some();
     let mut heard = tokio::time::Instant::now();
     let mut pinged = false;
     let mut rx = slot.subscribe();
@@ -622,7 +605,6 @@ async fn session(
     // Whether the page closed the socket itself (a tab closed): a shorter wait for a claim.
     let mut clean = false;
     let mut frames = SocketFrames::new(tokio::time::Instant::now());
-    let mut session_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
     loop {
         let next_check = heard + if pinged { timers.dead } else { timers.ping };
         tokio::select! {
@@ -799,29 +781,11 @@ async fn session(
                 }
                 pinged = true;
             }
-            mine = async {
-                match login.as_mut() {
-                    Some(l) => crate::session_watch::next_end_of(&mut l.ended, &l.account).await,
-                    None => std::future::pending().await,
-                }
-            }, if listening => {
-                // Sessions of this socket's account ended (here or elsewhere): its own?
-                if !mine {
-                    listening = false;
-                } else if !Box::pin(still_logged_in(login.as_ref())).await {
-                    close_with(&mut sink, &mut stream, login_ended(), timers.dead).await;
-                    break;
-                }
-            }
-            // The bus may never tell (no Redis, or Redis down): the session is read again.
-            _ = tokio::time::sleep_until(session_check), if login.is_some() => {
-                session_check = tokio::time::Instant::now() + site::accounts::SESSION_RECHECK;
-                if let Some(l) = login.as_ref()
-                    && Box::pin(l.sessions.has_ended(&l.hash)).await
-                {
-                    close_with(&mut sink, &mut stream, login_ended(), timers.dead).await;
-                    break;
-                }
+            // The log-in's end, here or in another process (the bus), or found by the
+            // watch's own re-read of the session (no Redis, or Redis down).
+            () = crate::session_watch::until_ended(login.as_mut()) => {
+                close_with(&mut sink, &mut stream, login_ended(), timers.dead).await;
+                break;
             }
             _ = shutdown.changed() => {
                 let close = Message::Close(Some(CloseFrame {

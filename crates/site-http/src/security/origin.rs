@@ -24,7 +24,11 @@ use site_model::error::{ErrorCode, SiteError};
 pub async fn middleware(State(sec): State<SecurityState>, req: Request, next: Next) -> Response {
     let upgrade = is_websocket_upgrade(req.headers());
     let changes = !matches!(*req.method(), Method::GET | Method::HEAD) || upgrade;
-    if changes {
+    // A request with `Authorization: Bearer` (an API token, issue 44) is no browser's
+    // ambient credential: a page of another site cannot send that header without a CORS
+    // preflight, which this site never answers. Its body may be a form, as lichess's clients
+    // send (the token itself is checked by the player middleware).
+    if changes && !crate::bearer::sent(req.headers()) {
         if let Err(e) = check_origin(&sec, req.headers()) {
             return e.into_response();
         }

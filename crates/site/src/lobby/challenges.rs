@@ -99,6 +99,15 @@ impl ChallengeView {
     }
 }
 
+/// The answer when `name` blocks the challenger or takes no challenges from them: the same
+/// words, so the blocked player learns nothing more and the blocker never shows (issue 41).
+fn not_accepted(name: &str) -> SiteError {
+    SiteError::new(
+        ErrorCode::NotAccepted,
+        format!("{name} does not accept challenges from you"),
+    )
+}
+
 fn no_challenge(id: &str) -> SiteError {
     SiteError::new(
         ErrorCode::NotFound,
@@ -148,37 +157,26 @@ impl Lobby {
                 "username: you cannot challenge yourself",
             ));
         }
-        if self
+        if !self
             .play
             .store
-            .blocks_player(me.as_str(), challenged.as_str())
+            .takes_challenge(challenged.as_str(), me.as_str())
             .await?
         {
-            // The challenger blocks the other: say so, without blaming the other (issue 41).
-            return Err(SiteError::new(
-                ErrorCode::Conflict,
-                format!("you have blocked {name}: unblock them to challenge them"),
-            ));
-        }
-        if self
-            .play
-            .store
-            .blocks_player(challenged.as_str(), me.as_str())
-            .await?
-            || !self
-                .play
-                .store
-                .takes_challenge(challenged.as_str(), me.as_str())
-                .await?
-        {
-            // The same answer as a player who takes no challenges: the blocked player learns
-            // nothing more, and the blocker never sees it (issue 41).
-            return Err(SiteError::new(
-                ErrorCode::NotAccepted,
-                format!("{name} does not accept challenges from you"),
-            ));
+            return Err(not_accepted(&name));
         }
         if terms.rated {
+            // A BOT account plays rated games against people only when they challenge it
+            // (issue 44); rated games between bots are allowed.
+            let store = &self.play.store;
+            if store.is_bot_player(&me).await? && !store.is_bot_player(&challenged).await? {
+                return Err(SiteError::new(
+                    ErrorCode::BotAccount,
+                    format!(
+                        "a BOT account cannot challenge a person ({name}) to a rated game:                          challenge them unrated, or let them challenge you"
+                    ),
+                ));
+            }
             self.play.check_rated(token, terms.control).await?;
         }
         let now = now_ms();
@@ -219,6 +217,26 @@ impl Lobby {
                         row.challenged_name,
                         PAIR_WINDOW_MS / 60_000
                     ),
+                ));
+            }
+            // Blocks and closed accounts are read inside the insert's transaction, so a
+            // block or a close at the same moment misses nothing (round 6, findings 4, 5).
+            Err(ChallengeRefusal::ChallengerBlocks) => {
+                // Said to the blocker without blaming the other (issue 41).
+                return Err(SiteError::new(
+                    ErrorCode::Conflict,
+                    format!(
+                        "you have blocked {}: unblock them to challenge them",
+                        row.challenged_name
+                    ),
+                ));
+            }
+            Err(ChallengeRefusal::Blocked) => return Err(not_accepted(&row.challenged_name)),
+            Err(ChallengeRefusal::ChallengerClosed) => return Err(super::seeks::account_closed()),
+            Err(ChallengeRefusal::ChallengedClosed) => {
+                return Err(SiteError::new(
+                    ErrorCode::NotFound,
+                    format!("no player is named '{}'", req.username),
                 ));
             }
             Err(ChallengeRefusal::TooManyOpen) => {

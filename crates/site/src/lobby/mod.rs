@@ -111,6 +111,24 @@ impl Lobby {
         self.presence_ms.store(ms, Ordering::Relaxed);
     }
 
+    /// 403 `bot_account` when `token` is a BOT account's (issue 44): a bot plays the games it
+    /// is challenged to, never the lobby's; `what` names the refused action.
+    pub(crate) async fn refuse_bot(
+        &self,
+        token: &site_model::secrets::PlayerToken,
+        what: &str,
+    ) -> Result<(), SiteError> {
+        if self.play.store.is_bot_player(&token.hash()).await? {
+            return Err(SiteError::new(
+                ErrorCode::BotAccount,
+                format!(
+                    "a BOT account cannot {what}: it plays the games it is challenged to                      (docs/bot-api.md)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Tells this process's streams to look now.
     pub(crate) fn touch(&self) {
         self.changed.notify_waiters();

@@ -17,7 +17,7 @@ use site_model::notifications::NotificationKind;
 use site_model::ratings::PlayerRating;
 use site_model::secrets::{PlayerToken, TokenHash};
 use site_model::state::{GameKind, SeekColor, SeekStatus};
-use site_store::{AcceptOutcome, GameRow, SeekRow, Terms};
+use site_store::{AcceptOutcome, GameRow, SeekRefusal, SeekRow, Terms};
 
 /// A seek to make (`POST /api/seeks`; site-http reads the body into it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +167,7 @@ impl Lobby {
         req: NewSeek,
         address: Option<IpAddr>,
     ) -> Result<SeekView, SiteError> {
+        self.refuse_bot(token, "make seeks").await?;
         let terms = parse_terms(req.variant, req.time_control, req.rated, req.color)?;
         if req.rating_range.is_some() {
             if terms.control.speed().is_none() {
@@ -265,7 +266,11 @@ impl Lobby {
                 .map(site_model::secrets::address_digest),
             rating_range,
         };
-        if !self.play.store.insert_seek(&row, MAX_SEEKS).await? {
+        let refusal = self.play.store.insert_seek(&row, MAX_SEEKS).await?;
+        if refusal == Err(SeekRefusal::OwnerClosed) {
+            return Err(account_closed());
+        }
+        if refusal.is_err() {
             let whose = if anonymous {
                 "you (or other anonymous players at your address) already have"
             } else {
@@ -366,6 +371,7 @@ impl Lobby {
         if !valid_id(id) {
             return Err(no_seek(id));
         }
+        self.refuse_bot(token, "accept seeks").await?;
         let now = self.play.time().now_ms();
         let seek = self.play.store.seek(id).await?.ok_or_else(|| no_seek(id))?;
         let me = token.hash();
@@ -414,6 +420,9 @@ impl Lobby {
             .await?
         {
             AcceptOutcome::Won => self.start_lobby_game(row, token, "seek").await,
+            AcceptOutcome::AcceptorClosed => Err(account_closed()),
+            // A block stored meanwhile: as before it, the seek is not there for this player.
+            AcceptOutcome::Blocked => Err(no_seek(id)),
             _ => match self.play.store.seek(id).await? {
                 Some(s) if s.status != SeekStatus::Open => Err(taken()),
                 _ => Err(no_seek(id)),
@@ -431,6 +440,7 @@ impl Lobby {
         req: QuickSeek,
         address: Option<IpAddr>,
     ) -> Result<QuickAnswer, SiteError> {
+        self.refuse_bot(token, "use quick pairing").await?;
         let terms = parse_terms(req.variant, req.time_control, req.rated, SeekColor::Random)?;
         if terms.rated {
             self.play.check_rated(token, terms.control).await?;
@@ -546,7 +556,9 @@ impl Lobby {
             .await?
         {
             AcceptOutcome::Won => Ok(Some(self.start_lobby_game(row, token, "seek").await?)),
-            AcceptOutcome::Lost => Ok(None),
+            // A block stored meanwhile: the next seek, as if this one were taken.
+            AcceptOutcome::Lost | AcceptOutcome::Blocked => Ok(None),
+            AcceptOutcome::AcceptorClosed => Err(account_closed()),
             AcceptOutcome::OwnTaken => Err(taken()),
         }
     }
@@ -568,4 +580,12 @@ impl Lobby {
         self.play.clock_changed.notify_one();
         self.play.open_new(row, token, "lobby game").await
     }
+}
+
+/// The answer to a request made under a log-in whose account a moderator closed meanwhile.
+pub(crate) fn account_closed() -> SiteError {
+    SiteError::new(
+        ErrorCode::NotLoggedIn,
+        "your account was closed: your log-in has ended",
+    )
 }

@@ -16,9 +16,9 @@ use crate::live_game::{self, LiveGame};
 use crate::permissions::{Opponent, opponent};
 use crate::view::{GameView, seat_of};
 use site_model::error::{ErrorCode, SiteError};
-use site_model::secrets::{PlayerToken, invite_for, invite_hash};
+use site_model::secrets::{PlayerToken, TokenHash, invite_for, invite_hash};
 use site_model::state::{GameKind, GameStatus, NoticeCode, SeatKind};
-use site_store::{GameRow, StoreError};
+use site_store::{Between, GameRow, StoreError};
 
 impl GameService {
     /// `POST /api/games/{id}/moves`.
@@ -269,6 +269,8 @@ impl GameService {
             ));
         }
 
+        // The two accounts of a friend game, checked again in the rematch's transaction.
+        let mut players: Option<(TokenHash, TokenHash)> = None;
         if let (Opponent::Friend, Some(me)) = (opponent(&old, you), you.color()) {
             // A block between the two accounts: a rematch offer is a challenge, and a blocked
             // player's challenges never reach the blocker (issue 41's hostile round).
@@ -278,6 +280,7 @@ impl GameService {
                     Color::Black => (&old.black.token, &old.white.token),
                 };
                 if let (Some(mine), Some(theirs)) = (mine, theirs) {
+                    players = Some((mine.clone(), theirs.clone()));
                     if self
                         .store
                         .blocks_player(mine.as_str(), theirs.as_str())
@@ -378,15 +381,43 @@ impl GameService {
         updated.rematch = Some(new.id.clone());
         updated.rematch_offer = None;
         bump(&mut updated);
-        if let Err(e) = self.store.insert_rematch(&updated, &new).await {
-            if matches!(e, StoreError::Stale { .. }) {
-                self.reload(&slot, &mut g).await;
+        let pair = players.as_ref().map(|(a, b)| (a.as_str(), b.as_str()));
+        match self.store.insert_rematch(&updated, &new, pair).await {
+            Ok(Ok(())) => {}
+            // A block or a close stored since the checks above (hostile finding 3 of round 7).
+            Ok(Err(between)) => return Err(rematch_refused(between)),
+            Err(e) => {
+                if matches!(e, StoreError::Stale { .. }) {
+                    self.reload(&slot, &mut g).await;
+                }
+                return Err(e.into());
             }
-            return Err(e.into());
         }
         g.set_row(updated);
         self.broadcast(&slot, g.as_ref());
         drop(g);
         Ok((self.open_new(new, token, "rematch").await?, true))
+    }
+}
+
+/// Why a rematch was not made, for the player who asked (`a` of [`Between`]).
+fn rematch_refused(between: Between) -> SiteError {
+    match between {
+        Between::AClosed => SiteError::new(
+            ErrorCode::NotLoggedIn,
+            "your account was closed: your log-in has ended",
+        ),
+        Between::BClosed => SiteError::new(
+            ErrorCode::NotAccepted,
+            "your opponent's account is closed: there is no rematch",
+        ),
+        Between::ABlocksB => SiteError::new(
+            ErrorCode::Conflict,
+            "you have blocked this player: unblock them for a rematch",
+        ),
+        Between::BBlocksA => SiteError::new(
+            ErrorCode::NotAccepted,
+            "your opponent does not accept challenges from you",
+        ),
     }
 }

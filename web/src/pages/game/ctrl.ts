@@ -8,7 +8,7 @@ import { offerPush } from '../../notify/push_offer';
 import { ConditionalBox } from '../../game/conditional';
 import { GoneBox } from '../../game/gone';
 import { api, ApiError, type Answer, type Color, type GameView, type LegalMove } from '../../api';
-import { copyText } from '../../dom';
+import { boardsMoved, copyText } from '../../dom';
 import type { ActionEvents } from '../../game/actions';
 import { GameClocks } from '../../game/clock';
 import { keyboardInput, type KeyboardInput } from '../../game/keyboard';
@@ -559,7 +559,11 @@ export class GameCtrl {
     // Its players now read the watchers' room.
     if (this.endedNow && g.you !== null) this.loadChat();
     // The push offer is for a game in progress (browser finding 4 of round 6).
-    if (this.endedNow) document.getElementById('push-offer')?.remove();
+    const offer = this.endedNow ? document.getElementById('push-offer') : null;
+    if (offer) {
+      offer.remove();
+      boardsMoved();
+    }
     if (this.endedNow && g.tournament && (g.you === 'white' || g.you === 'black')) this.followTournament(g.tournament);
     this.clocks.set(g);
     this.redraw();

@@ -1,0 +1,350 @@
+//! The Bot API's routes (issue 44, docs/bot-api.md), in lichess's shapes: the event stream,
+//! a game's stream, moves, resignations, and challenges by name (`/api/challenge/...`, beside
+//! the site's own `/api/challenges`). The streams are NDJSON (`application/x-ndjson`).
+
+use std::convert::Infallible;
+
+use axum::Json;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::{AppState, PathText};
+use crate::bearer::{BotPlayer, Challenger};
+use crate::error::HttpError;
+use crate::player::LoggedIn;
+use site::bot::events::EventFeed;
+use site::bot::game_feed::GameFeed;
+use site::lobby::NewChallenge;
+use site_model::clock::TimeControl;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::state::{GameKind, SeekColor};
+
+/// An error of a bot's move or resignation: lichess answers 400 to a move it refuses, so a
+/// 409 (`not_your_turn`, `game_over`) or 422 (`illegal_move`) is sent as 400, with the same
+/// code and message.
+pub struct BotError(SiteError);
+
+impl From<SiteError> for BotError {
+    fn from(e: SiteError) -> Self {
+        BotError(e)
+    }
+}
+
+impl IntoResponse for BotError {
+    fn into_response(self) -> Response {
+        let status = match self.0.code.status() {
+            409 | 422 => StatusCode::BAD_REQUEST,
+            s => StatusCode::from_u16(s).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        };
+        (status, Json(self.0.body())).into_response()
+    }
+}
+
+fn ok() -> Json<Value> {
+    Json(json!({"ok": true}))
+}
+
+/// An NDJSON answer of `lines` (`application/x-ndjson`, never cached).
+fn ndjson(lines: impl futures_util::Stream<Item = Bytes> + Send + 'static) -> Response {
+    use futures_util::StreamExt;
+    let body = Body::from_stream(lines.map(Ok::<_, Infallible>));
+    let mut res = Response::new(body);
+    let h = res.headers_mut();
+    h.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// `GET /api/stream/event`: the bot's `challenge`, `gameStart` and `gameFinish` events.
+pub async fn event_stream(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+) -> Result<Response, HttpError> {
+    let feed = EventFeed::open(&svc.lobby, bot.token)?;
+    Ok(ndjson(futures_util::stream::unfold(
+        feed,
+        |mut f| async move {
+            let line = f.next().await?;
+            Some((line, f))
+        },
+    )))
+}
+
+/// `GET /api/bot/game/stream/{id}`: `gameFull`, then `gameState` lines.
+pub async fn game_stream(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+    PathText(id): PathText,
+) -> Result<Response, HttpError> {
+    let feed = GameFeed::open(&svc.play, &id, &bot.token).await?;
+    Ok(ndjson(futures_util::stream::unfold(
+        feed,
+        |mut f| async move {
+            let line = f.next().await?;
+            Some((line, f))
+        },
+    )))
+}
+
+/// `POST /api/bot/game/{id}/move/{move}` -> `{"ok": true}`; 400 naming what is wrong.
+pub async fn play_move(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+    path: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<Value>, BotError> {
+    let Ok(Path((id, mv))) = path else {
+        return Err(SiteError::new(ErrorCode::NotFound, "no such game or move text").into());
+    };
+    site::bot::actions::play_move(&svc.play, &id, &bot.token, &mv).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/resign` -> `{"ok": true}`.
+pub async fn resign(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+    PathText(id): PathText,
+) -> Result<Json<Value>, BotError> {
+    site::bot::actions::resign(&svc.play, &id, &bot.token).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/account/upgrade` -> `{"ok": true}`: the account already became a BOT
+/// account with its `bot:play` token (lichess's clients ask for it).
+pub async fn upgrade(_bot: BotPlayer) -> Json<Value> {
+    ok()
+}
+
+/// `GET /api/account`: `{"id", "username", "title"}` of the request's account (a token's or
+/// a session's); 401 without one.
+pub async fn account(
+    State(svc): State<AppState>,
+    LoggedIn(account): LoggedIn,
+    crate::player::Player(token): crate::player::Player,
+) -> Result<Json<Value>, HttpError> {
+    let Some(account) = account else {
+        return Err(SiteError::new(
+            ErrorCode::NotLoggedIn,
+            "no account: log in, or send a token",
+        )
+        .into());
+    };
+    let bot = svc
+        .play
+        .store()
+        .is_bot_player(&token.hash())
+        .await
+        .map_err(SiteError::from)?;
+    Ok(Json(json!({
+        "id": account.username.to_lowercase(),
+        "username": account.username,
+        "title": bot.then_some("BOT"),
+    })))
+}
+
+/// The fields of a challenge as lichess's clients send them: a form
+/// (`application/x-www-form-urlencoded`) or a JSON object (`clock` may be an object).
+fn fields(headers: &HeaderMap, body: &[u8]) -> Result<Vec<(String, String)>, SiteError> {
+    let json = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| {
+            c.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        });
+    if !json {
+        return Ok(url::form_urlencoded::parse(body).into_owned().collect());
+    }
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| SiteError::bad_request(format!("the body is not JSON: {e}")))?;
+    let Value::Object(map) = value else {
+        return Err(SiteError::bad_request("the body is a JSON object"));
+    };
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut out = Vec::new();
+    for (k, v) in &map {
+        match v {
+            Value::Object(inner) => {
+                out.extend(inner.iter().map(|(ik, iv)| (format!("{k}.{ik}"), text(iv))));
+            }
+            _ => out.push((k.clone(), text(v))),
+        }
+    }
+    Ok(out)
+}
+
+fn number(field: &str, text: &str) -> Result<i64, SiteError> {
+    text.trim().parse().map_err(|_| {
+        SiteError::bad_request(format!(
+            "{field}: '{}' is not a whole number",
+            game::excerpt(text)
+        ))
+    })
+}
+
+/// A challenge to `username` from lichess's fields: `variant` (`antarctos` or `iceage`),
+/// `rated`, `clock.limit` and `clock.increment` (seconds), `days`, `color`.
+fn new_challenge(username: String, fields: &[(String, String)]) -> Result<NewChallenge, SiteError> {
+    let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+    if get("fen").is_some_and(|f| !f.is_empty()) {
+        return Err(SiteError::bad_request(
+            "fen: challenges from a position are not offered",
+        ));
+    }
+    let variant = match get("variant") {
+        Some(v) => GameKind::parse(v.trim()).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "variant: '{}' is not played here (antarctos or iceage)",
+                game::excerpt(v)
+            ))
+        })?,
+        None => {
+            return Err(SiteError::bad_request(
+                "variant: antarctos or iceage is needed",
+            ));
+        }
+    };
+    let rated = match get("rated").map(str::trim) {
+        None | Some("false") | Some("") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(SiteError::bad_request(format!(
+                "rated: '{}' is neither true nor false",
+                game::excerpt(other)
+            )));
+        }
+    };
+    let time_control = match (get("clock.limit"), get("clock.increment"), get("days")) {
+        (Some(limit), inc, None) => TimeControl::Realtime {
+            initial_s: number("clock.limit", limit)?,
+            increment_s: inc.map_or(Ok(0), |i| number("clock.increment", i))?,
+        },
+        (None, None, Some(days)) => TimeControl::Correspondence {
+            days: number("days", days)?,
+        },
+        (None, Some(_), _) => {
+            return Err(SiteError::bad_request(
+                "clock.increment: clock.limit is needed too",
+            ));
+        }
+        (Some(_), _, Some(_)) => {
+            return Err(SiteError::bad_request("days: a clock or days, not both"));
+        }
+        (None, None, None) => TimeControl::Unlimited {},
+    };
+    let color = match get("color").map(str::trim) {
+        None | Some("") => SeekColor::Random,
+        Some(c) => SeekColor::parse(c).ok_or_else(|| {
+            SiteError::bad_request(format!(
+                "color: '{}' is not white, black or random",
+                game::excerpt(c)
+            ))
+        })?,
+    };
+    Ok(NewChallenge {
+        username,
+        variant,
+        time_control: time_control.validate()?,
+        rated,
+        color,
+    })
+}
+
+/// `POST /api/challenge/{username}` -> 200 with lichess's challenge object. The site's
+/// challenge rules apply (limits, blocks, closed accounts, BOT accounts' rated games).
+pub async fn create_challenge(
+    State(svc): State<AppState>,
+    Challenger(token): Challenger,
+    PathText(username): PathText,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, HttpError> {
+    let req = new_challenge(username, &fields(&headers, &body)?)?;
+    let view = svc.lobby.create_challenge(&token, req).await?;
+    Ok(Json(
+        site::bot::challenge_json(svc.play.store(), &view).await,
+    ))
+}
+
+/// `POST /api/challenge/{id}/accept` -> `{"ok": true}` (the game starts: the event stream
+/// sends its `gameStart`).
+pub async fn accept_challenge(
+    State(svc): State<AppState>,
+    Challenger(token): Challenger,
+    PathText(id): PathText,
+) -> Result<Json<Value>, HttpError> {
+    svc.lobby.accept_challenge(&token, &id).await?;
+    Ok(ok())
+}
+
+/// `POST /api/challenge/{id}/decline` -> `{"ok": true}` (a `reason` is accepted and not kept).
+pub async fn decline_challenge(
+    State(svc): State<AppState>,
+    Challenger(token): Challenger,
+    PathText(id): PathText,
+) -> Result<Json<Value>, HttpError> {
+    svc.lobby.decline_challenge(&token, &id).await?;
+    Ok(ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn challenges_read_lichess_fields() {
+        let c = new_challenge(
+            "alice".into(),
+            &f(&[
+                ("variant", "iceage"),
+                ("rated", "true"),
+                ("clock.limit", "180"),
+                ("clock.increment", "2"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.variant, GameKind::IceAge);
+        assert!(c.rated);
+        assert_eq!(
+            c.time_control,
+            TimeControl::Realtime {
+                initial_s: 180,
+                increment_s: 2
+            }
+        );
+        let e = new_challenge("a".into(), &f(&[("variant", "standard")])).unwrap_err();
+        assert!(e.message.starts_with("variant:"), "{}", e.message);
+        let e =
+            new_challenge("a".into(), &f(&[("variant", "antarctos"), ("days", "4")])).unwrap_err();
+        assert!(e.message.contains("days"), "{}", e.message);
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let got = fields(
+            &h,
+            br#"{"variant":"antarctos","clock":{"limit":60,"increment":0}}"#,
+        )
+        .unwrap();
+        assert!(got.contains(&("clock.limit".to_string(), "60".to_string())));
+    }
+}

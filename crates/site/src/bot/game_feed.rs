@@ -1,0 +1,155 @@
+//! `GET /api/bot/game/stream/{id}` (issue 44): a game as lichess's bot game stream sends it:
+//! a `gameFull` line first, then a `gameState` line per change of the moves, the status or a
+//! draw offer, a lone `\n` after [`KEEP_ALIVE`] without one; it ends after the state that ends
+//! the game. It follows the game's broadcast in this process (other processes' changes reach
+//! it through the bus, as they reach a socket).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+use super::{KEEP_ALIVE, bots_of, game_state, line, seat_json, speed_of, variant_json};
+use crate::play::{GameService, GameSlot, Snapshot};
+use crate::view::{GameView, seat_of};
+use site_model::clock::ClockView;
+use site_model::error::{ErrorCode, SiteError};
+use site_model::secrets::PlayerToken;
+use site_model::state::GameStatus;
+use site_store::now_ms;
+
+/// One open game stream of a player of the game.
+pub struct GameFeed {
+    play: Arc<GameService>,
+    slot: Arc<GameSlot>,
+    rx: broadcast::Receiver<Arc<Snapshot>>,
+    /// The `gameFull` line, until it is sent.
+    full: Option<Bytes>,
+    /// The last `gameState` sent (its JSON), to send only changes.
+    last: String,
+    last_line: Instant,
+    done: bool,
+}
+
+impl GameFeed {
+    /// Opens game `id`'s stream for `token`: 404 for an unknown game, 403 `not_a_player`
+    /// unless `token` holds a seat.
+    pub async fn open(
+        play: &Arc<GameService>,
+        id: &str,
+        token: &PlayerToken,
+    ) -> Result<GameFeed, SiteError> {
+        let slot = play.slot(id).await?;
+        let rx = slot.subscribe();
+        let snap = play.fresh_snapshot(&slot).await;
+        if seat_of(&snap.row, token).is_none() {
+            return Err(SiteError::new(
+                ErrorCode::NotAPlayer,
+                "you hold no seat of this game: a bot streams its own games",
+            ));
+        }
+        let view = &snap.view;
+        let state = game_state(view, now_ms());
+        let full = full_json(play, view, state.clone()).await;
+        Ok(GameFeed {
+            play: play.clone(),
+            slot,
+            rx,
+            full: Some(line(&full)),
+            last: state.to_string(),
+            last_line: Instant::now(),
+            done: view.status != GameStatus::Ongoing,
+        })
+    }
+
+    /// The next line; `None` after the game's last state (or when its broadcast closes).
+    pub async fn next(&mut self) -> Option<Bytes> {
+        if let Some(full) = self.full.take() {
+            self.last_line = Instant::now();
+            return Some(full);
+        }
+        loop {
+            if self.done {
+                return None;
+            }
+            let wait = tokio::time::sleep_until((self.last_line + KEEP_ALIVE).into());
+            let snap = tokio::select! {
+                got = self.rx.recv() => match got {
+                    Ok(snap) => snap,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        Arc::new(self.play.snapshot(&self.slot).await)
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                _ = wait => {
+                    self.last_line = Instant::now();
+                    return Some(Bytes::from_static(b"\n"));
+                }
+            };
+            self.done = snap.view.status != GameStatus::Ongoing;
+            let state = game_state(&snap.view, now_ms());
+            let text = state.to_string();
+            // A clock's times alone (a view made later) are no change.
+            if comparable(&text) != comparable(&self.last) || self.done {
+                self.last = text;
+                self.last_line = Instant::now();
+                return Some(line(&state));
+            }
+        }
+    }
+}
+
+/// A state's JSON without its times, to tell a change of moves, status or offers.
+fn comparable(state: &str) -> Value {
+    let mut v: Value = serde_json::from_str(state).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        for k in ["wtime", "btime"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+/// The `gameFull` object of `view` with its current `state`.
+async fn full_json(play: &GameService, view: &GameView, state: Value) -> Value {
+    let bots = bots_of(play.store(), view).await;
+    let clock = match view.clock {
+        Some(ClockView::Realtime {
+            initial_ms,
+            increment_ms,
+            ..
+        }) => json!({"initial": initial_ms, "increment": increment_ms}),
+        _ => Value::Null,
+    };
+    let days = match view.clock {
+        Some(ClockView::Correspondence { days, .. }) => json!(days),
+        _ => Value::Null,
+    };
+    let speed = match view.clock {
+        Some(ClockView::Realtime {
+            initial_ms,
+            increment_ms,
+            ..
+        }) => speed_of(site_model::clock::TimeControl::Realtime {
+            initial_s: initial_ms / 1000,
+            increment_s: increment_ms / 1000,
+        }),
+        _ => "correspondence",
+    };
+    json!({
+        "type": "gameFull",
+        "id": view.id,
+        "variant": variant_json(view.variant),
+        "speed": speed,
+        "perf": {"name": view.variant.title()},
+        "rated": view.rated,
+        "clock": clock,
+        "daysPerTurn": days,
+        "white": seat_json(&view.white, &bots),
+        "black": seat_json(&view.black, &bots),
+        "initialFen": view.start_fen,
+        "state": state,
+    })
+}
