@@ -67,11 +67,17 @@ pub async fn read(headers: &HeaderMap, sessions: &Sessions) -> Result<TokenLogin
 /// `/api/stream/event`, `/api/challenge/...`, `/api/account`) and any other `GET` of the API
 /// but the token list. Anything else (a password, a token, a seek) needs a log-in session.
 pub fn allowed(method: &Method, path: &str) -> bool {
-    let bot_api = path.starts_with("/api/bot/")
+    bot_api_path(path) || (method == Method::GET && !path.starts_with("/api/tokens"))
+}
+
+/// Whether `path` is one of the Bot API's (lichess's paths, docs/bot-api.md): `/api/bot/...`,
+/// `/api/stream/event`, `/api/challenge` and `/api/challenge/...`, `/api/account`.
+pub fn bot_api_path(path: &str) -> bool {
+    path.starts_with("/api/bot/")
         || path == "/api/stream/event"
+        || path == "/api/challenge"
         || path.starts_with("/api/challenge/")
-        || path == "/api/account";
-    bot_api || (method == Method::GET && !path.starts_with("/api/tokens"))
+        || path == "/api/account"
 }
 
 /// The 403 of a request with a token on an endpoint tokens may not use.
@@ -91,6 +97,8 @@ pub struct BotPlayer {
     pub token: PlayerToken,
     /// The account's name.
     pub username: String,
+    /// The token's log-in (its `session_hash` is the token's hash), to watch for a revoke.
+    pub account: site::accounts::Account,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for BotPlayer {
@@ -119,7 +127,8 @@ impl<S: Send + Sync> FromRequestParts<S> for BotPlayer {
         let Player(token) = Player::from_request_parts(parts, state).await?;
         Ok(BotPlayer {
             token,
-            username: login.account.username,
+            username: login.account.username.clone(),
+            account: login.account,
         })
     }
 }

@@ -154,6 +154,7 @@ export const en = {
   'error.login_ended': "This browser's log-in ended: reload the page to go on.",
   'game.login_ended': "This browser's log-in ended (a log-out, a new password or a closed account): reload the page to go on.",
   'game.over_badge': 'game over',
+  'game.bot_title': 'a computer program playing through the Bot API',
   'game.move_unsent': 'Your move was not sent: it goes as soon as the connection is back.',
   'game.invite_not_found': 'This invitation link does not lead to any game.',
   'game.human': 'Player',

@@ -153,6 +153,7 @@ export const tr: Record<Key, string> = {
   'error.login_ended': 'Bu tarayıcıdaki oturum sona erdi: devam etmek için sayfayı yeniden yükleyin.',
   'game.login_ended': 'Bu tarayıcıdaki oturum sona erdi (çıkış, yeni parola veya kapatılan hesap): devam etmek için sayfayı yeniden yükleyin.',
   'game.over_badge': 'oyun bitti',
+  'game.bot_title': 'Bot API üzerinden oynayan bir bilgisayar programı',
   'game.move_unsent': 'Hamleniz gönderilemedi: bağlantı gelir gelmez gönderilecek.',
   'game.invite_not_found': 'Bu davet bağlantısına ait bir oyun yok.',
   'game.human': 'Oyuncu',

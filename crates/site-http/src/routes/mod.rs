@@ -452,6 +452,10 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/bot/game/stream/{id}", get(bot::game_stream))
         .route("/bot/game/{id}/move/{move}", post(bot::play_move))
         .route("/bot/game/{id}/resign", post(bot::resign))
+        .route("/bot/game/{id}/abort", post(bot::abort))
+        .route("/bot/game/{id}/draw/{accept}", post(bot::draw))
+        .route("/bot/game/{id}/chat", post(bot::chat))
+        .route("/challenge", get(bot::list_challenges))
         .route("/bot/account/upgrade", post(bot::upgrade))
         .route("/account", get(bot::account))
         .route("/challenge/{id}/accept", post(bot::accept_challenge))
@@ -537,6 +541,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             security.clone(),
             crate::player::middleware,
         ))
+        .layer(axum::middleware::from_fn(crate::lichess_errors::middleware))
         .layer(axum::middleware::from_fn_with_state(
             security,
             security::headers::middleware,

@@ -80,14 +80,17 @@ pub async fn list(store: &Store, account: &Account) -> Result<Vec<TokenInfo>, Si
         .collect())
 }
 
-/// `DELETE /api/tokens/{id}`: 404 unless it is one of `account`'s tokens.
-pub async fn revoke(store: &Store, account: &Account, id: &str) -> Result<(), SiteError> {
-    if !valid_id(id) || !store.delete_api_token(&account.id, id).await? {
+/// `DELETE /api/tokens/{id}`: 404 unless it is one of `account`'s tokens. The streams open
+/// under it, in every process, read it again at once and end (through [`Sessions`]' ends of
+/// log-ins; a process the bus does not reach reads it again within its re-check).
+pub async fn revoke(sessions: &Sessions, account: &Account, id: &str) -> Result<(), SiteError> {
+    if !valid_id(id) || !sessions.store().delete_api_token(&account.id, id).await? {
         return Err(SiteError::new(
             ErrorCode::NotFound,
             format!("you hold no API token of id '{}'", game::excerpt(id)),
         ));
     }
+    sessions.forget_account(&account.id);
     Ok(())
 }
 
@@ -112,6 +115,13 @@ impl Sessions {
                 },
                 scopes: Scopes::from_stored(&t.scopes),
             }))
+    }
+
+    /// Whether the API token of hash `hash` is no longer one (revoked, or its account
+    /// closed); `false` when the store cannot tell (a database outage ends no stream).
+    pub async fn api_token_ended(&self, hash: &str) -> bool {
+        let hash = site_model::secrets::TokenHash::from_stored(hash.to_string());
+        matches!(self.store.api_token_account(&hash).await, Ok(None))
     }
 
     /// The store the sessions are kept in.

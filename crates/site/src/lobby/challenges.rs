@@ -181,7 +181,9 @@ impl Lobby {
         }
         let now = now_ms();
         let row = ChallengeRow {
-            id: random_token(12),
+            // A game's length: the game it leads to takes its id (lichess's clients match
+            // a `gameStart` to their challenge by id; bot client finding 3).
+            id: random_token(8),
             challenger: me.clone(),
             challenger_name: account.username,
             challenged,
@@ -320,6 +322,11 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
+        // The game takes the challenge's id, as on lichess, unless a game has it already (a
+        // challenge made before ids were of a game's length, or a chance of 1 in 62^8).
+        if id.len() == row.id.len() && self.play.store.load_game(id).await?.is_none() {
+            row.id = id.to_string();
+        }
         row.outbox = vec![notifications::events::offer_accepted(
             NotificationKind::ChallengeAccepted,
             id,
