@@ -146,6 +146,9 @@ async fn lichess_ways(url: &str) {
         format!("http://{}/lobby#{cid}", srv.addr).as_str(),
         "an absolute url (finding 6)"
     );
+    // The person's own list marks the BOT.
+    let mine = human.get("/api/challenges").await.unwrap();
+    assert_eq!(mine.body["outgoing"][0]["bot"], true, "{}", mine.text);
     let listed = bot.get("/api/challenge").await;
     assert_eq!(listed.status, 200, "{}", listed.body);
     assert_eq!(listed.body["in"][0]["id"], cid.as_str(), "{}", listed.body);

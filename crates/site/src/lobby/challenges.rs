@@ -64,6 +64,10 @@ pub struct ChallengeView {
     pub game: Option<String>,
     /// Unix ms.
     pub created_at: i64,
+    /// The other player (the challenger of an incoming one, the challenged of an outgoing
+    /// one) is a BOT account (issue 44: marked everywhere); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// `GET /api/challenges`: the challenges to and from the asking player.
@@ -95,6 +99,16 @@ impl ChallengeView {
             status: row.status,
             game: row.game_id.clone(),
             created_at: row.created_at,
+            bot: false,
+        }
+    }
+
+    /// The other player's name.
+    fn other(&self) -> &str {
+        if self.direction == "incoming" {
+            &self.challenger
+        } else {
+            &self.challenged
         }
     }
 }
@@ -285,7 +299,21 @@ impl Lobby {
             })
             .map(|r| ChallengeView::of(r, &me))
             .partition(|c| c.direction == "outgoing");
-        Ok(ChallengeLists { incoming, outgoing })
+        let mut lists = ChallengeLists { incoming, outgoing };
+        let mut names: Vec<String> = lists
+            .incoming
+            .iter()
+            .chain(&lists.outgoing)
+            .map(|c| c.other().to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        // The BOT mark is a nicety: a failed read leaves it off.
+        let bots = self.play.store.bot_names(&names).await.unwrap_or_default();
+        for c in lists.incoming.iter_mut().chain(lists.outgoing.iter_mut()) {
+            c.bot = bots.iter().any(|b| b.eq_ignore_ascii_case(c.other()));
+        }
+        Ok(lists)
     }
 
     /// `POST /api/challenges/{id}/accept` by the challenged player: 201 with the game. 404
