@@ -130,6 +130,7 @@ export const en = {
   'game.accept': 'Accept',
   'game.decline': 'Decline',
   'game.rematch': 'Rematch',
+  'game.challenge_again': 'Challenge it again',
   'game.rematch_offered_you': 'Your opponent offers a rematch',
   'game.rematch_sent': 'Rematch offered: waiting for the answer',
   'game.to_rematch': 'Go to the rematch',

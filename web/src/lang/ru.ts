@@ -129,6 +129,7 @@ export const ru: Record<Key, string> = {
   'game.accept': 'Принять',
   'game.decline': 'Отклонить',
   'game.rematch': 'Реванш',
+  'game.challenge_again': 'Вызвать снова',
   'game.rematch_offered_you': 'Соперник предлагает реванш',
   'game.rematch_sent': 'Реванш предложен: ждём ответа',
   'game.to_rematch': 'К реваншу',

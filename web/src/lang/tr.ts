@@ -129,6 +129,7 @@ export const tr: Record<Key, string> = {
   'game.accept': 'Kabul et',
   'game.decline': 'Reddet',
   'game.rematch': 'Rövanş',
+  'game.challenge_again': 'Yeniden meydan oku',
   'game.rematch_offered_you': 'Rakibiniz rövanş teklif ediyor',
   'game.rematch_sent': 'Rövanş teklif edildi: yanıt bekleniyor',
   'game.to_rematch': 'Rövanşa git',

@@ -3,9 +3,11 @@ Bot API (issue 44: "a lichess client plays after changing its base URL"). Run by
 crates/server/tests/it/bot_berserk.rs with the interpreter of a venv that has berserk
 (.ci/setup-berserk.sh).
 
-    python berserk_bot.py --url http://127.0.0.1:PORT --token ibt_... --games N
+    python berserk_bot.py --url http://127.0.0.1:PORT --token ibt_... --games N --opponent NAME
 
-It accepts every challenge from its event stream, plays each game to its end with berserk's
+First it challenges NAME twice with berserk's `challenges.create` (which sends its unused
+fields as null) and withdraws the first with `challenges.cancel`, printing
+{"challenged": [first, second]}. Then it accepts every challenge from its event stream, plays each game to its end with berserk's
 bot calls (the first legal move of the site's `GET /api/games/{id}`, read with the same
 token), tries a chat line and an abort once, and after N finished games prints one JSON line:
 {"account": {...}, "games": [{"id", "status", "winner", "plies", "full"}], "refusals": [...]}.
@@ -89,17 +91,30 @@ def main():
     ap.add_argument("--url", required=True)
     ap.add_argument("--token", required=True)
     ap.add_argument("--games", type=int, default=1)
+    ap.add_argument("--opponent", required=True)
     args = ap.parse_args()
     session = berserk.TokenSession(args.token)
     client = berserk.Client(session=session, base_url=args.url)
     account = client.account.get()
     me = account["id"]
     print(json.dumps({"ready": me}), flush=True)
+    made = []
+    for color in ("black", "white"):
+        c = client.challenges.create(
+            args.opponent, rated=False, clock_limit=180, clock_increment=0,
+            variant="antarctos", color=color,
+        )
+        made.append(c["id"])
+    client.challenges.cancel(made[0])
+    print(json.dumps({"challenged": made}), flush=True)
     games = []
     refusals = []
+    declined = []
     for event in client.bots.stream_incoming_events():
         kind = event.get("type")
-        if kind == "challenge":
+        if kind == "challengeDeclined":
+            declined.append(event["challenge"]["id"])
+        elif kind == "challenge":
             client.bots.accept_challenge(event["challenge"]["id"])
         elif kind == "gameStart":
             games.append(play(client, session, args.url, event["game"]["gameId"], me, refusals))
@@ -109,6 +124,7 @@ def main():
         "account": {"id": me, "title": account.get("title")},
         "games": games,
         "refusals": refusals,
+        "declined": declined,
         "berserk": berserk.__version__ if hasattr(berserk, "__version__") else None,
     }
     print(json.dumps(out, default=str), flush=True)

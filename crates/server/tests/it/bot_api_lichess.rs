@@ -8,34 +8,28 @@ use std::time::Duration;
 
 use crate::bot_api::{Bot, Lines, start, state_with, token};
 use crate::common::lobby::{account, first_legal, post, realtime};
-use crate::common::tournaments::sqlite;
 use crate::common::*;
 use serde_json::{Value, json};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn lichess_clients_find_their_ways() {
-    lichess_ways(&sqlite("bot-lichess")).await;
+both_databases! {
+    multi_thread;
+    async fn lichess_clients_find_their_ways(url: &str) {
+        lichess_ways(url).await;
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn lichess_clients_find_their_ways_postgres() {
-    let Some(pg) = test_support::store::postgres_url() else {
-        return;
-    };
-    lichess_ways(&pg).await;
+both_databases! {
+    multi_thread;
+    async fn a_graceful_stop_ends_the_game_streams(url: &str) {
+        graceful_stop(url).await;
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_graceful_stop_ends_the_game_streams() {
-    graceful_stop(&sqlite("bot-stop")).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_graceful_stop_ends_the_game_streams_postgres() {
-    let Some(pg) = test_support::store::postgres_url() else {
-        return;
-    };
-    graceful_stop(&pg).await;
+both_databases! {
+    multi_thread;
+    async fn the_token_cap_holds_at_once_and_odd_requests_get_lichess_errors(url: &str) {
+        caps_and_odd_requests(url).await;
+    }
 }
 
 /// A person's challenge to `bot_name` (the person's `color`), accepted by `bot` through the
@@ -264,6 +258,18 @@ async fn lichess_ways(url: &str) {
     assert_eq!(r.status, 200, "{}", r.text);
     until_end(&mut game, "the finished game's stream").await;
     events.until("gameFinish").await;
+    // A BOT answers challenges, not rematch offers (browser round 5: the offer waited for
+    // ever): the person's page offers none, and an offer is refused.
+    let page = human.get(&format!("/api/games/{id}")).await.unwrap();
+    let actions = page.body["actions"].as_array().unwrap();
+    assert!(!actions.iter().any(|a| a == "rematch"), "{}", page.text);
+    let r = post(
+        &mut human,
+        &format!("/api/games/{id}/rematch"),
+        json!({"action": "offer"}),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text);
 
     // Antarctos has no draws: the offer is refused and the move not played; abort at once.
     let id = challenged_game(&mut human, &bot, &mut events, &bname, "antarctos", "black").await;
@@ -330,4 +336,83 @@ async fn graceful_stop(url: &str) {
         .await
         .expect("the server stops")
         .unwrap();
+}
+
+/// Hostile round 5: 30 token requests at once made 30 tokens (F1); a `challenge:read` token
+/// could not list challenges (F3); an oversized form was a plain-text 413 (F4); a 405 and an
+/// empty bearer token were in the wrong shape or code (F5).
+async fn caps_and_odd_requests(url: &str) {
+    let srv = start(url).await;
+    let (mut owner, _) = account(&srv, "bot").await;
+    let (human, hname) = account(&srv, "hum").await;
+    let _ = human;
+    let mut tasks = Vec::new();
+    for _ in 0..30 {
+        let mut c = owner.clone();
+        tasks.push(tokio::spawn(async move {
+            c.post("/api/tokens", json!({"scopes": ["bot:play"]}))
+                .await
+                .expect("request")
+                .status
+        }));
+    }
+    let mut made = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            201 => made += 1,
+            409 => {}
+            other => panic!("a token request answered {other}"),
+        }
+    }
+    assert_eq!(made, 20, "the cap is 20 tokens");
+    let list = owner.get("/api/tokens").await.unwrap();
+    assert_eq!(
+        list.body.as_array().map(Vec::len),
+        Some(20),
+        "{}",
+        list.text
+    );
+    for t in list.body.as_array().unwrap() {
+        let id = t["id"].as_str().unwrap();
+        let r = owner
+            .send("DELETE", &format!("/api/tokens/{id}"), None)
+            .await
+            .unwrap();
+        assert_eq!(r.status, 204, "{}", r.text);
+    }
+    // challenge:read lists challenges (not more).
+    let reader = Bot::new(&srv, &token(&mut owner, json!(["challenge:read"])).await);
+    let r = reader.get("/api/challenge").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body, json!({"in": [], "out": []}));
+    let r = reader
+        .send(
+            reqwest::Method::POST,
+            &format!("/api/challenge/{hname}"),
+            Some("variant=antarctos"),
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(r.body["code"], "missing_scope");
+    // An oversized form: 413 in lichess's shape.
+    let bot = Bot::new(&srv, &token(&mut owner, json!(["bot:play"])).await);
+    let big = format!("variant=antarctos&message={}", "x".repeat(20_000));
+    let r = bot
+        .send(
+            reqwest::Method::POST,
+            &format!("/api/challenge/{hname}"),
+            Some(&big),
+        )
+        .await;
+    assert_eq!(r.status, 413, "{}", r.body);
+    assert_eq!(r.body["code"], "too_large", "{}", r.body);
+    assert!(r.body["error"].is_string(), "{}", r.body);
+    // A wrong method on a Bot API path: 405 in lichess's shape.
+    let r = bot.get(&format!("/api/challenge/{hname}")).await;
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert!(r.body["error"].is_string(), "{}", r.body);
+    // An empty bearer token is a bad one.
+    let r = Bot::new(&srv, "").get("/api/stream/event").await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert_eq!(r.body["code"], "bad_token", "{}", r.body);
 }

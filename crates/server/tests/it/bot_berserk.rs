@@ -1,5 +1,7 @@
 //! The Bot API with a client others wrote (issue 44): berserk, lichess's own Python client,
 //! plays as a bot through `tests/clients/berserk_bot.py` with nothing changed but its base URL.
+//! It challenges the person twice (`challenges.create`, whose unused fields are nulls) and
+//! withdraws one (`challenges.cancel`); the person declines the other and berserk hears it.
 //! It accepts two challenges from its event stream and plays both games through berserk's bot
 //! calls: an Antarctos game played to its end, an Ice Age Chess game the person resigns; and
 //! berserk reads the site's refusals as lichess's. Skipped with a message unless
@@ -81,14 +83,14 @@ async fn berserk_plays_as_a_bot() {
         return;
     };
     let srv = start(&sqlite("bot-berserk")).await;
-    let (mut human, _) = account(&srv, "hum").await;
+    let (mut human, hname) = account(&srv, "hum").await;
     let (mut owner, bname) = account(&srv, "bot").await;
     let token = token(&mut owner, json!(["bot:play"])).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/berserk_bot.py");
     let mut child = tokio::process::Command::new(python)
         .arg(script)
         .args(["--url", &format!("http://{}", srv.addr)])
-        .args(["--token", &token, "--games", "2"])
+        .args(["--token", &token, "--games", "2", "--opponent", &hname])
         .stdout(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
@@ -104,9 +106,27 @@ async fn berserk_plays_as_a_bot() {
     };
     let ready = next().await;
     assert_eq!(ready["ready"], bname.to_lowercase(), "{ready}");
+    // berserk's two challenges: the withdrawn one is gone, the person declines the other.
+    let made = next().await;
+    let made = made["challenged"].as_array().expect("challenged").clone();
+    let list = human.get("/api/challenges").await.unwrap();
+    let incoming: Vec<&Value> = list.body["incoming"].as_array().unwrap().iter().collect();
+    assert_eq!(incoming.len(), 1, "{}", list.text);
+    assert_eq!(incoming[0]["id"], made[1], "{}", list.text);
+    assert_eq!(incoming[0]["bot"], true, "{}", list.text);
 
     let first = challenge(&mut human, &bname, "antarctos", "white").await;
     let end = play_out(&mut human, &first, "white", None).await;
+    // Declined once berserk's event stream is surely open (it accepted the first game there):
+    // lichess tells a decline to the streams open at the time.
+    let id = made[1].as_str().unwrap();
+    let d = post(
+        &mut human,
+        &format!("/api/challenges/{id}/decline"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(d.status, 204, "{}", d.text);
     let second = challenge(&mut human, &bname, "iceage", "black").await;
     let resigned = play_out(&mut human, &second, "black", Some(6)).await;
     assert_eq!(resigned["result"]["winner"], "white", "{resigned}");
@@ -126,6 +146,7 @@ async fn berserk_plays_as_a_bot() {
     assert_eq!(games[1]["winner"], "white", "{out}");
     assert!(games[1]["plies"].as_i64().unwrap() >= 6, "{out}");
     // berserk's ResponseError carries the site's words and code (lichess's error shape).
+    assert_eq!(out["declined"], json!([made[1]]), "{out}");
     let refusals = out["refusals"].as_array().expect("refusals");
     let of = |call: &str| {
         refusals

@@ -459,7 +459,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/bot/account/upgrade", post(bot::upgrade))
         .route("/account", get(bot::account))
         .route("/challenge/{id}/accept", post(bot::accept_challenge))
-        .route("/challenge/{id}/decline", post(bot::decline_challenge));
+        .route("/challenge/{id}/decline", post(bot::decline_challenge))
+        .route("/challenge/{id}/cancel", post(bot::cancel_challenge));
     let bot_challenges = Router::new().route("/challenge/{id}", post(bot::create_challenge));
     let api = Router::new()
         .merge(limited(bot_api, limits.lookup, "Bot API requests"))

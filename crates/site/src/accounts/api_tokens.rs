@@ -50,12 +50,6 @@ pub async fn create(
     account: &Account,
     scopes: Scopes,
 ) -> Result<(ApiToken, TokenInfo), SiteError> {
-    if store.api_tokens_of(&account.id).await?.len() >= MAX_TOKENS {
-        return Err(SiteError::new(
-            ErrorCode::Conflict,
-            format!("you hold {MAX_TOKENS} API tokens, the most allowed: revoke one first"),
-        ));
-    }
     let token = ApiToken::new();
     let row = ApiTokenRow {
         id: random_token(12),
@@ -63,9 +57,15 @@ pub async fn create(
         scopes: scopes.stored(),
         created_at: now_ms(),
     };
-    store
-        .insert_api_token(&row, &token.hash(), scopes.has(Scope::BotPlay))
-        .await?;
+    if !store
+        .insert_api_token(&row, &token.hash(), scopes.has(Scope::BotPlay), MAX_TOKENS)
+        .await?
+    {
+        return Err(SiteError::new(
+            ErrorCode::Conflict,
+            format!("you hold {MAX_TOKENS} API tokens, the most allowed: revoke one first"),
+        ));
+    }
     tracing::info!(token = %row.id, "API token made");
     Ok((token, TokenInfo::of(&row)))
 }

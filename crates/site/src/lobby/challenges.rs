@@ -187,7 +187,7 @@ impl Lobby {
                 return Err(SiteError::new(
                     ErrorCode::BotAccount,
                     format!(
-                        "a BOT account cannot challenge a person ({name}) to a rated game:                          challenge them unrated, or let them challenge you"
+                        "a BOT account cannot challenge a person ({name}) to a rated game: challenge them unrated, or let them challenge you"
                     ),
                 ));
             }
@@ -228,8 +228,8 @@ impl Lobby {
                 return Err(SiteError::new(
                     ErrorCode::TooManyChallenges,
                     format!(
-                        "you challenged {} {MAX_PER_PAIR} times in the last {} minutes: wait \
-                         for an answer",
+                        "you challenged {} {MAX_PER_PAIR} times in the last {} minutes \
+                         (answered challenges count too): try again in a few minutes",
                         row.challenged_name,
                         PAIR_WINDOW_MS / 60_000
                     ),
