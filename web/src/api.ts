@@ -16,6 +16,8 @@ export interface Seat {
   username?: string;
   /** The holder's rating in the game and speed (a clocked game's account seat, issue 41). */
   rating?: PlayerRating;
+  /** A BOT account's seat (issue 44), marked "BOT" before the name. */
+  bot?: boolean;
 }
 
 /** A rating beside a name: rounded; provisional ones are shown with "?". */

@@ -22,14 +22,14 @@ pub struct Bearer(pub Option<TokenLogin>);
 
 /// Whether `headers` carry `Authorization: Bearer ...` (whatever the token).
 pub fn sent(headers: &HeaderMap) -> bool {
-    headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.trim_start()
-                .get(..7)
-                .is_some_and(|p| p.eq_ignore_ascii_case("bearer "))
-        })
+    // On bytes: a value that is not UTF-8 (or has nothing after the scheme) is still a bearer
+    // token sent, refused as `bad_token` rather than read as no log-in (hostile round 5, F5).
+    headers.get(AUTHORIZATION).is_some_and(|v| {
+        let b = v.as_bytes().trim_ascii_start();
+        b.len() >= 6
+            && b[..6].eq_ignore_ascii_case(b"bearer")
+            && b.get(6).is_none_or(|c| c.is_ascii_whitespace())
+    })
 }
 
 fn bad_token() -> HttpError {
@@ -67,11 +67,17 @@ pub async fn read(headers: &HeaderMap, sessions: &Sessions) -> Result<TokenLogin
 /// `/api/stream/event`, `/api/challenge/...`, `/api/account`) and any other `GET` of the API
 /// but the token list. Anything else (a password, a token, a seek) needs a log-in session.
 pub fn allowed(method: &Method, path: &str) -> bool {
-    let bot_api = path.starts_with("/api/bot/")
+    bot_api_path(path) || (method == Method::GET && !path.starts_with("/api/tokens"))
+}
+
+/// Whether `path` is one of the Bot API's (lichess's paths, docs/bot-api.md): `/api/bot/...`,
+/// `/api/stream/event`, `/api/challenge` and `/api/challenge/...`, `/api/account`.
+pub fn bot_api_path(path: &str) -> bool {
+    path.starts_with("/api/bot/")
         || path == "/api/stream/event"
+        || path == "/api/challenge"
         || path.starts_with("/api/challenge/")
-        || path == "/api/account";
-    bot_api || (method == Method::GET && !path.starts_with("/api/tokens"))
+        || path == "/api/account"
 }
 
 /// The 403 of a request with a token on an endpoint tokens may not use.
@@ -91,6 +97,8 @@ pub struct BotPlayer {
     pub token: PlayerToken,
     /// The account's name.
     pub username: String,
+    /// The token's log-in (its `session_hash` is the token's hash), to watch for a revoke.
+    pub account: site::accounts::Account,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for BotPlayer {
@@ -119,8 +127,35 @@ impl<S: Send + Sync> FromRequestParts<S> for BotPlayer {
         let Player(token) = Player::from_request_parts(parts, state).await?;
         Ok(BotPlayer {
             token,
-            username: login.account.username,
+            username: login.account.username.clone(),
+            account: login.account,
         })
+    }
+}
+
+/// A request that may read challenges (`GET /api/challenge`): a log-in session, or a token
+/// with `bot:play`, `challenge:read` or `challenge:write` (lichess lets `challenge:read` read
+/// them; hostile round 5, F3). 403 `missing_scope` for a token with none of them.
+#[derive(Debug, Clone)]
+pub struct ChallengeReader(pub PlayerToken);
+
+impl<S: Send + Sync> FromRequestParts<S> for ChallengeReader {
+    type Rejection = HttpError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let bearer = parts.extensions.get::<Bearer>().cloned().and_then(|b| b.0);
+        if let Some(login) = bearer
+            && ![Scope::BotPlay, Scope::ChallengeRead, Scope::ChallengeWrite]
+                .into_iter()
+                .any(|s| login.scopes.has(s))
+        {
+            return Err(HttpError::from(SiteError::new(
+                ErrorCode::MissingScope,
+                "this API token lacks the scope challenge:read (or challenge:write, bot:play)",
+            )));
+        }
+        let Player(token) = Player::from_request_parts(parts, state).await?;
+        Ok(ChallengeReader(token))
     }
 }
 

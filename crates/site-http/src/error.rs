@@ -26,6 +26,8 @@ impl IntoResponse for HttpError {
             res.headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, s.into());
         }
+        // For an edge that words errors otherwise (crate::lichess_errors).
+        res.extensions_mut().insert(self.0);
         res
     }
 }

@@ -8,6 +8,7 @@ pub mod bearer;
 pub mod chat_feed;
 pub mod conn;
 pub mod error;
+pub mod lichess_errors;
 pub mod lobby_stream;
 pub mod options;
 pub mod output_budget;

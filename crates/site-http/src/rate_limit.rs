@@ -120,6 +120,7 @@ fn too_many(e: GovernorError, what: &str) -> Response<Body> {
                 res.headers_mut()
                     .insert(name, axum::http::HeaderValue::from(wait));
             }
+            res.extensions_mut().insert(err);
             res
         }
         other => HttpError::from(SiteError::new(

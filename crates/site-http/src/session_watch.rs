@@ -24,6 +24,8 @@ pub(crate) struct SessionWatch {
     next_check: Instant,
     /// A read of the session is due (an end heard, or `next_check` passed).
     check_owed: bool,
+    /// The log-in is a personal API token's (issue 44), not a session's: a revoke ends it.
+    api_token: bool,
 }
 
 impl SessionWatch {
@@ -38,7 +40,26 @@ impl SessionWatch {
             listening: true,
             next_check: Instant::now() + SESSION_RECHECK,
             check_owed: false,
+            api_token: false,
         })
+    }
+
+    /// The watch of a personal API token's log-in (`account.session_hash` is the token's
+    /// hash): a revoke, or the account's close, ends it (bot client finding 2: a revoked
+    /// token's open streams went on carrying challenges and moves).
+    pub(crate) fn of_api_token(account: Account, sessions: Arc<Sessions>) -> Self {
+        let mut watch = SessionWatch::of(Some(account), Some(sessions))
+            .expect("an account and sessions make a watch");
+        watch.api_token = true;
+        watch
+    }
+
+    async fn has_ended(&self) -> bool {
+        if self.api_token {
+            self.sessions.api_token_ended(&self.hash).await
+        } else {
+            self.sessions.has_ended(&self.hash).await
+        }
     }
 
     /// Resolves once the session has ended (the store says so; a store that cannot tell counts
@@ -47,7 +68,7 @@ impl SessionWatch {
     pub(crate) async fn until_ended(&mut self) {
         loop {
             if self.check_owed {
-                if self.sessions.has_ended(&self.hash).await {
+                if self.has_ended().await {
                     return;
                 }
                 self.check_owed = false;
@@ -69,7 +90,7 @@ impl SessionWatch {
     /// Whether the session is still live now (a store that cannot tell counts as live: a
     /// database outage must not log players out, hostile finding 1 of round 5).
     pub(crate) async fn is_live(&self) -> bool {
-        !self.sessions.has_ended(&self.hash).await
+        !self.has_ended().await
     }
 }
 

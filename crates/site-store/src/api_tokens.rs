@@ -34,19 +34,38 @@ pub struct TokenAccount {
 }
 
 impl Store {
-    /// Stores token `row` of hash `hash`; with `bot`, the account becomes a BOT account (if it
-    /// is not one already) in the same transaction.
+    /// Stores token `row` of hash `hash` unless its account holds `max` tokens already
+    /// (`Ok(false)`); with `bot`, the account becomes a BOT account (if it is not one already)
+    /// in the same transaction. The count is read after the account's row is written, so
+    /// requests at the same moment, from any processes, wait for each other there and the cap
+    /// holds (hostile round 5, F1: 30 tokens from 30 requests at once).
     pub async fn insert_api_token(
         &self,
         row: &ApiTokenRow,
         hash: &TokenHash,
         bot: bool,
-    ) -> Result<(), StoreError> {
+        max: usize,
+    ) -> Result<bool, StoreError> {
         let hash = hash.as_str();
         self.run(|mut conn| {
             Box::pin(async move {
                 let result = async {
                     let mut tx = conn.begin().await?;
+                    // A write to the account's row first: PostgreSQL's row lock (SQLite's
+                    // write lock) serialises the count below.
+                    sqlx::query("UPDATE accounts SET id = id WHERE id = $1")
+                        .bind(row.account_id.as_str())
+                        .execute(&mut *tx)
+                        .await?;
+                    let held: i64 =
+                        sqlx::query("SELECT COUNT(*) AS n FROM api_tokens WHERE account_id = $1")
+                            .bind(row.account_id.as_str())
+                            .fetch_one(&mut *tx)
+                            .await?
+                            .try_get("n")?;
+                    if held >= i64::try_from(max).unwrap_or(i64::MAX) {
+                        return Ok(false);
+                    }
                     sqlx::query(
                         "INSERT INTO api_tokens (id, account_id, token_hash, scopes, created_at) \
                          VALUES ($1, $2, $3, $4, $5)",
@@ -67,7 +86,8 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                     }
-                    commit(tx).await
+                    commit(tx).await?;
+                    Ok(true)
                 }
                 .await;
                 (conn, result)

@@ -29,6 +29,9 @@ pub struct SeatRow {
     /// not a column: read with the game, `Store::load_game`); `None` without an account or for
     /// an unlimited game.
     pub rating: Option<site_model::ratings::PlayerRating>,
+    /// The holder's account is a BOT account (issue 44: marked everywhere; not a column:
+    /// read with the game, as `rating`).
+    pub bot: bool,
 }
 
 /// One game as stored. `version` grows by one on every write (optimistic concurrency).
@@ -223,6 +226,7 @@ fn seat_from_row(row: &AnyRow, side: &str) -> Result<SeatRow, sqlx::Error> {
             .map(TokenHash::from_stored),
         name: row.try_get(format!("{side}_name").as_str())?,
         rating: None,
+        bot: false,
     })
 }
 

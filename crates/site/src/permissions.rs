@@ -130,6 +130,9 @@ pub fn actions(row: &GameRow, you: Option<YourSeat>) -> Vec<Action> {
         // A tournament's games have no rematch: the event pairs the next one.
         GameStatus::Finished if row.rematch.is_none() && row.tournament.is_none() => {
             match (opp, me) {
+                // A BOT account answers challenges, not rematch offers (issue 44, browser
+                // round 5: the offer waited for ever): the page offers a new challenge.
+                (Opponent::Friend, Some(c)) if row.seat(!c).bot => {}
                 (Opponent::Friend, Some(c)) => match row.rematch_offer {
                     Some(by) if by != c => {
                         out.extend([Action::AcceptRematch, Action::DeclineRematch])

@@ -205,6 +205,7 @@ pub async fn upload(
         token: Some(player_hash),
         name: play.account_name(token).await?,
         rating: None,
+        bot: false,
     };
     let computer = SeatRow {
         kind: SeatKind::Engine,
@@ -212,6 +213,7 @@ pub async fn upload(
         token: None,
         name: None,
         rating: None,
+        bot: false,
     };
     let (white, black) = match upload.color {
         Color::White => (human, computer),

@@ -27,6 +27,10 @@ pub struct SeatView {
     /// (shown `1662?`, issue 41): sent for an account's seat of a clocked game.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub rating: Option<PlayerRating>,
+    /// A BOT account's seat (issue 44): `"bot": true`, shown `BOT` before the name; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub bot: bool,
 }
 
 impl From<&SeatRow> for SeatView {
@@ -36,6 +40,7 @@ impl From<&SeatRow> for SeatView {
             level: s.level,
             username: s.name.clone(),
             rating: s.rating,
+            bot: s.bot,
         }
     }
 }

@@ -132,6 +132,7 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
             token: None,
             name: None,
             rating: None,
+            bot: false,
         },
         site_store::SeatRow {
             kind: site_model::state::SeatKind::Human,
@@ -141,6 +142,7 @@ pub fn engine_white_row(id: &str) -> site_store::GameRow {
             )),
             name: Some("Ann".into()),
             rating: None,
+            bot: false,
         },
         game::Color::White,
         1,

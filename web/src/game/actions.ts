@@ -112,8 +112,13 @@ export function afterButtons(g: GameView, can: Set<Action>, ev: ActionEvents): V
     if (g.analysis_url) out.push(h('a#analyse.button', { attrs: { href: g.analysis_url } }, t('game.analyse')));
     return out;
   }
+  const mine = myColors(g);
+  const bot = mine.length === 1 ? g[mine[0] === 'white' ? 'black' : 'white'] : null;
   if (g.rematch) out.push(h('a#to-rematch.button.primary', { attrs: { href: `/game/${g.rematch}` } }, t('game.to_rematch')));
-  else if (can.has('rematch') && !(g.rematch_offer && myColors(g).includes(g.rematch_offer))) {
+  else if (bot?.bot && bot.username) {
+    // A BOT answers challenges, not rematch offers (issue 44): its profile challenges it.
+    out.push(h('a#challenge-bot.button.primary', { attrs: { href: `/@/${encodeURIComponent(bot.username)}` } }, t('game.challenge_again')));
+  } else if (can.has('rematch') && !(g.rematch_offer && mine.includes(g.rematch_offer))) {
     out.push(button('button#rematch.primary', ev, () => ev.rematch('offer'), t('game.rematch')));
   }
   out.push(h('a#new-game.button', { attrs: { href: newGameHref(g) } }, t('game.new_game')));

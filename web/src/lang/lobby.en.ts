@@ -55,7 +55,7 @@ export const lobbyEn = {
   'lobby.range_bad': 'The rating range needs whole numbers from 0 to 4000, the lowest first.',
   'lobby.bad_custom': 'Minutes: ¼ to 180; increment: 0 to 60 whole seconds.',
   'error.too_many_seeks': 'You already have 3 open seeks: withdraw one first.',
-  'error.too_many_challenges': 'Too many challenges (at most 10 open, and 5 to one player in 10 minutes): wait for answers or cancel one.',
+  'error.too_many_challenges': 'Too many challenges (at most 10 open, and 5 to one player in 10 minutes): wait for answers, cancel one, or try that player again in a few minutes (answered challenges count too).',
   'error.own_seek': 'This is your own seek: wait for an opponent.',
   'error.not_logged_in': 'Log in first: this is for accounts.',
 };

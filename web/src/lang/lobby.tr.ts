@@ -56,7 +56,7 @@ export const lobbyTr: Record<keyof typeof lobbyEn, string> = {
   'lobby.range_bad': 'Puan aralığı 0 ile 4000 arasında tam sayılar olmalı, önce en düşüğü.',
   'lobby.bad_custom': 'Dakika: ¼ ile 180 arası; ek süre: 0 ile 60 arası tam saniye.',
   'error.too_many_seeks': 'Zaten 3 açık ilanınız var: önce birini geri çekin.',
-  'error.too_many_challenges': 'Çok fazla meydan okuma gönderdiniz (en çok 10 açık, bir oyuncuya 10 dakikada 5): yanıtları bekleyin ya da birini iptal edin.',
+  'error.too_many_challenges': 'Çok fazla meydan okuma gönderdiniz (en çok 10 açık, bir oyuncuya 10 dakikada 5): yanıtları bekleyin, birini iptal edin ya da o oyuncuya birkaç dakika sonra yeniden meydan okuyun (yanıtlanmış meydan okumalar da sayılır).',
   'error.own_seek': 'Bu sizin kendi ilanınız: bir rakip bekleyin.',
   'error.not_logged_in': 'Önce giriş yapın: bu hesaplar içindir.',
 };

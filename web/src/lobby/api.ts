@@ -42,6 +42,8 @@ export interface ChallengeView {
   status: 'open' | 'accepted' | 'declined';
   game: string | null;
   created_at: number;
+  /** The other player is a BOT account (issue 44). */
+  bot?: boolean;
 }
 
 /** What the lobby stream sends. */

@@ -223,7 +223,8 @@ export function lobbySection(loggedIn: boolean): { el: HTMLElement; destroy: () 
     } else {
       button('challenge-cancel', c.status === 'open' ? 'lobby.cancel' : 'lobby.dismiss', () => lobbyApi.cancelChallenge(c.id));
     }
-    const who = c.direction === 'incoming' ? t('lobby.challenge_from', { name: c.challenger }) : t('lobby.challenge_to', { name: c.challenged });
+    const other = (name: string): string => (c.bot ? `BOT ${name}` : name);
+    const who = c.direction === 'incoming' ? t('lobby.challenge_from', { name: other(c.challenger) }) : t('lobby.challenge_to', { name: other(c.challenged) });
     const state = c.direction === 'incoming'
       ? yourSide(c.color)
       : c.status === 'accepted' && c.game

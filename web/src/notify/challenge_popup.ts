@@ -86,7 +86,7 @@ function item(c: ChallengeView, redraw: () => void): HTMLElement {
     }
   };
   return h('div.challenge-popup-item', { dataset: { id: c.id } },
-    h('p.challenge-popup-who', t('notify.challenge', { name: c.challenger })),
+    h('p.challenge-popup-who', t('notify.challenge', { name: c.bot ? `BOT ${c.challenger}` : c.challenger })),
     h('p.challenge-popup-terms', `${t(c.variant === 'iceage' ? 'game.iceage' : 'game.antarctos')} · ${controlLabel(c.time_control)} · ${t(c.rated ? 'lobby.rated' : 'lobby.casual')}`),
     h('div.actions',
       h('button.primary.popup-accept', { type: 'button', onclick: act(async () => { const g = await lobbyApi.acceptChallenge(c.id); done(); navigate(`/game/${g.id}`); }) }, t('notify.accept')),

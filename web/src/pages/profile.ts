@@ -213,7 +213,7 @@ export function profilePage(root: HTMLElement, rawName: string): void {
       setTitle(t('rating.profile_title', { name: p.username }));
       mount(root, h('section.card#profile', { 'data-username': p.username },
         h('h1', t('rating.profile_title', { name: p.username }),
-          p.title ? h('span.bot-title', { title: 'BOT' }, ' BOT') : ''),
+          p.title ? h('span.bot-title', { attrs: { title: t('game.bot_title') } }, ' BOT') : ''),
         about(p),
         socialBox(p.username),
         h('h2', t('rating.ratings')),

@@ -15,6 +15,8 @@ mod antarctos_api;
 mod bad_input;
 mod boosting;
 mod bot_api;
+mod bot_api_lichess;
+mod bot_berserk;
 mod chat;
 mod chat_moderation;
 mod clock_outages;

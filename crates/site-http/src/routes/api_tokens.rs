@@ -66,11 +66,14 @@ pub async fn list(
 
 /// `DELETE /api/tokens/{id}` -> 204; 404 unless it is one of the account's tokens.
 pub async fn revoke(
-    State(svc): State<AppState>,
     LoggedIn(account): LoggedIn,
     PathText(id): PathText,
+    axum::Extension(sec): axum::Extension<crate::security::SecurityState>,
 ) -> Result<StatusCode, HttpError> {
     let account = logged_in(account)?;
-    api_tokens::revoke(svc.play.store(), &account, &id).await?;
+    let Some(sessions) = &sec.sessions else {
+        return Err(SiteError::new(ErrorCode::NotFound, "this site has no accounts").into());
+    };
+    api_tokens::revoke(sessions, &account, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

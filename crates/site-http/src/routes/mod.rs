@@ -452,10 +452,15 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/bot/game/stream/{id}", get(bot::game_stream))
         .route("/bot/game/{id}/move/{move}", post(bot::play_move))
         .route("/bot/game/{id}/resign", post(bot::resign))
+        .route("/bot/game/{id}/abort", post(bot::abort))
+        .route("/bot/game/{id}/draw/{accept}", post(bot::draw))
+        .route("/bot/game/{id}/chat", post(bot::chat))
+        .route("/challenge", get(bot::list_challenges))
         .route("/bot/account/upgrade", post(bot::upgrade))
         .route("/account", get(bot::account))
         .route("/challenge/{id}/accept", post(bot::accept_challenge))
-        .route("/challenge/{id}/decline", post(bot::decline_challenge));
+        .route("/challenge/{id}/decline", post(bot::decline_challenge))
+        .route("/challenge/{id}/cancel", post(bot::cancel_challenge));
     let bot_challenges = Router::new().route("/challenge/{id}", post(bot::create_challenge));
     let api = Router::new()
         .merge(limited(bot_api, limits.lookup, "Bot API requests"))
@@ -537,6 +542,7 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
             security.clone(),
             crate::player::middleware,
         ))
+        .layer(axum::middleware::from_fn(crate::lichess_errors::middleware))
         .layer(axum::middleware::from_fn_with_state(
             security,
             security::headers::middleware,

@@ -24,7 +24,10 @@ pub async fn api_not_found(OriginalUri(uri): OriginalUri) -> HttpError {
 /// Known API path, wrong method; the message names the full path, as above.
 pub async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> Response {
     let e = SiteError::bad_request(format!("{method} is not allowed on {}", uri.path()));
-    (StatusCode::METHOD_NOT_ALLOWED, axum::Json(e.body())).into_response()
+    let mut res = (StatusCode::METHOD_NOT_ALLOWED, axum::Json(e.body())).into_response();
+    // For an edge that words errors otherwise (crate::lichess_errors).
+    res.extensions_mut().insert(e);
+    res
 }
 
 /// Everything outside `/api/`.

@@ -50,12 +50,6 @@ pub async fn create(
     account: &Account,
     scopes: Scopes,
 ) -> Result<(ApiToken, TokenInfo), SiteError> {
-    if store.api_tokens_of(&account.id).await?.len() >= MAX_TOKENS {
-        return Err(SiteError::new(
-            ErrorCode::Conflict,
-            format!("you hold {MAX_TOKENS} API tokens, the most allowed: revoke one first"),
-        ));
-    }
     let token = ApiToken::new();
     let row = ApiTokenRow {
         id: random_token(12),
@@ -63,9 +57,15 @@ pub async fn create(
         scopes: scopes.stored(),
         created_at: now_ms(),
     };
-    store
-        .insert_api_token(&row, &token.hash(), scopes.has(Scope::BotPlay))
-        .await?;
+    if !store
+        .insert_api_token(&row, &token.hash(), scopes.has(Scope::BotPlay), MAX_TOKENS)
+        .await?
+    {
+        return Err(SiteError::new(
+            ErrorCode::Conflict,
+            format!("you hold {MAX_TOKENS} API tokens, the most allowed: revoke one first"),
+        ));
+    }
     tracing::info!(token = %row.id, "API token made");
     Ok((token, TokenInfo::of(&row)))
 }
@@ -80,14 +80,17 @@ pub async fn list(store: &Store, account: &Account) -> Result<Vec<TokenInfo>, Si
         .collect())
 }
 
-/// `DELETE /api/tokens/{id}`: 404 unless it is one of `account`'s tokens.
-pub async fn revoke(store: &Store, account: &Account, id: &str) -> Result<(), SiteError> {
-    if !valid_id(id) || !store.delete_api_token(&account.id, id).await? {
+/// `DELETE /api/tokens/{id}`: 404 unless it is one of `account`'s tokens. The streams open
+/// under it, in every process, read it again at once and end (through [`Sessions`]' ends of
+/// log-ins; a process the bus does not reach reads it again within its re-check).
+pub async fn revoke(sessions: &Sessions, account: &Account, id: &str) -> Result<(), SiteError> {
+    if !valid_id(id) || !sessions.store().delete_api_token(&account.id, id).await? {
         return Err(SiteError::new(
             ErrorCode::NotFound,
             format!("you hold no API token of id '{}'", game::excerpt(id)),
         ));
     }
+    sessions.forget_account(&account.id);
     Ok(())
 }
 
@@ -112,6 +115,13 @@ impl Sessions {
                 },
                 scopes: Scopes::from_stored(&t.scopes),
             }))
+    }
+
+    /// Whether the API token of hash `hash` is no longer one (revoked, or its account
+    /// closed); `false` when the store cannot tell (a database outage ends no stream).
+    pub async fn api_token_ended(&self, hash: &str) -> bool {
+        let hash = site_model::secrets::TokenHash::from_stored(hash.to_string());
+        matches!(self.store.api_token_account(&hash).await, Ok(None))
     }
 
     /// The store the sessions are kept in.

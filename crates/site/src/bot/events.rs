@@ -1,11 +1,14 @@
 //! `GET /api/stream/event` (issue 44): a bot's incoming challenges and its games' starts and
 //! ends, as lichess's event stream sends them. On opening it sends a `gameStart` for each of
 //! the bot's games in progress and a `challenge` for each open challenge to it, so that a
-//! client that reconnects loses nothing. It reads the database every [`POLL`] (changes made
+//! client that reconnects loses nothing. It reads the database every [`POLL`](crate::lobby::POLL) (changes made
 //! through other processes are seen) and at once after a change of the lobby through this
 //! one; while open it keeps the bot's own real-time challenges alive, as a lobby stream does.
+//! A challenge to the bot that closes without a game (withdrawn, or lapsed with its
+//! challenger's presence) is told as `challengeCanceled`, and the bot's own challenge that is
+//! declined as `challengeDeclined` (bot client finding 5), as lichess tells them.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,7 +16,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 
 use super::{KEEP_ALIVE, bots_of, challenge_json, line, seat_json, speed_of, status_name};
-use crate::lobby::{ChallengeView, Lobby, POLL, StreamGuard};
+use crate::lobby::{ChallengeView, Lobby, StreamGuard};
 use crate::view::GameView;
 use site_model::error::SiteError;
 use site_model::secrets::PlayerToken;
@@ -24,33 +27,42 @@ use site_store::now_ms;
 pub struct EventFeed {
     lobby: Arc<Lobby>,
     token: PlayerToken,
-    /// Open challenges to the bot already sent.
-    challenges: HashSet<String>,
+    /// Open challenges to the bot already sent, as sent.
+    challenges: HashMap<String, Value>,
+    /// The bot's own challenges known declined (told once; those declined before the stream
+    /// opened are not told).
+    declined: HashSet<String>,
+    /// A poll has run: declines seen from now on are news.
+    primed: bool,
+    /// The site's origin (`https://host`), for the challenges' absolute `url`.
+    origin: String,
     /// The bot's games in progress already sent (`gameStart`).
     games: HashSet<String>,
     queue: VecDeque<Bytes>,
-    first: bool,
     last_line: Instant,
-    last_refresh: i64,
-    shutdown: tokio::sync::watch::Receiver<bool>,
     guard: StreamGuard,
 }
 
 impl EventFeed {
     /// Opens `token`'s stream; 503 `too_many` past the caps on the lobby's streams (it counts
     /// as one).
-    pub fn open(lobby: &Arc<Lobby>, token: PlayerToken) -> Result<EventFeed, SiteError> {
+    /// `origin` is the site's (`https://host`, or empty for paths).
+    pub fn open(
+        lobby: &Arc<Lobby>,
+        token: PlayerToken,
+        origin: String,
+    ) -> Result<EventFeed, SiteError> {
         let guard = StreamGuard::open(lobby, token.hash().as_str())?;
         Ok(EventFeed {
             lobby: lobby.clone(),
             token,
-            challenges: HashSet::new(),
+            challenges: HashMap::new(),
+            declined: HashSet::new(),
+            primed: false,
+            origin,
             games: HashSet::new(),
             queue: VecDeque::new(),
-            first: true,
             last_line: Instant::now(),
-            last_refresh: 0,
-            shutdown: lobby.play().shutdown_signal(),
             guard,
         })
     }
@@ -63,21 +75,8 @@ impl EventFeed {
                 self.last_line = Instant::now();
                 return Some(l);
             }
-            if !self.first {
-                tokio::select! {
-                    _ = tokio::time::sleep(POLL) => {}
-                    _ = self.lobby.changed() => {}
-                    _ = self.shutdown.changed() => {}
-                }
-            }
-            self.first = false;
-            if *self.shutdown.borrow() {
+            if !self.guard.next_turn().await {
                 return None;
-            }
-            let now = now_ms();
-            let presence = self.lobby.presence_ms();
-            if now - self.last_refresh >= presence / 3 && self.guard.refresh(now + presence).await {
-                self.last_refresh = now;
             }
             if let Err(e) = self.poll().await {
                 tracing::warn!(error = %e, "cannot read a bot's events");
@@ -91,20 +90,8 @@ impl EventFeed {
 
     /// Queues what changed since the last poll.
     async fn poll(&mut self) -> Result<(), SiteError> {
-        let lists = self.lobby.list_challenges(&self.token).await?;
-        let open: Vec<&ChallengeView> = lists
-            .incoming
-            .iter()
-            .filter(|c| c.status == ChallengeStatus::Open)
-            .collect();
-        for c in &open {
-            if self.challenges.insert(c.id.clone()) {
-                let event = json!({"type": "challenge", "challenge": challenge_json(self.lobby.play().store(), c).await});
-                self.queue.push_back(line(&event));
-            }
-        }
-        self.challenges
-            .retain(|id| open.iter().any(|c| &c.id == id));
+        self.poll_challenges().await?;
+        self.primed = true;
         let play = self.lobby.play().clone();
         let mine = play.my_games(&self.token).await?;
         let ongoing: HashSet<String> = mine
@@ -133,6 +120,64 @@ impl EventFeed {
             }
         }
         self.games = ongoing;
+        Ok(())
+    }
+
+    /// Queues the challenges to the bot that opened (`challenge`) or closed without a game
+    /// (`challengeCanceled`), and the bot's own that were declined (`challengeDeclined`).
+    async fn poll_challenges(&mut self) -> Result<(), SiteError> {
+        let lobby = self.lobby.clone();
+        let store = lobby.play().store();
+        let lists = lobby.list_challenges(&self.token).await?;
+        let open: Vec<&ChallengeView> = lists
+            .incoming
+            .iter()
+            .filter(|c| c.status == ChallengeStatus::Open)
+            .collect();
+        for c in &open {
+            if !self.challenges.contains_key(&c.id) {
+                let challenge = challenge_json(store, c, &self.origin).await;
+                let event = json!({"type": "challenge", "challenge": challenge});
+                self.queue.push_back(line(&event));
+                self.challenges.insert(c.id.clone(), challenge);
+            }
+        }
+        let mut closed: Vec<String> = self
+            .challenges
+            .keys()
+            .filter(|id| !open.iter().any(|c| &c.id == *id))
+            .cloned()
+            .collect();
+        closed.sort();
+        for id in closed {
+            let Some(mut challenge) = self.challenges.remove(&id) else {
+                continue;
+            };
+            // Accepted: its game's `gameStart` tells; declined: by the bot itself.
+            let answered = store
+                .challenge(&id)
+                .await?
+                .is_some_and(|row| row.status != ChallengeStatus::Open);
+            if answered {
+                continue;
+            }
+            challenge["status"] = json!("canceled");
+            let event = json!({"type": "challengeCanceled", "challenge": challenge});
+            self.queue.push_back(line(&event));
+        }
+        for c in lists
+            .outgoing
+            .iter()
+            .filter(|c| c.status == ChallengeStatus::Declined)
+        {
+            if self.declined.insert(c.id.clone()) && self.primed {
+                let mut challenge = challenge_json(store, c, &self.origin).await;
+                challenge["declineReason"] = json!("I'm not accepting challenges at the moment.");
+                challenge["declineReasonKey"] = json!("generic");
+                let event = json!({"type": "challengeDeclined", "challenge": challenge});
+                self.queue.push_back(line(&event));
+            }
+        }
         Ok(())
     }
 
@@ -188,7 +233,7 @@ impl EventFeed {
             "secondsLeft": seconds_left,
             "source": "friend",
             "speed": control.map_or("correspondence", speed_of),
-            "status": {"name": status_name(view)},
+            "status": {"id": super::status_id(status_name(view)), "name": status_name(view)},
             "variant": super::variant_json(view.variant),
             "compat": {"bot": true, "board": false},
         });

@@ -3,6 +3,12 @@
 //! draw offer, a lone `\n` after [`KEEP_ALIVE`] without one; it ends after the state that ends
 //! the game. It follows the game's broadcast in this process (other processes' changes reach
 //! it through the bus, as they reach a socket).
+//!
+//! An open stream counts as the bot's page on the game: when its last one closes in a
+//! real-time game, the bot is gone and its opponent may claim, as after a page's last socket
+//! (issue 38; bot client finding 9). It ends at the site's shutdown, so that the client
+//! reconnects to a process that serves the game (finding 1: it kept sending keep-alives and
+//! no moves, and the bot lost on time while connected).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -31,6 +37,9 @@ pub struct GameFeed {
     last: String,
     last_line: Instant,
     done: bool,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    /// The seat's token, counted present while the stream is open.
+    token: PlayerToken,
 }
 
 impl GameFeed {
@@ -52,7 +61,8 @@ impl GameFeed {
         }
         let view = &snap.view;
         let state = game_state(view, now_ms());
-        let full = full_json(play, view, state.clone()).await;
+        let full = full_json(play, view, snap.row.created_at, state.clone()).await;
+        play.seat_opened(&slot, token).await;
         Ok(GameFeed {
             play: play.clone(),
             slot,
@@ -61,17 +71,20 @@ impl GameFeed {
             last: state.to_string(),
             last_line: Instant::now(),
             done: view.status != GameStatus::Ongoing,
+            shutdown: play.shutdown_signal(),
+            token: token.clone(),
         })
     }
 
-    /// The next line; `None` after the game's last state (or when its broadcast closes).
+    /// The next line; `None` after the game's last state, when its broadcast closes, or at
+    /// the site's shutdown.
     pub async fn next(&mut self) -> Option<Bytes> {
         if let Some(full) = self.full.take() {
             self.last_line = Instant::now();
             return Some(full);
         }
         loop {
-            if self.done {
+            if self.done || *self.shutdown.borrow() {
                 return None;
             }
             let wait = tokio::time::sleep_until((self.last_line + KEEP_ALIVE).into());
@@ -87,6 +100,7 @@ impl GameFeed {
                     self.last_line = Instant::now();
                     return Some(Bytes::from_static(b"\n"));
                 }
+                _ = self.shutdown.changed() => continue,
             };
             self.done = snap.view.status != GameStatus::Ongoing;
             let state = game_state(&snap.view, now_ms());
@@ -97,6 +111,19 @@ impl GameFeed {
                 self.last_line = Instant::now();
                 return Some(line(&state));
             }
+        }
+    }
+}
+
+impl Drop for GameFeed {
+    fn drop(&mut self) {
+        // The stream closed: as a page's socket closing (not cleanly: a bot that hangs up
+        // may be back, and its opponent waits the longer time before a claim).
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            let play = self.play.clone();
+            let slot = self.slot.clone();
+            let token = self.token.clone();
+            rt.spawn(async move { play.seat_closed(&slot, &token, false).await });
         }
     }
 }
@@ -112,8 +139,8 @@ fn comparable(state: &str) -> Value {
     v
 }
 
-/// The `gameFull` object of `view` with its current `state`.
-async fn full_json(play: &GameService, view: &GameView, state: Value) -> Value {
+/// The `gameFull` object of `view`, made at `created_at` (Unix ms), with its current `state`.
+async fn full_json(play: &GameService, view: &GameView, created_at: i64, state: Value) -> Value {
     let bots = bots_of(play.store(), view).await;
     let clock = match view.clock {
         Some(ClockView::Realtime {
@@ -150,6 +177,7 @@ async fn full_json(play: &GameService, view: &GameView, state: Value) -> Value {
         "white": seat_json(&view.white, &bots),
         "black": seat_json(&view.black, &bots),
         "initialFen": view.start_fen,
+        "createdAt": created_at,
         "state": state,
     })
 }

@@ -81,6 +81,23 @@ pub fn status_name(view: &GameView) -> &'static str {
     }
 }
 
+/// lichess's number of a status name (`started` 20, `aborted` 25, `mate` 30, `resign` 31,
+/// `stalemate` 32, `timeout` 33, `draw` 34, `outoftime` 35, `variantEnd` 60).
+pub fn status_id(name: &str) -> u32 {
+    match name {
+        "created" => 10,
+        "started" => 20,
+        "aborted" => 25,
+        "mate" => 30,
+        "resign" => 31,
+        "stalemate" => 32,
+        "timeout" => 33,
+        "draw" => 34,
+        "outoftime" => 35,
+        _ => 60,
+    }
+}
+
 /// The winner's side (`white`/`black`), once the game is won.
 pub fn winner(view: &GameView) -> Option<&'static str> {
     view.result
@@ -147,17 +164,31 @@ pub async fn user_json(store: &Store, name: &str, kind: GameKind, control: TimeC
 }
 
 /// lichess's challenge object for `c`: `{"id", "url", "status", "challenger", "destUser",
-/// "variant", "rated", "speed", "timeControl", "color", "perf"}` (`color`: the challenger's
-/// side, `white`, `black` or `random`).
-pub async fn challenge_json(store: &Store, c: &crate::lobby::ChallengeView) -> Value {
+/// "variant", "rated", "speed", "timeControl", "color", "finalColor", "direction", "perf"}`
+/// (`color`: the challenger's side, `white`, `black` or `random`; `finalColor` the side it
+/// plays, `null` while random, which is drawn when the game starts; `direction`: `in` to the
+/// asking player, `out` from it). `origin` is the site's (`https://host`), for the absolute
+/// `url`; empty, the `url` is a path.
+pub async fn challenge_json(store: &Store, c: &crate::lobby::ChallengeView, origin: &str) -> Value {
     let status = match c.status {
         site_model::state::ChallengeStatus::Open => "created",
         other => other.as_str(),
     };
+    let final_color = match c.color {
+        crate::lobby::SeekColor::Random => None,
+        other => Some(other.as_str()),
+    };
+    let direction = if c.direction == "incoming" {
+        "in"
+    } else {
+        "out"
+    };
     json!({
         "id": c.id,
-        "url": format!("/lobby#{}", c.id),
+        "url": format!("{origin}/lobby#{}", c.id),
         "status": status,
+        "finalColor": final_color,
+        "direction": direction,
         "challenger": user_json(store, &c.challenger, c.variant, c.time_control).await,
         "destUser": user_json(store, &c.challenged, c.variant, c.time_control).await,
         "variant": variant_json(c.variant),

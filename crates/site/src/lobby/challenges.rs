@@ -64,6 +64,10 @@ pub struct ChallengeView {
     pub game: Option<String>,
     /// Unix ms.
     pub created_at: i64,
+    /// The other player (the challenger of an incoming one, the challenged of an outgoing
+    /// one) is a BOT account (issue 44: marked everywhere); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// `GET /api/challenges`: the challenges to and from the asking player.
@@ -95,6 +99,16 @@ impl ChallengeView {
             status: row.status,
             game: row.game_id.clone(),
             created_at: row.created_at,
+            bot: false,
+        }
+    }
+
+    /// The other player's name.
+    fn other(&self) -> &str {
+        if self.direction == "incoming" {
+            &self.challenger
+        } else {
+            &self.challenged
         }
     }
 }
@@ -173,7 +187,7 @@ impl Lobby {
                 return Err(SiteError::new(
                     ErrorCode::BotAccount,
                     format!(
-                        "a BOT account cannot challenge a person ({name}) to a rated game:                          challenge them unrated, or let them challenge you"
+                        "a BOT account cannot challenge a person ({name}) to a rated game: challenge them unrated, or let them challenge you"
                     ),
                 ));
             }
@@ -181,7 +195,9 @@ impl Lobby {
         }
         let now = now_ms();
         let row = ChallengeRow {
-            id: random_token(12),
+            // A game's length: the game it leads to takes its id (lichess's clients match
+            // a `gameStart` to their challenge by id; bot client finding 3).
+            id: random_token(8),
             challenger: me.clone(),
             challenger_name: account.username,
             challenged,
@@ -212,8 +228,8 @@ impl Lobby {
                 return Err(SiteError::new(
                     ErrorCode::TooManyChallenges,
                     format!(
-                        "you challenged {} {MAX_PER_PAIR} times in the last {} minutes: wait \
-                         for an answer",
+                        "you challenged {} {MAX_PER_PAIR} times in the last {} minutes \
+                         (answered challenges count too): try again in a few minutes",
                         row.challenged_name,
                         PAIR_WINDOW_MS / 60_000
                     ),
@@ -283,7 +299,21 @@ impl Lobby {
             })
             .map(|r| ChallengeView::of(r, &me))
             .partition(|c| c.direction == "outgoing");
-        Ok(ChallengeLists { incoming, outgoing })
+        let mut lists = ChallengeLists { incoming, outgoing };
+        let mut names: Vec<String> = lists
+            .incoming
+            .iter()
+            .chain(&lists.outgoing)
+            .map(|c| c.other().to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        // The BOT mark is a nicety: a failed read leaves it off.
+        let bots = self.play.store.bot_names(&names).await.unwrap_or_default();
+        for c in lists.incoming.iter_mut().chain(lists.outgoing.iter_mut()) {
+            c.bot = bots.iter().any(|b| b.eq_ignore_ascii_case(c.other()));
+        }
+        Ok(lists)
     }
 
     /// `POST /api/challenges/{id}/accept` by the challenged player: 201 with the game. 404
@@ -320,6 +350,11 @@ impl Lobby {
             )?)
             .await?;
         self.play.started_during_outage(row.clock.as_mut()).await?;
+        // The game takes the challenge's id, as on lichess, unless a game has it already (a
+        // challenge made before ids were of a game's length, or a chance of 1 in 62^8).
+        if id.len() == row.id.len() && self.play.store.load_game(id).await?.is_none() {
+            row.id = id.to_string();
+        }
         row.outbox = vec![notifications::events::offer_accepted(
             NotificationKind::ChallengeAccepted,
             id,

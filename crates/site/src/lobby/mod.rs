@@ -166,11 +166,17 @@ struct Streams {
     writes: Arc<tokio::sync::Mutex<()>>,
 }
 
-/// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]).
+/// A lobby stream counted while alive ([`MAX_STREAMS_PER_PLAYER`], [`MAX_STREAMS`]), and the
+/// pace it reads at ([`StreamGuard::next_turn`]): the lobby stream and a bot's event stream.
 pub struct StreamGuard {
     lobby: Arc<Lobby>,
     player: String,
     writes: Arc<tokio::sync::Mutex<()>>,
+    /// No turn taken yet: the first is at once.
+    first: bool,
+    /// When the presence was last pushed ahead (Unix ms).
+    last_refresh: i64,
+    shutdown: tokio::sync::watch::Receiver<bool>,
 }
 
 impl StreamGuard {
@@ -194,7 +200,34 @@ impl StreamGuard {
             lobby: lobby.clone(),
             player: player.to_string(),
             writes: entry.writes.clone(),
+            first: true,
+            last_refresh: 0,
+            shutdown: lobby.play.shutdown_signal(),
         })
+    }
+
+    /// Waits for the stream's next read: at once the first time, then after [`POLL`], a
+    /// change of the lobby through this process, or the site's shutdown; on the way pushes the
+    /// player's presence ahead (every third of the presence time: two pushes may be missed).
+    /// `false` once the site shuts down: the stream ends.
+    pub async fn next_turn(&mut self) -> bool {
+        if !self.first {
+            tokio::select! {
+                _ = tokio::time::sleep(POLL) => {}
+                _ = self.lobby.changed() => {}
+                _ = self.shutdown.changed() => {}
+            }
+        }
+        self.first = false;
+        if *self.shutdown.borrow() {
+            return false;
+        }
+        let now = site_store::now_ms();
+        let presence = self.lobby.presence_ms();
+        if now - self.last_refresh >= presence / 3 && self.refresh(now + presence).await {
+            self.last_refresh = now;
+        }
+        true
     }
 
     /// Extends the player's presence to `until` (Unix ms); true when written, a warning
@@ -299,6 +332,7 @@ fn lobby_game(
         token: Some(hash.clone()),
         name: None,
         rating: None,
+        bot: false,
     };
     let (white, black) = match crate::play::side_for(terms.color) {
         Color::White => (seat(owner), seat(other)),

@@ -1,6 +1,6 @@
 //! The lobby stream (`GET /api/lobby`; site-http's `lobby_stream` sends it as server-sent
 //! events): [`LobbyStream`] yields a [`LobbyView`] for one player at once and whenever it
-//! changes. It reads the database every [`POLL`] (so changes made through other processes are
+//! changes. It reads the database every [`POLL`](super::POLL) (so changes made through other processes are
 //! seen) and at once after a change through this one; while open it keeps its player's
 //! real-time offers alive.
 
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, POLL, SeekView, StreamGuard};
+use super::{ChallengeLists, KEEP_ANSWERED_MS, Lobby, SeekView, StreamGuard};
 use site_model::error::SiteError;
 use site_model::secrets::PlayerToken;
 use site_store::now_ms;
@@ -65,9 +65,6 @@ pub struct LobbyStream {
     token: PlayerToken,
     since: i64,
     last: Option<String>,
-    last_refresh: i64,
-    first: bool,
-    shutdown: tokio::sync::watch::Receiver<bool>,
     guard: StreamGuard,
 }
 
@@ -81,35 +78,18 @@ impl LobbyStream {
             token,
             since: now_ms() - STARTED_WINDOW_MS,
             last: None,
-            last_refresh: 0,
-            first: true,
-            shutdown: lobby.play().shutdown_signal(),
             guard,
         })
     }
 
     /// The next [`LobbyView`] as JSON text: the first at once, then each one that differs from
-    /// the last sent, read every [`POLL`] or at once after a change through this process.
+    /// the last sent, read every [`POLL`](super::POLL) or at once after a change through this process.
     /// Pushes the player's presence ahead on the way. `None` once the site shuts down. A view
     /// that cannot be read is logged and read again at the next poll.
     pub async fn next(&mut self) -> Option<String> {
         loop {
-            if !self.first {
-                tokio::select! {
-                    _ = tokio::time::sleep(POLL) => {}
-                    _ = self.lobby.changed() => {}
-                    _ = self.shutdown.changed() => {}
-                }
-            }
-            self.first = false;
-            if *self.shutdown.borrow() {
+            if !self.guard.next_turn().await {
                 return None;
-            }
-            let now = now_ms();
-            let presence = self.lobby.presence_ms();
-            // A third of the presence time between pushes: two may be missed.
-            if now - self.last_refresh >= presence / 3 && self.guard.refresh(now + presence).await {
-                self.last_refresh = now;
             }
             match self.lobby.lobby_view(&self.token, self.since).await {
                 Ok(view) => {

@@ -262,6 +262,12 @@ impl GameService {
                 "a tournament game has no rematch: the tournament pairs your next game",
             ));
         }
+        if you.color().is_some_and(|c| old.seat(!c).bot) {
+            return Err(SiteError::new(
+                ErrorCode::Conflict,
+                "a BOT account answers challenges, not rematch offers: challenge it again",
+            ));
+        }
         if old.status != GameStatus::Finished {
             return Err(SiteError::new(
                 ErrorCode::GameOver,

@@ -55,6 +55,7 @@ impl GameService {
                     token: None,
                     name: None,
                     rating: None,
+                    bot: false,
                 };
                 (engine, None)
             }
@@ -68,6 +69,7 @@ impl GameService {
                     token: None,
                     name: None,
                     rating: None,
+                    bot: false,
                 };
                 (open, Some(invite_hash(&invite_for(token, &id))))
             }

@@ -258,6 +258,7 @@ fn human_seat(token: &PlayerToken) -> SeatRow {
         token: Some(token.hash()),
         name: None,
         rating: None,
+        bot: false,
     }
 }
 
@@ -498,10 +499,20 @@ impl GameService {
         Ok(row)
     }
 
-    /// Fills the seats' ratings (`SeatRow::rating`, beside the names on the game page, issue
-    /// 41) of `row`'s account holders, in its game and speed; an unlimited game has none. A
-    /// failed read leaves them unset (the names still show).
+    /// Fills what the game page shows beside the seats' names: the BOT mark of a BOT account
+    /// (`SeatRow::bot`, issue 44) and the ratings (`SeatRow::rating`, issue 41) of `row`'s
+    /// account holders, in its game and speed; an unlimited game has none. A failed read
+    /// leaves them unset (the names still show).
     pub(crate) async fn rate_seats(&self, row: &mut GameRow) {
+        for seat in [&mut row.white, &mut row.black] {
+            seat.bot = false;
+            if let (Some(hash), Some(_)) = (&seat.token, &seat.name) {
+                match self.store.is_bot_player(hash).await {
+                    Ok(bot) => seat.bot = bot,
+                    Err(e) => tracing::warn!(game = %row.id, error = %e, "seat's BOT mark unread"),
+                }
+            }
+        }
         let Some(speed) = row.clock.and_then(|c| c.control().speed()) else {
             return;
         };

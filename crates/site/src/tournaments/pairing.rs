@@ -247,6 +247,7 @@ pub fn rows(
                 token: Some(hash.clone()),
                 name: name.map(|e| e.username.clone()),
                 rating: None,
+                bot: false,
             })
         };
         let game = game_row(t, seat(&p.white, w)?, seat(black, b)?, now)?;

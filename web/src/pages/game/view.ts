@@ -102,12 +102,14 @@ function player(ctrl: GameCtrl, g: GameView, where: 'top' | 'bottom'): VNode {
   ]);
 }
 
-/** A seat's name: an account's links to its profile; the viewer's own is strong. */
+/** A seat's name: an account's links to its profile (a BOT account's marked "BOT", issue
+ * 44); the viewer's own is strong. */
 function nameOf(g: GameView, c: Color, name: string): VNode | string {
   const seat = g[c];
-  const text = seat.kind === 'human' && seat.username
+  const link = seat.kind === 'human' && seat.username
     ? h('a.seat-name', { attrs: { href: `/@/${encodeURIComponent(seat.username)}` } }, name)
     : name;
+  const text = seat.bot ? h('span', [h('span.bot-title', { attrs: { title: t('game.bot_title') } }, 'BOT'), ' ', link]) : link;
   return g.you === c || (g.you === 'both' && seat.kind === 'human') ? h('strong', [text]) : text;
 }
 
