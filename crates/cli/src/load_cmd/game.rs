@@ -109,18 +109,22 @@ impl Player {
     async fn fail_over(&mut self, id: &str) -> Result<Resumed, String> {
         let found = Instant::now();
         let started = *self.killed_at.get().unwrap_or(&found);
+        let mut last = String::new();
         for _ in 0..(self.addrs.len() * 20) {
             self.at = (self.at + 1) % self.addrs.len();
             self.client.set_addr(self.addrs[self.at]);
-            if self.connect(id).await.is_ok() {
-                return Ok(Resumed {
-                    since_kill: started.elapsed(),
-                    since_found: found.elapsed(),
-                });
+            match self.connect(id).await {
+                Ok(()) => {
+                    return Ok(Resumed {
+                        since_kill: started.elapsed(),
+                        since_found: found.elapsed(),
+                    });
+                }
+                Err(e) => last = e,
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        Err("no server answers".into())
+        Err(format!("no server answers; the last try: {last}"))
     }
 
     /// POSTs through this player's server, moving to the next one when the request finds no

@@ -61,7 +61,14 @@ async fn three_client_processes_play_one_run_over_sockets_and_the_memory_is_repo
         ),
         "{stdout}"
     );
-    assert!(stdout.contains("7 games played"), "{stdout}");
+    // Each of the seven tables played at least its first game (a finished game is replaced).
+    let played: u64 = stdout
+        .split("moves over socket: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of games played:\n{stdout}"));
+    assert!(played >= 7, "{stdout}");
     assert!(stdout.contains(", 0 games failed"), "{stdout}");
     assert!(
         !stdout.contains("load_worker"),
