@@ -112,6 +112,35 @@ fn options(args: &ServeArgs) -> Result<server::SiteOptions, String> {
     })
 }
 
+/// How many connections the kernel may hold accepted but not yet taken by the server
+/// (`listen`'s backlog; Linux caps it at `net.core.somaxconn`, 4,096 by default). Tokio's
+/// `TcpListener::bind` asks for 1,024: when 8,000 games open at once (issue 44), their 16,000
+/// players' connections overflowed it, and each dropped handshake was retried by the client's
+/// kernel only after 1 s, then 3 s, past the load client's 5 s.
+const BACKLOG: u32 = 65_535;
+
+/// A listener on `addr` (a name or an address with its port) with [`BACKLOG`], and, as
+/// `TcpListener::bind` does, `SO_REUSEADDR` (a restarted server binds while its old
+/// connections linger). The first of the name's addresses that binds.
+async fn listen(addr: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = if a.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the name has no address")
+    }))
+}
+
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -153,7 +182,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
                 site_store::redacted_url(&args.database)
             )
         })?;
-        let listener = tokio::net::TcpListener::bind(&args.addr)
+        let listener = listen(&args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let backups = match (args.backup_every, args.backup_dir) {

@@ -1,13 +1,17 @@
-//! Group commit of moves (issue 12): the moves that arrive while a commit is under way, from
-//! any games, wait for it and then go into one transaction together, so a burst of moves
-//! costs one commit (one fsync) instead of one each. Nothing waits on a timer: a move that
-//! finds the writer idle is written at once, alone.
+//! Group commit of moves (issue 12), and of new games and other state changes (issue 44): the
+//! writes that arrive while a commit is under way, from any games, wait for it and then go
+//! into one transaction together, so a burst of writes costs one commit (one fsync) instead of
+//! one each, and a burst of 8,000 new games does not queue 8,000 transactions for SQLite's
+//! single write lock ahead of the moves. Nothing waits on a timer: a write that finds the
+//! writer idle is written at once, alone.
 //!
-//! The promise of [`Store::save_move`] is unchanged: each move is answered `Ok` only after the
-//! commit of its transaction returned OK, and each checks its own game's ply and version. A
-//! move that fails that check wrote nothing and is refused alone; the others of its batch
-//! still commit. Any other failure fails the whole batch: nothing of it is acknowledged, and a
-//! storage fault is tried once more on a fresh connection like any write (`conn.rs`).
+//! The promises of [`Store::save_move`], [`Store::save_state`] and [`Store::insert_game`] are
+//! unchanged: each write is answered `Ok` only after the commit of its transaction returned
+//! OK, and each move or state change checks its own game's ply and version. One that fails
+//! that check wrote nothing and is refused alone; the others of its batch still commit. Any
+//! other failure (a new game's row refused by the database included) fails the whole batch:
+//! nothing of it is acknowledged, and a storage fault is tried once more on a fresh connection
+//! like any write (`conn.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,18 +22,29 @@ use tokio::sync::{mpsc, oneshot};
 use super::conn::commit;
 use super::{GameRow, MoveRow, Store, StoreError};
 
-/// Most moves in one transaction.
+/// Most writes in one transaction.
 pub const MAX_BATCH: usize = 256;
 
-/// Moves waiting for the writer before senders wait too (back-pressure).
+/// Writes waiting for the writer before senders wait too (back-pressure).
 const QUEUE: usize = 4 * MAX_BATCH;
 
-/// One move to store: the game's state after it, the move, and who waits for the answer.
+/// One write to store, and who waits for the answer.
 #[derive(Debug)]
 pub(super) struct MoveJob {
-    game: GameRow,
-    mv: MoveRow,
+    write: Write,
     reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// What a job writes.
+#[derive(Debug)]
+enum Write {
+    /// A move: the game's state after it (ply `game.ply`), and the move.
+    Move { game: GameRow, mv: MoveRow },
+    /// A change of the game's row that is not a move (a seat taken, a resignation): the
+    /// stored game must be at ply `game.ply`.
+    State { game: GameRow },
+    /// A new game.
+    Insert { game: GameRow },
 }
 
 /// The sending end of the move writer (the writer ends when every sender is dropped) and
@@ -40,7 +55,8 @@ pub(super) struct Committer {
     counts: Arc<Counts>,
 }
 
-/// Transactions and moves the writer committed.
+/// Transactions and moves the writer committed (new games and state changes count in the
+/// transactions only).
 #[derive(Debug, Default)]
 struct Counts {
     transactions: AtomicU64,
@@ -80,7 +96,31 @@ impl Store {
     /// that checks the stored game is at ply `g.ply - 1` and version `g.version - 1`. `Ok`
     /// only once the commit returned OK. Moves of other games may share the transaction.
     pub async fn save_move(&self, g: &GameRow, mv: &MoveRow) -> Result<(), StoreError> {
-        let (job, answer) = job(g, mv);
+        self.write(Write::Move {
+            game: g.clone(),
+            mv: mv.clone(),
+        })
+        .await
+    }
+
+    /// Saves a state change that is not a move (seat taken, resignation, draw offer):
+    /// `g.version` must be the stored version plus one, and the stored ply `g.ply`. `Ok` only
+    /// once the commit returned OK. Other games' writes may share the transaction.
+    pub async fn save_state(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.write(Write::State { game: g.clone() }).await
+    }
+
+    /// Stores a new game. `Ok` only once the commit returned OK. Other games' writes may share
+    /// the transaction.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        self.write(Write::Insert { game: g.clone() }).await
+    }
+
+    /// Queues `write` for the writer (or, in a store without one, writes it alone) and waits
+    /// for its answer.
+    async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job = MoveJob { write, reply };
         match &self.committer {
             Some(committer) => {
                 if committer.queue.send(job).await.is_err() {
@@ -105,7 +145,8 @@ impl Store {
     }
 
     /// Writes `jobs` in one transaction and answers each; how many moves were stored, when
-    /// the transaction committed.
+    /// the transaction committed. New games and state changes come in the order they arrived,
+    /// with the moves' checked UPDATEs; the moves' rows follow.
     async fn write_batch(&self, jobs: Vec<MoveJob>) -> Option<u64> {
         let alone = jobs.len() == 1;
         let outcome = self
@@ -129,7 +170,10 @@ impl Store {
                             .iter()
                             .zip(&each)
                             .filter(|(_, ok)| ok.is_ok())
-                            .map(|(j, _)| (j.game.id.as_str(), &j.mv))
+                            .filter_map(|(j, _)| match &j.write {
+                                Write::Move { game, mv } => Some((game.id.as_str(), mv)),
+                                _ => None,
+                            })
                             .collect();
                         MoveRow::insert_many(&mut tx, &rows).await?;
                         commit(tx).await?;
@@ -145,7 +189,11 @@ impl Store {
             Err(e) if alone => (vec![Err(e)], false),
             Err(e) => (jobs.iter().map(|_| Err(copy(&e))).collect(), false),
         };
-        let stored = answers.iter().filter(|a| a.is_ok()).count() as u64;
+        let stored = jobs
+            .iter()
+            .zip(&answers)
+            .filter(|(j, a)| a.is_ok() && matches!(j.write, Write::Move { .. }))
+            .count() as u64;
         for (j, answer) in jobs.into_iter().zip(answers) {
             let _ = j.reply.send(answer);
         }
@@ -153,29 +201,24 @@ impl Store {
     }
 }
 
-fn job(g: &GameRow, mv: &MoveRow) -> (MoveJob, oneshot::Receiver<Result<(), StoreError>>) {
-    let (reply, answer) = oneshot::channel();
-    let job = MoveJob {
-        game: g.clone(),
-        mv: mv.clone(),
-        reply,
-    };
-    (job, answer)
-}
-
 fn stopped() -> StoreError {
     StoreError::Database(sqlx::Error::PoolClosed)
 }
 
-/// The move's checked UPDATE of its game. The UPDATEs of a batch come first (each takes
-/// SQLite's write lock at once, with no read-to-write upgrade); the moves' rows follow.
+/// The job's write of its game's row: a move's or a state change's checked UPDATE, or a new
+/// game's INSERT. These come first in a batch (each takes SQLite's write lock at once, with no
+/// read-to-write upgrade); the moves' rows follow.
 async fn update(tx: &mut Transaction<'_, Any>, j: &MoveJob) -> Result<(), StoreError> {
-    super::games::update(tx, &j.game, j.game.ply - 1).await
+    match &j.write {
+        Write::Move { game, .. } => super::games::update(tx, game, game.ply - 1).await,
+        Write::State { game } => super::games::update(tx, game, game.ply).await,
+        Write::Insert { game } => Ok(super::games::insert(tx, game).await?),
+    }
 }
 
-/// [`update`] as one of a batch: the outer `Err` fails the batch, the inner one is this move's
+/// [`update`] as one of a batch: the outer `Err` fails the batch, the inner one is this job's
 /// own refusal. Only a stale game is refused alone: its checked UPDATE matched no row, so the
-/// move wrote nothing and the batch goes on without it (no savepoint needed). Any other error
+/// job wrote nothing and the batch goes on without it (no savepoint needed). Any other error
 /// may leave a part written, so the whole batch fails and nothing of it is acknowledged.
 async fn update_in_batch(
     tx: &mut Transaction<'_, Any>,

@@ -411,22 +411,6 @@ pub(super) async fn update(
 }
 
 impl Store {
-    /// Stores a new game.
-    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let mut tx = conn.begin().await?;
-                    insert(&mut tx, g).await?;
-                    commit(tx).await
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
     /// Stores a rematch `new` of `old` in one transaction: `old` (already carrying
     /// `rematch = new.id` and a bumped version) is updated only if it was not changed meanwhile.
     ///
@@ -494,23 +478,6 @@ impl Store {
                             return Err(StoreError::ClocksOwed { lapse_ms: lapse });
                         }
                     }
-                    commit(tx).await
-                }
-                .await;
-                (conn, result)
-            })
-        })
-        .await
-    }
-
-    /// Saves a state change that is not a move (seat taken, resignation, draw offer):
-    /// `g.version` must be the stored version plus one.
-    pub async fn save_state(&self, g: &GameRow) -> Result<(), StoreError> {
-        self.run(|mut conn| {
-            Box::pin(async move {
-                let result = async {
-                    let mut tx = conn.begin().await?;
-                    update(&mut tx, g, g.ply).await?;
                     commit(tx).await
                 }
                 .await;

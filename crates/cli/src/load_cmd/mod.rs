@@ -15,6 +15,12 @@
 //! `--seconds`, and the read back asks each address at most once after it failed, so a run
 //! always ends, with its summary and the errors of what failed.
 //!
+//! `--server-pid PID[,PID..]` reads those server processes' memory (Linux `/proc/PID/status`)
+//! before the games start, during the run (its peak) and after it, and prints it with the KB
+//! per game (`memory.rs`). `--processes N` plays from N client processes (this binary run
+//! again, each with a share of the tables, `workers.rs`), so that one process's descriptors
+//! do not cap the run; their figures are merged (`outcome.rs`).
+//!
 //! Its last line is for scripts:
 //! `moves_per_s R median_ms M p99_ms P max_ms X lost L`.
 
@@ -25,15 +31,17 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{Rng, SeedableRng};
-use serde::Deserialize;
-use serde_json::{Value, json};
-use server::client::{Answer, ApiClient, WsStream, next_text};
 
+mod game;
+mod memory;
+mod outcome;
 mod processes;
 mod read_back;
+mod workers;
+use game::{Shared, one_table};
+use memory::{SAMPLE_EVERY, Watch};
+use outcome::Outcome;
 use processes::{distinct, listener_pid};
-use read_back::read_back_any;
 
 /// How long a request or a WebSocket handshake waits for its server. Without a limit, a
 /// server that accepted the connection and then said nothing (SIGSTOP, a hung process) held
@@ -64,344 +72,56 @@ pub struct LoadArgs {
     /// Kill (SIGKILL) the process listening on the first address halfway through.
     #[arg(long)]
     pub kill_one: bool,
+    /// How players send their moves: `http` (`POST /api/games/{id}/moves` on a kept-alive
+    /// connection, answered with the move) or `socket` (a `move` message on the game's
+    /// WebSocket, acknowledged by the state after it; a player then holds one connection).
+    #[arg(long, value_enum, default_value_t = MovesOver::Http)]
+    pub moves: MovesOver,
+    /// Server processes whose memory to report, comma-separated pids (Linux: read from
+    /// `/proc/PID/status` before, during and after the run).
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
+    /// Client processes to play from (1 to 64), each with a share of the games, so that one
+    /// process's descriptor limit does not cap the run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub processes: u64,
+    /// Internal: this process is one of `--processes`' workers, playing the tables from this
+    /// index on and printing its figures as one line for the process that started it.
+    #[arg(long, hide = true)]
+    pub worker_first_table: Option<u64>,
 }
 
-/// The parts of a state message the players read (serde skips the rest, the move list
-/// included, without building it: the harness should measure the server, not itself).
-#[derive(Deserialize)]
-struct Message {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    game: Option<View>,
+/// How the load's players send their moves (`--moves`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MovesOver {
+    /// `POST /api/games/{id}/moves`.
+    Http,
+    /// A `move` message on the game's WebSocket.
+    Socket,
 }
 
-/// The game as a player here reads it.
-#[derive(Deserialize)]
-struct View {
-    ply: u64,
-    version: i64,
-    turn: String,
-    status: String,
-    legal: Vec<Legal>,
-}
-
-/// One legal move: its machine form.
-#[derive(Deserialize)]
-struct Legal {
-    id: String,
-}
-
-/// What one game measured.
-#[derive(Default)]
-struct GameResult {
-    id: String,
-    latencies: Vec<Duration>,
-    /// Moves acknowledged with 200.
-    acked: u64,
-    /// Longest time a player of this game took to be served again after its server died:
-    /// from the kill, and from when the player found its server gone (a thinking player finds
-    /// it only at its next move, up to one think time after the kill).
-    resumed: Option<Resumed>,
-    /// Both players had the game's first state: it was played, not only tried.
-    started: bool,
-    error: Option<String>,
-}
-
-/// How long a player took to be served again after its server died.
-#[derive(Clone, Copy, Default)]
-struct Resumed {
-    /// From the kill (or from `found`, without one).
-    since_kill: Duration,
-    /// From the failed request or closed socket that told the player.
-    since_found: Duration,
-}
-
-impl Resumed {
-    /// The longer of each figure.
-    fn max(self, other: Resumed) -> Resumed {
-        Resumed {
-            since_kill: self.since_kill.max(other.since_kill),
-            since_found: self.since_found.max(other.since_found),
+impl MovesOver {
+    /// The value's name on the command line.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            MovesOver::Http => "http",
+            MovesOver::Socket => "socket",
         }
     }
 }
 
-/// Adds `took` to the slowest resume so far.
-fn note_resume(resumed: &mut Option<Resumed>, took: Resumed) {
-    *resumed = Some(resumed.unwrap_or_default().max(took));
-}
-
-/// A player: its client and socket, and the addresses it may fall back to.
-struct Player {
-    client: ApiClient,
-    ws: Option<WsStream>,
-    addrs: Vec<SocketAddr>,
-    at: usize,
-    /// When `--kill-one` killed its process: resuming is timed from then.
-    killed_at: Arc<OnceLock<Instant>>,
-}
-
-impl Player {
-    async fn connect(&mut self, id: &str) -> Result<(), String> {
-        self.ws = Some(
-            self.client
-                // As the site's page does: each state carries only the new moves.
-                .ws_query(id, "moves=changes")
-                .await
-                .map_err(|e| format!("websocket of game {id}: {e}"))?,
-        );
-        Ok(())
-    }
-
-    /// Moves to the next address and reconnects (its server went away); returns how long it
-    /// took to be served again.
-    async fn fail_over(&mut self, id: &str) -> Result<Resumed, String> {
-        let found = Instant::now();
-        let started = *self.killed_at.get().unwrap_or(&found);
-        for _ in 0..(self.addrs.len() * 20) {
-            self.at = (self.at + 1) % self.addrs.len();
-            self.client.set_addr(self.addrs[self.at]);
-            if self.connect(id).await.is_ok() {
-                return Ok(Resumed {
-                    since_kill: started.elapsed(),
-                    since_found: found.elapsed(),
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        Err("no server answers".into())
-    }
-
-    /// POSTs through this player's server, moving to the next one when the request finds no
-    /// server (it died as the game was being made): its answer, or the last failure.
-    async fn post_failing_over(&mut self, path: &str, body: Value) -> Result<Answer, String> {
-        let mut last = String::new();
-        for _ in 0..self.addrs.len() {
-            match self.client.post(path, body.clone()).await {
-                Ok(answer) => return Ok(answer),
-                Err(e) => {
-                    last = e.to_string();
-                    self.at = (self.at + 1) % self.addrs.len();
-                    self.client.set_addr(self.addrs[self.at]);
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            }
-        }
-        Err(last)
-    }
-
-    /// The next state at `ply` or later from this player's socket.
-    async fn wait_ply(&mut self, ply: u64) -> Result<View, String> {
-        let ws = self.ws.as_mut().ok_or("not connected")?;
-        loop {
-            let text = next_text(ws).await.ok_or("websocket closed")?;
-            let msg: Message =
-                serde_json::from_str(&text).map_err(|e| format!("a message unread: {e}"))?;
-            if let (true, Some(game)) = (msg.kind == "state", msg.game)
-                && game.ply >= ply
-            {
-                return Ok(game);
-            }
-        }
-    }
-}
-
-/// The state at `ply` or later as `p` sees it, failing over (and reading the game afresh)
-/// when its server is gone; adds the time to resume to `resumed`.
-async fn state_at(
-    p: &mut Player,
-    id: &str,
-    ply: u64,
-    resumed: &mut Option<Resumed>,
-) -> Result<View, String> {
-    for _ in 0..3 {
-        match tokio::time::timeout(Duration::from_secs(10), p.wait_ply(ply)).await {
-            Ok(Ok(v)) => return Ok(v),
-            Ok(Err(_)) | Err(_) => {
-                let took = p.fail_over(id).await?;
-                note_resume(resumed, took);
-            }
-        }
-    }
-    Err(format!("ply {ply} never arrived"))
-}
-
-/// What every game shares: the addresses, the clock, the counters.
-struct Shared {
-    addrs: Vec<SocketAddr>,
-    deadline: Instant,
-    think: Duration,
-    moves: AtomicU64,
-    stop: AtomicBool,
-    killed_at: Arc<OnceLock<Instant>>,
-}
-
-/// One table: plays game after game (a finished game is replaced at once, so `--games`
-/// stay in play) until the run ends or a game fails.
-async fn one_table(index: u64, shared: Arc<Shared>) -> Vec<GameResult> {
-    let mut results = Vec::new();
-    let mut round = 0;
-    let cut_off = tokio::time::Instant::from_std(shared.deadline + FINISH_GRACE);
-    while Instant::now() < shared.deadline && !shared.stop.load(Ordering::SeqCst) {
-        let mut out = GameResult::default();
-        // A game cut off keeps in `out` what it measured so far (its id, its acknowledged
-        // moves), so it is still read back.
-        let played = tokio::time::timeout_at(cut_off, play_game(index, round, &shared, &mut out));
-        let failed = match played.await {
-            Ok(Ok(())) => false,
-            Ok(Err(e)) => {
-                out.error = Some(e);
-                true
-            }
-            Err(_) => {
-                out.error = Some(format!(
-                    "cut off {} s after the run's end, still waiting for a server",
-                    FINISH_GRACE.as_secs()
-                ));
-                true
-            }
-        };
-        results.push(out);
-        if failed {
-            break;
-        }
-        round += 1;
-    }
-    results
-}
-
-async fn play_game(
-    index: u64,
-    round: u64,
-    shared: &Shared,
-    out: &mut GameResult,
-) -> Result<(), String> {
-    let addrs = &shared.addrs;
-    let k = addrs.len();
-    let i = usize::try_from(index).unwrap_or(0);
-    let variant = if (index + round).is_multiple_of(2) {
-        "antarctos"
-    } else {
-        "iceage"
-    };
-    let player = |at: usize| Player {
-        client: ApiClient::new(addrs[at])
-            .keep_alive()
-            .timeout(REQUEST_TIMEOUT),
-        ws: None,
-        addrs: addrs.clone(),
-        at,
-        killed_at: shared.killed_at.clone(),
-    };
-    // Once `--kill-one` killed the first address's process, new games start on the others.
-    let first = usize::from(shared.killed_at.get().is_some() && k > 1);
-    let live = k - first;
-    let mut white = player(first + i % live);
-    let mut black = player(first + (i + 1) % live);
-    let g = white
-        .post_failing_over(
-            "/api/games",
-            json!({"variant": variant, "opponent": "friend", "color": "white"}),
-        )
-        .await
-        .map_err(|e| format!("create: {e}"))?;
-    if g.status != 201 {
-        return Err(format!("create: {} {}", g.status, g.text));
-    }
-    let id = g.body["id"].as_str().ok_or("no id")?.to_string();
-    out.id = id.clone();
-    let invite = g.body["invite_url"].as_str().ok_or("no invite")?;
-    let j = black
-        .post_failing_over(&format!("/api{invite}"), json!({}))
-        .await
-        .map_err(|e| format!("join: {e}"))?;
-    if j.status != 200 {
-        return Err(format!("join: {} {}", j.status, j.text));
-    }
-    for p in [&mut white, &mut black] {
-        if p.connect(&id).await.is_err() {
-            let took = p.fail_over(&id).await?;
-            note_resume(&mut out.resumed, took);
-        }
-    }
-    let mut view = state_at(&mut white, &id, 0, &mut out.resumed).await?;
-    state_at(&mut black, &id, 0, &mut out.resumed).await?;
-    out.started = true;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(index.wrapping_mul(1_000_003) + round);
-    let path = format!("/api/games/{id}/moves");
-    // Players do not all move in the same instant: each table's first game starts its first
-    // think at a random point within one think time, so the games' moves spread over it.
-    let think_ms = u64::try_from(shared.think.as_millis()).unwrap_or(u64::MAX);
-    if think_ms > 0 && round == 0 {
-        think_until(shared, Duration::from_millis(rng.random_range(0..think_ms))).await;
-    }
-    while view.status == "ongoing"
-        && Instant::now() < shared.deadline
-        && !shared.stop.load(Ordering::SeqCst)
-    {
-        if !think_until(shared, shared.think).await {
-            break;
-        }
-        if view.legal.is_empty() {
-            break;
-        }
-        let mv = view.legal[rng.random_range(0..view.legal.len())].id.clone();
-        let ply = view.ply;
-        let (mover, opponent) = if view.turn == "white" {
-            (&mut white, &mut black)
-        } else {
-            (&mut black, &mut white)
-        };
-        let start = Instant::now();
-        // With the version it holds, as the site's page sends it: the answer carries the
-        // new move alone.
-        let body = json!({"move": mv, "ply": ply, "version": view.version});
-        // A submission whose server died is sent again through the next one: the server
-        // answers the retry of a stored move as the move (docs/api.md), so nothing doubles.
-        let mut answer = mover.client.post_unparsed(&path, &body).await;
-        if answer.is_err() {
-            let took = mover.fail_over(&id).await?;
-            note_resume(&mut out.resumed, took);
-            answer = mover.client.post_unparsed(&path, &body).await;
-        }
-        let answer = answer.map_err(|e| format!("move {mv} at ply {ply}: {e}"))?;
-        if answer.status != 200 {
-            return Err(format!(
-                "move {mv} at ply {ply}: {} {}",
-                answer.status, answer.text
-            ));
-        }
-        out.acked += 1;
-        shared.moves.fetch_add(1, Ordering::Relaxed);
-        view = state_at(opponent, &id, ply + 1, &mut out.resumed).await?;
-        out.latencies.push(start.elapsed());
-        state_at(mover, &id, ply + 1, &mut out.resumed).await?;
-    }
-    Ok(())
-}
-
-/// Sleeps `think`, or until the run's end if that comes first; whether the run goes on.
-async fn think_until(shared: &Shared, think: Duration) -> bool {
-    let end = tokio::time::Instant::from_std(shared.deadline);
-    tokio::time::sleep_until((tokio::time::Instant::now() + think).min(end)).await;
-    Instant::now() < shared.deadline && !shared.stop.load(Ordering::SeqCst)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+/// How long after the run the servers' steady memory is read: the players' connections have
+/// closed and the servers' idle workers have given freed memory back (at most once a second,
+/// `allocator::collect_when_idle`).
+const STEADY_AFTER: Duration = Duration::from_secs(3);
 
 pub fn load(args: LoadArgs) -> Result<(), String> {
     let addrs = distinct(&args.addr);
+    if args.kill_one && args.processes > 1 {
+        return Err(
+            "--kill-one runs from one client process: leave out --processes, or use 1".into(),
+        );
+    }
     // Counted by process, not by name: `--addr A,A` killed the only process, and the run
     // ended reading its games back from it, without a summary.
     if args.kill_one && addrs.len() < 2 {
@@ -428,6 +148,82 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
     } else {
         None
     };
+    if let Some(first) = args.worker_first_table {
+        let out = run_here(&args, &addrs, None, first, None)?;
+        println!("{}", out.worker_line());
+        return Ok(());
+    }
+    let mut watch = if args.server_pid.is_empty() {
+        None
+    } else {
+        Some(Watch::start(&args.server_pid)?)
+    };
+    let out = if args.processes > 1 {
+        workers::run(&args, watch.as_mut())?
+    } else {
+        run_here(&args, &addrs, victim, 0, watch.as_mut())?
+    };
+    let clients = if args.processes > 1 {
+        format!(" from {} client processes", args.processes)
+    } else {
+        String::new()
+    };
+    println!(
+        "games {} at once on {} process(es){clients}, think {} ms, moves over {}: {} games played, {} moves in {:.1} s, {} games failed",
+        args.games,
+        addrs.len(),
+        args.think_ms,
+        args.moves.name(),
+        out.played,
+        out.moves,
+        out.wall_s,
+        out.failed
+    );
+    if out.killed {
+        println!(
+            "after the kill: {} games had a player move to another process, \
+             the slowest was served again {:.2} s after the kill; each was served again \
+             within {:.2} s of finding its server gone (a thinking player finds it at its \
+             next move)",
+            out.resumed_games, out.resume_since_kill_s, out.resume_since_found_s
+        );
+    }
+    if let Some(w) = watch.as_mut() {
+        std::thread::sleep(STEADY_AFTER);
+        w.finish();
+        for line in w.report(args.games) {
+            println!("{line}");
+        }
+    }
+    println!("{}", out.last_line());
+    if out.lost > 0 {
+        return Err(format!("{} acknowledged moves are not stored", out.lost));
+    }
+    if out.unread > 0 {
+        return Err(format!(
+            "{} games could not be read back: their lost moves are not known",
+            out.unread
+        ));
+    }
+    if measured_nothing(out.failed, out.moves, args.think_ms, args.seconds) {
+        return Err(format!(
+            "{} of {} games failed and {} moves were played: see the lines above",
+            out.failed, args.games, out.moves
+        ));
+    }
+    Ok(())
+}
+
+/// Plays `args.games` tables (numbered from `first_table`) from this process against `addrs`,
+/// killing `victim` halfway through, sampling `watch` meanwhile; a worker (`first_table`
+/// given by `--worker-first-table`) shows no progress bar.
+fn run_here(
+    args: &LoadArgs,
+    addrs: &[SocketAddr],
+    victim: Option<u32>,
+    first_table: u64,
+    mut watch: Option<&mut Watch>,
+) -> Result<Outcome, String> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("tokio runtime: {e}"))?;
     runtime.block_on(async move {
         let started = Instant::now();
@@ -436,24 +232,32 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         let shared = Arc::new(Shared {
             // Each process once: a repeated address would put a table's players on the
             // killed process again after `--kill-one`.
-            addrs: addrs.clone(),
+            addrs: addrs.to_vec(),
             deadline,
             think: Duration::from_millis(args.think_ms),
             moves: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             killed_at: Arc::new(OnceLock::new()),
+            moves_over_socket: args.moves == MovesOver::Socket,
         });
-        let bar = ProgressBar::new(args.seconds);
+        let bar = if args.worker_first_table.is_some() {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(args.seconds)
+        };
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} s  {msg}")
                 .map_err(|e| e.to_string())?,
         );
-        let tasks: Vec<_> = (0..args.games)
+        let tasks: Vec<_> = (first_table..first_table + args.games)
             .map(|i| tokio::spawn(one_table(i, shared.clone())))
             .collect();
         let mut killed = false;
         while Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(250)).await;
+            tokio::time::sleep(SAMPLE_EVERY).await;
+            if let Some(w) = watch.as_deref_mut() {
+                w.sample();
+            }
             let elapsed = started.elapsed();
             bar.set_position(elapsed.as_secs().min(args.seconds));
             bar.set_message(format!("{} moves", shared.moves.load(Ordering::Relaxed)));
@@ -482,7 +286,15 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
         shared.stop.store(true, Ordering::SeqCst);
         bar.finish_and_clear();
         let mut results = Vec::new();
+        let mut sampled = Instant::now();
         for t in tasks {
+            // The games still finishing their move raise the peak too.
+            if let Some(w) = watch.as_deref_mut()
+                && sampled.elapsed() >= SAMPLE_EVERY
+            {
+                w.sample();
+                sampled = Instant::now();
+            }
             results.extend(t.await.map_err(|e| format!("a table's task failed: {e}"))?);
         }
         let wall = started.elapsed();
@@ -492,94 +304,15 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
             .copied()
             .filter(|a| !killed || *a != args.addr[0])
             .collect();
-        let mut lost = 0u64;
-        let mut unread = 0usize;
-        let mut failed = 0usize;
-        let mut resume_max = Resumed::default();
-        let mut resumed_games = 0usize;
-        for r in &results {
-            if let Some(e) = &r.error {
-                failed += 1;
-                let name = if r.id.is_empty() {
-                    "(not created)"
-                } else {
-                    r.id.as_str()
-                };
-                eprintln!("game {name}: {e}");
-            }
-            if let Some(d) = r.resumed {
-                resumed_games += 1;
-                resume_max = resume_max.max(d);
-            }
-            if r.id.is_empty() {
-                continue;
-            }
-            match read_back_any(&mut live, &r.id).await {
-                Some(Ok(stored)) => lost += r.acked.saturating_sub(stored),
-                Some(Err(e)) => {
-                    eprintln!("{e}");
-                    unread += 1;
-                }
-                None => unread += 1,
-            }
-        }
-        if live.is_empty() && unread > 0 {
-            eprintln!("reading games back: no address answers");
-        }
-        let played = results.iter().filter(|r| r.started).count();
-        let mut all: Vec<Duration> = results.iter().flat_map(|r| r.latencies.clone()).collect();
-        all.sort();
-        let total = shared.moves.load(Ordering::Relaxed);
-        let rate = total as f64 / wall.as_secs_f64();
-        println!(
-            "games {} at once on {} process(es), think {} ms: {} games played, {} moves in {:.1} s, {} games failed",
-            args.games,
-            addrs.len(),
-            args.think_ms,
-            played,
-            total,
-            wall.as_secs_f64(),
-            failed
-        );
-        if killed {
-            println!(
-                "after the kill: {resumed_games} games had a player move to another process, \
-                 the slowest was served again {:.2} s after the kill; each was served again \
-                 within {:.2} s of finding its server gone (a thinking player finds it at its \
-                 next move)",
-                resume_max.since_kill.as_secs_f64(),
-                resume_max.since_found.as_secs_f64()
-            );
-        }
-        println!(
-            "moves_per_s {:.0} median_ms {:.2} p99_ms {:.2} max_ms {:.2} lost {lost}",
-            rate,
-            ms(percentile(&all, 50.0)),
-            ms(percentile(&all, 99.0)),
-            ms(all.last().copied().unwrap_or_default())
-        );
-        if lost > 0 {
-            return Err(format!("{lost} acknowledged moves are not stored"));
-        }
-        if unread > 0 {
-            return Err(format!(
-                "{unread} games could not be read back: their lost moves are not known"
-            ));
-        }
-        if measured_nothing(failed, total, args.think_ms, args.seconds) {
-            return Err(format!(
-                "{failed} of {} games failed and {total} moves were played: see the lines above",
-                args.games
-            ));
-        }
-        Ok(())
+        let moves = shared.moves.load(Ordering::Relaxed);
+        Ok(Outcome::of(args.games, &results, wall, moves, killed, &mut live).await)
     })
 }
 
 /// Whether a run measured nothing worth a number: games failed, or nothing was played although
 /// the players had time to move. A think time as long as the run (the memory measure of
 /// docs/performance.md holds games open and moves nothing) expects no move.
-fn measured_nothing(failed: usize, moves: u64, think_ms: u64, seconds: u64) -> bool {
+fn measured_nothing(failed: u64, moves: u64, think_ms: u64, seconds: u64) -> bool {
     failed > 0 || (moves == 0 && think_ms < seconds.saturating_mul(1000))
 }
 

@@ -12,6 +12,7 @@ mod engine_qa_cli;
 mod iceage_cli;
 mod lab_cli;
 mod lab_db_cli;
+mod load_scale;
 mod notify_kill;
 mod processes;
 mod puzzles_cli;

@@ -4,6 +4,7 @@
 //! stay in crates/server/tests/it/storage.rs.
 
 mod consistency;
+mod group_commit;
 mod migrations;
 mod search_bench;
 

@@ -32,9 +32,14 @@ impl GameService {
 
     pub(super) fn insert_slot(&self, id: &str, game: Box<dyn LiveGame>) -> Arc<GameSlot> {
         let mut slots = self.lock_slots();
-        if slots.len() >= MAX_CACHED_GAMES {
+        if slots.len() >= self.next_sweep.load(Ordering::Relaxed) {
             // Drop games nobody holds or watches; they reload from the store on demand.
             slots.retain(|_, s| in_use(s));
+            // With more games in use than the bound (issue 44: 8,000 live games), sweeping at
+            // every new game scanned them all each time, under this lock, through a burst of
+            // thousands of creations: the next sweep waits until a quarter more are added.
+            let next = MAX_CACHED_GAMES.max(slots.len() + slots.len() / 4);
+            self.next_sweep.store(next, Ordering::Relaxed);
         }
         slots
             .entry(id.to_string())
