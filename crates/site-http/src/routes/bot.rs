@@ -242,22 +242,13 @@ pub async fn list_challenges(
     let origin = site_origin(&sec, &headers);
     let lists = svc.lobby.list_challenges(&token).await?;
     let store = svc.play.store();
-    let mut incoming = Vec::new();
-    for c in lists
-        .incoming
-        .iter()
-        .filter(|c| c.status == ChallengeStatus::Open)
-    {
-        incoming.push(site::bot::challenge_json(store, c, &origin).await);
+    let mut out = [Vec::new(), Vec::new()];
+    for (list, json) in [&lists.incoming, &lists.outgoing].into_iter().zip(&mut out) {
+        for c in list.iter().filter(|c| c.status == ChallengeStatus::Open) {
+            json.push(site::bot::challenge_json(store, c, &origin).await);
+        }
     }
-    let mut outgoing = Vec::new();
-    for c in lists
-        .outgoing
-        .iter()
-        .filter(|c| c.status == ChallengeStatus::Open)
-    {
-        outgoing.push(site::bot::challenge_json(store, c, &origin).await);
-    }
+    let [incoming, outgoing] = out;
     Ok(Json(json!({"in": incoming, "out": outgoing})))
 }
 

@@ -15,7 +15,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use serde_json::{Value, json};
 
-use super::{KEEP_ALIVE, bots_of, challenge_json, line, seat_json, speed_of, status_name};
+use super::{KEEP_ALIVE, challenge_json, line, seat_json, speed_of, status_name};
 use crate::lobby::{ChallengeView, Lobby, StreamGuard};
 use crate::view::GameView;
 use site_model::error::SiteError;
@@ -183,8 +183,6 @@ impl EventFeed {
 
     /// lichess's game object of a `gameStart` or `gameFinish` for the bot.
     async fn game_json(&self, view: &GameView) -> Value {
-        let store = self.lobby.play().store();
-        let bots = bots_of(store, view).await;
         let color = view
             .you
             .and_then(|y| y.color())
@@ -193,7 +191,7 @@ impl EventFeed {
             game::Color::White => &view.black,
             game::Color::Black => &view.white,
         };
-        let mut opp = seat_json(opponent, &bots);
+        let mut opp = seat_json(opponent);
         if let Some(o) = opp.as_object_mut()
             && let Some(name) = o.get("name").cloned()
         {

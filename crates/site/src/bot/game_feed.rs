@@ -17,7 +17,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
-use super::{KEEP_ALIVE, bots_of, game_state, line, seat_json, speed_of, variant_json};
+use super::{KEEP_ALIVE, game_state, line, seat_json, speed_of, variant_json};
 use crate::play::{GameService, GameSlot, Snapshot};
 use crate::view::{GameView, seat_of};
 use site_model::clock::ClockView;
@@ -61,7 +61,7 @@ impl GameFeed {
         }
         let view = &snap.view;
         let state = game_state(view, now_ms());
-        let full = full_json(play, view, snap.row.created_at, state.clone()).await;
+        let full = full_json(view, snap.row.created_at, state.clone());
         play.seat_opened(&slot, token).await;
         Ok(GameFeed {
             play: play.clone(),
@@ -140,8 +140,7 @@ fn comparable(state: &str) -> Value {
 }
 
 /// The `gameFull` object of `view`, made at `created_at` (Unix ms), with its current `state`.
-async fn full_json(play: &GameService, view: &GameView, created_at: i64, state: Value) -> Value {
-    let bots = bots_of(play.store(), view).await;
+fn full_json(view: &GameView, created_at: i64, state: Value) -> Value {
     let clock = match view.clock {
         Some(ClockView::Realtime {
             initial_ms,
@@ -174,8 +173,8 @@ async fn full_json(play: &GameService, view: &GameView, created_at: i64, state: 
         "rated": view.rated,
         "clock": clock,
         "daysPerTurn": days,
-        "white": seat_json(&view.white, &bots),
-        "black": seat_json(&view.black, &bots),
+        "white": seat_json(&view.white),
+        "black": seat_json(&view.black),
         "initialFen": view.start_fen,
         "createdAt": created_at,
         "state": state,

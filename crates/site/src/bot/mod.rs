@@ -109,11 +109,11 @@ pub fn winner(view: &GameView) -> Option<&'static str> {
 /// A player of a game: `{"id", "name", "title", "rating", "provisional"}` for an account
 /// (`title` `"BOT"` for a BOT account, else null), `{"aiLevel": n}` for the site's engine,
 /// `{"id": null, "name": "Anonymous"}` otherwise.
-pub fn seat_json(seat: &SeatView, bots: &[String]) -> Value {
+pub fn seat_json(seat: &SeatView) -> Value {
     match (seat.kind, &seat.username) {
         (SeatKind::Engine, _) => json!({"aiLevel": seat.level}),
         (_, Some(name)) => {
-            let title = bots.iter().any(|b| b == name).then_some("BOT");
+            let title = seat.bot.then_some("BOT");
             json!({
                 "id": name.to_lowercase(),
                 "name": name,
@@ -124,16 +124,6 @@ pub fn seat_json(seat: &SeatView, bots: &[String]) -> Value {
         }
         _ => json!({"id": null, "name": "Anonymous"}),
     }
-}
-
-/// The BOT accounts among the players of `view`.
-pub async fn bots_of(store: &Store, view: &GameView) -> Vec<String> {
-    let names: Vec<String> = [&view.white.username, &view.black.username]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    store.bot_names(&names).await.unwrap_or_default()
 }
 
 /// An account as a challenge shows it, with its rating in the game and speed (`{"id", "name",

@@ -514,14 +514,21 @@ impl GameService {
     /// account holders, in its game and speed; an unlimited game has none. A failed read
     /// leaves them unset (the names still show).
     pub(crate) async fn rate_seats(&self, row: &mut GameRow) {
+        // One read for both seats' names.
+        let names: Vec<String> = [&row.white.name, &row.black.name]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        let bots = self.store.bot_names(&names).await.unwrap_or_else(|e| {
+            tracing::warn!(game = %row.id, error = %e, "seats' BOT marks unread");
+            Vec::new()
+        });
         for seat in [&mut row.white, &mut row.black] {
-            seat.bot = false;
-            if let (Some(hash), Some(_)) = (&seat.token, &seat.name) {
-                match self.store.is_bot_player(hash).await {
-                    Ok(bot) => seat.bot = bot,
-                    Err(e) => tracing::warn!(game = %row.id, error = %e, "seat's BOT mark unread"),
-                }
-            }
+            seat.bot = seat
+                .name
+                .as_ref()
+                .is_some_and(|n| bots.iter().any(|b| b.eq_ignore_ascii_case(n)));
         }
         let Some(speed) = row.clock.and_then(|c| c.control().speed()) else {
             return;
