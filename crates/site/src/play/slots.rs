@@ -46,7 +46,7 @@ impl GameService {
             .or_insert_with(|| {
                 Arc::new(GameSlot {
                     game: Mutex::new(game),
-                    tx: broadcast::channel(64).0,
+                    tx: broadcast::channel(FEED_BACKLOG).0,
                     engine_running: AtomicBool::new(false),
                     recent: Default::default(),
                     declined: Default::default(),
@@ -66,12 +66,11 @@ impl GameService {
 
     /// Sends the game's state to every watcher in this process.
     pub(super) fn broadcast_here(slot: &GameSlot, g: &dyn LiveGame) {
-        // The ring keeps a copy of its own: the sockets fill a broadcast state's caches with
-        // whole texts, which twenty kept states need not hold.
-        let view = g.view();
-        slot.recent
-            .push(Arc::new(Snapshot::new(view.clone(), g.row().clone())));
-        let _ = slot.tx.send(Arc::new(Snapshot::new(view, g.row().clone())));
+        // The ring holds the very states the channel holds (and their texts), so a kept state
+        // costs its memory once.
+        let snap = Arc::new(Snapshot::new(g.view(), g.row().clone()));
+        slot.recent.push(snap.clone());
+        let _ = slot.tx.send(snap);
     }
 
     /// Reloads a game from the store after a write found it changed by someone else.
