@@ -77,4 +77,17 @@ async fn a_finished_game_leaves_memory_with_its_last_socket_and_reloads_whole() 
     assert_eq!(back.body["status"], "finished");
     assert_eq!(back.body["moves"], m["game"]["moves"], "the moves reload");
     assert_eq!(back.body["ply"], json!(3));
+    // Reading a finished game does not keep it.
+    assert_eq!(
+        memory_becomes(&srv, |n| n < held).await,
+        held - 1,
+        "read, not kept"
+    );
+    // A game in play that is read stays.
+    let live = create(&mut me, json!({"variant": "iceage", "opponent": "local"})).await;
+    let live_id = live["id"].as_str().expect("id");
+    let before = srv.site.service().games_in_memory();
+    let read = me.get(&format!("/api/games/{live_id}")).await.expect("get");
+    assert_eq!(read.status, 200, "{}", read.text);
+    assert_eq!(srv.site.service().games_in_memory(), before, "kept");
 }

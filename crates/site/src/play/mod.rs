@@ -577,11 +577,18 @@ impl GameService {
         Ok(n)
     }
 
-    /// `GET /api/games/{id}`.
+    /// `GET /api/games/{id}`. A finished game that nobody watches is not kept in memory after
+    /// it ([`GameService::forget_if_finished`]): reading old games (a player's history, a
+    /// load run's read-back of 1,500 games) must not fill the live games' memory.
     pub async fn get(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
-        let g = self.lock_fresh(&slot).await?;
-        Ok(g.view().personalize(g.row(), token))
+        let view = {
+            let g = self.lock_fresh(&slot).await?;
+            g.view().personalize(g.row(), token)
+        };
+        drop(slot);
+        self.forget_if_finished(id);
+        Ok(view)
     }
 
     /// The current state, for a new watcher.
