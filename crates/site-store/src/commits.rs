@@ -136,11 +136,15 @@ impl Store {
 
     async fn write_batches(self, mut rx: mpsc::Receiver<MoveJob>, counts: Arc<Counts>) {
         let mut batch = Vec::with_capacity(MAX_BATCH);
+        let mut timing = BatchTiming::default();
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+            let started = std::time::Instant::now();
+            let jobs = batch.len();
             if let Some(stored) = self.write_batch(std::mem::take(&mut batch)).await {
                 counts.transactions.fetch_add(1, Ordering::Relaxed);
                 counts.moves.fetch_add(stored, Ordering::Relaxed);
             }
+            timing.add(jobs, started.elapsed());
         }
     }
 
@@ -198,6 +202,54 @@ impl Store {
             let _ = j.reply.send(answer);
         }
         committed.then_some(stored)
+    }
+}
+
+/// The writer's batches over the last [`BatchTiming::EVERY`], logged at debug level
+/// (`RUST_LOG=site_store::commits=debug`): how many, their mean size, and their mean and
+/// longest time from the first statement to the commit's answer. Under load the latency of a
+/// write is about one and a half batch times (it waits for the batch under way, then its own).
+#[derive(Debug)]
+struct BatchTiming {
+    since: std::time::Instant,
+    batches: u64,
+    jobs: u64,
+    total: std::time::Duration,
+    longest: std::time::Duration,
+}
+
+impl Default for BatchTiming {
+    fn default() -> Self {
+        BatchTiming {
+            since: std::time::Instant::now(),
+            batches: 0,
+            jobs: 0,
+            total: Default::default(),
+            longest: Default::default(),
+        }
+    }
+}
+
+impl BatchTiming {
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+    fn add(&mut self, jobs: usize, took: std::time::Duration) {
+        self.batches += 1;
+        self.jobs += jobs as u64;
+        self.total += took;
+        self.longest = self.longest.max(took);
+        if self.since.elapsed() >= Self::EVERY {
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+            tracing::debug!(
+                batches = self.batches,
+                writes = self.jobs,
+                mean_batch = self.jobs as f64 / self.batches as f64,
+                mean_ms = ms(self.total) / self.batches as f64,
+                longest_ms = ms(self.longest),
+                "group commit"
+            );
+            *self = BatchTiming::default();
+        }
     }
 }
 

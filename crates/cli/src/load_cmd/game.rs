@@ -46,7 +46,8 @@ struct Legal {
 #[derive(Default)]
 pub(super) struct GameResult {
     pub(super) id: String,
-    pub(super) latencies: Vec<Duration>,
+    /// Each move's latency, with when it was sent (since the run's start).
+    pub(super) latencies: Vec<(Duration, Duration)>,
     /// Moves acknowledged with 200.
     pub(super) acked: u64,
     /// Longest time a player of this game took to be served again after its server died:
@@ -233,6 +234,8 @@ async fn state_at(
 /// What every game shares: the addresses, the clock, the counters.
 pub(super) struct Shared {
     pub(super) addrs: Vec<SocketAddr>,
+    /// When this process's run began: latencies are placed in time from it.
+    pub(super) started: Instant,
     pub(super) deadline: Instant,
     pub(super) think: Duration,
     pub(super) moves: AtomicU64,
@@ -380,7 +383,8 @@ async fn play_game(
             out.acked += 1;
             shared.moves.fetch_add(1, Ordering::Relaxed);
             view = state_at(opponent, &id, ply + 1, &mut out.resumed).await?;
-            out.latencies.push(start.elapsed());
+            out.latencies
+                .push((start - shared.started, start.elapsed()));
             continue;
         }
         // With the version it holds, as the site's page sends it: the answer carries the
@@ -404,7 +408,8 @@ async fn play_game(
         out.acked += 1;
         shared.moves.fetch_add(1, Ordering::Relaxed);
         view = state_at(opponent, &id, ply + 1, &mut out.resumed).await?;
-        out.latencies.push(start.elapsed());
+        out.latencies
+            .push((start - shared.started, start.elapsed()));
         state_at(mover, &id, ply + 1, &mut out.resumed).await?;
     }
     Ok(())

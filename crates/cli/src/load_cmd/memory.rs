@@ -55,6 +55,10 @@ pub(super) struct Watch {
     idle: Vec<Status>,
     /// The largest `VmRSS` sampled during the run.
     peak_kb: Vec<u64>,
+    /// When the watch started.
+    started: std::time::Instant,
+    /// Every sample during the run: ms since the start and the processes' `VmRSS` summed.
+    samples: Vec<(u64, u64)>,
     /// Read after the run, once its connections closed; `None` until then.
     steady: Option<Vec<Status>>,
 }
@@ -70,6 +74,8 @@ impl Watch {
         Ok(Watch {
             pids: pids.to_vec(),
             peak_kb: idle.iter().map(|s| s.rss_kb).collect(),
+            started: std::time::Instant::now(),
+            samples: Vec::new(),
             idle,
             steady: None,
         })
@@ -78,16 +84,19 @@ impl Watch {
     /// One sample during the run: raises each process's peak. A process that cannot be read
     /// any more (killed) keeps the peak it had.
     pub(super) fn sample(&mut self) {
+        let mut sum = 0;
         for (pid, peak) in self.pids.iter().zip(&mut self.peak_kb) {
             if let Ok(s) = read_status(*pid) {
                 *peak = (*peak).max(s.rss_kb);
+                sum += s.rss_kb;
             }
         }
+        let at = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.samples.push((at, sum));
     }
 
     /// The reading after the run (a process gone reads as zero).
     pub(super) fn finish(&mut self) {
-        self.sample();
         self.steady = Some(
             self.pids
                 .iter()
@@ -118,6 +127,20 @@ impl Watch {
         let peak: u64 = self.peak_kb.iter().sum();
         let after: u64 = steady.iter().map(|s| s.rss_kb).sum();
         let per_game = |kb: u64| kb.saturating_sub(idle) as f64 * 1024.0 / 1e3 / games as f64;
+        let play = play_kb(&self.samples);
+        let windows: Vec<String> = by_window(&self.samples)
+            .into_iter()
+            .map(|(s, kb)| format!("{s} s {:.0}", mb(kb)))
+            .collect();
+        lines.push(format!(
+            "memory_by_10s_mb (largest sample): {}",
+            windows.join(" | ")
+        ));
+        lines.push(format!(
+            "memory_play_mb {:.1} kb_per_game_play {:.1} (median sample of the run's second half)",
+            mb(play),
+            per_game(play)
+        ));
         lines.push(format!(
             "memory_idle_mb {:.1} memory_peak_mb {:.1} memory_steady_mb {:.1} \
              kb_per_game_peak {:.1} kb_per_game_steady {:.1}",
@@ -131,9 +154,48 @@ impl Watch {
     }
 }
 
+/// The median of the samples taken in the second half of the sampled time: the memory of
+/// the play once the opening burst of games is over. 0 for no samples.
+pub(super) fn play_kb(samples: &[(u64, u64)]) -> u64 {
+    let Some(&(last, _)) = samples.last() else {
+        return 0;
+    };
+    let mut late: Vec<u64> = samples
+        .iter()
+        .filter(|(at, _)| *at >= last / 2)
+        .map(|(_, kb)| *kb)
+        .collect();
+    late.sort_unstable();
+    late[late.len() / 2]
+}
+
+/// The largest sample in each 10 s of the run, as `(window start s, KiB)`, in time order.
+pub(super) fn by_window(samples: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    let mut windows: std::collections::BTreeMap<u64, u64> = Default::default();
+    for (at, kb) in samples {
+        let w = windows.entry(at / 10_000 * 10).or_default();
+        *w = (*w).max(*kb);
+    }
+    windows.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_play_figure_is_the_median_of_the_second_half_and_windows_take_their_largest() {
+        let samples = [
+            (0, 100),
+            (5_000, 900),
+            (12_000, 300),
+            (16_000, 200),
+            (20_000, 250),
+        ];
+        assert_eq!(play_kb(&samples), 250, "of 300, 200, 250");
+        assert_eq!(by_window(&samples), vec![(0, 900), (10, 300), (20, 250)]);
+        assert_eq!(play_kb(&[]), 0);
+    }
 
     const STATUS: &str = "Name:\ticebound\nUmask:\t0022\nState:\tS (sleeping)\n\
         VmPeak:\t 1234568 kB\nVmSize:\t 1200000 kB\nVmHWM:\t  456789 kB\nVmRSS:\t  123456 kB\n\
@@ -174,7 +236,12 @@ mod tests {
         w.finish();
         let lines = w.report(10);
         assert!(lines[0].starts_with("server pid "), "{lines:?}");
-        assert!(lines[1].starts_with("memory_idle_mb "), "{lines:?}");
+        for start in ["memory_by_10s_mb ", "memory_play_mb ", "memory_idle_mb "] {
+            assert!(
+                lines.iter().any(|l| l.starts_with(start)),
+                "{start}: {lines:?}"
+            );
+        }
     }
 
     #[test]

@@ -195,6 +195,7 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
             println!("{line}");
         }
     }
+    println!("{}", out.window_line());
     println!("{}", out.last_line());
     if out.lost > 0 {
         return Err(format!("{} acknowledged moves are not stored", out.lost));
@@ -233,6 +234,7 @@ fn run_here(
             // Each process once: a repeated address would put a table's players on the
             // killed process again after `--kill-one`.
             addrs: addrs.to_vec(),
+            started,
             deadline,
             think: Duration::from_millis(args.think_ms),
             moves: AtomicU64::new(0),

@@ -40,6 +40,9 @@ pub(super) struct Outcome {
     pub resume_since_found_s: f64,
     /// Every move's latency, µs, in no order.
     pub latencies_us: Vec<u64>,
+    /// When each of those moves was sent, ms since its client process's run began (the
+    /// processes start within a few ms of each other), in the same order.
+    pub sent_at_ms: Vec<u64>,
 }
 
 impl Outcome {
@@ -94,10 +97,12 @@ impl Outcome {
         out.played = results.iter().filter(|r| r.started).count() as u64;
         out.resume_since_kill_s = resume_max.since_kill.as_secs_f64();
         out.resume_since_found_s = resume_max.since_found.as_secs_f64();
-        out.latencies_us = results
-            .iter()
-            .flat_map(|r| r.latencies.iter())
-            .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+        let moves = || results.iter().flat_map(|r| r.latencies.iter());
+        out.latencies_us = moves()
+            .map(|(_, d)| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+            .collect();
+        out.sent_at_ms = moves()
+            .map(|(at, _)| u64::try_from(at.as_millis()).unwrap_or(u64::MAX))
             .collect();
         out
     }
@@ -116,6 +121,7 @@ impl Outcome {
         self.resume_since_kill_s = self.resume_since_kill_s.max(other.resume_since_kill_s);
         self.resume_since_found_s = self.resume_since_found_s.max(other.resume_since_found_s);
         self.latencies_us.extend(other.latencies_us);
+        self.sent_at_ms.extend(other.sent_at_ms);
     }
 
     /// The worker's result line: [`WORKER_LINE`] and the JSON of these figures.
@@ -158,6 +164,44 @@ impl Outcome {
     }
 }
 
+/// Width of the windows of [`Outcome::by_window`].
+pub(super) const WINDOW_MS: u64 = 10_000;
+
+impl Outcome {
+    /// The moves sent in each [`WINDOW_MS`] of the run, as `(window start s, moves, p50 ms,
+    /// p99 ms)`, in time order: where in the run the slow moves were (the opening burst of
+    /// games, or the steady play).
+    pub(super) fn by_window(&self) -> Vec<(u64, usize, f64, f64)> {
+        let mut windows: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+        for (us, at) in self.latencies_us.iter().zip(&self.sent_at_ms) {
+            windows.entry(at / WINDOW_MS).or_default().push(*us);
+        }
+        windows
+            .into_iter()
+            .map(|(w, mut v)| {
+                v.sort_unstable();
+                let ms = |us: u64| us as f64 / 1000.0;
+                (
+                    w * WINDOW_MS / 1000,
+                    v.len(),
+                    ms(percentile(&v, 50.0)),
+                    ms(percentile(&v, 99.0)),
+                )
+            })
+            .collect()
+    }
+
+    /// [`Outcome::by_window`] as one line: `latency_by_10s: 0 s n 1234 p50 2.1 p99 30.5 | ..`.
+    pub(super) fn window_line(&self) -> String {
+        let parts: Vec<String> = self
+            .by_window()
+            .into_iter()
+            .map(|(s, n, p50, p99)| format!("{s} s n {n} p50 {p50:.1} p99 {p99:.1}"))
+            .collect();
+        format!("latency_by_10s_ms: {}", parts.join(" | "))
+    }
+}
+
 /// The `p`-th percentile of `sorted` (nearest rank); 0 for none.
 pub(super) fn percentile(sorted: &[u64], p: f64) -> u64 {
     if sorted.is_empty() {
@@ -179,6 +223,7 @@ mod tests {
             moves: 3,
             wall_s: 10.0,
             latencies_us: vec![1_000, 2_000, 3_000],
+            sent_at_ms: vec![100, 9_999, 10_000],
             ..Outcome::default()
         };
         let b = Outcome {
@@ -189,9 +234,19 @@ mod tests {
             wall_s: 10.5,
             lost: 1,
             latencies_us: vec![100_000],
+            sent_at_ms: vec![25_000],
             ..Outcome::default()
         };
         a.merge(b);
+        assert_eq!(
+            a.by_window(),
+            vec![(0, 2, 1.0, 2.0), (10, 1, 3.0, 3.0), (20, 1, 100.0, 100.0)]
+        );
+        assert_eq!(
+            a.window_line(),
+            "latency_by_10s_ms: 0 s n 2 p50 1.0 p99 2.0 | 10 s n 1 p50 3.0 p99 3.0 | \
+             20 s n 1 p50 100.0 p99 100.0"
+        );
         assert_eq!((a.games, a.played, a.failed, a.moves), (5, 4, 1, 4));
         assert_eq!((a.lost, a.wall_s), (1, 10.5));
         assert_eq!(
@@ -207,6 +262,7 @@ mod tests {
             moves: 40,
             wall_s: 3.25,
             latencies_us: vec![5, 7],
+            sent_at_ms: vec![1, 2],
             ..Outcome::default()
         };
         let out = format!("something else\n{}\n", a.worker_line());

@@ -94,6 +94,17 @@ async fn three_client_processes_play_one_run_over_sockets_and_the_memory_is_repo
     assert!(idle > 1.0, "{stdout}");
     assert!(peak >= idle, "{stdout}");
     assert!(value(&memory, "kb_per_game_peak") >= 0.0, "{stdout}");
+    // Where in the run: the moves sent in the first 10 s, and the memory while they played.
+    assert!(
+        stdout.contains("latency_by_10s_ms: 0 s n "),
+        "the first window's moves: {stdout}"
+    );
+    let play = fields_of(&stdout, "memory_play_mb");
+    assert!(value(&play, "memory_play_mb") >= idle * 0.5, "{stdout}");
+    assert!(
+        stdout.contains("memory_by_10s_mb (largest sample): 0 s "),
+        "{stdout}"
+    );
     assert!(
         stdout.contains(&format!("server pid {}: idle ", server.id())),
         "{stdout}"

@@ -32,6 +32,7 @@ mod engine_module;
 mod fair_play;
 mod fair_play_mod;
 mod full_disk_wal;
+mod game_memory;
 mod game_offers;
 mod game_page_api;
 mod game_search;

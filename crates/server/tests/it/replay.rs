@@ -1,7 +1,7 @@
 //! Replay after a reconnect (issue 38): a socket that comes back with `?since=V` (the game
 //! version it holds) gets every state it missed, in order, each carrying its version, counted
 //! from the moves it held; nothing missed gets the current state with no new moves; a gap past
-//! the 20 kept states gets the state whole. A bad `since` is a 400 that names it.
+//! the 4 kept states gets the state whole. A bad `since` is a 400 that names it.
 
 use std::time::Duration;
 
@@ -59,13 +59,13 @@ async fn a_socket_that_comes_back_gets_each_missed_state_in_order() {
     let mut moves = held["game"]["moves"].as_array().expect("moves").clone();
     assert_eq!(moves.len(), 2);
     drop(ws);
-    // Three moves while away.
-    let now = play_n(&mut me, &id, 3).await;
+    // Two moves while away.
+    let now = play_n(&mut me, &id, 2).await;
     let mut ws = me
         .ws_query(&id, &format!("moves=changes&since={since}"))
         .await
         .expect("ws");
-    for k in 1..=3 {
+    for k in 1..=2 {
         let m = next_state(&mut ws).await;
         assert_eq!(
             m["game"]["version"].as_i64(),
@@ -87,14 +87,14 @@ async fn a_socket_that_comes_back_gets_each_missed_state_in_order() {
     let after = play_n(&mut me, &id, 1).await;
     let m = next_state(&mut ws).await;
     assert_eq!(m["game"]["version"], after["version"]);
-    assert_eq!(m["moves_from"].as_u64(), Some(5));
+    assert_eq!(m["moves_from"].as_u64(), Some(4));
 
     // The same replay whole, on a socket that does not keep the list.
     let mut ws = me
         .ws_query(&id, &format!("since={since}"))
         .await
         .expect("ws");
-    for k in 1..=4 {
+    for k in 1..=3 {
         let m = next_state(&mut ws).await;
         assert_eq!(m["game"]["version"].as_i64(), Some(since + k), "{m}");
         assert!(m.get("moves_from").is_none(), "{m}");
@@ -124,7 +124,7 @@ async fn nothing_missed_is_one_state_without_new_moves_and_a_long_gap_is_whole()
     assert_eq!(m["game"]["moves"], json!([]));
     quiet(&mut ws, 300).await;
     drop(ws);
-    // 25 changes away: past the 20 kept, the state comes whole, once.
+    // 25 changes away: past the 4 kept, the state comes whole, once.
     let now = play_n(&mut me, &id, 25).await;
     let mut ws = me
         .ws_query(&id, &format!("moves=changes&since={since}"))

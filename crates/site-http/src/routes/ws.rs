@@ -211,8 +211,9 @@ pub async fn upgrade(
         .max_frame_size(WS_TRANSPORT_LIMIT)
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
-        .on_upgrade(move |socket| {
+        .on_upgrade(move |socket| async move {
             let login = SessionWatch::of(account, sec.sessions.clone());
+            let (play, game) = (svc.clone(), id.clone());
             let delivered = Delivered {
                 version: 0,
                 changes: query.moves == MovesSent::Changes,
@@ -233,6 +234,9 @@ pub async fn upgrade(
                 timers,
                 delivered,
             )
+            .await;
+            // Its state, its kept states and its moves leave memory with its last socket.
+            play.forget_if_finished(&game);
         })
 }
 

@@ -79,6 +79,12 @@ pub const WS_SEAT_RESERVE: usize = 32;
 /// holds its recent states (about 100 KB after 60 moves): issue 44's run of 8,000 games with
 /// 20,000 kept held 1.2 GB after the players left, against 0.12 GB with 5,000.
 const MAX_CACHED_GAMES: usize = 5_000;
+/// States a game's broadcast channel holds for its sockets. Tokio's channel keeps its last
+/// values until they are overwritten, each with the texts its sockets made of it: at 64, a
+/// game kept 64 whole states (most of the heap of issue 44's runs). A socket that falls
+/// further behind is sent the game's current state (`RecvError::Lagged`), and one that
+/// reconnects is replayed from [`replay::Recent`]; a game changes a few times a second at most.
+pub(crate) const FEED_BACKLOG: usize = 4;
 /// Most unfinished games one player may have against the engine; another is refused with
 /// `too_many_engine_games` (docs/api.md). The engine queue shares the machine fairly among
 /// players whatever they hold; this bounds what one player can queue.
@@ -571,11 +577,18 @@ impl GameService {
         Ok(n)
     }
 
-    /// `GET /api/games/{id}`.
+    /// `GET /api/games/{id}`. A finished game that nobody watches is not kept in memory after
+    /// it ([`GameService::forget_if_finished`]): reading old games (a player's history, a
+    /// load run's read-back of 1,500 games) must not fill the live games' memory.
     pub async fn get(&self, id: &str, token: &PlayerToken) -> Result<GameView, SiteError> {
         let slot = self.slot(id).await?;
-        let g = self.lock_fresh(&slot).await?;
-        Ok(g.view().personalize(g.row(), token))
+        let view = {
+            let g = self.lock_fresh(&slot).await?;
+            g.view().personalize(g.row(), token)
+        };
+        drop(slot);
+        self.forget_if_finished(id);
+        Ok(view)
     }
 
     /// The current state, for a new watcher.

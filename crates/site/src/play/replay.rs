@@ -8,8 +8,11 @@ use std::sync::Arc;
 
 use super::{GameSlot, Snapshot};
 
-/// States kept per game for a reconnecting socket.
-pub const REPLAY_KEPT: usize = 20;
+/// States kept per game for a reconnecting socket: a page that lost its connection for a
+/// moment missed one or two. Each kept state is a whole view with its legal moves and its
+/// texts (2-4 KB): at 20, they were most of a live game's memory in issue 44's runs, so a
+/// longer gap gets the current state whole.
+pub const REPLAY_KEPT: usize = 4;
 
 /// The last states of a game, oldest first.
 #[derive(Debug, Default)]

@@ -9,7 +9,6 @@ use bytes::Bytes;
 use serde::Serialize;
 
 use crate::view::{GameView, seat_of};
-use site_model::state::{GameStatus, YourSeat};
 use site_store::GameRow;
 
 /// A game state as broadcast to watchers: the watcher's view plus the stored row, from which
@@ -20,13 +19,14 @@ pub struct Snapshot {
     pub view: GameView,
     /// The stored row.
     pub row: GameRow,
-    /// The state message's text per seat held (none, white, black, both), made by the first
-    /// socket that sends it: a move's state is serialised at most once per seat, not once
-    /// per socket (issue 12).
-    texts: [OnceLock<Bytes>; 4],
+    /// The watchers' state message, made by the first watcher's socket that sends it: a
+    /// move's state is serialised once for all its watchers, not once per socket (issue 12).
+    /// A player's own text is made for its socket and not kept: a seat has one or two
+    /// sockets, and the kept states' texts were a third of a live game's memory (issue 44).
+    texts: OnceLock<Bytes>,
     /// The same for the sockets that hold the moves up to some ply (`moves=changes`): the
     /// ply they hold and the message, made by the first such socket per seat.
-    changes: [OnceLock<(usize, Bytes)>; 4],
+    changes: OnceLock<(usize, Bytes)>,
 }
 
 /// The WebSocket message of a state: `{"type":"state","game":GameView}`, or with
@@ -79,10 +79,10 @@ impl Snapshot {
             .ok()
             .map(Bytes::from)
         };
-        let Some(slot) = self.shared_slot(token) else {
+        if !self.shared(token) {
             return text().unwrap_or_else(|| self.state_text(token));
-        };
-        if let Some((n, cached)) = self.changes[slot].get()
+        }
+        if let Some((n, cached)) = self.changes.get()
             && *n == from
         {
             return cached.clone();
@@ -90,25 +90,15 @@ impl Snapshot {
         let Some(made) = text() else {
             return self.state_text(token);
         };
-        // The first socket per seat keeps its text; another ply (a socket that fell behind)
+        // The first watcher's socket keeps its text; another ply (a socket that fell behind)
         // is made for that socket alone.
-        let _ = self.changes[slot].set((from, made.clone()));
+        let _ = self.changes.set((from, made.clone()));
         made
     }
 
-    /// The cache slot of `token`'s messages: by seat held; `None` for the creator while a
-    /// seat is open, whose view alone carries the invitation.
-    fn shared_slot(&self, token: &PlayerToken) -> Option<usize> {
-        let seat = seat_of(&self.row, token);
-        if seat.is_some() && self.row.has_open_seat() && self.row.status == GameStatus::Ongoing {
-            return None;
-        }
-        Some(match seat {
-            None => 0,
-            Some(YourSeat::White) => 1,
-            Some(YourSeat::Black) => 2,
-            Some(YourSeat::Both) => 3,
-        })
+    /// Whether `token`'s messages are the watchers' shared ones: it holds no seat.
+    fn shared(&self, token: &PlayerToken) -> bool {
+        seat_of(&self.row, token).is_none()
     }
 
     /// The view as `token` sees it.
@@ -129,9 +119,10 @@ impl Snapshot {
             .unwrap_or_default()
             .into()
         };
-        match self.shared_slot(token) {
-            None => text(),
-            Some(slot) => self.texts[slot].get_or_init(text).clone(),
+        if self.shared(token) {
+            self.texts.get_or_init(text).clone()
+        } else {
+            text()
         }
     }
 }
