@@ -134,6 +134,12 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant + previous::Previou
         false
     }
 
+    /// Whether strength level 8 (the site's full strength) evaluates with the learned
+    /// evaluation ([`nnue`]) by default, as if its setting had `on=nnue` (an `off=nnue`
+    /// switch still turns it off; the other levels and explicit limits without a level keep
+    /// the hand-written evaluation). Default: `false`.
+    const NNUE_AT_LEVEL_8: bool = false;
+
     /// The game's learned evaluation ([`nnue`]), or `None` when it has none or its
     /// embedded weights do not read (the search then keeps the hand-written evaluation).
     /// Default: `None`.
@@ -219,10 +225,14 @@ impl EngineConfig {
         }
     }
 
-    /// The search options this config means for game `V`: its defaults with
-    /// [`EngineConfig::switches`] applied.
+    /// The search options this config means for game `V`: its defaults (with the learned
+    /// evaluation at level 8 where the game asks for it, [`EngineVariant::NNUE_AT_LEVEL_8`])
+    /// with [`EngineConfig::switches`] applied.
     pub fn options<V: EngineVariant>(&self) -> SearchOptions {
         let mut options = V::OPTIONS;
+        if V::NNUE_AT_LEVEL_8 && self.level == Some(level::MAX_LEVEL) {
+            options.nnue = true;
+        }
         for (name, on) in &self.switches {
             options.set(name, *on);
         }
