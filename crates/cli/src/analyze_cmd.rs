@@ -42,8 +42,9 @@ pub struct AnalyzeArgs {
     /// node limit counts every thread's nodes and the result depends on timing.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// `current` (default) or `baseline`: the frozen engine of before issue 15
-    /// (`engine::baseline`, one thread), for before/after measurements.
+    /// `current` (default), `previous` (the frozen engine of 2026-12-07, `engine::previous`)
+    /// or `baseline` (the frozen engine of before issue 15, `engine::baseline`, one thread),
+    /// for before/after measurements.
     #[arg(long, default_value = "current")]
     pub engine: String,
 }
@@ -112,6 +113,13 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
             let table = std::sync::Arc::new(table);
             Searcher::<V>::with_table(table, args.threads).search(&pos, &limits, print)
         }
+        "previous" => {
+            let table =
+                engine::previous::tt::Table::try_new(args.hash).map_err(|e| e.to_string())?;
+            let table = std::sync::Arc::new(table);
+            engine::previous::Searcher::<V>::with_table(table, args.threads)
+                .search(&pos, &limits, print)
+        }
         "baseline" => {
             if args.threads != 1 {
                 return Err("--engine baseline has one thread only (--threads 1)".into());
@@ -120,7 +128,7 @@ fn run<V: EngineVariant>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         other => {
             return Err(format!(
-                "--engine must be current or baseline, not '{other}'"
+                "--engine must be current, previous or baseline, not '{other}'"
             ));
         }
     };

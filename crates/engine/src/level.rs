@@ -21,6 +21,10 @@
 //! | 6 | full search | 0 | 60,000 |
 //! | 7 | full search | 0 | 180,000 |
 //! | 8 | full search | 0 | 600,000 |
+//!
+//! Level 8 of Ice Age Chess evaluates with the learned evaluation since 2026-12-07
+//! ([`crate::EngineVariant::NNUE_AT_LEVEL_8`]); every other level, and Antarctos, with the
+//! hand-written one.
 
 use std::time::Duration;
 

@@ -8,7 +8,8 @@
 //! - [`search::Searcher`]: iterative deepening PVS alpha-beta over a shared lockless
 //!   transposition table, Lazy SMP on several threads, for callers that keep a table
 //!   between moves.
-//! - [`baseline`]: the frozen engine of before issue 15, the yardstick of the lab.
+//! - [`baseline`]: the frozen engine of before issue 15, the first yardstick of the lab.
+//! - [`previous`]: the frozen engine of 2026-12-07 (issue 43), the second yardstick.
 //! - [`solve::solve`]: an exact proof of a forced win or loss within a ply limit.
 //! - [`eval`]: one evaluation per game.
 
@@ -18,6 +19,7 @@ pub mod eval;
 pub mod level;
 pub mod nnue;
 pub mod player;
+pub mod previous;
 pub mod score;
 pub mod search;
 pub mod see;
@@ -35,8 +37,9 @@ pub use player::GamePlayer;
 pub use search::{Iteration, Limits, SearchOptions, SearchResult, Searcher, StopFlag};
 
 /// A game the engine can play: the rules plus what the search needs from each game (and
-/// what the frozen engine of before issue 15 needs, [`baseline::BaselineVariant`]).
-pub trait EngineVariant: Variant + baseline::BaselineVariant {
+/// what the frozen engines need: that of before issue 15, [`baseline::BaselineVariant`], and
+/// that of 2026-12-07, [`previous::PreviousVariant`]).
+pub trait EngineVariant: Variant + baseline::BaselineVariant + previous::PreviousVariant {
     /// Static evaluation of a position whose game goes on, in centi-units (a man or a pawn
     /// is about 100), from the side to move's point of view.
     fn evaluate(pos: &Self::Position) -> i32;
@@ -131,6 +134,12 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
         false
     }
 
+    /// Whether strength level 8 (the site's full strength) evaluates with the learned
+    /// evaluation ([`nnue`]) by default, as if its setting had `on=nnue` (an `off=nnue`
+    /// switch still turns it off; the other levels and explicit limits without a level keep
+    /// the hand-written evaluation). Default: `false`.
+    const NNUE_AT_LEVEL_8: bool = false;
+
     /// The game's learned evaluation ([`nnue`]), or `None` when it has none or its
     /// embedded weights do not read (the search then keeps the hand-written evaluation).
     /// Default: `None`.
@@ -150,6 +159,21 @@ pub trait EngineVariant: Variant + baseline::BaselineVariant {
         let _ = (net, acc, ply);
         Self::evaluate(pos)
     }
+}
+
+/// Which engine a config plays (the setting `engine=current|previous|baseline`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Yardstick {
+    /// Today's engine.
+    #[default]
+    Current,
+    /// The frozen engine of 2026-12-07 ([`previous`]): search, table and hand-written
+    /// evaluations of that day; threads, levels and `keep_table` as today's, no search
+    /// switches, weights or learned evaluation.
+    Previous,
+    /// The frozen engine of before issue 15 ([`baseline`]): one thread, no search options,
+    /// a fresh table every move.
+    Baseline,
 }
 
 /// How to choose a move: a strength level (1-8) or explicit limits, and a seed for the
@@ -182,9 +206,9 @@ pub struct EngineConfig {
     /// many as an earlier evaluation had (the later terms then weigh 0; checked by
     /// [`EngineConfig::check_weights`]), or `None` for the tuned ones.
     pub weights: Option<std::sync::Arc<[i32]>>,
-    /// Play the frozen engine of before issue 15 ([`baseline`]) instead of today's: the
-    /// yardstick of docs/strength.md. It has one thread and no search options.
-    pub baseline: bool,
+    /// Which engine plays: today's (the default) or a frozen yardstick of
+    /// docs/strength.md ([`Yardstick`]).
+    pub engine: Yardstick,
     /// Keep the transposition table and the (aged) history from one move of a game to the
     /// next, as engines do over a game ([`GamePlayer`]; setting `table=game`): a move then
     /// depends on the searches before it in the game as well as on its position. `false`
@@ -201,10 +225,14 @@ impl EngineConfig {
         }
     }
 
-    /// The search options this config means for game `V`: its defaults with
-    /// [`EngineConfig::switches`] applied.
+    /// The search options this config means for game `V`: its defaults (with the learned
+    /// evaluation at level 8 where the game asks for it, [`EngineVariant::NNUE_AT_LEVEL_8`])
+    /// with [`EngineConfig::switches`] applied.
     pub fn options<V: EngineVariant>(&self) -> SearchOptions {
         let mut options = V::OPTIONS;
+        if V::NNUE_AT_LEVEL_8 && self.level == Some(level::MAX_LEVEL) {
+            options.nnue = true;
+        }
         for (name, on) in &self.switches {
             options.set(name, *on);
         }

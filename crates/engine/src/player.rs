@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::search::Searcher;
-use crate::{EngineConfig, EngineVariant, baseline, level, score, tt};
+use crate::{EngineConfig, EngineVariant, Yardstick, baseline, level, previous, score, tt};
 
 /// One side of one game. Make one per side and game and call [`GamePlayer::choose`] for
 /// each of that side's moves in order; with [`EngineConfig::keep_table`] unset it keeps
@@ -17,11 +17,16 @@ pub struct GamePlayer<V: EngineVariant> {
     /// The searcher of the previous move and its table's size asked for (MiB), kept only
     /// under `keep_table`.
     searcher: Option<(usize, Searcher<V>)>,
+    /// The same for the frozen engine of 2026-12-07 (`engine=previous`).
+    previous: previous::Player<V>,
 }
 
 impl<V: EngineVariant> Default for GamePlayer<V> {
     fn default() -> Self {
-        GamePlayer { searcher: None }
+        GamePlayer {
+            searcher: None,
+            previous: previous::Player::default(),
+        }
     }
 }
 
@@ -41,10 +46,14 @@ impl<V: EngineVariant> GamePlayer<V> {
     /// The engine's move in `pos` under `config`, or `None` when the game is over. Always
     /// a legal move. With `config.keep_table` the searcher (table and history; killers restart) of
     /// this player's previous move is searched on again when it has the same size and
-    /// threads; otherwise, and for the baseline engine, the search starts fresh.
+    /// threads; otherwise, and for the baseline engine, the search starts fresh. The frozen
+    /// engines play as [`EngineConfig::engine`] says ([`previous::Player`] keeps its own
+    /// searcher under `keep_table`).
     pub fn choose(&mut self, pos: &V::Position, config: &EngineConfig) -> Option<V::Move> {
-        if config.baseline {
-            return baseline::choose_move::<V>(pos, config);
+        match config.engine {
+            Yardstick::Baseline => return baseline::choose_move::<V>(pos, config),
+            Yardstick::Previous => return self.previous.choose(pos, config),
+            Yardstick::Current => {}
         }
         let explicit =
             config.depth.is_some() || config.nodes.is_some() || config.movetime.is_some();

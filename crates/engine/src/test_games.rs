@@ -16,6 +16,12 @@ impl<const BAD_KEY: bool> crate::baseline::BaselineVariant for Pile<BAD_KEY> {
     }
 }
 
+impl<const BAD_KEY: bool> crate::previous::PreviousVariant for Pile<BAD_KEY> {
+    fn previous_evaluate(pos: &PilePos) -> i32 {
+        pos.stones as i32
+    }
+}
+
 impl<const BAD_KEY: bool> EngineVariant for Pile<BAD_KEY> {
     /// A deliberately misleading evaluation: the search must find the exact values anyway.
     fn evaluate(pos: &PilePos) -> i32 {

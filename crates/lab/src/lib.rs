@@ -2,7 +2,7 @@
 //! engine: what measures the engine rather than what plays.
 //!
 //! - [`setting`]: engine settings as text (`level=5`, `nodes=20000,off=nmp`,
-//!   `engine=baseline,movetime=200`).
+//!   `engine=baseline,movetime=200`, `engine=previous,movetime=150,table=game`).
 //! - [`games`]: one lab game (seeded random opening, then two settings in turn).
 //! - [`selfplay`]: one setting against itself, many games.
 //! - [`matches`]: two settings in paired games, with Elo and an SPRT.

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use engine::{EngineConfig, SearchOptions};
+use engine::{EngineConfig, SearchOptions, Yardstick};
 
 /// What was wrong with an engine setting such as `level=5` or `nodes=20000,seed=7`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,8 +67,12 @@ pub enum SettingError {
     /// would ignore it while the records name it).
     #[error("engine=baseline does not take {0}= (only today's engine has it)")]
     NotForBaseline(&'static str),
-    /// `engine=` with another name than `current` or `baseline`.
-    #[error("engine={0}: known engines are current and baseline")]
+    /// `engine=previous` with a key that only today's engine reads (`weights`, `on`,
+    /// `off`: the frozen engine of 2026-12-07 has its own fixed evaluation and techniques).
+    #[error("engine=previous does not take {0}= (only today's engine has it)")]
+    NotForPrevious(&'static str),
+    /// `engine=` with another name than `current`, `previous` or `baseline`.
+    #[error("engine={0}: known engines are current, previous and baseline")]
     UnknownEngine(String),
     /// The same switch both in `on=` and in `off=`: which wins would depend on the order.
     #[error("'{0}' is both in on= and in off=")]
@@ -93,15 +97,18 @@ pub const MAX_WEIGHT: i32 = 10_000;
 
 /// Reads an engine setting: comma-separated `key=value` items. Keys: `level` (1-8),
 /// `depth` (plies), `nodes`, `movetime` (milliseconds), at least one of these four;
-/// `seed`; `threads` (1-256, Lazy SMP); `engine` (`current`, the default, or `baseline`,
-/// the frozen engine of before issue 15, [`engine::baseline`]); `off` and `on` (search
+/// `seed`; `threads` (1-256, Lazy SMP); `engine` (`current`, the default; `previous`, the
+/// frozen engine of 2026-12-07, [`engine::previous`], which takes `table` and `threads` but
+/// not `on`, `off` or `weights`; or `baseline`, the frozen engine of before issue 15,
+/// [`engine::baseline`], one thread, no `table` or `weights`); `off` and `on` (search
 /// switches joined by `+`, e.g. `off=nmp+see`, [`engine::SearchOptions::NAMES`]); `weights`
 /// (the evaluation's weights joined by `/`, in the order of the game's term names, as
 /// `icebound tune --fit` prints them, e.g. `weights=100/-10/-28/...`; the count is checked
 /// against the game by [`engine::EngineConfig::check_weights`]); `table` (`move`, the
 /// default: a fresh transposition table each move, or `game`: one kept over the game,
 /// [`engine::EngineConfig::keep_table`]).
-/// Examples: `level=5`, `nodes=20000`, `level=3,seed=7`, `engine=baseline,movetime=200`.
+/// Examples: `level=5`, `nodes=20000`, `level=3,seed=7`, `engine=baseline,movetime=200`,
+/// `engine=previous,movetime=150,table=game`.
 pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
     let mut config = EngineConfig::default();
     let mut seen: Vec<&str> = Vec::new();
@@ -133,9 +140,10 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
         seen.push(key);
         match key {
             "engine" => {
-                config.baseline = match value {
-                    "current" => false,
-                    "baseline" => true,
+                config.engine = match value {
+                    "current" => Yardstick::Current,
+                    "previous" => Yardstick::Previous,
+                    "baseline" => Yardstick::Baseline,
                     _ => return Err(SettingError::UnknownEngine(value.to_string())),
                 };
                 continue;
@@ -225,10 +233,17 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
     if seen.is_empty() {
         return Err(SettingError::Empty);
     }
-    if config.baseline
+    if config.engine == Yardstick::Baseline
         && let Some(key) = ["weights", "table"].into_iter().find(|k| seen.contains(k))
     {
         return Err(SettingError::NotForBaseline(key));
+    }
+    if config.engine == Yardstick::Previous
+        && let Some(key) = ["weights", "on", "off"]
+            .into_iter()
+            .find(|k| seen.contains(k))
+    {
+        return Err(SettingError::NotForPrevious(key));
     }
     if config.level.is_none()
         && config.depth.is_none()
@@ -241,13 +256,16 @@ pub fn parse_setting(text: &str) -> Result<EngineConfig, SettingError> {
 }
 
 /// The text naming an engine setting in records and reports, in the form [`parse_setting`]
-/// reads: `level=5`, `nodes=2000`, `depth=4,nodes=500`, `engine=baseline,movetime=200`
+/// reads: `level=5`, `nodes=2000`, `depth=4,nodes=500`, `engine=baseline,movetime=200`,
+/// `engine=previous,movetime=150`
 /// (`default` when nothing is set). The seed is shown only when not 0, the threads only
 /// when more than one.
 pub fn setting_name(config: &EngineConfig) -> String {
     let mut parts = Vec::new();
-    if config.baseline {
-        parts.push("engine=baseline".to_string());
+    match config.engine {
+        Yardstick::Current => {}
+        Yardstick::Previous => parts.push("engine=previous".to_string()),
+        Yardstick::Baseline => parts.push("engine=baseline".to_string()),
     }
     if let Some(l) = config.level {
         parts.push(format!("level={l}"));
@@ -409,6 +427,10 @@ mod tests {
             Err(SettingError::UnknownEngine("old".into()))
         );
         assert_eq!(
+            parse_setting("nodes=9,engine=old").unwrap_err().to_string(),
+            "engine=old: known engines are current, previous and baseline"
+        );
+        assert_eq!(
             parse_setting("nodes=9,threads=0"),
             Err(SettingError::ThreadsRange(0))
         );
@@ -424,9 +446,33 @@ mod tests {
     #[test]
     fn engine_threads_and_switches_parse() {
         let c = parse_setting("engine=baseline,movetime=200").unwrap();
-        assert!(c.baseline);
+        assert_eq!(c.engine, Yardstick::Baseline);
+        let c = parse_setting("engine=previous,movetime=200,threads=2,table=game").unwrap();
+        assert_eq!(c.engine, Yardstick::Previous);
+        assert!(c.keep_table);
+        assert_eq!(
+            parse_setting("engine=current,nodes=9").unwrap().engine,
+            Yardstick::Current
+        );
+        for (text, key) in [
+            ("engine=previous,nodes=9,on=nnue", "on"),
+            ("engine=previous,nodes=9,off=nmp", "off"),
+            ("engine=previous,nodes=9,weights=1/2", "weights"),
+        ] {
+            assert_eq!(
+                parse_setting(text),
+                Err(SettingError::NotForPrevious(key)),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            parse_setting("engine=previous,nodes=9,on=nnue")
+                .unwrap_err()
+                .to_string(),
+            "engine=previous does not take on= (only today's engine has it)"
+        );
         let c = parse_setting("nodes=100,threads=2,off=nmp+see,on=iae").unwrap();
-        assert!(!c.baseline);
+        assert_eq!(c.engine, Yardstick::Current);
         assert_eq!(c.threads, 2);
         assert_eq!(
             c.switches,
@@ -442,6 +488,7 @@ mod tests {
             "level=3,seed=7",
             "depth=4,nodes=500",
             "engine=baseline,movetime=200",
+            "engine=previous,movetime=150,threads=2,table=game",
             "nodes=20000,threads=2,off=nmp+see",
             "nodes=5000,on=iae,off=asp",
             "movetime=300,table=game",

@@ -4,7 +4,7 @@
 
 use antarctos::Antarctos;
 use engine::baseline::Searcher;
-use engine::{EngineConfig, Limits, choose_move};
+use engine::{EngineConfig, Limits, Yardstick, choose_move};
 use game::Variant;
 use iceage::IceAge;
 
@@ -31,7 +31,7 @@ fn engine_baseline_setting_plays_the_frozen_engine() {
     let pos = Antarctos::start_position();
     let config = EngineConfig {
         depth: Some(9),
-        baseline: true,
+        engine: Yardstick::Baseline,
         ..EngineConfig::default()
     };
     let mv = choose_move::<Antarctos>(&pos, &config).expect("a move");

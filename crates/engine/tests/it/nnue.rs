@@ -271,3 +271,21 @@ fn search_with_nnue_plays() {
     assert!(engine::choose_move::<Antarctos>(&Antarctos::start_position(), &config).is_some());
     assert!(engine::choose_move::<IceAge>(&IceAge::start_position(), &config).is_some());
 }
+
+#[test]
+fn level_8_evaluates_with_the_network_in_ice_age_chess_only() {
+    use engine::EngineConfig;
+    assert!(EngineConfig::level(8).options::<IceAge>().nnue);
+    assert!(!EngineConfig::level(7).options::<IceAge>().nnue);
+    assert!(!EngineConfig::level(8).options::<Antarctos>().nnue);
+    let explicit = EngineConfig {
+        movetime: Some(std::time::Duration::from_millis(150)),
+        ..EngineConfig::default()
+    };
+    assert!(!explicit.options::<IceAge>().nnue);
+    let off = EngineConfig {
+        switches: vec![("nnue", false)],
+        ..EngineConfig::level(8)
+    };
+    assert!(!off.options::<IceAge>().nnue);
+}
