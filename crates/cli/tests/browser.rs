@@ -281,6 +281,10 @@ fn run_script(
     let server_pid = server.id();
     let _server = Server(server);
 
+    // The script's output goes to a file, shown whole after it ends and, when it failed, its
+    // failing lines put in the error: CI keeps only part of a long run's output.
+    let node_log_path = dir.join(format!("node-{name}.log"));
+    let node_log = std::fs::File::create(&node_log_path).expect("node log file");
     let started = Instant::now();
     let mut node = Command::new("node")
         .arg(script)
@@ -296,6 +300,8 @@ fn run_script(
         )
         .env("ICEBOUND_SERVER_LOG", &log_path)
         .current_dir(root)
+        .stdout(node_log.try_clone().expect("node log handle"))
+        .stderr(node_log)
         .spawn()
         .expect("start node on a web/e2e script");
     let deadline = started + Duration::from_secs(300);
@@ -315,9 +321,24 @@ fn run_script(
         status.map_or("timed out".to_string(), |s| s.to_string()),
         started.elapsed().as_secs_f64()
     );
+    let said = std::fs::read_to_string(&node_log_path).unwrap_or_default();
+    // Straight to the process's stdout, as the script's own output went before: libtest's
+    // capture would hold back every passing script's lines.
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(said.as_bytes());
+        let _ = out.flush();
+    }
     if status.is_some_and(|s| s.success()) {
         return Ok(());
     }
+    // The scenario names (`-- ...`) place each failure; `FAIL:` and stacks say what failed.
+    let failing: Vec<&str> = said
+        .lines()
+        .filter(|l| !l.starts_with("screenshot "))
+        .collect();
+    let failing = failing[failing.len().saturating_sub(60)..].join("\n");
     let mut text = String::new();
     if let Ok(mut f) = std::fs::File::open(&log_path) {
         let _ = f.read_to_string(&mut text);
@@ -325,9 +346,10 @@ fn run_script(
     let tail: Vec<&str> = text.lines().rev().take(40).collect();
     let tail: Vec<&str> = tail.into_iter().rev().collect();
     Err(format!(
-        "web/e2e/{name}.mjs failed ({}); screenshots in {}; server log tail:\n{}",
+        "web/e2e/{name}.mjs failed ({}); screenshots in {}; the script said (last 60 lines):\n{}\n\nserver log tail:\n{}",
         status.map_or("timed out after 300 s".to_string(), |s| s.to_string()),
         shots.display(),
+        failing,
         tail.join("\n")
     ))
 }

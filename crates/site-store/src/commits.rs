@@ -262,7 +262,7 @@ fn stopped() -> StoreError {
 /// read-to-write upgrade); the moves' rows follow.
 async fn update(tx: &mut Transaction<'_, Any>, j: &MoveJob) -> Result<(), StoreError> {
     match &j.write {
-        Write::Move { game, .. } => super::games::update(tx, game, game.ply - 1).await,
+        Write::Move { game, .. } => super::move_update::update_after_move(tx, game).await,
         Write::State { game } => super::games::update(tx, game, game.ply).await,
         Write::Insert { game } => Ok(super::games::insert(tx, game).await?),
     }

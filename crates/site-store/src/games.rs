@@ -311,7 +311,7 @@ pub(super) async fn insert(tx: &mut Transaction<'_, Any>, g: &GameRow) -> Result
 }
 
 /// A clock's speed class as stored (`speed`, migration 13); `None` unlimited.
-fn speed_text(c: &Option<Clock>) -> Option<&'static str> {
+pub(super) fn speed_text(c: &Option<Clock>) -> Option<&'static str> {
     (*c).and_then(|c| c.control().speed()).map(Speed::as_str)
 }
 
@@ -337,17 +337,17 @@ pub(super) async fn fill_speeds(tx: &mut Transaction<'_, Any>) -> Result<(), Sto
 }
 
 /// A clock as stored: its JSON text.
-fn clock_text(c: &Option<Clock>) -> Option<String> {
+pub(super) fn clock_text(c: &Option<Clock>) -> Option<String> {
     c.as_ref().and_then(|c| serde_json::to_string(c).ok())
 }
 
 /// A gone player as stored: its JSON text.
-fn gone_text(g: Option<Gone>) -> Option<String> {
+pub(super) fn gone_text(g: Option<Gone>) -> Option<String> {
     g.and_then(|g| serde_json::to_string(&g).ok())
 }
 
 /// A notice as stored: its JSON text.
-fn notice_text(n: Option<Notice>) -> Option<String> {
+pub(super) fn notice_text(n: Option<Notice>) -> Option<String> {
     n.and_then(|n| serde_json::to_string(&n).ok())
 }
 
@@ -403,6 +403,15 @@ pub(super) async fn update(
             expected: g.version - 1,
         });
     }
+    after_update(tx, g).await
+}
+
+/// What the write of a changed row brings with it in its transaction: its notifications, its
+/// rating and its tournament result.
+pub(super) async fn after_update(
+    tx: &mut Transaction<'_, Any>,
+    g: &GameRow,
+) -> Result<(), StoreError> {
     insert_many(tx, &g.outbox, g.updated_at).await?;
     // A rated game is rated in the transaction of the write that ends it (issue 13), and a
     // tournament game's result enters its pairing there too (issue 40).

@@ -33,6 +33,7 @@ mod leases;
 mod login_guard;
 mod migrations;
 mod moderation;
+mod move_update;
 mod moves;
 mod notifications;
 mod players;

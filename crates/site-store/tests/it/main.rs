@@ -6,6 +6,7 @@
 mod consistency;
 mod group_commit;
 mod migrations;
+mod move_update;
 mod search_bench;
 
 use site_model::state::{GameKind, ReviewStatus};
