@@ -34,7 +34,7 @@ both_databases! {
 
 /// A person's challenge to `bot_name` (the person's `color`), accepted by `bot` through the
 /// event stream: the game's id, which is the challenge's.
-async fn challenged_game(
+pub(crate) async fn challenged_game(
     human: &mut server::client::ApiClient,
     bot: &Bot,
     events: &mut Lines,

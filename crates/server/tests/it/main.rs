@@ -17,6 +17,7 @@ mod boosting;
 mod bot_api;
 mod bot_api_lichess;
 mod bot_berserk;
+mod bot_opponent_gone;
 mod chat;
 mod chat_moderation;
 mod clock_outages;

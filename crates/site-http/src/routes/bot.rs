@@ -26,7 +26,7 @@ use site::lobby::NewChallenge;
 use site_model::chat::GameRoom;
 use site_model::clock::TimeControl;
 use site_model::error::{ErrorCode, SiteError};
-use site_model::state::{ChallengeStatus, GameKind, SeekColor};
+use site_model::state::{ChallengeStatus, Claim, GameKind, SeekColor};
 
 /// An error of a bot's move or resignation: lichess answers 400 to a move it refuses, so a
 /// 409 (`not_your_turn`, `game_over`) or 422 (`illegal_move`) is sent as 400, with the same
@@ -181,6 +181,28 @@ pub async fn abort(
     PathText(id): PathText,
 ) -> Result<Json<Value>, BotError> {
     svc.play.abort(&id, &bot.token).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/claim-victory` -> `{"ok": true}`: the win over an opponent gone
+/// past its wait (the game stream's `opponentGone` says when); 400 `conflict` before, or when the
+/// opponent is there.
+pub async fn claim_victory(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+    PathText(id): PathText,
+) -> Result<Json<Value>, BotError> {
+    svc.play.claim(&id, &bot.token, Claim::Win).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/claim-draw` -> `{"ok": true}`: a draw instead, on the same terms.
+pub async fn claim_draw(
+    State(svc): State<AppState>,
+    bot: BotPlayer,
+    PathText(id): PathText,
+) -> Result<Json<Value>, BotError> {
+    svc.play.claim(&id, &bot.token, Claim::Draw).await?;
     Ok(ok())
 }
 

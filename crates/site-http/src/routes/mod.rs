@@ -453,6 +453,8 @@ pub fn router(state: AppState, security: SecurityState, options: &SiteOptions) -
         .route("/bot/game/{id}/move/{move}", post(bot::play_move))
         .route("/bot/game/{id}/resign", post(bot::resign))
         .route("/bot/game/{id}/abort", post(bot::abort))
+        .route("/bot/game/{id}/claim-victory", post(bot::claim_victory))
+        .route("/bot/game/{id}/claim-draw", post(bot::claim_draw))
         .route("/bot/game/{id}/draw/{accept}", post(bot::draw))
         .route("/bot/game/{id}/chat", post(bot::chat))
         .route("/challenge", get(bot::list_challenges))

@@ -4,14 +4,20 @@
 //! the game. It follows the game's broadcast in this process (other processes' changes reach
 //! it through the bus, as they reach a socket).
 //!
+//! When the bot's opponent is gone (its pages all closed, issue 38), an `opponentGone` line
+//! says so with `claimWinInSeconds`, again with 0 once the claim is open, and with `gone`
+//! false when the opponent is back, as lichess's stream does; the bot claims with
+//! `POST /api/bot/game/{id}/claim-victory` or `claim-draw`.
+//!
 //! An open stream counts as the bot's page on the game: when its last one closes in a
 //! real-time game, the bot is gone and its opponent may claim, as after a page's last socket
 //! (issue 38; bot client finding 9). It ends at the site's shutdown, so that the client
 //! reconnects to a process that serves the game (finding 1: it kept sending keep-alives and
 //! no moves, and the bot lost on time while connected).
 
+use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use serde_json::{Value, json};
@@ -19,11 +25,11 @@ use tokio::sync::broadcast;
 
 use super::{KEEP_ALIVE, game_state, line, seat_json, speed_of, variant_json};
 use crate::play::{GameService, GameSlot, Snapshot};
-use crate::view::{GameView, seat_of};
+use crate::view::{GameView, GoneView, seat_of};
 use site_model::clock::ClockView;
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
-use site_model::state::GameStatus;
+use site_model::state::{GameStatus, YourSeat};
 use site_store::now_ms;
 
 /// One open game stream of a player of the game.
@@ -40,6 +46,12 @@ pub struct GameFeed {
     shutdown: tokio::sync::watch::Receiver<bool>,
     /// The seat's token, counted present while the stream is open.
     token: PlayerToken,
+    /// The bot's side; `None` when it holds both seats (no opponent to be gone).
+    side: Option<game::Color>,
+    /// The opponent's absence last said (`claim_at_ms`), and whether its 0 s line went.
+    gone_said: Option<(i64, bool)>,
+    /// Lines made and not yet sent.
+    pending: VecDeque<Bytes>,
 }
 
 impl GameFeed {
@@ -59,11 +71,16 @@ impl GameFeed {
                 "you hold no seat of this game: a bot streams its own games",
             ));
         }
+        let side = match seat_of(&snap.row, token) {
+            Some(YourSeat::White) => Some(game::Color::White),
+            Some(YourSeat::Black) => Some(game::Color::Black),
+            _ => None,
+        };
         let view = &snap.view;
         let state = game_state(view, now_ms());
         let full = full_json(view, snap.row.created_at, state.clone());
         play.seat_opened(&slot, token).await;
-        Ok(GameFeed {
+        let mut feed = GameFeed {
             play: play.clone(),
             slot,
             rx,
@@ -73,6 +90,43 @@ impl GameFeed {
             done: view.status != GameStatus::Ongoing,
             shutdown: play.shutdown_signal(),
             token: token.clone(),
+            side,
+            gone_said: None,
+            pending: VecDeque::new(),
+        };
+        feed.say_gone(view.gone);
+        Ok(feed)
+    }
+
+    /// Queues an `opponentGone` line when the opponent's absence changed: gone with the
+    /// seconds to its claim, back (`gone` false), or its claim open (0 s).
+    fn say_gone(&mut self, gone: Option<GoneView>) {
+        let now = self.play.time().now_ms();
+        let theirs = gone.filter(|g| Some(g.side) != self.side && self.side.is_some());
+        let said = match (theirs, self.gone_said) {
+            (Some(g), Some((at, zero))) if at == g.claim_at_ms => {
+                if zero || now < at {
+                    return;
+                }
+                json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 0})
+            }
+            (Some(g), _) => json!({
+                "type": "opponentGone",
+                "gone": true,
+                "claimWinInSeconds": seconds_to(g.claim_at_ms, now),
+            }),
+            (None, Some(_)) => json!({"type": "opponentGone", "gone": false}),
+            (None, None) => return,
+        };
+        self.gone_said = theirs.map(|g| (g.claim_at_ms, now >= g.claim_at_ms));
+        self.pending.push_back(line(&said));
+    }
+
+    /// How long until the open claim's 0 s line is owed, if it is.
+    fn until_claim(&self) -> Option<Duration> {
+        let (at, zero) = self.gone_said?;
+        (!zero).then(|| {
+            Duration::from_millis(u64::try_from(at - self.play.time().now_ms()).unwrap_or(0))
         })
     }
 
@@ -84,10 +138,21 @@ impl GameFeed {
             return Some(full);
         }
         loop {
+            if let Some(next) = self.pending.pop_front() {
+                self.last_line = Instant::now();
+                return Some(next);
+            }
             if self.done || *self.shutdown.borrow() {
                 return None;
             }
             let wait = tokio::time::sleep_until((self.last_line + KEEP_ALIVE).into());
+            let claim = self.until_claim();
+            let claim_open = async move {
+                match claim {
+                    Some(d) => tokio::time::sleep(d).await,
+                    None => std::future::pending().await,
+                }
+            };
             let snap = tokio::select! {
                 got = self.rx.recv() => match got {
                     Ok(snap) => snap,
@@ -100,6 +165,11 @@ impl GameFeed {
                     self.last_line = Instant::now();
                     return Some(Bytes::from_static(b"\n"));
                 }
+                _ = claim_open => {
+                    let gone = self.slot_gone().await;
+                    self.say_gone(gone);
+                    continue;
+                }
                 _ = self.shutdown.changed() => continue,
             };
             self.done = snap.view.status != GameStatus::Ongoing;
@@ -108,11 +178,25 @@ impl GameFeed {
             // A clock's times alone (a view made later) are no change.
             if comparable(&text) != comparable(&self.last) || self.done {
                 self.last = text;
-                self.last_line = Instant::now();
-                return Some(line(&state));
+                self.pending.push_back(line(&state));
+            }
+            if !self.done {
+                self.say_gone(snap.view.gone);
             }
         }
     }
+}
+
+impl GameFeed {
+    /// The game's gone player now (its current snapshot).
+    async fn slot_gone(&self) -> Option<GoneView> {
+        self.play.snapshot(&self.slot).await.view.gone
+    }
+}
+
+/// Whole seconds from `now` to `at` (Unix ms), rounded up; 0 once reached.
+fn seconds_to(at: i64, now: i64) -> i64 {
+    ((at - now).max(0) + 999) / 1000
 }
 
 impl Drop for GameFeed {
