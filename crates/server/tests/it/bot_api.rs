@@ -152,7 +152,7 @@ pub(crate) async fn token(c: &mut server::client::ApiClient, scopes: Value) -> S
 }
 
 /// The bot's move: the first legal move of game `id`, in its machine form (UCI), played.
-async fn bot_move(bot: &Bot, id: &str) -> String {
+pub(crate) async fn bot_move(bot: &Bot, id: &str) -> String {
     let g = bot.get(&format!("/api/games/{id}")).await;
     assert_eq!(g.status, 200);
     let mv = g.body["legal"][0]["id"]

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::bot_api::{Bot, token};
+use crate::bot_api::{Bot, bot_move, token};
 use crate::bot_api_lichess::challenged_game;
 use crate::clocks::moved_time;
 use crate::common::lobby::{account, first_legal};
@@ -29,10 +29,7 @@ async fn a_bot_is_told_its_opponent_is_gone_and_claims_the_win() {
     assert_eq!(game.event().await["type"], "gameFull");
     let mv = first_legal(&mut human, &id).await;
     play(&mut human, &id, &mv).await;
-    let legal = bot.get(&format!("/api/games/{id}")).await;
-    let reply = legal.body["legal"][0]["id"].as_str().unwrap().to_string();
-    let r = bot.post(&format!("/api/bot/game/{id}/move/{reply}")).await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    bot_move(&bot, &id).await;
 
     // The person's page (its log-in's socket) opens and closes (a tab closed): gone, 10 s to the claim.
     let mut page = human.ws_as_browser(&id).await.expect("ws");
