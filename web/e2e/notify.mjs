@@ -221,6 +221,7 @@ async function goneCountdown(browser) {
   check(/You can claim victory in \d+ s/.test(await w.textContent('#gone')), `a countdown: "${await w.textContent('#gone')}"`);
   await screenshot(w, 'notify-gone-countdown');
   await w.waitForSelector('#gone-win', { timeout: 15000 });
+  check(!(await w.$('#gone-draw')), 'no draw to claim in Antarctos (A15)');
   await w.click('#gone-win');
   await w.waitForSelector('.live.over', { timeout: 10000 });
   const view = (await api(w, 'GET', `/api/games/${made.json.id}`)).json;

@@ -1,6 +1,6 @@
 // A gone opponent (issue 38; docs/api.md, "claim"): when the other player's pages all closed,
 // the game page counts down to the moment the game may be claimed, then offers "Claim
-// victory" and "Call it a draw". The countdown ticks here; the server decides.
+// victory" and, in Ice Age Chess, "Call it a draw". The countdown ticks here; the server decides.
 
 import { ApiError, call, type GameView } from '../api';
 import { t } from '../i18n';
@@ -52,7 +52,10 @@ export class GoneBox {
       h('p.gone-text', left > 0 ? t('gone.countdown', { n: left }) : t('gone.claimable')),
       left > 0 ? null : h('div.actions', [
         h('button#gone-win.primary', { attrs: { type: 'button', disabled: this.pending }, on: { click: () => void this.claim('win') } }, t('gone.win')),
-        h('button#gone-draw', { attrs: { type: 'button', disabled: this.pending }, on: { click: () => void this.claim('draw') } }, t('gone.draw')),
+        // Antarctos has no draws (A15): only the win is claimed there.
+        g.variant === 'iceage'
+          ? h('button#gone-draw', { attrs: { type: 'button', disabled: this.pending }, on: { click: () => void this.claim('draw') } }, t('gone.draw'))
+          : null,
       ]),
       this.error ? h('p.error', { attrs: { role: 'alert' } }, this.error) : null,
     ]);

@@ -2,7 +2,7 @@
 //! plays closes its last page, the bot's game stream says `opponentGone` with the seconds to
 //! its claim, `gone` false when the person is back, and 0 once the claim is open; the bot
 //! claims the win with `POST /api/bot/game/{id}/claim-victory` (400 `conflict` before the wait, as
-//! lichess refuses an early claim).
+//! lichess refuses an early claim); a draw is never claimed in Antarctos (A15).
 
 use std::time::Duration;
 
@@ -42,6 +42,20 @@ async fn a_bot_is_told_its_opponent_is_gone_and_claims_the_win() {
     let early = bot.post(&format!("/api/bot/game/{id}/claim-victory")).await;
     assert_eq!(early.status, 400, "{}", early.body);
     assert_eq!(early.body["code"], "conflict", "{}", early.body);
+    // Antarctos has no draws (A15): neither the bot nor a person claims one (a tester's
+    // claimed draw ended an Antarctos game 1/2-1/2, rated).
+    let draw = bot.post(&format!("/api/bot/game/{id}/claim-draw")).await;
+    assert_eq!(draw.status, 400, "{}", draw.body);
+    assert!(
+        draw.body["error"].as_str().unwrap().contains("A15"),
+        "{}",
+        draw.body
+    );
+    let draw = human
+        .post(&format!("/api/games/{id}/claim"), json!({"action": "draw"}))
+        .await
+        .unwrap();
+    assert_eq!(draw.status, 400, "{}", draw.text);
 
     // Back: gone false.
     let mut page = human.ws_as_browser(&id).await.expect("ws");
@@ -58,6 +72,12 @@ async fn a_bot_is_told_its_opponent_is_gone_and_claims_the_win() {
     assert_eq!(
         open,
         json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 0})
+    );
+    let draw = bot.post(&format!("/api/bot/game/{id}/claim-draw")).await;
+    assert_eq!(
+        draw.status, 400,
+        "a draw is refused once the claim is open too: {}",
+        draw.body
     );
     let claimed = bot.post(&format!("/api/bot/game/{id}/claim-victory")).await;
     assert_eq!(claimed.status, 200, "{}", claimed.body);

@@ -103,12 +103,12 @@ async fn a_gone_opponent_can_be_claimed_after_the_wait_and_a_return_cancels_it()
     let wait = g["gone"]["claim_at_ms"].as_i64().unwrap() - g["gone"]["since_ms"].as_i64().unwrap();
     assert_eq!(wait, 40_000, "a lost connection: {g}");
     time.advance(Duration::from_secs(20));
-    assert_error(&claim(&mut white, &id, "draw").await, 409, "conflict");
+    assert_error(&claim(&mut white, &id, "win").await, 409, "conflict");
     let mut back = black.ws(&id).await.expect("ws");
     first_state(&mut back).await;
     wait_state(&mut w_ws, |g| g.get("gone").is_none_or(Value::is_null)).await;
     time.advance(Duration::from_secs(60));
-    let r = claim(&mut white, &id, "draw").await;
+    let r = claim(&mut white, &id, "win").await;
     assert_error(&r, 409, "conflict");
     assert!(
         r.body["error"]["message"]
@@ -283,5 +283,45 @@ async fn a_claim_before_the_second_move_aborts_the_game() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["status"], "aborted", "{}", r.text);
     assert_eq!(r.body["result"], Value::Null, "{}", r.text);
+    srv.stop().await;
+}
+
+/// A draw is claimed in Ice Age Chess only (Antarctos has none, A15): there it ends the game
+/// drawn, "abandoned"; in Antarctos it is refused (400) while the win can still be claimed.
+#[tokio::test]
+async fn a_draw_is_claimed_in_ice_age_chess_and_refused_in_antarctos() {
+    let (time, options) = moved_time();
+    let srv = TestServer::start_with(&sqlite_url("gone-draw"), options).await;
+    for variant in ["iceage", "antarctos"] {
+        let control = json!({"kind": "realtime", "initial_s": 180, "increment_s": 2});
+        let body = json!({"variant": variant, "opponent": "friend", "color": "white", "time_control": control});
+        let mut white = srv.client();
+        let mut black = srv.client();
+        let g = create_and_join(&mut white, &mut black, body).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        for n in 0..2 {
+            let side = if n == 0 { &mut white } else { &mut black };
+            let mv = first_legal(side, &id).await;
+            play(side, &id, &mv).await;
+        }
+        let mut w_ws = white.ws(&id).await.expect("ws");
+        first_state(&mut w_ws).await;
+        let mut b_ws = black.ws(&id).await.expect("ws");
+        first_state(&mut b_ws).await;
+        b_ws.close(None).await.expect("close");
+        wait_state(&mut w_ws, |g| g["gone"].is_object()).await;
+        time.advance(Duration::from_secs(11));
+        let r = claim(&mut white, &id, "draw").await;
+        if variant == "iceage" {
+            assert_eq!(r.status, 200, "{}", r.text);
+            assert_eq!(r.body["status"], "finished", "{}", r.text);
+            assert_eq!(r.body["result"]["winner"], Value::Null, "{}", r.text);
+            assert_eq!(r.body["result"]["reason"], "abandoned", "{}", r.text);
+        } else {
+            assert_error(&r, 400, "bad_request");
+            let r = claim(&mut white, &id, "win").await;
+            assert_eq!(r.body["result"]["winner"], "white", "{}", r.text);
+        }
+    }
     srv.stop().await;
 }

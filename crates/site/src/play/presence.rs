@@ -22,7 +22,7 @@ use super::{GameService, GameSlot, finish};
 use crate::view::{GameView, seat_of};
 use site_model::error::{ErrorCode, SiteError};
 use site_model::secrets::PlayerToken;
-use site_model::state::{Claim, GameStatus, Gone, YourSeat};
+use site_model::state::{Claim, GameKind, GameStatus, Gone, YourSeat};
 use site_store::GameRow;
 
 /// A control's expected length in seconds; `None` without a real-time clock.
@@ -185,7 +185,8 @@ impl GameService {
     }
 
     /// `POST /api/games/{id}/claim`: the opponent of a gone player takes the win or calls it a
-    /// draw. 409 `conflict` while the player is not gone or the wait is not over (the message
+    /// draw (Ice Age Chess only: 400 in Antarctos, which has no draws, A15). 409 `conflict`
+    /// while the player is not gone or the wait is not over (the message
     /// says how long is left); 403 for anyone but the opponent. A claimant whose own time is
     /// up loses on time instead (409 `game_over`), and before the second move the claim
     /// aborts the game, as resigning does: neither may win a game.
@@ -206,6 +207,11 @@ impl GameService {
         })?;
         if row.status != GameStatus::Ongoing {
             return Err(SiteError::new(ErrorCode::GameOver, "the game is over"));
+        }
+        if claim == Claim::Draw && row.variant != GameKind::IceAge {
+            return Err(SiteError::bad_request(
+                "Antarctos has no draws (A15): claim the win instead",
+            ));
         }
         let Some(expected) = expected_s(&row) else {
             return Err(SiteError::new(
